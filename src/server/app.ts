@@ -1,0 +1,112 @@
+/**
+ * Builds the local portal: the REST interface under /sharing/rest, portal administration under
+ * /portaladmin, and the built console at / (client routes fall back to index.html).
+ * main.ts is the only file that listens.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { LIMITS } from '../shared/limits.ts';
+import { authRoutes } from './areas/auth/routes.ts';
+import { portalRoutes } from './areas/portals/routes.ts';
+import { userRoutes } from './areas/users/routes.ts';
+import type { Config } from './config.ts';
+import { systemClock, type Clock, type PortalContext } from './context.ts';
+import { ApiError } from './http/errors.ts';
+import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
+import type { Db } from './store/db.ts';
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  clock?: Clock;
+  logger?: boolean;
+  /** Folder of the built console; defaults to dist/client. */
+  clientDir?: string;
+}
+
+const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../dist/client/', import.meta.url));
+const API_PREFIXES = ['/sharing', '/portaladmin'];
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: 'info' } : false,
+    bodyLimit: LIMITS.formBodyBytes,
+    // Parameter names like __proto__ must never reach an object's prototype (ASVS 15.3.6).
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  const portal: PortalContext = { db: opts.db, config: opts.config, clock: opts.clock ?? systemClock, log: app.log };
+  app.decorate('portal', portal);
+
+  await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });
+  await app.register(multipart, { limits: multipartLimits });
+  installMultipartBodies(app, path.join(opts.config.dataDir === ':memory:' ? path.resolve('.tmp') : opts.config.dataDir, 'tmp'));
+
+  installCors(app);
+  installErrorEnvelope(app);
+
+  authRoutes(app);
+  portalRoutes(app);
+  userRoutes(app);
+
+  await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
+  return app;
+}
+
+/**
+ * Tokens travel in parameters or headers, never cookies, so any origin may call (the console
+ * can be pointed at this portal from elsewhere); answering preflights lets header tokens work.
+ */
+function installCors(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.headers.origin) reply.header('Access-Control-Allow-Origin', '*');
+  });
+  app.options('/*', async (_req, reply) => {
+    reply
+      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      .header('Access-Control-Allow-Headers', 'Authorization, X-Esri-Authorization, Content-Type')
+      .header('Access-Control-Max-Age', '600')
+      .code(204)
+      .send();
+  });
+}
+
+function sendError(reply: import('fastify').FastifyReply, err: ApiError) {
+  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ error: err.toBody() }));
+}
+
+function installErrorEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) return sendError(reply, new ApiError(status, (err as Error).message || 'The request could not be read.', []));
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, new ApiError(500, 'An internal error occurred.', []));
+  });
+}
+
+async function serveConsole(app: FastifyInstance, clientDir: string): Promise<void> {
+  const built = existsSync(path.join(clientDir, 'index.html'));
+  if (built) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+    app.addHook('onSend', async (_req, reply, payload) => {
+      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+        reply.header('X-Content-Type-Options', 'nosniff').header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'same-origin');
+      }
+      return payload;
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) || req.method !== 'GET') {
+      return sendError(reply, new ApiError(400, 'Invalid URL', [`No operation at ${url}.`], 'GWM_0002'));
+    }
+    if (!built) return reply.code(503).type('text/plain').send('The console has not been built: run `npm run build`, then restart.');
+    return reply.type('text/html; charset=utf-8').sendFile('index.html');
+  });
+}

@@ -1,0 +1,32 @@
+/** SQL for organizations. */
+import type { Queryable } from '../../store/db.ts';
+
+export interface OrgRow {
+  id: string;
+  name: string;
+  url_key: string;
+  description: string;
+  access: 'private' | 'public';
+  is_verified: boolean;
+  settings: Record<string, unknown>;
+  created: number;
+  modified: number;
+}
+
+export async function findOrg(q: Queryable, id: string): Promise<OrgRow | undefined> {
+  const [row] = await q.query<OrgRow>('SELECT * FROM organizations WHERE id = $1', [id]);
+  return row;
+}
+
+/** The organization anonymous callers see at `portals/self`: the first one created. */
+export async function defaultOrg(q: Queryable): Promise<OrgRow | undefined> {
+  const [row] = await q.query<OrgRow>('SELECT * FROM organizations ORDER BY created, id LIMIT 1');
+  return row;
+}
+
+export async function insertOrg(q: Queryable, org: { id: string; name: string; urlKey: string; description?: string; now: number }): Promise<void> {
+  await q.query(
+    `INSERT INTO organizations (id, name, url_key, description, created, modified) VALUES ($1, $2, $3, $4, $5, $5)`,
+    [org.id, org.name, org.urlKey, org.description ?? '', org.now],
+  );
+}

@@ -1,0 +1,175 @@
+/** SQL for members. */
+import type { BaseRole } from '../../../shared/privileges.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export interface UserRow {
+  id: string;
+  org_id: string;
+  username: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  full_name: string;
+  email: string;
+  description: string | null;
+  role: BaseRole;
+  role_id: string | null;
+  role_privileges: string[] | null;
+  user_license_type_id: string;
+  user_type: 'arcgisonly' | 'both';
+  disabled: boolean;
+  failed_sign_ins: number;
+  locked_until: number;
+  last_login: number;
+  created: number;
+  modified: number;
+}
+
+const SELECT_USER = `
+  SELECT u.*, r.privileges AS role_privileges
+    FROM users u
+    LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id`;
+
+/** Exact, case-sensitive match: the name a member signs in with. */
+export async function findUserForSignIn(q: Queryable, username: string): Promise<UserRow | undefined> {
+  const [row] = await q.query<UserRow>(`${SELECT_USER} WHERE u.username = $1`, [username]);
+  return row;
+}
+
+/** Case-insensitive lookup, as URLs name members. */
+export async function findUser(q: Queryable, username: string): Promise<UserRow | undefined> {
+  const [row] = await q.query<UserRow>(`${SELECT_USER} WHERE lower(u.username) = lower($1)`, [username]);
+  return row;
+}
+
+export async function usernameTaken(q: Queryable, username: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM users WHERE lower(username) = lower($1)', [username]);
+  return rows.length > 0;
+}
+
+export interface NewUser {
+  id: string;
+  orgId: string;
+  username: string;
+  passwordHash: string;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  description: string | null;
+  role: BaseRole;
+  roleId: string | null;
+  userLicenseTypeId: string;
+  now: number;
+}
+
+export async function insertUser(q: Queryable, u: NewUser): Promise<void> {
+  await q.query(
+    `INSERT INTO users (id, org_id, username, password_hash, first_name, last_name, full_name, email, description,
+                        role, role_id, user_license_type_id, created, modified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+    [u.id, u.orgId, u.username, u.passwordHash, u.firstName, u.lastName, u.fullName, u.email, u.description, u.role, u.roleId, u.userLicenseTypeId, u.now],
+  );
+}
+
+export async function setUserRole(q: Queryable, userId: string, role: BaseRole, roleId: string | null, now: number): Promise<void> {
+  await q.query('UPDATE users SET role = $2, role_id = $3, modified = $4 WHERE id = $1', [userId, role, roleId, now]);
+}
+
+export async function countDefaultAdmins(q: Queryable, orgId: string): Promise<number> {
+  const [row] = await q.query<{ n: number }>(
+    `SELECT count(*) AS n FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL AND NOT disabled`,
+    [orgId],
+  );
+  return row.n;
+}
+
+export async function countMembers(q: Queryable, orgId: string): Promise<number> {
+  const [row] = await q.query<{ n: number }>('SELECT count(*) AS n FROM users WHERE org_id = $1', [orgId]);
+  return row.n;
+}
+
+// ------------------------------------------------------------------ sign-in bookkeeping
+
+export async function recordFailedSignIn(q: Queryable, userId: string, lockUntil: (failures: number) => number): Promise<void> {
+  const [row] = await q.query<{ failed_sign_ins: number }>(
+    'UPDATE users SET failed_sign_ins = failed_sign_ins + 1 WHERE id = $1 RETURNING failed_sign_ins',
+    [userId],
+  );
+  const until = lockUntil(row.failed_sign_ins);
+  if (until > 0) await q.query('UPDATE users SET locked_until = $2 WHERE id = $1', [userId, until]);
+}
+
+export async function recordSignIn(q: Queryable, userId: string, now: number): Promise<void> {
+  await q.query('UPDATE users SET failed_sign_ins = 0, locked_until = 0, last_login = $2 WHERE id = $1', [userId, now]);
+}
+
+// ------------------------------------------------------------------ member lists
+
+export interface MemberFilter {
+  orgId: string;
+  /** Base roles (matching members without a custom role) and custom role ids. */
+  roles?: string[];
+  /** Name filters: substring, case-insensitive. */
+  names?: { column: 'username' | 'full_name' | 'first_name' | 'last_name' | 'email'; value: string }[];
+  /** true: every name filter must match; false: any. */
+  intersect?: boolean;
+  /** Free-text terms that must each match username, full name or email. */
+  terms?: string[];
+}
+
+const SORT_SQL: Record<string, string> = {
+  username: 'lower(u.username)',
+  fullname: 'lower(u.full_name)',
+  created: 'u.created',
+  lastlogin: 'u.last_login',
+  mfaenabled: 'lower(u.username)',
+  level: 'u.user_license_type_id',
+  role: 'u.role, u.role_id',
+};
+
+const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [f.orgId];
+  const conds = ['u.org_id = $1'];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  if (f.roles?.length) {
+    const base = f.roles.filter((r) => r.startsWith('org_'));
+    const custom = f.roles.filter((r) => !r.startsWith('org_'));
+    const parts: string[] = [];
+    if (base.length) parts.push(`(u.role_id IS NULL AND u.role = ANY(${p(base)}::text[]))`);
+    if (custom.length) parts.push(`u.role_id = ANY(${p(custom)}::text[])`);
+    conds.push(`(${parts.join(' OR ')})`);
+  }
+  if (f.names?.length) {
+    const parts = f.names.map((n) => `u.${n.column} ILIKE ${p(likeEscape(n.value))}`);
+    conds.push(`(${parts.join(f.intersect ? ' AND ' : ' OR ')})`);
+  }
+  for (const term of f.terms ?? []) {
+    const t = p(likeEscape(term));
+    conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR u.email ILIKE ${t})`);
+  }
+  return { sql: conds.join(' AND '), params };
+}
+
+export async function listMembers(
+  q: Queryable,
+  filter: MemberFilter,
+  sort: { field: string; order: 'asc' | 'desc' },
+  page: { offset: number; limit: number },
+): Promise<{ total: number; rows: UserRow[] }> {
+  const where = whereClause(filter);
+  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*) AS n FROM users u WHERE ${where.sql}`, where.params);
+  if (page.limit === 0) return { total: n, rows: [] };
+  const dir = sort.order === 'desc' ? 'DESC' : 'ASC';
+  const order = SORT_SQL[sort.field]
+    .split(', ')
+    .map((col) => `${col} ${dir}`)
+    .join(', ');
+  const rows = await q.query<UserRow>(
+    `${SELECT_USER} WHERE ${where.sql} ORDER BY ${order}, lower(u.username) ${dir} LIMIT ${page.limit} OFFSET ${page.offset}`,
+    where.params,
+  );
+  return { total: n, rows };
+}

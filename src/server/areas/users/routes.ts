@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createUserParams, listUsersParams, searchUsersParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
+import { pageEnvelope } from '../../../shared/contract/wire.ts';
+import { forbidden, userNotFound } from '../../http/errors.ts';
+import { operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
+import { findUser, listMembers, type MemberFilter } from './repo.ts';
+import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
+import { parseUserQuery } from './query.ts';
+import type { Caller } from '../../http/auth.ts';
+
+function orgOf(caller: Caller, orgId: string): string {
+  const id = orgId === 'self' ? caller.orgId : orgId;
+  if (!canViewMembers(caller, id)) throw forbidden('Requires the privilege portal:user:viewOrgUsers in this organization.');
+  return id;
+}
+
+export function userRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: `${REST}/community/self`,
+    params: z.object({}),
+    handler: async ({ caller, portal }) => {
+      const row = await findUser(portal.db, caller.username);
+      if (!row) throw userNotFound(caller.username);
+      return { ...toPortalUser(row, true), groups: [] };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/community/users/:username`,
+    params: z.object({}),
+    access: 'public',
+    handler: async ({ caller, path, portal }) => {
+      const row = await findUser(portal.db, path.username);
+      // Members are visible within their organization only; to anyone else they do not exist.
+      if (!row || !caller || (caller.userId !== row.id && !canViewMembers(caller, row.org_id))) throw userNotFound(path.username);
+      return toPortalUser(row, seesPrivateFields(caller, row));
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/users`,
+    params: listUsersParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const orgId = orgOf(caller, path.orgId);
+      const names: MemberFilter['names'] = [];
+      if (params.username) names.push({ column: 'username', value: params.username });
+      if (params.fullname) names.push({ column: 'full_name', value: params.fullname });
+      if (params.firstname) names.push({ column: 'first_name', value: params.firstname });
+      if (params.lastname) names.push({ column: 'last_name', value: params.lastname });
+      const roles = [...(params.role ? params.role.split(',').map((r) => r.trim()).filter(Boolean) : []), ...(params.roleIds ?? [])];
+      const filter: MemberFilter = {
+        orgId,
+        roles,
+        names,
+        intersect: params.applyFilterIntersection ?? false,
+        terms: params.q ? params.q.split(/\s+/).filter(Boolean) : [],
+      };
+      if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
+      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
+      return { ...pageEnvelope(total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/self/users/search`,
+    params: searchUsersParams,
+    handler: async ({ caller, params, portal }) => {
+      const orgId = orgOf(caller, 'self');
+      const filter = { orgId, ...parseUserQuery(params.q) };
+      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
+      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/updateUserRole`,
+    params: updateUserRoleParams,
+    handler: ({ caller, path, params, portal }) =>
+      updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${PORTAL_ADMIN}/security/users/createUser`,
+    params: createUserParams,
+    handler: async ({ caller, params, portal }) => {
+      const user = await createUser(portal, caller, caller.orgId, params);
+      return { status: 'success', username: user.username };
+    },
+  });
+}

@@ -1,0 +1,188 @@
+/** Rules for members: what a record shows to whom, creating accounts, changing roles. */
+import type { PortalUser } from '../../../shared/contract/users.ts';
+import { isBaseRole } from '../../../shared/contract/users.ts';
+import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, baseRoleForPrivileges, withImplied, type BaseRole } from '../../../shared/privileges.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { recordEvent } from '../../store/events.ts';
+import { hexId } from '../../store/ids.ts';
+import type { Queryable } from '../../store/db.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { isCommonPassword } from '../auth/common-passwords.ts';
+import { findRole } from '../roles/repo.ts';
+import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+
+const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
+
+export function userPrivileges(row: Pick<UserRow, 'role' | 'role_id' | 'role_privileges'>): string[] {
+  const set = row.role_id ? withImplied(row.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[row.role]);
+  return [...set].sort();
+}
+
+/**
+ * The user record. `full` (the member themself, or an administrator who may view members)
+ * includes the email address; other members of the organization see the rest.
+ */
+export function toPortalUser(row: UserRow, full: boolean): PortalUser {
+  return {
+    username: row.username,
+    id: row.id,
+    fullName: row.full_name,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    description: row.description,
+    ...(full ? { email: row.email } : {}),
+    userType: row.user_type,
+    idpUsername: null,
+    favGroupId: null,
+    lastLogin: row.last_login,
+    mfaEnabled: false,
+    storageUsage: 0,
+    storageQuota: 2199023255552,
+    orgId: row.org_id,
+    role: row.role,
+    ...(row.role_id ? { roleId: row.role_id } : {}),
+    privileges: userPrivileges(row),
+    level: row.user_license_type_id === 'viewerUT' ? '1' : '2',
+    userLicenseTypeId: row.user_license_type_id,
+    disabled: row.disabled,
+    tags: [],
+    culture: 'en',
+    region: null,
+    units: 'metric',
+    thumbnail: null,
+    access: 'org',
+    created: row.created,
+    modified: row.modified,
+    provider: 'arcgis',
+  };
+}
+
+/** Members of an organization see each other with this privilege; administrators with theirs. */
+export function canViewMembers(caller: Caller, orgId: string): boolean {
+  return caller.orgId === orgId && (caller.privileges.has('portal:user:viewOrgUsers') || caller.privileges.has('portal:admin:viewUsers'));
+}
+
+export function seesPrivateFields(caller: Caller, row: UserRow): boolean {
+  return caller.userId === row.id || (caller.orgId === row.org_id && caller.privileges.has('portal:admin:viewUsers'));
+}
+
+/** A member of the caller's organization, or the "does not exist or is inaccessible" error. */
+export async function memberOfCallersOrg(q: Queryable, caller: Caller, username: string): Promise<UserRow> {
+  const row = await findUser(q, username);
+  if (!row || row.org_id !== caller.orgId) throw userNotFound(username);
+  return row;
+}
+
+interface ResolvedRole {
+  role: BaseRole;
+  roleId: string | null;
+}
+
+/** `role` as the wire gives it: a base role, or the id of a custom role of the organization. */
+export async function resolveRole(q: Queryable, orgId: string, role: string, param = 'role'): Promise<ResolvedRole> {
+  if (isBaseRole(role)) return { role, roleId: null };
+  const custom = await findRole(q, orgId, role);
+  if (!custom) throw badParam(param, `'${role}' is neither a base role (org_admin, org_publisher, org_user) nor a role of this organization`);
+  return { role: baseRoleForPrivileges(withImplied(custom.privileges)), roleId: custom.id };
+}
+
+const isAdministratorRole = (r: ResolvedRole) => r.role === 'org_admin' && r.roleId === null;
+
+/**
+ * Who may give a member a role: default administrators any role; holders of
+ * `portal:admin:changeUserRoles` any role except that they may neither make nor unmake an
+ * administrator (spec §4.6).
+ */
+function assertMayAssign(caller: Caller, from: ResolvedRole | null, to: ResolvedRole): void {
+  if (caller.isDefaultAdmin) return;
+  if (isAdministratorRole(to)) throw forbidden('Only default administrators can make a member an administrator.');
+  if (from && isAdministratorRole(from)) throw forbidden("Only default administrators can change an administrator's role.");
+}
+
+export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: string, username: string, roleParam: string) {
+  if (caller.orgId !== orgId) throw forbidden('You can change roles only in your own organization.');
+  if (!caller.privileges.has('portal:admin:changeUserRoles')) throw forbidden('Requires the privilege portal:admin:changeUserRoles.');
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const target = await memberOfCallersOrg(q, caller, username);
+    const to = await resolveRole(q, orgId, roleParam);
+    const from = { role: target.role, roleId: target.role_id };
+    assertMayAssign(caller, from, to);
+    if (isAdministratorRole(from) && !isAdministratorRole(to) && (await countDefaultAdmins(q, orgId)) <= 1) {
+      throw badParam('role', `cannot be changed: ${target.username} is the organization's last administrator`, 'Unable to update the user role.');
+    }
+    if (from.role === to.role && from.roleId === to.roleId) return { success: true, username: target.username };
+    await setUserRole(q, target.id, to.role, to.roleId, now);
+    await recordEvent(q, {
+      orgId,
+      source: 'user',
+      operation: 'updateUserRole',
+      subjectId: target.username,
+      actor: { userId: caller.userId, username: caller.username },
+      properties: { userRoleUpdatedTo: [to.roleId ?? to.role] },
+      when: now,
+    });
+    return { success: true, username: target.username };
+  });
+}
+
+export interface CreateUserInput {
+  username: string;
+  password: string;
+  firstname?: string;
+  lastname?: string;
+  fullname?: string;
+  email: string;
+  role?: string;
+  userLicenseTypeId?: string;
+  description?: string;
+}
+
+/** Creates an account in `orgId`. `caller` null: the service itself (first start, demo data). */
+export async function createUser(ctx: PortalContext, caller: Caller | null, orgId: string, input: CreateUserInput) {
+  if (caller) {
+    if (caller.orgId !== orgId) throw forbidden();
+    if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:inviteUsers')) {
+      throw forbidden('Only administrators can create members (requires portal:admin:inviteUsers).');
+    }
+  }
+  if (isCommonPassword(input.password)) throw badParam('password', 'is too common; choose a less guessable password', 'Unable to create user.');
+  // Hash before the transaction: it takes a few hundred milliseconds by design.
+  const passwordHash = await hashPassword(input.password, ctx.config.passwordLogN);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    if (await usernameTaken(q, input.username)) throw badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
+    const resolved = await resolveRole(q, orgId, input.role ?? 'org_user');
+    if (caller) assertMayAssign(caller, null, resolved);
+    const firstName = input.firstname ?? '';
+    const lastName = input.lastname ?? '';
+    const user = {
+      id: hexId(),
+      orgId,
+      username: input.username,
+      passwordHash,
+      firstName,
+      lastName,
+      fullName: input.fullname || `${firstName} ${lastName}`.trim() || input.username,
+      email: input.email,
+      description: input.description ?? null,
+      role: resolved.role,
+      roleId: resolved.roleId,
+      userLicenseTypeId: input.userLicenseTypeId ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
+      now,
+    };
+    await insertUser(q, user);
+    await recordEvent(q, {
+      orgId,
+      source: 'user',
+      operation: 'add',
+      subjectId: user.username,
+      actor: caller ? { userId: caller.userId, username: caller.username } : null,
+      properties: { role: [resolved.roleId ?? resolved.role] },
+      when: now,
+    });
+    return user;
+  });
+}

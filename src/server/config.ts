@@ -1,0 +1,80 @@
+/**
+ * Configuration from the environment, validated at start: each bad value gets its own message.
+ */
+import { z } from 'zod';
+
+export const DEMO_PASSWORD = 'Portal.Demo.2026';
+
+const onOff = z
+  .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'], { message: 'must be one of on/off, true/false, 1/0, yes/no' })
+  .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
+
+const envSchema = z.object({
+  PORT: z
+    .string()
+    .regex(/^\d+$/, 'must be a port number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65535, 'must be at most 65535'))
+    .default(3000),
+  HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  PORTAL_ADMIN_USERNAME: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]{4,127}$/, 'must be 5–128 letters, digits or . _ @ -, starting with a letter or digit')
+    .default('admin'),
+  PORTAL_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  DEMO_DATA: onOff.default(true),
+  /** Outbound requests (dataUrl, webhooks) to loopback/private addresses: off unless said. */
+  ALLOW_PRIVATE_OUTBOUND: onOff.default(false),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  adminUsername: string;
+  /** The administrator's (and in demo mode every demo account's) first-start password. */
+  adminPassword: string;
+  adminPasswordGiven: boolean;
+  demoData: boolean;
+  allowPrivateOutbound: boolean;
+  /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
+  passwordLogN: number;
+}
+
+export class ConfigError extends Error {}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked = Object.fromEntries(Object.keys(envSchema.shape).flatMap((k) => (env[k] !== undefined && env[k] !== '' ? [[k, env[k]]] : [])));
+  const result = envSchema.safeParse(picked);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  if (!LOOPBACK.has(e.HOST) && !e.PORTAL_ADMIN_PASSWORD) {
+    throw new ConfigError(
+      `Refusing to listen on HOST=${e.HOST} without PORTAL_ADMIN_PASSWORD: the demo password is public, ` +
+        'so a portal reachable from other machines must be given its own administrator password.',
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    adminUsername: e.PORTAL_ADMIN_USERNAME,
+    adminPassword: e.PORTAL_ADMIN_PASSWORD ?? DEMO_PASSWORD,
+    adminPasswordGiven: e.PORTAL_ADMIN_PASSWORD !== undefined,
+    demoData: e.DEMO_DATA,
+    allowPrivateOutbound: e.ALLOW_PRIVATE_OUTBOUND,
+    passwordLogN: 17,
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Multipart bodies: text fields become parameters like urlencoded ones; file parts are streamed to
+ * temporary files (memory stays flat whatever the size) and removed after the response unless an
+ * operation moved them into the blob store.
+ */
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { LIMITS } from '../../shared/limits.ts';
+import { ApiError } from './errors.ts';
+import type { UploadedFile } from './params.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    uploadedFiles?: UploadedFile[];
+  }
+}
+
+export function installMultipartBodies(app: FastifyInstance, tmpDir: string): void {
+  app.addHook('preHandler', async (req) => {
+    if (!req.isMultipart()) return;
+    req.body = await collect(req, tmpDir);
+  });
+  app.addHook('onResponse', async (req) => {
+    for (const f of req.uploadedFiles ?? []) await rm(f.path, { force: true });
+  });
+}
+
+async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = Object.create(null);
+  req.uploadedFiles = [];
+  await mkdir(tmpDir, { recursive: true });
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'field') {
+        body[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      const file: UploadedFile = {
+        kind: 'file',
+        path: path.join(tmpDir, randomUUID()),
+        filename: path.basename(part.filename || part.fieldname),
+        mimetype: part.mimetype,
+        size: 0,
+      };
+      req.uploadedFiles.push(file);
+      await pipeline(part.file, createWriteStream(file.path));
+      if (part.file.truncated) throw new ApiError(413, 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
+      file.size = part.file.bytesRead;
+      body[part.fieldname] = file;
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const e = err as { code?: string; message?: string; statusCode?: number };
+    throw new ApiError(e.statusCode && e.statusCode < 500 ? e.statusCode : 400, 'The multipart body could not be read.', [e.message ?? String(err)]);
+  }
+  return body;
+}
+
+export const multipartLimits = {
+  fieldSize: LIMITS.fieldBytes,
+  fields: 1000,
+  files: 10,
+  parts: 1010,
+  // Per-file cap; item uploads larger than this go through multipart (addPart) uploads.
+  fileSize: 2 * 1024 * 1024 * 1024,
+};

@@ -1,0 +1,68 @@
+/**
+ * How every REST operation is declared: its path exactly as the public API has it, whether it
+ * reads (GET and POST) or writes (POST only), its parameter schema, and who may call it.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { PortalContext } from '../context.ts';
+import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
+import { ApiError, tokenRequired } from './errors.ts';
+import { parseParams, rawParams } from './params.ts';
+
+export const REST = '/sharing/rest';
+export const PORTAL_ADMIN = '/portaladmin';
+
+interface OperationBase<S extends z.ZodType> {
+  /** `read`: GET and POST. `write`: POST only; a GET is refused (no state change on GET). */
+  method: 'read' | 'write';
+  path: string;
+  params: S;
+}
+
+interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
+  access: 'public';
+  handler: (ctx: OperationContext<z.output<S>, Caller | null>) => Promise<R>;
+}
+
+interface SignedInOperation<S extends z.ZodType, R> extends OperationBase<S> {
+  access?: 'signedIn';
+  handler: (ctx: OperationContext<z.output<S>, Caller>) => Promise<R>;
+}
+
+export interface OperationContext<P, C> {
+  params: P;
+  caller: C;
+  path: Record<string, string>;
+  portal: PortalContext;
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
+  const portal = app.portal;
+  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+    const raw = rawParams(req);
+    const pretty = responseFormat(raw.f) === 'pjson';
+    const token = tokenFrom(req, raw);
+    const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
+    if (!caller && def.access !== 'public') throw tokenRequired();
+    const params = parseParams(def.params, raw);
+    const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
+    if (reply.sent) return reply;
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(result, null, pretty ? 2 : undefined));
+  };
+  if (def.method === 'read') {
+    app.route({ method: ['GET', 'POST'], url: def.path, handler });
+  } else {
+    app.post(def.path, handler);
+    app.get(def.path, async () => {
+      throw new ApiError(405, 'This operation is only available through POST.', ['Use HTTP POST for this operation.']);
+    });
+  }
+}
+
+function responseFormat(f: unknown): 'json' | 'pjson' {
+  if (f === undefined || f === '' || f === 'json' || f === 'html') return 'json';
+  if (f === 'pjson') return 'pjson';
+  throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson`], undefined, { f: 'must be one of: json, pjson' });
+}

@@ -1,0 +1,52 @@
+/** The only file that listens: configuration, database, migrations, first-start data, HTTP. */
+import { buildApp } from './app.ts';
+import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
+import { migrate } from './store/migrate.ts';
+import { openDb } from './store/db.ts';
+import { bootstrap } from './seed/bootstrap.ts';
+
+const startedAt = performance.now();
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  await migrate(db);
+  const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
+  const seeded = await bootstrap(app.portal);
+  await app.listen({ port: config.port, host: config.host });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const storage = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
+  console.log(`Portal Admin Console: http://${host}:${port}/  (REST: http://${host}:${port}/sharing/rest)`);
+  console.log(`Storage: ${storage}${seeded.created ? ' (first start: organization created)' : ''}`);
+  if (seeded.created || !config.adminPasswordGiven) {
+    const password = config.adminPasswordGiven ? '(PORTAL_ADMIN_PASSWORD)' : DEMO_PASSWORD;
+    const accounts = config.demoData ? `${config.adminUsername}, publisher1, user1, viewer1, partner_admin` : config.adminUsername;
+    console.log(`Sign in as ${accounts} with password ${password}`);
+  }
+  console.log(`Ready in ${Math.round(performance.now() - startedAt)} ms`);
+
+  const stop = async () => {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+/**
+ * First start on an empty database: the organization and its administrator, and — when DEMO_DATA
+ * is on — the demo members and a partner organization. Later starts change nothing.
+ */
+import { BUILT_IN_ROLES } from '../../shared/privileges.ts';
+import { insertOrg } from '../areas/portals/repo.ts';
+import { insertBuiltInRoles } from '../areas/roles/repo.ts';
+import { createUser } from '../areas/users/service.ts';
+import type { PortalContext } from '../context.ts';
+import { alnumId } from '../store/ids.ts';
+
+export interface BootstrapResult {
+  created: boolean;
+  orgIds: string[];
+}
+
+interface OrgPlan {
+  name: string;
+  urlKey: string;
+  members: { username: string; role: string; first: string; last: string }[];
+}
+
+function plan(ctx: PortalContext): OrgPlan[] {
+  const admin = ctx.config.adminUsername;
+  if (!ctx.config.demoData) {
+    return [{ name: 'Local Portal Organization', urlKey: 'local', members: [{ username: admin, role: 'org_admin', first: 'Portal', last: 'Administrator' }] }];
+  }
+  return [
+    {
+      name: 'Demo Organization',
+      urlKey: 'demo',
+      members: [
+        { username: admin, role: 'org_admin', first: 'Portal', last: 'Administrator' },
+        { username: 'publisher1', role: 'org_publisher', first: 'Pat', last: 'Publisher' },
+        { username: 'user1', role: 'org_user', first: 'Uma', last: 'User' },
+        { username: 'viewer1', role: BUILT_IN_ROLES[0].id, first: 'Vic', last: 'Viewer' },
+      ],
+    },
+    {
+      name: 'Partner Organization',
+      urlKey: 'partner',
+      members: [{ username: 'partner_admin', role: 'org_admin', first: 'Parker', last: 'Partner' }],
+    },
+  ];
+}
+
+export async function bootstrap(ctx: PortalContext): Promise<BootstrapResult> {
+  const plans = plan(ctx);
+  const now = ctx.clock.now();
+  const orgIds = await ctx.db.tx(async (q) => {
+    // Several processes may start together on one PostgreSQL: one of them seeds.
+    await q.query('SELECT pg_advisory_xact_lock(727275)');
+    const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM organizations');
+    if (n > 0) return [];
+    const ids: string[] = [];
+    for (const [i, p] of plans.entries()) {
+      const id = alnumId(16);
+      // Distinct creation times keep "the first organization" well defined.
+      await insertOrg(q, { id, name: p.name, urlKey: p.urlKey, now: now + i });
+      await insertBuiltInRoles(q, id, now);
+      ids.push(id);
+    }
+    return ids;
+  });
+  if (!orgIds.length) return { created: false, orgIds: [] };
+  // Accounts are created in parallel: each password hash takes a few hundred milliseconds.
+  await Promise.all(
+    plans.flatMap((p, i) =>
+      p.members.map((m) =>
+        createUser(ctx, null, orgIds[i], {
+          username: m.username,
+          password: ctx.config.adminPassword,
+          firstname: m.first,
+          lastname: m.last,
+          email: `${m.username}@${p.urlKey}.example.com`,
+          role: m.role,
+        }),
+      ),
+    ),
+  );
+  return { created: true, orgIds };
+}

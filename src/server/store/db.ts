@@ -1,0 +1,31 @@
+/**
+ * The one database interface the service uses. Two adapters implement it with the same SQL:
+ * PGlite (embedded, in DATA_DIR) and node-postgres (PostgreSQL, for several service processes).
+ */
+export interface Queryable {
+  /** Run one parameterised statement ($1, $2 …) and return its rows. */
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Run `fn` in one transaction: committed if it resolves, rolled back if it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /** Run a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DbConfig {
+  dataDir: string;
+  databaseUrl?: string;
+}
+
+export async function openDb(config: DbConfig): Promise<Db> {
+  if (config.databaseUrl) {
+    const { openPostgres } = await import('./postgres.ts');
+    return openPostgres(config.databaseUrl);
+  }
+  const { openPglite } = await import('./pglite.ts');
+  return openPglite(config.dataDir);
+}

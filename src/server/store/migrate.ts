@@ -1,0 +1,36 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Db } from './db.ts';
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+/**
+ * Apply the plain-SQL migrations in file-name order, each once, each in its own transaction.
+ * Several processes starting together on one PostgreSQL serialise on an advisory lock.
+ */
+export async function migrate(db: Db): Promise<string[]> {
+  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)`);
+  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const applied: string[] = [];
+  for (const name of files) {
+    const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');
+    await db.tx(async (q) => {
+      await q.query('SELECT pg_advisory_xact_lock(727274)');
+      const done = await q.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
+      if (done.length) return;
+      // Migration files hold several statements; run them one by one inside this transaction.
+      for (const statement of splitStatements(sql)) await q.query(statement);
+      await q.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [name, Date.now()]);
+      applied.push(name);
+    });
+  }
+  return applied;
+}
+
+/** Split on semicolons at line ends; migrations keep to that style (no functions with bodies). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .split(/;\s*$/m)
+    .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,39 @@
+import pg from 'pg';
+import type { Db, Queryable } from './db.ts';
+
+// Epoch-ms timestamps and counts are int8: read them as numbers (they stay well below 2^53).
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export async function openPostgres(databaseUrl: string): Promise<Db> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // Fail at start, with the driver's message, rather than on the first request.
+  await pool.query('SELECT 1');
+  const wrap = (q: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const res = await q.query(sql, params as unknown[] | undefined);
+      return res.rows as T[];
+    },
+  });
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    exec: async (sql) => {
+      await pool.query(sql);
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,135 @@
+/** Members: the user record, sign-in, member lists, account creation and role changes. */
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { BASE_ROLES } from '../privileges.ts';
+import { commaList, pagingParams, sortOrder, wireBool, wireInt } from './wire.ts';
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(LIMITS.usernameMinChars, `must be at least ${LIMITS.usernameMinChars} characters`)
+  .max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._@-]*$/, 'may contain only letters, digits and . _ @ -, and must start with a letter or digit');
+
+/**
+ * The password policy (OWASP ASVS 6.2.1): at least 8 characters with a letter and a digit, and
+ * not the username. The service also refuses common passwords (a list kept on the server).
+ */
+export const passwordSchema = z
+  .string()
+  .min(LIMITS.passwordMinChars, `must be at least ${LIMITS.passwordMinChars} characters`)
+  .max(LIMITS.passwordMaxChars, `must be at most ${LIMITS.passwordMaxChars} characters`)
+  .regex(/[A-Za-z]/, 'must contain a letter')
+  .regex(/[0-9]/, 'must contain a digit');
+
+/** A role as `updateUserRole`/`createUser` take it: a base role or a custom role id. */
+export const roleParam = z.string().trim().min(1, 'is required').max(64);
+export const isBaseRole = (role: string): role is (typeof BASE_ROLES)[number] => (BASE_ROLES as readonly string[]).includes(role);
+
+export const USER_LICENSE_TYPES = ['creatorUT', 'GISProfessionalBasicUT', 'GISProfessionalStdUT', 'GISProfessionalAdvUT', 'mobileWorkerUT', 'contributorUT', 'viewerUT'] as const;
+
+export const generateTokenParams = z.object({
+  username: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars),
+  password: z.string().min(1, 'is required').max(LIMITS.passwordMaxChars),
+  expiration: wireInt(1, Number.MAX_SAFE_INTEGER).optional(),
+  client: z.enum(['referer', 'requestip', 'ip']).optional(),
+  referer: z.string().max(2048).optional(),
+  ip: z.string().max(64).optional(),
+});
+
+export const revokeTokenParams = z.object({ auth_token: z.string().min(1).max(512) });
+
+const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
+
+export const createUserParams = z
+  .object({
+    username: usernameSchema,
+    password: passwordSchema,
+    firstname: optionalText(LIMITS.nameMaxChars),
+    lastname: optionalText(LIMITS.nameMaxChars),
+    fullname: optionalText(LIMITS.nameMaxChars * 2 + 1),
+    email: z.string().trim().max(LIMITS.emailMaxChars).pipe(z.email('must be a valid email address')),
+    role: roleParam.optional(),
+    userLicenseTypeId: z.enum(USER_LICENSE_TYPES).optional(),
+    description: optionalText(LIMITS.userDescriptionChars),
+    provider: z.literal('arcgis').optional(),
+  })
+  .refine((p) => p.password.toLowerCase() !== p.username.toLowerCase(), {
+    path: ['password'],
+    message: 'must not be the same as the username',
+  });
+export type CreateUserParams = z.input<typeof createUserParams>;
+
+export const updateUserRoleParams = z.object({ username: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars), role: roleParam });
+
+export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
+
+export const listUsersParams = pagingParams.extend({
+  sortField: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(USER_SORT_FIELDS))
+    .default('username'),
+  sortOrder,
+  provider: z.string().max(32).optional(),
+  role: z.string().max(64).optional(),
+  fullname: z.string().max(256).optional(),
+  username: z.string().max(256).optional(),
+  firstname: z.string().max(256).optional(),
+  lastname: z.string().max(256).optional(),
+  applyFilterIntersection: wireBool.optional(),
+  /** Local-portal convenience: free text over username, full name and email. */
+  q: z.string().max(1024).optional(),
+  roleIds: commaList.optional(),
+});
+
+export const searchUsersParams = pagingParams.extend({
+  q: z.string().max(4096).default('*'),
+  sortField: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(USER_SORT_FIELDS))
+    .default('username'),
+  sortOrder,
+});
+
+/** The user record (facts §2.3) as the service returns it. */
+export interface PortalUser {
+  username: string;
+  id: string;
+  fullName: string;
+  firstName: string;
+  lastName: string;
+  description: string | null;
+  email?: string;
+  userType: 'arcgisonly' | 'both';
+  idpUsername: string | null;
+  favGroupId: string | null;
+  lastLogin: number;
+  mfaEnabled: boolean;
+  storageUsage: number;
+  storageQuota: number;
+  orgId: string;
+  role: 'org_admin' | 'org_publisher' | 'org_user';
+  roleId?: string;
+  privileges: string[];
+  level: '1' | '2';
+  userLicenseTypeId: string;
+  disabled: boolean;
+  tags: string[];
+  culture: string | null;
+  region: string | null;
+  units: string;
+  thumbnail: string | null;
+  access: 'private' | 'org' | 'public';
+  created: number;
+  modified: number;
+  provider: 'arcgis';
+  groups?: unknown[];
+}
+
+export interface TokenResponse {
+  token: string;
+  expires: number;
+  ssl: boolean;
+}

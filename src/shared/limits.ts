@@ -1,0 +1,48 @@
+/**
+ * Every number of the interface specification's Limits table, and the service's own limits,
+ * named once. Both halves import these so the console validates exactly what the service enforces.
+ */
+export const LIMITS = {
+  /** Paged lists: `num` is clamped to this. */
+  maxPageSize: 100,
+  defaultPageSize: 10,
+  /** addUsers: names per request (users + admins together). */
+  usersPerAddToGroupRequest: 25,
+  /** addUsers: groups a user may belong to. */
+  groupsPerUser: 512,
+  /** canReassignItems / reassignItems: ids per request. */
+  itemsPerReassignRequest: 100,
+  /** addItem with chunked transfer encoding. */
+  chunkedUploadBytes: 50 * 1024 * 1024,
+  /** addItem dataUrl: above this, download in byte-range parts. */
+  rangeDownloadThresholdBytes: 500 * 1024,
+  /** addItem dataUrl: retries for one failed part. */
+  downloadPartRetries: 1,
+  /** Item description must be less than this many bytes. */
+  descriptionBytes: 64 * 1024,
+  snippetChars: 2048,
+  itemIdLength: 32,
+  serviceProxyDefaultIntervalSeconds: 60,
+  thumbnailWidths: [200, 400, 800, 2400] as const,
+  /** Tokens. */
+  defaultTokenExpirationMinutes: 60,
+  maxTokenExpirationMinutes: 20160,
+  /** Sign-in throttling: consecutive failures before an account is locked, and the first lock. */
+  failedSignInsBeforeLock: 5,
+  firstLockSeconds: 60,
+  maxLockSeconds: 30 * 60,
+  /** Users. */
+  usernameMinChars: 5,
+  usernameMaxChars: 128,
+  passwordMinChars: 8,
+  passwordMaxChars: 256,
+  nameMaxChars: 128,
+  emailMaxChars: 254,
+  userDescriptionChars: 32_000,
+  /** Roles. */
+  roleNameChars: 128,
+  roleDescriptionChars: 250,
+  /** Request bodies (form fields); file uploads have their own limits. */
+  formBodyBytes: 8 * 1024 * 1024,
+  fieldBytes: 4 * 1024 * 1024,
+} as const;
