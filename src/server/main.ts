@@ -1,9 +1,11 @@
 /** The only file that listens: configuration, database, migrations, first-start data, HTTP. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
 import { migrate } from './store/migrate.ts';
 import { openDb } from './store/db.ts';
-import { bootstrap } from './seed/bootstrap.ts';
+import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
 
 const startedAt = performance.now();
 
@@ -18,10 +20,13 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // A new embedded database takes seconds to initialise: hash the first-start accounts meanwhile.
+  const firstStart = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata'));
+  const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
   const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(db);
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
-  const seeded = await bootstrap(app.portal);
+  const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
 
   const address = app.server.address();

@@ -6,7 +6,9 @@ import { BUILT_IN_ROLES } from '../../shared/privileges.ts';
 import { insertOrg } from '../areas/portals/repo.ts';
 import { insertBuiltInRoles } from '../areas/roles/repo.ts';
 import { createUser } from '../areas/users/service.ts';
+import type { Config } from '../config.ts';
 import type { PortalContext } from '../context.ts';
+import { hashPassword } from '../areas/auth/passwords.ts';
 import { alnumId } from '../store/ids.ts';
 
 export interface BootstrapResult {
@@ -20,9 +22,9 @@ interface OrgPlan {
   members: { username: string; role: string; first: string; last: string }[];
 }
 
-function plan(ctx: PortalContext): OrgPlan[] {
-  const admin = ctx.config.adminUsername;
-  if (!ctx.config.demoData) {
+function plan(config: Config): OrgPlan[] {
+  const admin = config.adminUsername;
+  if (!config.demoData) {
     return [{ name: 'Local Portal Organization', urlKey: 'local', members: [{ username: admin, role: 'org_admin', first: 'Portal', last: 'Administrator' }] }];
   }
   return [
@@ -44,8 +46,18 @@ function plan(ctx: PortalContext): OrgPlan[] {
   ];
 }
 
-export async function bootstrap(ctx: PortalContext): Promise<BootstrapResult> {
-  const plans = plan(ctx);
+/**
+ * The first-start accounts' password hashes, one per account (each with its own salt). main.ts
+ * starts this before opening a new embedded database so the hashing (worker threads) overlaps
+ * the database's initialisation (main thread) and start-up stays short.
+ */
+export function hashSeedPasswords(config: Config): Promise<string[]> {
+  const count = plan(config).reduce((n, p) => n + p.members.length, 0);
+  return Promise.all(Array.from({ length: count }, () => hashPassword(config.adminPassword, config.passwordLogN)));
+}
+
+export async function bootstrap(ctx: PortalContext, seedHashes?: Promise<string[]>): Promise<BootstrapResult> {
+  const plans = plan(ctx.config);
   const now = ctx.clock.now();
   const orgIds = await ctx.db.tx(async (q) => {
     // Several processes may start together on one PostgreSQL: one of them seeds.
@@ -64,10 +76,13 @@ export async function bootstrap(ctx: PortalContext): Promise<BootstrapResult> {
   });
   if (!orgIds.length) return { created: false, orgIds: [] };
   // Accounts are created in parallel: each password hash takes a few hundred milliseconds.
+  const hashes = seedHashes ? await seedHashes : undefined;
+  let next = 0;
   await Promise.all(
     plans.flatMap((p, i) =>
       p.members.map((m) =>
         createUser(ctx, null, orgIds[i], {
+          passwordHash: hashes?.[next++],
           username: m.username,
           password: ctx.config.adminPassword,
           firstname: m.first,

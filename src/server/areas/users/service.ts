@@ -138,6 +138,8 @@ export interface CreateUserInput {
   role?: string;
   userLicenseTypeId?: string;
   description?: string;
+  /** Internal callers (first-start seeding) may hash ahead of time; the wire never sets this. */
+  passwordHash?: string;
 }
 
 /** Creates an account in `orgId`. `caller` null: the service itself (first start, demo data). */
@@ -150,7 +152,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
   }
   if (isCommonPassword(input.password)) throw badParam('password', 'is too common; choose a less guessable password', 'Unable to create user.');
   // Hash before the transaction: it takes a few hundred milliseconds by design.
-  const passwordHash = await hashPassword(input.password, ctx.config.passwordLogN);
+  const passwordHash = input.passwordHash ?? (await hashPassword(input.password, ctx.config.passwordLogN));
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     if (await usernameTaken(q, input.username)) throw badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
