@@ -39,6 +39,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Parameter names like __proto__ must never reach an object's prototype (ASVS 15.3.6).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // A URL the router cannot decode gets the error envelope like any other bad request.
+    frameworkErrors: (err, _req, reply) => sendError(reply, new ApiError(400, 'Invalid URL', [err.message], 'GWM_0002')),
   });
   const portal: PortalContext = { db: opts.db, config: opts.config, clock: opts.clock ?? systemClock, log: app.log };
   app.decorate('portal', portal);
