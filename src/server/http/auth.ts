@@ -5,8 +5,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { BASE_ROLE_PRIVILEGES, withImplied, type BaseRole } from '../../shared/privileges.ts';
+import type { UserRow } from '../areas/users/repo.ts';
 import { tokenHash } from '../areas/auth/tokens.ts';
-import type { Queryable } from '../store/db.ts';
+import type { Db } from '../store/db.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import type { RawParams } from './params.ts';
 
@@ -19,6 +20,8 @@ export interface Caller {
   privileges: ReadonlySet<string>;
   /** `org_admin` with no custom role: the only callers who manage roles (spec §5). */
   isDefaultAdmin: boolean;
+  /** The member's record as read on this request. */
+  user: UserRow;
 }
 
 export function tokenFrom(req: FastifyRequest, raw: RawParams): string | undefined {
@@ -32,41 +35,57 @@ export function tokenFrom(req: FastifyRequest, raw: RawParams): string | undefin
   return undefined;
 }
 
-interface CallerRow {
-  user_id: string;
-  username: string;
-  org_id: string;
-  role: BaseRole;
-  role_id: string | null;
-  role_privileges: string[] | null;
-  disabled: boolean;
-  expires: number;
+/** One prepared statement per request: the token, its member and the member's custom role. */
+const RESOLVE_CALLER = `
+  SELECT u.*, r.privileges AS role_privileges, t.expires AS token_expires
+    FROM tokens t
+    JOIN users u ON u.id = t.user_id
+    LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
+   WHERE t.token_hash = $1`;
+
+type CallerRow = UserRow & { token_expires: number };
+
+/**
+ * On the embedded database (one process owns all writes) a resolved token is kept until the next
+ * write of any kind: a revoked token, a disabled member or a changed role is never served from it.
+ * On PostgreSQL other processes write too, so every request reads.
+ */
+const cache = new WeakMap<Db, Map<string, { generation: number; row: CallerRow | undefined }>>();
+const CACHE_MAX = 10_000;
+
+async function readCaller(db: Db, hash: string): Promise<CallerRow | undefined> {
+  const generation = db.writeGeneration?.();
+  if (generation === undefined) return (await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [hash]))[0];
+  let entries = cache.get(db);
+  if (!entries) cache.set(db, (entries = new Map()));
+  const hit = entries.get(hash);
+  if (hit && hit.generation === generation) return hit.row;
+  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [hash]);
+  // Stored under the generation seen before the read: a write that started meanwhile voids it.
+  if (db.writeGeneration?.() === generation) {
+    if (entries.size >= CACHE_MAX) entries.clear();
+    entries.set(hash, { generation, row });
+  }
+  return row;
 }
 
-export async function resolveCaller(q: Queryable, token: string, now: number): Promise<Caller> {
-  const [row] = await q.query<CallerRow>(
-    `SELECT u.id AS user_id, u.username, u.org_id, u.role, u.role_id, u.disabled, t.expires,
-            r.privileges AS role_privileges
-       FROM tokens t
-       JOIN users u ON u.id = t.user_id
-       LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
-      WHERE t.token_hash = $1`,
-    [tokenHash(token)],
-  );
-  if (!row || row.expires <= now || row.disabled) throw invalidToken();
-  return callerFromRow(row);
+export async function resolveCaller(db: Db, token: string, now: number): Promise<Caller> {
+  const row = await readCaller(db, tokenHash(token));
+  if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
+  return callerFromUser(row);
 }
 
-export function callerFromRow(row: Omit<CallerRow, 'expires' | 'disabled'>): Caller {
-  const privileges = row.role_id ? withImplied(row.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[row.role]);
+export function callerFromUser(user: UserRow): Caller {
+  const privileges = user.role_id ? withImplied(user.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[user.role]);
   return {
-    userId: row.user_id,
-    username: row.username,
-    orgId: row.org_id,
-    role: row.role,
-    roleId: row.role_id,
+    userId: user.id,
+    username: user.username,
+    orgId: user.org_id,
+    role: user.role,
+    roleId: user.role_id,
     privileges,
-    isDefaultAdmin: row.role === 'org_admin' && !row.role_id,
+    isDefaultAdmin: user.role === 'org_admin' && !user.role_id,
+    user,
   };
 }
 

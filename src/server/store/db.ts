@@ -7,8 +7,22 @@ export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
+/** Parameter values a prepared hot-path statement may take. */
+export type PreparedParam = string | number | boolean | null;
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /**
+   * Run a statement prepared once per connection under `name` (for the per-request hot path:
+   * planning a join costs more than running it). Outside transactions only.
+   */
+  queryPrepared<T = Record<string, unknown>>(name: string, sql: string, params: readonly PreparedParam[]): Promise<T[]>;
+  /**
+   * Embedded database only (one process owns it): a counter that moves whenever a statement that
+   * may write starts or ends, so a read cached at generation N is known fresh while it is still N.
+   * Undefined for PostgreSQL, where other processes write too.
+   */
+  readonly writeGeneration?: () => number;
   /** Run `fn` in one transaction: committed if it resolves, rolled back if it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Run a script of several statements without parameters (migrations). */

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
-import type { Db, Queryable } from './db.ts';
+import type { Db, PreparedParam, Queryable } from './db.ts';
 
 /** int8 columns (epoch-ms timestamps, counts) come back as numbers, as with the pg adapter. */
 const parsers = { [types.INT8]: (value: string) => Number(value) };
@@ -19,19 +19,53 @@ export async function openPglite(dataDir: string): Promise<Db> {
     await mkdir(dir, { recursive: true });
     pg = await PGlite.create(dir, { parsers });
   }
+  // Bumped before and after anything that may write (see Db.writeGeneration).
+  let generation = 0;
+  const writing = async <T>(run: () => Promise<T>): Promise<T> => {
+    generation++;
+    try {
+      return await run();
+    } finally {
+      generation++;
+    }
+  };
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const res = await q.query<T>(sql, params as unknown[] | undefined);
-      return res.rows;
+      const run = async () => (await q.query<T>(sql, params as unknown[] | undefined)).rows;
+      return /^\s*select\b/i.test(sql) ? run() : writing(run);
     },
   });
+  const prepared = new Set<string>();
   return {
     kind: 'pglite',
     ...wrap(pg),
-    tx: (fn) => pg.transaction((t) => fn(wrap(t))),
-    exec: async (sql) => {
-      await pg.exec(sql);
+    writeGeneration: () => generation,
+    // Prepared statements are for reads only. PGlite's extended-protocol queries are planned anew each time; a named statement executed
+    // through the simple protocol reuses its plan (measured: 630 µs → 170 µs for the token join).
+    async queryPrepared<T>(name: string, sql: string, params: readonly PreparedParam[]) {
+      if (!/^\w+$/.test(name)) throw new Error(`bad prepared statement name ${name}`);
+      if (!prepared.has(name)) {
+        await pg.exec(`PREPARE ${name} AS ${sql}`);
+        prepared.add(name);
+      }
+      const args = params.length ? `(${params.map(sqlLiteral).join(', ')})` : '';
+      const [result] = await pg.exec(`EXECUTE ${name}${args}`);
+      return result.rows as T[];
     },
+    tx: (fn) => writing(() => pg.transaction((t) => fn(wrap(t)))),
+    exec: (sql) => writing(async () => void (await pg.exec(sql))),
     close: () => pg.close(),
   };
+}
+
+/** A literal for EXECUTE's arguments (standard_conforming_strings is on: only quotes need doubling). */
+function sqlLiteral(v: PreparedParam): string {
+  if (v === null) return 'NULL';
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error('non-finite number parameter');
+    return String(v);
+  }
+  if (v.includes('\0')) throw new Error('NUL in string parameter');
+  return `'${v.replaceAll("'", "''")}'`;
 }

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, Queryable } from './db.ts';
+import type { Db, PreparedParam, Queryable } from './db.ts';
 
 // Epoch-ms timestamps and counts are int8: read them as numbers (they stay well below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -17,6 +17,11 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
   return {
     kind: 'postgres',
     ...wrap(pool),
+    // node-postgres prepares a named statement once per pooled connection.
+    async queryPrepared<T>(name: string, sql: string, params: readonly PreparedParam[]) {
+      const res = await pool.query({ name, text: sql, values: params as unknown[] });
+      return res.rows as T[];
+    },
     async tx(fn) {
       const client = await pool.connect();
       try {

@@ -4,7 +4,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { notFound } from '../../http/errors.ts';
-import { countMembers, findUser } from '../users/repo.ts';
+import { countMembers } from '../users/repo.ts';
 import { canViewMembers, toPortalUser } from '../users/service.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 
@@ -51,10 +51,9 @@ export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId
   if (!org) throw notFound(`Organization '${orgId}'`);
   const record = portalRecord(org);
   if (!caller || caller.orgId !== org.id) return record;
-  const self = await findUser(ctx.db, caller.username);
   return {
     ...record,
     ...(canViewMembers(caller, org.id) ? { memberCount: await countMembers(ctx.db, org.id) } : {}),
-    ...(self ? { user: toPortalUser(self, true) } : {}),
+    user: toPortalUser(caller.user, true),
   };
 }

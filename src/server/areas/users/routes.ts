@@ -20,11 +20,7 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/community/self`,
     params: z.object({}),
-    handler: async ({ caller, portal }) => {
-      const row = await findUser(portal.db, caller.username);
-      if (!row) throw userNotFound(caller.username);
-      return { ...toPortalUser(row, true), groups: [] };
-    },
+    handler: async ({ caller }) => ({ ...toPortalUser(caller.user, true), groups: [] }),
   });
 
   operation(app, {
