@@ -1,25 +1,219 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../../../../test/support/service.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { tokenHash } from './tokens.ts';
 
+const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
+let now = T0;
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startService();
+  svc = await startService({ clock: { now: () => now } });
 });
 afterAll(() => svc.close());
+beforeEach(() => {
+  now = T0;
+});
+
+const signIn = (username: string, password: string, extra: Record<string, string> = {}) =>
+  svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username, password, f: 'json', ...extra } });
+
+const self = (token: string) => svc.app.inject({ method: 'GET', url: `/sharing/rest/community/self?f=json&token=${encodeURIComponent(token)}` });
+
+const errorOf = (res: LightMyRequestResponse) => {
+  expect(res.statusCode).toBe(200);
+  const body = res.json();
+  expect(body.error, res.body).toBeDefined();
+  return body.error;
+};
+
+const BAD_CREDENTIALS = { error: { code: 400, message: 'Unable to generate token.', details: ['Invalid username or password.'] } };
 
 describe('generateToken', () => {
   it('answers {token, expires, ssl} for the right password', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json', expiration: '30' } });
+    const res = await signIn('admin', DEMO_PASSWORD, { expiration: '30' });
     const body = res.json();
+    expect(Object.keys(body).sort()).toEqual(['expires', 'ssl', 'token']);
     expect(typeof body.token).toBe('string');
+    expect(body.token.length).toBeGreaterThanOrEqual(32);
     expect(body.ssl).toBe(false);
-    expect(body.expires - Date.now()).toBeGreaterThan(29 * 60_000);
-    expect(body.expires - Date.now()).toBeLessThanOrEqual(30 * 60_000);
+    expect(body.expires).toBe(T0 + 30 * 60_000);
+  });
+
+  it('gives a new token on every sign-in', async () => {
+    const a = (await signIn('admin', DEMO_PASSWORD)).json().token;
+    const b = (await signIn('admin', DEMO_PASSWORD)).json().token;
+    expect(a).not.toBe(b);
+    expect((await self(a)).json().username).toBe('admin');
+    expect((await self(b)).json().username).toBe('admin');
+  });
+
+  it('lasts the default time when no expiration is asked for', async () => {
+    const body = (await signIn('admin', DEMO_PASSWORD)).json();
+    expect(body.expires).toBe(T0 + LIMITS.defaultTokenExpirationMinutes * 60_000);
+  });
+
+  it('honours 20160 minutes (what rest-js asks for) and caps anything longer there', async () => {
+    expect((await signIn('admin', DEMO_PASSWORD, { expiration: '20160' })).json().expires).toBe(T0 + 20160 * 60_000);
+    expect((await signIn('admin', DEMO_PASSWORD, { expiration: '20161' })).json().expires).toBe(T0 + 20160 * 60_000);
+    expect((await signIn('admin', DEMO_PASSWORD, { expiration: '5256000' })).json().expires).toBe(T0 + LIMITS.maxTokenExpirationMinutes * 60_000);
+  });
+
+  it('refuses an expiration that is not a positive whole number, naming it', async () => {
+    for (const expiration of ['0', '-5', 'soon', '1.5']) {
+      const err = errorOf(await signIn('admin', DEMO_PASSWORD, { expiration }));
+      expect(err.code).toBe(400);
+      expect(err.fieldErrors).toHaveProperty('expiration');
+    }
+  });
+
+  it('takes the client and referer parameters rest-js sends', async () => {
+    const res = await signIn('admin', DEMO_PASSWORD, { client: 'referer', referer: '@esri/arcgis-rest-js', expiration: '20160' });
+    expect(res.json().token).toEqual(expect.any(String));
+    const err = errorOf(await signIn('admin', DEMO_PASSWORD, { client: 'browser' }));
+    expect(err.fieldErrors).toHaveProperty('client');
   });
 
   it('refuses a wrong password with code 400 "Unable to generate token."', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'user1', password: 'nope-nope-1', f: 'json' } });
+    const res = await signIn('user1', 'nope-nope-1');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ error: { code: 400, message: 'Unable to generate token.', details: ['Invalid username or password.'] } });
+    expect(res.json()).toEqual(BAD_CREDENTIALS);
+  });
+
+  it('answers an unknown user exactly as a wrong password', async () => {
+    const wrongPassword = await signIn('publisher1', 'not-the-password-1');
+    const unknownUser = await signIn('nobody_here', 'not-the-password-1');
+    expect(unknownUser.body).toBe(wrongPassword.body);
+    expect(unknownUser.json()).toEqual(BAD_CREDENTIALS);
+    // Reset publisher1's failure count for the tests after this one.
+    await signIn('publisher1', DEMO_PASSWORD);
+  });
+
+  it('matches the username exactly (case-sensitive, as the Sharing API)', async () => {
+    expect((await signIn('ADMIN', DEMO_PASSWORD)).json()).toEqual(BAD_CREDENTIALS);
+  });
+
+  it('refuses missing credentials, naming the parameter', async () => {
+    const err = errorOf(await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { password: DEMO_PASSWORD, f: 'json' } }));
+    expect(err.code).toBe(400);
+    expect(err.fieldErrors).toEqual({ username: 'is required' });
+  });
+
+  it('records the sign-in time as lastLogin', async () => {
+    now = T0 + 12_345;
+    const token = (await signIn('viewer1', DEMO_PASSWORD)).json().token;
+    expect((await self(token)).json().lastLogin).toBe(T0 + 12_345);
+  });
+
+  it('stores only a hash of the token', async () => {
+    const token = (await signIn('user1', DEMO_PASSWORD)).json().token as string;
+    const rows = await svc.db.query<Record<string, unknown>>('SELECT * FROM tokens');
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    const mine = rows.filter((r) => r.token_hash === tokenHash(token));
+    expect(mine).toHaveLength(1);
+    expect(mine[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses a disabled member, and a disabled member\'s tokens stop working', async () => {
+    const token = (await signIn('viewer1', DEMO_PASSWORD)).json().token;
+    await svc.db.query(`UPDATE users SET disabled = true WHERE username = 'viewer1'`);
+    try {
+      expect(errorOf(await self(token)).code).toBe(498);
+      const err = errorOf(await signIn('viewer1', DEMO_PASSWORD));
+      expect(err).toMatchObject({ code: 400, message: 'Unable to generate token.' });
+    } finally {
+      await svc.db.query(`UPDATE users SET disabled = false WHERE username = 'viewer1'`);
+    }
+    expect((await self(token)).json().username).toBe('viewer1');
+  });
+});
+
+describe('sign-in throttling', () => {
+  const LOCKED = /^Too many invalid sign-in attempts/;
+
+  it(`locks the account after ${LIMITS.failedSignInsBeforeLock} consecutive failures, until the lock time passes`, async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await signIn('publisher1', `wrong-${i}-pw`)).json()).toEqual(BAD_CREDENTIALS);
+    // Still open after four failures.
+    const fifth = await signIn('publisher1', 'wrong-4-pw');
+    expect(fifth.json()).toEqual(BAD_CREDENTIALS);
+
+    // Locked: even the right password is refused, and says why.
+    const locked = errorOf(await signIn('publisher1', DEMO_PASSWORD));
+    expect(locked.code).toBe(400);
+    expect(locked.message).toBe('Unable to generate token.');
+    expect(locked.details).toHaveLength(1);
+    expect(locked.details[0]).toMatch(LOCKED);
+    expect(locked.details[0]).toContain(`${LIMITS.firstLockSeconds} seconds`);
+
+    now = T0 + (LIMITS.firstLockSeconds - 1) * 1000;
+    expect(errorOf(await signIn('publisher1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+
+    now = T0 + LIMITS.firstLockSeconds * 1000;
+    const res = await signIn('publisher1', DEMO_PASSWORD);
+    expect(res.json().token).toEqual(expect.any(String));
+  });
+
+  it('resets the count on a successful sign-in', async () => {
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await signIn('user1', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
+      expect((await signIn('user1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+    }
+    const [row] = await svc.db.query<{ failed_sign_ins: number; locked_until: number }>(`SELECT failed_sign_ins, locked_until FROM users WHERE username = 'user1'`);
+    expect(row).toEqual({ failed_sign_ins: 0, locked_until: 0 });
+  });
+
+  it('locks for longer when failures go on after a lock', async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('viewer1', 'bad-password-1');
+    expect(errorOf(await signIn('viewer1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    // A wrong password while locked does not count (and is told about the lock).
+    expect(errorOf(await signIn('viewer1', 'bad-password-1')).details[0]).toMatch(LOCKED);
+
+    now = T0 + LIMITS.firstLockSeconds * 1000;
+    expect((await signIn('viewer1', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
+    // Sixth failure: the lock doubles.
+    now += LIMITS.firstLockSeconds * 1000;
+    expect(errorOf(await signIn('viewer1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    now += LIMITS.firstLockSeconds * 1000;
+    expect((await signIn('viewer1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+  });
+
+  it('never tells an unknown username that it is locked', async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 2; i++) expect((await signIn('ghost_user', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
+  });
+
+  it('locks one account without touching the others', async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('partner_admin', 'bad-password-1');
+    expect(errorOf(await signIn('partner_admin', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    expect((await signIn('admin', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+    now = T0 + LIMITS.firstLockSeconds * 1000;
+    expect((await signIn('partner_admin', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+  });
+});
+
+describe('oauth2/revokeToken', () => {
+  const revoke = (auth_token: string) => svc.app.inject({ method: 'POST', url: '/sharing/rest/oauth2/revokeToken', payload: { auth_token, f: 'json' } });
+
+  it('makes the token answer 498 afterwards, and only that token', async () => {
+    const token = (await signIn('user1', DEMO_PASSWORD)).json().token;
+    const other = (await signIn('user1', DEMO_PASSWORD)).json().token;
+    expect((await self(token)).json().username).toBe('user1');
+    const res = await revoke(token);
+    expect(res.json()).toEqual({ success: true });
+    expect(errorOf(await self(token))).toMatchObject({ code: 498, message: 'Invalid token.' });
+    expect(errorOf(await svc.app.inject({ method: 'GET', url: '/sharing/rest/portals/self', headers: { Authorization: `Bearer ${token}` } })).code).toBe(498);
+    expect((await self(other)).json().username).toBe('user1');
+    const rows = await svc.db.query('SELECT 1 FROM tokens WHERE token_hash = $1', [tokenHash(token)]);
+    expect(rows).toHaveLength(0);
+  });
+
+  it('answers success for an unknown token (nothing to reveal)', async () => {
+    expect((await revoke('never-issued')).json()).toEqual({ success: true });
+  });
+
+  it('requires auth_token', async () => {
+    const err = errorOf(await svc.app.inject({ method: 'POST', url: '/sharing/rest/oauth2/revokeToken', payload: { f: 'json' } }));
+    expect(err.code).toBe(400);
+    expect(err.fieldErrors).toHaveProperty('auth_token');
   });
 });
