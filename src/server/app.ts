@@ -13,6 +13,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
+import { roleRoutes } from './areas/roles/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
@@ -55,6 +56,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   authRoutes(app);
   portalRoutes(app);
   userRoutes(app);
+  roleRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;

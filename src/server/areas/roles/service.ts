@@ -1,0 +1,144 @@
+/**
+ * Custom roles. Only default administrators manage them (spec §5); the built-in Viewer and Data
+ * Editor roles can be neither changed nor deleted.
+ */
+import type { Role } from '../../../shared/contract/roles.ts';
+import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, withImplied } from '../../../shared/privileges.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { alnumId } from '../../store/ids.ts';
+import { findRole, type RoleRow } from './repo.ts';
+
+export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: number): Role {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    created: row.created,
+    modified: row.modified,
+    ...(withPrivileges ? { privileges: [...row.privileges].sort() } : {}),
+    builtIn: row.built_in,
+    ...(memberCount !== undefined ? { memberCount } : {}),
+  };
+}
+
+export function assertRoleManager(caller: Caller, orgId: string): void {
+  if (caller.orgId !== orgId) throw forbidden('Roles can be managed only in your own organization.');
+  if (!caller.isDefaultAdmin) throw forbidden('Only default administrators (org_admin without a custom role) manage roles.');
+}
+
+export function assertOrgMember(caller: Caller, orgId: string): void {
+  if (caller.orgId !== orgId) throw forbidden('Roles are visible only within their organization.');
+}
+
+export async function roleOrError(q: Queryable, orgId: string, roleId: string): Promise<RoleRow> {
+  const role = await findRole(q, orgId, roleId);
+  if (!role) throw notFound(`Role '${roleId}'`);
+  return role;
+}
+
+function assertChangeable(role: RoleRow): void {
+  if (role.built_in || BUILT_IN_ROLE_IDS.has(role.id)) {
+    throw new ApiError(400, `The built-in role '${role.name}' cannot be changed or deleted.`, [`'${role.name}' is a built-in role.`]);
+  }
+}
+
+async function assertNameFree(q: Queryable, orgId: string, name: string, exceptId?: string): Promise<void> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name]);
+  if (rows.some((r) => r.id !== exceptId)) throw badParam('name', `'${name}' is already the name of a role in this organization`, 'Unable to save the role.');
+}
+
+const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+export async function createRole(ctx: PortalContext, caller: Caller, orgId: string, name: string, description: string) {
+  assertRoleManager(caller, orgId);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    await assertNameFree(q, orgId, name);
+    const id = alnumId(16);
+    await q.query(
+      `INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`,
+      [orgId, id, name, description, now],
+    );
+    await recordEvent(q, { orgId, source: 'role', operation: 'add', subjectId: id, actor: actor(caller), properties: { name: [name] }, when: now });
+    return { success: true as const, id };
+  });
+}
+
+export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, name: string, description?: string) {
+  assertRoleManager(caller, orgId);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const role = await roleOrError(q, orgId, roleId);
+    assertChangeable(role);
+    await assertNameFree(q, orgId, name, roleId);
+    await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description ?? role.description, now]);
+    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now });
+    return { success: true as const };
+  });
+}
+
+/**
+ * Reads `{"privileges":[…]}`. A bare array, a malformed value or any unknown identifier is a 400
+ * that names the bad entries; nothing is changed.
+ */
+export function parsePrivilegesParam(text: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw badParam('privileges', 'must be JSON text of an object {"privileges": [ … ]}');
+  }
+  if (Array.isArray(parsed)) throw badParam('privileges', 'must be an object {"privileges": [ … ]}, not a bare array');
+  const list = (parsed as { privileges?: unknown } | null)?.privileges;
+  if (!parsed || typeof parsed !== 'object' || !Array.isArray(list)) throw badParam('privileges', 'must be an object with a "privileges" array');
+  const notStrings = list.filter((p) => typeof p !== 'string');
+  if (notStrings.length) throw badParam('privileges', `holds entries that are not strings: ${JSON.stringify(notStrings.slice(0, 10))}`);
+  const unknown = (list as string[]).filter((p) => !PRIVILEGE_IDS.has(p));
+  if (unknown.length) {
+    throw new ApiError(400, 'Invalid or missing input parameters.', unknown.map((p) => `'${p}' is not a known privilege.`), undefined, {
+      privileges: `unknown privileges: ${unknown.join(', ')}`,
+    });
+  }
+  return [...new Set(list as string[])];
+}
+
+export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, privileges: string[]) {
+  assertRoleManager(caller, orgId);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const role = await roleOrError(q, orgId, roleId);
+    assertChangeable(role);
+    const stored = [...withImplied(privileges)].sort();
+    await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, stored, now]);
+    // Members holding the role are reported with the base role its privileges now amount to.
+    await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRoleForPrivileges(stored), now]);
+    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { privileges: stored }, when: now });
+    return { success: true as const };
+  });
+}
+
+/**
+ * A role still held by members is refused with their count: deleting it would silently change
+ * their access. Reassign them first (the console offers it).
+ */
+export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string) {
+  assertRoleManager(caller, orgId);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const role = await roleOrError(q, orgId, roleId);
+    assertChangeable(role);
+    const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM users WHERE org_id = $1 AND role_id = $2', [orgId, roleId]);
+    if (n > 0) {
+      throw new ApiError(400, `The role '${role.name}' is assigned to ${n} member${n === 1 ? '' : 's'}; assign them another role first.`, [
+        `${n} member${n === 1 ? ' holds' : 's hold'} this role.`,
+      ]);
+    }
+    await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
+    await recordEvent(q, { orgId, source: 'role', operation: 'delete', subjectId: roleId, actor: actor(caller), properties: { name: [role.name] }, when: now });
+    return { success: true as const, roleId };
+  });
+}

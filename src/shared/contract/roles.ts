@@ -1,0 +1,39 @@
+/** Custom roles and their privileges (spec §4.6, §4.10; facts §3.5). */
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { pagingParams, wireBool } from './wire.ts';
+
+export const roleName = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(LIMITS.roleNameChars, `must be at most ${LIMITS.roleNameChars} characters`);
+export const roleDescription = z
+  .string()
+  .trim()
+  .max(LIMITS.roleDescriptionChars, `must be at most ${LIMITS.roleDescriptionChars} characters`);
+
+export const listRolesParams = pagingParams.extend({ returnPrivileges: wireBool.default(false) });
+export const createRoleParams = z.object({ name: roleName, description: roleDescription.default('') });
+export const updateRoleParams = z.object({ name: roleName, description: roleDescription.optional() });
+
+/**
+ * `privileges` is JSON text of an object `{"privileges":[…]}` — a wrapped object, not a bare
+ * array (facts §3.5). Identifiers are checked against the catalogue by the service, which names
+ * every unknown one.
+ */
+export const setPrivilegesParams = z.object({
+  privileges: z.string().min(1, 'is required').max(64 * 1024, 'is too long'),
+});
+
+export interface Role {
+  id: string;
+  name: string;
+  description: string;
+  created: number;
+  modified: number;
+  privileges?: string[];
+  /** Local-portal extras. */
+  builtIn?: boolean;
+  memberCount?: number;
+}
