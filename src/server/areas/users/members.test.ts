@@ -146,7 +146,7 @@ describe('portals/<orgId>/users', () => {
   });
 
   it('refuses a start or num that is not a whole number in range', async () => {
-    for (const params of [{ start: '0' }, { start: 'x' }, { num: '-1' }, { num: 'ten' }]) {
+    for (const params of <Record<string, string>[]>[{ start: '0' }, { start: 'x' }, { num: '-1' }, { num: 'ten' }]) {
       const body = await list(params);
       expect(body.error?.code, JSON.stringify(params)).toBe(400);
       expect(Object.keys(body.error.fieldErrors)).toEqual(Object.keys(params));
