@@ -12,8 +12,10 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
+import { groupRoutes } from './areas/groups/routes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
+import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
@@ -57,6 +59,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   portalRoutes(app);
   userRoutes(app);
   roleRoutes(app);
+  groupRoutes(app);
+  userDefaultSettingsRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;

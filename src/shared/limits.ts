@@ -10,6 +10,8 @@ export const LIMITS = {
   usersPerAddToGroupRequest: 25,
   /** addUsers: groups a user may belong to. */
   groupsPerUser: 512,
+  /** Members from other organizations one group may hold, unless the organization sets otherwise. */
+  defaultExternalMembersPerGroup: 100,
   /** canReassignItems / reassignItems: ids per request. */
   itemsPerReassignRequest: 100,
   /** addItem with chunked transfer encoding. */

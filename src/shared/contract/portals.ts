@@ -1,4 +1,6 @@
 /** The organization record (`portals/self`, `portals/<orgId>`), facts §2.2. */
+import { z } from 'zod';
+import { wireInt } from './wire.ts';
 import type { PortalUser } from './users.ts';
 
 export interface Portal {
@@ -31,7 +33,19 @@ export interface Portal {
     maxUsers: number;
     userLicenseTypes: Record<string, number>;
   };
-  /** Local-portal extra: number of members, for the overview. */
+  /** Local-portal extras: number of members (for the overview) and organization settings. */
   memberCount?: number;
+  maxExternalMembersPerGroup?: number;
   user?: PortalUser;
 }
+
+/**
+ * `portals/<orgId>/update`: the organization settings this portal keeps. `maxExternalMembersPerGroup`
+ * is a local setting (members from other organizations one group may hold).
+ */
+export const updatePortalParams = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(250).optional(),
+  description: z.string().max(64 * 1024 - 1).optional(),
+  access: z.enum(['private', 'public']).optional(),
+  maxExternalMembersPerGroup: wireInt(0, 100_000).optional(),
+});

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { getPortal } from './service.ts';
+import { getPortal, updatePortal } from './service.ts';
 
 export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -10,5 +11,12 @@ export function portalRoutes(app: FastifyInstance): void {
     params: z.object({}),
     access: 'public',
     handler: ({ caller, path, portal }) => getPortal(portal, caller, path.orgId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/update`,
+    params: updatePortalParams,
+    handler: ({ caller, path, params, portal }) => updatePortal(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),
   });
 }

@@ -3,7 +3,10 @@ import type { Portal } from '../../../shared/contract/portals.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
-import { notFound } from '../../http/errors.ts';
+import type { z } from 'zod';
+import type { updatePortalParams } from '../../../shared/contract/portals.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
+import { externalMemberLimit } from '../groups/service.ts';
 import { countMembers } from '../users/repo.ts';
 import { canViewMembers, toPortalUser } from '../users/service.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
@@ -54,6 +57,29 @@ export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId
   return {
     ...record,
     ...(canViewMembers(caller, org.id) ? { memberCount: await countMembers(ctx.db, org.id) } : {}),
+    maxExternalMembersPerGroup: await externalMemberLimit(ctx.db, org.id),
     user: toPortalUser(caller.user, true),
   };
+}
+
+/** Organization settings: default administrators, or holders of portal:admin:manageWebsite. */
+export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: string, params: z.output<typeof updatePortalParams>) {
+  if (caller.orgId !== orgId) throw forbidden('You can change only your own organization.');
+  if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:manageWebsite')) throw forbidden('Requires the privilege portal:admin:manageWebsite.');
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const org = await findOrg(q, orgId);
+    if (!org) throw notFound(`Organization '${orgId}'`);
+    const settings = { ...org.settings };
+    if (params.maxExternalMembersPerGroup !== undefined) settings.maxExternalMembersPerGroup = params.maxExternalMembersPerGroup;
+    await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6 WHERE id = $1', [
+      orgId,
+      params.name ?? org.name,
+      params.description ?? org.description,
+      params.access ?? org.access,
+      JSON.stringify(settings),
+      now,
+    ]);
+  });
+  return { success: true as const };
 }

@@ -137,6 +137,8 @@ export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: stri
         `${n} member${n === 1 ? ' holds' : 's hold'} this role.`,
       ]);
     }
+    const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
+    if (defaults) throw new ApiError(400, `The role '${role.name}' is the default role for new members; change the new-member defaults first.`, ['The role is a new-member default.']);
     await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
     await recordEvent(q, { orgId, source: 'role', operation: 'delete', subjectId: roleId, actor: actor(caller), properties: { name: [role.name] }, when: now });
     return { success: true as const, roleId };

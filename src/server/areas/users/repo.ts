@@ -1,5 +1,6 @@
 /** SQL for members. */
 import type { BaseRole } from '../../../shared/privileges.ts';
+import { likePattern } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface UserRow {
@@ -60,15 +61,16 @@ export interface NewUser {
   role: BaseRole;
   roleId: string | null;
   userLicenseTypeId: string;
+  userType: 'arcgisonly' | 'both';
   now: number;
 }
 
 export async function insertUser(q: Queryable, u: NewUser): Promise<void> {
   await q.query(
     `INSERT INTO users (id, org_id, username, password_hash, first_name, last_name, full_name, email, description,
-                        role, role_id, user_license_type_id, created, modified)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-    [u.id, u.orgId, u.username, u.passwordHash, u.firstName, u.lastName, u.fullName, u.email, u.description, u.role, u.roleId, u.userLicenseTypeId, u.now],
+                        role, role_id, user_license_type_id, user_type, created, modified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
+    [u.id, u.orgId, u.username, u.passwordHash, u.firstName, u.lastName, u.fullName, u.email, u.description, u.role, u.roleId, u.userLicenseTypeId, u.userType, u.now],
   );
 }
 
@@ -128,7 +130,7 @@ const SORT_SQL: Record<string, string> = {
   role: 'u.role, u.role_id',
 };
 
-const likeEscape = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 
 function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [f.orgId];
@@ -143,11 +145,11 @@ function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
     conds.push(`(${parts.join(' OR ')})`);
   }
   if (f.names?.length) {
-    const parts = f.names.map((n) => `u.${n.column} ILIKE ${p(likeEscape(n.value))}`);
+    const parts = f.names.map((n) => `u.${n.column} ILIKE ${p(likePattern(n.value))}`);
     conds.push(`(${parts.join(f.intersect ? ' AND ' : ' OR ')})`);
   }
   for (const term of f.terms ?? []) {
-    const t = p(likeEscape(term));
+    const t = p(likePattern(term));
     conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR u.email ILIKE ${t})`);
   }
   return { sql: conds.join(' AND '), params };

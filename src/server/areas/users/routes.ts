@@ -8,6 +8,8 @@ import { findUser, listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import type { Caller } from '../../http/auth.ts';
+import { groupsOfUser } from '../groups/repo.ts';
+import { toGroupRecord } from '../groups/service.ts';
 
 function orgOf(caller: Caller, orgId: string): string {
   const id = orgId === 'self' ? caller.orgId : orgId;
@@ -20,7 +22,10 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/community/self`,
     params: z.object({}),
-    handler: async ({ caller }) => ({ ...toPortalUser(caller.user, true), groups: [] }),
+    handler: async ({ caller, portal }) => ({
+      ...toPortalUser(caller.user, true),
+      groups: (await groupsOfUser(portal.db, caller.userId)).map((g) => toGroupRecord(g, caller)),
+    }),
   });
 
   operation(app, {

@@ -11,6 +11,7 @@ import type { Queryable } from '../../store/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { findRole } from '../roles/repo.ts';
+import { readDefaults } from '../userDefaultSettings/service.ts';
 import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
@@ -156,7 +157,8 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     if (await usernameTaken(q, input.username)) throw badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
-    const resolved = await resolveRole(q, orgId, input.role ?? 'org_user');
+    const defaults = await readDefaults(q, orgId);
+    const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
     if (caller) assertMayAssign(caller, null, resolved);
     const firstName = input.firstname ?? '';
     const lastName = input.lastname ?? '';
@@ -172,10 +174,24 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       description: input.description ?? null,
       role: resolved.role,
       roleId: resolved.roleId,
-      userLicenseTypeId: input.userLicenseTypeId ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
+      userLicenseTypeId: input.userLicenseTypeId ?? defaults.userLicenseType ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
+      userType: defaults.userType ?? 'arcgisonly',
       now,
     };
     await insertUser(q, user);
+    // Default groups the new member's role may join (a group deleted since is skipped).
+    const privileges = resolved.roleId ? withImplied((await findRole(q, orgId, resolved.roleId))?.privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[resolved.role]);
+    if (defaults.groups.length && privileges.has('portal:user:joinGroup')) {
+      const joined = await q.query<{ group_id: string }>(
+        `INSERT INTO group_members (group_id, user_id, member_type, joined)
+         SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING
+         RETURNING group_id`,
+        [defaults.groups, user.id, now, orgId],
+      );
+      for (const { group_id } of joined) {
+        await recordEvent(q, { orgId, source: 'group', operation: 'addUsers', subjectId: group_id, actor: caller ? { userId: caller.userId, username: caller.username } : null, properties: { addedUserNames: [user.username] }, when: now });
+      }
+    }
     await recordEvent(q, {
       orgId,
       source: 'user',

@@ -1,0 +1,188 @@
+/** SQL for groups and group membership. */
+import type { MemberType } from '../../../shared/contract/groups.ts';
+import type { BaseRole } from '../../../shared/privileges.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export interface GroupRow {
+  id: string;
+  org_id: string;
+  owner_id: string;
+  owner_username: string;
+  title: string;
+  description: string;
+  snippet: string;
+  tags: string[];
+  access: 'private' | 'org' | 'public';
+  is_invitation_only: boolean;
+  is_view_only: boolean;
+  auto_join: boolean;
+  leaving_disallowed: boolean;
+  hidden_members: boolean;
+  protected: boolean;
+  sort_field: string;
+  sort_order: string;
+  capabilities: string[];
+  created: number;
+  modified: number;
+  member_count: number;
+  /** The caller's membership, when the query was made for a caller. */
+  my_member_type: MemberType | null;
+}
+
+/** `$1` is the caller's user id (or null). */
+export const SELECT_GROUP = `
+  SELECT g.*, o.username AS owner_username,
+         (SELECT count(*) FROM group_members c WHERE c.group_id = g.id) AS member_count,
+         (SELECT m.member_type FROM group_members m WHERE m.group_id = g.id AND m.user_id = $1) AS my_member_type
+    FROM groups g
+    JOIN users o ON o.id = g.owner_id`;
+
+export async function findGroup(q: Queryable, groupId: string, callerId: string | null): Promise<GroupRow | undefined> {
+  const [row] = await q.query<GroupRow>(`${SELECT_GROUP} WHERE g.id = $2`, [callerId, groupId]);
+  return row;
+}
+
+export async function groupsOfUser(q: Queryable, userId: string): Promise<GroupRow[]> {
+  return q.query<GroupRow>(
+    `${SELECT_GROUP} WHERE g.id IN (SELECT group_id FROM group_members WHERE user_id = $1) ORDER BY lower(g.title)`,
+    [userId],
+  );
+}
+
+export async function countGroupsOfUser(q: Queryable, userId: string): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM group_members WHERE user_id = $1', [userId]);
+  return n;
+}
+
+/** Candidates for adding to a group: what the rules need to know about each named user. */
+export interface CandidateRow {
+  id: string;
+  username: string;
+  org_id: string;
+  role: BaseRole;
+  role_id: string | null;
+  role_privileges: string[] | null;
+  disabled: boolean;
+  group_count: number;
+  member_type: MemberType | null;
+}
+
+export async function findCandidates(q: Queryable, groupId: string, usernames: string[]): Promise<CandidateRow[]> {
+  return q.query<CandidateRow>(
+    `SELECT u.id, u.username, u.org_id, u.role, u.role_id, r.privileges AS role_privileges, u.disabled,
+            (SELECT count(*) FROM group_members c WHERE c.user_id = u.id) AS group_count,
+            (SELECT m.member_type FROM group_members m WHERE m.group_id = $1 AND m.user_id = u.id) AS member_type
+       FROM users u
+       LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
+      WHERE lower(u.username) = ANY($2::text[])`,
+    [groupId, usernames.map((n) => n.toLowerCase())],
+  );
+}
+
+export async function countExternalMembers(q: Queryable, groupId: string, orgId: string): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>(
+    'SELECT count(*) AS n FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 AND u.org_id <> $2',
+    [groupId, orgId],
+  );
+  return n;
+}
+
+export async function insertMembers(q: Queryable, groupId: string, members: { userId: string; type: MemberType }[], now: number): Promise<void> {
+  if (!members.length) return;
+  await q.query(
+    `INSERT INTO group_members (group_id, user_id, member_type, joined)
+     SELECT $1, u, t, $4 FROM unnest($2::text[], $3::text[]) AS x(u, t)
+     ON CONFLICT (group_id, user_id) DO NOTHING`,
+    [groupId, members.map((m) => m.userId), members.map((m) => m.type), now],
+  );
+}
+
+export async function setMemberType(q: Queryable, groupId: string, userIds: string[], type: 'admin' | 'member'): Promise<void> {
+  if (!userIds.length) return;
+  await q.query(`UPDATE group_members SET member_type = $3 WHERE group_id = $1 AND user_id = ANY($2::text[]) AND member_type <> 'owner'`, [groupId, userIds, type]);
+}
+
+export async function deleteMembers(q: Queryable, groupId: string, userIds: string[]): Promise<void> {
+  if (!userIds.length) return;
+  await q.query('DELETE FROM group_members WHERE group_id = $1 AND user_id = ANY($2::text[])', [groupId, userIds]);
+}
+
+export interface MemberListRow {
+  username: string;
+  full_name: string;
+  member_type: MemberType;
+  joined: number;
+  org_id: string;
+}
+
+export async function listGroupMembers(
+  q: Queryable,
+  groupId: string,
+  opts: { name?: string; memberTypes?: MemberType[]; sort: string; order: 'asc' | 'desc'; offset: number; limit: number },
+): Promise<{ total: number; rows: MemberListRow[] }> {
+  const params: unknown[] = [groupId];
+  const conds = ['m.group_id = $1'];
+  if (opts.name) {
+    params.push(`%${opts.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    conds.push(`(u.username ILIKE $${params.length} OR u.full_name ILIKE $${params.length})`);
+  }
+  if (opts.memberTypes?.length) {
+    params.push(opts.memberTypes);
+    conds.push(`m.member_type = ANY($${params.length}::text[])`);
+  }
+  const where = conds.join(' AND ');
+  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*) AS n FROM group_members m JOIN users u ON u.id = m.user_id WHERE ${where}`, params);
+  const sortCol = { username: 'lower(u.username)', fullname: 'lower(u.full_name)', joined: 'm.joined', membertype: 'm.member_type' }[opts.sort] ?? 'lower(u.username)';
+  const dir = opts.order === 'desc' ? 'DESC' : 'ASC';
+  const rows = await q.query<MemberListRow>(
+    `SELECT u.username, u.full_name, m.member_type, m.joined, u.org_id
+       FROM group_members m JOIN users u ON u.id = m.user_id
+      WHERE ${where} ORDER BY ${sortCol} ${dir}, lower(u.username) LIMIT ${opts.limit} OFFSET ${opts.offset}`,
+    params,
+  );
+  return { total: n, rows };
+}
+
+export interface GroupSearch {
+  callerId: string | null;
+  callerOrgId: string | null;
+  /** Caller holds portal:user:viewOrgGroups / portal:admin:viewGroups. */
+  viewOrgGroups: boolean;
+  viewAllOrgGroups: boolean;
+  terms: { field?: string; value: string }[];
+  sort: string;
+  order: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** Searches only what the caller may see (the same rule as canSeeGroup, in SQL). */
+export async function searchGroups(q: Queryable, s: GroupSearch): Promise<{ total: number; rows: GroupRow[] }> {
+  const params: unknown[] = [s.callerId, s.callerOrgId, s.viewOrgGroups, s.viewAllOrgGroups];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  const conds = [
+    `(g.access = 'public'
+      OR EXISTS (SELECT 1 FROM group_members v WHERE v.group_id = g.id AND v.user_id = $1)
+      OR (g.org_id = $2 AND ($4 OR (g.access = 'org' AND $3))))`,
+  ];
+  const like = (v: string) => p(`%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  for (const t of s.terms) {
+    if (t.field === 'title') conds.push(`g.title ILIKE ${like(t.value)}`);
+    else if (t.field === 'owner') conds.push(`lower(o.username) = lower(${p(t.value)})`);
+    else if (t.field === 'id') conds.push(`g.id = ${p(t.value)}`);
+    else if (t.field === 'orgid') conds.push(`g.org_id = ${p(t.value)}`);
+    else if (t.field === 'access') conds.push(`g.access = ${p(t.value.toLowerCase())}`);
+    else if (t.field === 'tags') conds.push(`EXISTS (SELECT 1 FROM unnest(g.tags) tag WHERE lower(tag) = lower(${p(t.value)}))`);
+    else {
+      const v = like(t.value);
+      conds.push(`(g.title ILIKE ${v} OR g.description ILIKE ${v} OR g.snippet ILIKE ${v} OR array_to_string(g.tags, ',') ILIKE ${v})`);
+    }
+  }
+  const where = conds.join(' AND ');
+  const from = 'FROM groups g JOIN users o ON o.id = g.owner_id';
+  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params);
+  const sortCol = { title: 'lower(g.title)', owner: 'lower(o.username)', created: 'g.created', modified: 'g.modified' }[s.sort] ?? 'lower(g.title)';
+  const dir = s.order === 'desc' ? 'DESC' : 'ASC';
+  const rows = await q.query<GroupRow>(`${SELECT_GROUP} WHERE ${where} ORDER BY ${sortCol} ${dir}, g.id LIMIT ${s.limit} OFFSET ${s.offset}`, params);
+  return { total: n, rows };
+}

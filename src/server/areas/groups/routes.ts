@@ -1,0 +1,170 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  addUsersParams,
+  createGroupParams,
+  removeUsersParams,
+  searchGroupsParams,
+  updateGroupParams,
+  updateUsersParams,
+  userlistParams,
+} from '../../../shared/contract/groups.ts';
+import { pageEnvelope } from '../../../shared/contract/wire.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { tokenizeQuery } from '../../http/search-query.ts';
+import { listGroupMembers, searchGroups } from './repo.ts';
+import {
+  addUsers,
+  assertMayListMembers,
+  createGroup,
+  deleteGroup,
+  joinGroup,
+  leaveGroup,
+  removeUsers,
+  setGroupProtected,
+  toGroupRecord,
+  updateGroup,
+  updateUsers,
+  visibleGroup,
+} from './service.ts';
+
+const GROUP = `${REST}/community/groups/:groupId`;
+const none = z.object({});
+
+export function groupRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'write',
+    path: `${REST}/community/createGroup`,
+    params: createGroupParams,
+    handler: ({ caller, params, portal }) => createGroup(portal, caller, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/community/groups`,
+    params: searchGroupsParams,
+    access: 'public',
+    handler: async ({ caller, params, portal }) => {
+      const { total, rows } = await searchGroups(portal.db, {
+        callerId: caller?.userId ?? null,
+        callerOrgId: caller?.orgId ?? null,
+        viewOrgGroups: !!caller?.privileges.has('portal:user:viewOrgGroups'),
+        viewAllOrgGroups: !!caller?.privileges.has('portal:admin:viewGroups'),
+        terms: tokenizeQuery(params.q),
+        sort: params.sortField,
+        order: params.sortOrder,
+        offset: params.start - 1,
+        limit: params.num,
+      });
+      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toGroupRecord(r, caller)) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: GROUP,
+    params: none,
+    access: 'public',
+    handler: async ({ caller, path, portal }) => toGroupRecord(await visibleGroup(portal.db, path.groupId, caller), caller),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/update`,
+    params: updateGroupParams,
+    handler: ({ caller, path, params, portal }) => updateGroup(portal, caller, path.groupId, params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/delete`,
+    params: none,
+    handler: ({ caller, path, portal }) => deleteGroup(portal, caller, path.groupId),
+  });
+
+  for (const [op, value] of [['protect', true], ['unprotect', false]] as const) {
+    operation(app, {
+      method: 'write',
+      path: `${GROUP}/${op}`,
+      params: none,
+      handler: ({ caller, path, portal }) => setGroupProtected(portal, caller, path.groupId, value),
+    });
+  }
+
+  operation(app, {
+    method: 'read',
+    path: `${GROUP}/users`,
+    params: none,
+    access: 'public',
+    handler: async ({ caller, path, portal }) => {
+      const group = await visibleGroup(portal.db, path.groupId, caller);
+      assertMayListMembers(caller, group);
+      const { rows } = await listGroupMembers(portal.db, group.id, { sort: 'username', order: 'asc', offset: 0, limit: 100_000 });
+      return {
+        owner: group.owner_username,
+        admins: rows.filter((r) => r.member_type !== 'member').map((r) => r.username),
+        users: rows.filter((r) => r.member_type === 'member').map((r) => r.username),
+      };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${GROUP}/userlist`,
+    params: userlistParams,
+    access: 'public',
+    handler: async ({ caller, path, params, portal }) => {
+      const group = await visibleGroup(portal.db, path.groupId, caller);
+      assertMayListMembers(caller, group);
+      const memberTypes = params.memberType === 'admins' ? (['owner', 'admin'] as const) : params.memberType ? [params.memberType] : undefined;
+      const { total, rows } = await listGroupMembers(portal.db, group.id, {
+        name: params.name,
+        memberTypes: memberTypes ? [...memberTypes] : undefined,
+        sort: params.sortField,
+        order: params.sortOrder,
+        offset: params.start - 1,
+        limit: params.num,
+      });
+      return {
+        ...pageEnvelope(total, params, rows.length),
+        owner: { username: group.owner_username },
+        users: rows.map((r) => ({ username: r.username, fullName: r.full_name, memberType: r.member_type, thumbnail: null, joined: r.joined, orgId: r.org_id })),
+      };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/addUsers`,
+    params: addUsersParams,
+    handler: ({ caller, path, params, portal }) => addUsers(portal, caller, path.groupId, params.users, params.admins),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/removeUsers`,
+    params: removeUsersParams,
+    handler: ({ caller, path, params, portal }) => removeUsers(portal, caller, path.groupId, params.users),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/updateUsers`,
+    params: updateUsersParams,
+    handler: ({ caller, path, params, portal }) => updateUsers(portal, caller, path.groupId, params.users, params.admins),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/join`,
+    params: none,
+    handler: ({ caller, path, portal }) => joinGroup(portal, caller, path.groupId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/leave`,
+    params: none,
+    handler: ({ caller, path, portal }) => leaveGroup(portal, caller, path.groupId),
+  });
+}

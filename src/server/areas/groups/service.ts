@@ -1,0 +1,375 @@
+/**
+ * Group rules: who sees a group, who manages it and its members, and why a user is not added.
+ */
+import type { GroupFields, GroupRecord, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
+import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { BASE_ROLE_PRIVILEGES, withImplied } from '../../../shared/privileges.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { hexId } from '../../store/ids.ts';
+import { findOrg } from '../portals/repo.ts';
+import {
+  countExternalMembers,
+  countGroupsOfUser,
+  deleteMembers,
+  findCandidates,
+  findGroup,
+  insertMembers,
+  setMemberType,
+  type CandidateRow,
+  type GroupRow,
+} from './repo.ts';
+
+export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    owner: row.owner_username,
+    orgId: row.org_id,
+    description: row.description,
+    snippet: row.snippet,
+    tags: row.tags,
+    access: row.access,
+    isInvitationOnly: row.is_invitation_only,
+    isViewOnly: row.is_view_only,
+    autoJoin: row.auto_join,
+    leavingDisallowed: row.leaving_disallowed,
+    hiddenMembers: row.hidden_members,
+    protected: row.protected,
+    sortField: row.sort_field,
+    sortOrder: row.sort_order,
+    capabilities: row.capabilities,
+    thumbnail: null,
+    isFav: false,
+    isReadOnly: false,
+    provider: null,
+    created: row.created,
+    modified: row.modified,
+    ...(caller ? { userMembership: { username: caller.username, memberType: row.my_member_type ?? 'none' } } : {}),
+    memberCount: row.member_count,
+  };
+}
+
+/** Public groups: anyone. Org groups: members of the organization who may view its groups. Private: members; administrators who view all groups. */
+export function canSeeGroup(row: GroupRow, caller: Caller | null): boolean {
+  if (row.access === 'public') return true;
+  if (!caller) return false;
+  if (row.my_member_type) return true;
+  if (caller.orgId !== row.org_id) return false;
+  if (caller.privileges.has('portal:admin:viewGroups')) return true;
+  return row.access === 'org' && caller.privileges.has('portal:user:viewOrgGroups');
+}
+
+const groupNotFound = (id: string) => new ApiError(400, 'Group does not exist or is inaccessible.', [`Group '${id}' does not exist or is inaccessible.`]);
+
+export async function visibleGroup(q: Queryable, groupId: string, caller: Caller | null): Promise<GroupRow> {
+  const row = await findGroup(q, groupId, caller?.userId ?? null);
+  if (!row || !canSeeGroup(row, caller)) throw groupNotFound(groupId);
+  return row;
+}
+
+const isOrgAdminFor = (caller: Caller, row: GroupRow, privilege: string) => caller.orgId === row.org_id && caller.privileges.has(privilege);
+const isManager = (row: GroupRow) => row.my_member_type === 'owner' || row.my_member_type === 'admin';
+
+/** Owner, group manager, or an administrator of the group's organization holding `privilege`. */
+function assertManages(caller: Caller, row: GroupRow, privilege: string): void {
+  if (isManager(row) || isOrgAdminFor(caller, row, privilege)) return;
+  throw forbidden(`Only the group's owner, its managers or an administrator (${privilege}) can do this.`);
+}
+
+/** Field rules that need privileges: who may make a group visible, shared-update or leave-proof. */
+function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
+  if (fields.access === 'org' && !caller.privileges.has('portal:user:shareGroupToOrg')) throw forbidden('Requires the privilege portal:user:shareGroupToOrg.');
+  if (fields.access === 'public' && !caller.privileges.has('portal:user:shareGroupToPublic')) throw forbidden('Requires the privilege portal:user:shareGroupToPublic.');
+  if (fields.capabilities?.length) {
+    const bad = fields.capabilities.filter((c) => c !== 'updateitemcontrol');
+    if (bad.length) throw badParam('capabilities', `holds unknown capabilities: ${bad.join(', ')}`);
+    if (!caller.privileges.has('portal:admin:createUpdateCapableGroup')) throw forbidden('Requires the privilege portal:admin:createUpdateCapableGroup.');
+  }
+  if (fields.leavingDisallowed && !caller.privileges.has('portal:admin:createLeavingDisallowedGroup')) {
+    throw forbidden('Requires the privilege portal:admin:createLeavingDisallowedGroup.');
+  }
+}
+
+const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+async function assertTitleFree(q: Queryable, ownerId: string, title: string, exceptId?: string): Promise<void> {
+  const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE owner_id = $1 AND lower(title) = lower($2)', [ownerId, title]);
+  if (rows.some((r) => r.id !== exceptId)) throw badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
+}
+
+export async function createGroup(ctx: PortalContext, caller: Caller, fields: GroupFields & { title: string }) {
+  if (!caller.privileges.has('portal:user:createGroup')) throw forbidden('Requires the privilege portal:user:createGroup.');
+  assertFieldPrivileges(caller, fields);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    await assertTitleFree(q, caller.userId, fields.title);
+    if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
+      throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, [`A member may belong to at most ${LIMITS.groupsPerUser} groups.`]);
+    }
+    const id = hexId();
+    await q.query(
+      `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
+                           auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, created, modified)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+      [
+        id,
+        caller.orgId,
+        caller.userId,
+        fields.title,
+        fields.description ?? '',
+        fields.snippet ?? '',
+        fields.tags ?? [],
+        fields.access ?? 'private',
+        fields.isInvitationOnly ?? false,
+        fields.isViewOnly ?? false,
+        fields.autoJoin ?? false,
+        fields.leavingDisallowed ?? false,
+        fields.hiddenMembers ?? false,
+        fields.sortField ?? 'title',
+        fields.sortOrder ?? 'asc',
+        fields.capabilities ?? [],
+        now,
+      ],
+    );
+    await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
+    await recordEvent(q, { orgId: caller.orgId, source: 'group', operation: 'add', subjectId: id, actor: actor(caller), properties: { title: [fields.title] }, when: now });
+    const row = await findGroup(q, id, caller.userId);
+    return { success: true as const, group: toGroupRecord(row!, caller) };
+  });
+}
+
+const COLUMNS: Record<keyof GroupFields, string> = {
+  title: 'title',
+  access: 'access',
+  description: 'description',
+  snippet: 'snippet',
+  tags: 'tags',
+  isInvitationOnly: 'is_invitation_only',
+  isViewOnly: 'is_view_only',
+  autoJoin: 'auto_join',
+  leavingDisallowed: 'leaving_disallowed',
+  hiddenMembers: 'hidden_members',
+  sortField: 'sort_field',
+  sortOrder: 'sort_order',
+  capabilities: 'capabilities',
+};
+
+export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: string, fields: GroupFields) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleGroup(q, groupId, caller);
+    assertManages(caller, row, 'portal:admin:updateGroups');
+    assertFieldPrivileges(caller, fields);
+    if (fields.title) await assertTitleFree(q, row.owner_id, fields.title, row.id);
+    const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof GroupFields, unknown][];
+    if (entries.length) {
+      const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
+      await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [row.id, now, ...entries.map(([, v]) => v)]);
+    }
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'update', subjectId: row.id, actor: actor(caller), when: now });
+    return { success: true as const, groupId: row.id };
+  });
+}
+
+export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleGroup(q, groupId, caller);
+    if (row.my_member_type !== 'owner' && !isOrgAdminFor(caller, row, 'portal:admin:deleteGroups')) {
+      throw forbidden("Only the group's owner or an administrator (portal:admin:deleteGroups) can delete it.");
+    }
+    if (row.protected) throw new ApiError(400, 'The group is protected from deletion.', ['Unprotect the group first.']);
+    await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title] }, when: now });
+    return { success: true as const, groupId: row.id };
+  });
+}
+
+export async function setGroupProtected(ctx: PortalContext, caller: Caller, groupId: string, value: boolean) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleGroup(q, groupId, caller);
+    if (row.my_member_type !== 'owner' && !isOrgAdminFor(caller, row, 'portal:admin:updateGroups')) {
+      throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
+    }
+    await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now });
+    return { success: true as const, groupId: row.id };
+  });
+}
+
+// ------------------------------------------------------------------ membership
+
+function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<string> {
+  return c.role_id ? withImplied(c.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[c.role]);
+}
+
+export async function externalMemberLimit(q: Queryable, orgId: string): Promise<number> {
+  const org = await findOrg(q, orgId);
+  const value = org?.settings?.maxExternalMembersPerGroup;
+  return typeof value === 'number' && value >= 0 ? value : LIMITS.defaultExternalMembersPerGroup;
+}
+
+/**
+ * addUsers: `users` join as members, `admins` as managers, no invitation. Not an error for a
+ * user who cannot be added: they are listed in `notAdded`, with the reason beside it.
+ */
+export async function addUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[], admins: string[]) {
+  if (users.length + admins.length > LIMITS.usersPerAddToGroupRequest) {
+    throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [
+      `At most ${LIMITS.usersPerAddToGroupRequest} users (users and admins together) per request; ${users.length + admins.length} were sent.`,
+    ], MESSAGE_CODES.tooManyUsers);
+  }
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const group = await visibleGroup(q, groupId, caller);
+    assertManages(caller, group, 'portal:admin:assignToGroups');
+    const wanted = new Map<string, { name: string; type: 'admin' | 'member' }>();
+    for (const name of users) wanted.set(name.toLowerCase(), { name, type: 'member' });
+    for (const name of admins) wanted.set(name.toLowerCase(), { name, type: 'admin' });
+    const found = new Map((await findCandidates(q, group.id, [...wanted.keys()])).map((c) => [c.username.toLowerCase(), c]));
+    const limit = await externalMemberLimit(q, group.org_id);
+    let external = await countExternalMembers(q, group.id, group.org_id);
+    const reasons: NotAddedReason[] = [];
+    const toInsert: { userId: string; type: MemberType }[] = [];
+    const toPromote: string[] = [];
+    const added: string[] = [];
+    for (const [key, { name, type }] of wanted) {
+      const c = found.get(key);
+      const refuse = (reason: string) => reasons.push({ username: name, reason });
+      if (!c) {
+        refuse('The user does not exist.');
+        continue;
+      }
+      if (c.member_type) {
+        // Already a member: not an error; a member named among `admins` becomes a manager.
+        if (type === 'admin' && c.member_type === 'member') toPromote.push(c.id);
+        continue;
+      }
+      const isExternal = c.org_id !== group.org_id;
+      const privileges = privilegesOf(c);
+      if (c.disabled) refuse('The account is disabled.');
+      else if (!isExternal && !privileges.has('portal:user:joinGroup')) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
+      else if (isExternal && !privileges.has('portal:user:joinNonOrgGroup')) refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
+      else if (c.group_count >= LIMITS.groupsPerUser) refuse(`The user already belongs to ${LIMITS.groupsPerUser} groups, the most a member may.`);
+      else if (isExternal && !caller.privileges.has('portal:user:addExternalMembersToGroup')) {
+        refuse('The user is in another organization; adding external members requires the privilege portal:user:addExternalMembersToGroup.');
+      } else if (isExternal && external >= limit) refuse(`The group has reached its limit of ${limit} members from other organizations.`);
+      else {
+        if (isExternal) external++;
+        toInsert.push({ userId: c.id, type });
+        added.push(c.username);
+      }
+    }
+    await insertMembers(q, group.id, toInsert, now);
+    await setMemberType(q, group.id, toPromote, 'admin');
+    if (added.length) {
+      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: added }, when: now });
+    }
+    return { notAdded: reasons.map((r) => r.username), notAddedReasons: reasons };
+  });
+}
+
+export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[]) {
+  if (users.length > LIMITS.usersPerAddToGroupRequest) {
+    throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [`At most ${LIMITS.usersPerAddToGroupRequest} users per request.`], MESSAGE_CODES.tooManyUsers);
+  }
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const group = await visibleGroup(q, groupId, caller);
+    assertManages(caller, group, 'portal:admin:assignToGroups');
+    const found = new Map((await findCandidates(q, group.id, users)).map((c) => [c.username.toLowerCase(), c]));
+    const notRemoved: string[] = [];
+    const removed: CandidateRow[] = [];
+    for (const name of users) {
+      const c = found.get(name.toLowerCase());
+      // The owner stays; managers may be removed only by the owner or an administrator.
+      if (!c || !c.member_type || c.member_type === 'owner') notRemoved.push(name);
+      else if (c.member_type === 'admin' && group.my_member_type === 'admin' && c.id !== caller.userId && !isOrgAdminFor(caller, group, 'portal:admin:assignToGroups')) notRemoved.push(name);
+      else removed.push(c);
+    }
+    await deleteMembers(q, group.id, removed.map((c) => c.id));
+    if (removed.length) {
+      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: removed.map((c) => c.username) }, when: now });
+    }
+    return { notRemoved };
+  });
+}
+
+/** updateUsers: `admins` become managers, `users` become plain members. Owner or administrator only. */
+export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[], admins: string[]) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const group = await visibleGroup(q, groupId, caller);
+    if (group.my_member_type !== 'owner' && !isOrgAdminFor(caller, group, 'portal:admin:updateGroups')) {
+      throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change managers.");
+    }
+    const found = new Map((await findCandidates(q, group.id, [...users, ...admins])).map((c) => [c.username.toLowerCase(), c]));
+    const results: { username: string; success: boolean }[] = [];
+    const changes: Record<'admin' | 'member', string[]> = { admin: [], member: [] };
+    const updated: string[] = [];
+    for (const [names, type] of [[admins, 'admin'], [users, 'member']] as const) {
+      for (const name of names) {
+        const c = found.get(name.toLowerCase());
+        const ok = !!c && !!c.member_type && c.member_type !== 'owner';
+        results.push({ username: name, success: ok });
+        if (ok) {
+          changes[type].push(c.id);
+          updated.push(c.username);
+        }
+      }
+    }
+    await setMemberType(q, group.id, changes.admin, 'admin');
+    await setMemberType(q, group.id, changes.member, 'member');
+    if (updated.length) {
+      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: updated }, when: now });
+    }
+    return { results };
+  });
+}
+
+export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const group = await visibleGroup(q, groupId, caller);
+    if (group.my_member_type) return { success: true as const, groupId: group.id };
+    const external = caller.orgId !== group.org_id;
+    const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
+    if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
+    if (group.is_invitation_only) throw new ApiError(400, 'This group accepts members by invitation only.', ['Ask a group manager to add you.']);
+    if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
+      throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, []);
+    }
+    if (external && (await countExternalMembers(q, group.id, group.org_id)) >= (await externalMemberLimit(q, group.org_id))) {
+      throw new ApiError(400, 'The group has reached its limit of members from other organizations.', []);
+    }
+    await insertMembers(q, group.id, [{ userId: caller.userId, type: 'member' }], now);
+    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: [caller.username] }, when: now });
+    return { success: true as const, groupId: group.id };
+  });
+}
+
+export async function leaveGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const group = await visibleGroup(q, groupId, caller);
+    if (!group.my_member_type) throw new ApiError(400, 'You are not a member of this group.', []);
+    if (group.my_member_type === 'owner') throw new ApiError(400, "The group's owner cannot leave it; transfer ownership or delete the group.", []);
+    if (group.leaving_disallowed) throw new ApiError(400, 'Members cannot leave this group.', ['The group disallows leaving.']);
+    await deleteMembers(q, group.id, [caller.userId]);
+    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: [caller.username] }, when: now });
+    return { success: true as const, groupId: group.id };
+  });
+}
+
+/** Who may list a group's members: anyone who sees it, unless members are hidden (then managers and administrators). */
+export function assertMayListMembers(caller: Caller | null, group: GroupRow): void {
+  if (!group.hidden_members) return;
+  if (caller && (isManager(group) || isOrgAdminFor(caller, group, 'portal:admin:viewGroups'))) return;
+  throw forbidden("This group's members are hidden.");
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefaultSettings.ts';
+import type { Caller } from '../../http/auth.ts';
+import { forbidden } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { deleteDefaults, readDefaults, setDefaults } from './service.ts';
+
+const org = (caller: Caller, orgId: string) => (orgId === 'self' ? caller.orgId : orgId);
+
+export function userDefaultSettingsRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/userDefaultSettings`,
+    params: z.object({}),
+    handler: async ({ caller, path, portal }) => {
+      const orgId = org(caller, path.orgId);
+      if (caller.orgId !== orgId) throw forbidden();
+      return readDefaults(portal.db, orgId);
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/setUserDefaultSettings`,
+    params: setUserDefaultSettingsParams,
+    handler: ({ caller, path, params, portal }) => setDefaults(portal, caller, org(caller, path.orgId), params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/userDefaultSettings/delete`,
+    params: z.object({}),
+    handler: ({ caller, path, portal }) => deleteDefaults(portal, caller, org(caller, path.orgId)),
+  });
+}

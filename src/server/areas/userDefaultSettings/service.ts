@@ -1,0 +1,74 @@
+/**
+ * New-member defaults: what `createUser` applies when the request does not say otherwise.
+ * An administrator role is never a default; default groups must be groups of the organization.
+ */
+import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSettings.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { badParam, forbidden } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { resolveRole } from '../users/service.ts';
+
+interface DefaultsRow {
+  role: string | null;
+  user_license_type: string | null;
+  groups: string[];
+  user_type: 'arcgisonly' | 'both' | null;
+  apps: UserDefaultSettings['apps'];
+  app_bundles: UserDefaultSettings['appBundles'];
+}
+
+const EMPTY: UserDefaultSettings = { role: null, userLicenseType: null, groups: [], userType: null, apps: [], appBundles: [] };
+
+export async function readDefaults(q: Queryable, orgId: string): Promise<UserDefaultSettings> {
+  const [row] = await q.query<DefaultsRow>('SELECT * FROM user_default_settings WHERE org_id = $1', [orgId]);
+  if (!row) return EMPTY;
+  return { role: row.role, userLicenseType: row.user_license_type, groups: row.groups, userType: row.user_type, apps: row.apps, appBundles: row.app_bundles };
+}
+
+/** Administrators of the organization: default administrators or holders of portal:admin:manageSecurity. */
+export function assertDefaultsAdmin(caller: Caller, orgId: string): void {
+  if (caller.orgId !== orgId) throw forbidden('New-member defaults can be managed only in your own organization.');
+  if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:manageSecurity')) {
+    throw forbidden('Only administrators manage new-member defaults (requires portal:admin:manageSecurity).');
+  }
+}
+
+export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: string, input: Partial<UserDefaultSettings>) {
+  assertDefaultsAdmin(caller, orgId);
+  return ctx.db.tx(async (q) => {
+    const current = await readDefaults(q, orgId);
+    const next: UserDefaultSettings = {
+      role: input.role ?? current.role,
+      userLicenseType: input.userLicenseType ?? current.userLicenseType,
+      groups: input.groups ?? current.groups,
+      userType: input.userType ?? current.userType,
+      apps: input.apps ?? current.apps,
+      appBundles: input.appBundles ?? current.appBundles,
+    };
+    if (next.role) {
+      const resolved = await resolveRole(q, orgId, next.role);
+      if (resolved.role === 'org_admin') throw badParam('role', 'cannot be an administrator role: new members never become administrators by default');
+    }
+    if (next.groups.length) {
+      const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, next.groups]);
+      const known = new Set(rows.map((r) => r.id));
+      const missing = next.groups.filter((g) => !known.has(g));
+      if (missing.length) throw badParam('groups', `names groups that are not groups of this organization: ${missing.join(', ')}`);
+    }
+    await q.query(
+      `INSERT INTO user_default_settings (org_id, role, user_license_type, groups, user_type, apps, app_bundles, modified)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+       ON CONFLICT (org_id) DO UPDATE SET role = $2, user_license_type = $3, groups = $4, user_type = $5, apps = $6, app_bundles = $7, modified = $8`,
+      [orgId, next.role, next.userLicenseType, [...new Set(next.groups)], next.userType, JSON.stringify(next.apps), JSON.stringify(next.appBundles), ctx.clock.now()],
+    );
+    return { success: true as const };
+  });
+}
+
+/** Clears every default at once. */
+export async function deleteDefaults(ctx: PortalContext, caller: Caller, orgId: string) {
+  assertDefaultsAdmin(caller, orgId);
+  await ctx.db.query('DELETE FROM user_default_settings WHERE org_id = $1', [orgId]);
+  return { success: true as const };
+}

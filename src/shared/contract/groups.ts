@@ -1,0 +1,84 @@
+/** Groups and their members (spec §4.9; facts §3.8, §4). */
+import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
+import { commaList, pagingParams, sortOrder, wireBool } from './wire.ts';
+
+export const GROUP_ACCESS = ['private', 'org', 'public'] as const;
+export const MEMBER_TYPES = ['owner', 'admin', 'member'] as const;
+export type MemberType = (typeof MEMBER_TYPES)[number];
+
+const groupFields = {
+  title: z.string().trim().min(1, 'is required').max(250, 'must be at most 250 characters'),
+  access: z.enum(GROUP_ACCESS),
+  description: z.string().max(LIMITS.descriptionBytes - 1, 'must be less than 64 KB'),
+  snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
+  tags: commaList,
+  isInvitationOnly: wireBool,
+  isViewOnly: wireBool,
+  autoJoin: wireBool,
+  leavingDisallowed: wireBool,
+  hiddenMembers: wireBool,
+  sortField: z.enum(['title', 'owner', 'avgRating', 'numViews', 'created', 'modified']),
+  sortOrder: z.enum(['asc', 'desc']),
+  capabilities: commaList,
+};
+
+/** Create: a title; every other field optional (the service fills the defaults). */
+export const createGroupParams = z.object(groupFields).partial().required({ title: true });
+/** Update: only the fields sent change. */
+export const updateGroupParams = z.object(groupFields).partial();
+export type GroupFields = z.output<typeof updateGroupParams>;
+
+export const searchGroupsParams = pagingParams.extend({
+  q: z.string().max(4096).default('*'),
+  sortField: z.enum(['title', 'owner', 'created', 'modified']).default('title'),
+  sortOrder,
+});
+
+/** `users` join as members, `admins` as managers: at most 25 names in one request. */
+export const addUsersParams = z.object({ users: commaList.default([]), admins: commaList.default([]) });
+export const removeUsersParams = z.object({ users: commaList.default([]) });
+export const updateUsersParams = z.object({ users: commaList.default([]), admins: commaList.default([]) });
+
+export const userlistParams = pagingParams.extend({
+  name: z.string().max(256).optional(),
+  memberType: z.enum(['owner', 'admin', 'member', 'admins']).optional(),
+  sortField: z.enum(['username', 'fullname', 'joined', 'membertype']).default('username'),
+  sortOrder,
+  joined: z.string().max(64).optional(),
+});
+
+export interface GroupRecord {
+  id: string;
+  title: string;
+  owner: string;
+  orgId: string;
+  description: string;
+  snippet: string;
+  tags: string[];
+  access: (typeof GROUP_ACCESS)[number];
+  isInvitationOnly: boolean;
+  isViewOnly: boolean;
+  autoJoin: boolean;
+  leavingDisallowed: boolean;
+  hiddenMembers: boolean;
+  protected: boolean;
+  sortField: string;
+  sortOrder: string;
+  capabilities: string[];
+  thumbnail: null;
+  isFav: false;
+  isReadOnly: false;
+  provider: null;
+  created: number;
+  modified: number;
+  userMembership?: { username: string; memberType: MemberType | 'none' };
+  /** Local-portal extra: number of members including owner and managers. */
+  memberCount?: number;
+}
+
+/** Why a user was not added (local extra beside `notAdded`). */
+export interface NotAddedReason {
+  username: string;
+  reason: string;
+}
