@@ -178,6 +178,17 @@ describe('sign-in throttling', () => {
     expect((await signIn('viewer1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
   });
 
+  it('checks no more than the allowed number of passwords from a burst of parallel guesses', async () => {
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn('publisher1', `parallel-guess-${i}`)));
+    const details = burst.map((r) => errorOf(r).details[0] as string);
+    expect(details.filter((d) => d === 'Invalid username or password.')).toHaveLength(LIMITS.failedSignInsBeforeLock);
+    expect(details.filter((d) => LOCKED.test(d))).toHaveLength(12 - LIMITS.failedSignInsBeforeLock);
+    // The right password in the same burst is refused as well: the account is locked.
+    expect(errorOf(await signIn('publisher1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    now = T0 + LIMITS.firstLockSeconds * 1000;
+    expect((await signIn('publisher1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+  });
+
   it('never tells an unknown username that it is locked', async () => {
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 2; i++) expect((await signIn('ghost_user', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
   });

@@ -6,7 +6,7 @@ import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { findUserForSignIn, recordFailedSignIn, recordSignIn } from '../users/repo.ts';
+import { claimSignInAttempt, findUserForSignIn, recordSignIn } from '../users/repo.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -35,14 +35,13 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest): Pro
     await verifyPassword(req.password, await decoyHash(ctx.config.passwordLogN));
     throw signInFailed('Invalid username or password.');
   }
-  if (user.locked_until > now) {
-    const seconds = Math.ceil((user.locked_until - now) / 1000);
-    throw signInFailed(`Too many invalid sign-in attempts. Try again in ${seconds} seconds.`);
-  }
-  if (!(await verifyPassword(req.password, user.password_hash))) {
-    await recordFailedSignIn(ctx.db, user.id, (failures) => lockUntil(ctx.clock.now(), failures));
-    throw signInFailed('Invalid username or password.');
-  }
+  const locked = (until: number) => signInFailed(`Too many invalid sign-in attempts. Try again in ${Math.ceil((until - now) / 1000)} seconds.`);
+  if (user.locked_until > now) throw locked(user.locked_until);
+  // The attempt counts as a failure before the (deliberately slow) password check, so that
+  // parallel guesses cannot all pass the lock check; a success below resets the count.
+  const attempt = await ctx.db.tx((q) => claimSignInAttempt(q, user.id, now, (failures) => lockUntil(now, failures)));
+  if ('lockedUntil' in attempt) throw locked(attempt.lockedUntil);
+  if (!(await verifyPassword(req.password, user.password_hash))) throw signInFailed('Invalid username or password.');
   if (user.disabled) throw signInFailed('This account has been disabled.');
 
   const minutes = Math.min(req.expiration ?? LIMITS.defaultTokenExpirationMinutes, LIMITS.maxTokenExpirationMinutes);

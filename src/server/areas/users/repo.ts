@@ -93,13 +93,27 @@ export async function countMembers(q: Queryable, orgId: string): Promise<number>
 
 // ------------------------------------------------------------------ sign-in bookkeeping
 
-export async function recordFailedSignIn(q: Queryable, userId: string, lockUntil: (failures: number) => number): Promise<void> {
-  const [row] = await q.query<{ failed_sign_ins: number }>(
-    'UPDATE users SET failed_sign_ins = failed_sign_ins + 1 WHERE id = $1 RETURNING failed_sign_ins',
+/**
+ * Counts a sign-in attempt before its password is checked, and locks the account when the count
+ * reaches the limit, so that a burst of parallel guesses cannot all pass the lock check. Run it in
+ * a transaction: the row lock serialises concurrent attempts. When the account is locked the
+ * attempt is not counted and the lock's end is answered instead.
+ */
+export async function claimSignInAttempt(
+  q: Queryable,
+  userId: string,
+  now: number,
+  lockUntil: (failures: number) => number,
+): Promise<{ failures: number } | { lockedUntil: number }> {
+  const [row] = await q.query<{ failed_sign_ins: number; locked_until: number }>(
+    'SELECT failed_sign_ins, locked_until FROM users WHERE id = $1 FOR UPDATE',
     [userId],
   );
-  const until = lockUntil(row.failed_sign_ins);
-  if (until > 0) await q.query('UPDATE users SET locked_until = $2 WHERE id = $1', [userId, until]);
+  if (row.locked_until > now) return { lockedUntil: row.locked_until };
+  const failures = row.failed_sign_ins + 1;
+  const until = lockUntil(failures);
+  await q.query('UPDATE users SET failed_sign_ins = $2, locked_until = $3 WHERE id = $1', [userId, failures, until > 0 ? until : row.locked_until]);
+  return { failures };
 }
 
 export async function recordSignIn(q: Queryable, userId: string, now: number): Promise<void> {
