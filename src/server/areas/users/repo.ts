@@ -78,9 +78,15 @@ export async function setUserRole(q: Queryable, userId: string, role: BaseRole, 
   await q.query('UPDATE users SET role = $2, role_id = $3, modified = $4 WHERE id = $1', [userId, role, roleId, now]);
 }
 
+/**
+ * Locks the rows it counts (in id order) until the transaction ends, so two administrators
+ * demoting each other at once cannot both see the other one and leave none.
+ */
 export async function countDefaultAdmins(q: Queryable, orgId: string): Promise<number> {
   const [row] = await q.query<{ n: number }>(
-    `SELECT count(*) AS n FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL AND NOT disabled`,
+    `SELECT count(*) AS n FROM (
+       SELECT id FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL AND NOT disabled ORDER BY id FOR UPDATE
+     ) admins`,
     [orgId],
   );
   return row.n;

@@ -195,6 +195,21 @@ describe('the last default administrator', () => {
     expect((await updateRole(tokens.publisher1, 'publisher1', 'org_user')).error.message).toBe('Unable to update the user role.');
   });
 
+  it('stays when two administrators demote each other at the same moment', async () => {
+    await updateRole(tokens.admin, 'publisher1', 'org_admin');
+    const defaultAdmins = async () =>
+      (await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL`, [svc.orgId]))[0].n;
+    for (let round = 0; round < 5; round++) {
+      await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = NULL WHERE username IN ('admin', 'publisher1')`);
+      const results = await Promise.all([updateRole(tokens.admin, 'publisher1', 'org_user'), updateRole(tokens.publisher1, 'admin', 'org_user')]);
+      expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+      // The other is refused: as the last administrator, or (when it ran after the first change
+      // took effect) because its caller is no longer an administrator.
+      expect(results.filter((r) => r.error?.code === 400 || r.error?.code === 403), JSON.stringify(results)).toHaveLength(1);
+      expect(await defaultAdmins()).toBe(1);
+    }
+  });
+
   it('does not count a disabled administrator', async () => {
     await updateRole(tokens.admin, 'publisher1', 'org_admin');
     await svc.db.query(`UPDATE users SET disabled = true WHERE username = 'publisher1'`);
