@@ -1,0 +1,8 @@
+/** The console's API module: `request()` plus one typed function per REST operation. No React. */
+export * from './errors.ts';
+export * from './request.ts';
+export * from './types.ts';
+export * from './auth.ts';
+export * from './portals.ts';
+export * from './users.ts';
+export * from './roles.ts';

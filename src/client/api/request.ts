@@ -1,0 +1,163 @@
+/**
+ * The request core: every call to the portal goes through `request()`. It knows the portal base URL
+ * (…/sharing/rest) and the token, always sends `f=json`, sends the token as the `token` parameter
+ * (query string for GET, form body for POST), form-encodes POST bodies the way the portal's own
+ * clients do (facts §1.4), parses JSON and turns the error envelope into an ApiError.
+ * No React here.
+ */
+import { ApiError, NETWORK_ERROR } from './errors.ts';
+
+export type ParamValue = string | number | boolean | Date | null | undefined | readonly (string | number)[] | Record<string, unknown> | readonly Record<string, unknown>[];
+export type Params = Record<string, ParamValue>;
+
+export interface Connection {
+  /** The portal's REST base, e.g. https://host/portal/sharing/rest (no trailing slash). */
+  portalUrl: string;
+  token?: string;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** `rest` (default): under the portal URL; `admin`: under …/portaladmin of the same portal. */
+  root?: 'rest' | 'admin';
+  /** Overrides the configured connection (sign-in uses a portal URL not yet stored). */
+  portalUrl?: string;
+  /** Overrides the configured token; `null` sends none. */
+  token?: string | null;
+  signal?: AbortSignal;
+}
+
+/** GET URLs longer than this are sent as POST instead (every read also accepts POST). */
+const MAX_URL_LENGTH = 2000;
+
+/** The portal on the console's own origin: the local portal serving this console. */
+export function defaultPortalUrl(): string {
+  return typeof location !== 'undefined' && location.origin && location.origin !== 'null' ? `${location.origin}/sharing/rest` : 'http://127.0.0.1:3000/sharing/rest';
+}
+
+let connection: Connection = { portalUrl: defaultPortalUrl() };
+
+/** Points the API module at a portal (and a token). The session store calls this. */
+export function configureApi(next: Connection): void {
+  connection = { portalUrl: normalizePortalUrl(next.portalUrl), token: next.token };
+}
+
+export function currentConnection(): Readonly<Connection> {
+  return connection;
+}
+
+/** Trims, drops trailing slashes. */
+export function normalizePortalUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+/** …/sharing/rest → …/portaladmin (the portal's administration API lives beside the REST API). */
+export function adminUrlOf(portalUrl: string): string {
+  const base = normalizePortalUrl(portalUrl);
+  if (!/\/sharing\/rest$/i.test(base)) throw new Error(`Not a portal REST URL (…/sharing/rest): ${base}`);
+  return base.replace(/\/sharing\/rest$/i, '/portaladmin');
+}
+
+/** One parameter value as the wire wants it; `undefined` means "leave the key out". */
+export function encodeParamValue(value: ParamValue): string | undefined {
+  if (value === null || value === undefined || typeof value === 'function') return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') return String(value);
+  if (value instanceof Date) return String(value.valueOf());
+  if (Array.isArray(value)) {
+    if (value.length && typeof value[0] === 'object' && value[0] !== null) return JSON.stringify(value);
+    return value.join(',');
+  }
+  return JSON.stringify(value);
+}
+
+/** Params → URLSearchParams, with f=json unless the caller chose another format. */
+export function encodeParams(params: Params, token?: string): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    const encoded = encodeParamValue(value);
+    if (encoded !== undefined) out.append(key, encoded);
+  }
+  if (!out.has('f')) out.set('f', 'json');
+  if (token && !out.has('token')) out.set('token', token);
+  return out;
+}
+
+function errorFromEnvelope(body: { error: Record<string, unknown> }, url: string): ApiError {
+  const e = body.error;
+  const details = Array.isArray(e.details) ? e.details : e.details === undefined || e.details === null ? [] : [e.details];
+  const fieldErrors = e.fieldErrors && typeof e.fieldErrors === 'object' ? (e.fieldErrors as Record<string, string>) : undefined;
+  return new ApiError({
+    code: typeof e.code === 'number' ? e.code : Number(e.code) || 500,
+    messageCode: typeof e.messageCode === 'string' ? e.messageCode : undefined,
+    message: typeof e.message === 'string' && e.message ? e.message : 'The portal reported an error.',
+    details,
+    fieldErrors,
+    url,
+  });
+}
+
+/**
+ * Calls one REST operation. `path` is relative to the portal URL (`community/self`), or to
+ * …/portaladmin with `root: 'admin'`. Resolves with the parsed JSON body; rejects with ApiError.
+ */
+export async function request<T>(path: string, params: Params = {}, options: RequestOptions = {}): Promise<T> {
+  const portalUrl = normalizePortalUrl(options.portalUrl ?? connection.portalUrl);
+  const base = options.root === 'admin' ? adminUrlOf(portalUrl) : portalUrl;
+  const url = `${base}/${path.replace(/^\/+/, '')}`;
+  const token = options.token === null ? undefined : (options.token ?? connection.token);
+  const body = encodeParams(params, token);
+
+  let method = options.method ?? 'GET';
+  const query = body.toString();
+  if (method === 'GET' && url.length + 1 + query.length > MAX_URL_LENGTH) method = 'POST';
+
+  let response: Response;
+  try {
+    response =
+      method === 'GET'
+        ? await fetch(`${url}?${query}`, { method: 'GET', signal: options.signal, credentials: 'same-origin' })
+        : await fetch(url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+            body: query,
+            signal: options.signal,
+            credentials: 'same-origin',
+          });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    if (err instanceof Error && err.name === 'AbortError') throw err;
+    throw new ApiError({
+      code: NETWORK_ERROR,
+      messageCode: 'NETWORK_ERROR',
+      message: 'The portal could not be reached.',
+      details: [`No answer from ${base}. Check the portal URL and your connection.`],
+      url,
+    });
+  }
+
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (json && typeof json === 'object' && 'error' in json && json.error && typeof json.error === 'object') {
+    throw errorFromEnvelope(json as { error: Record<string, unknown> }, url);
+  }
+  if (!response.ok) {
+    throw new ApiError({ code: response.status, message: `HTTP ${response.status} ${response.statusText}`.trim(), details: [`${url} answered HTTP ${response.status}.`], url });
+  }
+  if (json === undefined || json === null || typeof json !== 'object') {
+    throw new ApiError({ code: 500, message: 'The portal sent an answer that is not JSON.', details: [`${url} did not answer with JSON. Is this a portal REST URL (…/sharing/rest)?`], url });
+  }
+  // Some operations report failure as {status: "failed"} (facts §1.5 step 3).
+  const status = (json as { status?: unknown }).status;
+  if (status === 'failed' || status === 'failure') {
+    const msg = (json as { statusMessage?: unknown; message?: unknown }).statusMessage ?? (json as { message?: unknown }).message;
+    throw new ApiError({ code: 400, message: typeof msg === 'string' ? msg : 'The operation failed.', url });
+  }
+  return json as T;
+}

@@ -1,0 +1,15 @@
+/** Response shapes the console reads. The user and portal records come from the shared contract. */
+import type { PageEnvelope } from '../../shared/contract/wire.ts';
+
+export type { Portal } from '../../shared/contract/portals.ts';
+export type { PortalUser, TokenResponse, CreateUserParams } from '../../shared/contract/users.ts';
+export type { PageEnvelope };
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface PagingParams {
+  /** 1-based. */
+  start?: number;
+  /** At most 100. */
+  num?: number;
+}

@@ -1,0 +1,62 @@
+/** Members: read, list, search, create, change role. */
+import { request, type RequestOptions } from './request.ts';
+import type { CreateUserParams, PageEnvelope, PagingParams, PortalUser, SortOrder } from './types.ts';
+
+type ReadOptions = Pick<RequestOptions, 'signal'>;
+
+export const MEMBER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'role'] as const;
+export type MemberSortField = (typeof MEMBER_SORT_FIELDS)[number];
+
+export interface ListMembersParams extends PagingParams {
+  sortField?: MemberSortField;
+  sortOrder?: SortOrder;
+  /** A base role (org_admin, org_publisher, org_user) or a custom role id. */
+  role?: string;
+  /** Free text over username, full name and email (local-portal convenience). */
+  q?: string;
+  username?: string;
+  fullname?: string;
+}
+
+export interface MemberPage extends PageEnvelope {
+  users: PortalUser[];
+}
+
+export interface MemberSearchParams extends PagingParams {
+  q?: string;
+  sortField?: MemberSortField;
+  sortOrder?: SortOrder;
+}
+
+export interface MemberSearchResult extends PageEnvelope {
+  query: string;
+  results: PortalUser[];
+}
+
+const seg = encodeURIComponent;
+
+/** `GET community/users/<username>`. */
+export function getUser(username: string, options: ReadOptions = {}): Promise<PortalUser> {
+  return request<PortalUser>(`community/users/${seg(username)}`, {}, { ...options, method: 'GET' });
+}
+
+/** `GET portals/<orgId>/users`: one page of the organization's members. */
+export function listMembers(orgId: string, params: ListMembersParams = {}, options: ReadOptions = {}): Promise<MemberPage> {
+  return request<MemberPage>(`portals/${seg(orgId)}/users`, { ...params }, { ...options, method: 'GET' });
+}
+
+/** `GET portals/self/users/search`: member search with the `q` syntax (`username:x AND role:org_user`). */
+export function searchMembers(params: MemberSearchParams = {}, options: ReadOptions = {}): Promise<MemberSearchResult> {
+  return request<MemberSearchResult>('portals/self/users/search', { q: '*', ...params }, { ...options, method: 'GET' });
+}
+
+/** `POST /portaladmin/security/users/createUser` → {status:"success", username}. Empty optional fields are left out. */
+export function createUser(params: CreateUserParams): Promise<{ status: string; username: string }> {
+  const cleaned = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+  return request<{ status: string; username: string }>('security/users/createUser', cleaned, { method: 'POST', root: 'admin' });
+}
+
+/** `POST portals/<orgId>/updateUserRole` (username, role: a base role or custom role id) → {success, username}. */
+export function updateUserRole(orgId: string, params: { username: string; role: string }): Promise<{ success: boolean; username: string }> {
+  return request<{ success: boolean; username: string }>(`portals/${seg(orgId)}/updateUserRole`, params, { method: 'POST' });
+}

@@ -1,0 +1,22 @@
+/**
+ * Runs the real local portal (test/support/service.ts: fresh in-memory database, demo data) in a
+ * plain Node process for the client tests, which run under jsdom. It prints one JSON line
+ * `{restUrl, orgId, partnerOrgId}` when it listens, and stops when its stdin closes.
+ */
+import { startService } from '../../../test/support/service.ts';
+
+const svc = await startService();
+const restUrl = await svc.listen();
+process.stdout.write(`${JSON.stringify({ restUrl, orgId: svc.orgId, partnerOrgId: svc.partnerOrgId })}\n`);
+
+let closing = false;
+const stop = async () => {
+  if (closing) return;
+  closing = true;
+  await svc.close();
+  process.exit(0);
+};
+process.stdin.on('end', stop);
+process.stdin.on('close', stop);
+process.stdin.resume();
+process.once('SIGTERM', stop);

@@ -1,0 +1,72 @@
+/**
+ * The real local portal for client tests. The service's modules cannot be loaded inside the jsdom
+ * environment (Vite rewrites their `new URL(…, import.meta.url)` into a browser asset URL), so it
+ * runs in a child Node process; tests talk to it over HTTP exactly like the browser does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const DEMO_PASSWORD = 'Portal.Demo.2026';
+
+export interface ClientTestService {
+  /** …/sharing/rest of the running service. */
+  restUrl: string;
+  orgId: string;
+  partnerOrgId: string;
+  /** Signs a demo account in (over HTTP) and returns its token and expiry. */
+  tokenFor(username: string): Promise<{ token: string; expires: number }>;
+  close(): Promise<void>;
+}
+
+const SCRIPT = path.resolve(process.cwd(), 'src/client/test/service-process.ts');
+
+export async function startClientService(): Promise<ClientTestService> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+    cwd: process.cwd(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_ENV: 'test' },
+  });
+  const info = await new Promise<{ restUrl: string; orgId: string; partnerOrgId: string }>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`the test service did not start in time\n${err}`)), 50_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line));
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the test service exited (${code})\n${err}`));
+    });
+  });
+
+  return {
+    ...info,
+    async tokenFor(username) {
+      const body = new URLSearchParams({ username, password: DEMO_PASSWORD, f: 'json', expiration: '60' });
+      const res = await fetch(`${info.restUrl}/generateToken`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: body.toString(),
+      });
+      const json = (await res.json()) as { token?: string; expires?: number };
+      if (!json.token || !json.expires) throw new Error(`sign-in as ${username} failed: ${JSON.stringify(json)}`);
+      return { token: json.token, expires: json.expires };
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin!.end();
+        setTimeout(() => child.kill('SIGTERM'), 5_000).unref();
+      });
+    },
+  };
+}
