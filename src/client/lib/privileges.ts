@@ -1,0 +1,53 @@
+/**
+ * Privilege checks for the console. Every action a member may not take is shown disabled with the
+ * missing privilege named, so each check answers with a reason, not just a boolean.
+ */
+import type { PortalUser } from '../api/index.ts';
+import { privilegeById } from '../../shared/privileges.ts';
+
+type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
+
+export function can(user: UserLike | null | undefined, privilege: string): boolean {
+  return !!user && user.privileges.includes(privilege);
+}
+
+/** A default administrator: role org_admin without a custom role (facts §1.9). */
+export function isDefaultAdmin(user: UserLike | null | undefined): boolean {
+  return !!user && user.role === 'org_admin' && !user.roleId;
+}
+
+export type Permission = { allowed: true } | { allowed: false; reason: string; missing: string };
+
+export const ALLOWED: Permission = { allowed: true };
+
+export function privilegeLabel(id: string): string {
+  return privilegeById(id)?.label ?? id;
+}
+
+/** "the privilege “Add and invite members” (portal:admin:inviteUsers)". */
+export function describePrivilege(id: string): string {
+  const def = privilegeById(id);
+  return def ? `the privilege “${def.label}” (${id})` : `the privilege ${id}`;
+}
+
+/** Allowed when the member holds `privilege`; else the reason names it. */
+export function requirePrivilege(user: UserLike | null | undefined, privilege: string, action: string): Permission {
+  if (can(user, privilege)) return ALLOWED;
+  return { allowed: false, missing: privilege, reason: `To ${action} you need ${describePrivilege(privilege)}.` };
+}
+
+/** Allowed for default administrators and for holders of `privilege`. */
+export function requireDefaultAdminOr(user: UserLike | null | undefined, privilege: string, action: string): Permission {
+  if (isDefaultAdmin(user) || can(user, privilege)) return ALLOWED;
+  return {
+    allowed: false,
+    missing: privilege,
+    reason: `To ${action} you need to be a default administrator or hold ${describePrivilege(privilege)}.`,
+  };
+}
+
+/** Allowed for default administrators only. */
+export function requireDefaultAdmin(user: UserLike | null | undefined, action: string): Permission {
+  if (isDefaultAdmin(user)) return ALLOWED;
+  return { allowed: false, missing: 'default administrator', reason: `Only a default administrator can ${action}.` };
+}

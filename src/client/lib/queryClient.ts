@@ -1,0 +1,40 @@
+/**
+ * The React Query client: no retries for answers the portal gave on purpose (4xx), and any
+ * 498/499 from any query or mutation ends the session (the app then sends the member to sign-in).
+ */
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { ApiError, isSessionInvalid, NETWORK_ERROR } from '../api/index.ts';
+import { expireSession } from './session.ts';
+
+export interface QueryClientOptions {
+  onSessionInvalid?: (err: ApiError) => void;
+  /** Tests turn retries off. */
+  retry?: boolean;
+}
+
+export function shouldRetry(failureCount: number, err: unknown): boolean {
+  if (err instanceof ApiError) {
+    // Network failures and server faults may pass; the portal's refusals will not.
+    return (err.code === NETWORK_ERROR || err.code >= 500) && failureCount < 2;
+  }
+  return failureCount < 1;
+}
+
+export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
+  const onSessionInvalid = options.onSessionInvalid ?? (() => expireSession());
+  const onError = (err: unknown) => {
+    if (isSessionInvalid(err)) onSessionInvalid(err as ApiError);
+  };
+  return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        retry: options.retry === false ? false : shouldRetry,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
+    },
+  });
+}

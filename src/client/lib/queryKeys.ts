@@ -1,0 +1,10 @@
+/**
+ * Query keys shared across the console, so that a mutation in one area can invalidate what it
+ * changes elsewhere without one feature importing another.
+ */
+export const queryKeys = {
+  self: ['self'] as const,
+  portal: ['portal'] as const,
+  members: (orgId: string) => ['members', orgId] as const,
+  roles: (orgId: string) => ['roles', orgId] as const,
+};
