@@ -1,0 +1,185 @@
+/**
+ * A paged, sortable table over one page of a portal list (`start` is 1-based, `total` from the
+ * response). Loading, error and empty states are drawn inside the table's frame.
+ */
+import { Box, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
+import { ErrorState, LoadingState } from './states.tsx';
+
+export interface DataTableColumn<T> {
+  id: string;
+  header: string;
+  /** The wire's sortField for this column, when the list can be sorted by it. */
+  sortField?: string;
+  render: (row: T) => ReactNode;
+  width?: number | string;
+  align?: 'left' | 'right' | 'center';
+}
+
+export interface DataTableSort {
+  field: string;
+  order: 'asc' | 'desc';
+}
+
+export interface DataTablePaging {
+  /** 1-based index of the first row shown. */
+  start: number;
+  /** Rows per page. */
+  num: number;
+  total: number;
+}
+
+export interface DataTableProps<T> {
+  /** Names the table for assistive technology, e.g. "Members". */
+  label: string;
+  /** Noun for the counter, e.g. "members". */
+  itemName?: string;
+  columns: DataTableColumn<T>[];
+  rows: T[] | undefined;
+  rowKey: (row: T) => string;
+  sort?: DataTableSort;
+  onSortChange?: (sort: DataTableSort) => void;
+  paging?: DataTablePaging;
+  onPageChange?: (start: number) => void;
+  onPageSizeChange?: (num: number) => void;
+  pageSizes?: number[];
+  /** True while there is nothing to show yet. */
+  loading?: boolean;
+  /** True while a newer page is on its way (the current rows stay, dimmed). */
+  fetching?: boolean;
+  error?: unknown;
+  onRetry?: () => void;
+  empty?: ReactNode;
+  minWidth?: number;
+}
+
+function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<unknown>; sort?: DataTableSort; onSortChange?: (s: DataTableSort) => void }) {
+  const active = sort?.field === column.sortField;
+  const Icon = active ? (sort!.order === 'asc' ? IconChevronUp : IconChevronDown) : IconSelector;
+  const next: DataTableSort = { field: column.sortField!, order: active && sort!.order === 'asc' ? 'desc' : 'asc' };
+  return (
+    <UnstyledButton
+      onClick={() => onSortChange?.(next)}
+      aria-label={`${column.header}: sort ${next.order === 'asc' ? 'ascending' : 'descending'}`}
+      style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontWeight: 700, fontSize: 'inherit', borderRadius: 4 }}
+    >
+      <span>{column.header}</span>
+      <Icon size={14} style={{ opacity: active ? 1 : 0.45 }} />
+    </UnstyledButton>
+  );
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const { label, itemName = 'rows', columns, rows, rowKey, sort, onSortChange, paging, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50, 100] } = props;
+  const colSpan = columns.length;
+  let body: ReactNode;
+  if (props.error && !rows) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={colSpan} p="md">
+          <ErrorState error={props.error} title={`Could not load ${itemName}`} onRetry={props.onRetry} />
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (props.loading || !rows) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={colSpan}>
+          <LoadingState label={`Loading ${itemName}…`} />
+        </Table.Td>
+      </Table.Tr>
+    );
+  } else if (rows.length === 0) {
+    body = (
+      <Table.Tr>
+        <Table.Td colSpan={colSpan}>{props.empty ?? <Text ta="center" c="dimmed" py="xl">{`No ${itemName}.`}</Text>}</Table.Td>
+      </Table.Tr>
+    );
+  } else {
+    body = rows.map((row) => (
+      <Table.Tr key={rowKey(row)}>
+        {columns.map((c) => (
+          <Table.Td key={c.id} ta={c.align}>
+            {c.render(row)}
+          </Table.Td>
+        ))}
+      </Table.Tr>
+    ));
+  }
+
+  const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.num)) : 1;
+  const page = paging ? Math.min(pages, Math.floor((paging.start - 1) / paging.num) + 1) : 1;
+  const first = paging && rows?.length ? paging.start : 0;
+  const last = paging && rows?.length ? paging.start + rows.length - 1 : 0;
+
+  return (
+    <Paper withBorder radius="md">
+      <Table.ScrollContainer minWidth={props.minWidth ?? 720}>
+        <Table
+          aria-label={label}
+          aria-busy={props.loading || props.fetching ? true : undefined}
+          highlightOnHover
+          verticalSpacing="sm"
+          horizontalSpacing="md"
+          style={{ opacity: props.fetching ? 0.6 : 1, transition: 'opacity 120ms' }}
+        >
+          <Table.Thead>
+            <Table.Tr>
+              {columns.map((c) => {
+                const active = sort && c.sortField && sort.field === c.sortField;
+                return (
+                  <Table.Th
+                    key={c.id}
+                    w={c.width}
+                    ta={c.align}
+                    aria-sort={c.sortField ? (active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
+                  >
+                    {c.sortField && onSortChange ? <SortHeader column={c as DataTableColumn<unknown>} sort={sort} onSortChange={onSortChange} /> : c.header}
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>{body}</Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      {paging ? (
+        <Group justify="space-between" px="md" py="sm" gap="sm" wrap="wrap" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {paging.total === 0 ? `No ${itemName}` : `Showing ${first}–${last} of ${paging.total} ${itemName}`}
+          </Text>
+          <Group gap="md" wrap="wrap">
+            {onPageSizeChange ? (
+              <Group gap={6}>
+                <Text size="sm" c="dimmed" component="span" aria-hidden="true">
+                  Rows per page
+                </Text>
+                <Select
+                  aria-label="Rows per page"
+                  size="xs"
+                  w={76}
+                  allowDeselect={false}
+                  data={pageSizes.map(String)}
+                  value={String(paging.num)}
+                  onChange={(v) => v && onPageSizeChange(Number(v))}
+                  comboboxProps={{ withinPortal: true }}
+                />
+              </Group>
+            ) : null}
+            <Box component="nav" aria-label={`${label} pages`}>
+              <Pagination
+                size="sm"
+                total={pages}
+                value={page}
+                onChange={(p) => onPageChange?.((p - 1) * paging.num + 1)}
+                getControlProps={(control) => ({ 'aria-label': `${control[0].toUpperCase()}${control.slice(1)} page` })}
+                getItemProps={(p) => ({ 'aria-label': `Page ${p}`, 'aria-current': p === page ? 'page' : undefined })}
+              />
+            </Box>
+          </Group>
+        </Group>
+      ) : null}
+    </Paper>
+  );
+}
