@@ -1,0 +1,107 @@
+/** "Change role" for one member. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { PortalUser, RoleRecord } from '../../api/index.ts';
+import { IconAlert } from '../../components/icons.tsx';
+import { applyServerErrors, sentence } from '../../lib/forms.ts';
+import { isBaseRole, roleLabel } from '../../lib/roles.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useChangeRole } from './mutations.ts';
+import { roleChoices, toSelectData } from './roleChoices.ts';
+import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
+
+export interface ChangeRoleModalProps {
+  /** The member whose role to change; null when closed. */
+  member: PortalUser | null;
+  onClose: () => void;
+  customRoles: readonly RoleRecord[] | undefined;
+  rolesNote?: string;
+}
+
+export function ChangeRoleModal({ member, onClose, customRoles, rolesNote }: ChangeRoleModalProps) {
+  return (
+    <Modal opened={member !== null} onClose={onClose} title={member ? `Change role of ${member.fullName || member.username}` : 'Change role'} centered>
+      {member ? <ChangeRoleForm key={member.username} member={member} onClose={onClose} customRoles={customRoles} rolesNote={rolesNote} /> : null}
+    </Modal>
+  );
+}
+
+function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleModalProps & { member: PortalUser }) {
+  const user = useCurrentUser();
+  const changeRole = useChangeRole(user.orgId, user.username);
+  const [formError, setFormError] = useState<string | null>(null);
+  const current = member.roleId ?? member.role;
+  const form = useForm<ChangeRoleValues>({ resolver: zodResolver(changeRoleSchema), defaultValues: { role: current } });
+  const chosen = form.watch('role');
+  const roleError = form.formState.errors.role?.message;
+  const known = customRoles ?? [];
+  const choices = roleChoices(user, customRoles);
+  if (!choices.some((g) => g.items.some((i) => i.value === current))) {
+    // A custom role the roles list did not include (e.g. the list could not be read).
+    choices.push({ group: 'Current role', items: [{ value: current, label: roleLabel(member, known) }] });
+  }
+
+  const onSubmit = form.handleSubmit((values) => {
+    setFormError(null);
+    changeRole.mutate(
+      { username: member.username, role: values.role },
+      {
+        onSuccess: () => {
+          const label = roleLabel(isBaseRole(values.role) ? { role: values.role } : { role: member.role, roleId: values.role }, known);
+          notifications.show({ color: 'green', title: 'Role changed', message: `${member.fullName || member.username} is now ${label}.` });
+          onClose();
+        },
+        onError: (error) => setFormError(applyServerErrors(error, ['role'] as const, form.setError)),
+      },
+    );
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Change role">
+      <Stack gap="md">
+        <Text size="sm">
+          Current role: <strong>{roleLabel(member, known)}</strong>
+        </Text>
+        {formError ? (
+          <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not changed" role="alert">
+            {formError}
+          </Alert>
+        ) : null}
+        <Controller
+          control={form.control}
+          name="role"
+          render={({ field }) => (
+            <Select
+              label="New role"
+              required
+              allowDeselect={false}
+              data={toSelectData(choices)}
+              value={field.value || null}
+              onChange={(v) => field.onChange(v ?? '')}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={roleError ? sentence(roleError) : undefined}
+              data-autofocus
+            />
+          )}
+        />
+        {rolesNote ? (
+          <Text size="xs" c="dimmed">
+            {rolesNote}
+          </Text>
+        ) : null}
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={changeRole.isPending} disabled={chosen === current}>
+            Change role
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

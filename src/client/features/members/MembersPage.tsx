@@ -1,0 +1,190 @@
+/** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles. */
+import { Badge, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { describeError, type PortalUser } from '../../api/index.ts';
+import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EmptyPanel } from '../../components/states.tsx';
+import { formatDate } from '../../lib/format.ts';
+import { roleLabel } from '../../lib/roles.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { AddMemberModal } from './AddMemberModal.tsx';
+import { ChangeRoleModal } from './ChangeRoleModal.tsx';
+import { addMembersPermission, changeRoleOfPermission } from './permissions.ts';
+import { membersQuery, rolesQuery } from './queries.ts';
+import { roleChoices } from './roleChoices.ts';
+import { memberListToParams, PAGE_SIZES, parseMemberList, type MemberListState } from './schemas.ts';
+
+const ROLE_COLORS: Record<string, string> = { org_admin: 'grape', org_publisher: 'teal', org_user: 'blue' };
+
+export default function MembersPage() {
+  const user = useCurrentUser();
+  const orgId = user.orgId;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const list = parseMemberList(searchParams);
+  const update = (patch: Partial<MemberListState>, replace = false) => setSearchParams(memberListToParams({ ...list, ...patch }), { replace });
+
+  // Search as you type (debounced); the address follows.
+  const [search, setSearch] = useState(list.q);
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const pushed = useRef(list.q);
+  useEffect(() => {
+    if (debounced !== list.q && debounced !== pushed.current) {
+      pushed.current = debounced;
+      update({ q: debounced, start: 1 }, true);
+    }
+  }, [debounced]);
+  useEffect(() => {
+    // The address changed by itself (back/forward): show its search.
+    if (list.q !== pushed.current) {
+      pushed.current = list.q;
+      setSearch(list.q);
+    }
+  }, [list.q]);
+
+  const members = useQuery(membersQuery(orgId, list));
+  const roles = useQuery(rolesQuery(orgId));
+  const customRoles = roles.data?.roles;
+  const rolesNote = roles.isError ? `Custom roles could not be loaded (${describeError(roles.error)}), so only the base roles are offered.` : undefined;
+
+  const [adding, setAdding] = useState(false);
+  const [changing, setChanging] = useState<PortalUser | null>(null);
+  const addPermission = addMembersPermission(user);
+
+  const filterData = [
+    { group: 'All', items: [{ value: '', label: 'All roles' }] },
+    ...roleChoices(user, customRoles).map((g) => ({ group: g.group, items: g.items.map((i) => ({ value: i.value, label: i.label })) })),
+  ];
+  if (list.role && !filterData.some((g) => g.items.some((i) => i.value === list.role))) {
+    filterData.push({ group: 'Filter', items: [{ value: list.role, label: roleLabel({ role: list.role, roleId: list.role.startsWith('org_') ? undefined : list.role }) }] });
+  }
+
+  const columns: DataTableColumn<PortalUser>[] = [
+    {
+      id: 'fullname',
+      header: 'Name',
+      sortField: 'fullname',
+      render: (m) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {m.fullName || m.username}
+          </Text>
+          {m.email ? (
+            <Text size="xs" c="dimmed">
+              {m.email}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    { id: 'username', header: 'Username', sortField: 'username', render: (m) => <Text size="sm" ff="monospace">{m.username}</Text> },
+    {
+      id: 'role',
+      header: 'Role',
+      sortField: 'role',
+      render: (m) => (
+        <Group gap={6} wrap="nowrap">
+          <Badge variant="light" color={m.roleId ? 'orange' : (ROLE_COLORS[m.role] ?? 'gray')} tt="none" size="md">
+            {roleLabel(m, customRoles)}
+          </Badge>
+          {m.disabled ? (
+            <Badge variant="outline" color="gray" size="sm">
+              Disabled
+            </Badge>
+          ) : null}
+        </Group>
+      ),
+    },
+    { id: 'created', header: 'Added', sortField: 'created', render: (m) => <Text size="sm">{formatDate(m.created)}</Text> },
+    { id: 'lastlogin', header: 'Last sign-in', sortField: 'lastlogin', render: (m) => <Text size="sm">{formatDate(m.lastLogin, 'Never')}</Text> },
+    {
+      id: 'actions',
+      header: 'Actions',
+      align: 'right',
+      render: (m) => (
+        <GuardedButton
+          permission={changeRoleOfPermission(user, m)}
+          size="xs"
+          variant="default"
+          aria-label={`Change role of ${m.username}`}
+          onClick={() => setChanging(m)}
+        >
+          Change role
+        </GuardedButton>
+      ),
+    },
+  ];
+
+  const filtered = !!(list.q || list.role);
+
+  return (
+    <>
+      <PageHeader
+        title="Members"
+        description="Everyone in your organization, and the role each one has."
+        actions={
+          <GuardedButton permission={addPermission} leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+            Add member
+          </GuardedButton>
+        }
+      />
+      <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          aria-label="Search members"
+          placeholder="Search by name, username or email"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              pushed.current = search.trim();
+              update({ q: search.trim(), start: 1 }, true);
+            }
+          }}
+          type="search"
+          style={{ flex: '1 1 260px' }}
+          maw={420}
+        />
+        <Select
+          aria-label="Filter by role"
+          data={filterData}
+          value={list.role}
+          onChange={(v) => update({ role: v ?? '', start: 1 })}
+          allowDeselect={false}
+          w={220}
+        />
+      </Group>
+      <DataTable
+        label="Members"
+        itemName="members"
+        columns={columns}
+        rows={members.data?.users}
+        rowKey={(m) => m.id || m.username}
+        loading={members.isPending}
+        fetching={members.isPlaceholderData || (members.isFetching && !members.isPending)}
+        error={members.isError ? members.error : undefined}
+        onRetry={() => members.refetch()}
+        sort={{ field: list.sortField, order: list.sortOrder }}
+        onSortChange={(s) => update({ sortField: s.field as MemberListState['sortField'], sortOrder: s.order, start: 1 })}
+        paging={members.data ? { start: members.data.start || list.start, num: list.num, total: members.data.total } : undefined}
+        onPageChange={(start) => update({ start })}
+        onPageSizeChange={(num) => update({ num, start: 1 })}
+        pageSizes={[...new Set([...PAGE_SIZES, list.num])].sort((a, b) => a - b)}
+        empty={
+          filtered ? (
+            <EmptyPanel title="No members match" description="Try other words, or show every role." icon={<IconSearch size={28} />} />
+          ) : (
+            <EmptyPanel title="No members yet" description="Members you add appear here." />
+          )
+        }
+      />
+      <AddMemberModal opened={adding} onClose={() => setAdding(false)} customRoles={customRoles} rolesNote={rolesNote} />
+      <ChangeRoleModal member={changing} onClose={() => setChanging(null)} customRoles={customRoles} rolesNote={rolesNote} />
+    </>
+  );
+}

@@ -1,0 +1,32 @@
+/** Adding members and changing roles; each mutation invalidates what it changes. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { createUser, updateUserRole } from '../../api/index.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import type { AddMemberValues } from './schemas.ts';
+
+export function useAddMember(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (values: AddMemberValues) => createUser(values),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
+        // The organization's member count.
+        queryClient.invalidateQueries({ queryKey: queryKeys.portal }),
+      ]),
+  });
+}
+
+export function useChangeRole(orgId: string, selfUsername: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: { username: string; role: string }) => updateUserRole(orgId, vars),
+    onSuccess: (_result, vars) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
+        // Changing one's own role changes one's own privileges.
+        vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
+        vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.portal }) : undefined,
+      ]),
+  });
+}
