@@ -1,0 +1,150 @@
+/** The signed-in frame: header (theme, account menu), navigation from the registry, the page. */
+import { ActionIcon, AppShell, Avatar, Badge, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { getSelf } from '../api/index.ts';
+import { ColorSchemeToggle } from '../components/ColorSchemeToggle.tsx';
+import { IconBuilding, IconLogout } from '../components/icons.tsx';
+import { LoadingState } from '../components/states.tsx';
+import { useSignOut } from '../features/auth/mutations.ts';
+import { queryKeys } from '../lib/queryKeys.ts';
+import { roleLabel } from '../lib/roles.ts';
+import { updateSessionUser, useSession } from '../lib/session.ts';
+import { visibleNav } from './nav.tsx';
+
+function initials(name: string): string {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase() || '?';
+}
+
+function portalHost(portalUrl: string): string {
+  try {
+    const url = new URL(portalUrl);
+    return url.origin === location.origin ? 'this server' : url.host;
+  } catch {
+    return portalUrl;
+  }
+}
+
+export function AppLayout() {
+  const session = useSession()!;
+  const user = session.user;
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+
+  // Privileges may change while signed in (a role change): read community/self again now and then.
+  useQuery({
+    queryKey: queryKeys.self,
+    queryFn: async ({ signal }) => {
+      const fresh = await getSelf({ signal });
+      updateSessionUser(fresh);
+      return fresh;
+    },
+    staleTime: 60_000,
+  });
+
+  const entries = visibleNav(user);
+  const name = user.fullName || user.username;
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding={{ base: 'md', sm: 'xl' }}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <UnstyledButton component={Link} to="/overview" aria-label="Portal Admin Console, go to overview">
+              <Group gap={8} wrap="nowrap">
+                <IconBuilding size={22} />
+                <Text fw={700} size="lg" visibleFrom="xs">
+                  Portal Admin Console
+                </Text>
+              </Group>
+            </UnstyledButton>
+          </Group>
+          <Group gap="sm" wrap="nowrap">
+            <Tooltip label={session.portalUrl}>
+              <Badge variant="light" color="gray" visibleFrom="md" tt="none" size="lg" fw={500}>
+                Portal: {portalHost(session.portalUrl)}
+              </Badge>
+            </Tooltip>
+            <ColorSchemeToggle />
+            <Menu position="bottom-end" width={240} withinPortal>
+              <Menu.Target>
+                <ActionIcon variant="subtle" size="lg" radius="xl" aria-label={`Account menu for ${name}`}>
+                  <Avatar size={32} radius="xl" color="blue">
+                    {initials(name)}
+                  </Avatar>
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Label>
+                  <Stack gap={0}>
+                    <Text size="sm" fw={600} c="var(--mantine-color-text)">
+                      {name}
+                    </Text>
+                    <Text size="xs" c="dimmed">
+                      {user.username} · {roleLabel(user)}
+                    </Text>
+                  </Stack>
+                </Menu.Label>
+                <Menu.Divider />
+                <Menu.Item
+                  leftSection={<IconLogout size={16} />}
+                  onClick={() =>
+                    signOut.mutate(undefined, {
+                      onSettled: () => navigate('/sign-in', { replace: true }),
+                    })
+                  }
+                >
+                  Sign out
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Main navigation" component="nav">
+        <AppShell.Section grow component={ScrollArea}>
+          <VisuallyHidden component="h2">Areas</VisuallyHidden>
+          {entries.map((e) => {
+            const active = location.pathname === `/${e.path}` || location.pathname.startsWith(`/${e.path}/`);
+            return (
+              <NavLink
+                key={e.path}
+                component={Link}
+                to={`/${e.path}`}
+                label={e.label}
+                leftSection={<e.icon size={18} />}
+                active={active}
+                aria-current={active ? 'page' : undefined}
+                onClick={close}
+                variant="light"
+                style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                mb={4}
+              />
+            );
+          })}
+        </AppShell.Section>
+        <AppShell.Section>
+          <Text size="xs" c="dimmed" px="sm" pb="xs">
+            Signed in as {user.username}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main id="main" tabIndex={-1} style={{ outline: 'none' }}>
+        <Suspense fallback={<LoadingState label="Loading page…" minHeight={240} />}>
+          <Outlet />
+        </Suspense>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

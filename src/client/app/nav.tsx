@@ -1,0 +1,43 @@
+/**
+ * The navigation registry: one entry per area of the console. An area is listed here only once it
+ * works; `access` hides it from members who may not use it (opening its address then explains why).
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PortalUser } from '../api/index.ts';
+import { IconHome, IconUsers } from '../components/icons.tsx';
+import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
+
+export interface NavEntry {
+  /** Route path below the app root, e.g. "members". */
+  path: string;
+  label: string;
+  icon: ComponentType<{ size?: number }>;
+  /** The page, loaded on first visit. */
+  Page: LazyExoticComponent<ComponentType>;
+  access?: (user: PortalUser) => Permission;
+}
+
+const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
+
+export const NAV: readonly NavEntry[] = [
+  {
+    path: 'overview',
+    label: 'Overview',
+    icon: IconHome,
+    Page: lazy(() => import('./routes/overview.tsx')),
+  },
+  {
+    path: 'members',
+    label: 'Members',
+    icon: IconUsers,
+    Page: lazy(() => import('./routes/members.tsx')),
+    access: (user) =>
+      VIEW_MEMBERS.some((p) => can(user, p))
+        ? ALLOWED
+        : { allowed: false, missing: VIEW_MEMBERS[0], reason: `To view members you need ${describePrivilege(VIEW_MEMBERS[0])}.` },
+  },
+];
+
+export function visibleNav(user: PortalUser): NavEntry[] {
+  return NAV.filter((e) => !e.access || e.access(user).allowed);
+}

@@ -1,0 +1,27 @@
+/** Everything the app runs inside: Mantine (light/dark), notifications, modals and React Query. */
+import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { theme } from './theme.ts';
+
+export interface ProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** `test` turns off transitions and portals (Testing Library). */
+  env?: 'default' | 'test';
+}
+
+export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto" env={env}>
+      <QueryClientProvider client={queryClient}>
+        <ModalsProvider>
+          <Notifications position="top-right" limit={4} />
+          {children}
+        </ModalsProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

@@ -1,0 +1,43 @@
+/** The routes. Pages are loaded lazily, so each page brings only the code it uses. */
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, createMemoryRouter, Navigate, type RouteObject } from 'react-router';
+import { LoadingState } from '../components/states.tsx';
+import { AppLayout } from './AppLayout.tsx';
+import { NAV } from './nav.tsx';
+import { NavPage, NotFound } from './NavPage.tsx';
+import { RequireSession } from './RequireSession.tsx';
+import { RouteError } from './RouteError.tsx';
+
+const SignInPage = lazy(() => import('./routes/sign-in.tsx'));
+
+export function appRoutes(): RouteObject[] {
+  return [
+    {
+      path: '/sign-in',
+      errorElement: <RouteError />,
+      element: (
+        <Suspense fallback={<LoadingState minHeight={400} />}>
+          <SignInPage />
+        </Suspense>
+      ),
+    },
+    {
+      path: '/',
+      errorElement: <RouteError />,
+      element: (
+        <RequireSession>
+          <AppLayout />
+        </RequireSession>
+      ),
+      children: [
+        { index: true, element: <Navigate to="/overview" replace /> },
+        ...NAV.map((entry) => ({ path: entry.path, element: <NavPage entry={entry} />, errorElement: <RouteError /> })),
+        { path: '*', element: <NotFound /> },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(initialEntries?: string[]) {
+  return initialEntries ? createMemoryRouter(appRoutes(), { initialEntries }) : createBrowserRouter(appRoutes());
+}

@@ -1,0 +1,2 @@
+/** Route module: the Members area. */
+export { default } from '../../features/members/MembersPage.tsx';

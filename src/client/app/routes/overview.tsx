@@ -1,0 +1,2 @@
+/** Route module: the Overview area. */
+export { default } from '../../features/overview/OverviewPage.tsx';

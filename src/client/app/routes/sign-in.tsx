@@ -1,0 +1,2 @@
+/** Route module: sign-in. */
+export { default } from '../../features/auth/SignInPage.tsx';
