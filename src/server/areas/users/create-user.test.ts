@@ -116,6 +116,17 @@ describe('refusals', () => {
     expect((await signIn('user1', DEMO_PASSWORD)).token).toEqual(expect.any(String));
   });
 
+  it('the same new name asked for several times at once: one account, the others refused as taken', async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => createUser(tokens.admin, member(i % 2 ? 'Race.Name1' : 'race.name1'))));
+    expect(results.filter((r) => r.status === 'success'), JSON.stringify(results)).toHaveLength(1);
+    for (const r of results.filter((r) => r.error)) {
+      expect(r.error).toMatchObject({ code: 400, message: 'Unable to create user.' });
+      expect(r.error.fieldErrors).toHaveProperty('username');
+    }
+    const [{ n }] = await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE lower(username) = 'race.name1'`);
+    expect(n).toBe(1);
+  });
+
   it.each([
     ['too short', 'Ab1.xyz'],
     ['without a digit', 'NoDigitsHere'],

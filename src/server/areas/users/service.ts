@@ -155,8 +155,9 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
   // Hash before the transaction: it takes a few hundred milliseconds by design.
   const passwordHash = input.passwordHash ?? (await hashPassword(input.password, ctx.config.passwordLogN));
   const now = ctx.clock.now();
+  const taken = () => badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
   return ctx.db.tx(async (q) => {
-    if (await usernameTaken(q, input.username)) throw badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
+    if (await usernameTaken(q, input.username)) throw taken();
     const defaults = await readDefaults(q, orgId);
     const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
     if (caller) assertMayAssign(caller, null, resolved);
@@ -202,5 +203,10 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       when: now,
     });
     return user;
+  }).catch((err: unknown) => {
+    // The same new name asked for twice at once: the unique index refuses the second insert.
+    const e = err as { code?: string; constraint?: string };
+    if (e.code === '23505' && (e.constraint ?? 'users_username') === 'users_username') throw taken();
+    throw err;
   });
 }
