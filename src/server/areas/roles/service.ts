@@ -113,6 +113,11 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
     const role = await roleOrError(q, orgId, roleId);
     assertChangeable(role);
     const stored = [...withImplied(privileges)].sort();
+    // New members never start as administrators: the default role may not become one.
+    if (baseRoleForPrivileges(stored) === 'org_admin') {
+      const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
+      if (defaults) throw badParam('privileges', 'cannot include administrative privileges while the role is the new-member default role', 'Unable to set the role privileges.');
+    }
     await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, stored, now]);
     // Members holding the role are reported with the base role its privileges now amount to.
     await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRoleForPrivileges(stored), now]);
