@@ -66,7 +66,7 @@ export default function SignInPage() {
             </Stack>
 
             {notice && !signIn.isError ? (
-              <Alert color="yellow" variant="light" title="Signed out" role="status">
+              <Alert color="yellow" variant="light" title="Session ended" role="status">
                 {notice}
               </Alert>
             ) : null}

@@ -1,7 +1,7 @@
 /** Overview: the organization, the signed-in member's role and what they may do. */
-import { Badge, Card, Code, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Badge, Card, Code, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { ErrorState } from '../../components/states.tsx';
+import { EmptyPanel, ErrorState } from '../../components/states.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { capitalize, formatDate } from '../../lib/format.ts';
 import { isDefaultAdmin } from '../../lib/privileges.ts';
@@ -94,9 +94,14 @@ function RoleCard() {
   );
 }
 
+/** Areas start open when the list is short enough to take in at a glance. */
+const OPEN_ALL_UP_TO = 30;
+
 function PrivilegesSection() {
   const user = useCurrentUser();
   const groups = groupPrivileges(user.privileges);
+  const kinds = (['general', 'administrative', 'other'] as const).filter((k) => groups.some((g) => g.kind === k));
+  const openAll = user.privileges.length <= OPEN_ALL_UP_TO;
   return (
     <section aria-labelledby="privileges-heading">
       <Group justify="space-between" align="baseline" mt="xl" mb="md">
@@ -104,43 +109,57 @@ function PrivilegesSection() {
           Your privileges
         </Title>
         <Text size="sm" c="dimmed">
-          {user.privileges.length} privileges
+          {user.privileges.length} privileges in {groups.length} areas
         </Text>
       </Group>
       {groups.length === 0 ? (
-        <Text c="dimmed">Your role grants no privileges.</Text>
+        <EmptyPanel title="Your role grants no privileges" />
       ) : (
-        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md">
-          {groups.map((g) => {
-            const headingId = `priv-${g.kind}-${g.area}`.replace(/\s+/g, '-');
+        <Stack gap="lg">
+          {kinds.map((kind) => {
+            const ofKind = groups.filter((g) => g.kind === kind);
+            const count = ofKind.reduce((n, g) => n + g.privileges.length, 0);
             return (
-              <Card key={`${g.kind}/${g.area}`} withBorder radius="md" padding="md" component="section" aria-labelledby={headingId}>
-                <Group justify="space-between" mb="xs" wrap="nowrap">
-                  <Title order={3} fz="md" id={headingId}>
-                    {g.area === 'other' ? 'Other' : capitalize(g.area)}
-                  </Title>
-                  <Badge variant="light" color={g.kind === 'administrative' ? 'grape' : g.kind === 'general' ? 'blue' : 'gray'} size="sm">
-                    {g.kind === 'other' ? 'not in catalogue' : g.kind}
-                  </Badge>
-                </Group>
-                <List size="sm" spacing={6} listStyleType="none">
-                  {g.privileges.map((p) => (
-                    <List.Item key={p.id}>
-                      <Text size="sm">{p.label}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {p.id}
-                      </Text>
-                    </List.Item>
+              <Stack gap="xs" key={kind}>
+                <Title order={3} fz="md" c="dimmed">
+                  {KIND_TITLES[kind]} ({count})
+                </Title>
+                <Accordion multiple variant="separated" radius="md" defaultValue={openAll ? ofKind.map((g) => g.area) : []}>
+                  {ofKind.map((g) => (
+                    <Accordion.Item key={g.area} value={g.area}>
+                      <Accordion.Control>
+                        <Group gap="sm" wrap="nowrap">
+                          <Text fw={600}>{g.area === 'other' ? 'Not in the catalogue' : capitalize(g.area)}</Text>
+                          <Badge variant="light" color={kind === 'administrative' ? 'grape' : 'blue'} size="sm" circle={g.privileges.length < 10}>
+                            {g.privileges.length}
+                          </Badge>
+                        </Group>
+                      </Accordion.Control>
+                      <Accordion.Panel>
+                        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md" verticalSpacing="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                          {g.privileges.map((p) => (
+                            <li key={p.id}>
+                              <Text size="sm">{p.label}</Text>
+                              <Text size="xs" c="dimmed" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                                {p.id}
+                              </Text>
+                            </li>
+                          ))}
+                        </SimpleGrid>
+                      </Accordion.Panel>
+                    </Accordion.Item>
                   ))}
-                </List>
-              </Card>
+                </Accordion>
+              </Stack>
             );
           })}
-        </SimpleGrid>
+        </Stack>
       )}
     </section>
   );
 }
+
+const KIND_TITLES = { general: 'General privileges', administrative: 'Administrative privileges', other: 'Other privileges' } as const;
 
 export default function OverviewPage() {
   return (
