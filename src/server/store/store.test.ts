@@ -1,7 +1,13 @@
-/** Migrations are safe to run again; the embedded database keeps its data across restarts. */
+/**
+ * Migrations are safe to run again; seeding happens once; the embedded database keeps its data
+ * across restarts. On PostgreSQL (DATABASE_URL) the migration checks run on a fresh schema; on
+ * the embedded database they run on a fresh data directory, which the restart test then reopens
+ * (one embedded database fewer to initialise).
+ */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../../../test/support/service.ts';
 import { buildApp } from '../app.ts';
@@ -10,47 +16,50 @@ import { bootstrap } from '../seed/bootstrap.ts';
 import { openDb, type Db } from './db.ts';
 import { migrate } from './migrate.ts';
 
-describe('migrate', () => {
+const onPostgres = !!process.env.DATABASE_URL;
+
+/** Running the migrations again applies nothing, records nothing new and keeps every row. */
+async function expectMigrationsRerunSafely(db: Db, app: FastifyInstance) {
+  const recorded = await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
+  expect(recorded.length).toBeGreaterThan(0);
+  expect(recorded.map((r) => r.name).every((n) => n.endsWith('.sql'))).toBe(true);
+  const users = await db.query('SELECT id, org_id, username, role, role_id, password_hash FROM users ORDER BY username');
+  expect(users.map((u) => u.username)).toEqual(['admin', 'partner_admin', 'publisher1', 'user1', 'viewer1']);
+
+  expect(await migrate(db)).toEqual([]);
+  expect(await migrate(db)).toEqual([]);
+
+  expect(await db.query('SELECT name FROM schema_migrations ORDER BY name')).toEqual(recorded);
+  expect(await db.query('SELECT id, org_id, username, role, role_id, password_hash FROM users ORDER BY username')).toEqual(users);
+  const signIn = await app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } });
+  expect(signIn.json().token).toEqual(expect.any(String));
+}
+
+/** Seeding a seeded database creates nothing. */
+async function expectSeedingOnce(db: Db, app: FastifyInstance) {
+  expect(await bootstrap(app.portal)).toEqual({ created: false, orgIds: [] });
+  const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
+  expect(n).toBe(2);
+}
+
+describe.runIf(onPostgres)('on PostgreSQL', () => {
   let svc: TestService;
   beforeAll(async () => {
     svc = await startService();
   });
   afterAll(() => svc.close());
 
-  it('applies nothing the second time and keeps the data', async () => {
-    const recorded = await svc.db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
-    expect(recorded.length).toBeGreaterThan(0);
-    expect(recorded.map((r) => r.name).every((n) => n.endsWith('.sql'))).toBe(true);
-
-    expect(await migrate(svc.db)).toEqual([]);
-    expect(await migrate(svc.db)).toEqual([]);
-    expect(await svc.db.query('SELECT name FROM schema_migrations ORDER BY name')).toEqual(recorded);
-
-    const users = await svc.db.query<{ username: string }>('SELECT username FROM users ORDER BY username');
-    expect(users.map((u) => u.username)).toEqual(['admin', 'partner_admin', 'publisher1', 'user1', 'viewer1']);
-    expect((await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json().token).toEqual(
-      expect.any(String),
-    );
-  });
-
-  it('seeds only once: bootstrap on a seeded database creates nothing', async () => {
-    expect(await bootstrap(svc.app.portal)).toEqual({ created: false, orgIds: [] });
-    const [{ n }] = await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
-    expect(n).toBe(2);
-  });
+  it('migrations re-run safely', () => expectMigrationsRerunSafely(svc.db, svc.app));
+  it('seeds only once', () => expectSeedingOnce(svc.db, svc.app));
 });
 
 // Restarting is about the embedded database on disk; a PostgreSQL run has no data directory to reopen.
-describe.skipIf(!!process.env.DATABASE_URL)('the embedded database across restarts', () => {
+describe.skipIf(onPostgres)('the embedded database', () => {
   let dataDir: string;
   let db: Db | undefined;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(tmpdir(), 'portal-store-test-'));
-  });
-  afterAll(async () => {
-    await db?.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  let app: FastifyInstance | undefined;
+  let firstStart: { applied: string[]; seeded: { created: boolean; orgIds: string[] } };
+  let token: string;
 
   const config = (): Config => ({
     port: 0,
@@ -68,32 +77,46 @@ describe.skipIf(!!process.env.DATABASE_URL)('the embedded database across restar
   async function start() {
     db = await openDb({ dataDir });
     const applied = await migrate(db);
-    const app = await buildApp({ db, config: config() });
+    app = await buildApp({ db, config: config() });
     const seeded = await bootstrap(app.portal);
-    return { app, applied, seeded };
+    return { applied, seeded };
   }
 
-  async function stop(app: Awaited<ReturnType<typeof start>>['app']) {
-    await app.close();
-    await db!.close();
+  async function stop() {
+    await app?.close();
+    await db?.close();
+    app = undefined;
     db = undefined;
   }
 
-  it('keeps organizations, members, tokens and changes; the second start creates nothing', async () => {
-    const first = await start();
-    expect(first.applied.length).toBeGreaterThan(0);
-    expect(first.seeded.created).toBe(true);
-    const { token } = (
-      await first.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })
-    ).json();
-    const changed = await first.app.inject({
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'portal-store-test-'));
+    firstStart = await start();
+  });
+  afterAll(async () => {
+    await stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('the first start migrates and seeds', () => {
+    expect(firstStart.applied.length).toBeGreaterThan(0);
+    expect(firstStart.seeded.created).toBe(true);
+    expect(firstStart.seeded.orgIds).toHaveLength(2);
+  });
+
+  it('migrations re-run safely', () => expectMigrationsRerunSafely(db!, app!));
+  it('seeds only once', () => expectSeedingOnce(db!, app!));
+
+  it('keeps organizations, members, tokens and changes across a restart; the second start creates nothing', async () => {
+    token = (await app!.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json().token;
+    const changed = await app!.inject({
       method: 'POST',
       url: '/sharing/rest/portals/self/updateUserRole',
       payload: { username: 'user1', role: 'org_publisher', token, f: 'json' },
     });
     expect(changed.json()).toEqual({ success: true, username: 'user1' });
     const usersBefore = await db!.query('SELECT id, org_id, username, role, role_id FROM users ORDER BY username');
-    await stop(first.app);
+    await stop();
 
     const second = await start();
     expect(second.applied).toEqual([]);
@@ -101,11 +124,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('the embedded database across restar
     expect(await db!.query('SELECT id, org_id, username, role, role_id FROM users ORDER BY username')).toEqual(usersBefore);
     const [{ n }] = await db!.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
     expect(n).toBe(2);
-    // The token issued before the restart still works.
-    const me = (await second.app.inject({ method: 'GET', url: `/sharing/rest/community/self?f=json&token=${token}` })).json();
-    expect(me).toMatchObject({ username: 'admin', orgId: first.seeded.orgIds[0] });
-    const user1 = (await second.app.inject({ method: 'GET', url: `/sharing/rest/community/users/user1?f=json&token=${token}` })).json();
+    // The token issued before the restart still works, and sees the change made before it.
+    const me = (await app!.inject({ method: 'GET', url: `/sharing/rest/community/self?f=json&token=${token}` })).json();
+    expect(me).toMatchObject({ username: 'admin', orgId: firstStart.seeded.orgIds[0] });
+    const user1 = (await app!.inject({ method: 'GET', url: `/sharing/rest/community/users/user1?f=json&token=${token}` })).json();
     expect(user1.role).toBe('org_publisher');
-    await stop(second.app);
   });
 });
