@@ -185,6 +185,8 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: s
     }
     if (row.protected) throw new ApiError(400, 'The group is protected from deletion.', ['Unprotect the group first.']);
     await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
+    // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
+    await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [row.org_id, row.id]);
     await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title] }, when: now });
     return { success: true as const, groupId: row.id };
   });

@@ -250,6 +250,16 @@ describe('createUser applies the defaults', () => {
     const { groups } = await createUser();
     expect(groups).toEqual([{ group_id: keep, member_type: 'member' }]);
   });
+
+  it('a deleted default group leaves the defaults, which stay editable', async () => {
+    const [keep, gone] = [await newGroup(), await newGroup()];
+    await setDefaults({ role: 'org_user', groups: JSON.stringify([keep, gone]) });
+    await post(`community/groups/${gone}/delete`, {}, tokens.admin);
+    expect((await readDefaults()).groups).toEqual([keep]);
+    // Changing another default must not trip over the group deleted meanwhile.
+    expect(await setDefaults({ role: 'org_publisher' })).toEqual({ success: true });
+    expect(await readDefaults()).toMatchObject({ role: 'org_publisher', groups: [keep] });
+  });
 });
 
 describe('userDefaultSettings/delete', () => {
