@@ -243,6 +243,15 @@ describe('who is not added, and why', () => {
     const h = await createGroup('admin');
     expect((await addUsers(h, { users: ['busy511'] }, tokens.admin)).notAdded).toEqual(['busy511']);
     expect(await membersOf(h)).toEqual({ admin: 'owner' });
+
+    // The same limit holds when they join or create a group themselves.
+    const busy = await svc.tokenFor('busy512');
+    const open = await createGroup('admin', { access: 'org' });
+    expect((await post(`community/groups/${open}/join`, {}, busy)).error).toMatchObject({ code: 400, message: expect.stringContaining('512 groups') });
+    expect((await post('community/createGroup', { title: `Busy ${randomUUID()}` }, busy)).error).toMatchObject({ code: 400, message: expect.stringContaining('512 groups') });
+    expect(await membersOf(open)).toEqual({ admin: 'owner' });
+    const [{ c }] = await svc.db.query<{ c: number }>(`SELECT count(*) AS c FROM group_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'busy512'`);
+    expect(Number(c)).toBe(512);
   });
 });
 
@@ -292,6 +301,17 @@ describe('members from other organizations', () => {
     const g = await createGroup('admin');
     expect((await addUsers(g, { users: [ext] }, tokens.admin)).notAdded).toEqual([ext]);
     expect(await membersOf(g)).toEqual({ admin: 'owner' });
+  });
+
+  it('the limit also stops an external member joining a public group by themself', async () => {
+    await setLimit('1');
+    const [one, two] = [await partnerMember(), await partnerMember()];
+    const g = await createGroup('admin', { access: 'public' });
+    const signIn = async (username: string) =>
+      (await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username, password: 'Partner.Member.2468' } })).json().token as string;
+    expect(await post(`community/groups/${g}/join`, {}, await signIn(one))).toEqual({ success: true, groupId: g });
+    expect((await post(`community/groups/${g}/join`, {}, await signIn(two))).error).toMatchObject({ code: 400, message: expect.stringContaining('limit') });
+    expect(await membersOf(g)).toEqual({ admin: 'owner', [one]: 'member' });
   });
 
   it(`the default limit: ${LIMITS.defaultExternalMembersPerGroup - 1} external members → one more is added, the next is not`, async () => {

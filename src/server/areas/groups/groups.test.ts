@@ -340,6 +340,14 @@ describe('updating a group', () => {
     expect((await post(`community/groups/${priv.id}/update`, { description: 'x' }, tokens.partner_admin)).error).toMatchObject(notFound);
   });
 
+  it('making a group visible to the organization or everyone needs the same privileges as at creation', async () => {
+    const g = await createGroup('limited1');
+    expect((await post(`community/groups/${g.id}/update`, { access: 'org' }, tokens.limited1)).error).toMatchObject({ code: 403, details: ['Requires the privilege portal:user:shareGroupToOrg.'] });
+    expect((await post(`community/groups/${g.id}/update`, { access: 'public' }, tokens.limited1)).error).toMatchObject({ code: 403 });
+    expect((await get(`community/groups/${g.id}`, {}, tokens.limited1)).access).toBe('private');
+    expect(await post(`community/groups/${g.id}/update`, { snippet: 'still private' }, tokens.limited1)).toEqual({ success: true, groupId: g.id });
+  });
+
   it('refuses a title the owner uses for another group', async () => {
     const a = await createGroup('user1');
     const b = await createGroup('user1');
