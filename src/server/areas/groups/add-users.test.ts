@@ -303,6 +303,19 @@ describe('members from other organizations', () => {
     expect(await membersOf(g)).toEqual({ admin: 'owner' });
   });
 
+  it('holds under concurrent requests (rest-js sends its chunks in parallel)', async () => {
+    await setLimit('1');
+    for (let round = 0; round < 3; round++) {
+      const externals = [await partnerMember(), await partnerMember(), await partnerMember(), await partnerMember()];
+      const g = await createGroup('admin');
+      const answers = await Promise.all(externals.map((u) => addUsers(g, { users: [u] }, tokens.admin)));
+      expect(answers.filter((a) => a.notAdded.length === 0)).toHaveLength(1);
+      const members = await membersOf(g);
+      expect(Object.keys(members)).toHaveLength(2);
+      expect((await addEvents(g)).flatMap((e) => e.properties.addedUserNames)).toEqual(Object.keys(members).filter((u) => u !== 'admin'));
+    }
+  });
+
   it('the limit also stops an external member joining a public group by themself', async () => {
     await setLimit('1');
     const [one, two] = [await partnerMember(), await partnerMember()];

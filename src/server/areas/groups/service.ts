@@ -211,6 +211,14 @@ function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privilege
   return c.role_id ? withImplied(c.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[c.role]);
 }
 
+/**
+ * Serialises additions to one group, so that concurrent addUsers/join (rest-js sends its chunks in
+ * parallel; several processes share one PostgreSQL) cannot each pass the external-member limit.
+ */
+async function lockGroup(q: Queryable, groupId: string): Promise<void> {
+  await q.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
+}
+
 export async function externalMemberLimit(q: Queryable, orgId: string): Promise<number> {
   const org = await findOrg(q, orgId);
   const value = org?.settings?.maxExternalMembersPerGroup;
@@ -231,6 +239,7 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
   return ctx.db.tx(async (q) => {
     const group = await visibleGroup(q, groupId, caller);
     assertManages(caller, group, 'portal:admin:assignToGroups');
+    await lockGroup(q, group.id);
     const wanted = new Map<string, { name: string; type: 'admin' | 'member' }>();
     for (const name of users) wanted.set(name.toLowerCase(), { name, type: 'member' });
     for (const name of admins) wanted.set(name.toLowerCase(), { name, type: 'admin' });
@@ -344,6 +353,7 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
     const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
     if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
     if (group.is_invitation_only) throw new ApiError(400, 'This group accepts members by invitation only.', ['Ask a group manager to add you.']);
+    await lockGroup(q, group.id);
     if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
       throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, []);
     }
