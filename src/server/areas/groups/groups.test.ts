@@ -145,6 +145,14 @@ describe('createGroup', () => {
     expect((await post('community/createGroup', { title }, tokens.publisher1)).success).toBe(true);
   });
 
+  it('the same new title asked for several times at once: one group, the others refused naming `title`', async () => {
+    const title = unique('Race');
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post('community/createGroup', { title: i % 2 ? title.toUpperCase() : title }, tokens.user1)));
+    expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+    for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ code: 400, fieldErrors: { title: expect.stringContaining('already') } });
+    expect(await svc.db.query('SELECT 1 FROM groups WHERE lower(title) = lower($1)', [title])).toHaveLength(1);
+  });
+
   it('needs portal:user:createGroup: viewer1 is refused', async () => {
     const title = unique('Viewer group');
     for (const access of ['private', 'org']) {

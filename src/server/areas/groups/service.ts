@@ -97,10 +97,19 @@ function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
 
 const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
 
+const titleTaken = (title: string) => badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
+
 async function assertTitleFree(q: Queryable, ownerId: string, title: string, exceptId?: string): Promise<void> {
   const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE owner_id = $1 AND lower(title) = lower($2)', [ownerId, title]);
-  if (rows.some((r) => r.id !== exceptId)) throw badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
+  if (rows.some((r) => r.id !== exceptId)) throw titleTaken(title);
 }
+
+/** The same title saved twice at once: the unique index refuses the second, reported like the check above. */
+const uniqueTitle = (title: string | undefined) => (err: unknown) => {
+  const e = err as { code?: string; constraint?: string };
+  if (title !== undefined && e.code === '23505' && (e.constraint ?? 'groups_owner_title') === 'groups_owner_title') throw titleTaken(title);
+  throw err;
+};
 
 export async function createGroup(ctx: PortalContext, caller: Caller, fields: GroupFields & { title: string }) {
   if (!caller.privileges.has('portal:user:createGroup')) throw forbidden('Requires the privilege portal:user:createGroup.');
@@ -140,7 +149,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
     await recordEvent(q, { orgId: caller.orgId, source: 'group', operation: 'add', subjectId: id, actor: actor(caller), properties: { title: [fields.title] }, when: now });
     const row = await findGroup(q, id, caller.userId);
     return { success: true as const, group: toGroupRecord(row!, caller) };
-  });
+  }).catch(uniqueTitle(fields.title));
 }
 
 const COLUMNS: Record<keyof GroupFields, string> = {
@@ -173,7 +182,7 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: s
     }
     await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'update', subjectId: row.id, actor: actor(caller), when: now });
     return { success: true as const, groupId: row.id };
-  });
+  }).catch(uniqueTitle(fields.title));
 }
 
 export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: string) {

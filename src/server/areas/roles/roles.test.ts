@@ -3,6 +3,7 @@
  * listing, the name and description limits, privilege validation and implication, the base role
  * members report, who may manage roles, the built-in roles, and the events written.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { BUILT_IN_ROLES, PRIVILEGES, PRIVILEGE_IDS } from '../../../shared/privileges.ts';
@@ -213,6 +214,14 @@ describe('createRole', () => {
       expect(body.error.details.join(' ')).toContain(name);
     }
     expect(await svc.db.query('SELECT id FROM roles WHERE org_id = $1', [svc.orgId])).toHaveLength(before.length);
+  });
+
+  it('the same new name asked for several times at once: one role, the others refused naming `name`', async () => {
+    const name = `Race ${randomUUID().slice(0, 8)}`;
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(`portals/${svc.orgId}/createRole`, { name: i % 2 ? name.toUpperCase() : name }, tokens.admin)));
+    expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+    for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ code: 400, fieldErrors: { name: expect.stringContaining('already') } });
+    expect(await svc.db.query('SELECT 1 FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [svc.orgId, name])).toHaveLength(1);
   });
 
   it('the same name may exist in another organization', async () => {

@@ -46,10 +46,19 @@ function assertChangeable(role: RoleRow): void {
   }
 }
 
+const nameTaken = (name: string) => badParam('name', `'${name}' is already the name of a role in this organization`, 'Unable to save the role.');
+
 async function assertNameFree(q: Queryable, orgId: string, name: string, exceptId?: string): Promise<void> {
   const rows = await q.query<{ id: string }>('SELECT id FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name]);
-  if (rows.some((r) => r.id !== exceptId)) throw badParam('name', `'${name}' is already the name of a role in this organization`, 'Unable to save the role.');
+  if (rows.some((r) => r.id !== exceptId)) throw nameTaken(name);
 }
+
+/** The same name saved twice at once: the unique index refuses the second, reported like the check above. */
+const uniqueName = (name: string) => (err: unknown) => {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === '23505' && (e.constraint ?? 'roles_org_name') === 'roles_org_name') throw nameTaken(name);
+  throw err;
+};
 
 const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
 
@@ -65,7 +74,7 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
     );
     await recordEvent(q, { orgId, source: 'role', operation: 'add', subjectId: id, actor: actor(caller), properties: { name: [name] }, when: now });
     return { success: true as const, id };
-  });
+  }).catch(uniqueName(name));
 }
 
 export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, name: string, description?: string) {
@@ -78,7 +87,7 @@ export async function updateRole(ctx: PortalContext, caller: Caller, orgId: stri
     await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description ?? role.description, now]);
     await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now });
     return { success: true as const };
-  });
+  }).catch(uniqueName(name));
 }
 
 /**
