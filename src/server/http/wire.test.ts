@@ -2,9 +2,13 @@
  * The wire rules every operation shares (facts §1, §8): the error envelope on HTTP 200, `f`,
  * the four ways a token travels, 499/498, POST-only writes, unknown paths, unreadable bodies.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
+import { buildApp } from '../app.ts';
 
 const REST = '/sharing/rest';
 
@@ -270,6 +274,26 @@ describe('unknown paths and unreadable requests', () => {
     const res = await svc.app.inject({ method: method as 'GET', url, payload: method === 'GET' || method === 'DELETE' ? undefined : { f: 'json' } });
     const err = envelope(res);
     expect(err).toMatchObject({ code: 400, messageCode: 'GWM_0002', message: 'Invalid URL' });
+  });
+
+  it('API paths answer the envelope even where the built console is served', async () => {
+    const clientDir = await mkdtemp(path.join(tmpdir(), 'portal-console-'));
+    await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>console</title>');
+    const app = await buildApp({ db: svc.db, config: svc.config, clientDir });
+    try {
+      for (const url of [`${REST}/nothing/here`, '/sharing/rest', '/portaladmin/unknownOp', `${REST}/portals/self/unknown`]) {
+        const res = await app.inject({ method: 'GET', url });
+        expect(envelope(res), url).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
+      }
+      const page = await app.inject({ method: 'GET', url: '/members' });
+      expect(String(page.headers['content-type'])).toMatch(/^text\/html/);
+      expect(page.body).toContain('<title>console</title>');
+      // The API itself is unchanged.
+      expect((await app.inject({ method: 'GET', url: `${REST}/portals/self?f=json` })).json().id).toBe(svc.orgId);
+    } finally {
+      await app.close();
+      await rm(clientDir, { recursive: true, force: true });
+    }
   });
 
   it('a URL that cannot be decoded is the envelope too', async () => {
