@@ -32,7 +32,8 @@ export interface AppOptions {
   clientDir?: string;
 }
 
-const DEFAULT_CLIENT_DIR = fileURLToPath(new URL('../../dist/client/', import.meta.url));
+// Built from this file's path (not `new URL(…, import.meta.url)`, which bundlers rewrite).
+const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
 const API_PREFIXES = ['/sharing', '/portaladmin'];
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
@@ -101,7 +102,15 @@ function installErrorEnvelope(app: FastifyInstance): void {
 async function serveConsole(app: FastifyInstance, clientDir: string): Promise<void> {
   const built = existsSync(path.join(clientDir, 'index.html'));
   if (built) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+    // wildcard: files are looked up per request, so a rebuilt console is served without a restart.
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: true,
+      index: ['index.html'],
+      // Hashed assets never change; the page itself is revalidated so a new build is picked up.
+      setHeaders: (reply, filePath) =>
+        reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    });
     app.addHook('onSend', async (_req, reply, payload) => {
       if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
         reply.header('X-Content-Type-Options', 'nosniff').header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'same-origin');
@@ -114,6 +123,8 @@ async function serveConsole(app: FastifyInstance, clientDir: string): Promise<vo
     if (API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) || req.method !== 'GET') {
       return sendError(reply, new ApiError(400, 'Invalid URL', [`No operation at ${url}.`], 'GWM_0002'));
     }
+    // A missing asset (an old build's chunk) is a 404, not the console page served as script.
+    if (url.startsWith('/assets/')) return reply.code(404).type('text/plain').send('Not found');
     if (!built) return reply.code(503).type('text/plain').send('The console has not been built: run `npm run build`, then restart.');
     return reply.type('text/html; charset=utf-8').sendFile('index.html');
   });

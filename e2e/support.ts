@@ -1,0 +1,23 @@
+/** Shared steps of the end-to-end specs. */
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'Portal.Demo.2026';
+
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto('/sign-in');
+  await page.getByLabel('Username').fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
+}
+
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /^Account menu for/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+}
+
+/** A screenshot kept as an artifact under e2e/artifacts/. */
+export async function snap(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+}
