@@ -15,7 +15,8 @@ export const roleDescription = z
 
 export const listRolesParams = pagingParams.extend({ returnPrivileges: wireBool.default(false) });
 export const createRoleParams = z.object({ name: roleName, description: roleDescription.default('') });
-export const updateRoleParams = z.object({ name: roleName, description: roleDescription.optional() });
+/** Only the fields sent change. */
+export const updateRoleParams = z.object({ name: roleName.optional(), description: roleDescription.optional() });
 
 /**
  * `privileges` is JSON text of an object `{"privileges":[…]}` — a wrapped object, not a bare

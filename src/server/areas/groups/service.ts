@@ -239,15 +239,16 @@ export async function externalMemberLimit(q: Queryable, orgId: string): Promise<
  * user who cannot be added: they are listed in `notAdded`, with the reason beside it.
  */
 export async function addUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[], admins: string[]) {
-  if (users.length + admins.length > LIMITS.usersPerAddToGroupRequest) {
-    throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [
-      `At most ${LIMITS.usersPerAddToGroupRequest} users (users and admins together) per request; ${users.length + admins.length} were sent.`,
-    ], MESSAGE_CODES.tooManyUsers);
-  }
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const group = await visibleGroup(q, groupId, caller);
+    // Who may add comes first: an outsider learns nothing from the size check.
     assertManages(caller, group, 'portal:admin:assignToGroups');
+    if (users.length + admins.length > LIMITS.usersPerAddToGroupRequest) {
+      throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [
+        `At most ${LIMITS.usersPerAddToGroupRequest} users (users and admins together) per request; ${users.length + admins.length} were sent.`,
+      ], MESSAGE_CODES.tooManyUsers);
+    }
     await lockGroup(q, group.id);
     const wanted = new Map<string, { name: string; type: 'admin' | 'member' }>();
     for (const name of users) wanted.set(name.toLowerCase(), { name, type: 'member' });

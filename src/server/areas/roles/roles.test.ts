@@ -534,3 +534,19 @@ describe('a custom role decides what its members may do', () => {
     expect((await get(`portals/${svc.orgId}/users`, {}, token)).error).toMatchObject({ code: 403 });
   });
 });
+
+describe('update with only a description', () => {
+  it('keeps the name and changes the description', async () => {
+    const svc = await startService();
+    try {
+      const t = await svc.tokenFor('admin');
+      const post = (url: string, payload: Record<string, string>) =>
+        svc.app.inject({ method: 'POST', url: `/sharing/rest/${url}`, payload: { ...payload, f: 'json', token: t } }).then((r) => r.json());
+      const { id } = await post('portals/self/createRole', { name: 'Describer', description: 'before' });
+      expect(await post(`portals/self/roles/${id}/update`, { description: 'after' })).toEqual({ success: true });
+      expect(await post(`portals/self/roles/${id}`, {})).toMatchObject({ name: 'Describer', description: 'after' });
+    } finally {
+      await svc.close();
+    }
+  });
+});

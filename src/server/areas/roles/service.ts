@@ -77,17 +77,18 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
   }).catch(uniqueName(name));
 }
 
-export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, name: string, description?: string) {
+export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, newName?: string, description?: string) {
   assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const role = await roleOrError(q, orgId, roleId);
     assertChangeable(role);
+    const name = newName ?? role.name;
     await assertNameFree(q, orgId, name, roleId);
     await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description ?? role.description, now]);
     await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now });
     return { success: true as const };
-  }).catch(uniqueName(name));
+  }).catch(uniqueName(newName ?? ''));
 }
 
 /**
