@@ -37,7 +37,10 @@ describe('sign-in page', () => {
     const { user, location } = renderApp('/sign-in');
     await user.click(await screen.findByRole('button', { name: 'Use another portal' }));
     const portal = screen.getByLabelText(/portal url/i);
+    // The field slides open: type into it once it is shown.
+    await waitFor(() => expect(portal).toBeVisible());
     await user.clear(portal);
+    expect(portal).toHaveValue('');
     await user.type(portal, 'http://127.0.0.1:1/not-a-portal');
     await user.type(screen.getByLabelText('Username', { exact: false, selector: 'input' }), 'publisher1');
     await user.type(screen.getByLabelText('Password', { exact: false, selector: 'input' }), DEMO_PASSWORD);
