@@ -4,6 +4,8 @@
  * main.ts is the only file that listens.
  */
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
@@ -21,6 +23,7 @@ import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
 import { ApiError } from './http/errors.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
+import { FileBlobStore } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
 
 export interface AppOptions {
@@ -46,12 +49,22 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // A URL the router cannot decode gets the error envelope like any other bad request.
     frameworkErrors: (err, _req, reply) => sendError(reply, new ApiError(400, 'Invalid URL', [err.message], 'GWM_0002')),
   });
-  const portal: PortalContext = { db: opts.db, config: opts.config, clock: opts.clock ?? systemClock, log: app.log };
+  // An in-memory database (tests) keeps its files in a fresh temporary folder.
+  const filesDir = opts.config.dataDir === ':memory:' ? await mkdtemp(path.join(tmpdir(), 'portal-files-')) : path.resolve(opts.config.dataDir);
+  const portal: PortalContext = {
+    db: opts.db,
+    blobs: new FileBlobStore(path.join(filesDir, 'blobs')),
+    tmpDir: path.join(filesDir, 'tmp'),
+    config: opts.config,
+    clock: opts.clock ?? systemClock,
+    log: app.log,
+  };
   app.decorate('portal', portal);
+  if (opts.config.dataDir === ':memory:') app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
 
   await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });
   await app.register(multipart, { limits: multipartLimits });
-  installMultipartBodies(app, path.join(opts.config.dataDir === ':memory:' ? path.resolve('.tmp') : opts.config.dataDir, 'tmp'));
+  installMultipartBodies(app, portal.tmpDir);
 
   installCors(app);
   installErrorEnvelope(app);

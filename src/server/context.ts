@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
+import type { BlobStore } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
 
 export interface Clock {
@@ -7,9 +8,12 @@ export interface Clock {
 }
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** What every operation can reach: the database, configuration, clock and log. */
+/** What every operation can reach: the database, blob store, configuration, clock and log. */
 export interface PortalContext {
   db: Db;
+  blobs: BlobStore;
+  /** Folder for request bodies being received (same file system as the blob store). */
+  tmpDir: string;
   config: Config;
   clock: Clock;
   log: FastifyBaseLogger;

@@ -1,0 +1,86 @@
+/** SQL for items and folders: the pieces every content operation shares. */
+import type { Queryable } from '../../store/db.ts';
+
+export interface ItemRow {
+  id: string;
+  org_id: string;
+  owner_id: string;
+  owner_username: string;
+  folder_id: string | null;
+  title: string;
+  type: string;
+  name: string | null;
+  type_keywords: string[];
+  description: string | null;
+  tags: string[];
+  snippet: string | null;
+  thumbnail: string | null;
+  documentation: string | null;
+  extent: number[][];
+  spatial_reference: string | null;
+  access_information: string | null;
+  license_info: string | null;
+  culture: string | null;
+  properties: Record<string, unknown> | null;
+  url: string | null;
+  categories: string[];
+  app_categories: string[];
+  industries: string[];
+  languages: string[];
+  large_thumbnail: string | null;
+  banner: string | null;
+  screenshots: string[];
+  listing: Record<string, unknown> | null;
+  access: 'private' | 'org' | 'public';
+  content_status: 'org_authoritative' | 'public_authoritative' | 'deprecated' | null;
+  protected: boolean;
+  status: 'partial' | 'processing' | 'completed' | 'failed';
+  status_message: string | null;
+  data_kind: 'none' | 'text' | 'file';
+  data_text: string | null;
+  data_blob: string | null;
+  data_mime: string | null;
+  size: number;
+  service_credentials: { username: string; password: string } | null;
+  service_proxy: { hitsPerInterval: number; intervalSeconds: number; referrers: string[] } | null;
+  num_views: number;
+  created: number;
+  modified: number;
+  /** Ids of the groups the item is shared to. */
+  group_ids: string[];
+}
+
+export const SELECT_ITEM = `
+  SELECT i.*, o.username AS owner_username,
+         COALESCE((SELECT array_agg(s.group_id ORDER BY s.group_id) FROM item_shares s WHERE s.item_id = i.id), '{}') AS group_ids
+    FROM items i
+    JOIN users o ON o.id = i.owner_id`;
+
+export async function findItem(q: Queryable, id: string): Promise<ItemRow | undefined> {
+  const [row] = await q.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = $1`, [id]);
+  return row;
+}
+
+/** Locks the item's row for the rest of the transaction (changes to one item never interleave). */
+export async function lockItem(q: Queryable, id: string): Promise<void> {
+  await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [id]);
+}
+
+export interface FolderRow {
+  id: string;
+  org_id: string;
+  owner_id: string;
+  title: string;
+  created: number;
+}
+
+export async function findFolder(q: Queryable, ownerId: string, idOrTitle: string): Promise<FolderRow | undefined> {
+  const [row] = await q.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 AND (id = $2 OR lower(title) = lower($2)) ORDER BY (id = $2) DESC LIMIT 1', [ownerId, idOrTitle]);
+  return row;
+}
+
+/** Group ids the user belongs to (for item visibility). */
+export async function groupIdsOf(q: Queryable, userId: string): Promise<Set<string>> {
+  const rows = await q.query<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = $1', [userId]);
+  return new Set(rows.map((r) => r.group_id));
+}
