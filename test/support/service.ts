@@ -26,6 +26,8 @@ export interface TestService {
   listen(): Promise<string>;
   /** A token for a demo account (password: the demo password). */
   tokenFor(username: string): Promise<string>;
+  /** POST a REST operation in-process (form-encoded, f=json); the parsed answer. Throws unless HTTP 200. */
+  post(path: string, params?: Record<string, string>, token?: string): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,12 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
       const body = res.json();
       if (!body.token) throw new Error(`sign-in as ${username} failed: ${res.body}`);
       return body.token as string;
+    },
+    async post(path, params = {}, token) {
+      const payload: Record<string, string> = { f: 'json', ...params, ...(token ? { token } : {}) };
+      const res = await app.inject({ method: 'POST', url: `/sharing/rest/${path}`, payload });
+      if (res.statusCode !== 200) throw new Error(`POST ${path}: HTTP ${res.statusCode} ${res.body}`);
+      return res.json();
     },
     async close() {
       await app.close();

@@ -24,13 +24,7 @@ beforeEach(async () => {
   await svc.db.query('DELETE FROM user_default_settings');
 });
 
-async function post(path: string, params: Record<string, string>, token?: string) {
-  const payload: Record<string, string> = { f: 'json', ...params };
-  if (token) payload.token = token;
-  const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/${path}`, payload });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
+const post = (path: string, params: Record<string, string>, token?: string) => svc.post(path, params, token);
 
 async function get(path: string, token?: string) {
   const res = await svc.app.inject({ method: 'GET', url: `/sharing/rest/${path}?f=json${token ? `&token=${token}` : ''}` });
