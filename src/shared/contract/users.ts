@@ -64,12 +64,14 @@ export const updateUserRoleParams = z.object({ username: z.string().min(1, 'is r
 
 export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
 
+const userSortField = z
+  .string()
+  .transform((s) => s.toLowerCase())
+  .pipe(z.enum(USER_SORT_FIELDS))
+  .default('username');
+
 export const listUsersParams = pagingParams.extend({
-  sortField: z
-    .string()
-    .transform((s) => s.toLowerCase())
-    .pipe(z.enum(USER_SORT_FIELDS))
-    .default('username'),
+  sortField: userSortField,
   sortOrder,
   provider: z.string().max(32).optional(),
   role: z.string().max(64).optional(),
@@ -85,11 +87,7 @@ export const listUsersParams = pagingParams.extend({
 
 export const searchUsersParams = pagingParams.extend({
   q: z.string().max(4096).default('*'),
-  sortField: z
-    .string()
-    .transform((s) => s.toLowerCase())
-    .pipe(z.enum(USER_SORT_FIELDS))
-    .default('username'),
+  sortField: userSortField,
   sortOrder,
 });
 
