@@ -1,6 +1,7 @@
 /** SQL for groups and group membership. */
 import type { MemberType } from '../../../shared/contract/groups.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
+import { compileQuery, likePattern, type QueryNode } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface GroupRow {
@@ -149,7 +150,8 @@ export interface GroupSearch {
   /** Caller holds portal:user:viewOrgGroups / portal:admin:viewGroups. */
   viewOrgGroups: boolean;
   viewAllOrgGroups: boolean;
-  terms: { field?: string; value: string }[];
+  /** The parsed `q`. */
+  query: QueryNode;
   sort: string;
   order: 'asc' | 'desc';
   offset: number;
@@ -165,19 +167,28 @@ export async function searchGroups(q: Queryable, s: GroupSearch): Promise<{ tota
       OR EXISTS (SELECT 1 FROM group_members v WHERE v.group_id = g.id AND v.user_id = $1)
       OR (g.org_id = $2 AND ($4 OR (g.access = 'org' AND $3))))`,
   ];
-  const like = (v: string) => p(`%${v.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  for (const t of s.terms) {
-    if (t.field === 'title') conds.push(`g.title ILIKE ${like(t.value)}`);
-    else if (t.field === 'owner') conds.push(`lower(o.username) = lower(${p(t.value)})`);
-    else if (t.field === 'id') conds.push(`g.id = ${p(t.value)}`);
-    else if (t.field === 'orgid') conds.push(`g.org_id = ${p(t.value)}`);
-    else if (t.field === 'access') conds.push(`g.access = ${p(t.value.toLowerCase())}`);
-    else if (t.field === 'tags') conds.push(`EXISTS (SELECT 1 FROM unnest(g.tags) tag WHERE lower(tag) = lower(${p(t.value)}))`);
-    else {
+  const like = (v: string) => p(likePattern(v));
+  conds.push(
+    compileQuery(s.query, (t) => {
+      if (t.kind === 'range') {
+        const col = { created: 'g.created', modified: 'g.modified' }[t.field];
+        if (!col) return 'FALSE';
+        const op = t.inclusive ? ['>=', '<='] : ['>', '<'];
+        const parts = [];
+        if (t.from !== '*' && /^-?\d+$/.test(t.from)) parts.push(`${col} ${op[0]} ${p(Number(t.from))}`);
+        if (t.to !== '*' && /^-?\d+$/.test(t.to)) parts.push(`${col} ${op[1]} ${p(Number(t.to))}`);
+        return parts.length ? `(${parts.join(' AND ')})` : 'TRUE';
+      }
+      if (t.field === 'title') return `g.title ILIKE ${like(t.value)}`;
+      if (t.field === 'owner') return `lower(o.username) = lower(${p(t.value)})`;
+      if (t.field === 'id') return `g.id = ${p(t.value)}`;
+      if (t.field === 'orgid') return `g.org_id = ${p(t.value)}`;
+      if (t.field === 'access') return `g.access = ${p(t.value.toLowerCase())}`;
+      if (t.field === 'tags') return `EXISTS (SELECT 1 FROM unnest(g.tags) tag WHERE lower(tag) = lower(${p(t.value)}))`;
       const v = like(t.value);
-      conds.push(`(g.title ILIKE ${v} OR g.description ILIKE ${v} OR g.snippet ILIKE ${v} OR array_to_string(g.tags, ',') ILIKE ${v})`);
-    }
-  }
+      return `(g.title ILIKE ${v} OR g.description ILIKE ${v} OR g.snippet ILIKE ${v} OR array_to_string(g.tags, ',') ILIKE ${v})`;
+    }),
+  );
   const where = conds.join(' AND ');
   const from = 'FROM groups g JOIN users o ON o.id = g.owner_id';
   const [{ n }] = await q.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params);

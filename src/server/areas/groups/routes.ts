@@ -11,7 +11,7 @@ import {
 } from '../../../shared/contract/groups.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { tokenizeQuery } from '../../http/search-query.ts';
+import { parseQuery } from '../../http/search-query.ts';
 import { listGroupMembers, searchGroups } from './repo.ts';
 import {
   addUsers,
@@ -50,7 +50,7 @@ export function groupRoutes(app: FastifyInstance): void {
         callerOrgId: caller?.orgId ?? null,
         viewOrgGroups: !!caller?.privileges.has('portal:user:viewOrgGroups'),
         viewAllOrgGroups: !!caller?.privileges.has('portal:admin:viewGroups'),
-        terms: tokenizeQuery(params.q),
+        query: parseQuery(params.q),
         sort: params.sortField,
         order: params.sortOrder,
         offset: params.start - 1,

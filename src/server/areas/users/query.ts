@@ -1,8 +1,8 @@
 /**
  * Member search `q`: free terms and `field:value` pairs (username, fullname, firstname, lastname,
- * email, role); every part must match.
+ * email, role, roleid), combined with AND (also implied between terms), OR, NOT and parentheses.
  */
-import { tokenizeQuery } from '../../http/search-query.ts';
+import { compileQuery, likePattern, parseQuery } from '../../http/search-query.ts';
 import type { MemberFilter } from './repo.ts';
 
 const NAME_FIELDS = {
@@ -14,13 +14,20 @@ const NAME_FIELDS = {
 } as const;
 
 export function parseUserQuery(q: string): Omit<MemberFilter, 'orgId'> {
-  const names: NonNullable<MemberFilter['names']> = [];
-  const roles: string[] = [];
-  const terms: string[] = [];
-  for (const { field, value } of tokenizeQuery(q)) {
-    if (field && field in NAME_FIELDS) names.push({ column: NAME_FIELDS[field as keyof typeof NAME_FIELDS], value });
-    else if (field === 'role' || field === 'roleid') roles.push(value);
-    else if (field !== 'orgid') terms.push(value);
-  }
-  return { names, roles, terms, intersect: true };
+  const tree = parseQuery(q);
+  return {
+    condition: (p) =>
+      compileQuery(tree, (t) => {
+        if (t.kind === 'range') return 'FALSE';
+        const { field, value } = t;
+        if (field && field in NAME_FIELDS) return `u.${NAME_FIELDS[field as keyof typeof NAME_FIELDS]} ILIKE ${p(likePattern(value))}`;
+        if (field === 'role' || field === 'roleid') {
+          // A base role matches members without a custom role; anything else is a custom role id.
+          return value.startsWith('org_') ? `(u.role_id IS NULL AND u.role = ${p(value)})` : `u.role_id = ${p(value)}`;
+        }
+        if (field === 'orgid') return 'TRUE';
+        const v = p(likePattern(value));
+        return `(u.username ILIKE ${v} OR u.full_name ILIKE ${v} OR u.email ILIKE ${v})`;
+      }),
+  };
 }

@@ -138,6 +138,8 @@ export interface MemberFilter {
   intersect?: boolean;
   /** Free-text terms that must each match username, full name or email. */
   terms?: string[];
+  /** A condition built from a parsed search `q` (binds its values through `param`). */
+  condition?: (param: (v: unknown) => string) => string;
 }
 
 const SORT_SQL: Record<string, string> = {
@@ -168,6 +170,7 @@ function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
     const parts = f.names.map((n) => `u.${n.column} ILIKE ${p(likePattern(n.value))}`);
     conds.push(`(${parts.join(f.intersect ? ' AND ' : ' OR ')})`);
   }
+  if (f.condition) conds.push(f.condition(p));
   for (const term of f.terms ?? []) {
     const t = p(likePattern(term));
     conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR u.email ILIKE ${t})`);
