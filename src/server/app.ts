@@ -15,7 +15,9 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
+import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
+import { relationshipRoutes } from './areas/relationships/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
@@ -75,6 +77,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   roleRoutes(app);
   groupRoutes(app);
   userDefaultSettingsRoutes(app);
+  addItemRoutes(app);
+  relationshipRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;

@@ -16,6 +16,8 @@ import type { UploadedFile } from './params.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     uploadedFiles?: UploadedFile[];
+    /** Set by an operation's onRequest hook to cap this request's file size (e.g. chunked uploads). */
+    uploadByteCap?: { bytes: number; message: string };
   }
 }
 
@@ -34,7 +36,8 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
   req.uploadedFiles = [];
   await mkdir(tmpDir, { recursive: true });
   try {
-    for await (const part of req.parts()) {
+    const cap = req.uploadByteCap;
+    for await (const part of req.parts(cap ? { limits: { fileSize: cap.bytes } } : undefined)) {
       if (part.type === 'field') {
         body[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
         continue;
@@ -48,13 +51,14 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
       };
       req.uploadedFiles.push(file);
       await pipeline(part.file, createWriteStream(file.path));
-      if (part.file.truncated) throw new ApiError(413, 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
+      if (part.file.truncated) throw new ApiError(413, cap?.message ?? 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
       file.size = part.file.bytesRead;
       body[part.fieldname] = file;
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const e = err as { code?: string; message?: string; statusCode?: number };
+    if (req.uploadByteCap && e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, req.uploadByteCap.message, [e.message ?? 'too large']);
     throw new ApiError(e.statusCode && e.statusCode < 500 ? e.statusCode : 400, 'The multipart body could not be read.', [e.message ?? String(err)]);
   }
   return body;

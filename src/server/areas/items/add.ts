@@ -1,0 +1,318 @@
+/**
+ * addItem (spec §4.1, facts §3.1): an item from an uploaded file, text, a URL, a dataUrl fetched
+ * in the background (async=true), or the start of a multipart upload. Only the named user, who
+ * must hold portal:user:createItem, adds to their own folders. The item, its event, its background
+ * job and the relationship asked for in the same call are written in one transaction: when the
+ * relationship fails the item is gone too (and its file), and the error is returned.
+ */
+import { z } from 'zod';
+import { itemFields, itemIdParam, type ItemFields } from '../../../shared/contract/items.ts';
+import { wireBool } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
+import { parseParams, type RawParams, type UploadedFile } from '../../http/params.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { hexId } from '../../store/ids.ts';
+import { addRelationship } from '../relationships/service.ts';
+import { assertPathUser } from '../relationships/routes.ts';
+import { afterItemFileStored } from './fileHooks.ts';
+import { findFolder } from './repo.ts';
+
+export const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file sent as a multipart part');
+
+/** The Data Store item content (spec §2, text parameter of addItem when type is "Data Store"). */
+export const dataStoreContent = z.object({
+  type: z.string().min(1),
+  info: z.object({
+    isManaged: z.boolean(),
+    connectionString: z.union([
+      z.object({
+        accessKeyId: z.string(),
+        secretAccessKey: z.string(),
+        region: z.string(),
+        defaultEndpointProtocol: z.string(),
+        credentialType: z.string(),
+      }).partial(),
+      // Some clients send the connection string as JSON text.
+      z.string().transform((s, ctx) => {
+        try {
+          const v: unknown = JSON.parse(s);
+          if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+        } catch {
+          /* reported below */
+        }
+        ctx.addIssue({ code: 'custom', message: 'must be an object (or its JSON text)' });
+        return z.NEVER;
+      }),
+    ]),
+    objectStore: z.string(),
+  }),
+  path: z.string(),
+  provider: z.string(),
+});
+
+const multipartStart = z.object({
+  filename: z.string().trim().min(1, 'is required when multipart is true').max(1024),
+});
+
+const contentParams = z.object({
+  file: uploadedFile.optional(),
+  text: z.string().optional(),
+  dataUrl: z.string().trim().min(1, 'must not be empty').max(2048).optional(),
+  async: wireBool.optional(),
+  filename: z.string().trim().max(1024).optional(),
+  overwrite: wireBool.optional(),
+  id: itemIdParam.optional(),
+  relationshipType: z.string().trim().min(1).optional(),
+  relationshipTypes: z.string().trim().min(1).optional(),
+  originItemId: z.string().trim().min(1).optional(),
+  destinationItemId: z.string().trim().min(1).optional(),
+});
+
+export const addItemParams = itemFields.extend(contentParams.shape);
+export type AddItemParams = z.output<typeof addItemParams>;
+
+/** Item fields → column values (only those sent). jsonb values as JSON text. */
+export function fieldColumns(f: ItemFields): Record<string, unknown> {
+  const c: Record<string, unknown> = {};
+  const set = (col: string, v: unknown) => {
+    if (v !== undefined) c[col] = v;
+  };
+  set('title', f.title);
+  set('type', f.type);
+  set('type_keywords', f.typeKeywords);
+  set('description', f.description);
+  set('tags', f.tags);
+  set('snippet', f.snippet);
+  set('extent', f.extent === undefined ? undefined : JSON.stringify(f.extent));
+  set('spatial_reference', f.spatialReference);
+  set('access_information', f.accessInformation);
+  set('license_info', f.licenseInfo);
+  set('culture', f.culture);
+  set('properties', f.properties === undefined ? undefined : JSON.stringify(f.properties));
+  set('url', f.url);
+  set('categories', f.categories);
+  set('app_categories', f.appCategories);
+  set('industries', f.industries);
+  set('languages', f.languages);
+  set('large_thumbnail', f.largeThumbnail);
+  set('banner', f.banner);
+  set('screenshots', f.screenshots);
+  set('listing', f.listingProperties === undefined ? undefined : JSON.stringify(f.listingProperties));
+  set('documentation', f.documentation);
+  set('service_proxy', f.service === undefined ? undefined : JSON.stringify(f.service));
+  if (f.serviceUsername !== undefined || f.servicePassword !== undefined) {
+    c.service_credentials = JSON.stringify({ username: f.serviceUsername ?? '', password: f.servicePassword ?? '' });
+  }
+  return c;
+}
+
+const JSONB = new Set(['extent', 'properties', 'listing', 'service_proxy', 'service_credentials']);
+
+export async function insertItemRow(q: Queryable, cols: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(cols);
+  const values = names.map((n) => cols[n]);
+  const placeholders = names.map((n, i) => (JSONB.has(n) ? `$${i + 1}::jsonb` : `$${i + 1}`));
+  await q.query(`INSERT INTO items (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
+}
+
+export async function updateItemRow(q: Queryable, id: string, cols: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(cols);
+  if (!names.length) return;
+  const sets = names.map((n, i) => `${n} = ${JSONB.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
+  await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
+}
+
+/** Deletes an item row (its shares, parts, relationships, jobs cascade); answers the blob keys to remove afterwards. */
+export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
+  const keys = await q.query<{ key: string }>(
+    `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
+     UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1
+     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1`,
+    [id],
+  );
+  await q.query('DELETE FROM items WHERE id = $1', [id]);
+  return keys.map((k) => k.key);
+}
+
+export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): Promise<void> {
+  for (const k of keys) await ctx.blobs.remove(k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a blob'));
+}
+
+const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+/** The proxy URL of an item with a service proxy (see proxy/routes.ts). */
+export const proxyPath = (itemId: string) => `/sharing/rest/content/items/${itemId}/proxy`;
+
+export interface AddItemResult {
+  success: true;
+  id: string;
+  folder: string | null;
+  status?: 'processing';
+  statusMessage?: string;
+  itemId?: string;
+  proxyUrl?: string;
+}
+
+const missingTitleType = () =>
+  new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, { title: 'is required', type: 'is required' });
+
+export async function addItem(ctx: PortalContext, caller: Caller, username: string, folderRef: string | undefined, raw: RawParams, baseUrl: string): Promise<AddItemResult> {
+  assertPathUser(caller, username);
+  requirePrivilege(caller, 'portal:user:createItem');
+  const multipart = raw.multipart === undefined ? false : parseParams(z.object({ multipart: wireBool }), { multipart: raw.multipart }).multipart;
+
+  if (multipart) {
+    // "With multipart, all other parameters are ignored" (spec §4.1): only the file name matters.
+    const { filename } = parseParams(multipartStart, { filename: raw.filename });
+    const folder = await resolveFolder(ctx, caller, folderRef);
+    const id = hexId();
+    const now = ctx.clock.now();
+    await ctx.db.tx(async (q) => {
+      await insertItemRow(q, {
+        id,
+        org_id: caller.orgId,
+        owner_id: caller.userId,
+        folder_id: folder,
+        name: filename,
+        status: 'partial',
+        status_message: 'Multipart upload started; add parts, then commit.',
+        created: now,
+        modified: now,
+      });
+      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, properties: { multipart: true } });
+    });
+    return { success: true, id, folder };
+  }
+
+  const p = parseParams(addItemParams, raw);
+  if (!p.title || !p.type) throw missingTitleType();
+  const contents = [p.file && 'file', p.text !== undefined && 'text', p.dataUrl && 'dataUrl'].filter(Boolean) as string[];
+  if (contents.length > 1) throw badParam(contents[1], `cannot be sent together with ${contents[0]}`);
+  if (p.dataUrl) {
+    if (!p.async) throw badParam('async', 'must be true when dataUrl is sent (the download runs in the background)');
+    let u: URL | undefined;
+    try {
+      u = new URL(p.dataUrl);
+    } catch {
+      /* below */
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw badParam('dataUrl', 'must be an http or https URL');
+  }
+  if (p.type.toLowerCase() === 'data store' && p.text !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(p.text);
+    } catch {
+      throw badParam('text', 'must be the data store JSON (type, info, path, provider)');
+    }
+    const r = dataStoreContent.safeParse(json);
+    if (!r.success) {
+      const details = r.error.issues.map((i) => `'text.${i.path.join('.')}' ${i.message}`);
+      throw new ApiError(400, 'Invalid or missing input parameters.', details, undefined, { text: details[0] });
+    }
+  }
+  if (p.service && !p.url) throw badParam('service', 'needs the url of the service to proxy');
+  const relType = p.relationshipType ?? p.relationshipTypes;
+  if (p.originItemId && p.destinationItemId) {
+    throw new ApiError(400, 'Unable to add the item: send either originItemId or destinationItemId, not both.', ["'originItemId' and 'destinationItemId' cannot both be sent"], undefined, {
+      destinationItemId: 'cannot be sent together with originItemId',
+    });
+  }
+  if (relType && !p.originItemId && !p.destinationItemId) throw badParam('originItemId', 'or destinationItemId is required with relationshipType');
+  if (!relType && (p.originItemId || p.destinationItemId)) throw badParam('relationshipType', `is required with ${p.originItemId ? 'originItemId' : 'destinationItemId'}`);
+
+  const folder = await resolveFolder(ctx, caller, folderRef);
+  const id = p.id ?? hexId();
+  const now = ctx.clock.now();
+  const file = p.file;
+  const blobKey = file ? ctx.blobs.newKey() : undefined;
+  let size = 0;
+  if (file && blobKey) size = await ctx.blobs.adopt(blobKey, file.path);
+  const fileName = file ? p.filename || file.filename : undefined;
+  const isAsync = !!p.dataUrl;
+  const statusMessage = isAsync ? `Downloading ${p.dataUrl}` : undefined;
+
+  try {
+    await ctx.db.tx(async (q) => {
+      if (p.id && (await q.query('SELECT 1 FROM items WHERE id = $1', [p.id])).length) throw badParam('id', `an item with the id ${p.id} already exists`, `The item id ${p.id} already exists.`);
+      const cols: Record<string, unknown> = {
+        id,
+        org_id: caller.orgId,
+        owner_id: caller.userId,
+        folder_id: folder,
+        ...fieldColumns(p),
+        name: fileName ?? (p.dataUrl ? fileNameOf(p.dataUrl) : null),
+        created: now,
+        modified: now,
+      };
+      if (file && blobKey) Object.assign(cols, { data_kind: 'file', data_blob: blobKey, data_mime: file.mimetype || 'application/octet-stream', size });
+      else if (p.text !== undefined) Object.assign(cols, { data_kind: 'text', data_text: p.text, size: Buffer.byteLength(p.text) });
+      if (isAsync) Object.assign(cols, { status: 'processing', status_message: statusMessage });
+      await insertItemRow(q, cols);
+      if (file && blobKey) await applyFileFields(ctx, q, p, { itemId: id, blobKey, fileName: fileName ?? 'file', size });
+      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now });
+      if (isAsync) {
+        await q.query(
+          `INSERT INTO item_jobs (id, item_id, kind, payload, created, updated) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4)`,
+          [hexId(), id, JSON.stringify({ url: p.dataUrl, fileName: cols.name }), now],
+        );
+      }
+      if (relType) {
+        // The relationship comes after the item (rule 6); a failure rolls the item back with it.
+        const newIsOrigin = !!p.destinationItemId;
+        const { origin } = await addRelationship(q, caller, { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id }, now);
+        if (!newIsOrigin) await inheritSharing(q, origin.id, id, now);
+      }
+    });
+  } catch (err) {
+    if (blobKey) await removeBlobs(ctx, [blobKey]);
+    throw err;
+  }
+  return {
+    success: true,
+    id,
+    folder,
+    ...(isAsync ? { status: 'processing' as const, statusMessage, itemId: id } : {}),
+    ...(p.service ? { proxyUrl: `${baseUrl}${proxyPath(id)}` } : {}),
+  };
+}
+
+/** The destination inherits every sharing permission of the origin (spec §4.1 rule 5). */
+async function inheritSharing(q: Queryable, originId: string, destinationId: string, now: number): Promise<void> {
+  await q.query(`UPDATE items SET access = (SELECT access FROM items WHERE id = $1) WHERE id = $2`, [originId, destinationId]);
+  await q.query(
+    `INSERT INTO item_shares (item_id, group_id, shared) SELECT $2, group_id, $3 FROM item_shares WHERE item_id = $1 ON CONFLICT DO NOTHING`,
+    [originId, destinationId, now],
+  );
+}
+
+/** After a file is stored: the hook's derived fields fill what the caller did not send. */
+export async function applyFileFields(ctx: PortalContext, q: Queryable, sent: ItemFields, file: { itemId: string; blobKey: string; fileName: string; size: number }): Promise<void> {
+  const derived = await afterItemFileStored(ctx, q, file);
+  const cols: Record<string, unknown> = {};
+  if (derived.name) cols.name = derived.name;
+  if (derived.title && !sent.title) cols.title = derived.title;
+  if (derived.thumbnail) cols.thumbnail = derived.thumbnail;
+  if (derived.documentation && !sent.documentation) cols.documentation = derived.documentation;
+  await updateItemRow(q, file.itemId, cols);
+}
+
+function fileNameOf(url: string): string | null {
+  try {
+    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+    return last ? decodeURIComponent(last).slice(0, 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folder id for `ref` (id or title) owned by the caller; null for the root. */
+async function resolveFolder(ctx: PortalContext, caller: Caller, ref: string | undefined): Promise<string | null> {
+  if (ref === undefined || ref === '' || ref === '/') return null;
+  const folder = await findFolder(ctx.db, caller.userId, ref);
+  if (!folder) throw new ApiError(400, 'Folder does not exist or is inaccessible.', [`Folder '${ref}' does not exist or is inaccessible.`]);
+  return folder.id;
+}

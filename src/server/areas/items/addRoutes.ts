@@ -1,0 +1,80 @@
+/**
+ * Paths of adding items and multipart uploads, exactly as the API has them (facts §0, §3.1):
+ * `content/users/<u>[/<folderId>]/addItem`, `content/users/<u>/items/<id>/addPart|commit|cancel|parts|status`.
+ * Bodies sent with chunked transfer encoding (no Content-Length) are capped at 50 MB (spec §4.1
+ * rule 8), since their size cannot be checked beforehand.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { LIMITS } from '../../../shared/limits.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { rawParams } from '../../http/params.ts';
+import { addItem } from './add.ts';
+import { addPart, addPartParams, cancelUpload, commitParams, commitUpload, itemStatus, listParts } from './uploads.ts';
+
+const USER = `${REST}/content/users/:username`;
+const ITEM = `${USER}/items/:itemId`;
+const anything = z.record(z.string(), z.unknown());
+const none = z.object({});
+
+const CHUNK_CAPPED = new Set([`${USER}/addItem`, `${USER}/:folderId/addItem`, `${ITEM}/addPart`]);
+const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
+
+export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+export function addItemRoutes(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    if (!CHUNK_CAPPED.has(req.routeOptions.url ?? '')) return;
+    if (req.headers['content-length'] === undefined && /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''))) {
+      req.uploadByteCap = {
+        bytes: LIMITS.chunkedUploadBytes,
+        message: `Uploads sent with chunked transfer encoding are limited to ${MB} MB; send a Content-Length or use a multipart upload (addItem multipart=true, addPart, commit).`,
+      };
+    }
+  });
+
+  for (const path of [`${USER}/addItem`, `${USER}/:folderId/addItem`]) {
+    operation(app, {
+      method: 'write',
+      path,
+      params: anything,
+      handler: ({ caller, path: p, portal, req }) => addItem(portal, caller, p.username, p.folderId, rawParams(req), baseUrlOf(req)),
+    });
+  }
+
+  operation(app, {
+    method: 'write',
+    path: `${ITEM}/addPart`,
+    params: addPartParams,
+    handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.username, path.itemId, params.partNum, params.file),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ITEM}/commit`,
+    params: commitParams,
+    handler: ({ caller, path, params, portal }) => commitUpload(portal, caller, path.username, path.itemId, params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ITEM}/cancel`,
+    params: none,
+    handler: ({ caller, path, portal }) => cancelUpload(portal, caller, path.username, path.itemId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ITEM}/parts`,
+    params: none,
+    handler: ({ caller, path, portal }) => listParts(portal, caller, path.username, path.itemId),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ITEM}/status`,
+    // rest-js sends jobId and jobType; an item has one status, so they only pass through.
+    params: z.object({ jobId: z.string().optional(), jobType: z.string().optional() }),
+    handler: ({ caller, path, portal }) => itemStatus(portal, caller, path.username, path.itemId),
+  });
+}

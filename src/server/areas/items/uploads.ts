@@ -1,0 +1,184 @@
+/**
+ * Multipart uploads (spec §4.1 rule 10, facts §3.1/§3.4): after addItem with multipart=true the
+ * owner sends parts 1–10000 in any order (a re-sent number replaces the old part), lists them,
+ * commits (the parts are joined in order into one file, streamed — never held in memory — and
+ * must run 1..N without gaps) or cancels. `status` reports partial | processing | completed |
+ * failed for uploads and async jobs alike.
+ */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { itemFields } from '../../../shared/contract/items.ts';
+import { wireInt } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import type { UploadedFile } from '../../http/params.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { assertPathUser } from '../relationships/routes.ts';
+import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRow, uploadedFile } from './add.ts';
+import { itemNotFound } from './access.ts';
+import { findItem, lockItem, type ItemRow } from './repo.ts';
+
+export const addPartParams = z.object({
+  partNum: wireInt(1, 10_000),
+  file: uploadedFile,
+});
+
+export const commitParams = itemFields;
+
+const notPartial = (row: ItemRow) =>
+  new ApiError(400, 'This item has no multipart upload in progress.', [`Item '${row.id}' is ${row.status}, not a multipart upload in progress.`]);
+
+/** The item, if it belongs to the path's user and the caller is that user. */
+async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<ItemRow> {
+  assertPathUser(caller, username);
+  const row = await findItem(q, itemId);
+  if (!row || row.owner_id !== caller.userId) throw itemNotFound(itemId);
+  if (!caller.privileges.has('portal:user:createItem')) throw forbidden('Requires the privilege portal:user:createItem.');
+  return row;
+}
+
+export async function addPart(ctx: PortalContext, caller: Caller, username: string, itemId: string, partNum: number, file: UploadedFile) {
+  await ownUpload(ctx.db, caller, username, itemId);
+  const key = ctx.blobs.newKey();
+  const size = await ctx.blobs.adopt(key, file.path);
+  let old: string | undefined;
+  try {
+    old = await ctx.db.tx(async (q) => {
+      await lockItem(q, itemId);
+      const row = await findItem(q, itemId);
+      if (!row) throw itemNotFound(itemId);
+      if (row.status !== 'partial') throw notPartial(row);
+      const [prev] = await q.query<{ blob_key: string }>('SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
+      await q.query(
+        `INSERT INTO item_parts (item_id, part_num, blob_key, size) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, size = EXCLUDED.size`,
+        [itemId, partNum, key, size],
+      );
+      return prev?.blob_key;
+    });
+  } catch (err) {
+    await removeBlobs(ctx, [key]);
+    throw err;
+  }
+  if (old) await removeBlobs(ctx, [old]);
+  return { success: true, id: itemId };
+}
+
+export async function listParts(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+  await ownUpload(ctx.db, caller, username, itemId);
+  const rows = await ctx.db.query<{ part_num: number }>('SELECT part_num FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
+  return { parts: rows.map((r) => r.part_num) };
+}
+
+/** Part numbers missing from 1..max, condensed for a message. */
+function missingParts(nums: number[]): number[] {
+  const have = new Set(nums);
+  const max = nums.length ? Math.max(...nums) : 0;
+  const missing: number[] = [];
+  for (let n = 1; n <= max; n++) if (!have.has(n)) missing.push(n);
+  return missing;
+}
+
+export async function commitUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string, fields: z.output<typeof commitParams>) {
+  await ownUpload(ctx.db, caller, username, itemId);
+  // 1. Check and mark processing (no part may change while the file is joined).
+  const { parts, row } = await ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = (await findItem(q, itemId))!;
+    if (row.status !== 'partial') throw notPartial(row);
+    if (!(fields.title ?? row.title) || !(fields.type ?? row.type)) {
+      throw new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, { title: 'is required', type: 'is required' });
+    }
+    const parts = await q.query<{ part_num: number; blob_key: string; size: number }>('SELECT part_num, blob_key, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
+    if (!parts.length) throw badParam('partNum', 'no parts were uploaded: add part 1 before committing', 'Unable to commit the upload.');
+    const missing = missingParts(parts.map((p) => p.part_num));
+    if (missing.length) {
+      const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} … (${missing.length} in all)` : missing.join(', ');
+      throw new ApiError(400, `Unable to commit the upload: parts ${shown} are missing.`, [`Missing part numbers: ${shown}`], undefined, { partNum: `missing ${shown}` });
+    }
+    await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
+    return { parts, row };
+  });
+  // 2. Join the parts into one blob, streaming.
+  const key = ctx.blobs.newKey();
+  let size: number;
+  try {
+    size = await ctx.blobs.write(key, Readable.from(concat(ctx, parts.map((p) => p.blob_key))));
+  } catch (err) {
+    await removeBlobs(ctx, [key]);
+    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [itemId, `Joining the parts failed: ${(err as Error).message}`]);
+    throw new ApiError(500, 'The uploaded parts could not be joined.', [(err as Error).message]);
+  }
+  // 3. Record the file, the fields, completion; drop the parts.
+  const now = ctx.clock.now();
+  try {
+    await ctx.db.tx(async (q) => {
+      await lockItem(q, itemId);
+      await updateItemRow(q, itemId, {
+        ...fieldColumns(fields),
+        data_kind: 'file',
+        data_blob: key,
+        data_mime: 'application/octet-stream',
+        size,
+        status: 'completed',
+        status_message: null,
+        modified: now,
+      });
+      await applyFileFields(ctx, q, fields, { itemId, blobKey: key, fileName: row.name ?? 'file', size });
+      await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
+      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, properties: { commit: true } });
+    });
+  } catch (err) {
+    await removeBlobs(ctx, [key]);
+    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = null WHERE id = $1 AND status = 'processing'`, [itemId]);
+    throw err;
+  }
+  await removeBlobs(ctx, parts.map((p) => p.blob_key));
+  return { success: true, id: itemId };
+}
+
+async function* concat(ctx: PortalContext, keys: string[]): AsyncGenerator<Buffer> {
+  for (const k of keys) {
+    // A large read buffer: fewer, bigger writes when joining hundreds of megabytes.
+    for await (const chunk of createReadStream(ctx.blobs.localPath(k), { highWaterMark: 1024 * 1024 })) yield chunk as Buffer;
+  }
+}
+
+export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+  await ownUpload(ctx.db, caller, username, itemId);
+  const keys = await ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await findItem(q, itemId);
+    if (!row) throw itemNotFound(itemId);
+    if (row.status !== 'partial') throw notPartial(row);
+    const keys = await deleteItemRow(q, itemId);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: ctx.clock.now(), properties: { cancelledUpload: true } });
+    return keys;
+  });
+  await removeBlobs(ctx, keys);
+  return { success: true };
+}
+
+/** Owner, or an administrator of the item's organization with portal:admin:updateItems. */
+export async function itemStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+  const row = await findItem(ctx.db, itemId);
+  const admin = !!row && row.org_id === caller.orgId && caller.privileges.has('portal:admin:updateItems');
+  if (!row || row.owner_username.toLowerCase() !== username.toLowerCase() || (row.owner_id !== caller.userId && !admin)) throw itemNotFound(itemId);
+  return { status: row.status, statusMessage: row.status_message ?? defaultMessage(row.status), itemId: row.id };
+}
+
+function defaultMessage(status: ItemRow['status']): string {
+  switch (status) {
+    case 'partial':
+      return 'Multipart upload in progress.';
+    case 'processing':
+      return 'Processing.';
+    case 'completed':
+      return 'Completed.';
+    default:
+      return 'Failed.';
+  }
+}

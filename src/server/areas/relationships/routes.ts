@@ -1,0 +1,93 @@
+/**
+ * `content/users/<u>/addRelationship`, `content/users/<u>/deleteRelationship`,
+ * `content/items/<id>/relatedItems` (spec §4.11, facts §3.9 and Appendix A). Both spellings of the
+ * type parameter are accepted: `relationshipType` (rest-js) and `relationshipTypes` (the spec).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
+import type { Caller } from '../../http/auth.ts';
+import { forbidden } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { toItem } from '../items/access.ts';
+import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
+
+const relationshipParams = z
+  .object({
+    originItemId: z.string().trim().min(1, 'is required'),
+    destinationItemId: z.string().trim().min(1, 'is required'),
+    relationshipType: z.string().trim().min(1).optional(),
+    relationshipTypes: z.string().trim().min(1).optional(),
+  })
+  .transform((p, ctx) => {
+    const type = p.relationshipType ?? p.relationshipTypes;
+    if (!type) {
+      ctx.addIssue({ code: 'custom', path: ['relationshipType'], message: 'is required' });
+      return z.NEVER;
+    }
+    return { originId: p.originItemId, destinationId: p.destinationItemId, type };
+  });
+
+const relatedParams = pagingParams.extend({
+  relationshipType: commaList.optional(),
+  relationshipTypes: commaList.optional(),
+  direction: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(['forward', 'reverse', 'both', '']))
+    .optional(),
+  sortField: z
+    .string()
+    .transform((s) => s.toLowerCase())
+    .pipe(z.enum(['created', '']))
+    .optional(),
+  sortOrder: sortOrder,
+});
+
+/** The path's user must be the caller (content/users/<u>/… operations act as that user). */
+export function assertPathUser(caller: Caller, username: string): void {
+  if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can do this.`);
+}
+
+export function relationshipRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'write',
+    path: `${REST}/content/users/:username/addRelationship`,
+    params: relationshipParams,
+    handler: async ({ caller, params, path, portal }) => {
+      assertPathUser(caller, path.username);
+      await portal.db.tx((q) => addRelationship(q, caller, params, portal.clock.now()));
+      return { success: true };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/content/users/:username/deleteRelationship`,
+    params: relationshipParams,
+    handler: async ({ caller, params, path, portal }) => {
+      assertPathUser(caller, path.username);
+      await portal.db.tx((q) => deleteRelationship(q, caller, params));
+      return { success: true };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId/relatedItems`,
+    params: relatedParams,
+    access: 'public',
+    handler: async ({ caller, params, path, portal }) => {
+      const types = [...(params.relationshipType ?? []), ...(params.relationshipTypes ?? [])];
+      const direction = params.direction === 'forward' || params.direction === 'reverse' ? params.direction : 'both';
+      const { total, rows } = await relatedItems(portal.db, caller, path.itemId, {
+        types,
+        direction,
+        offset: params.start - 1,
+        limit: params.num,
+        order: params.sortOrder,
+      });
+      return { ...pageEnvelope(total, params, rows.length), relatedItems: rows.map(toItem) };
+    },
+  });
+}

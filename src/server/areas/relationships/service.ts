@@ -1,0 +1,85 @@
+/**
+ * Relationship rules (spec §2 Relationship, §4.11): a defined type, an origin and a destination
+ * whose item types fit it, both visible to the caller, ownership where the type's rules ask for it;
+ * only the member who created a relationship deletes it; deleting an item deletes its
+ * relationships (foreign keys cascade).
+ */
+import { findRelationshipType, pairProblem, RELATIONSHIP_TYPES, type RelationshipType } from '../../../shared/relationships.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { canViewItem, visibleItem } from '../items/access.ts';
+import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/repo.ts';
+
+export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {
+  const rel = findRelationshipType(name);
+  if (!rel) {
+    throw badParam(param, `'${name}' is not a defined relationship type (known: ${RELATIONSHIP_TYPES.map((r) => r.name).join(', ')})`, 'Invalid relationship type.');
+  }
+  return rel;
+}
+
+export interface RelationshipInput {
+  type: string;
+  originId: string;
+  destinationId: string;
+}
+
+/** Checks every rule, then stores the relationship (an existing identical one is kept). */
+export async function addRelationship(q: Queryable, caller: Caller, input: RelationshipInput, now: number): Promise<{ rel: RelationshipType; origin: ItemRow; destination: ItemRow }> {
+  const rel = relationshipType(input.type);
+  if (input.originId === input.destinationId) throw badParam('destinationItemId', 'must differ from originItemId', 'Unable to add the relationship.');
+  const origin = await visibleItem(q, input.originId, caller);
+  const destination = await visibleItem(q, input.destinationId, caller);
+  const problem = pairProblem(rel, origin.type, destination.type);
+  if (problem) throw new ApiError(400, 'Unable to add the relationship: invalid origin or destination item type.', [problem]);
+  if (rel.mustOwnOrigin && origin.owner_id !== caller.userId) throw forbidden(`A ${rel.name} relationship can only be added by the owner of the origin item.`);
+  if (rel.mustOwnDestination && destination.owner_id !== caller.userId) throw forbidden(`A ${rel.name} relationship can only be added by the owner of the destination item.`);
+  await q.query(
+    `INSERT INTO relationships (org_id, type, origin_id, destination_id, created_by, created)
+     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (type, origin_id, destination_id) DO NOTHING`,
+    [caller.orgId, rel.name, origin.id, destination.id, caller.userId, now],
+  );
+  return { rel, origin, destination };
+}
+
+export async function deleteRelationship(q: Queryable, caller: Caller, input: RelationshipInput): Promise<void> {
+  const rel = relationshipType(input.type);
+  const [row] = await q.query<{ id: number; created_by: string }>(
+    'SELECT id, created_by FROM relationships WHERE type = $1 AND origin_id = $2 AND destination_id = $3 FOR UPDATE',
+    [rel.name, input.originId, input.destinationId],
+  );
+  if (!row) throw new ApiError(400, 'Relationship does not exist or is inaccessible.', [`No ${rel.name} relationship from '${input.originId}' to '${input.destinationId}'.`]);
+  if (row.created_by !== caller.userId) throw forbidden('Only the member who created a relationship can delete it.');
+  await q.query('DELETE FROM relationships WHERE id = $1', [row.id]);
+}
+
+export interface RelatedQuery {
+  types: string[];
+  direction: 'forward' | 'reverse' | 'both';
+  offset: number;
+  limit: number;
+  order: 'asc' | 'desc';
+}
+
+/** Items related to `itemId` the caller may see, newest relationship last (or first with desc). */
+export async function relatedItems(q: Queryable, caller: Caller | null, itemId: string, query: RelatedQuery): Promise<{ total: number; rows: ItemRow[] }> {
+  await visibleItem(q, itemId, caller);
+  const types = query.types.map((t) => relationshipType(t, 'relationshipTypes').name);
+  const forward = query.direction !== 'reverse';
+  const reverse = query.direction !== 'forward';
+  const rows = await q.query<ItemRow & { rel_created: number; rel_id: number }>(
+    `SELECT x.*, r.created AS rel_created, r.id AS rel_id
+       FROM relationships r
+       JOIN (${SELECT_ITEM}) x ON x.id = CASE WHEN r.origin_id = $1 THEN r.destination_id ELSE r.origin_id END
+      WHERE ((r.origin_id = $1 AND $2::boolean) OR (r.destination_id = $1 AND $3::boolean))
+        AND (cardinality($4::text[]) = 0 OR r.type = ANY ($4::text[]))
+      ORDER BY r.created ${query.order === 'desc' ? 'DESC' : 'ASC'}, r.id ${query.order === 'desc' ? 'DESC' : 'ASC'}`,
+    [itemId, forward, reverse, types],
+  );
+  const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
+  // One item related twice (two types) is listed once.
+  const seen = new Set<string>();
+  const visible = rows.filter((r) => canViewItem(r, caller, groups) && !seen.has(r.id) && seen.add(r.id));
+  return { total: visible.length, rows: visible.slice(query.offset, query.offset + query.limit) };
+}
