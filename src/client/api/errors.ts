@@ -75,3 +75,12 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
 }
+
+/** The message and every detail that adds to it: for places that show what the portal said in full. */
+export function describeErrorFully(err: unknown): string {
+  if (err instanceof ApiError) {
+    const lines = err.detailLines.filter((l) => l !== err.message);
+    return [err.message, ...lines].join(' ');
+  }
+  return describeError(err);
+}

@@ -6,3 +6,5 @@ export * from './auth.ts';
 export * from './portals.ts';
 export * from './users.ts';
 export * from './roles.ts';
+export * from './groups.ts';
+export * from './userDefaultSettings.ts';

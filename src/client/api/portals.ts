@@ -13,3 +13,8 @@ export function getSelf(options: ReadOptions = {}): Promise<PortalUser> {
 export function getPortal(options: ReadOptions = {}): Promise<Portal> {
   return request<Portal>('portals/self', {}, { ...options, method: 'GET' });
 }
+
+/** `POST portals/<orgId>/update`: organization settings; only those sent change. */
+export function updatePortal(orgId: string, params: { maxExternalMembersPerGroup?: number }): Promise<{ success: boolean }> {
+  return request<{ success: boolean }>(`portals/${encodeURIComponent(orgId)}/update`, params, { method: 'POST' });
+}

@@ -1,0 +1,129 @@
+/** Groups and their members. */
+import { request, type RequestOptions } from './request.ts';
+import type { GroupRecord, MemberType, NotAddedReason, PageEnvelope, PagingParams, SortOrder } from './types.ts';
+
+type ReadOptions = Pick<RequestOptions, 'signal'>;
+
+export const GROUP_SORT_FIELDS = ['title', 'owner', 'created', 'modified'] as const;
+export type GroupSortField = (typeof GROUP_SORT_FIELDS)[number];
+
+export interface SearchGroupsParams extends PagingParams {
+  /** Free text, or `title:x`, `owner:name`, `orgid:id`, `access:org`, `tags:t` joined with AND; `*` for all. */
+  q?: string;
+  sortField?: GroupSortField;
+  sortOrder?: SortOrder;
+}
+
+export interface GroupSearchResult extends PageEnvelope {
+  query: string;
+  results: GroupRecord[];
+}
+
+/** The fields createGroup and update take (update changes only those sent). */
+export interface GroupFieldsInput {
+  title?: string;
+  snippet?: string;
+  description?: string;
+  tags?: readonly string[];
+  access?: GroupRecord['access'];
+  isInvitationOnly?: boolean;
+  isViewOnly?: boolean;
+  autoJoin?: boolean;
+  leavingDisallowed?: boolean;
+  hiddenMembers?: boolean;
+  sortField?: string;
+  sortOrder?: SortOrder;
+}
+
+export const USERLIST_SORT_FIELDS = ['username', 'fullname', 'joined', 'membertype'] as const;
+export type UserlistSortField = (typeof USERLIST_SORT_FIELDS)[number];
+
+export interface GroupUserlistParams extends PagingParams {
+  /** Part of a username or full name. */
+  name?: string;
+  memberType?: MemberType | 'admins';
+  sortField?: UserlistSortField;
+  sortOrder?: SortOrder;
+}
+
+export interface GroupMember {
+  username: string;
+  fullName: string;
+  memberType: MemberType;
+  joined: number;
+  orgId: string;
+}
+
+export interface GroupUserlist extends PageEnvelope {
+  owner: { username: string };
+  users: GroupMember[];
+}
+
+export interface AddGroupUsersResult {
+  notAdded: string[];
+  /** Why each one was not added (local portal). */
+  notAddedReasons?: NotAddedReason[];
+}
+
+const seg = encodeURIComponent;
+const groupPath = (groupId: string) => `community/groups/${seg(groupId)}`;
+
+/** `GET community/groups`: one page of the groups the caller may see. */
+export function searchGroups(params: SearchGroupsParams = {}, options: ReadOptions = {}): Promise<GroupSearchResult> {
+  return request<GroupSearchResult>('community/groups', { q: '*', ...params }, { ...options, method: 'GET' });
+}
+
+/** `GET community/groups/<id>`: the group, with the caller's membership. */
+export function getGroup(groupId: string, options: ReadOptions = {}): Promise<GroupRecord> {
+  return request<GroupRecord>(groupPath(groupId), {}, { ...options, method: 'GET' });
+}
+
+/** `POST community/createGroup` → {success, group}. */
+export function createGroup(fields: GroupFieldsInput & { title: string }): Promise<{ success: boolean; group: GroupRecord }> {
+  return request<{ success: boolean; group: GroupRecord }>('community/createGroup', { ...fields }, { method: 'POST' });
+}
+
+/** `POST community/groups/<id>/update` (only the fields sent change) → {success, groupId}. */
+export function updateGroup(groupId: string, fields: GroupFieldsInput): Promise<{ success: boolean; groupId: string }> {
+  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/update`, { ...fields }, { method: 'POST' });
+}
+
+/** `POST community/groups/<id>/delete` → {success, groupId}; a protected group is refused. */
+export function deleteGroup(groupId: string): Promise<{ success: boolean; groupId: string }> {
+  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/delete`, {}, { method: 'POST' });
+}
+
+/** `POST community/groups/<id>/protect` or `/unprotect` → {success, groupId}. */
+export function setGroupProtected(groupId: string, value: boolean): Promise<{ success: boolean; groupId: string }> {
+  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/${value ? 'protect' : 'unprotect'}`, {}, { method: 'POST' });
+}
+
+/** `GET community/groups/<id>/userlist`: one page of the group's members, owner and managers included. */
+export function getGroupUserlist(groupId: string, params: GroupUserlistParams = {}, options: ReadOptions = {}): Promise<GroupUserlist> {
+  return request<GroupUserlist>(`${groupPath(groupId)}/userlist`, { ...params }, { ...options, method: 'GET' });
+}
+
+/**
+ * `POST community/groups/<id>/addUsers`: `users` join as members, `admins` as managers — at most 25
+ * names in one request. Names that could not be added come back in `notAdded`, with reasons.
+ */
+export function addGroupUsers(groupId: string, params: { users?: readonly string[]; admins?: readonly string[] }): Promise<AddGroupUsersResult> {
+  return request<AddGroupUsersResult>(`${groupPath(groupId)}/addUsers`, { users: params.users ?? [], admins: params.admins ?? [] }, { method: 'POST' });
+}
+
+/** `POST community/groups/<id>/removeUsers` → {notRemoved}. At most 25 names in one request. */
+export function removeGroupUsers(groupId: string, users: readonly string[]): Promise<{ notRemoved: string[] }> {
+  return request<{ notRemoved: string[] }>(`${groupPath(groupId)}/removeUsers`, { users }, { method: 'POST' });
+}
+
+/** `POST community/groups/<id>/updateUsers`: `admins` become managers, `users` plain members → {results}. */
+export function updateGroupUsers(
+  groupId: string,
+  params: { users?: readonly string[]; admins?: readonly string[] },
+): Promise<{ results: { username: string; success: boolean }[] }> {
+  return request<{ results: { username: string; success: boolean }[] }>(
+    `${groupPath(groupId)}/updateUsers`,
+    { users: params.users ?? [], admins: params.admins ?? [] },
+    { method: 'POST' },
+  );
+}
