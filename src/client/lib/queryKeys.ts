@@ -7,4 +7,8 @@ export const queryKeys = {
   portal: ['portal'] as const,
   members: (orgId: string) => ['members', orgId] as const,
   roles: (orgId: string) => ['roles', orgId] as const,
+  /** Every group read: searches, pickers, single groups and their member lists. */
+  groups: ['groups'] as const,
+  group: (groupId: string) => ['groups', 'detail', groupId] as const,
+  userDefaultSettings: (orgId: string) => ['userDefaultSettings', orgId] as const,
 };

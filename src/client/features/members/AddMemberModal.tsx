@@ -4,25 +4,15 @@ import { Alert, Button, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, 
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { USER_LICENSE_TYPES } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { RoleRecord } from '../../api/index.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
+import { LICENSE_SELECT_DATA } from '../../lib/licenses.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useAddMember } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
-
-const LICENSE_LABELS: Record<(typeof USER_LICENSE_TYPES)[number], string> = {
-  creatorUT: 'Creator',
-  GISProfessionalBasicUT: 'GIS Professional Basic',
-  GISProfessionalStdUT: 'GIS Professional Standard',
-  GISProfessionalAdvUT: 'GIS Professional Advanced',
-  mobileWorkerUT: 'Mobile Worker',
-  contributorUT: 'Contributor',
-  viewerUT: 'Viewer',
-};
 
 const EMPTY: AddMemberInput = { username: '', password: '', firstname: '', lastname: '', email: '', role: 'org_user', userLicenseTypeId: 'creatorUT' };
 
@@ -120,7 +110,7 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
                 <Select
                   label="User type"
                   allowDeselect={false}
-                  data={USER_LICENSE_TYPES.map((id) => ({ value: id, label: LICENSE_LABELS[id] }))}
+                  data={LICENSE_SELECT_DATA}
                   value={field.value ?? null}
                   onChange={(v) => field.onChange(v ?? undefined)}
                   onBlur={field.onBlur}

@@ -5,6 +5,7 @@ import { EmptyPanel, ErrorState } from '../../components/states.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { capitalize, formatDate } from '../../lib/format.ts';
 import { isDefaultAdmin } from '../../lib/privileges.ts';
+import { KIND_TITLES } from '../../lib/privilegeSets.ts';
 import { baseRoleLabel, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { groupPrivileges } from './privilegeGroups.ts';
@@ -158,8 +159,6 @@ function PrivilegesSection() {
     </section>
   );
 }
-
-const KIND_TITLES = { general: 'General privileges', administrative: 'Administrative privileges', other: 'Other privileges' } as const;
 
 export default function OverviewPage() {
   return (

@@ -1,5 +1,6 @@
 /** A member's privileges grouped the way the role editor groups them: kind, then area (the shared catalogue). */
-import { PRIVILEGE_AREAS, PRIVILEGES, type PrivilegeArea, type PrivilegeKind } from '../../../shared/privileges.ts';
+import type { PrivilegeArea, PrivilegeKind } from '../../../shared/privileges.ts';
+import { CATALOGUE_SECTIONS, sortByCatalogue } from '../../lib/privilegeSets.ts';
 
 export interface PrivilegeGroup {
   kind: PrivilegeKind | 'other';
@@ -9,15 +10,12 @@ export interface PrivilegeGroup {
 
 export function groupPrivileges(held: readonly string[]): PrivilegeGroup[] {
   const have = new Set(held);
-  const groups: PrivilegeGroup[] = [];
-  for (const kind of ['general', 'administrative'] as const) {
-    for (const area of PRIVILEGE_AREAS) {
-      const privileges = PRIVILEGES.filter((p) => p.kind === kind && p.area === area && have.has(p.id)).map((p) => ({ id: p.id, label: p.label }));
-      if (privileges.length) groups.push({ kind, area, privileges });
-    }
-  }
-  const known = new Set(PRIVILEGES.map((p) => p.id));
-  const other = held.filter((id) => !known.has(id)).sort();
+  const groups: PrivilegeGroup[] = CATALOGUE_SECTIONS.flatMap(({ kind, area, privileges }) => {
+    const mine = privileges.filter((p) => have.has(p.id)).map((p) => ({ id: p.id, label: p.label }));
+    return mine.length ? [{ kind, area, privileges: mine }] : [];
+  });
+  const known = new Set(CATALOGUE_SECTIONS.flatMap((s) => s.privileges.map((p) => p.id)));
+  const other = sortByCatalogue(held.filter((id) => !known.has(id)));
   if (other.length) groups.push({ kind: 'other', area: 'other', privileges: other.map((id) => ({ id, label: id })) });
   return groups;
 }

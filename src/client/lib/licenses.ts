@@ -1,0 +1,21 @@
+/** User types (license types) in words. */
+import { USER_LICENSE_TYPES } from '../../shared/contract/users.ts';
+
+export { USER_LICENSE_TYPES };
+export type UserLicenseType = (typeof USER_LICENSE_TYPES)[number];
+
+export const LICENSE_LABELS: Record<UserLicenseType, string> = {
+  creatorUT: 'Creator',
+  GISProfessionalBasicUT: 'GIS Professional Basic',
+  GISProfessionalStdUT: 'GIS Professional Standard',
+  GISProfessionalAdvUT: 'GIS Professional Advanced',
+  mobileWorkerUT: 'Mobile Worker',
+  contributorUT: 'Contributor',
+  viewerUT: 'Viewer',
+};
+
+export function licenseLabel(id: string): string {
+  return (LICENSE_LABELS as Record<string, string>)[id] ?? id;
+}
+
+export const LICENSE_SELECT_DATA = USER_LICENSE_TYPES.map((id) => ({ value: id, label: LICENSE_LABELS[id] }));
