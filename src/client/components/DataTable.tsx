@@ -2,7 +2,7 @@
  * A paged, sortable table over one page of a portal list (`start` is 1-based, `total` from the
  * response). Loading, error and empty states are drawn inside the table's frame.
  */
-import { Box, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
+import { Box, Checkbox, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
 import { ErrorState, LoadingState } from './states.tsx';
@@ -30,6 +30,17 @@ export interface DataTablePaging {
   total: number;
 }
 
+export interface DataTableSelection<T> {
+  /** Keys (rowKey) of the selected rows; may include rows on other pages. */
+  selected: ReadonlySet<string>;
+  /** Rows ticked or unticked (one row, or the whole page at once). */
+  onChange: (rows: T[], selected: boolean) => void;
+  /** Accessible name of a row's checkbox, e.g. "Select user1". */
+  rowLabel: (row: T) => string;
+  /** Rows that cannot be selected. */
+  disabled?: (row: T) => boolean;
+}
+
 export interface DataTableProps<T> {
   /** Names the table for assistive technology, e.g. "Members". */
   label: string;
@@ -52,6 +63,8 @@ export interface DataTableProps<T> {
   onRetry?: () => void;
   empty?: ReactNode;
   minWidth?: number;
+  /** Rows can be ticked for a bulk action. */
+  selection?: DataTableSelection<T>;
 }
 
 function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<unknown>; sort?: DataTableSort; onSortChange?: (s: DataTableSort) => void }) {
@@ -72,7 +85,10 @@ function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<un
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const { label, itemName = 'rows', columns, rows, rowKey, sort, onSortChange, paging, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50, 100] } = props;
-  const colSpan = columns.length;
+  const { selection } = props;
+  const colSpan = columns.length + (selection ? 1 : 0);
+  const selectable = selection && rows ? rows.filter((r) => !selection.disabled?.(r)) : [];
+  const selectedOnPage = selection ? selectable.filter((r) => selection.selected.has(rowKey(r))).length : 0;
   let body: ReactNode;
   if (props.error && !rows) {
     body = (
@@ -98,7 +114,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
     );
   } else {
     body = rows.map((row) => (
-      <Table.Tr key={rowKey(row)}>
+      <Table.Tr key={rowKey(row)} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+        {selection ? (
+          <Table.Td w={40}>
+            <Checkbox
+              aria-label={selection.rowLabel(row)}
+              checked={selection.selected.has(rowKey(row))}
+              disabled={selection.disabled?.(row)}
+              onChange={(e) => selection.onChange([row], e.currentTarget.checked)}
+            />
+          </Table.Td>
+        ) : null}
         {columns.map((c) => (
           <Table.Td key={c.id} ta={c.align}>
             {c.render(row)}
@@ -126,6 +152,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
         >
           <Table.Thead>
             <Table.Tr>
+              {selection ? (
+                <Table.Th w={40}>
+                  <Checkbox
+                    aria-label={`Select all ${itemName} on this page`}
+                    checked={selectable.length > 0 && selectedOnPage === selectable.length}
+                    indeterminate={selectedOnPage > 0 && selectedOnPage < selectable.length}
+                    disabled={selectable.length === 0}
+                    onChange={() => selection.onChange(selectable, selectedOnPage < selectable.length)}
+                  />
+                </Table.Th>
+              ) : null}
               {columns.map((c) => {
                 const active = sort && c.sortField && sort.field === c.sortField;
                 return (

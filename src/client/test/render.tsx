@@ -1,7 +1,9 @@
 /** Renders the whole console (real router, real providers) at an address, for page tests. */
 import { render } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
 import { App } from '../app/App.tsx';
+import { Providers } from '../app/providers.tsx';
 import { createAppRouter } from '../app/router.tsx';
 import { getSelf } from '../api/index.ts';
 import { createQueryClient } from '../lib/queryClient.ts';
@@ -28,4 +30,12 @@ export async function signInAs(svc: ClientTestService, username: string) {
 /** Points the sign-in page's default portal at the test service. */
 export function pointSignInAt(svc: ClientTestService) {
   rememberPortalUrl(svc.restUrl);
+}
+
+/** Renders one component inside the app's providers (no router, no session), for component tests. */
+export function renderWithProviders(ui: ReactElement) {
+  const queryClient = createQueryClient({ retry: false });
+  // Checking pointer-events walks computed styles up the tree at every click: slow on big forms in jsdom.
+  const user = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+  return { ...render(<Providers queryClient={queryClient} env="test">{ui}</Providers>), user, queryClient };
 }

@@ -32,6 +32,11 @@ class ResizeObserver {
 }
 window.ResizeObserver = ResizeObserver as unknown as typeof window.ResizeObserver;
 
+// Autosizing text areas listen for web fonts loading (document.fonts), which jsdom lacks.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() } });
+}
+
 afterEach(() => {
   cleanup();
   sessionStorage.clear();
