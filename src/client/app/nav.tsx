@@ -4,7 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconHome, IconUsers } from '../components/icons.tsx';
+import { IconHome, IconShield, IconUsers } from '../components/icons.tsx';
 import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
 
 export interface NavEntry {
@@ -19,6 +19,9 @@ export interface NavEntry {
 
 const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
 
+const viewMembers = (what: string) => (user: PortalUser) =>
+  VIEW_MEMBERS.some((p) => can(user, p)) ? ALLOWED : { allowed: false as const, missing: VIEW_MEMBERS[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS[0])}.` };
+
 export const NAV: readonly NavEntry[] = [
   {
     path: 'overview',
@@ -31,10 +34,15 @@ export const NAV: readonly NavEntry[] = [
     label: 'Members',
     icon: IconUsers,
     Page: lazy(() => import('./routes/members.tsx')),
-    access: (user) =>
-      VIEW_MEMBERS.some((p) => can(user, p))
-        ? ALLOWED
-        : { allowed: false, missing: VIEW_MEMBERS[0], reason: `To view members you need ${describePrivilege(VIEW_MEMBERS[0])}.` },
+    access: viewMembers('members'),
+  },
+  {
+    path: 'roles',
+    label: 'Roles',
+    icon: IconShield,
+    Page: lazy(() => import('./routes/roles.tsx')),
+    // Roles are read by the members of the organization; managing them is for default administrators.
+    access: viewMembers('roles'),
   },
 ];
 

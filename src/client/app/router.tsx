@@ -31,7 +31,8 @@ export function appRoutes(): RouteObject[] {
       ),
       children: [
         { index: true, element: <Navigate to="/overview" replace /> },
-        ...NAV.map((entry) => ({ path: entry.path, element: <NavPage entry={entry} />, errorElement: <RouteError /> })),
+        // An area may have pages of its own below its path (e.g. /roles/new): its route module routes them.
+        ...NAV.map((entry) => ({ path: `${entry.path}/*`, element: <NavPage entry={entry} />, errorElement: <RouteError /> })),
         { path: '*', element: <NotFound /> },
       ],
     },

@@ -1,0 +1,29 @@
+/** Roles forms and the list's address state, as zod schemas. */
+import { z } from 'zod';
+import { roleDescription, roleName } from '../../../shared/contract/roles.ts';
+
+/** Name and description: the same limits the service enforces (createRole / update). */
+export const roleDetailsSchema = z.object({ name: roleName, description: roleDescription });
+export type RoleDetailsInput = z.input<typeof roleDetailsSchema>;
+export type RoleDetailsValues = z.output<typeof roleDetailsSchema>;
+export const ROLE_DETAIL_FIELDS = ['name', 'description'] as const;
+
+export const roleListSchema = z.object({
+  start: z.coerce.number().int().min(1).catch(1),
+  num: z.coerce.number().int().min(1).max(100).catch(25),
+});
+export type RoleListState = z.output<typeof roleListSchema>;
+
+const DEFAULTS: RoleListState = { start: 1, num: 25 };
+
+export function parseRoleList(params: URLSearchParams): RoleListState {
+  return roleListSchema.parse({ start: params.get('start') ?? undefined, num: params.get('num') ?? undefined });
+}
+
+export function roleListToParams(state: RoleListState): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const key of Object.keys(DEFAULTS) as (keyof RoleListState)[]) {
+    if (state[key] !== DEFAULTS[key]) out.set(key, String(state[key]));
+  }
+  return out;
+}
