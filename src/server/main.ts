@@ -6,6 +6,7 @@ import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
 import { migrate } from './store/migrate.ts';
 import { openDb } from './store/db.ts';
 import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
+import { startJobs } from './jobs/itemJobs.ts';
 
 const startedAt = performance.now();
 
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
   const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
+  const jobs = startJobs(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
   console.log(`Ready in ${Math.round(performance.now() - startedAt)} ms`);
 
   const stop = async () => {
+    await jobs.stop();
     await app.close();
     await db.close();
     process.exit(0);

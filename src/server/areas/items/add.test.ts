@@ -89,7 +89,7 @@ describe('who may add', () => {
 
 describe('fields', () => {
   it('title and type are required, with the real message', async () => {
-    for (const params of [{ type: 'Web Map' }, { title: 'x' }, {}]) {
+    for (const params of [{ type: 'Web Map' }, { title: 'x' }, {}] as Record<string, string>[]) {
       const body = await add(params);
       expect(body.error).toMatchObject({ code: 400, message: "'type' and 'title' property required." });
     }

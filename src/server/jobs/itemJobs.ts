@@ -1,0 +1,260 @@
+/**
+ * Background work on items: the async addItem dataUrl download (spec §4.1, rule 9 and the dataUrl
+ * row). Jobs are rows of item_jobs claimed with FOR UPDATE SKIP LOCKED, so two processes never run
+ * the same job; a claimed job holds a lease (locked_until) that the runner extends while it works,
+ * and a job whose runner died is claimed again once the lease has run out.
+ *
+ * The download goes through the SSRF guard (http/outbound.ts) and connects only to the address
+ * that was checked. When the source is larger than 500 KB and advertises `Accept-Ranges: bytes`,
+ * it is fetched in byte-range parts, a few at a time, each written at its offset of one file; a
+ * failed part is retried once; the item is completed only when every part arrived. On failure the
+ * item's status is `failed` with the reason in its status message.
+ */
+import { createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { mkdir } from 'node:fs/promises';
+import { LIMITS } from '../../shared/limits.ts';
+import type { PortalContext } from '../context.ts';
+import { applyFileFields, removeBlobs, updateItemRow } from '../areas/items/add.ts';
+import { findItem, lockItem } from '../areas/items/repo.ts';
+import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
+
+export const JOB_LIMITS = {
+  /** A claimed job is someone's for this long; the runner renews it while working. */
+  leaseMs: 2 * 60_000,
+  /** Claims of one job before it is given up (a job that crashes its runner each time). */
+  maxAttempts: 3,
+  /** Largest file a dataUrl may bring. */
+  maxDownloadBytes: 2 * 1024 * 1024 * 1024,
+  /** The whole download, all parts. */
+  downloadTimeoutMs: 30 * 60_000,
+  /** Connecting, the response head, and any pause of the body. */
+  requestTimeoutMs: 30_000,
+  /** Byte-range parts: size and how many run at once. */
+  partBytes: 8 * 1024 * 1024,
+  parallelParts: 4,
+  pollMs: 1000,
+};
+
+interface JobRow {
+  id: string;
+  item_id: string;
+  kind: string;
+  state: string;
+  payload: { url?: string; fileName?: string };
+  attempts: number;
+}
+
+/** Claims one due job (queued, or running with an expired lease), or none. */
+export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefined> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const [job] = await q.query<JobRow>(
+      `SELECT * FROM item_jobs
+        WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1
+        ORDER BY created
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED`,
+      [now],
+    );
+    if (!job) return undefined;
+    await q.query(`UPDATE item_jobs SET state = 'running', attempts = attempts + 1, locked_until = $2, updated = $3 WHERE id = $1`, [job.id, now + JOB_LIMITS.leaseMs, now]);
+    return { ...job, attempts: job.attempts + 1 };
+  });
+}
+
+/** Runs every due job now, one after another (tests call this; production polls it). Answers how many ran. */
+export async function runDueItemJobs(ctx: PortalContext): Promise<number> {
+  let ran = 0;
+  for (;;) {
+    const job = await claimItemJob(ctx);
+    if (!job) return ran;
+    ran++;
+    await runJob(ctx, job);
+  }
+}
+
+class JobFailure extends Error {}
+
+async function runJob(ctx: PortalContext, job: JobRow): Promise<void> {
+  // Keep the lease while working.
+  const renew = setInterval(() => {
+    const now = ctx.clock.now();
+    ctx.db.query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + JOB_LIMITS.leaseMs, now]).catch(() => {});
+  }, JOB_LIMITS.leaseMs / 3);
+  try {
+    if (job.attempts > JOB_LIMITS.maxAttempts) throw new JobFailure(`The job was given up after ${JOB_LIMITS.maxAttempts} attempts.`);
+    if (job.kind !== 'dataUrl' || !job.payload.url) throw new JobFailure(`Unknown job kind ${job.kind}.`);
+    const download = await downloadDataUrl(ctx, job.payload.url);
+    await completeItem(ctx, job, download);
+  } catch (err) {
+    const reason = err instanceof JobFailure || err instanceof OutboundRefused ? err.message : `The download failed: ${(err as Error).message}`;
+    await failItem(ctx, job, reason);
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+interface Download {
+  blobKey: string;
+  size: number;
+  mime: string;
+  ranged: boolean;
+}
+
+async function completeItem(ctx: PortalContext, job: JobRow, d: Download): Promise<void> {
+  const now = ctx.clock.now();
+  const kept = await ctx.db.tx(async (q) => {
+    await lockItem(q, job.item_id);
+    const row = await findItem(q, job.item_id);
+    await q.query(`UPDATE item_jobs SET state = 'done', message = NULL, locked_until = 0, updated = $2 WHERE id = $1`, [job.id, now]);
+    if (!row || row.status !== 'processing') return false; // deleted (or changed) meanwhile
+    await updateItemRow(q, job.item_id, { data_kind: 'file', data_blob: d.blobKey, data_mime: d.mime, size: d.size, status: 'completed', status_message: null, modified: now });
+    await applyFileFields(ctx, q, { title: row.title, documentation: row.documentation ?? undefined }, { itemId: row.id, blobKey: d.blobKey, fileName: job.payload.fileName ?? 'download', size: d.size });
+    return true;
+  });
+  if (!kept) await removeBlobs(ctx, [d.blobKey]);
+}
+
+async function failItem(ctx: PortalContext, job: JobRow, reason: string): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    await q.query(`UPDATE item_jobs SET state = 'failed', message = $2, locked_until = 0, updated = $3 WHERE id = $1`, [job.id, reason, now]);
+    await q.query(`UPDATE items SET status = 'failed', status_message = $2, modified = $3 WHERE id = $1 AND status = 'processing'`, [job.item_id, reason, now]);
+  });
+}
+
+const describeStatus = (status: number, url: URL) =>
+  status >= 300 && status < 400
+    ? `The source ${url.host} answered a redirect (HTTP ${status}); redirects are not followed.`
+    : `The source ${url.host} answered HTTP ${status}.`;
+
+/** Fetches `rawUrl` into a new blob (see the file comment). */
+export async function downloadDataUrl(ctx: PortalContext, rawUrl: string): Promise<Download> {
+  const target = await checkOutboundUrl(rawUrl, ctx.config);
+  const signal = AbortSignal.timeout(JOB_LIMITS.downloadTimeoutMs);
+  await mkdir(ctx.tmpDir, { recursive: true });
+  const tmp = path.join(ctx.tmpDir, `download-${randomUUID()}`);
+  try {
+    const head = await requestChecked(target, { timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
+    if (head.status !== 200) {
+      head.body.resume();
+      throw new JobFailure(describeStatus(head.status, target.url));
+    }
+    const length = Number(head.headers['content-length']);
+    const mime = String(head.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+    if (Number.isFinite(length) && length > JOB_LIMITS.maxDownloadBytes) {
+      head.body.destroy();
+      throw new JobFailure(`The file is ${length} bytes, more than the ${JOB_LIMITS.maxDownloadBytes} bytes a dataUrl may bring.`);
+    }
+    const ranges = /\bbytes\b/i.test(String(head.headers['accept-ranges'] ?? ''));
+    let size: number;
+    let ranged = false;
+    if (ranges && Number.isFinite(length) && length > LIMITS.rangeDownloadThresholdBytes) {
+      head.body.destroy();
+      await rangedDownload(target, length, tmp, signal);
+      size = length;
+      ranged = true;
+    } else {
+      size = await streamTo(head.body, tmp, 0, JOB_LIMITS.maxDownloadBytes);
+      if (Number.isFinite(length) && size !== length) throw new JobFailure(`The source sent ${size} of ${length} bytes.`);
+    }
+    const blobKey = ctx.blobs.newKey();
+    await ctx.blobs.adopt(blobKey, tmp);
+    return { blobKey, size, mime, ranged };
+  } finally {
+    await rm(tmp, { force: true });
+  }
+}
+
+/** Writes a body at `offset` of `file`, refusing more than `max` bytes; answers the byte count. */
+async function streamTo(body: NodeJS.ReadableStream, file: string, offset: number, max: number, flags = 'w'): Promise<number> {
+  let count = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      count += chunk.length;
+      if (count > max) cb(new JobFailure(`The source sent more than the ${max} bytes expected.`));
+      else cb(null, chunk);
+    },
+  });
+  await pipeline(body, counter, createWriteStream(file, { flags, start: offset, highWaterMark: 1024 * 1024 }));
+  return count;
+}
+
+async function rangedDownload(target: CheckedTarget, total: number, file: string, signal: AbortSignal): Promise<void> {
+  // The whole file exists at its final size first; every part writes at its own offset.
+  const fh = await open(file, 'w');
+  await fh.truncate(total);
+  await fh.close();
+  const parts: { n: number; start: number; end: number }[] = [];
+  for (let s = 0, n = 1; s < total; s += JOB_LIMITS.partBytes, n++) parts.push({ n, start: s, end: Math.min(total, s + JOB_LIMITS.partBytes) - 1 });
+  let next = 0;
+  let failure: Error | undefined;
+  const worker = async () => {
+    while (!failure && next < parts.length) {
+      const part = parts[next++];
+      let lastError: Error | undefined;
+      for (let attempt = 0; attempt <= LIMITS.downloadPartRetries && !failure; attempt++) {
+        try {
+          await fetchPart(target, part, file, signal);
+          lastError = undefined;
+          break;
+        } catch (err) {
+          lastError = err as Error;
+        }
+      }
+      if (lastError && !failure) {
+        failure = new JobFailure(`Part ${part.n} (bytes ${part.start}–${part.end}) failed ${LIMITS.downloadPartRetries + 1} times: ${lastError.message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(JOB_LIMITS.parallelParts, parts.length) }, worker));
+  if (failure) throw failure;
+}
+
+async function fetchPart(target: CheckedTarget, part: { start: number; end: number }, file: string, signal: AbortSignal): Promise<void> {
+  const res = await requestChecked(target, { headers: { range: `bytes=${part.start}-${part.end}` }, timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
+  if (res.status !== 206) {
+    res.body.resume();
+    throw new Error(describeStatus(res.status, target.url));
+  }
+  const expected = part.end - part.start + 1;
+  const range = /bytes\s+(\d+)-(\d+)/i.exec(String(res.headers['content-range'] ?? ''));
+  if (!range || Number(range[1]) !== part.start || Number(range[2]) !== part.end) {
+    res.body.destroy();
+    throw new Error(`the source answered the range ${res.headers['content-range'] ?? '(none)'} instead of bytes ${part.start}-${part.end}`);
+  }
+  const got = await streamTo(res.body, file, part.start, expected, 'r+');
+  if (got !== expected) throw new Error(`received ${got} of ${expected} bytes`);
+}
+
+export interface JobRunner {
+  stop(): Promise<void>;
+}
+
+/** Production: poll for due jobs until stopped. */
+export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRunner {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const tick = () => {
+    if (stopped) return;
+    running = runDueItemJobs(ctx)
+      .catch((err) => ctx.log.error({ err }, 'item jobs failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, pollMs);
+      });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
