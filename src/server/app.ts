@@ -14,7 +14,13 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
+import { folderRoutes } from './areas/folders/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
+import { itemManageRoutes } from './areas/items/manage.ts';
+import { itemReadRoutes } from './areas/items/read.ts';
+import { itemSearchRoutes } from './areas/items/search.ts';
+import { itemSharingRoutes } from './areas/items/sharing.ts';
+import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
@@ -77,6 +83,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   roleRoutes(app);
   groupRoutes(app);
   userDefaultSettingsRoutes(app);
+  itemReadRoutes(app);
+  itemManageRoutes(app);
+  folderRoutes(app);
+  itemSearchRoutes(app);
+  itemSharingRoutes(app);
+  itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
 

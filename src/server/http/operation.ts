@@ -48,7 +48,8 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
-    if (reply.sent) return reply;
+    // A handler that answered itself (a file, an empty body) returns the reply.
+    if (reply.sent || (result as unknown) === reply) return reply;
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(result, null, pretty ? 2 : undefined));
   };
   if (def.method === 'read') {

@@ -1,6 +1,6 @@
 /** The organization record (`portals/self`, `portals/<orgId>`), facts §2.2. */
 import { z } from 'zod';
-import { wireInt } from './wire.ts';
+import { wireBool, wireInt } from './wire.ts';
 import type { PortalUser } from './users.ts';
 
 export interface Portal {
@@ -48,4 +48,6 @@ export const updatePortalParams = z.object({
   description: z.string().max(64 * 1024 - 1).optional(),
   access: z.enum(['private', 'public']).optional(),
   maxExternalMembersPerGroup: wireInt(0, 100_000).optional(),
+  /** Local operation: marks the organization verified (public_authoritative needs a public, verified organization). */
+  isVerified: wireBool.optional(),
 });

@@ -5,6 +5,7 @@
  */
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
+import { extractEsriinfo, isZipFile } from './esriinfo.ts';
 
 export interface StoredFile {
   itemId: string;
@@ -20,6 +21,14 @@ export interface FileDerivedFields {
   documentation?: string;
 }
 
-export async function afterItemFileStored(_ctx: PortalContext, _q: Queryable, _file: StoredFile): Promise<FileDerivedFields> {
-  return {};
+/**
+ * A zip or a zip-based package (recognised by its first bytes, whatever its name) with an
+ * `esriinfo/` folder: its files become the item's info files and its card sets name, title,
+ * thumbnail and documentation. An unsafe archive is refused (400); any other file sets nothing.
+ */
+export async function afterItemFileStored(ctx: PortalContext, q: Queryable, file: StoredFile): Promise<FileDerivedFields> {
+  const path = ctx.blobs.localPath(file.blobKey);
+  if (!(await isZipFile(path))) return {};
+  const { card } = await extractEsriinfo(ctx, q, file.itemId, path);
+  return card;
 }

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { externalMemberLimit } from '../groups/service.ts';
+import { applyOrgVerification } from '../items/status.ts';
 import { countMembers } from '../users/repo.ts';
 import { canViewMembers, toPortalUser } from '../users/service.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
@@ -72,14 +73,19 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     if (!org) throw notFound(`Organization '${orgId}'`);
     const settings = { ...org.settings };
     if (params.maxExternalMembersPerGroup !== undefined) settings.maxExternalMembersPerGroup = params.maxExternalMembersPerGroup;
-    await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6 WHERE id = $1', [
+    await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6, is_verified = $7 WHERE id = $1', [
       orgId,
       params.name ?? org.name,
       params.description ?? org.description,
       params.access ?? org.access,
       JSON.stringify(settings),
       now,
+      params.isVerified ?? org.is_verified,
     ]);
+    // public_authoritative needs a public, verified organization: items follow when that changes.
+    const before = org.is_verified && org.access === 'public';
+    const after = (params.isVerified ?? org.is_verified) && (params.access ?? org.access) === 'public';
+    if (before !== after) await applyOrgVerification(q, orgId, after, caller, now);
   });
   return { success: true as const };
 }

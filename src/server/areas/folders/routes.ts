@@ -1,0 +1,87 @@
+/**
+ * Folders (facts §4): one level deep under a member's root. createFolder (title unique per member,
+ * case-insensitive) and delete. Deleting a folder that still holds items is refused: the items
+ * must be moved or deleted first (a local choice — the hosted service deletes them with it; this
+ * way no item, protected or not, disappears as a side effect).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { hexId } from '../../store/ids.ts';
+import { folderRecord } from '../items/read.ts';
+import type { FolderRow } from '../items/repo.ts';
+import { findUser, type UserRow } from '../users/repo.ts';
+
+export const createFolderParams = z.object({
+  title: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(255, 'must be at most 255 characters')
+    .refine((t) => !/[\\/<>:"|?*\u0000-\u001f]/.test(t) && t !== '.' && t !== '..', 'must not hold / \\ < > : " | ? * or control characters'),
+});
+
+/** The member named in the path, when the caller is that member (with portal:user:createItem) or an administrator (portal:admin:updateItems). */
+async function folderOwner(ctx: PortalContext, caller: Caller, username: string): Promise<UserRow> {
+  const user = await findUser(ctx.db, username);
+  if (!user) throw userNotFound(username);
+  if (user.id === caller.userId) {
+    if (!caller.privileges.has('portal:user:createItem')) throw forbidden('Requires the privilege portal:user:createItem.');
+    return user;
+  }
+  if (caller.orgId === user.org_id && caller.privileges.has('portal:admin:updateItems')) return user;
+  throw forbidden("Only the owner or an administrator (portal:admin:updateItems) can change a member's folders.");
+}
+
+const titleTaken = (title: string) => badParam('title', `'${title}': a folder with this title already exists`, 'Unable to create the folder.');
+
+export async function createFolder(ctx: PortalContext, caller: Caller, username: string, title: string) {
+  const user = await folderOwner(ctx, caller, username);
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.tx(async (q) => {
+      const taken = await q.query('SELECT 1 FROM folders WHERE owner_id = $1 AND lower(title) = lower($2)', [user.id, title]);
+      if (taken.length) throw titleTaken(title);
+      const id = hexId();
+      await q.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5)', [id, user.org_id, user.id, title, now]);
+      return { success: true as const, folder: { username: user.username, id, title } };
+    });
+  } catch (err) {
+    // The same title saved twice at once: the unique index refuses the second.
+    if ((err as { code?: string }).code === '23505') throw titleTaken(title);
+    throw err;
+  }
+}
+
+export async function deleteFolder(ctx: PortalContext, caller: Caller, username: string, folderId: string) {
+  const user = await folderOwner(ctx, caller, username);
+  return ctx.db.tx(async (q) => {
+    const [folder] = await q.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 AND id = $2 FOR UPDATE', [user.id, folderId]);
+    if (!folder) throw new ApiError(400, 'Folder does not exist or is inaccessible.', [`Folder '${folderId}' does not exist or is inaccessible.`]);
+    const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM items WHERE folder_id = $1', [folder.id]);
+    if (Number(n) > 0) {
+      throw new ApiError(400, 'Unable to delete the folder: it is not empty.', [`The folder holds ${n} item(s); move or delete them first.`]);
+    }
+    await q.query('DELETE FROM folders WHERE id = $1', [folder.id]);
+    return { success: true as const, folder: folderRecord(folder, user.username) };
+  });
+}
+
+export function folderRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'write',
+    path: `${REST}/content/users/:username/createFolder`,
+    params: createFolderParams,
+    handler: ({ caller, path, params, portal }) => createFolder(portal, caller, path.username, params.title),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/content/users/:username/:folderId/delete`,
+    params: z.object({}),
+    handler: ({ caller, path, portal }) => deleteFolder(portal, caller, path.username, path.folderId),
+  });
+}

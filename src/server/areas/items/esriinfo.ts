@@ -1,0 +1,202 @@
+/**
+ * Item info from packages (spec §2 Item): a zip (or a package built on zip: .sd, .spk, .lpk, .mpk,
+ * .tpk, .vtpk …, recognised by its first bytes, not its name) holding an `esriinfo/` folder. Every
+ * file under it is copied into the blob store and served at content/items/<id>/info/<path>;
+ * `iteminfo.xml` is the item card (name, title, thumbnail, documentation).
+ *
+ * An archive is text from anyone (performance notes §6.5): no entry may leave the folder (`..`,
+ * absolute paths, backslashes, drive letters and symbolic links are refused), and entry count,
+ * total inflated size and each entry's compression ratio are bounded — checked against the headers
+ * first and again on the bytes actually inflated, never trusting the headers alone.
+ */
+import { open as openFile } from 'node:fs/promises';
+import { Transform, type TransformCallback } from 'node:stream';
+import yauzl from 'yauzl';
+import type { PortalContext } from '../../context.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { putInfoFile } from './thumbnails.ts';
+
+export const ESRIINFO_LIMITS = {
+  /** Files and folders under esriinfo/. */
+  maxEntries: 1000,
+  /** Bytes inflated from esriinfo/ altogether. */
+  maxTotalBytes: 100 * 1024 * 1024,
+  /** Inflated bytes per compressed byte, per entry. */
+  maxRatio: 100,
+  /** The item card is read into memory: at most this big. */
+  maxCardBytes: 1024 * 1024,
+};
+
+export class UnsafeArchive extends ApiError {
+  constructor(detail: string) {
+    super(400, 'The package cannot be accepted: it holds an unsafe entry.', [detail], undefined, { file: detail });
+  }
+}
+
+/** `PK\x03\x04`: a zip's first local file header. */
+export async function isZipFile(path: string): Promise<boolean> {
+  const fh = await openFile(path, 'r');
+  try {
+    const buf = Buffer.alloc(4);
+    const { bytesRead } = await fh.read(buf, 0, 4, 0);
+    return bytesRead === 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
+  } finally {
+    await fh.close();
+  }
+}
+
+export interface ItemCard {
+  name?: string;
+  title?: string;
+  thumbnail?: string;
+  documentation?: string;
+}
+
+export interface ExtractResult {
+  files: string[];
+  card: ItemCard;
+}
+
+/** A path under esriinfo/ that stays there: plain segments only. */
+export function safeRelativePath(rel: string): string | null {
+  if (!rel || rel.length > 512 || rel.includes('\\') || rel.includes('\0') || rel.startsWith('/') || /^[A-Za-z]:/.test(rel)) return null;
+  const segments = rel.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.includes(':'))) return null;
+  return segments.join('/');
+}
+
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+function openZip(path: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(path, { lazyEntries: true, autoClose: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }, (err, zip) =>
+      err ? reject(err) : resolve(zip),
+    ),
+  );
+}
+
+/** yauzl's refusals of a file name (absolute, `..`, backslash): the archive is unsafe, not merely unreadable. */
+const UNSAFE_NAME = /invalid relative path|absolute path|invalid characters in fileName|strictFileNames/i;
+
+/**
+ * Extracts esriinfo/ of the zip at `zipPath` into the blob store and item_info_files (inside the
+ * caller's transaction). Not a readable zip → nothing extracted. An unsafe archive → UnsafeArchive
+ * (400), and nothing kept.
+ */
+export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: string, zipPath: string): Promise<ExtractResult> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await openZip(zipPath);
+  } catch (err) {
+    if (UNSAFE_NAME.test((err as Error).message)) throw new UnsafeArchive((err as Error).message);
+    return { files: [], card: {} };
+  }
+  const written: { path: string; key: string; size: number }[] = [];
+  let cardXml: string | undefined;
+  let entries = 0;
+  let total = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err: Error) => {
+        zip.close();
+        reject(err);
+      };
+      zip.on('error', (err: Error) => reject(UNSAFE_NAME.test(err.message) ? new UnsafeArchive(err.message) : err));
+      zip.on('end', () => resolve());
+      zip.on('entry', (entry: yauzl.Entry) => {
+        const name = entry.fileName;
+        if (!/^esriinfo\//i.test(name)) return zip.readEntry();
+        if (++entries > ESRIINFO_LIMITS.maxEntries) return fail(new UnsafeArchive(`esriinfo holds more than ${ESRIINFO_LIMITS.maxEntries} entries`));
+        if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) return fail(new UnsafeArchive(`'${name}' is a symbolic link`));
+        if (name.endsWith('/')) return zip.readEntry();
+        const rel = safeRelativePath(name.slice('esriinfo/'.length));
+        if (!rel) return fail(new UnsafeArchive(`'${name}' leaves the esriinfo folder`));
+        // The headers first …
+        if (total + entry.uncompressedSize > ESRIINFO_LIMITS.maxTotalBytes) return fail(new UnsafeArchive(`esriinfo inflates to more than ${ESRIINFO_LIMITS.maxTotalBytes} bytes`));
+        if (entry.uncompressedSize > ESRIINFO_LIMITS.maxRatio * Math.max(entry.compressedSize, 1)) {
+          return fail(new UnsafeArchive(`'${name}' is compressed more than ${ESRIINFO_LIMITS.maxRatio}:1`));
+        }
+        zip.openReadStream(entry, (err, stream) => {
+          if (err) return fail(err);
+          // … then the bytes actually inflated.
+          let seen = 0;
+          const limit = Math.min(ESRIINFO_LIMITS.maxRatio * Math.max(entry.compressedSize, 1), ESRIINFO_LIMITS.maxTotalBytes - total);
+          const chunks: Buffer[] = [];
+          const isCard = rel.toLowerCase() === 'iteminfo.xml';
+          const guard = new Transform({
+            transform(chunk: Buffer, _enc, cb: TransformCallback) {
+              seen += chunk.length;
+              if (seen > limit) return cb(new UnsafeArchive(`'${name}' inflates beyond its limits`));
+              if (isCard && seen <= ESRIINFO_LIMITS.maxCardBytes) chunks.push(chunk);
+              cb(null, chunk);
+            },
+          });
+          stream.on('error', (e) => guard.destroy(e));
+          const key = ctx.blobs.newKey();
+          ctx.blobs
+            .write(key, stream.pipe(guard))
+            .then((size) => {
+              total += size;
+              written.push({ path: rel, key, size });
+              if (isCard && seen <= ESRIINFO_LIMITS.maxCardBytes) cardXml = Buffer.concat(chunks).toString('utf8');
+              zip.readEntry();
+            })
+            .catch((e: Error) => fail(e instanceof ApiError ? e : /too many bytes|too few bytes|invalid/i.test(e.message) ? new UnsafeArchive(e.message) : e));
+        });
+      });
+      zip.readEntry();
+    });
+  } catch (err) {
+    await Promise.all(written.map((w) => ctx.blobs.remove(w.key)));
+    throw err;
+  }
+  if (!written.length) return { files: [], card: {} };
+  // A new package replaces the info files of the previous one.
+  await q.query('DELETE FROM item_info_files WHERE item_id = $1', [itemId]);
+  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1', [itemId]);
+  for (const w of written) await putInfoFile(q, itemId, w.path, w.key, w.size);
+  const files = written.map((w) => w.path);
+  const card = cardXml ? parseItemCard(cardXml) : {};
+  const present = new Set(files);
+  const relPath = (p: string | undefined) => {
+    const norm = p ? safeRelativePath(p.trim().replace(/^\.\//, '')) : null;
+    return norm && present.has(norm) ? norm : undefined;
+  };
+  return {
+    files,
+    card: {
+      ...(card.name ? { name: card.name } : {}),
+      ...(card.title ? { title: card.title } : {}),
+      ...(relPath(card.thumbnail) ? { thumbnail: relPath(card.thumbnail) } : {}),
+      ...(relPath(card.documentation) ? { documentation: relPath(card.documentation) } : {}),
+    },
+  };
+}
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+function xmlText(raw: string): string {
+  const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
+  if (cdata) return cdata[1].trim();
+  return raw
+    .replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ENTITIES[e])
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+    .trim();
+}
+
+/** The card's name, title, thumbnail and documentation (first element of each name, any depth). */
+export function parseItemCard(xml: string): ItemCard {
+  const pick = (tag: string) => {
+    const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'i').exec(xml);
+    const v = m ? xmlText(m[1]) : '';
+    return v && !v.includes('<') ? v.slice(0, 256) : undefined;
+  };
+  const card: ItemCard = {};
+  for (const k of ['name', 'title', 'thumbnail', 'documentation'] as const) {
+    const v = pick(k);
+    if (v) card[k] = v;
+  }
+  return card;
+}

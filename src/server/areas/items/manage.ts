@@ -1,0 +1,259 @@
+/**
+ * Changing items (facts §4, Appendix A): update (fields, new data, thumbnail), move, delete,
+ * protect and unprotect. The owner (holding portal:user:createItem) or an administrator of the
+ * item's organization (portal:admin:updateItems; portal:admin:deleteItems to delete). Each change
+ * and its event are one transaction; replaced or deleted files leave the blob store afterwards.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { itemFields, type ItemFields } from '../../../shared/contract/items.ts';
+import { wireBool } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import type { UploadedFile } from '../../http/params.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
+import { afterItemFileStored } from './fileHooks.ts';
+import { findFolder, lockItem, type ItemRow } from './repo.ts';
+import { storeUploadedThumbnail } from './thumbnails.ts';
+
+const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+
+/** Fields sent empty are set aside (cleared only with clearEmptyFields=true). */
+const FIELD_NAMES = Object.keys(itemFields.shape) as (keyof ItemFields)[];
+
+export const updateItemParams = z.preprocess(
+  (raw) => {
+    const o: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
+    const empty: string[] = [];
+    for (const k of FIELD_NAMES) {
+      if (o[k] === '' || (typeof o[k] === 'string' && (o[k] as string).trim() === '' && k !== 'description')) {
+        empty.push(k);
+        delete o[k];
+      }
+    }
+    o.emptyFields = empty;
+    return o;
+  },
+  itemFields.extend({
+    text: z.string().max(16 * 1024 * 1024, 'must be at most 16 MB').optional(),
+    file: uploadedFile.optional(),
+    /** A new thumbnail image; a string (the current thumbnail path, as a fetched item carries it) changes nothing. */
+    thumbnail: z.union([uploadedFile, z.string()]).optional(),
+    clearEmptyFields: wireBool.optional(),
+    emptyFields: z.array(z.string()),
+  }),
+);
+export type UpdateItemParams = z.output<typeof updateItemParams>;
+
+/** Item field → column. */
+const COLUMNS: Record<Exclude<keyof ItemFields, 'serviceUsername' | 'servicePassword'>, string> = {
+  title: 'title',
+  type: 'type',
+  typeKeywords: 'type_keywords',
+  description: 'description',
+  tags: 'tags',
+  snippet: 'snippet',
+  extent: 'extent',
+  spatialReference: 'spatial_reference',
+  accessInformation: 'access_information',
+  licenseInfo: 'license_info',
+  culture: 'culture',
+  properties: 'properties',
+  url: 'url',
+  categories: 'categories',
+  appCategories: 'app_categories',
+  industries: 'industries',
+  languages: 'languages',
+  largeThumbnail: 'large_thumbnail',
+  banner: 'banner',
+  screenshots: 'screenshots',
+  listingProperties: 'listing',
+  documentation: 'documentation',
+  service: 'service_proxy',
+};
+const JSONB = new Set(['extent', 'properties', 'listing', 'service_proxy', 'service_credentials']);
+const ARRAYS = new Set(['type_keywords', 'tags', 'categories', 'app_categories', 'industries', 'languages', 'screenshots']);
+/** Fields that cannot be cleared: an item always has a title and a type. */
+const REQUIRED = new Set(['title', 'type']);
+
+async function setColumns(q: Queryable, id: string, cols: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(cols);
+  if (!names.length) return;
+  const sets = names.map((n, i) => `${n} = ${JSONB.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
+  await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
+}
+
+const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+/** The item addressed through a member's content path: it must be that member's. */
+async function ownedItem(q: Queryable, username: string, itemId: string, caller: Caller): Promise<ItemRow> {
+  const row = await visibleItem(q, itemId, caller);
+  if (row.owner_username.toLowerCase() !== username.toLowerCase()) throw itemNotFound(itemId);
+  return row;
+}
+
+export async function updateItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams) {
+  if (p.text !== undefined && p.file) throw badParam('text', 'cannot be sent together with file');
+  const now = ctx.clock.now();
+  const oldBlobs: string[] = [];
+  const result = await ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await ownedItem(q, username, itemId, caller);
+    assertMayChange(row, caller, 'portal:admin:updateItems');
+    const cols: Record<string, unknown> = {};
+    for (const [field, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
+      const v = p[field];
+      if (v === undefined) continue;
+      cols[col] = JSONB.has(col) ? JSON.stringify(v) : v;
+    }
+    if (p.serviceUsername !== undefined || p.servicePassword !== undefined) {
+      const prev = row.service_credentials ?? { username: '', password: '' };
+      cols.service_credentials = JSON.stringify({ username: p.serviceUsername ?? prev.username, password: p.servicePassword ?? prev.password });
+    }
+    if (p.clearEmptyFields) {
+      for (const field of p.emptyFields as (keyof ItemFields)[]) {
+        if (REQUIRED.has(field)) throw badParam(field, 'must not be empty');
+        if (field === 'serviceUsername' || field === 'servicePassword') {
+          cols.service_credentials = null;
+          continue;
+        }
+        const col = COLUMNS[field];
+        cols[col] = col === 'extent' ? '[]' : ARRAYS.has(col) ? [] : null;
+      }
+    }
+    if (p.text !== undefined) {
+      if (row.data_blob) oldBlobs.push(row.data_blob);
+      Object.assign(cols, { data_kind: 'text', data_text: p.text, data_blob: null, data_mime: null, size: Buffer.byteLength(p.text) });
+    }
+    if (p.thumbnail && typeof p.thumbnail !== 'string') cols.thumbnail = await storeUploadedThumbnail(ctx, q, row.id, p.thumbnail);
+    cols.modified = now;
+    await setColumns(q, row.id, cols);
+    if (p.file) {
+      if (row.data_blob) oldBlobs.push(row.data_blob);
+      const key = ctx.blobs.newKey();
+      const size = await ctx.blobs.adopt(key, p.file.path);
+      await setColumns(q, row.id, {
+        data_kind: 'file',
+        data_text: null,
+        data_blob: key,
+        data_mime: p.file.mimetype || 'application/octet-stream',
+        size,
+        name: row.name ?? p.file.filename,
+      });
+      try {
+        const derived = await afterItemFileStored(ctx, q, { itemId: row.id, blobKey: key, fileName: p.file.filename, size });
+        const fromFile: Record<string, unknown> = {};
+        if (derived.name) fromFile.name = derived.name;
+        if (derived.title && p.title === undefined) fromFile.title = derived.title;
+        if (derived.thumbnail && !(p.thumbnail && typeof p.thumbnail !== 'string')) fromFile.thumbnail = derived.thumbnail;
+        if (derived.documentation && p.documentation === undefined) fromFile.documentation = derived.documentation;
+        await setColumns(q, row.id, fromFile);
+      } catch (err) {
+        await ctx.blobs.remove(key);
+        throw err;
+      }
+    }
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: actor(caller), when: now });
+    return { success: true as const, id: row.id };
+  });
+  await Promise.all(oldBlobs.map((k) => ctx.blobs.remove(k)));
+  return result;
+}
+
+export async function moveItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, folder: string) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await ownedItem(q, username, itemId, caller);
+    assertMayChange(row, caller, 'portal:admin:updateItems');
+    let folderId: string | null = null;
+    const target = folder.trim();
+    if (target && target !== '/') {
+      const f = await findFolder(q, row.owner_id, target);
+      if (!f) throw badParam('folder', `'${target}' is not a folder of ${row.owner_username}`, 'Folder does not exist or is inaccessible.');
+      folderId = f.id;
+    }
+    await q.query('UPDATE items SET folder_id = $2, modified = $3 WHERE id = $1', [row.id, folderId, now]);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'move', subjectId: row.id, actor: actor(caller), properties: { folder: folderId }, when: now });
+    return { success: true as const, itemId: row.id, owner: row.owner_username, folder: folderId };
+  });
+}
+
+/** Authoritative items are protected from deletion like protected ones (facts §3.6). */
+export function deleteRefusal(row: Pick<ItemRow, 'protected' | 'content_status'>): string | null {
+  if (row.protected) return 'Unable to delete item. Delete protection is turned on.';
+  if (row.content_status === 'org_authoritative' || row.content_status === 'public_authoritative') {
+    return 'Unable to delete item. Authoritative items are protected from deletion; remove the authoritative status first.';
+  }
+  return null;
+}
+
+export async function deleteItem(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+  const now = ctx.clock.now();
+  const blobs = await ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await ownedItem(q, username, itemId, caller);
+    assertMayChange(row, caller, 'portal:admin:deleteItems');
+    const refusal = deleteRefusal(row);
+    if (refusal) throw new ApiError(400, refusal, [refusal]);
+    const keys = await q.query<{ key: string }>(
+      `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
+       UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1
+       UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
+       UNION ALL SELECT blob_key FROM item_thumbnail_renditions WHERE item_id = $1`,
+      [row.id],
+    );
+    await q.query('DELETE FROM items WHERE id = $1', [row.id]);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title], type: row.type }, when: now });
+    return keys.map((k) => k.key);
+  });
+  await Promise.all(blobs.map((k) => ctx.blobs.remove(k)));
+  return { success: true as const, itemId };
+}
+
+export async function setItemProtected(ctx: PortalContext, caller: Caller, username: string, itemId: string, value: boolean) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await ownedItem(q, username, itemId, caller);
+    assertMayChange(row, caller, value ? 'portal:admin:updateItems' : 'portal:admin:updateItems');
+    await q.query('UPDATE items SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now });
+    return { success: true as const };
+  });
+}
+
+export function itemManageRoutes(app: FastifyInstance): void {
+  for (const base of [`${REST}/content/users/:username/items/:itemId`, `${REST}/content/users/:username/:folderId/items/:itemId`]) {
+    operation(app, {
+      method: 'write',
+      path: `${base}/update`,
+      params: updateItemParams,
+      handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
+    });
+    operation(app, {
+      method: 'write',
+      path: `${base}/move`,
+      params: z.object({ folder: z.string().max(256).default('/') }),
+      handler: ({ caller, path, params, portal }) => moveItem(portal, caller, path.username, path.itemId, params.folder),
+    });
+    operation(app, {
+      method: 'write',
+      path: `${base}/delete`,
+      params: z.object({ permanent: wireBool.optional() }),
+      handler: ({ caller, path, portal }) => deleteItem(portal, caller, path.username, path.itemId),
+    });
+    for (const [op, value] of [['protect', true], ['unprotect', false]] as const) {
+      operation(app, {
+        method: 'write',
+        path: `${base}/${op}`,
+        params: z.object({}),
+        handler: ({ caller, path, portal }) => setItemProtected(portal, caller, path.username, path.itemId, value),
+      });
+    }
+  }
+}

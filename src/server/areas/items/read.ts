@@ -1,0 +1,163 @@
+/**
+ * Item reads (facts §4): the item record, its data, its info files (esriinfo and the thumbnail),
+ * a member's content listing and the user-item link with its sharing.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { pageEnvelope, pagingParams } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { findUser, type UserRow } from '../users/repo.ts';
+import { itemNotFound, toItem, visibleItem } from './access.ts';
+import { SELECT_ITEM, type FolderRow, type ItemRow } from './repo.ts';
+import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
+
+const none = z.object({});
+
+/** `attachment; filename="…"` with a plain-ASCII fallback and the UTF-8 name (RFC 6266). */
+export function contentDisposition(fileName: string): string {
+  const base = fileName.replace(/[\r\n"\\/]/g, '_').slice(0, 200) || 'data';
+  const ascii = base.replace(/[^\x20-\x7e]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(base)}`;
+}
+
+/** Served files never run as pages of this origin. */
+function safeHeaders(reply: FastifyReply): FastifyReply {
+  return reply.header('X-Content-Type-Options', 'nosniff').header('Content-Security-Policy', "default-src 'none'; sandbox");
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  xml: 'text/xml; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  txt: 'text/plain; charset=utf-8',
+  pdf: 'application/pdf',
+};
+export const mimeOf = (path: string) => MIME_BY_EXT[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
+
+/** The member named in a content path, when the caller is that member or an administrator who views items. */
+async function contentOwner(ctx: PortalContext, caller: Caller, username: string): Promise<UserRow> {
+  const user = await findUser(ctx.db, username);
+  if (!user) throw userNotFound(username);
+  if (user.id !== caller.userId && !(caller.orgId === user.org_id && caller.privileges.has('portal:admin:viewItems'))) {
+    throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can list a member's content.");
+  }
+  return user;
+}
+
+export const folderRecord = (f: FolderRow, username: string) => ({ username, id: f.id, title: f.title, created: f.created });
+
+export async function listUserContent(ctx: PortalContext, caller: Caller, username: string, folderId: string | null, paging: z.output<typeof pagingParams>) {
+  const user = await contentOwner(ctx, caller, username);
+  const folders = await ctx.db.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 ORDER BY created, id', [user.id]);
+  let current: FolderRow | undefined;
+  if (folderId !== null) {
+    current = folders.find((f) => f.id === folderId);
+    if (!current) throw new ApiError(400, 'Folder does not exist or is inaccessible.', [`Folder '${folderId}' does not exist or is inaccessible.`]);
+  }
+  const where = current ? 'i.owner_id = $1 AND i.folder_id = $2' : 'i.owner_id = $1 AND i.folder_id IS NULL';
+  const params = current ? [user.id, current.id] : [user.id];
+  const [{ n }] = await ctx.db.query<{ n: number }>(`SELECT count(*) AS n FROM items i WHERE ${where}`, params);
+  const rows = await ctx.db.query<ItemRow>(`${SELECT_ITEM} WHERE ${where} ORDER BY i.created, i.id LIMIT ${paging.num} OFFSET ${paging.start - 1}`, params);
+  return {
+    username: user.username,
+    ...pageEnvelope(Number(n), paging, rows.length),
+    ...(current ? { currentFolder: folderRecord(current, user.username) } : {}),
+    items: rows.map(toItem),
+    folders: folders.map((f) => folderRecord(f, user.username)),
+  };
+}
+
+export function itemReadRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId`,
+    params: none,
+    access: 'public',
+    handler: async ({ caller, path, portal }) => {
+      const row = await visibleItem(portal.db, path.itemId, caller);
+      await portal.db.query('UPDATE items SET num_views = num_views + 1 WHERE id = $1', [row.id]);
+      return toItem({ ...row, num_views: Number(row.num_views) + 1 });
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId/data`,
+    params: none,
+    access: 'public',
+    handler: async ({ caller, path, portal, reply }) => {
+      const row = await visibleItem(portal.db, path.itemId, caller);
+      safeHeaders(reply);
+      if (row.data_kind === 'text' && row.data_text !== null) {
+        let json = false;
+        try {
+          JSON.parse(row.data_text);
+          json = true;
+        } catch {
+          /* plain text */
+        }
+        reply.type(json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8').send(row.data_text);
+        return reply;
+      }
+      if (row.data_kind === 'file' && row.data_blob) {
+        reply
+          .type(row.data_mime || 'application/octet-stream')
+          .header('Content-Disposition', contentDisposition(row.name || 'data'))
+          .header('Content-Length', String(await portal.blobs.size(row.data_blob)))
+          .send(portal.blobs.read(row.data_blob));
+        return reply;
+      }
+      // No data: an empty body (rest-js's getItemData resolves undefined for it).
+      reply.type('text/plain; charset=utf-8').send('');
+      return reply;
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId/info/*`,
+    params: z.object({ w: THUMBNAIL_WIDTH_PARAM }).partial(),
+    access: 'public',
+    handler: async ({ caller, path, params, portal, reply }) => {
+      const row = await visibleItem(portal.db, path.itemId, caller);
+      const rel = decodeURIComponent((path as Record<string, string>)['*'] ?? '');
+      const [file] = await portal.db.query<{ path: string; blob_key: string; size: number }>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [row.id, rel]);
+      if (!file) throw new ApiError(404, 'File not found.', [`The item has no info file '${rel}'.`]);
+      safeHeaders(reply);
+      if (row.thumbnail && rel === row.thumbnail) return serveThumbnail(portal, row.id, file, params.w ?? 200, reply);
+      reply.type(mimeOf(rel)).header('Content-Length', String(file.size)).send(portal.blobs.read(file.blob_key));
+      return reply;
+    },
+  });
+
+  for (const withFolder of [false, true]) {
+    operation(app, {
+      method: 'read',
+      path: withFolder ? `${REST}/content/users/:username/:folderId` : `${REST}/content/users/:username`,
+      params: pagingParams,
+      handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, withFolder ? path.folderId : null, params),
+    });
+  }
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/users/:username/items/:itemId`,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      const row = await visibleItem(portal.db, path.itemId, caller);
+      if (row.owner_username.toLowerCase() !== path.username.toLowerCase()) throw itemNotFound(path.itemId);
+      if (row.owner_id !== caller.userId && !(caller.orgId === row.org_id && caller.privileges.has('portal:admin:viewItems'))) {
+        throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can read an item's sharing.");
+      }
+      const item = toItem(row);
+      return { item, sharing: { access: item.access, groups: row.group_ids } };
+    },
+  });
+}

@@ -1,0 +1,159 @@
+/**
+ * Item search (`GET search`, facts §4): only items the caller may see (the rule of canViewItem,
+ * written in SQL), `q` parsed by the search-query parser into one condition, paged (num ≤ 100),
+ * sorted by title, created, modified, type, owner or numviews — or, with no sortField,
+ * authoritative items first, then the most recently modified.
+ *
+ * Fields: title, owner, type, tags, id, typekeywords, access (private|shared|org|public),
+ * contentstatus, orgid, group, name, created / modified (epoch ms, ranges `[a TO b]`).
+ * A free term matches title, tags, snippet or description.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
+import type { Caller } from '../../http/auth.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { compileQuery, likePattern, parseQuery, prefixPattern, type QueryLeaf } from '../../http/search-query.ts';
+import type { Queryable } from '../../store/db.ts';
+import { toItem } from './access.ts';
+import { SELECT_ITEM, type ItemRow } from './repo.ts';
+
+export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
+
+export const searchItemsParams = pagingParams.extend({
+  q: z.string().max(8192, 'must be at most 8192 characters').default(''),
+  sortField: z
+    .string()
+    .transform((s) => s.trim().toLowerCase())
+    .pipe(z.union([z.enum(SORT_FIELDS), z.literal('')]))
+    .optional(),
+  sortOrder,
+  searchUserAccess: z.string().optional(),
+  searchUserName: z.string().optional(),
+  filter: z.string().max(8192).optional(),
+});
+
+const SORT_SQL: Record<(typeof SORT_FIELDS)[number], string> = {
+  title: 'lower(i.title)',
+  created: 'i.created',
+  modified: 'i.modified',
+  type: 'lower(i.type)',
+  owner: 'lower(o.username)',
+  numviews: 'i.num_views',
+};
+
+const RANGE_COLUMNS: Record<string, string> = { created: 'i.created', modified: 'i.modified', numviews: 'i.num_views' };
+
+/** A date given as epoch ms, or a date text (ISO); undefined for `*` or something unreadable. */
+function rangeBound(v: string): number | undefined {
+  if (!v || v === '*') return undefined;
+  if (/^-?\d+$/.test(v)) return Number(v);
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : t;
+}
+
+export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unknown) => string): string {
+  const text = (t: Extract<QueryLeaf, { kind: 'term' }>, col: string) => `${col} ILIKE ${p(t.prefix ? prefixPattern(t.value) : likePattern(t.value))}`;
+  const anyEquals = (col: string, v: string) => `EXISTS (SELECT 1 FROM unnest(${col}) x WHERE lower(x) = lower(${p(v)}))`;
+  return compileQuery(tree, (t) => {
+    if (t.kind === 'range') {
+      const col = RANGE_COLUMNS[t.field];
+      if (!col) return 'FALSE';
+      const [lo, hi] = [rangeBound(t.from), rangeBound(t.to)];
+      const parts: string[] = [];
+      if (lo !== undefined) parts.push(`${col} ${t.inclusive ? '>=' : '>'} ${p(lo)}`);
+      if (hi !== undefined) parts.push(`${col} ${t.inclusive ? '<=' : '<'} ${p(hi)}`);
+      return parts.length ? `(${parts.join(' AND ')})` : 'TRUE';
+    }
+    const v = t.value;
+    switch (t.field) {
+      case undefined: {
+        const pat = p(t.prefix ? `%${prefixPattern(v)}` : likePattern(v));
+        return `(i.title ILIKE ${pat} OR i.snippet ILIKE ${pat} OR i.description ILIKE ${pat} OR array_to_string(i.tags, ',') ILIKE ${pat})`;
+      }
+      case 'title':
+        return t.prefix ? text(t, 'i.title') : `i.title ILIKE ${p(likePattern(v))}`;
+      case 'name':
+        return `i.name ILIKE ${p(t.prefix ? prefixPattern(v) : likePattern(v))}`;
+      case 'owner':
+        return t.prefix ? text(t, 'o.username') : `lower(o.username) = lower(${p(v)})`;
+      case 'type':
+        return t.prefix ? text(t, 'i.type') : `lower(i.type) = lower(${p(v)})`;
+      case 'tags':
+        return anyEquals('i.tags', v);
+      case 'typekeywords':
+        return anyEquals('i.type_keywords', v);
+      case 'id':
+        return `i.id = ${p(v)}`;
+      case 'orgid':
+        return `i.org_id = ${p(v)}`;
+      case 'contentstatus':
+        return `i.content_status = ${p(v.toLowerCase())}`;
+      case 'group':
+        return `EXISTS (SELECT 1 FROM item_shares gs WHERE gs.item_id = i.id AND gs.group_id = ${p(v)})`;
+      case 'access': {
+        const a = v.toLowerCase();
+        if (a === 'shared') return `(i.access = 'private' AND EXISTS (SELECT 1 FROM item_shares sa WHERE sa.item_id = i.id))`;
+        if (a === 'private') return `(i.access = 'private' AND NOT EXISTS (SELECT 1 FROM item_shares sa WHERE sa.item_id = i.id))`;
+        return `i.access = ${p(a)}`;
+      }
+      default:
+        // A field this search does not know matches nothing.
+        return 'FALSE';
+    }
+  });
+}
+
+export interface ItemSearch {
+  caller: Caller | null;
+  q: string;
+  sortField?: (typeof SORT_FIELDS)[number] | '';
+  sortOrder: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total: number; rows: ItemRow[] }> {
+  const params: unknown[] = [s.caller?.userId ?? null, s.caller?.orgId ?? null, !!s.caller?.privileges.has('portal:admin:viewItems')];
+  const p = (v: unknown) => `$${params.push(v)}`;
+  // Who may see what (access.ts canViewItem): public; own; the organization's (org items, or all with portal:admin:viewItems); shared to a group of the caller.
+  const visible = `(i.access = 'public'
+      OR i.owner_id = $1
+      OR (i.org_id = $2 AND (i.access = 'org' OR $3::boolean))
+      OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = i.id AND vm.user_id = $1))`;
+  const where = `${visible} AND ${itemConditionSql(parseQuery(s.q), p)}`;
+  const from = 'FROM items i JOIN users o ON o.id = i.owner_id';
+  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params);
+  if (s.limit === 0) return { total: Number(n), rows: [] };
+  const dir = s.sortOrder === 'desc' ? 'DESC' : 'ASC';
+  const order = s.sortField
+    ? `${SORT_SQL[s.sortField]} ${dir}, i.id`
+    : `(i.content_status IN ('org_authoritative', 'public_authoritative')) DESC NULLS LAST, i.modified DESC, i.id`;
+  // Page the ids first, then read the full rows of that page only.
+  const rows = await db.query<ItemRow>(
+    `WITH page AS (SELECT i.id, row_number() OVER (ORDER BY ${order}) AS n ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset})
+     ${SELECT_ITEM} JOIN page ON page.id = i.id ORDER BY page.n`,
+    params,
+  );
+  return { total: Number(n), rows };
+}
+
+export function itemSearchRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: `${REST}/search`,
+    params: searchItemsParams,
+    access: 'public',
+    handler: async ({ caller, params, portal }) => {
+      const { total, rows } = await searchItems(portal.db, {
+        caller,
+        q: params.q,
+        sortField: params.sortField,
+        sortOrder: params.sortOrder,
+        offset: params.start - 1,
+        limit: params.num,
+      });
+      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map(toItem) };
+    },
+  });
+}

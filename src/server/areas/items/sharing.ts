@@ -1,0 +1,221 @@
+/**
+ * Sharing items (facts §1.9, §4, Appendix A): share / unshare one item (through the owner's
+ * content path or content/items/<id>), shareItems / unshareItems for several.
+ *
+ * - `everyone=true` makes the item public, else `org=true` makes it the organization's; both sent
+ *   false (setItemAccess) make it private. Not sent: the access stays.
+ * - `groups` (comma list; " " means none) adds group shares. The sharer must be a member of the
+ *   group (or an administrator of the group's organization); a view-only group takes items only
+ *   from its owner and managers (or such an administrator). Groups that fail are answered in
+ *   `notSharedWith`, not as an error.
+ * - The owner needs portal:user:shareToGroup / shareToOrg / shareToPublic; an administrator
+ *   sharing another member's item needs portal:admin:shareToGroup / shareToOrg / shareToPublic.
+ * - Content status follows public sharing in a verified organization: an org_authoritative item
+ *   made public becomes public_authoritative, and back when it stops being public.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { commaList, wireBool } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { badParam, forbidden } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { findGroup, type GroupRow } from '../groups/repo.ts';
+import { canSeeGroup } from '../groups/service.ts';
+import { findOrg } from '../portals/repo.ts';
+import { itemNotFound, visibleItem } from './access.ts';
+import { lockItem, type ItemRow } from './repo.ts';
+
+export const shareParams = z.object({
+  everyone: wireBool.optional(),
+  org: wireBool.optional(),
+  groups: commaList.pipe(z.array(z.string().max(64)).max(100, 'may name at most 100 groups')).default([]),
+  account: wireBool.optional(),
+  confirmItemControl: wireBool.optional(),
+});
+export type ShareParams = z.output<typeof shareParams>;
+
+export const bulkShareParams = shareParams.extend({
+  items: commaList.pipe(z.array(z.string().max(64)).min(1, 'must name at least one item').max(100, 'may name at most 100 items')),
+});
+
+type Level = 'Group' | 'Org' | 'Public';
+
+/** Owner: portal:user:shareTo<level>. Administrator of the item's organization on another's item: portal:admin:shareTo<level>. */
+function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
+  const own = row.owner_id === caller.userId;
+  const privilege = own ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
+  if (!own && caller.orgId !== row.org_id) throw forbidden('Only the owner or an administrator of its organization can share this item.');
+  if (!caller.privileges.has(privilege)) throw forbidden(`Requires the privilege ${privilege}.`);
+}
+
+/** Anyone who may share the item at all: the owner, or an administrator of its organization with an admin sharing privilege. */
+function assertMayChangeSharing(row: ItemRow, caller: Caller): void {
+  if (row.owner_id === caller.userId) return;
+  if (caller.orgId === row.org_id && ['Group', 'Org', 'Public'].some((l) => caller.privileges.has(`portal:admin:shareTo${l}`))) return;
+  throw forbidden('Only the owner or an administrator of its organization can change how this item is shared.');
+}
+
+const isAdminOf = (caller: Caller, orgId: string) => caller.orgId === orgId && caller.privileges.has('portal:admin:shareToGroup');
+
+/** Whether the caller may put an item into the group. */
+function mayShareTo(group: GroupRow | undefined, caller: Caller): boolean {
+  if (!group || !canSeeGroup(group, caller)) return false;
+  const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
+  if (group.is_view_only) return manager || isAdminOf(caller, group.org_id);
+  return !!group.my_member_type || isAdminOf(caller, group.org_id);
+}
+
+/** Whether the caller may take an item out of the group: who may share, or the group's managers. */
+function mayUnshareFrom(group: GroupRow | undefined, caller: Caller, row: ItemRow): boolean {
+  if (!group) return false;
+  const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
+  return manager || row.owner_id === caller.userId || isAdminOf(caller, group.org_id) || (caller.orgId === row.org_id && caller.privileges.has('portal:admin:shareToGroup'));
+}
+
+/** The status an item's access implies for it in its organization (verified organizations only). */
+async function statusAfterAccess(q: Queryable, row: ItemRow, access: ItemRow['access']): Promise<ItemRow['content_status']> {
+  const status = row.content_status;
+  if (access === 'public' && status === 'org_authoritative') {
+    const org = await findOrg(q, row.org_id);
+    return org?.is_verified && org.access === 'public' ? 'public_authoritative' : status;
+  }
+  if (access !== 'public' && status === 'public_authoritative') return 'org_authoritative';
+  return status;
+}
+
+const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+async function findItemFor(q: Queryable, itemId: string, caller: Caller, owner?: string): Promise<ItemRow> {
+  await lockItem(q, itemId);
+  const row = await visibleItem(q, itemId, caller);
+  if (owner !== undefined && row.owner_username.toLowerCase() !== owner.toLowerCase()) throw itemNotFound(itemId);
+  return row;
+}
+
+export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
+  const now = ctx.clock.now();
+  const row = await findItemFor(q, itemId, caller, owner);
+  assertMayChangeSharing(row, caller);
+  let access = row.access;
+  if (p.everyone === true) {
+    assertMayShare(row, caller, 'Public');
+    access = 'public';
+  } else if (p.org === true) {
+    assertMayShare(row, caller, 'Org');
+    access = 'org';
+  } else if (p.everyone === false && p.org === false) {
+    access = 'private';
+  }
+  if (p.groups.length) assertMayShare(row, caller, 'Group');
+  const notSharedWith: string[] = [];
+  const added: GroupRow[] = [];
+  for (const gid of [...new Set(p.groups)]) {
+    const group = await findGroup(q, gid, caller.userId);
+    if (!mayShareTo(group, caller)) {
+      notSharedWith.push(gid);
+      continue;
+    }
+    const inserted = await q.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [row.id, gid, now]);
+    if (inserted.length) added.push(group!);
+  }
+  const sharedTo: string[] = added.map((g) => g.id);
+  if (access !== row.access) {
+    const status = await statusAfterAccess(q, row, access);
+    await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+    if (access === 'public') sharedTo.push('Everyone');
+    else if (access === 'org' && row.access === 'private') sharedTo.push('Organization');
+    const unsharedFrom = row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : row.access === 'org' && access === 'private' ? ['Organization'] : [];
+    if (unsharedFrom.length) {
+      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now });
+    }
+  }
+  if (sharedTo.length) {
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'share', subjectId: row.id, actor: actor(caller), properties: { sharedToGroups: sharedTo }, when: now });
+  }
+  for (const g of added) {
+    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'share', subjectId: g.id, actor: actor(caller), properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now });
+  }
+  return { notSharedWith, itemId: row.id };
+}
+
+export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
+  const now = ctx.clock.now();
+  const row = await findItemFor(q, itemId, caller, owner);
+  const notUnsharedFrom: string[] = [];
+  const removed: GroupRow[] = [];
+  for (const gid of [...new Set(p.groups)]) {
+    const group = await findGroup(q, gid, caller.userId);
+    if (!mayUnshareFrom(group, caller, row)) {
+      notUnsharedFrom.push(gid);
+      continue;
+    }
+    const deleted = await q.query('DELETE FROM item_shares WHERE item_id = $1 AND group_id = $2 RETURNING 1', [row.id, gid]);
+    if (deleted.length) removed.push(group!);
+  }
+  const unsharedFrom: string[] = removed.map((g) => g.id);
+  let access = row.access;
+  if (p.everyone === true && row.access === 'public') access = 'org';
+  if (p.org === true && row.access !== 'private') access = 'private';
+  if (access !== row.access) {
+    assertMayChangeSharing(row, caller);
+    const status = await statusAfterAccess(q, row, access);
+    await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+    if (row.access === 'public') unsharedFrom.push('Everyone');
+    if (access === 'private') unsharedFrom.push('Organization');
+  }
+  if (unsharedFrom.length) {
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now });
+  }
+  for (const g of removed) {
+    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'unshare', subjectId: g.id, actor: actor(caller), properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now });
+  }
+  return { notUnsharedFrom, itemId: row.id };
+}
+
+export function itemSharingRoutes(app: FastifyInstance): void {
+  type ShareFn = (ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) => Promise<{ itemId: string; notSharedWith?: string[]; notUnsharedFrom?: string[] }>;
+  const ops: [string, ShareFn][] = [
+    ['share', shareItemIn],
+    ['unshare', unshareItemIn],
+  ];
+  for (const [op, fn] of ops) {
+    operation(app, {
+      method: 'write',
+      path: `${REST}/content/users/:username/items/:itemId/${op}`,
+      params: shareParams,
+      handler: ({ caller, path, params, portal }) => portal.db.tx((q) => fn(portal, q, caller, path.itemId, params, path.username)),
+    });
+    operation(app, {
+      method: 'write',
+      path: `${REST}/content/items/:itemId/${op}`,
+      params: shareParams,
+      handler: ({ caller, path, params, portal }) => portal.db.tx((q) => fn(portal, q, caller, path.itemId, params)),
+    });
+    operation(app, {
+      method: 'write',
+      path: `${REST}/content/users/:username/${op}Items`,
+      params: bulkShareParams,
+      handler: async ({ caller, path, params, portal }) => {
+        if (path.username.toLowerCase() !== caller.username.toLowerCase() && !caller.privileges.has('portal:admin:viewItems')) {
+          throw badParam('username', 'must be your own username');
+        }
+        const results = [];
+        // One transaction per item: one item refused does not undo the others.
+        for (const itemId of params.items) {
+          try {
+            const r = await portal.db.tx((q) => fn(portal, q, caller, itemId, params));
+            const rest = r.notSharedWith ? { notSharedWith: r.notSharedWith } : { notUnsharedFrom: r.notUnsharedFrom };
+            results.push({ itemId, success: true, ...rest });
+          } catch (err) {
+            const e = err as { code?: number; message?: string };
+            results.push({ itemId, success: false, ...(op === 'share' ? { notSharedWith: params.groups } : { notUnsharedFrom: params.groups }), error: { code: e.code ?? 500, message: e.message ?? 'failed' } });
+          }
+        }
+        return { results };
+      },
+    });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * setContentStatus (spec §4.7, facts §3.6): `deprecated` by the owner or an administrator of the
+ * item's organization (portal:admin:updateItems); `org_authoritative` / `public_authoritative`
+ * by such administrators only; `public_authoritative` only in a public and verified organization
+ * (else 400 CONT_0163); an empty status with clearEmptyFields=true removes the status. Removing or
+ * replacing an authoritative status is an administrator's change too. Authoritative items are
+ * delete-protected (manage.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
+import { CONTENT_STATUSES } from '../../../shared/contract/items.ts';
+import { wireBool } from '../../../shared/contract/wire.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { findOrg } from '../portals/repo.ts';
+import { visibleItem } from './access.ts';
+import { lockItem } from './repo.ts';
+
+export const setContentStatusParams = z.object({
+  status: z.union([z.enum(CONTENT_STATUSES), z.literal('')]).default(''),
+  clearEmptyFields: wireBool.default(false),
+});
+
+const AUTHORITATIVE = new Set(['org_authoritative', 'public_authoritative']);
+
+export async function setContentStatus(ctx: PortalContext, caller: Caller, itemId: string, p: z.output<typeof setContentStatusParams>) {
+  if (![...caller.privileges].some((id) => id.startsWith('portal:'))) throw forbidden('Requires a portal: privilege.');
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await visibleItem(q, itemId, caller);
+    const admin = caller.orgId === row.org_id && caller.privileges.has('portal:admin:updateItems');
+    const owner = row.owner_id === caller.userId;
+    if (p.status === '' && !p.clearEmptyFields) throw badParam('clearEmptyFields', 'must be true to remove the content status');
+    const touchesAuthoritative = AUTHORITATIVE.has(p.status) || (row.content_status !== null && AUTHORITATIVE.has(row.content_status));
+    if (touchesAuthoritative && !admin) throw forbidden('Only an administrator of the organization (portal:admin:updateItems) can set or remove an authoritative status.');
+    if (!admin && !owner) throw forbidden('Only the owner or an administrator (portal:admin:updateItems) can set the content status.');
+    if (p.status === 'public_authoritative') {
+      const org = await findOrg(q, row.org_id);
+      if (!org || org.access !== 'public' || !org.is_verified) {
+        throw new ApiError(
+          400,
+          'Public authoritative status requires a public and verified organization.',
+          ['The organization must be public and verified to mark items public_authoritative.'],
+          MESSAGE_CODES.publicAuthoritativeRefused,
+        );
+      }
+    }
+    const status = p.status === '' ? null : p.status;
+    await q.query('UPDATE items SET content_status = $2, modified = $3 WHERE id = $1', [row.id, status, now]);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: { userId: caller.userId, username: caller.username }, properties: { contentStatus: status ?? '' }, when: now });
+    return { success: true as const, itemId: row.id };
+  });
+}
+
+/**
+ * The organization's verification changed (portals/<orgId>/update isVerified), inside its
+ * transaction: verified and public → every org_authoritative item becomes public_authoritative;
+ * no longer verified → public_authoritative items go back to org_authoritative. One update event per item.
+ */
+export async function applyOrgVerification(q: Queryable, orgId: string, verifiedPublic: boolean, actorCaller: Caller, now: number): Promise<number> {
+  const [from, to] = verifiedPublic ? ['org_authoritative', 'public_authoritative'] : ['public_authoritative', 'org_authoritative'];
+  const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [orgId, from, to, now]);
+  for (const r of rows) {
+    await recordEvent(q, { orgId, source: 'item', operation: 'update', subjectId: r.id, actor: { userId: actorCaller.userId, username: actorCaller.username }, properties: { contentStatus: to }, when: now });
+  }
+  return rows.length;
+}
+
+export function itemStatusRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'write',
+    path: `${REST}/content/items/:itemId/setContentStatus`,
+    params: setContentStatusParams,
+    handler: ({ caller, path, params, portal }) => setContentStatus(portal, caller, path.itemId, params),
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * Item thumbnails (spec §2 Item, §8): an uploaded image kept as an info file (`thumbnail/<name>`),
+ * served at widths 200 (default), 400, 800 or 2400. Each width is made once with sharp and kept
+ * in the blob store (item_thumbnail_renditions).
+ */
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { LIMITS } from '../../../shared/limits.ts';
+import type { PortalContext } from '../../context.ts';
+import { badParam } from '../../http/errors.ts';
+import type { UploadedFile } from '../../http/params.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export const THUMBNAIL_WIDTH_PARAM = z
+  .union([z.number(), z.string().trim()])
+  .transform((v) => Number(v))
+  .refine((n) => (LIMITS.thumbnailWidths as readonly number[]).includes(n), `must be one of: ${LIMITS.thumbnailWidths.join(', ')}`);
+
+/** Uploaded thumbnails larger than this are refused. */
+export const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
+/** Images with more pixels than this are refused before decoding (a decompression bomb). */
+const MAX_PIXELS = 50_000_000;
+const FORMATS: Record<string, { mime: string; ext: string }> = {
+  png: { mime: 'image/png', ext: 'png' },
+  jpeg: { mime: 'image/jpeg', ext: 'jpg' },
+  gif: { mime: 'image/gif', ext: 'gif' },
+  webp: { mime: 'image/webp', ext: 'webp' },
+};
+
+/** The image's format if it is one a thumbnail may be; otherwise undefined. */
+export async function imageFormat(input: string | Buffer): Promise<string | undefined> {
+  try {
+    const meta = await sharp(input, { limitInputPixels: MAX_PIXELS }).metadata();
+    return meta.format && FORMATS[meta.format] && meta.width && meta.height ? meta.format : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, 100);
+
+/**
+ * Stores an uploaded thumbnail for the item (inside the caller's transaction); answers its info
+ * path, which becomes the item's `thumbnail`. Not an image → 400 naming `thumbnail`.
+ */
+export async function storeUploadedThumbnail(ctx: PortalContext, q: Queryable, itemId: string, file: UploadedFile): Promise<string> {
+  if (file.size > THUMBNAIL_MAX_BYTES) throw badParam('thumbnail', `must be at most ${THUMBNAIL_MAX_BYTES / 1024 / 1024} MB`);
+  const format = await imageFormat(file.path);
+  if (!format) throw badParam('thumbnail', 'must be a PNG, JPEG, GIF or WebP image');
+  const stem = safeName(file.filename.replace(/\.[^.]*$/, '')) || 'thumbnail';
+  const path = `thumbnail/${stem}.${FORMATS[format].ext}`;
+  const key = ctx.blobs.newKey();
+  const size = await ctx.blobs.adopt(key, file.path);
+  await putInfoFile(q, itemId, path, key, size);
+  return path;
+}
+
+/** One info file row (replacing one at the same path); renditions of the old file are dropped. */
+export async function putInfoFile(q: Queryable, itemId: string, path: string, key: string, size: number): Promise<void> {
+  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2', [itemId, path]);
+  await q.query(
+    `INSERT INTO item_info_files (item_id, path, blob_key, size) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (item_id, path) DO UPDATE SET blob_key = EXCLUDED.blob_key, size = EXCLUDED.size`,
+    [itemId, path, key, size],
+  );
+}
+
+/** The thumbnail at `width` (made now if it was never asked for), streamed. */
+export async function serveThumbnail(
+  ctx: PortalContext,
+  itemId: string,
+  file: { path: string; blob_key: string },
+  width: number,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const [hit] = await ctx.db.query<{ blob_key: string; size: number }>(
+    'SELECT blob_key, size FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2 AND width = $3',
+    [itemId, file.path, width],
+  );
+  const format = (await imageFormat(ctx.blobs.localPath(file.blob_key))) ?? 'png';
+  // GIF renditions are written as PNG.
+  const outFormat = (format === 'gif' ? 'png' : format) as 'png' | 'jpeg' | 'webp';
+  const mime = FORMATS[outFormat].mime;
+  if (hit) {
+    reply.type(mime).header('Content-Length', String(hit.size)).header('X-Thumbnail-Rendition', 'cached').send(ctx.blobs.read(hit.blob_key));
+    return reply;
+  }
+  const image = sharp(ctx.blobs.localPath(file.blob_key), { limitInputPixels: MAX_PIXELS, animated: false }).resize({ width, withoutEnlargement: true });
+  const out = await image.toFormat(outFormat).toBuffer();
+  const key = ctx.blobs.newKey();
+  const size = await ctx.blobs.write(key, Readable.from([out]));
+  const inserted = await ctx.db.query(
+    `INSERT INTO item_thumbnail_renditions (item_id, path, width, blob_key, size) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [itemId, file.path, width, key, size],
+  );
+  // Made twice at once: the other one was kept.
+  if (!inserted.length) await ctx.blobs.remove(key);
+  reply.type(mime).header('Content-Length', String(out.length)).header('X-Thumbnail-Rendition', 'new').send(out);
+  return reply;
+}
