@@ -1,5 +1,5 @@
-/** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles. */
-import { Badge, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+/** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles (one or several at once). */
+import { Badge, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -7,15 +7,16 @@ import { useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
+import { AssignRoleModal } from './AssignRoleModal.tsx';
 import { ChangeRoleModal } from './ChangeRoleModal.tsx';
-import { addMembersPermission, changeRoleOfPermission } from './permissions.ts';
+import { addMembersPermission, changeRoleOfPermission, changeRolesPermission } from './permissions.ts';
 import { membersQuery, rolesQuery } from './queries.ts';
 import { roleChoices } from './roleChoices.ts';
 import { memberListToParams, PAGE_SIZES, parseMemberList, type MemberListState } from './schemas.ts';
@@ -55,6 +56,19 @@ export default function MembersPage() {
   const [adding, setAdding] = useState(false);
   const [changing, setChanging] = useState<PortalUser | null>(null);
   const addPermission = addMembersPermission(user);
+  // Selected members, kept across pages, for "Assign role".
+  const [selected, setSelected] = useState<ReadonlyMap<string, PortalUser>>(new Map());
+  const [assigning, setAssigning] = useState(false);
+  const rowKey = (m: PortalUser) => m.id || m.username;
+  const select = (rows: PortalUser[], on: boolean) =>
+    setSelected((prev) => {
+      const next = new Map(prev);
+      for (const m of rows) {
+        if (on) next.set(rowKey(m), m);
+        else next.delete(rowKey(m));
+      }
+      return next;
+    });
 
   const filterData = [
     { group: 'All', items: [{ value: '', label: 'All roles' }] },
@@ -159,12 +173,30 @@ export default function MembersPage() {
           w={220}
         />
       </Group>
+      <Paper withBorder radius="md" px="md" py="xs" mb="sm">
+        <Group justify="space-between" gap="sm" wrap="wrap">
+          <Text size="sm" c={selected.size ? undefined : 'dimmed'} aria-live="polite" data-testid="selection-count">
+            {selected.size ? `${selected.size} member${selected.size === 1 ? '' : 's'} selected` : 'Tick members to give several of them a role at once.'}
+          </Text>
+          <Group gap="xs">
+            {selected.size ? (
+              <Button size="xs" variant="subtle" onClick={() => setSelected(new Map())}>
+                Clear selection
+              </Button>
+            ) : null}
+            <GuardedButton permission={changeRolesPermission(user)} size="xs" leftSection={<IconShield size={14} />} disabled={selected.size === 0} onClick={() => setAssigning(true)}>
+              Assign role
+            </GuardedButton>
+          </Group>
+        </Group>
+      </Paper>
       <DataTable
         label="Members"
         itemName="members"
         columns={columns}
         rows={members.data?.users}
-        rowKey={(m) => m.id || m.username}
+        rowKey={rowKey}
+        selection={{ selected: new Set(selected.keys()), onChange: select, rowLabel: (m) => `Select ${m.username}` }}
         loading={members.isPending}
         fetching={members.isPlaceholderData || (members.isFetching && !members.isPending)}
         error={members.isError ? members.error : undefined}
@@ -184,6 +216,16 @@ export default function MembersPage() {
         }
       />
       <AddMemberModal opened={adding} onClose={() => setAdding(false)} customRoles={customRoles} rolesNote={rolesNote} />
+      <AssignRoleModal
+        opened={assigning}
+        members={[...selected.values()]}
+        onClose={(finished) => {
+          setAssigning(false);
+          if (finished) setSelected(new Map());
+        }}
+        customRoles={customRoles}
+        rolesNote={rolesNote}
+      />
       <ChangeRoleModal member={changing} onClose={() => setChanging(null)} customRoles={customRoles} rolesNote={rolesNote} />
     </>
   );

@@ -23,7 +23,8 @@ function usernames(table: HTMLElement): string[] {
   return within(table)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell')[1]?.textContent ?? '');
+    // Cells: selection box, name, username, …
+    .map((row) => within(row).getAllByRole('cell')[2]?.textContent ?? '');
 }
 
 describe('members page', () => {

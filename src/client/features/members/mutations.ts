@@ -1,6 +1,7 @@
 /** Adding members and changing roles; each mutation invalidates what it changes. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { createUser, updateUserRole } from '../../api/index.ts';
+import { runBulk } from '../../lib/bulk.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import type { AddMemberValues } from './schemas.ts';
 
@@ -27,6 +28,31 @@ export function useChangeRole(orgId: string, selfUsername: string) {
         // Changing one's own role changes one's own privileges.
         vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
         vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.portal }) : undefined,
+      ]),
+  });
+}
+
+export interface AssignRoleInput {
+  usernames: readonly string[];
+  role: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * One role for several members: updateUserRole per member, a few at a time, every outcome kept
+ * (one refusal never stops the others).
+ */
+export function useAssignRole(orgId: string, selfUsername: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ usernames, role, onProgress }: AssignRoleInput) =>
+      runBulk(usernames, (username) => updateUserRole(orgId, { username, role }), { concurrency: 4, onProgress }),
+    onSettled: (_outcomes, _error, vars) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
+        // Member counts of roles.
+        queryClient.invalidateQueries({ queryKey: queryKeys.roles(orgId) }),
+        vars.usernames.includes(selfUsername) ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
       ]),
   });
 }
