@@ -71,6 +71,14 @@ function tokenize(q: string): Token[] {
       negated = c === '-';
       i++;
     }
+    // `field:` — the value (word, phrase, range or group) follows, with or without a space.
+    const fieldName = /^([A-Za-z_][A-Za-z0-9_.]*):/.exec(q.slice(i, i + 130));
+    if (fieldName) {
+      if (negated) out.push({ t: 'not' });
+      out.push({ t: 'field', name: fieldName[1].toLowerCase() });
+      i += fieldName[0].length;
+      continue;
+    }
     if (q[i] === '"') {
       const end = q.indexOf('"', i + 1);
       const value = q.slice(i + 1, end < 0 ? n : end);
@@ -84,14 +92,6 @@ function tokenize(q: string): Token[] {
     while (j < n && !isSpace(q[j]) && q[j] !== '(' && q[j] !== ')' && q[j] !== '"') j++;
     let word = q.slice(i, j);
     i = j;
-    const field = /^([A-Za-z_][A-Za-z0-9_.]*):(.*)$/.exec(word);
-    if (field) {
-      if (negated) out.push({ t: 'not' });
-      out.push({ t: 'field', name: field[1].toLowerCase() });
-      const rest = field[2];
-      if (rest) out.push({ t: 'value', value: stripBoost(rest), phrase: false, negated: false });
-      continue;
-    }
     if (!negated && (word === 'AND' || word === '&&')) out.push({ t: 'and' });
     else if (!negated && (word === 'OR' || word === '||')) out.push({ t: 'or' });
     else if (!negated && (word === 'NOT' || word === '!')) out.push({ t: 'not' });
@@ -132,15 +132,20 @@ class Parser {
   }
 
   private or(field: string | undefined, depth: number): QueryNode {
-    const children = [this.and(field, depth)];
+    const children: QueryNode[] = [];
+    const first = this.and(field, depth);
+    if (first) children.push(first);
     while (this.peek()?.t === 'or') {
       this.pos++;
-      children.push(this.and(field, depth));
+      // An empty side (`a OR`) is dropped, not read as "everything".
+      const next = this.and(field, depth);
+      if (next) children.push(next);
     }
+    if (!children.length) return { kind: 'all' };
     return children.length === 1 ? children[0] : { kind: 'or', children };
   }
 
-  private and(field: string | undefined, depth: number): QueryNode {
+  private and(field: string | undefined, depth: number): QueryNode | null {
     const children: QueryNode[] = [];
     for (;;) {
       const tok = this.peek();
@@ -151,7 +156,7 @@ class Parser {
       }
       children.push(this.unary(field, depth));
     }
-    if (!children.length) return { kind: 'all' };
+    if (!children.length) return null;
     return children.length === 1 ? children[0] : { kind: 'and', children };
   }
 

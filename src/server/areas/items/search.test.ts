@@ -1,0 +1,112 @@
+/** `GET search`: visibility built in SQL, the q fields and operators, sorting, paging, authoritative first. */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../../../../test/support/service.ts';
+import { getJson, insertItem, shareToGroup } from './manage.test-support.ts';
+
+let svc: TestService;
+const tokens: Record<string, string> = {};
+/** A word only this suite's items carry, so the demo data never gets in the way. */
+const W = `zq${randomUUID().slice(0, 8)}`;
+const ids: Record<string, string> = {};
+let groupId: string;
+
+beforeAll(async () => {
+  svc = await startService();
+  for (const u of ['admin', 'publisher1', 'user1', 'viewer1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
+  const g = await svc.post('community/createGroup', { title: `G ${W}`, access: 'private' }, tokens.publisher1);
+  groupId = g.group.id;
+  ids.private = await insertItem(svc, 'user1', { title: `${W} Private Lake`, tags: [W, 'water'], created: 1000, modified: 1000 });
+  ids.org = await insertItem(svc, 'user1', { title: `${W} Org Park`, tags: [W, 'parks'], type: 'Feature Service', access: 'org', created: 2000, modified: 2000 });
+  ids.public = await insertItem(svc, 'publisher1', { title: `${W} Public River`, tags: [W, 'water'], access: 'public', snippet: 'A river snippet', created: 3000, modified: 3000 });
+  ids.shared = await insertItem(svc, 'admin', { title: `${W} Shared Trail`, tags: [W], typeKeywords: ['Hiking'], created: 4000, modified: 4000 });
+  ids.auth = await insertItem(svc, 'user1', { title: `${W} Authoritative Base`, tags: [W], access: 'public', contentStatus: 'org_authoritative', created: 500, modified: 500 });
+  ids.partner = await insertItem(svc, 'partner_admin', { title: `${W} Partner Org Item`, tags: [W], access: 'org', created: 5000, modified: 5000 });
+  await shareToGroup(svc, ids.shared, groupId);
+});
+afterAll(() => svc.close());
+
+const search = (q: string, who?: string, extra: Record<string, string> = {}) => getJson(svc, 'search', { q, num: '100', ...extra }, who ? tokens[who] : undefined);
+const found = async (q: string, who?: string, extra: Record<string, string> = {}) => {
+  const body = await search(q, who, extra);
+  expect(body.error, JSON.stringify(body.error)).toBeUndefined();
+  return (body.results as { id: string }[]).map((r) => Object.entries(ids).find(([, v]) => v === r.id)?.[0] ?? r.id);
+};
+
+describe('search: who sees what', () => {
+  it('anonymous callers see public items only', async () => {
+    expect((await found(`tags:${W}`)).sort()).toEqual(['auth', 'public']);
+  });
+  it("a member sees own, the organization's, public, and their groups' items", async () => {
+    expect((await found(`tags:${W}`, 'user1')).sort()).toEqual(['auth', 'org', 'private', 'public']);
+    expect((await found(`tags:${W}`, 'publisher1')).sort()).toEqual(['auth', 'org', 'public', 'shared']);
+  });
+  it('an administrator with portal:admin:viewItems sees every item of the organization, not of others', async () => {
+    expect((await found(`tags:${W}`, 'admin')).sort()).toEqual(['auth', 'org', 'private', 'public', 'shared']);
+    expect((await found(`tags:${W}`, 'partner_admin')).sort()).toEqual(['auth', 'partner', 'public']);
+  });
+});
+
+describe('search: q', () => {
+  it('fields: title, owner, type, tags, id, typekeywords, orgid, group, access, contentstatus', async () => {
+    expect(await found(`title:"${W} Org Park"`, 'admin')).toEqual(['org']);
+    expect((await found(`owner:user1 AND tags:${W}`, 'admin')).sort()).toEqual(['auth', 'org', 'private']);
+    expect(await found(`type:"Feature Service" AND tags:${W}`, 'admin')).toEqual(['org']);
+    expect(await found(`id:${ids.public}`)).toEqual(['public']);
+    expect(await found(`typekeywords:hiking AND tags:${W}`, 'admin')).toEqual(['shared']);
+    expect(await found(`orgid:${svc.partnerOrgId} AND tags:${W}`, 'partner_admin')).toEqual(['partner']);
+    expect(await found(`group:${groupId}`, 'publisher1')).toEqual(['shared']);
+    expect(await found(`access:shared AND tags:${W}`, 'admin')).toEqual(['shared']);
+    expect(await found(`access:private AND tags:${W}`, 'admin')).toEqual(['private']);
+    expect((await found(`access:public AND tags:${W}`, 'admin')).sort()).toEqual(['auth', 'public']);
+    expect(await found(`contentstatus:org_authoritative AND tags:${W}`, 'admin')).toEqual(['auth']);
+  });
+
+  it("rest-js's share check: id: <id> AND group: <gid>, sent by POST", async () => {
+    const res = await svc.post('search', { q: `id: ${ids.shared} AND group: ${groupId}`, num: '10', start: '1', sortField: 'title' }, tokens.publisher1);
+    expect(res.total).toBe(1);
+    expect(res.results[0].id).toBe(ids.shared);
+    expect((await svc.post('search', { q: `id: ${ids.org} AND group: ${groupId}` }, tokens.publisher1)).total).toBe(0);
+  });
+
+  it('AND, OR, NOT, parentheses and free terms over title, tags, snippet, description', async () => {
+    expect((await found(`tags:${W} AND (tags:water OR tags:parks)`, 'admin')).sort()).toEqual(['org', 'private', 'public']);
+    expect((await found(`tags:${W} AND tags:water AND NOT owner:user1`, 'admin')).sort()).toEqual(['public']);
+    expect((await found(`tags:${W} -tags:water`, 'admin')).sort()).toEqual(['auth', 'org', 'shared']);
+    expect(await found(`${W} river`, 'admin')).toEqual(['public']);
+    expect(await found(`"river snippet" ${W}`, 'admin')).toEqual(['public']);
+    expect(await found(`${W} nothingmatches`, 'admin')).toEqual([]);
+    expect(await found(`unknownfield:x`, 'admin')).toEqual([]);
+  });
+
+  it('created and modified ranges, inclusive and exclusive', async () => {
+    expect((await found(`tags:${W} AND created:[1000 TO 3000]`, 'admin')).sort()).toEqual(['org', 'private', 'public']);
+    expect((await found(`tags:${W} AND created:{1000 TO 3000}`, 'admin')).sort()).toEqual(['org']);
+    expect((await found(`tags:${W} AND modified:[4000 TO *]`, 'admin')).sort()).toEqual(['shared']);
+  });
+});
+
+describe('search: order and paging', () => {
+  it('ranks authoritative items first without a sortField, then the most recently modified', async () => {
+    expect(await found(`tags:${W}`, 'admin')).toEqual(['auth', 'shared', 'public', 'org', 'private']);
+  });
+
+  it('sorts by title, created, owner, numviews in either order', async () => {
+    expect(await found(`tags:${W}`, 'admin', { sortField: 'title' })).toEqual(['auth', 'org', 'private', 'public', 'shared']);
+    expect(await found(`tags:${W}`, 'admin', { sortField: 'created', sortOrder: 'desc' })).toEqual(['shared', 'public', 'org', 'private', 'auth']);
+    expect((await found(`tags:${W}`, 'admin', { sortField: 'owner' }))[0]).toBe('shared');
+    expect((await search(`tags:${W}`, 'admin', { sortField: 'size' })).error.details[0]).toMatch(/^'sortField'/);
+  });
+
+  it('pages with start and num (num at most 100) and nextStart -1 at the end', async () => {
+    const p1 = await search(`tags:${W}`, 'admin', { num: '2', sortField: 'created' });
+    expect(p1).toMatchObject({ query: `tags:${W}`, total: 5, start: 1, num: 2, nextStart: 3 });
+    const p3 = await search(`tags:${W}`, 'admin', { num: '2', start: '5', sortField: 'created' });
+    expect(p3).toMatchObject({ total: 5, start: 5, num: 1, nextStart: -1 });
+    expect(p3.results[0].id).toBe(ids.shared);
+    const big = await search('', 'admin', { num: '101' });
+    expect(big.num).toBeLessThanOrEqual(100);
+    const beyond = await search(`tags:${W}`, 'admin', { start: '50' });
+    expect(beyond).toMatchObject({ total: 5, num: 0, nextStart: -1, results: [] });
+  });
+});
