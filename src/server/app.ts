@@ -23,6 +23,7 @@ import { itemSharingRoutes } from './areas/items/sharing.ts';
 import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
+import { proxyRoutes } from './areas/proxy/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
@@ -91,6 +92,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  proxyRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;
