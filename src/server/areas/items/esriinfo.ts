@@ -190,8 +190,11 @@ function xmlText(raw: string): string {
 export function parseItemCard(xml: string): ItemCard {
   const pick = (tag: string) => {
     const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'i').exec(xml);
-    const v = m ? xmlText(m[1]) : '';
-    return v && !v.includes('<') ? v.slice(0, 256) : undefined;
+    if (!m) return undefined;
+    // An element holding other elements is not a value.
+    if (m[1].includes('<') && !/^\s*<!\[CDATA\[/.test(m[1])) return undefined;
+    const v = xmlText(m[1]);
+    return v ? v.slice(0, 256) : undefined;
   };
   const card: ItemCard = {};
   for (const k of ['name', 'title', 'thumbnail', 'documentation'] as const) {

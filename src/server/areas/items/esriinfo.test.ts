@@ -1,0 +1,247 @@
+/**
+ * esriinfo extraction (item card, info files, detection by first bytes), its safety limits (paths
+ * leaving the folder, symbolic links, entry count, total size, compression ratio, lying headers),
+ * and thumbnails (upload on update, renditions at 200/400/800/2400, cached).
+ */
+import { deflateRawSync, crc32 } from 'node:zlib';
+import sharp from 'sharp';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type TestService } from '../../../../test/support/service.ts';
+import { ESRIINFO_LIMITS, parseItemCard, safeRelativePath } from './esriinfo.ts';
+import { get, getJson, insertItem, postMultipart } from './manage.test-support.ts';
+
+interface ZipEntry {
+  name: string;
+  data?: Buffer;
+  deflate?: boolean;
+  symlink?: boolean;
+  /** Forged uncompressed size in the headers. */
+  declaredSize?: number;
+}
+
+/** A minimal zip writer (stored or deflated entries), enough to build good and hostile archives. */
+function zip(entries: ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const data = e.data ?? Buffer.alloc(0);
+    const body = e.deflate ? deflateRawSync(data) : data;
+    const name = Buffer.from(e.name, 'utf8');
+    const crc = crc32(data);
+    const usize = e.declaredSize ?? data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(0x0800, 6);
+    local.writeUInt16LE(e.deflate ? 8 : 0, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(usize, 22);
+    local.writeUInt16LE(name.length, 26);
+    locals.push(local, name, body);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(e.deflate ? 8 : 0, 10);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(body.length, 20);
+    central.writeUInt32LE(usize, 24);
+    central.writeUInt16LE(name.length, 28);
+    const mode = e.symlink ? 0o120777 : e.name.endsWith('/') ? 0o40755 : 0o100644;
+    central.writeUInt32LE((mode << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    centrals.push(central, name);
+    offset += 30 + name.length + body.length;
+  }
+  const cd = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, cd, end]);
+}
+
+let svc: TestService;
+const tokens: Record<string, string> = {};
+let png600: Buffer;
+const defaults = { ...ESRIINFO_LIMITS };
+
+beforeAll(async () => {
+  svc = await startService();
+  for (const u of ['admin', 'user1', 'publisher1']) tokens[u] = await svc.tokenFor(u);
+  png600 = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+});
+afterAll(() => svc.close());
+afterEach(() => Object.assign(ESRIINFO_LIMITS, defaults));
+
+const CARD = `<?xml version="1.0" encoding="utf-8"?>
+<ESRI_ItemInformation Culture="en-US">
+  <name>parks_pkg</name>
+  <title>City Parks &amp; Trails</title>
+  <thumbnail>thumbnail/thumb.png</thumbnail>
+  <documentation>docs/readme.txt</documentation>
+  <tags>parks</tags>
+</ESRI_ItemInformation>`;
+
+const goodPackage = () =>
+  zip([
+    { name: 'esriinfo/', data: Buffer.alloc(0) },
+    { name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD), deflate: true },
+    { name: 'esriinfo/thumbnail/thumb.png', data: png600 },
+    { name: 'esriinfo/docs/readme.txt', data: Buffer.from('Read me'), deflate: true },
+    { name: 'v107/parks.gdb', data: Buffer.from('not extracted') },
+  ]);
+
+async function upload(file: Buffer, filename: string, fields: Record<string, string> = {}) {
+  const id = await insertItem(svc, 'user1', { title: 'Untitled', access: 'public' });
+  const body = await postMultipart(svc, `content/users/user1/items/${id}/update`, { ...fields, file: { filename, content: file } }, tokens.user1);
+  return { id, body };
+}
+const infoFiles = async (id: string) => (await svc.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [id])).map((r) => r.path);
+
+describe('esriinfo extraction', () => {
+  it('extracts every file under esriinfo/ and sets name, title, thumbnail and documentation from the card', async () => {
+    const { id, body } = await upload(goodPackage(), 'parks.sd');
+    expect(body).toEqual({ success: true, id });
+    expect(await infoFiles(id)).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
+    const item = await getJson(svc, `content/items/${id}`);
+    expect(item).toMatchObject({ name: 'parks_pkg', title: 'City Parks & Trails', thumbnail: 'thumbnail/thumb.png', documentation: 'docs/readme.txt' });
+    const card = await get(svc, `content/items/${id}/info/iteminfo.xml`);
+    expect(card.body).toBe(CARD);
+    expect(card.headers['content-type']).toMatch(/^text\/xml/);
+    expect((await get(svc, `content/items/${id}/info/docs/readme.txt`)).body).toBe('Read me');
+    expect((await getJson(svc, `content/items/${id}/info/v107/parks.gdb`)).error.code).toBe(404);
+  });
+
+  it('a title sent with the file wins over the card', async () => {
+    const { id } = await upload(goodPackage(), 'parks.sd', { title: 'Mine' });
+    expect((await getJson(svc, `content/items/${id}`)).title).toBe('Mine');
+  });
+
+  it('recognises a zip by its first bytes, not its name', async () => {
+    const { id } = await upload(goodPackage(), 'download.bin');
+    expect(await infoFiles(id)).toHaveLength(3);
+    const { id: fake, body } = await upload(Buffer.from('just text, not a zip'), 'fake.zip');
+    expect(body.success).toBe(true);
+    expect(await infoFiles(fake)).toEqual([]);
+    const { id: broken, body: b2 } = await upload(Buffer.concat([Buffer.from('PK\x03\x04'), Buffer.alloc(100)]), 'broken.zip');
+    expect(b2.success).toBe(true);
+    expect(await infoFiles(broken)).toEqual([]);
+  });
+
+  it.each([
+    ['esriinfo/../evil.txt', 'a .. segment'],
+    ['esriinfo/a/../../evil.txt', 'a nested .. segment'],
+    ['/etc/esriinfo/x', 'an absolute path'],
+    ['esriinfo\\..\\evil.txt', 'backslashes'],
+  ])('refuses an archive with %s (%s), storing nothing', async (name) => {
+    const { id, body } = await upload(zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) }, { name, data: Buffer.from('x') }]), 'bad.zip');
+    expect(body.error).toMatchObject({ code: 400, message: expect.stringMatching(/unsafe/) });
+    expect(await infoFiles(id)).toEqual([]);
+    const item = await getJson(svc, `content/items/${id}`);
+    expect(item).toMatchObject({ title: 'Untitled', size: 0 });
+  });
+
+  it('refuses a symbolic link under esriinfo/', async () => {
+    const { body } = await upload(zip([{ name: 'esriinfo/link', data: Buffer.from('/etc/passwd'), symlink: true }]), 'link.zip');
+    expect(body.error.details[0]).toMatch(/symbolic link/);
+  });
+
+  it(`takes ${ESRIINFO_LIMITS.maxEntries} entries under esriinfo/, refuses one more`, async () => {
+    const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `esriinfo/f${i}.txt`, data: Buffer.from('x') }));
+    const ok = await upload(zip(entries(ESRIINFO_LIMITS.maxEntries)), 'many.zip');
+    expect(ok.body.success).toBe(true);
+    expect(await infoFiles(ok.id)).toHaveLength(ESRIINFO_LIMITS.maxEntries);
+    const over = await upload(zip(entries(ESRIINFO_LIMITS.maxEntries + 1)), 'toomany.zip');
+    expect(over.body.error.details[0]).toMatch(/more than 1000 entries/);
+  });
+
+  it('bounds the total inflated size: at the limit taken, one byte over refused', async () => {
+    const files = [
+      { name: 'esriinfo/a.bin', data: Buffer.alloc(3000, 1) },
+      { name: 'esriinfo/b.bin', data: Buffer.alloc(2000, 2) },
+    ];
+    ESRIINFO_LIMITS.maxTotalBytes = 5000;
+    expect((await upload(zip(files), 'at.zip')).body.success).toBe(true);
+    ESRIINFO_LIMITS.maxTotalBytes = 4999;
+    expect((await upload(zip(files), 'over.zip')).body.error.details[0]).toMatch(/more than 4999 bytes/);
+  });
+
+  it('bounds the compression ratio per entry: at the limit taken, above refused', async () => {
+    const data = Buffer.alloc(200_000, 0);
+    const compressed = deflateRawSync(data).length;
+    const ratio = Math.ceil(data.length / compressed);
+    const entry = [{ name: 'esriinfo/zeros.bin', data, deflate: true }];
+    ESRIINFO_LIMITS.maxRatio = ratio;
+    expect((await upload(zip(entry), 'at.zip')).body.success).toBe(true);
+    ESRIINFO_LIMITS.maxRatio = ratio - 1;
+    expect((await upload(zip(entry), 'over.zip')).body.error.details[0]).toMatch(/compressed more than/);
+    // With the default 100:1, 200 KB of zeros (about 1000:1) is a bomb.
+    Object.assign(ESRIINFO_LIMITS, defaults);
+    expect((await upload(zip(entry), 'bomb.zip')).body.error.code).toBe(400);
+  });
+
+  it('does not trust the headers: an entry that inflates beyond its declared size is refused', async () => {
+    const data = Buffer.alloc(50_000, 7);
+    const { id, body } = await upload(zip([{ name: 'esriinfo/liar.bin', data, deflate: true, declaredSize: 100 }]), 'liar.zip');
+    expect(body.error).toMatchObject({ code: 400 });
+    expect(await infoFiles(id)).toEqual([]);
+  });
+
+  it('safeRelativePath and parseItemCard', () => {
+    expect(safeRelativePath('a/b.png')).toBe('a/b.png');
+    for (const bad of ['', '../x', 'a/../x', 'a//b', '/x', 'C:/x', 'a\\b', 'a/./b', 'x\0y']) expect(safeRelativePath(bad)).toBeNull();
+    expect(parseItemCard('<x><title><![CDATA[A <b> title]]></title><name>n&#65;</name></x>')).toEqual({ title: 'A <b> title', name: 'nA' });
+  });
+});
+
+describe('thumbnails', () => {
+  it('serves the package thumbnail at 200 (default), 400, 800 and 2400 wide (never enlarged), made once', async () => {
+    const { id } = await upload(goodPackage(), 'parks.sd');
+    const url = `content/items/${id}/info/thumbnail/thumb.png`;
+    const first = await get(svc, url);
+    expect(first.headers['content-type']).toBe('image/png');
+    expect(first.headers['x-thumbnail-rendition']).toBe('new');
+    expect(await sharp(first.rawPayload).metadata()).toMatchObject({ width: 200, height: 133 });
+    const again = await get(svc, url);
+    expect(again.headers['x-thumbnail-rendition']).toBe('cached');
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect((await sharp((await get(svc, url, { w: '400' })).rawPayload).metadata()).width).toBe(400);
+    expect((await sharp((await get(svc, url, { w: '2400' })).rawPayload).metadata()).width).toBe(600);
+    expect((await getJson(svc, url, { w: '300' })).error.details[0]).toMatch(/^'w' must be one of: 200, 400, 800, 2400/);
+  });
+
+  it('takes an uploaded thumbnail on update; refuses what is not an image', async () => {
+    const id = await insertItem(svc, 'user1', { access: 'org' });
+    const body = await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 'my pic.png', content: png600, type: 'image/png' } }, tokens.user1);
+    expect(body.success).toBe(true);
+    const item = await getJson(svc, `content/items/${id}`, {}, tokens.user1);
+    expect(item.thumbnail).toBe('thumbnail/my_pic.png');
+    const res = await get(svc, `content/items/${id}/info/${item.thumbnail}`, { w: '800' }, tokens.user1);
+    expect((await sharp(res.rawPayload).metadata()).width).toBe(600);
+    // Not visible to anonymous callers (the item is the organization's).
+    expect((await getJson(svc, `content/items/${id}/info/${item.thumbnail}`)).error.messageCode).toBe('CONT_0001');
+    const bad = await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 'x.png', content: Buffer.from('<svg/>') } }, tokens.user1);
+    expect(bad.error.details[0]).toMatch(/^'thumbnail'/);
+    // A thumbnail string (a fetched item sent back) changes nothing.
+    expect((await svc.post(`content/users/user1/items/${id}/update`, { thumbnail: 'thumbnail/other.png' }, tokens.user1)).success).toBe(true);
+    expect((await getJson(svc, `content/items/${id}`, {}, tokens.user1)).thumbnail).toBe('thumbnail/my_pic.png');
+  });
+
+  it('a new thumbnail replaces the cached renditions', async () => {
+    const id = await insertItem(svc, 'user1', { access: 'public' });
+    await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 't.png', content: png600 } }, tokens.user1);
+    const red = (await get(svc, `content/items/${id}/info/thumbnail/t.png`)).rawPayload;
+    const blue = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
+    await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 't.png', content: blue } }, tokens.user1);
+    const now = await get(svc, `content/items/${id}/info/thumbnail/t.png`);
+    expect(now.headers['x-thumbnail-rendition']).toBe('new');
+    expect(now.rawPayload.equals(red)).toBe(false);
+    expect((await sharp(now.rawPayload).metadata()).height).toBe(200);
+  });
+});
