@@ -129,10 +129,9 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total
   const order = s.sortField
     ? `${SORT_SQL[s.sortField]} ${dir}, i.id`
     : `(i.content_status IN ('org_authoritative', 'public_authoritative')) DESC NULLS LAST, i.modified DESC, i.id`;
-  // Page the ids first, then read the full rows of that page only.
+  // Page the ids first (a top-N sort), then read the full rows of that page only, in the same order.
   const rows = await db.query<ItemRow>(
-    `WITH page AS (SELECT i.id, row_number() OVER (ORDER BY ${order}) AS n ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset})
-     ${SELECT_ITEM} JOIN page ON page.id = i.id ORDER BY page.n`,
+    `${SELECT_ITEM} WHERE i.id IN (SELECT i.id ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}) ORDER BY ${order}`,
     params,
   );
   return { total: Number(n), rows };
