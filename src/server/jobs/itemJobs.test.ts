@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import { claimItemJob, JOB_LIMITS, runDueItemJobs } from './itemJobs.ts';
+import { claimItemJob, JOB_LIMITS, runDueItemJobs, startJobs } from './itemJobs.ts';
 
 let svc: TestService;
 let token: string;
@@ -201,5 +201,21 @@ describe('claims', () => {
     const id = await addFromUrl(`${base}/small.csv`);
     await svc.db.query('DELETE FROM items WHERE id = $1', [id]);
     expect(await runDueItemJobs(svc.app.portal)).toBe(0);
+  });
+});
+
+describe('the runner', () => {
+  it('a job queued by this process starts at once, without waiting for the next poll; stop waits for it', async () => {
+    const runner = startJobs(svc.app.portal, 60 * 60_000);
+    try {
+      // Let the first (empty) poll pass.
+      await new Promise((r) => setTimeout(r, 50));
+      const id = await addFromUrl(`${base}/big.bin`);
+      const t0 = Date.now();
+      while ((await status(id)).status === 'processing' && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+      expect(await status(id)).toMatchObject({ status: 'completed' });
+    } finally {
+      await runner.stop();
+    }
   });
 });

@@ -22,6 +22,7 @@ import type { PortalContext } from '../context.ts';
 import { applyFileFields, removeBlobs, updateItemRow } from '../areas/items/add.ts';
 import { findItem, lockItem } from '../areas/items/repo.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
+import { onJobQueued } from './wake.ts';
 
 export const JOB_LIMITS = {
   /** A claimed job is someone's for this long; the runner renews it while working. */
@@ -236,23 +237,38 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-/** Production: poll for due jobs until stopped. */
+/** Production: poll for due jobs until stopped; a job queued by this process starts at once. */
 export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRunner {
   let stopped = false;
+  let busy = false;
+  let again = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    busy = true;
     running = runDueItemJobs(ctx)
       .catch((err) => ctx.log.error({ err }, 'item jobs failed'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, pollMs);
+        busy = false;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          setImmediate(tick);
+        } else timer = setTimeout(tick, pollMs);
       });
   };
+  const unsubscribe = onJobQueued(tick);
   timer = setTimeout(tick, 0);
   return {
     async stop() {
       stopped = true;
+      unsubscribe();
       clearTimeout(timer);
       await running;
     },

@@ -15,6 +15,7 @@ import { parseParams, type RawParams, type UploadedFile } from '../../http/param
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
+import { jobQueued } from '../../jobs/wake.ts';
 import { addRelationship } from '../relationships/service.ts';
 import { assertPathUser } from '../relationships/routes.ts';
 import { afterItemFileStored } from './fileHooks.ts';
@@ -271,6 +272,7 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
     if (blobKey) await removeBlobs(ctx, [blobKey]);
     throw err;
   }
+  if (isAsync) jobQueued();
   return {
     success: true,
     id,
