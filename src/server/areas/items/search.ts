@@ -123,18 +123,21 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total
       OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = i.id AND vm.user_id = $1))`;
   const where = `${visible} AND ${itemConditionSql(parseQuery(s.q), p)}`;
   const from = 'FROM items i JOIN users o ON o.id = i.owner_id';
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params);
-  if (s.limit === 0) return { total: Number(n), rows: [] };
   const dir = s.sortOrder === 'desc' ? 'DESC' : 'ASC';
   const order = s.sortField
     ? `${SORT_SQL[s.sortField]} ${dir}, i.id`
     : `(i.content_status IN ('org_authoritative', 'public_authoritative')) DESC NULLS LAST, i.modified DESC, i.id`;
-  // Page the ids first (a top-N sort), then read the full rows of that page only, in the same order.
-  const rows = await db.query<ItemRow>(
-    `${SELECT_ITEM} WHERE i.id IN (SELECT i.id ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}) ORDER BY ${order}`,
+  // One pass over the matches: the page's ids (a top-N sort) and the total beside each.
+  const page = s.limit === 0 ? [] : await db.query<{ id: string; total: number }>(
+    `SELECT i.id, count(*) OVER () AS total ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}`,
     params,
   );
-  return { total: Number(n), rows };
+  // An empty page (past the end, or num=0) still answers the total.
+  const n = page.length ? Number(page[0].total) : Number((await db.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params))[0].n);
+  if (!page.length) return { total: n, rows: [] };
+  // Then the full rows of that page only, in the same order.
+  const rows = await db.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = ANY($1::text[]) ORDER BY ${order}`, [page.map((r) => r.id)]);
+  return { total: n, rows };
 }
 
 export function itemSearchRoutes(app: FastifyInstance): void {
