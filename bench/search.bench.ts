@@ -3,8 +3,9 @@
  * over HTTP on loopback, with 20,000 items (bulk-inserted with SQL: a quarter public, a quarter
  * the organization's, the rest private to five owners; some shared to a group, some
  * authoritative). Prints p50/p95 of `search` at pages spread over the whole result set and with a
- * few typical q's, next to `content/items/<id>` (content/users/<owner>/items/<id>: a plain primary-key lookup through the same HTTP
- * stack; content/items/<id> also counts a view, a write) measured in the same run.  Usage: npm run bench:search
+ * few typical q's, next to `content/users/<owner>/items/<id>` — a plain primary-key read through
+ * the same HTTP stack (`content/items/<id>` also counts a view, a write) — measured in the same
+ * run.  Usage: npm run bench:search
  */
 import { startService } from '../test/support/service.ts';
 import { fmt, freshDataDir } from './lib.ts';
