@@ -245,3 +245,37 @@ describe('thumbnails', () => {
     expect((await sharp(now.rawPayload).metadata()).height).toBe(200);
   });
 });
+
+describe('thumbnailUrl', () => {
+  it('fetches the image through the outbound guard; a failed fetch or a non-image is 400 naming thumbnailUrl; nothing is fetched for a caller who may not change the item', async () => {
+    const { createServer } = await import('node:http');
+    const hits: string[] = [];
+    const server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.url === '/pic.png') res.writeHead(200, { 'content-type': 'image/png' }).end(png600);
+      else if (req.url === '/text.png') res.writeHead(200).end('not an image');
+      else if (req.url === '/moved.png') res.writeHead(302, { location: '/pic.png' }).end();
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const id = await insertItem(svc, 'user1', { access: 'public' });
+      const update = (url: string, who = 'user1') => svc.post(`content/users/user1/items/${id}/update`, { thumbnailUrl: url }, tokens[who]);
+      expect((await update(`${base}/pic.png`)).success).toBe(true);
+      expect((await getJson(svc, `content/items/${id}`)).thumbnail).toBe('thumbnail/pic.png');
+      expect((await sharp((await get(svc, `content/items/${id}/info/thumbnail/pic.png`)).rawPayload).metadata()).width).toBe(200);
+      for (const bad of [`${base}/missing.png`, `${base}/moved.png`, `${base}/text.png`, 'ftp://example.com/x.png', 'not a url']) {
+        expect((await update(bad)).error.details[0], bad).toMatch(/^'thumbnailUrl'/);
+      }
+      const before = hits.length;
+      expect((await update(`${base}/pic.png`, 'publisher1')).error.code).toBe(403);
+      expect(hits.length).toBe(before);
+      // This item's own thumbnail URL (a fetched item sent back) is not fetched.
+      expect((await update(`${svc.restUrl || 'http://x/sharing/rest'}/content/items/${id}/info/thumbnail/pic.png`)).success).toBe(true);
+      expect(hits.length).toBe(before);
+    } finally {
+      server.close();
+    }
+  });
+});

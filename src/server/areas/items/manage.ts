@@ -18,7 +18,8 @@ import { recordEvent } from '../../store/events.ts';
 import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, lockItem, type ItemRow } from './repo.ts';
-import { storeUploadedThumbnail } from './thumbnails.ts';
+import { rm } from 'node:fs/promises';
+import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -43,6 +44,8 @@ export const updateItemParams = z.preprocess(
     file: uploadedFile.optional(),
     /** A new thumbnail image; a string (the current thumbnail path, as a fetched item carries it) changes nothing. */
     thumbnail: z.union([uploadedFile, z.string()]).optional(),
+    /** An image URL fetched through the outbound guard. */
+    thumbnailUrl: z.string().trim().max(2048, 'must be at most 2048 characters').optional(),
     clearEmptyFields: wireBool.optional(),
     emptyFields: z.array(z.string()),
   }),
@@ -98,8 +101,24 @@ async function ownedItem(q: Queryable, username: string, itemId: string, caller:
 
 export async function updateItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams) {
   if (p.text !== undefined && p.file) throw badParam('text', 'cannot be sent together with file');
+  if (p.thumbnailUrl && p.thumbnail && typeof p.thumbnail !== 'string') throw badParam('thumbnailUrl', 'cannot be sent together with a thumbnail file');
   const now = ctx.clock.now();
   const oldBlobs: string[] = [];
+  // A thumbnail URL pointing at this item's own info files (a fetched item sent back) is not fetched.
+  const fetchThumb = p.thumbnailUrl && !p.thumbnailUrl.includes(`/content/items/${itemId}/info/`) ? p.thumbnailUrl : undefined;
+  if (fetchThumb) {
+    // Nothing is fetched for a caller who may not change the item (checked again in the transaction).
+    assertMayChange(await ownedItem(ctx.db, username, itemId, caller), caller, 'portal:admin:updateItems');
+  }
+  const downloaded = fetchThumb ? await downloadThumbnail(ctx, fetchThumb) : undefined;
+  try {
+    return await updateItemWith(ctx, caller, username, itemId, downloaded ? { ...p, thumbnail: downloaded } : p, now, oldBlobs);
+  } finally {
+    if (downloaded) await rm(downloaded.path, { force: true });
+  }
+}
+
+async function updateItemWith(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams, now: number, oldBlobs: string[]) {
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);

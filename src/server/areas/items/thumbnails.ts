@@ -3,13 +3,19 @@
  * served at widths 200 (default), 400, 800 or 2400. Each width is made once with sharp and kept
  * in the blob store (item_thumbnail_renditions).
  */
-import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import nodePath from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 import sharp from 'sharp';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { badParam } from '../../http/errors.ts';
+import { outboundRequest } from '../../http/outbound.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
 
@@ -100,4 +106,39 @@ export async function serveThumbnail(
   if (!inserted.length) await ctx.blobs.remove(key);
   reply.type(mime).header('Content-Length', String(out.length)).header('X-Thumbnail-Rendition', 'new').send(out);
   return reply;
+}
+
+/**
+ * `thumbnailUrl`: the image is fetched through the outbound guard (no private addresses unless
+ * ALLOW_PRIVATE_OUTBOUND, no redirects, time limits), at most THUMBNAIL_MAX_BYTES, into a
+ * temporary file the caller stores with storeUploadedThumbnail (and removes). Any failure is a
+ * 400 naming `thumbnailUrl`.
+ */
+export async function downloadThumbnail(ctx: PortalContext, url: string): Promise<UploadedFile> {
+  await mkdir(ctx.tmpDir, { recursive: true });
+  const file: UploadedFile = { kind: 'file', path: nodePath.join(ctx.tmpDir, randomUUID()), filename: 'thumbnail', mimetype: 'application/octet-stream', size: 0 };
+  try {
+    const res = await outboundRequest(url, ctx.config, { timeoutMs: 15_000 });
+    if (res.status !== 200) {
+      res.body.destroy();
+      throw new Error(`the server answered HTTP ${res.status}`);
+    }
+    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+    if (last) file.filename = decodeURIComponent(last);
+    let seen = 0;
+    const cap = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        seen += chunk.length;
+        if (seen > THUMBNAIL_MAX_BYTES) return cb(new Error(`the image is larger than ${THUMBNAIL_MAX_BYTES / 1024 / 1024} MB`));
+        cb(null, chunk);
+      },
+    });
+    await pipeline(res.body, cap, createWriteStream(file.path));
+    file.size = seen;
+    if (!(await imageFormat(file.path))) throw new Error('it is not a PNG, JPEG, GIF or WebP image');
+    return file;
+  } catch (err) {
+    await rm(file.path, { force: true });
+    throw badParam('thumbnailUrl', `could not be fetched: ${(err as Error).message}`);
+  }
 }
