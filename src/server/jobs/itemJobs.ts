@@ -109,7 +109,19 @@ interface Download {
 
 async function completeItem(ctx: PortalContext, job: JobRow, d: Download): Promise<void> {
   const now = ctx.clock.now();
-  const kept = await ctx.db.tx(async (q) => {
+  let kept: boolean;
+  try {
+    kept = await recordDownload(ctx, job, d, now);
+  } catch (err) {
+    await removeBlobs(ctx, [d.blobKey]);
+    // e.g. an unsafe package refused by the file hook: the item fails with that reason.
+    throw new JobFailure((err as Error).message);
+  }
+  if (!kept) await removeBlobs(ctx, [d.blobKey]);
+}
+
+async function recordDownload(ctx: PortalContext, job: JobRow, d: Download, now: number): Promise<boolean> {
+  return ctx.db.tx(async (q) => {
     await lockItem(q, job.item_id);
     const row = await findItem(q, job.item_id);
     await q.query(`UPDATE item_jobs SET state = 'done', message = NULL, locked_until = 0, updated = $2 WHERE id = $1`, [job.id, now]);
@@ -118,7 +130,6 @@ async function completeItem(ctx: PortalContext, job: JobRow, d: Download): Promi
     await applyFileFields(ctx, q, { title: row.title, documentation: row.documentation ?? undefined }, { itemId: row.id, blobKey: d.blobKey, fileName: job.payload.fileName ?? 'download', size: d.size });
     return true;
   });
-  if (!kept) await removeBlobs(ctx, [d.blobKey]);
 }
 
 async function failItem(ctx: PortalContext, job: JobRow, reason: string): Promise<void> {
@@ -134,6 +145,9 @@ const describeStatus = (status: number, url: URL) =>
     ? `The source ${url.host} answered a redirect (HTTP ${status}); redirects are not followed.`
     : `The source ${url.host} answered HTTP ${status}.`;
 
+const tooLarge = (length: number) => new JobFailure(`The file is ${length} bytes, more than the ${JOB_LIMITS.maxDownloadBytes} bytes a dataUrl may bring.`);
+const mimeOf = (value: unknown) => String(value ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+
 /** Fetches `rawUrl` into a new blob (see the file comment). */
 export async function downloadDataUrl(ctx: PortalContext, rawUrl: string): Promise<Download> {
   const target = await checkOutboundUrl(rawUrl, ctx.config);
@@ -141,27 +155,33 @@ export async function downloadDataUrl(ctx: PortalContext, rawUrl: string): Promi
   await mkdir(ctx.tmpDir, { recursive: true });
   const tmp = path.join(ctx.tmpDir, `download-${randomUUID()}`);
   try {
-    const head = await requestChecked(target, { timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
-    if (head.status !== 200) {
-      head.body.resume();
-      throw new JobFailure(describeStatus(head.status, target.url));
-    }
-    const length = Number(head.headers['content-length']);
-    const mime = String(head.headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
-    if (Number.isFinite(length) && length > JOB_LIMITS.maxDownloadBytes) {
-      head.body.destroy();
-      throw new JobFailure(`The file is ${length} bytes, more than the ${JOB_LIMITS.maxDownloadBytes} bytes a dataUrl may bring.`);
-    }
-    const ranges = /\bbytes\b/i.test(String(head.headers['accept-ranges'] ?? ''));
+    // HEAD first: the size and whether byte ranges are offered, without starting the body.
+    const probe = await requestChecked(target, { method: 'HEAD', timeoutMs: JOB_LIMITS.requestTimeoutMs, signal }).catch(() => undefined);
+    probe?.body.resume();
+    const probeLength = probe?.status === 200 ? Number(probe.headers['content-length']) : NaN;
+    const probeRanges = probe?.status === 200 && /\bbytes\b/i.test(String(probe.headers['accept-ranges'] ?? ''));
+    if (probe && probe.status >= 300 && probe.status < 400) throw new JobFailure(describeStatus(probe.status, target.url));
+    if (Number.isFinite(probeLength) && probeLength > JOB_LIMITS.maxDownloadBytes) throw tooLarge(probeLength);
     let size: number;
     let ranged = false;
-    if (ranges && Number.isFinite(length) && length > LIMITS.rangeDownloadThresholdBytes) {
-      head.body.destroy();
-      await rangedDownload(target, length, tmp, signal);
-      size = length;
+    let mime = mimeOf(probe?.headers['content-type']);
+    if (probeRanges && Number.isFinite(probeLength) && probeLength > LIMITS.rangeDownloadThresholdBytes) {
+      await rangedDownload(target, probeLength, tmp, signal);
+      size = probeLength;
       ranged = true;
     } else {
-      size = await streamTo(head.body, tmp, 0, JOB_LIMITS.maxDownloadBytes);
+      const res = await requestChecked(target, { timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
+      if (res.status !== 200) {
+        res.body.resume();
+        throw new JobFailure(describeStatus(res.status, target.url));
+      }
+      const length = Number(res.headers['content-length']);
+      mime = mimeOf(res.headers['content-type']);
+      if (Number.isFinite(length) && length > JOB_LIMITS.maxDownloadBytes) {
+        res.body.destroy();
+        throw tooLarge(length);
+      }
+      size = await streamTo(res.body, tmp, 0, JOB_LIMITS.maxDownloadBytes);
       if (Number.isFinite(length) && size !== length) throw new JobFailure(`The source sent ${size} of ${length} bytes.`);
     }
     const blobKey = ctx.blobs.newKey();

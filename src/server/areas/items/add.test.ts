@@ -206,6 +206,13 @@ describe('files', () => {
     const big = await send(LIMITS.chunkedUploadBytes + 1);
     expect(big.error.code).toBe(413);
     expect(big.error.message).toContain('chunked transfer encoding');
+    // With a Content-Length the same size streams in without the cap.
+    const fd = new FormData();
+    for (const [k, v] of Object.entries({ f: 'json', token: tokens.user1, title: 'Sized', type: 'CSV' })) fd.set(k, v);
+    fd.set('file', new Blob([Buffer.alloc(LIMITS.chunkedUploadBytes + 1, 98)]), 'big.csv');
+    const sized = await (await fetch(`${url}/content/users/user1/addItem`, { method: 'POST', body: fd })).json();
+    expect(sized.success).toBe(true);
+    expect((await itemRow(sized.id)).size).toBe(LIMITS.chunkedUploadBytes + 1);
   }, 60_000);
 });
 
