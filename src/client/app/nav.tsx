@@ -4,7 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconHome, IconShield, IconUsers } from '../components/icons.tsx';
+import { IconHome, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
 import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
 
 export interface NavEntry {
@@ -43,6 +43,12 @@ export const NAV: readonly NavEntry[] = [
     Page: lazy(() => import('./routes/roles.tsx')),
     // Roles are read by the members of the organization; managing them is for default administrators.
     access: viewMembers('roles'),
+  },
+  {
+    path: 'groups',
+    label: 'Groups',
+    icon: IconUsersGroup,
+    Page: lazy(() => import('./routes/groups.tsx')),
   },
 ];
 

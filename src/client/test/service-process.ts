@@ -11,8 +11,10 @@ process.stdout.write(`${JSON.stringify({ restUrl, orgId: svc.orgId, partnerOrgId
 
 let closing = false;
 const stop = async () => {
-  if (closing) return;
+  // A second signal, or a close that waits on lingering keep-alive connections, must not keep it running.
+  if (closing) process.exit(0);
   closing = true;
+  setTimeout(() => process.exit(0), 5_000).unref();
   await svc.close();
   process.exit(0);
 };

@@ -1,0 +1,139 @@
+/** Groups: the groups the member may see — searched, sorted, paged; create a group. */
+import { Anchor, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import type { GroupRecord } from '../../api/index.ts';
+import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EmptyPanel } from '../../components/states.tsx';
+import { formatDate } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { AccessBadge, MembershipBadge } from './badges.tsx';
+import { GroupFormModal } from './GroupFormModal.tsx';
+import { createGroupPermission } from './permissions.ts';
+import { groupsQuery } from './queries.ts';
+import { groupListToParams, parseGroupList, type GroupListState } from './schemas.ts';
+
+export default function GroupsPage() {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const list = parseGroupList(searchParams);
+  const update = (patch: Partial<GroupListState>, replace = false) => setSearchParams(groupListToParams({ ...list, ...patch }), { replace });
+
+  // Search as you type (debounced); the address follows.
+  const [search, setSearch] = useState(list.q);
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const pushed = useRef(list.q);
+  useEffect(() => {
+    if (debounced !== list.q && debounced !== pushed.current) {
+      pushed.current = debounced;
+      update({ q: debounced, start: 1 }, true);
+    }
+  }, [debounced]);
+  useEffect(() => {
+    if (list.q !== pushed.current) {
+      pushed.current = list.q;
+      setSearch(list.q);
+    }
+  }, [list.q]);
+
+  const groups = useQuery(groupsQuery(list, user.username));
+  const [creating, setCreating] = useState(false);
+
+  const columns: DataTableColumn<GroupRecord>[] = [
+    {
+      id: 'title',
+      header: 'Group',
+      sortField: 'title',
+      render: (g) => (
+        <Stack gap={2}>
+          <Anchor component={Link} to={`/groups/${g.id}`} fw={600} size="sm">
+            {g.title}
+          </Anchor>
+          {g.snippet ? (
+            <Text size="xs" c="dimmed" lineClamp={1}>
+              {g.snippet}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    { id: 'owner', header: 'Owner', sortField: 'owner', render: (g) => <Text size="sm" ff="monospace">{g.owner}</Text> },
+    { id: 'access', header: 'Visible to', render: (g) => <AccessBadge access={g.access} /> },
+    { id: 'members', header: 'Members', align: 'right', render: (g) => <Text size="sm">{g.memberCount ?? '—'}</Text> },
+    { id: 'membership', header: 'You', render: (g) => <MembershipBadge group={g} /> },
+    { id: 'modified', header: 'Changed', sortField: 'modified', render: (g) => <Text size="sm">{formatDate(g.modified)}</Text> },
+  ];
+
+  const filtered = !!(list.q || list.mine);
+
+  return (
+    <>
+      <PageHeader
+        title="Groups"
+        description="Groups bring members together to share content."
+        actions={
+          <GuardedButton permission={createGroupPermission(user)} leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+            Create group
+          </GuardedButton>
+        }
+      />
+      <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          aria-label="Search groups"
+          placeholder="Search by title, summary or tag"
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(e) => setSearch(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              pushed.current = search.trim();
+              update({ q: search.trim(), start: 1 }, true);
+            }
+          }}
+          type="search"
+          style={{ flex: '1 1 260px' }}
+          maw={420}
+        />
+        <SegmentedControl
+          aria-label="Which groups"
+          value={list.mine}
+          onChange={(v) => update({ mine: v as GroupListState['mine'], start: 1 })}
+          data={[
+            { value: '', label: 'All I can see' },
+            { value: 'owned', label: 'Owned by me' },
+          ]}
+        />
+      </Group>
+      <DataTable
+        label="Groups"
+        itemName="groups"
+        columns={columns}
+        rows={groups.data?.results}
+        rowKey={(g) => g.id}
+        loading={groups.isPending}
+        fetching={groups.isPlaceholderData || (groups.isFetching && !groups.isPending)}
+        error={groups.isError ? groups.error : undefined}
+        onRetry={() => groups.refetch()}
+        sort={{ field: list.sortField, order: list.sortOrder }}
+        onSortChange={(s) => update({ sortField: s.field as GroupListState['sortField'], sortOrder: s.order, start: 1 })}
+        paging={groups.data ? { start: groups.data.start || list.start, num: list.num, total: groups.data.total } : undefined}
+        onPageChange={(start) => update({ start })}
+        onPageSizeChange={(num) => update({ num, start: 1 })}
+        empty={
+          filtered ? (
+            <EmptyPanel title="No groups match" description="Try other words, or show every group." icon={<IconSearch size={28} />} />
+          ) : (
+            <EmptyPanel title="No groups yet" description="Groups you create or join appear here." />
+          )
+        }
+      />
+      <GroupFormModal opened={creating} onClose={() => setCreating(false)} onCreated={(g) => navigate(`/groups/${g.id}`)} />
+    </>
+  );
+}

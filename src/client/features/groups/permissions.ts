@@ -1,0 +1,69 @@
+/** Who may do what with a group (the service enforces the same rules). */
+import type { GroupRecord, PortalUser } from '../../api/index.ts';
+import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+
+type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
+type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boolean };
+
+export const ASSIGN_TO_GROUPS = 'portal:admin:assignToGroups';
+export const UPDATE_GROUPS = 'portal:admin:updateGroups';
+export const DELETE_GROUPS = 'portal:admin:deleteGroups';
+
+export const membershipOf = (group: Pick<GroupRecord, 'userMembership'>) => group.userMembership?.memberType ?? 'none';
+const isOwner = (group: Group) => membershipOf(group) === 'owner';
+const isManager = (group: Group) => isOwner(group) || membershipOf(group) === 'admin';
+/** An administrator of the group's own organization holding `privilege`. */
+const isOrgAdmin = (user: Member, group: Group, privilege: string) => user.orgId === group.orgId && can(user, privilege);
+
+function ownerManagerOrAdmin(user: Member, group: Group, privilege: string, action: string, managers = true): Permission {
+  if ((managers ? isManager(group) : isOwner(group)) || isOrgAdmin(user, group, privilege)) return ALLOWED;
+  return {
+    allowed: false,
+    missing: privilege,
+    reason: `To ${action} you need to be the group's owner${managers ? ' or one of its managers' : ''}, or an administrator of its organization with ${describePrivilege(privilege)}.`,
+  };
+}
+
+export function createGroupPermission(user: Member): Permission {
+  return requirePrivilege(user, 'portal:user:createGroup', 'create groups');
+}
+
+/** addUsers: the owner, a manager, or an administrator of the group's organization with portal:admin:assignToGroups. */
+export function addUsersPermission(user: Member, group: Group): Permission {
+  return ownerManagerOrAdmin(user, group, ASSIGN_TO_GROUPS, 'add users to this group');
+}
+
+export function removeMembersPermission(user: Member, group: Group): Permission {
+  return ownerManagerOrAdmin(user, group, ASSIGN_TO_GROUPS, 'remove members from this group');
+}
+
+export function editGroupPermission(user: Member, group: Group): Permission {
+  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, 'edit this group');
+}
+
+/** updateUsers (make managers / members) and protect: the owner or an administrator. */
+export function changeManagersPermission(user: Member, group: Group): Permission {
+  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, "change the group's managers", false);
+}
+
+export function protectGroupPermission(user: Member, group: Group): Permission {
+  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, "change the group's protection", false);
+}
+
+export function deleteGroupPermission(user: Member, group: Group): Permission {
+  const who = ownerManagerOrAdmin(user, group, DELETE_GROUPS, 'delete this group', false);
+  if (!who.allowed) return who;
+  if (group.protected) return { allowed: false, missing: 'unprotected group', reason: 'The group is protected from deletion: unprotect it first.' };
+  return ALLOWED;
+}
+
+/** Who may see the group: private needs nothing; org and public need the sharing privileges. */
+export function accessPermission(user: Member, access: GroupRecord['access']): Permission {
+  if (access === 'org') return requirePrivilege(user, 'portal:user:shareGroupToOrg', 'make a group visible to the organization');
+  if (access === 'public') return requirePrivilege(user, 'portal:user:shareGroupToPublic', 'make a group visible to everyone');
+  return ALLOWED;
+}
+
+export function leavingDisallowedPermission(user: Member): Permission {
+  return requirePrivilege(user, 'portal:admin:createLeavingDisallowedGroup', 'stop members from leaving a group');
+}
