@@ -119,6 +119,9 @@ describe('folders and user content', () => {
     expect((await getJson(svc, 'content/users/user1', {}, tokens.partner_admin)).error.code).toBe(403);
     expect((await post('content/users/user1/createFolder', { title: 'Not yours' }, 'publisher1')).error.code).toBe(403);
     expect((await getJson(svc, 'content/users/user1')).error.code).toBe(499);
+    expect((await getJson(svc, `content/users/user1/${'a'.repeat(32)}`)).error.code).toBe(499);
+    expect((await getJson(svc, `content/users/user1/${'a'.repeat(32)}`, {}, tokens.user1)).error.message).toMatch(/Folder does not exist/);
+    expect((await getJson(svc, 'content/users/user1/notAFolderId', {}, tokens.user1)).error).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
   });
 
   it('pages user content with start/num and nextStart', async () => {

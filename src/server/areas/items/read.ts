@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { pageEnvelope, pagingParams } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
-import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
+import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { findUser, type UserRow } from '../users/repo.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
@@ -137,14 +137,25 @@ export function itemReadRoutes(app: FastifyInstance): void {
     },
   });
 
-  for (const withFolder of [false, true]) {
-    operation(app, {
-      method: 'read',
-      path: withFolder ? `${REST}/content/users/:username/:folderId` : `${REST}/content/users/:username`,
-      params: pagingParams,
-      handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, withFolder ? path.folderId : null, params),
-    });
-  }
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/users/:username`,
+    params: pagingParams,
+    handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, null, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/users/:username/:folderId`,
+    params: pagingParams,
+    access: 'public',
+    handler: ({ caller, path, params, portal, req }) => {
+      // Folder ids are 32 hex characters: anything else under content/users/<user>/ is not an operation.
+      if (!/^[a-f0-9]{32}$/i.test(path.folderId)) throw new ApiError(400, 'Invalid URL', [`No operation at ${req.url.split('?')[0]}.`], 'GWM_0002');
+      if (!caller) throw tokenRequired();
+      return listUserContent(portal, caller, path.username, path.folderId, params);
+    },
+  });
 
   operation(app, {
     method: 'read',
