@@ -279,3 +279,15 @@ describe('thumbnailUrl', () => {
     }
   });
 });
+
+describe('addItem with a package', () => {
+  it('extracts esriinfo/ when the item is added with the file', async () => {
+    const body = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Service Definition', title: 'Parks package', file: { filename: 'parks.sd', content: goodPackage() } }, tokens.user1);
+    expect(body.success, JSON.stringify(body)).toBe(true);
+    const id = body.id as string;
+    expect(await infoFiles(id)).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
+    expect(await getJson(svc, `content/items/${id}`, {}, tokens.user1)).toMatchObject({ title: 'Parks package', name: 'parks_pkg', thumbnail: 'thumbnail/thumb.png', documentation: 'docs/readme.txt' });
+    const bad = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Service Definition', title: 'Bad', file: { filename: 'bad.sd', content: zip([{ name: 'esriinfo/../x', data: Buffer.from('x') }]) } }, tokens.user1);
+    expect(bad.error.code).toBe(400);
+  });
+});
