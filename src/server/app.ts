@@ -28,6 +28,7 @@ import { relationshipRoutes } from './areas/relationships/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
+import { webhookRoutes } from './areas/webhooks/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
 import { ApiError } from './http/errors.ts';
@@ -93,6 +94,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   addItemRoutes(app);
   relationshipRoutes(app);
   proxyRoutes(app);
+  webhookRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;

@@ -7,6 +7,7 @@ import { migrate } from './store/migrate.ts';
 import { openDb } from './store/db.ts';
 import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
 import { startJobs } from './jobs/itemJobs.ts';
+import { startWebhookDispatcher } from './jobs/webhooks.ts';
 
 const startedAt = performance.now();
 
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startJobs(app.portal);
+  const webhooks = startWebhookDispatcher(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -46,6 +48,7 @@ async function main(): Promise<void> {
 
   const stop = async () => {
     await jobs.stop();
+    await webhooks.stop();
     await app.close();
     await db.close();
     process.exit(0);

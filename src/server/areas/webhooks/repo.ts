@@ -1,0 +1,118 @@
+/** SQL of organization webhooks, their settings, deliveries and attempts. */
+import type { WebhookConfig } from '../../../shared/contract/webhooks.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export interface WebhookRow {
+  id: string;
+  org_id: string;
+  name: string;
+  payload_url: string;
+  secret: string;
+  is_active: boolean;
+  config: WebhookConfig;
+  events: string[];
+  owner_id: string;
+  activated: number;
+  created: number;
+  modified: number;
+}
+
+export interface SettingsRow {
+  notification_attempts: number;
+  timeout_seconds: number;
+  interval_seconds: number;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  event_id: string;
+  event_uri: string;
+  attempt: number;
+  at: number;
+  request_headers: Record<string, string>;
+  request_body: string;
+  status: number | null;
+  error: string | null;
+  response_excerpt: string;
+  duration_ms: number;
+  success: boolean;
+  state: string;
+}
+
+export async function findWebhook(q: Queryable, orgId: string, id: string): Promise<WebhookRow | undefined> {
+  const [row] = await q.query<WebhookRow>('SELECT * FROM webhooks WHERE org_id = $1 AND id = $2', [orgId, id]);
+  return row ? normalise(row) : undefined;
+}
+
+export async function lockWebhook(q: Queryable, orgId: string, id: string): Promise<WebhookRow | undefined> {
+  const [row] = await q.query<WebhookRow>('SELECT * FROM webhooks WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, id]);
+  return row ? normalise(row) : undefined;
+}
+
+export async function listWebhooks(q: Queryable, orgId: string, offset: number, limit: number): Promise<{ total: number; rows: WebhookRow[] }> {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [orgId]);
+  const rows = limit > 0 ? await q.query<WebhookRow>('SELECT * FROM webhooks WHERE org_id = $1 ORDER BY created, id OFFSET $2 LIMIT $3', [orgId, offset, limit]) : [];
+  return { total: n, rows: rows.map(normalise) };
+}
+
+export async function insertWebhook(q: Queryable, row: WebhookRow): Promise<void> {
+  await q.query(
+    `INSERT INTO webhooks (id, org_id, name, payload_url, secret, is_active, config, events, owner_id, activated, created, modified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+    [row.id, row.org_id, row.name, row.payload_url, row.secret, row.is_active, JSON.stringify(row.config), row.events, row.owner_id, row.activated, row.created, row.modified],
+  );
+}
+
+export async function updateWebhookRow(q: Queryable, id: string, f: Pick<WebhookRow, 'name' | 'payload_url' | 'secret' | 'config' | 'events' | 'modified'>): Promise<void> {
+  await q.query('UPDATE webhooks SET name = $2, payload_url = $3, secret = $4, config = $5, events = $6, modified = $7 WHERE id = $1', [
+    id,
+    f.name,
+    f.payload_url,
+    f.secret,
+    JSON.stringify(f.config),
+    f.events,
+    f.modified,
+  ]);
+}
+
+export async function setActive(q: Queryable, id: string, active: boolean, now: number): Promise<void> {
+  if (active) await q.query('UPDATE webhooks SET is_active = true, activated = $2, modified = $2 WHERE id = $1 AND NOT is_active', [id, now]);
+  else await q.query('UPDATE webhooks SET is_active = false, modified = $2 WHERE id = $1 AND is_active', [id, now]);
+}
+
+export async function deleteWebhookRow(q: Queryable, id: string): Promise<void> {
+  await q.query('DELETE FROM webhooks WHERE id = $1', [id]);
+}
+
+export async function readSettings(q: Queryable, orgId: string): Promise<SettingsRow | undefined> {
+  const [row] = await q.query<SettingsRow>('SELECT notification_attempts, timeout_seconds, interval_seconds FROM webhook_settings WHERE org_id = $1', [orgId]);
+  return row;
+}
+
+export async function writeSettings(q: Queryable, orgId: string, s: SettingsRow): Promise<void> {
+  await q.query(
+    `INSERT INTO webhook_settings (org_id, notification_attempts, timeout_seconds, interval_seconds) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (org_id) DO UPDATE SET notification_attempts = $2, timeout_seconds = $3, interval_seconds = $4`,
+    [orgId, s.notification_attempts, s.timeout_seconds, s.interval_seconds],
+  );
+}
+
+export async function listAttempts(q: Queryable, webhookId: string, offset: number, limit: number): Promise<{ total: number; rows: AttemptRow[] }> {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_attempts WHERE webhook_id = $1', [webhookId]);
+  const rows =
+    limit > 0
+      ? await q.query<AttemptRow>(
+          `SELECT a.delivery_id, d.event_id, d.event_uri, a.attempt, a.at, a.request_headers, a.request_body, a.status, a.error,
+                  a.response_excerpt, a.duration_ms, a.success, d.state
+             FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+            WHERE a.webhook_id = $1 ORDER BY a.seq DESC OFFSET $2 LIMIT $3`,
+          [webhookId, offset, limit],
+        )
+      : [];
+  return { total: n, rows: rows.map((r) => ({ ...r, at: Number(r.at) })) };
+}
+
+/** Bigint columns come back as strings from node-postgres. */
+function normalise(row: WebhookRow): WebhookRow {
+  return { ...row, activated: Number(row.activated), created: Number(row.created), modified: Number(row.modified) };
+}

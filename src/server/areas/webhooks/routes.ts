@@ -1,0 +1,138 @@
+/** Organization webhooks: `portals/<orgId>/webhooks/…` (spec §4.3; facts §3.3). */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord } from '../../../shared/contract/webhooks.ts';
+import { pageEnvelope } from '../../../shared/contract/wire.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { listAttempts, listWebhooks } from './repo.ts';
+import {
+  assertMayManage,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  redeliver,
+  sendTestEvent,
+  setWebhookActive,
+  toWebhookRecord,
+  updateWebhook,
+  updateWebhookSettings,
+  webhookSettings,
+} from './service.ts';
+
+const BASE = `${REST}/portals/:orgId/webhooks`;
+const HOOK = `${BASE}/:webhookId`;
+const none = z.object({});
+
+export function webhookRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: BASE,
+    params: webhookListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      assertMayManage(caller, path.orgId);
+      const { total, rows } = await listWebhooks(portal.db, path.orgId, params.start - 1, params.num);
+      return { webhooks: rows.map(toWebhookRecord), ...pageEnvelope(total, params, rows.length) };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${BASE}/createWebhook`,
+    params: createWebhookParams,
+    handler: ({ caller, path, params, portal }) => createWebhook(portal, caller, path.orgId, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${BASE}/settings`,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      assertMayManage(caller, path.orgId);
+      return webhookSettings(portal.db, path.orgId);
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${BASE}/settings/update`,
+    params: webhookSettingsParams,
+    handler: ({ caller, path, params, portal }) => updateWebhookSettings(portal, caller, path.orgId, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: HOOK,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      assertMayManage(caller, path.orgId);
+      return toWebhookRecord(await getWebhook(portal.db, path.orgId, path.webhookId));
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${HOOK}/update`,
+    params: updateWebhookParams,
+    handler: ({ caller, path, params, portal }) => updateWebhook(portal, caller, path.orgId, path.webhookId, params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${HOOK}/delete`,
+    params: none,
+    handler: ({ caller, path, portal }) => deleteWebhook(portal, caller, path.orgId, path.webhookId),
+  });
+
+  for (const [verb, active] of [
+    ['activate', true],
+    ['deactivate', false],
+  ] as const) {
+    operation(app, {
+      method: 'write',
+      path: `${HOOK}/${verb}`,
+      params: none,
+      handler: ({ caller, path, portal }) => setWebhookActive(portal, caller, path.orgId, path.webhookId, active),
+    });
+  }
+
+  operation(app, {
+    method: 'read',
+    path: `${HOOK}/notificationStatus`,
+    params: webhookListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      assertMayManage(caller, path.orgId);
+      await getWebhook(portal.db, path.orgId, path.webhookId);
+      const { total, rows } = await listAttempts(portal.db, path.webhookId, params.start - 1, params.num);
+      const WebhookStatus: WebhookAttemptRecord[] = rows.map((r) => ({
+        deliveryId: r.delivery_id,
+        eventId: r.event_id,
+        event: r.event_uri,
+        attempt: r.attempt,
+        invokedTimestamp: r.at,
+        requestHeaders: r.request_headers,
+        payload: r.request_body,
+        responseStatus: r.status,
+        responseBody: r.response_excerpt,
+        error: r.error,
+        durationMs: r.duration_ms,
+        success: r.success,
+        deliveryState: r.state,
+      }));
+      return { WebhookStatus, ...pageEnvelope(total, params, rows.length) };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${HOOK}/notificationStatus/:deliveryId/redeliver`,
+    params: none,
+    handler: ({ caller, path, portal }) => redeliver(portal, caller, path.orgId, path.webhookId, path.deliveryId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${HOOK}/test`,
+    params: none,
+    handler: ({ caller, path, portal }) => sendTestEvent(portal, caller, path.orgId, path.webhookId),
+  });
+}

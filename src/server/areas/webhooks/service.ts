@@ -1,0 +1,225 @@
+/**
+ * Organization webhook rules (spec §2, §4.3, §6; facts §3.3, §6). Only administrators of the
+ * organization holding portal:admin:manageWebhooks manage its webhooks; another organization's
+ * administrators get 403.
+ *
+ * Local choices (documented in the README):
+ * - The secret is stored and shown once, in the createWebhook answer; records show "" when there
+ *   is none and "********" when there is one. An update that sends "********" (or no secret)
+ *   keeps the stored secret; an update that sends "" removes it.
+ * - Event URIs are checked against the catalogue (src/shared/events.ts); a URI naming a specific
+ *   item, group or username must name one in this organization. A 400 names every bad URI.
+ * - The payload URL must pass the outbound guard (http/https, no private addresses unless
+ *   ALLOW_PRIVATE_OUTBOUND); it is not probed.
+ */
+import { randomUUID } from 'node:crypto';
+import { SECRET_MASK, WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
+import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
+import type { PortalContext } from '../../context.ts';
+import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
+import type { Queryable } from '../../store/db.ts';
+import { hexId } from '../../store/ids.ts';
+import { webhookWork } from '../../jobs/webhooks.ts';
+import { deleteWebhookRow, findWebhook, insertWebhook, lockWebhook, readSettings, setActive, updateWebhookRow, writeSettings, type WebhookRow } from './repo.ts';
+
+export const MANAGE_WEBHOOKS = 'portal:admin:manageWebhooks';
+
+/** The caller manages webhooks of `orgId`: same organization and the privilege. */
+export function assertMayManage(caller: Caller, orgId: string): void {
+  if (caller.orgId !== orgId) throw forbidden('Webhooks of another organization cannot be managed.');
+  requirePrivilege(caller, MANAGE_WEBHOOKS);
+}
+
+export function toWebhookRecord(row: WebhookRow): WebhookRecord {
+  return {
+    id: row.id,
+    accountId: row.org_id,
+    name: row.name,
+    payloadUrl: row.payload_url,
+    secret: row.secret ? SECRET_MASK : '',
+    isActive: row.is_active,
+    config: row.config,
+    ownerId: row.owner_id,
+    created: row.created,
+    modified: row.modified,
+    events: row.events,
+  };
+}
+
+export async function getWebhook(q: Queryable, orgId: string, id: string): Promise<WebhookRow> {
+  const row = await findWebhook(q, orgId, id);
+  if (!row) throw webhookNotFound(id);
+  return row;
+}
+
+export const webhookNotFound = (id: string) => new ApiError(404, `Webhook '${id}' does not exist.`, [`Webhook '${id}' does not exist.`]);
+
+async function checkUrl(ctx: PortalContext, url: string): Promise<string> {
+  try {
+    return (await checkOutboundUrl(url, ctx.config)).url.toString();
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw badParam('url', err.message);
+    throw err;
+  }
+}
+
+/** The events, validated: catalogue first, then that named subjects exist in the organization. */
+export async function validateEvents(q: Queryable, orgId: string, events: string[]): Promise<string[]> {
+  const unique = [...new Set(events)];
+  if (!unique.length) throw badParam('events', 'must name at least one event URI');
+  const bad: string[] = [];
+  for (const uri of unique) {
+    const parsed = parseEventUri(uri);
+    if (parsed.kind === 'invalid') {
+      bad.push(`'${uri}' ${parsed.reason}`);
+      continue;
+    }
+    if (parsed.kind !== 'subject') continue;
+    const sql =
+      parsed.source === 'item'
+        ? 'SELECT 1 FROM items WHERE org_id = $1 AND id = $2'
+        : parsed.source === 'group'
+          ? 'SELECT 1 FROM groups WHERE org_id = $1 AND id = $2'
+          : 'SELECT 1 FROM users WHERE org_id = $1 AND lower(username) = lower($2)';
+    const found = await q.query(sql, [orgId, parsed.subject]);
+    if (!found.length) bad.push(`'${uri}' names ${parsed.source === 'user' ? 'a user' : `an ${parsed.source === 'item' ? 'item' : 'group'}`} '${parsed.subject}' that does not exist in this organization`);
+  }
+  if (bad.length) throw new ApiError(400, 'Invalid event URIs.', bad, undefined, { events: bad.join('; ') });
+  return unique;
+}
+
+export interface CreateInput {
+  name: string;
+  url: string;
+  secret?: string;
+  config?: WebhookConfig;
+  changes: 'allChanges' | 'manualChanges';
+  events?: string[];
+}
+
+export async function createWebhook(ctx: PortalContext, caller: Caller, orgId: string, p: CreateInput) {
+  assertMayManage(caller, orgId);
+  const url = await checkUrl(ctx, p.url);
+  if (p.changes === 'manualChanges' && !p.events?.length) throw badParam('events', 'is required when changes is manualChanges');
+  const now = ctx.clock.now();
+  const id = hexId();
+  const secret = p.secret ?? '';
+  await ctx.db.tx(async (q) => {
+    const events = p.changes === 'allChanges' ? [ALL_EVENTS] : await validateEvents(q, orgId, p.events ?? []);
+    await insertWebhook(q, {
+      id,
+      org_id: orgId,
+      name: p.name,
+      payload_url: url,
+      secret,
+      is_active: true,
+      config: p.config ?? {},
+      events,
+      owner_id: caller.userId,
+      activated: now,
+      created: now,
+      modified: now,
+    });
+  });
+  // The secret is shown here, once.
+  return { success: true, id, name: p.name, secret };
+}
+
+export interface UpdateInput {
+  name: string;
+  url: string;
+  secret?: string;
+  config?: WebhookConfig;
+  events: string[];
+}
+
+export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: string, id: string, p: UpdateInput) {
+  assertMayManage(caller, orgId);
+  const url = await checkUrl(ctx, p.url);
+  await ctx.db.tx(async (q) => {
+    const row = await lockWebhook(q, orgId, id);
+    if (!row) throw webhookNotFound(id);
+    const events = await validateEvents(q, orgId, p.events);
+    const secret = p.secret === undefined || p.secret === SECRET_MASK ? row.secret : p.secret;
+    await updateWebhookRow(q, id, { name: p.name, payload_url: url, secret, config: p.config ?? row.config, events, modified: ctx.clock.now() });
+  });
+  return { success: true };
+}
+
+export async function deleteWebhook(ctx: PortalContext, caller: Caller, orgId: string, id: string) {
+  assertMayManage(caller, orgId);
+  await ctx.db.tx(async (q) => {
+    if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
+    await deleteWebhookRow(q, id);
+  });
+  return { success: true };
+}
+
+/** Activate also restarts the deactivation policy's count (earlier failures no longer count). */
+export async function setWebhookActive(ctx: PortalContext, caller: Caller, orgId: string, id: string, active: boolean) {
+  assertMayManage(caller, orgId);
+  await ctx.db.tx(async (q) => {
+    if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
+    await setActive(q, id, active, ctx.clock.now());
+  });
+  if (active) webhookWork();
+  return { success: true };
+}
+
+export async function webhookSettings(q: Queryable, orgId: string): Promise<WebhookSettings> {
+  const row = await readSettings(q, orgId);
+  return {
+    notificationAttempts: row?.notification_attempts ?? WEBHOOK_SETTINGS_LIMITS.notificationAttempts.default,
+    notificationTimeOutInSeconds: row?.timeout_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
+    notificationElapsedTimeInSeconds: row?.interval_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.default,
+  };
+}
+
+export async function updateWebhookSettings(ctx: PortalContext, caller: Caller, orgId: string, p: Partial<WebhookSettings>) {
+  assertMayManage(caller, orgId);
+  await ctx.db.tx(async (q) => {
+    const s = { ...(await webhookSettings(q, orgId)), ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) };
+    await writeSettings(q, orgId, { notification_attempts: s.notificationAttempts, timeout_seconds: s.notificationTimeOutInSeconds, interval_seconds: s.notificationElapsedTimeInSeconds });
+  });
+  return { success: true };
+}
+
+/** A synthetic `/webhooks/test` event, delivered to this webhook like any other (a local operation). */
+export async function sendTestEvent(ctx: PortalContext, caller: Caller, orgId: string, id: string) {
+  assertMayManage(caller, orgId);
+  const now = ctx.clock.now();
+  const deliveryId = randomUUID();
+  await ctx.db.tx(async (q) => {
+    const row = await lockWebhook(q, orgId, id);
+    if (!row) throw webhookNotFound(id);
+    const eventId = randomUUID();
+    const event = { userId: caller.userId, username: caller.username, when: now, operation: 'test', source: 'webhook', id: row.id, properties: {} };
+    await q.query(
+      `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created) VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7)`,
+      [deliveryId, row.id, orgId, eventId, TEST_EVENT_URI, JSON.stringify(event), now],
+    );
+  });
+  webhookWork();
+  return { success: true, deliveryId };
+}
+
+/**
+ * Send one delivery again (a local operation): a finished delivery (delivered or failed) becomes
+ * due now with a fresh round of attempts; it keeps its id, so the receiver sees the same
+ * webhook-id. A delivery still pending or running is left as it is.
+ */
+export async function redeliver(ctx: PortalContext, caller: Caller, orgId: string, id: string, deliveryId: string) {
+  assertMayManage(caller, orgId);
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
+    const [d] = await q.query<{ state: string }>('SELECT state FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE', [deliveryId, id]);
+    if (!d) throw new ApiError(404, `Delivery '${deliveryId}' does not exist.`, [`Delivery '${deliveryId}' does not exist.`]);
+    if (d.state === 'pending' || d.state === 'running') throw new ApiError(400, `Delivery '${deliveryId}' is still ${d.state}.`, [`Delivery '${deliveryId}' is still ${d.state}.`]);
+    await q.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = $2, locked_until = 0, finished = NULL WHERE id = $1`, [deliveryId, now]);
+  });
+  webhookWork();
+  return { success: true };
+}

@@ -1,0 +1,332 @@
+/**
+ * Organization webhook delivery. Events come only from the outbox (`events`, written in the same
+ * transaction as the change they report):
+ *
+ * 1. Fan-out reads outbox rows after the cursor (`webhook_cursor`, locked FOR UPDATE), inserts one
+ *    `webhook_deliveries` row for each active webhook of the event's organization whose events
+ *    match, and advances the cursor in the same transaction — an event is fanned out once even
+ *    with several processes. A gap in `seq` (a transaction still open, or rolled back) holds the
+ *    cursor back until it fills or for GAP_GRACE_MS (PGlite: one writer, so a gap is a rollback).
+ * 2. Due deliveries are claimed with FOR UPDATE SKIP LOCKED under a lease; a crash or restart
+ *    mid-delivery leaves a lease that runs out, and the delivery is sent again with the same id
+ *    (at least once; receivers dedupe on `webhook-id`).
+ * 3. Each attempt POSTs `{info, events:[event]}` through the outbound guard (no redirects: a 3xx
+ *    is a failure; only 2xx succeeds; the organization's timeout), signed with
+ *    `x-esriHook-Signature: sha256=<base64 HMAC-SHA256(secret, body)>` when a secret is set, and
+ *    Standard Webhooks headers `webhook-id` (the delivery id), `webhook-timestamp` (unix seconds of
+ *    the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256(secret, "<id>.<ts>.<body>")>`.
+ *    Every attempt is logged in `webhook_attempts` (what notificationStatus lists).
+ * 4. A failed attempt is retried `notificationAttempts` times, waiting
+ *    `notificationElapsedTimeInSeconds` × 2^(retry-1). After the last, the delivery has failed; once
+ *    `numberOfFailures` failed deliveries fall within `daysInPast` days (and since the webhook was
+ *    last activated) the webhook is deactivated (default policy 5 in 5 days).
+ *
+ * At most PER_WEBHOOK deliveries of one webhook are in flight and MAX_IN_FLIGHT overall, so a
+ * slow receiver does not hold up other webhooks.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
+import type { PortalContext } from '../context.ts';
+import { outboundRequest, OutboundRefused } from '../http/outbound.ts';
+import { subscriptionMatches } from '../../shared/events.ts';
+import { webhookSettings } from '../areas/webhooks/service.ts';
+import type { Queryable } from '../store/db.ts';
+import type { WebhookConfig } from '../../shared/contract/webhooks.ts';
+
+export const WEBHOOK_LIMITS = {
+  pollMs: 200,
+  /** Outbox rows read per fan-out transaction. */
+  fanOutBatch: 500,
+  /** How long a seq gap may hold the cursor back on PostgreSQL (a transaction still committing). */
+  gapGraceMs: 10_000,
+  perWebhook: 2,
+  maxInFlight: 8,
+  /** The lease is the request's time limit plus this. */
+  leaseMarginMs: 30_000,
+  responseExcerptBytes: 2048,
+  defaultPolicy: { numberOfFailures: 5, daysInPast: 5 },
+};
+
+const DAY_MS = 86_400_000;
+
+/* In-process nudge: work was queued by this process (test event, redelivery, activation). */
+const listeners = new Set<() => void>();
+export function webhookWork(): void {
+  for (const l of listeners) l();
+}
+
+interface OutboxRow {
+  seq: string | number;
+  id: string;
+  org_id: string;
+  uri: string;
+  source: string;
+  operation: string;
+  subject_id: string;
+  user_id: string | null;
+  username: string | null;
+  properties: Record<string, unknown>;
+  created: string | number;
+}
+
+/** One fan-out transaction; answers how many outbox rows it consumed. */
+export async function fanOut(ctx: PortalContext): Promise<number> {
+  const wallNow = Date.now();
+  return ctx.db.tx(async (q) => {
+    const [cursor] = await q.query<{ last_seq: string | number; gap_since: string | number | null }>(`SELECT last_seq, gap_since FROM webhook_cursor WHERE name = 'fanout' FOR UPDATE`);
+    let last = Number(cursor.last_seq);
+    const rows = await q.query<OutboxRow>('SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2', [last, WEBHOOK_LIMITS.fanOutBatch]);
+    if (!rows.length) return 0;
+    const taken: OutboxRow[] = [];
+    let gapSince: number | null = null;
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      if (seq !== last + 1) {
+        const since = cursor.gap_since === null ? wallNow : Number(cursor.gap_since);
+        if (ctx.db.kind !== 'pglite' && wallNow - since < WEBHOOK_LIMITS.gapGraceMs) {
+          gapSince = since;
+          break;
+        }
+      }
+      taken.push(row);
+      last = seq;
+    }
+    const orgs = [...new Set(taken.map((r) => r.org_id))];
+    const hooks = orgs.length
+      ? await q.query<{ id: string; org_id: string; events: string[]; created: string | number }>('SELECT id, org_id, events, created FROM webhooks WHERE is_active AND org_id = ANY($1)', [orgs])
+      : [];
+    const now = ctx.clock.now();
+    for (const e of taken) {
+      for (const h of hooks) {
+        if (h.org_id !== e.org_id || Number(e.created) < Number(h.created) || !subscriptionMatches(h.events, e.uri)) continue;
+        const event = { userId: e.user_id, username: e.username, when: Number(e.created), operation: e.operation, source: e.source, id: e.subject_id, properties: e.properties };
+        await q.query(
+          `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created)
+           VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+          [randomUUID(), h.id, e.org_id, e.id, e.uri, JSON.stringify(event), now],
+        );
+      }
+    }
+    await q.query(`UPDATE webhook_cursor SET last_seq = $1, gap_since = $2 WHERE name = 'fanout'`, [last, gapSince]);
+    return taken.length;
+  });
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  webhook_id: string;
+  org_id: string;
+  event_id: string;
+  event_uri: string;
+  event: Record<string, unknown>;
+  attempts: number;
+  name: string;
+  payload_url: string;
+  secret: string;
+}
+
+/** Claims due deliveries (pending and due, or running with a lease that ran out) up to `max`, at most PER_WEBHOOK per webhook in flight. */
+export async function claimDeliveries(ctx: PortalContext, max: number, inFlight: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
+  if (max <= 0) return [];
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const running = await q.query<{ webhook_id: string; n: number }>(
+      `SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id`,
+      [now],
+    );
+    const busy = new Map(running.map((r) => [r.webhook_id, r.n]));
+    for (const [id, n] of inFlight) busy.set(id, Math.max(busy.get(id) ?? 0, n));
+    const candidates = await q.query<ClaimedDelivery & { timeout_seconds: number | null }>(
+      `SELECT d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, w.name, w.payload_url, w.secret, s.timeout_seconds
+         FROM webhook_deliveries d
+         JOIN webhooks w ON w.id = d.webhook_id
+         LEFT JOIN webhook_settings s ON s.org_id = d.org_id
+        WHERE w.is_active AND ((d.state = 'pending' AND d.next_at <= $1) OR (d.state = 'running' AND d.locked_until <= $1))
+        ORDER BY d.next_at, d.created
+        LIMIT $2
+        FOR UPDATE OF d SKIP LOCKED`,
+      [now, max * 4],
+    );
+    const claimed: ClaimedDelivery[] = [];
+    for (const c of candidates) {
+      if (claimed.length >= max) break;
+      const n = busy.get(c.webhook_id) ?? 0;
+      if (n >= WEBHOOK_LIMITS.perWebhook) continue;
+      busy.set(c.webhook_id, n + 1);
+      const timeoutMs = (c.timeout_seconds ?? 10) * 1000;
+      await q.query(`UPDATE webhook_deliveries SET state = 'running', attempts = attempts + 1, locked_until = $2 WHERE id = $1`, [c.id, now + timeoutMs + WEBHOOK_LIMITS.leaseMarginMs]);
+      const { timeout_seconds: _t, ...rest } = c;
+      claimed.push({ ...rest, attempts: c.attempts + 1 });
+    }
+    return claimed;
+  });
+}
+
+const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64');
+
+/** The signed request of one attempt. */
+export function buildRequest(d: Pick<ClaimedDelivery, 'id' | 'webhook_id' | 'name' | 'secret' | 'event'>, portalURL: string, now: number) {
+  const body = JSON.stringify({ info: { webhookId: d.webhook_id, webhookName: d.name, portalURL, when: now }, events: [d.event] });
+  const timestamp = String(Math.floor(now / 1000));
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'webhook-id': d.id,
+    'webhook-timestamp': timestamp,
+  };
+  if (d.secret) {
+    headers['x-esriHook-Signature'] = `sha256=${hmac(d.secret, body)}`;
+    headers['webhook-signature'] = `v1,${hmac(d.secret, `${d.id}.${timestamp}.${body}`)}`;
+  }
+  return { body, headers };
+}
+
+interface AttemptResult {
+  status: number | null;
+  error: string | null;
+  excerpt: string;
+  success: boolean;
+}
+
+async function send(ctx: PortalContext, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await outboundRequest(url, ctx.config, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body, timeoutMs, signal });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        if (size < WEBHOOK_LIMITS.responseExcerptBytes) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= WEBHOOK_LIMITS.responseExcerptBytes) break;
+      }
+    } catch {
+      /* the status decides; a body cut short is kept as far as it came */
+    } finally {
+      res.body.destroy();
+    }
+    const excerpt = Buffer.concat(chunks).subarray(0, WEBHOOK_LIMITS.responseExcerptBytes).toString('utf8');
+    const success = res.status >= 200 && res.status < 300;
+    const error = success ? null : res.status >= 300 && res.status < 400 ? `The receiver answered a redirect (HTTP ${res.status}); redirects are not followed.` : `The receiver answered HTTP ${res.status}.`;
+    return { status: res.status, error, excerpt, success };
+  } catch (err) {
+    const message = err instanceof OutboundRefused ? err.message : signal.aborted ? `No answer within ${timeoutMs} ms.` : `The request failed: ${(err as Error).message}`;
+    return { status: null, error: message, excerpt: '', success: false };
+  }
+}
+
+/** One attempt of a claimed delivery, and its outcome recorded. */
+export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): Promise<boolean> {
+  const settings = await webhookSettings(ctx.db, d.org_id);
+  const now = ctx.clock.now();
+  const portalURL = `http://${ctx.config.host}:${ctx.config.port}/`;
+  const { body, headers } = buildRequest(d, portalURL, now);
+  const started = performance.now();
+  const result = await send(ctx, d.payload_url, headers, body, settings.notificationTimeOutInSeconds * 1000);
+  const duration = Math.round(performance.now() - started);
+  const done = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    await q.query(
+      `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [d.id, d.webhook_id, d.attempts, now, JSON.stringify(headers), body, result.status, result.error, result.excerpt, duration, result.success],
+    );
+    if (result.success) {
+      await q.query(`UPDATE webhook_deliveries SET state = 'delivered', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+    } else if (d.attempts <= settings.notificationAttempts) {
+      const wait = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
+      await q.query(`UPDATE webhook_deliveries SET state = 'pending', locked_until = 0, next_at = $2 WHERE id = $1`, [d.id, done + wait]);
+    } else {
+      await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+      await applyDeactivationPolicy(q, d.webhook_id, done);
+    }
+  });
+  return result.success;
+}
+
+/** Deactivates the webhook once its policy's number of failed deliveries fall within its window. */
+async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: number): Promise<void> {
+  const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>('SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE', [webhookId]);
+  if (!hook?.is_active) return;
+  const policy = hook.config.deactivationPolicy ?? WEBHOOK_LIMITS.defaultPolicy;
+  const since = Math.max(now - policy.daysInPast * DAY_MS, Number(hook.activated));
+  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2`, [webhookId, since]);
+  if (n >= policy.numberOfFailures) await q.query('UPDATE webhooks SET is_active = false, modified = $2 WHERE id = $1', [webhookId, now]);
+}
+
+/**
+ * One pass (tests call this): fan out every new outbox row, then send every due delivery —
+ * several at once — until none is due. Answers how many attempts were made.
+ */
+export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
+  while ((await fanOut(ctx)) > 0);
+  let attempts = 0;
+  for (;;) {
+    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight);
+    if (!batch.length) return attempts;
+    attempts += batch.length;
+    await Promise.all(batch.map((d) => attemptDelivery(ctx, d)));
+  }
+}
+
+export interface WebhookDispatcher {
+  stop(): Promise<void>;
+}
+
+/** The background loop main.ts starts: polls every pollMs, and at once when this process queues work. */
+export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMITS.pollMs): WebhookDispatcher {
+  let stopped = false;
+  let busy = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<unknown> = Promise.resolve();
+  const inFlight = new Map<string, number>();
+  const running = new Set<Promise<unknown>>();
+  const pass = async () => {
+    while (!stopped && (await fanOut(ctx)) > 0);
+    if (stopped) return;
+    const total = [...inFlight.values()].reduce((a, b) => a + b, 0);
+    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight - total, inFlight);
+    for (const d of batch) {
+      inFlight.set(d.webhook_id, (inFlight.get(d.webhook_id) ?? 0) + 1);
+      const p: Promise<unknown> = attemptDelivery(ctx, d)
+        .catch((err) => ctx.log.error({ err }, 'webhook delivery failed'))
+        .finally(() => {
+          const n = (inFlight.get(d.webhook_id) ?? 1) - 1;
+          if (n > 0) inFlight.set(d.webhook_id, n);
+          else inFlight.delete(d.webhook_id);
+          running.delete(p);
+          tick();
+        });
+      running.add(p);
+    }
+  };
+  const tick = () => {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    busy = true;
+    ticking = pass()
+      .catch((err) => ctx.log.error({ err }, 'webhook dispatch failed'))
+      .finally(() => {
+        busy = false;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          setImmediate(tick);
+        } else timer = setTimeout(tick, pollMs);
+      });
+  };
+  listeners.add(tick);
+  timer = setTimeout(tick, 0);
+  return {
+    async stop() {
+      stopped = true;
+      listeners.delete(tick);
+      clearTimeout(timer);
+      await ticking;
+      await Promise.all([...running]);
+    },
+  };
+}
