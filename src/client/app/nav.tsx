@@ -4,7 +4,8 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconHome, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
+import { IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
+import { settingsAccess } from '../features/settings/permissions.ts';
 import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
 
 export interface NavEntry {
@@ -49,6 +50,13 @@ export const NAV: readonly NavEntry[] = [
     label: 'Groups',
     icon: IconUsersGroup,
     Page: lazy(() => import('./routes/groups.tsx')),
+  },
+  {
+    path: 'settings',
+    label: 'Settings',
+    icon: IconSettings,
+    Page: lazy(() => import('./routes/settings.tsx')),
+    access: settingsAccess,
   },
 ];
 

@@ -1,0 +1,2 @@
+/** Route module: the Settings area. */
+export { default } from '../../features/settings/SettingsPage.tsx';

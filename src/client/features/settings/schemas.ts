@@ -1,0 +1,37 @@
+/** Settings forms as zod schemas, built on the wire contract's own rules. */
+import { z } from 'zod';
+import { updatePortalParams } from '../../../shared/contract/portals.ts';
+import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefaultSettings.ts';
+import type { UserDefaultSettings } from '../../api/index.ts';
+
+const p = setUserDefaultSettingsParams.shape;
+/** An empty choice means "not set": the field is not sent (the portal keeps what it has). */
+const unset = z.string().transform((v) => v || undefined);
+
+/**
+ * New-member defaults. Never an administrator role: the base one is refused here, custom
+ * administrator roles are not offered and the portal refuses them too (its words land on the field).
+ */
+export const defaultsSchema = z.object({
+  role: unset.pipe(p.role).refine((r) => r !== 'org_admin', 'cannot be an administrator role: new members never start as administrators'),
+  userLicenseType: unset.pipe(p.userLicenseType),
+  groups: z.array(z.string().max(64)).max(100, 'may name at most 100 groups'),
+  userType: unset.pipe(p.userType),
+});
+export type DefaultsInput = z.input<typeof defaultsSchema>;
+export type DefaultsValues = z.output<typeof defaultsSchema>;
+export const DEFAULTS_FIELDS = ['role', 'userLicenseType', 'groups', 'userType'] as const;
+
+export function defaultsToForm(d: UserDefaultSettings): DefaultsInput {
+  return { role: d.role ?? '', userLicenseType: d.userLicenseType ?? '', groups: d.groups ?? [], userType: d.userType ?? '' };
+}
+
+/** Organization settings this page shows: the contract's own rule (a whole number, 0–100000). */
+export const orgSettingsSchema = z.object({ maxExternalMembersPerGroup: updatePortalParams.shape.maxExternalMembersPerGroup.unwrap() });
+export type OrgSettingsInput = z.input<typeof orgSettingsSchema>;
+export type OrgSettingsValues = z.output<typeof orgSettingsSchema>;
+
+export const USER_TYPE_LABELS: Record<'arcgisonly' | 'both', string> = {
+  arcgisonly: 'ArcGIS only',
+  both: 'ArcGIS and Esri apps',
+};
