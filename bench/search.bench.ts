@@ -43,6 +43,7 @@ async function measure(name: string, runs: number, run: (i: number) => Promise<u
   return { name, p50: pct(50), p95: pct(95) };
 }
 
+const T0 = Date.now();
 const { group } = (await post('community/createGroup', { title: 'Bench group' })) as { group: { id: string } };
 await svc.db.query(
   `INSERT INTO items (id, org_id, owner_id, title, type, tags, type_keywords, snippet, access, content_status, created, modified)
@@ -56,7 +57,7 @@ await svc.db.query(
           CASE WHEN i % 97 = 0 THEN 'org_authoritative' WHEN i % 89 = 0 THEN 'deprecated' END,
           $2::bigint + i, $2::bigint + i
      FROM generate_series(1, ${ITEMS}) AS i`,
-  [svc.orgId, Date.now() - ITEMS],
+  [svc.orgId, T0 - ITEMS],
 );
 await post(`community/groups/${group.id}/addUsers`, { users: 'user1' });
 await svc.db.query(`INSERT INTO item_shares (item_id, group_id, shared) SELECT id, $1, 0 FROM items WHERE access = 'private' AND md5(id) < '2'`, [group.id]);
@@ -74,7 +75,7 @@ const results = [
   await measure('search, tags:water AND type:"Web Map"', RUNS, () => call('search', { q: 'tags:water AND type:"Web Map"', num: '10' })),
   await measure('search, free text "parks" (title/tags/snippet/description)', RUNS, () => call('search', { q: 'parks', num: '10' })),
   await measure('search, owner:user1 OR (access:org AND title:roads)', RUNS, () => call('search', { q: 'owner:user1 OR (access:org AND title:roads)', num: '10' })),
-  await measure('search, created range, sort by title', RUNS, () => call('search', { q: `created:[${Date.now() - ITEMS} TO ${Date.now() - ITEMS / 2}]`, num: '10', sortField: 'title' })),
+  await measure(`search, created range (${fmt(ITEMS / 2)} items), sort by title`, RUNS, () => call('search', { q: `created:[${T0 - ITEMS} TO ${T0 - ITEMS / 2}]`, num: '10', sortField: 'title' })),
   await measure(`search as a member (group visibility), group:<id>`, RUNS, () => call('search', { q: `group:${group.id}`, num: '10' }, userToken)),
 ];
 await svc.close();
