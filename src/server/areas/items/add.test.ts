@@ -5,6 +5,7 @@
  * 50 MB cap on chunked bodies.
  */
 import { existsSync } from 'node:fs';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
@@ -39,6 +40,46 @@ async function postForm(path: string, fields: Record<string, string | Blob | [Bl
   expect(res.statusCode).toBe(200);
   return res.json();
 }
+
+/** A minimal zip (stored entries) — enough for the file hook to find an esriinfo folder. */
+function zip(entries: { name: string; data: Buffer }[]): Buffer {
+  const out: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc32(e.data), 14);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    out.push(local, name, e.data);
+    const c = Buffer.alloc(46);
+    c.writeUInt32LE(0x02014b50, 0);
+    c.writeUInt16LE((3 << 8) | 20, 4);
+    c.writeUInt16LE(20, 6);
+    c.writeUInt32LE(crc32(e.data), 16);
+    c.writeUInt32LE(e.data.length, 20);
+    c.writeUInt32LE(e.data.length, 24);
+    c.writeUInt16LE(name.length, 28);
+    c.writeUInt32LE((0o100644 << 16) >>> 0, 38);
+    c.writeUInt32LE(offset, 42);
+    central.push(c, name);
+    offset += 30 + name.length + e.data.length;
+  }
+  const cd = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(cd.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...out, cd, end]);
+}
+
+const CARD = '<?xml version="1.0" encoding="utf-8"?><ESRI_ItemInformation Culture="en-US"><name>pkg</name><title>Package title</title></ESRI_ItemInformation>';
 
 async function itemRow(id: string) {
   const [row] = await svc.db.query<Record<string, any>>('SELECT * FROM items WHERE id = $1', [id]);
@@ -285,11 +326,17 @@ describe('relationship in the same call', () => {
       expect((await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items'))[0].n).toBe(before);
       expect((await svc.db.query('SELECT 1 FROM items WHERE data_blob IS NOT NULL')).length).toBe(blobsBefore);
     }
-    // No blob file is left behind in the store either.
+    // A package whose info files the file hook extracted: they go too.
+    const pkg = zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) }, { name: 'esriinfo/docs/readme.txt', data: Buffer.from('read me') }]);
+    const good = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([pkg]), 'pkg.zip'] }, tokens.user1);
+    expect((await svc.db.query('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [good.id])).length).toBeGreaterThan(0);
+    const failed = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([pkg]), 'pkg.zip'], relationshipType: 'NoSuchType', originItemId: map.id }, tokens.user1);
+    expect(failed.error.code).toBe(400);
+    // No blob file is left behind in the store.
     const { readdir } = await import('node:fs/promises');
     const root = svc.app.portal.blobs.localPath('0'.repeat(32)).split('/').slice(0, -2).join('/');
     const stored = (await Promise.all((await readdir(root)).map((d) => readdir(`${root}/${d}`)))).flat();
-    const known = new Set((await svc.db.query<{ k: string }>('SELECT data_blob AS k FROM items WHERE data_blob IS NOT NULL')).map((r) => r.k));
+    const known = new Set((await svc.db.query<{ k: string }>('SELECT data_blob AS k FROM items WHERE data_blob IS NOT NULL UNION ALL SELECT blob_key FROM item_info_files')).map((r) => r.k));
     expect(stored.filter((f) => !known.has(f))).toEqual([]);
   });
 });

@@ -235,6 +235,7 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
   const fileName = file ? p.filename || file.filename : undefined;
   const isAsync = !!p.dataUrl;
   const statusMessage = isAsync ? `Downloading ${p.dataUrl}` : undefined;
+  const orphans: string[] = [];
 
   try {
     await ctx.db.tx(async (q) => {
@@ -262,14 +263,20 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
         );
       }
       if (relType) {
-        // The relationship comes after the item (rule 6); a failure rolls the item back with it.
+        // The relationship comes after the item (rule 6); a failure rolls the item back with it,
+        // and the files stored for it (its data, info files extracted by the file hook) are removed.
         const newIsOrigin = !!p.destinationItemId;
-        const { origin } = await addRelationship(q, caller, { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id }, now);
-        if (!newIsOrigin) await inheritSharing(q, origin.id, id, now);
+        try {
+          const { origin } = await addRelationship(q, caller, { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id }, now);
+          if (!newIsOrigin) await inheritSharing(q, origin.id, id, now);
+        } catch (err) {
+          orphans.push(...(await q.query<{ blob_key: string }>('SELECT blob_key FROM item_info_files WHERE item_id = $1', [id])).map((r) => r.blob_key));
+          throw err;
+        }
       }
     });
   } catch (err) {
-    if (blobKey) await removeBlobs(ctx, [blobKey]);
+    await removeBlobs(ctx, [...(blobKey ? [blobKey] : []), ...orphans]);
     throw err;
   }
   if (isAsync) jobQueued();
