@@ -328,9 +328,9 @@ describe('relationship in the same call', () => {
     }
     // A package whose info files the file hook extracted: they go too.
     const pkg = zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) }, { name: 'esriinfo/docs/readme.txt', data: Buffer.from('read me') }]);
-    const good = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([pkg]), 'pkg.zip'] }, tokens.user1);
+    const good = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'] }, tokens.user1);
     expect((await svc.db.query('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [good.id])).length).toBeGreaterThan(0);
-    const failed = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([pkg]), 'pkg.zip'], relationshipType: 'NoSuchType', originItemId: map.id }, tokens.user1);
+    const failed = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'], relationshipType: 'NoSuchType', originItemId: map.id }, tokens.user1);
     expect(failed.error.code).toBe(400);
     // No blob file is left behind in the store.
     const { readdir } = await import('node:fs/promises');
