@@ -133,6 +133,16 @@ function postFile(url: string, fields: Record<string, string>, start: number, en
 // Let the service settle (JIT, first requests) before measuring its idle RSS.
 await call(`${rest}/content/users/user1/addItem`, new URLSearchParams({ f: 'json', token, title: 'warm-up', type: 'Web Map', text: '{}' }));
 
+// Warm the file paths too (the first multipart bodies run cold code): a few parts and files of 16 MB.
+{
+  const warm = await call(`${rest}/content/users/user1/addItem`, new URLSearchParams({ f: 'json', token, multipart: 'true', filename: 'warm.bin' }));
+  for (let n = 1; n <= 4; n++) {
+    await postFile(`${rest}/content/users/user1/items/${warm.id}/addPart?partNum=${n}`, { f: 'json', token }, 0, Math.min(bytes, 16 * MB), `warm${n}`);
+    await postFile(`${rest}/content/users/user1/addItem`, { f: 'json', token, title: 'warm', type: 'CSV' }, 0, Math.min(bytes, 16 * MB), 'warm.bin');
+  }
+  await call(`${rest}/content/users/user1/items/${warm.id}/cancel`, new URLSearchParams({ f: 'json', token }));
+}
+
 let partsMs = 0;
 const multipart = await withRss(async () => {
   const start = await call(`${rest}/content/users/user1/addItem`, new URLSearchParams({ f: 'json', token, multipart: 'true', filename: 'big.bin' }));
