@@ -247,8 +247,10 @@ async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: num
   const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>('SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE', [webhookId]);
   if (!hook?.is_active) return;
   const policy = hook.config.deactivationPolicy ?? WEBHOOK_LIMITS.defaultPolicy;
-  const since = Math.max(now - policy.daysInPast * DAY_MS, Number(hook.activated));
-  const [{ n }] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2`, [webhookId, since]);
+  const [{ n }] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2 AND finished > $3`,
+    [webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated)],
+  );
   if (n >= policy.numberOfFailures) await q.query('UPDATE webhooks SET is_active = false, modified = $2 WHERE id = $1', [webhookId, now]);
 }
 
@@ -259,12 +261,31 @@ async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: num
 export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
   while ((await fanOut(ctx)) > 0);
   let attempts = 0;
+  const inFlight = new Map<string, number>();
+  const running = new Set<Promise<unknown>>();
   for (;;) {
-    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight);
-    if (!batch.length) return attempts;
+    const total = [...inFlight.values()].reduce((a, b) => a + b, 0);
+    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight - total, inFlight);
     attempts += batch.length;
-    await Promise.all(batch.map((d) => attemptDelivery(ctx, d)));
+    for (const d of batch) launch(ctx, d, inFlight, running, () => {});
+    if (!running.size) return attempts;
+    await Promise.race(running);
   }
+}
+
+/** Starts one attempt, counted in `inFlight` per webhook until it ends. */
+function launch(ctx: PortalContext, d: ClaimedDelivery, inFlight: Map<string, number>, running: Set<Promise<unknown>>, ended: () => void): void {
+  inFlight.set(d.webhook_id, (inFlight.get(d.webhook_id) ?? 0) + 1);
+  const p: Promise<unknown> = attemptDelivery(ctx, d)
+    .catch((err) => ctx.log.error({ err }, 'webhook delivery failed'))
+    .finally(() => {
+      const n = (inFlight.get(d.webhook_id) ?? 1) - 1;
+      if (n > 0) inFlight.set(d.webhook_id, n);
+      else inFlight.delete(d.webhook_id);
+      running.delete(p);
+      ended();
+    });
+  running.add(p);
 }
 
 export interface WebhookDispatcher {
@@ -285,19 +306,7 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
     if (stopped) return;
     const total = [...inFlight.values()].reduce((a, b) => a + b, 0);
     const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight - total, inFlight);
-    for (const d of batch) {
-      inFlight.set(d.webhook_id, (inFlight.get(d.webhook_id) ?? 0) + 1);
-      const p: Promise<unknown> = attemptDelivery(ctx, d)
-        .catch((err) => ctx.log.error({ err }, 'webhook delivery failed'))
-        .finally(() => {
-          const n = (inFlight.get(d.webhook_id) ?? 1) - 1;
-          if (n > 0) inFlight.set(d.webhook_id, n);
-          else inFlight.delete(d.webhook_id);
-          running.delete(p);
-          tick();
-        });
-      running.add(p);
-    }
+    for (const d of batch) launch(ctx, d, inFlight, running, () => tick());
   };
   const tick = () => {
     if (stopped) return;
