@@ -22,6 +22,8 @@ const requests: { url: string; range?: string }[] = [];
 /** Range requests to fail: key "start" → times left to fail. */
 const failRanges = new Map<number, number>();
 const files: Record<string, Buffer> = {};
+let stall = false;
+let releaseStall: (() => void) | undefined;
 
 beforeAll(async () => {
   svc = await startService({ clock: { now: () => clockNow } });
@@ -33,6 +35,13 @@ beforeAll(async () => {
     const url = req.url ?? '/';
     requests.push({ url, range: req.headers.range });
     if (url === '/missing') return void res.writeHead(404).end('no');
+    if (url === '/stall') {
+      if (req.method === 'HEAD' || !stall) return void res.writeHead(200, { 'content-length': 3 }).end(req.method === 'HEAD' ? undefined : 'abc');
+      res.writeHead(200, { 'content-length': 3 });
+      res.write('a');
+      releaseStall = () => res.end('bc');
+      return;
+    }
     if (url === '/redirect') return void res.writeHead(301, { location: '/small.csv' }).end();
     const path = url.replace(/\?.*$/, '');
     const body = files[path.replace('/noranges', '')];
@@ -215,6 +224,24 @@ describe('the runner', () => {
       while ((await status(id)).status === 'processing' && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
       expect(await status(id)).toMatchObject({ status: 'completed' });
     } finally {
+      await runner.stop();
+    }
+  });
+
+  it('runs two jobs at once: a stalled download does not hold up a small one', async () => {
+    const runner = startJobs(svc.app.portal, 60 * 60_000);
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      stall = true;
+      const slow = await addFromUrl(`${base}/stall`);
+      const quick = await addFromUrl(`${base}/small.csv`);
+      const t0 = Date.now();
+      while ((await status(quick)).status === 'processing' && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+      expect(await status(quick)).toMatchObject({ status: 'completed' });
+      expect(await status(slow)).toMatchObject({ status: 'processing' });
+    } finally {
+      stall = false;
+      releaseStall?.();
       await runner.stop();
     }
   });

@@ -39,6 +39,8 @@ export const JOB_LIMITS = {
   partBytes: 8 * 1024 * 1024,
   parallelParts: 4,
   pollMs: 1000,
+  /** Jobs one process runs at once (a large download does not hold up the others). */
+  concurrentJobs: 2,
 };
 
 interface JobRow {
@@ -257,40 +259,44 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-/** Production: poll for due jobs until stopped; a job queued by this process starts at once. */
+/**
+ * Production: up to JOB_LIMITS.concurrentJobs runner loops, started every poll and whenever this
+ * process queues a job (a loop runs due jobs until none is left, then ends); stop waits for them.
+ */
 export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRunner {
   let stopped = false;
-  let busy = false;
-  let again = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
+  let active = 0;
+  let pending = false;
+  const inflight = new Set<Promise<unknown>>();
   const tick = () => {
     if (stopped) return;
-    if (busy) {
-      again = true;
+    if (active >= JOB_LIMITS.concurrentJobs) {
+      // Every loop is busy: look again as soon as one ends.
+      pending = true;
       return;
     }
-    clearTimeout(timer);
-    busy = true;
-    running = runDueItemJobs(ctx)
-      .catch((err) => ctx.log.error({ err }, 'item jobs failed'))
-      .finally(() => {
-        busy = false;
-        if (stopped) return;
-        if (again) {
-          again = false;
-          setImmediate(tick);
-        } else timer = setTimeout(tick, pollMs);
-      });
+    pending = false;
+    while (active < JOB_LIMITS.concurrentJobs) {
+      active++;
+      const loop: Promise<unknown> = runDueItemJobs(ctx)
+        .catch((err) => ctx.log.error({ err }, 'item jobs failed'))
+        .finally(() => {
+          active--;
+          inflight.delete(loop);
+          if (pending && !stopped) setImmediate(tick);
+        });
+      inflight.add(loop);
+    }
   };
   const unsubscribe = onJobQueued(tick);
-  timer = setTimeout(tick, 0);
+  const timer = setInterval(tick, pollMs);
+  setImmediate(tick);
   return {
     async stop() {
       stopped = true;
       unsubscribe();
-      clearTimeout(timer);
-      await running;
+      clearInterval(timer);
+      await Promise.all(inflight);
     },
   };
 }
