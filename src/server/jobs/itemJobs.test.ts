@@ -35,6 +35,13 @@ beforeAll(async () => {
     const url = req.url ?? '/';
     requests.push({ url, range: req.headers.range });
     if (url === '/missing') return void res.writeHead(404).end('no');
+    if (url === '/huge') return void res.writeHead(200, { 'content-length': 3 * 1024 * 1024 * 1024 }).end();
+    const unsized = /^\/unsized\/(\d+)$/.exec(url);
+    if (unsized) {
+      // No Content-Length: chunked, so the size is only known by counting.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return void res.end(Buffer.alloc(Number(unsized[1]), 120));
+    }
     if (url === '/stall') {
       if (req.method === 'HEAD' || !stall) return void res.writeHead(200, { 'content-length': 3 }).end(req.method === 'HEAD' ? undefined : 'abc');
       res.writeHead(200, { 'content-length': 3 });
@@ -177,6 +184,29 @@ describe('failures', () => {
       expect(requests).toEqual([]);
     } finally {
       await strict.close();
+    }
+  });
+});
+
+describe('size bound', () => {
+  it('a source announcing more than 2 GB is refused before downloading', async () => {
+    const id = await addFromUrl(`${base}/huge`);
+    await runDueItemJobs(svc.app.portal);
+    expect(await status(id)).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('more than') });
+  });
+
+  it('a source without Content-Length: at the bound it is stored, one byte more fails', async () => {
+    const saved = JOB_LIMITS.maxDownloadBytes;
+    JOB_LIMITS.maxDownloadBytes = 1000;
+    try {
+      const ok = await addFromUrl(`${base}/unsized/1000`);
+      const over = await addFromUrl(`${base}/unsized/1001`);
+      await runDueItemJobs(svc.app.portal);
+      expect(await status(ok)).toMatchObject({ status: 'completed' });
+      expect((await stored(ok)).size).toBe(1000);
+      expect(await status(over)).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('more than the 1000 bytes') });
+    } finally {
+      JOB_LIMITS.maxDownloadBytes = saved;
     }
   });
 });
