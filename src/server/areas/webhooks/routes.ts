@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord } from '../../../shared/contract/webhooks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { webhookWork } from '../../jobs/webhooks.ts';
 import { listAttempts, listWebhooks } from './repo.ts';
 import {
   assertMayManage,
@@ -24,6 +25,12 @@ const HOOK = `${BASE}/:webhookId`;
 const none = z.object({});
 
 export function webhookRoutes(app: FastifyInstance): void {
+  // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
+  // fan them out now rather than at its next poll. Other processes find them by polling.
+  app.addHook('onResponse', async (req) => {
+    if (req.method === 'POST') webhookWork();
+  });
+
   operation(app, {
     method: 'read',
     path: BASE,
