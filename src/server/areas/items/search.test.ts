@@ -34,6 +34,15 @@ const found = async (q: string, who?: string, extra: Record<string, string> = {}
 };
 
 describe('search: who sees what', () => {
+  it('an upload still open is found by its owner only', async () => {
+    const partial = await insertItem(svc, 'user1', { title: `${W} Partial`, access: 'public' });
+    await svc.db.query(`UPDATE items SET status = 'partial' WHERE id = $1`, [partial]);
+    expect((await search(`id:${partial}`, 'user1')).total).toBe(1);
+    expect((await search(`id:${partial}`, 'admin')).total).toBe(0);
+    expect((await search(`id:${partial}`)).total).toBe(0);
+    await svc.db.query('DELETE FROM items WHERE id = $1', [partial]);
+  });
+
   it('anonymous callers see public items only', async () => {
     expect((await found(`tags:${W}`)).sort()).toEqual(['auth', 'public']);
   });

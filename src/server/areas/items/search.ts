@@ -121,7 +121,8 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total
       OR i.owner_id = $1
       OR (i.org_id = $2 AND (i.access = 'org' OR $3::boolean))
       OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = i.id AND vm.user_id = $1))`;
-  const where = `${visible} AND ${itemConditionSql(parseQuery(s.q), p)}`;
+  // An upload still open (multipart, not committed) is found by its owner only.
+  const where = `${visible} AND (i.status <> 'partial' OR i.owner_id = $1) AND ${itemConditionSql(parseQuery(s.q), p)}`;
   // The owners' table only when the query or the order names owners.
   const needsOwner = s.sortField === 'owner' || /\bo\.username\b/.test(where);
   const from = needsOwner ? 'FROM items i JOIN users o ON o.id = i.owner_id' : 'FROM items i';
