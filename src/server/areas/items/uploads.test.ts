@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -70,6 +71,36 @@ describe('parts', () => {
     expect((await postForm(`content/users/user1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.admin)).error.code).toBe(403);
     expect((await postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(400);
   });
+});
+
+describe('chunked parts', () => {
+  it('a part sent with chunked transfer encoding is capped at 50 MB', async () => {
+    const url = await svc.listen();
+    const id = await start();
+    const send = async (bytes: number) => {
+      const fd = new FormData();
+      fd.set('f', 'json');
+      fd.set('token', tokens.user1);
+      fd.set('file', new Blob([Buffer.alloc(bytes, 97)]), 'part');
+      const r = new Request('http://x/', { method: 'POST', body: fd });
+      const reader = r.body!.getReader();
+      const stream = new ReadableStream({
+        async pull(c) {
+          const { done, value } = await reader.read();
+          if (done) c.close();
+          else c.enqueue(value);
+        },
+      });
+      const res = await fetch(`${url}/content/users/user1/items/${id}/addPart?partNum=1`, { method: 'POST', body: stream, headers: { 'content-type': r.headers.get('content-type')! }, duplex: 'half' } as RequestInit);
+      return res.json();
+    };
+    expect(await send(LIMITS.chunkedUploadBytes)).toEqual({ success: true, id });
+    const over = await send(LIMITS.chunkedUploadBytes + 1);
+    expect(over.error).toMatchObject({ code: 413 });
+    expect(over.error.message).toContain('chunked transfer encoding');
+    // The part kept is the one that fitted.
+    expect(await svc.db.query('SELECT size FROM item_parts WHERE item_id = $1', [id])).toEqual([{ size: LIMITS.chunkedUploadBytes }]);
+  }, 60_000);
 });
 
 describe('commit', () => {
