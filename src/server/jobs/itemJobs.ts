@@ -36,7 +36,7 @@ export const JOB_LIMITS = {
   /** Connecting, the response head, and any pause of the body. */
   requestTimeoutMs: 30_000,
   /** Byte-range parts: size and how many run at once. */
-  partBytes: 8 * 1024 * 1024,
+  partBytes: 16 * 1024 * 1024,
   parallelParts: 4,
   pollMs: 1000,
   /** Jobs one process runs at once (a large download does not hold up the others). */
