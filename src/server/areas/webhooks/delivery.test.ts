@@ -336,6 +336,20 @@ describe('background loop and restarts', () => {
     }
   });
 
+  it('a POST that commits an event wakes the loop at once (no waiting for the next poll)', async () => {
+    await hook('/ok/nudge');
+    const loop = startWebhookDispatcher(svc.app.portal, 60_000);
+    try {
+      await new Promise((r) => setTimeout(r, 100)); // the first pass is over; the next poll is a minute away
+      await createGroup();
+      const deadline = Date.now() + 3000;
+      while (!received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received.map((r) => r.path)).toEqual(['/ok/nudge']);
+    } finally {
+      await loop.stop();
+    }
+  });
+
   it('a delivery claimed by a process that stops is delivered once more, with the same id, after the lease', async () => {
     const id = await hook('/ok/crash');
     await createGroup();

@@ -166,6 +166,9 @@ describe('create, read, update', () => {
     expect((await svc.post(`${base}/${id}`, {}, tokens.admin)).isActive).toBe(true);
     const get = await svc.app.inject({ method: 'GET', url: `/sharing/rest/${base}/${id}/delete?f=json&token=${tokens.admin}` });
     expect(get.json().error.code).toBe(405);
+    // Through another organization's path, even its own administrator does not find it.
+    expect((await svc.post(`portals/${svc.partnerOrgId}/webhooks/${id}`, {}, tokens.partner_admin)).error.code).toBe(404);
+    expect((await svc.post(`portals/${svc.partnerOrgId}/webhooks/${id}/delete`, {}, tokens.partner_admin)).error.code).toBe(404);
     expect(await svc.post(`${base}/${id}/delete`, {}, tokens.admin)).toEqual({ success: true });
     expect((await svc.post(`${base}/${id}`, {}, tokens.admin)).error.code).toBe(404);
     expect((await svc.post(`${base}/${id}/delete`, {}, tokens.admin)).error.code).toBe(404);
