@@ -10,7 +10,7 @@ import { IconBuilding, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
 import { useSignOut } from '../features/auth/mutations.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
-import { roleLabel } from '../lib/roles.ts';
+import { needsRoleName, orgRolesQuery, roleLabel } from '../lib/roles.ts';
 import { updateSessionUser, useSession } from '../lib/session.ts';
 import { visibleNav } from './nav.tsx';
 
@@ -46,6 +46,9 @@ export function AppLayout() {
     },
     staleTime: 60_000,
   });
+
+  // A custom role is shown by name; only the roles list knows it.
+  const roles = useQuery({ ...orgRolesQuery(user.orgId), enabled: needsRoleName(user), retry: false });
 
   const entries = visibleNav(user);
   const name = user.fullName || user.username;
@@ -90,7 +93,7 @@ export function AppLayout() {
                       {name}
                     </Text>
                     <Text size="xs" c="dimmed">
-                      {user.username} · {roleLabel(user)}
+                      {user.username} · {roleLabel(user, roles.data?.roles)}
                     </Text>
                   </Stack>
                 </Menu.Label>

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { listMembers, listRoles } from '../../api/index.ts';
+import { listMembers } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
+import { orgRolesQuery } from '../../lib/roles.ts';
 import type { MemberListState } from './schemas.ts';
 
 /** One page of the organization's members (the previous page stays shown while the next loads). */
@@ -27,10 +28,4 @@ export const membersQuery = (orgId: string, list: MemberListState) =>
  * The organization's custom roles. Optional: when the portal refuses or lacks the operation the
  * console offers the base roles only, so this query does not retry.
  */
-export const rolesQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.roles(orgId), 'list'],
-    queryFn: ({ signal }) => listRoles(orgId, { num: 100 }, { signal }),
-    retry: false,
-    staleTime: 5 * 60_000,
-  });
+export const rolesQuery = (orgId: string) => queryOptions({ ...orgRolesQuery(orgId), retry: false, staleTime: 5 * 60_000 });

@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { EmptyPanel, ErrorState } from '../../components/states.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { capitalize, formatDate } from '../../lib/format.ts';
+import { licenseLabel } from '../../lib/licenses.ts';
 import { isDefaultAdmin } from '../../lib/privileges.ts';
 import { KIND_TITLES } from '../../lib/privilegeSets.ts';
-import { baseRoleLabel, roleLabel } from '../../lib/roles.ts';
+import { baseRoleLabel, needsRoleName, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { groupPrivileges } from './privilegeGroups.ts';
 import { portalQuery } from './queries.ts';
@@ -60,6 +61,7 @@ function OrganizationCard() {
 
 function RoleCard() {
   const user = useCurrentUser();
+  const roles = useQuery({ ...orgRolesQuery(user.orgId), enabled: needsRoleName(user), retry: false });
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="role-heading">
       <Title order={2} fz="lg" id="role-heading" mb="md">
@@ -72,7 +74,7 @@ function RoleCard() {
         <Field label="Username">{user.username}</Field>
         <Field label="Role">
           <Group gap={6} justify="flex-end">
-            <span data-testid="self-role">{roleLabel(user)}</span>
+            <span data-testid="self-role">{roleLabel(user, roles.data?.roles)}</span>
             {isDefaultAdmin(user) ? (
               <Badge size="sm" variant="light">
                 Default administrator
@@ -88,7 +90,7 @@ function RoleCard() {
             <Field label="Based on">{baseRoleLabel(user.role)}</Field>
           </>
         ) : null}
-        {user.userLicenseTypeId ? <Field label="User type">{user.userLicenseTypeId}</Field> : null}
+        {user.userLicenseTypeId ? <Field label="User type">{licenseLabel(user.userLicenseTypeId)}</Field> : null}
         <Field label="Last sign-in">{formatDate(user.lastLogin, 'Never')}</Field>
       </Stack>
     </Card>

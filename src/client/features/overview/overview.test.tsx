@@ -1,4 +1,5 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { createRole, setRolePrivileges, updateUserRole } from '../../api/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
@@ -31,6 +32,23 @@ describe('overview page', () => {
     expect(screen.getByText('View members of the organization')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: /Administrative privileges/ })).toBeNull();
     expect(screen.queryByText('Create groups')).toBeNull();
+  });
+});
+
+describe('overview of a custom role', () => {
+  it('names the role (read from the roles list) in the account card and menu, with what it allows', async () => {
+    await signInAs(svc, 'admin');
+    const { id } = await createRole(svc.orgId, { name: 'Survey lead' });
+    await setRolePrivileges(svc.orgId, id, ['portal:user:viewOrgUsers', 'features:user:fullEdit']);
+    await updateUserRole(svc.orgId, { username: 'publisher1', role: id });
+    await signInAs(svc, 'publisher1');
+    const { user } = renderApp('/overview');
+    await waitFor(() => expect(screen.getByTestId('self-role')).toHaveTextContent('Survey lead'));
+    expect(screen.getByTestId('self-role-id')).toHaveTextContent(id);
+    expect(screen.getByText('Edit with full control')).toBeInTheDocument();
+    expect(screen.getByText('Edit features')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /account menu/i }));
+    expect(await screen.findByText('publisher1 · Survey lead')).toBeInTheDocument();
   });
 });
 

@@ -4,7 +4,7 @@
  * sees exactly what the role allows, read-only. Saving first shows what will change.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Card, Group, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, List, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -20,14 +20,16 @@ import { PrivilegeChecklist } from '../../components/PrivilegeChecklist.tsx';
 import { PrivilegeDiffView } from '../../components/PrivilegeSets.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
-import { diffPrivileges } from '../../lib/privilegeSets.ts';
+import { privilegeLabel } from '../../lib/privileges.ts';
+import { diffPrivileges, effectivePrivileges, missingRequirements, sortByCatalogue } from '../../lib/privilegeSets.ts';
 import { baseRoleLabel } from '../../lib/roles.ts';
+import { orgRolesQuery } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { PrivilegesNotSavedError, useSaveRole } from './mutations.ts';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
-import { allRolesQuery, roleQuery } from './queries.ts';
+import { roleQuery } from './queries.ts';
 import { roleOptions, toSelectData } from './roleOptions.ts';
 import { ROLE_DETAIL_FIELDS, roleDetailsSchema, type RoleDetailsInput, type RoleDetailsValues } from './schemas.ts';
 
@@ -49,7 +51,7 @@ export default function RoleEditorPage() {
   const { roleId } = useParams();
   const user = useCurrentUser();
   const role = useQuery({ ...roleQuery(user.orgId, roleId ?? ''), enabled: !!roleId });
-  const all = useQuery(allRolesQuery(user.orgId));
+  const all = useQuery(orgRolesQuery(user.orgId));
 
   if (roleId && role.isPending) return <LoadingState label="Loading role…" />;
   if (roleId && role.isError) {
@@ -142,6 +144,12 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
   const heldBy = role?.memberCount ?? 0;
   const wasBase = baseRoleForPrivileges(saved);
   const willBe = baseRoleForPrivileges(selection);
+  // Granted privileges that lack one they need: saved as asked, but worth a look first.
+  const granted = effectivePrivileges(selection);
+  const unmet = sortByCatalogue(granted).flatMap((id) => {
+    const missing = missingRequirements(id, granted);
+    return missing.length ? [{ id, missing }] : [];
+  });
 
   return (
     <>
@@ -272,10 +280,21 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               Privileges
             </Title>
             <PrivilegeDiffView diff={diff} />
-            {privilegesChanged && wasBase !== willBe ? (
+            {isNew || (privilegesChanged && wasBase !== willBe) ? (
               <Alert color={willBe === 'org_admin' ? 'orange' : 'blue'} variant="light" title="What members with this role count as">
-                {baseRoleLabel(wasBase)} → {baseRoleLabel(willBe)}
+                {isNew ? baseRoleLabel(willBe) : `${baseRoleLabel(wasBase)} → ${baseRoleLabel(willBe)}`}
                 {willBe === 'org_admin' ? '. Administrative privileges make the role an administrator role.' : '.'}
+              </Alert>
+            ) : null}
+            {unmet.length ? (
+              <Alert color="orange" variant="light" icon={<IconAlert />} title="Some privileges need others that are not granted" data-testid="unmet-requirements">
+                <List size="sm" spacing={2}>
+                  {unmet.map((u) => (
+                    <List.Item key={u.id}>
+                      {privilegeLabel(u.id)} needs {u.missing.map(privilegeLabel).join(', ')}
+                    </List.Item>
+                  ))}
+                </List>
               </Alert>
             ) : null}
             {privilegesChanged && heldBy > 0 ? (

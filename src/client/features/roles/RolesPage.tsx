@@ -11,11 +11,12 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { effectivePrivileges } from '../../lib/privilegeSets.ts';
+import { orgRolesQuery } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
-import { allRolesQuery, rolesPageQuery } from './queries.ts';
+import { rolesPageQuery } from './queries.ts';
 import { actsAs, roleOptions } from './roleOptions.ts';
 import { parseRoleList, roleListToParams, type RoleListState } from './schemas.ts';
 
@@ -27,7 +28,7 @@ export default function RolesPage() {
   const list = parseRoleList(searchParams);
   const update = (patch: Partial<RoleListState>) => setSearchParams(roleListToParams({ ...list, ...patch }));
   const roles = useQuery(rolesPageQuery(orgId, list));
-  const all = useQuery(allRolesQuery(orgId));
+  const all = useQuery(orgRolesQuery(orgId));
   const [deleting, setDeleting] = useState<RoleRecord | null>(null);
   const [comparing, setComparing] = useState(false);
   const manage = manageRolesPermission(user);

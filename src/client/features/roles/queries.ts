@@ -11,12 +11,6 @@ export const rolesPageQuery = (orgId: string, list: RoleListState) =>
     placeholderData: keepPreviousData,
   });
 
-/** Every role the list gives at once (the first 100): for comparing and picking. */
-export const allRolesQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.roles(orgId), 'list'],
-    queryFn: ({ signal }) => listRoles(orgId, { num: 100 }, { signal }),
-  });
 
 /** One role and its privileges. */
 export const roleQuery = (orgId: string, roleId: string) =>

@@ -18,11 +18,11 @@ import { ErrorState } from '../../components/states.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { LICENSE_SELECT_DATA, licenseLabel } from '../../lib/licenses.ts';
-import { BASE_ROLE_LABELS, roleLabel } from '../../lib/roles.ts';
+import { BASE_ROLE_LABELS, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
-import { defaultsQuery, orgGroupsQuery, portalQuery, rolesQuery } from './queries.ts';
+import { defaultsQuery, orgGroupsQuery, portalQuery } from './queries.ts';
 import {
   DEFAULTS_FIELDS,
   defaultsSchema,
@@ -97,7 +97,7 @@ function NewMemberDefaults() {
   const user = useCurrentUser();
   const orgId = user.orgId;
   const defaults = useQuery(defaultsQuery(orgId));
-  const roles = useQuery(rolesQuery(orgId));
+  const roles = useQuery(orgRolesQuery(orgId));
   const groups = useQuery(orgGroupsQuery(orgId));
   const [editing, setEditing] = useState(false);
   const [clearing, setClearing] = useState(false);
@@ -260,6 +260,24 @@ function DefaultsForm({
               />
             )}
           />
+          <Controller
+            control={form.control}
+            name="userType"
+            render={({ field }) => (
+              <Select
+                label="Apps"
+                description={keep('userType')}
+                placeholder={NOT_SET}
+                data={Object.entries(USER_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+                value={field.value || null}
+                onChange={(v) => field.onChange(v ?? '')}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                clearable={!current.userType}
+                error={err('userType')}
+              />
+            )}
+          />
         </SimpleGrid>
         <Controller
           control={form.control}
@@ -278,25 +296,6 @@ function DefaultsForm({
               clearable
               nothingFoundMessage="No group of the organization matches"
               error={err('groups')}
-            />
-          )}
-        />
-        <Controller
-          control={form.control}
-          name="userType"
-          render={({ field }) => (
-            <Select
-              label="Apps"
-              description={keep('userType')}
-              placeholder={NOT_SET}
-              data={Object.entries(USER_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
-              value={field.value || null}
-              onChange={(v) => field.onChange(v ?? '')}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              clearable={!current.userType}
-              error={err('userType')}
-              maw={306}
             />
           )}
         />
@@ -436,7 +435,7 @@ function ExternalMembersForm({ current, permission }: { current?: number; permis
               onBlur={field.onBlur}
               ref={field.ref}
               error={error ? sentence(error) : undefined}
-              w={360}
+              w={420}
             />
           )}
         />

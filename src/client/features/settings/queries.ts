@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getPortal, getUserDefaultSettings, listRoles, searchGroups } from '../../api/index.ts';
+import { getPortal, getUserDefaultSettings, searchGroups } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 export const defaultsQuery = (orgId: string) =>
@@ -8,12 +8,6 @@ export const defaultsQuery = (orgId: string) =>
     queryFn: ({ signal }) => getUserDefaultSettings(orgId, { signal }),
   });
 
-/** The organization's custom roles (with privileges, to tell administrator roles apart). */
-export const rolesQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.roles(orgId), 'list'],
-    queryFn: ({ signal }) => listRoles(orgId, { num: 100 }, { signal }),
-  });
 
 /** The organization's groups, by title (the first 100): what new members may join by default. */
 export const orgGroupsQuery = (orgId: string) =>
