@@ -151,7 +151,7 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
           )}
         />
         <Stack gap="xs">
-          <Text size="sm" fw={500}>
+          <Text size="sm" fw="var(--mantine-font-weight-medium)">
             Membership
           </Text>
           <Checkbox label="Invitation only" description="People join only when a manager adds or invites them." {...form.register('isInvitationOnly')} />
