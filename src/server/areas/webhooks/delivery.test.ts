@@ -373,6 +373,31 @@ describe('background loop and restarts', () => {
     }
   });
 
+  it('a gap in the outbox sequence (a rolled-back transaction) does not stop later events for good', async () => {
+    await hook('/ok/gap');
+    const grace = WEBHOOK_LIMITS.gapGraceMs;
+    WEBHOOK_LIMITS.gapGraceMs = 300;
+    try {
+      // A transaction that took a sequence number and rolled back.
+      await svc.db
+        .tx(async (q) => {
+          await q.query(`SELECT nextval(pg_get_serial_sequence('events', 'seq'))`);
+          throw new Error('rolled back');
+        })
+        .catch(() => {});
+      await createGroup();
+      if (svc.db.kind === 'postgres') {
+        // Another process's transaction may still be committing the missing number: wait a little.
+        expect(await dispatch()).toBe(0);
+        await new Promise((r) => setTimeout(r, 350));
+      }
+      expect(await dispatch()).toBe(1);
+      expect(received.map((r) => r.path)).toEqual(['/ok/gap']);
+    } finally {
+      WEBHOOK_LIMITS.gapGraceMs = grace;
+    }
+  });
+
   it('fan-out is one pass per event: two processes never make two deliveries of one event', async () => {
     await hook('/ok/once');
     await createGroup();
