@@ -67,7 +67,7 @@ export default function GroupsPage() {
     { id: 'access', header: 'Visible to', render: (g) => <AccessBadge access={g.access} /> },
     { id: 'members', header: 'Members', align: 'right', render: (g) => <Text size="sm">{g.memberCount ?? '—'}</Text> },
     { id: 'membership', header: 'You', render: (g) => <MembershipBadge group={g} /> },
-    { id: 'modified', header: 'Changed', sortField: 'modified', render: (g) => <Text size="sm">{formatDate(g.modified)}</Text> },
+    { id: 'modified', header: 'Changed', sortField: 'modified', render: (g) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(g.modified)}</Text> },
   ];
 
   const filtered = !!(list.q || list.mine);

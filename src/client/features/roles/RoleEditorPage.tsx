@@ -240,13 +240,13 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
 
           {readOnly ? null : (
             <Paper withBorder shadow="md" radius="md" p="sm" pos="sticky" bottom={12} style={{ zIndex: 5 }}>
-              <Group justify="space-between" wrap="wrap" gap="sm">
-                <Text size="sm" aria-live="polite" data-testid="pending-changes">
+              <Group justify="space-between" wrap="nowrap" gap="sm">
+                <Text size="sm" aria-live="polite" data-testid="pending-changes" style={{ minWidth: 0 }}>
                   {privilegesChanged ? `${diff.added.length} privilege${diff.added.length === 1 ? '' : 's'} added, ${diff.removed.length} removed` : 'Privileges unchanged'}
                   {!isNew && form.formState.isDirty ? ' · details changed' : ''}
                 </Text>
-                <Group gap="sm">
-                  <Button variant="default" onClick={discard} disabled={!changed || isNew}>
+                <Group gap="sm" wrap="nowrap">
+                  <Button variant="default" onClick={discard} disabled={!changed || isNew} visibleFrom="sm">
                     Discard changes
                   </Button>
                   <Button type="submit" disabled={!changed}>

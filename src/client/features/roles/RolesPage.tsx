@@ -40,11 +40,11 @@ export default function RolesPage() {
       render: (r) => (
         <Stack gap={2}>
           <Group gap={6} wrap="nowrap">
-            <Anchor component={Link} to={`/roles/${encodeURIComponent(r.id)}`} fw={600} size="sm">
+            <Anchor component={Link} to={`/roles/${encodeURIComponent(r.id)}`} fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
               {r.name}
             </Anchor>
             {r.builtIn ? (
-              <Badge size="xs" variant="outline" color="gray" tt="none">
+              <Badge size="xs" variant="outline" color="gray" tt="none" style={{ flexShrink: 0 }}>
                 Built-in
               </Badge>
             ) : null}
@@ -60,6 +60,7 @@ export default function RolesPage() {
     {
       id: 'actsAs',
       header: 'Counts as',
+      width: 120,
       render: (r) => (
         <Badge variant="light" color="gray" tt="none">
           {actsAs(r.privileges ?? [])}
@@ -82,7 +83,7 @@ export default function RolesPage() {
           </Text>
         ),
     },
-    { id: 'modified', header: 'Changed', render: (r) => <Text size="sm">{formatDate(r.modified)}</Text> },
+    { id: 'modified', header: 'Changed', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(r.modified)}</Text> },
     {
       id: 'actions',
       header: 'Actions',
