@@ -51,7 +51,20 @@ export class FileBlobStore implements BlobStore {
 
   async write(key: string, source: Readable): Promise<number> {
     const target = this.localPath(key);
-    await mkdir(path.dirname(target), { recursive: true });
+    // The source may already be flowing and fail while the folder is made: hold its error until
+    // the pipeline below takes over (an 'error' with no listener would end the process).
+    let early: unknown;
+    const hold = (err: unknown) => (early ??= err);
+    source.on('error', hold);
+    try {
+      await mkdir(path.dirname(target), { recursive: true });
+    } finally {
+      source.off('error', hold);
+    }
+    if (early) {
+      source.destroy();
+      throw early;
+    }
     const partial = `${target}.${randomUUID()}.partial`;
     try {
       await pipeline(source, createWriteStream(partial));
