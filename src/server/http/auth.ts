@@ -45,32 +45,10 @@ const RESOLVE_CALLER = `
 
 type CallerRow = UserRow & { token_expires: number };
 
-/**
- * On the embedded database (one process owns all writes) a resolved token is kept until the next
- * write of any kind: a revoked token, a disabled member or a changed role is never served from it.
- * On PostgreSQL other processes write too, so every request reads.
- */
-const cache = new WeakMap<Db, Map<string, { generation: number; row: CallerRow | undefined }>>();
-const CACHE_MAX = 10_000;
-
-async function readCaller(db: Db, hash: string): Promise<CallerRow | undefined> {
-  const generation = db.writeGeneration?.();
-  if (generation === undefined) return (await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [hash]))[0];
-  let entries = cache.get(db);
-  if (!entries) cache.set(db, (entries = new Map()));
-  const hit = entries.get(hash);
-  if (hit && hit.generation === generation) return hit.row;
-  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [hash]);
-  // Stored under the generation seen before the read: a write that started meanwhile voids it.
-  if (db.writeGeneration?.() === generation) {
-    if (entries.size >= CACHE_MAX) entries.clear();
-    entries.set(hash, { generation, row });
-  }
-  return row;
-}
-
 export async function resolveCaller(db: Db, token: string, now: number): Promise<Caller> {
-  const row = await readCaller(db, tokenHash(token));
+  // Read on every request; the embedded database keeps the answer only until the next write, so a
+  // revoked token, a disabled member or a changed role takes effect at once (ASVS 8.3.2).
+  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
   if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
   return callerFromUser(row);
 }

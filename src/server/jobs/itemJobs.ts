@@ -55,6 +55,9 @@ interface JobRow {
 /** Claims one due job (queued, or running with an expired lease), or none. */
 export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefined> {
   const now = ctx.clock.now();
+  // An idle poll only reads: no transaction (and no write) unless a job is due.
+  const [due] = await ctx.db.query(`SELECT 1 FROM item_jobs WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1 LIMIT 1`, [now]);
+  if (!due) return undefined;
   return ctx.db.tx(async (q) => {
     const [job] = await q.query<JobRow>(
       `SELECT * FROM item_jobs

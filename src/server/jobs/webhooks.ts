@@ -71,6 +71,9 @@ interface OutboxRow {
 /** One fan-out transaction; answers how many outbox rows it consumed. */
 export async function fanOut(ctx: PortalContext): Promise<number> {
   const wallNow = Date.now();
+  // An idle pass only reads: no transaction (and no write) unless the outbox has something new.
+  const [pending] = await ctx.db.query(`SELECT 1 FROM events WHERE seq > (SELECT last_seq FROM webhook_cursor WHERE name = 'fanout') LIMIT 1`);
+  if (!pending) return 0;
   return ctx.db.tx(async (q) => {
     const [cursor] = await q.query<{ last_seq: string | number; gap_since: string | number | null }>(`SELECT last_seq, gap_since FROM webhook_cursor WHERE name = 'fanout' FOR UPDATE`);
     let last = Number(cursor.last_seq);
@@ -128,6 +131,11 @@ export interface ClaimedDelivery {
 export async function claimDeliveries(ctx: PortalContext, max: number, inFlight: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
   if (max <= 0) return [];
   const now = ctx.clock.now();
+  const [due] = await ctx.db.query(
+    `SELECT 1 FROM webhook_deliveries WHERE (state = 'pending' AND next_at <= $1) OR (state = 'running' AND locked_until <= $1) LIMIT 1`,
+    [now],
+  );
+  if (!due) return [];
   return ctx.db.tx(async (q) => {
     const running = await q.query<{ webhook_id: string; n: number }>(
       `SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id`,

@@ -13,8 +13,9 @@ export type PreparedParam = string | number | boolean | null;
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /**
-   * Run a statement prepared once per connection under `name` (for the per-request hot path:
-   * planning a join costs more than running it). Outside transactions only.
+   * Run a READ statement prepared once per connection under `name` (for the per-request hot path:
+   * planning a join costs more than running it). Outside transactions only. On the embedded
+   * database the rows are kept until the next write (see writeGeneration): do not mutate them.
    */
   queryPrepared<T = Record<string, unknown>>(name: string, sql: string, params: readonly PreparedParam[]): Promise<T[]>;
   /**

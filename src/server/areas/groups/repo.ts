@@ -2,7 +2,7 @@
 import type { MemberType } from '../../../shared/contract/groups.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
 import { compileQuery, likePattern, type QueryNode } from '../../http/search-query.ts';
-import type { Queryable } from '../../store/db.ts';
+import type { Db, Queryable } from '../../store/db.ts';
 
 export interface GroupRow {
   id: string;
@@ -43,8 +43,10 @@ export async function findGroup(q: Queryable, groupId: string, callerId: string 
   return row;
 }
 
-export async function groupsOfUser(q: Queryable, userId: string): Promise<GroupRow[]> {
-  return q.query<GroupRow>(
+/** The member's groups. Prepared: `community/self` reads it on every call. */
+export async function groupsOfUser(db: Db, userId: string): Promise<GroupRow[]> {
+  return db.queryPrepared<GroupRow>(
+    'groups_of_user',
     `${SELECT_GROUP} WHERE g.id IN (SELECT group_id FROM group_members WHERE user_id = $1) ORDER BY lower(g.title)`,
     [userId],
   );
