@@ -190,11 +190,13 @@ export async function listMembers(
   const dir = sort.order === 'desc' ? 'DESC' : 'ASC';
   const order = (alias: string) =>
     [...SORT_SQL[sort.field].split(', '), 'lower(u.username)'].map((col) => `${col.replaceAll('u.', `${alias}.`)} ${dir}`).join(', ');
-  // Page the members first, then join their roles: joining before OFFSET would join every
-  // skipped row too (measured: 45 ms at offset 5,000 of 10,000 on the embedded database).
+  // Page the members' ids first, then read those rows and join their roles: reading or joining
+  // before OFFSET would do it for every skipped row too (45 ms at offset 5,000 of 10,000 on the
+  // embedded database).
   const rows = await q.query<UserRow>(
     `SELECT p.*, r.privileges AS role_privileges
-       FROM (SELECT u.* FROM users u WHERE ${where.sql} ORDER BY ${order('u')} LIMIT ${page.limit} OFFSET ${page.offset}) p
+       FROM (SELECT u.id FROM users u WHERE ${where.sql} ORDER BY ${order('u')} LIMIT ${page.limit} OFFSET ${page.offset}) ids
+       JOIN users p ON p.id = ids.id
        LEFT JOIN roles r ON r.org_id = p.org_id AND r.id = p.role_id
       ORDER BY ${order('p')}`,
     where.params,
