@@ -1,14 +1,14 @@
 /** Groups: the groups the member may see — searched, sorted, paged; create a group. */
-import { Anchor, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Anchor, Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { GroupRecord } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -25,22 +25,6 @@ export default function GroupsPage() {
   const list = parseGroupList(searchParams);
   const update = (patch: Partial<GroupListState>, replace = false) => setSearchParams(groupListToParams({ ...list, ...patch }), { replace });
 
-  // Search as you type (debounced); the address follows.
-  const [search, setSearch] = useState(list.q);
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const pushed = useRef(list.q);
-  useEffect(() => {
-    if (debounced !== list.q && debounced !== pushed.current) {
-      pushed.current = debounced;
-      update({ q: debounced, start: 1 }, true);
-    }
-  }, [debounced]);
-  useEffect(() => {
-    if (list.q !== pushed.current) {
-      pushed.current = list.q;
-      setSearch(list.q);
-    }
-  }, [list.q]);
 
   const groups = useQuery(groupsQuery(list, user.username));
   const [creating, setCreating] = useState(false);
@@ -84,22 +68,7 @@ export default function GroupsPage() {
         }
       />
       <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          aria-label="Search groups"
-          placeholder="Search by title, summary or tag"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              pushed.current = search.trim();
-              update({ q: search.trim(), start: 1 }, true);
-            }
-          }}
-          type="search"
-          style={{ flex: '1 1 260px' }}
-          maw={420}
-        />
+        <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search groups" placeholder="Search by title, summary or tag" />
         <SegmentedControl
           aria-label="Which groups"
           value={list.mine}

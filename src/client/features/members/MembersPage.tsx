@@ -1,14 +1,14 @@
 /** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles (one or several at once). */
-import { Badge, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Badge, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { roleLabel } from '../../lib/roles.ts';
@@ -30,23 +30,6 @@ export default function MembersPage() {
   const list = parseMemberList(searchParams);
   const update = (patch: Partial<MemberListState>, replace = false) => setSearchParams(memberListToParams({ ...list, ...patch }), { replace });
 
-  // Search as you type (debounced); the address follows.
-  const [search, setSearch] = useState(list.q);
-  const [debounced] = useDebouncedValue(search.trim(), 300);
-  const pushed = useRef(list.q);
-  useEffect(() => {
-    if (debounced !== list.q && debounced !== pushed.current) {
-      pushed.current = debounced;
-      update({ q: debounced, start: 1 }, true);
-    }
-  }, [debounced]);
-  useEffect(() => {
-    // The address changed by itself (back/forward): show its search.
-    if (list.q !== pushed.current) {
-      pushed.current = list.q;
-      setSearch(list.q);
-    }
-  }, [list.q]);
 
   const members = useQuery(membersQuery(orgId, list));
   const roles = useQuery(rolesQuery(orgId));
@@ -148,22 +131,7 @@ export default function MembersPage() {
         }
       />
       <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-        <TextInput
-          aria-label="Search members"
-          placeholder="Search by name, username or email"
-          leftSection={<IconSearch size={16} />}
-          value={search}
-          onChange={(e) => setSearch(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') {
-              pushed.current = search.trim();
-              update({ q: search.trim(), start: 1 }, true);
-            }
-          }}
-          type="search"
-          style={{ flex: '1 1 260px' }}
-          maw={420}
-        />
+        <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search members" placeholder="Search by name, username or email" />
         <Select
           aria-label="Filter by role"
           data={filterData}

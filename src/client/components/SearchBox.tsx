@@ -1,0 +1,54 @@
+/**
+ * A list's search field whose text lives in the address (`q`): searches as you type (debounced),
+ * at once on Enter, and shows the address's search again after back/forward.
+ */
+import { TextInput } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useRef, useState } from 'react';
+import { IconSearch } from './icons.tsx';
+
+interface SearchBoxProps {
+  /** The search in the address. */
+  value: string;
+  /** Put a new search in the address (replacing the history entry). */
+  onSearch: (q: string) => void;
+  label: string;
+  placeholder: string;
+}
+
+export function SearchBox({ value, onSearch, label, placeholder }: SearchBoxProps) {
+  const [text, setText] = useState(value);
+  const [debounced] = useDebouncedValue(text.trim(), 300);
+  // The last search this box put in the address, to tell its own changes from back/forward.
+  const pushed = useRef(value);
+  useEffect(() => {
+    if (debounced !== value && debounced !== pushed.current) {
+      pushed.current = debounced;
+      onSearch(debounced);
+    }
+  }, [debounced]);
+  useEffect(() => {
+    if (value !== pushed.current) {
+      pushed.current = value;
+      setText(value);
+    }
+  }, [value]);
+  return (
+    <TextInput
+      aria-label={label}
+      placeholder={placeholder}
+      leftSection={<IconSearch size={16} />}
+      value={text}
+      onChange={(e) => setText(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          pushed.current = text.trim();
+          onSearch(text.trim());
+        }
+      }}
+      type="search"
+      style={{ flex: '1 1 260px' }}
+      maw={420}
+    />
+  );
+}
