@@ -287,6 +287,8 @@ describe('addItem with a package', () => {
     const id = body.id as string;
     expect(await infoFiles(id)).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
     expect(await getJson(svc, `content/items/${id}`, {}, tokens.user1)).toMatchObject({ title: 'Parks package', name: 'parks_pkg', thumbnail: 'thumbnail/thumb.png', documentation: 'docs/readme.txt' });
+    // The owner's view of the item lists what info/ serves (a local-portal extra).
+    expect((await getJson(svc, `content/users/user1/items/${id}`, {}, tokens.user1)).infoFiles).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
     const bad = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Service Definition', title: 'Bad', file: { filename: 'bad.sd', content: zip([{ name: 'esriinfo/../x', data: Buffer.from('x') }]) } }, tokens.user1);
     expect(bad.error.code).toBe(400);
   });

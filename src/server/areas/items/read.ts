@@ -168,7 +168,9 @@ export function itemReadRoutes(app: FastifyInstance): void {
         throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can read an item's sharing.");
       }
       const item = toItem(row);
-      return { item, sharing: { access: item.access, groups: row.group_ids } };
+      // `infoFiles` is a local-portal extra (real clients ignore it): what content/items/<id>/info/ serves.
+      const info = await portal.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path LIMIT 1000', [row.id]);
+      return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles: info.map((f) => f.path) };
     },
   });
 }

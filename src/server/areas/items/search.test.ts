@@ -71,6 +71,17 @@ describe('search: q', () => {
     expect(await found(`contentstatus:org_authoritative AND tags:${W}`, 'admin')).toEqual(['auth']);
   });
 
+  it('ownerfolder: the items of one folder', async () => {
+    const folder = await svc.post('content/users/user1/createFolder', { title: `F ${W}` }, tokens.user1);
+    const filed = await insertItem(svc, 'user1', { title: `Filed ${randomUUID()}` });
+    const moved = await svc.post(`content/users/user1/items/${filed}/move`, { folder: folder.folder.id }, tokens.user1);
+    expect(moved.success, JSON.stringify(moved)).toBe(true);
+    expect(await found(`ownerfolder:${folder.folder.id}`, 'user1')).toEqual([filed]);
+    await svc.post(`content/users/user1/items/${filed}/move`, { folder: '/' }, tokens.user1);
+    expect(await found(`ownerfolder:${folder.folder.id}`, 'user1')).toEqual([]);
+    await svc.post(`content/users/user1/items/${filed}/delete`, {}, tokens.user1);
+  });
+
   it("rest-js's share check: id: <id> AND group: <gid>, sent by POST", async () => {
     const res = await svc.post('search', { q: `id: ${ids.shared} AND group: ${groupId}`, num: '10', start: '1', sortField: 'title' }, tokens.publisher1);
     expect(res.total).toBe(1);

@@ -89,6 +89,9 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
         return `i.org_id = ${p(v)}`;
       case 'contentstatus':
         return `i.content_status = ${p(v.toLowerCase())}`;
+      case 'ownerfolder':
+        // The folder id as the owner's content lists it (facts: `ownerfolder:<folderId>`).
+        return `i.folder_id = ${p(v)}`;
       case 'group':
         return `EXISTS (SELECT 1 FROM item_shares gs WHERE gs.item_id = i.id AND gs.group_id = ${p(v)})`;
       case 'access': {
