@@ -5,6 +5,7 @@
  * job and the relationship asked for in the same call are written in one transaction: when the
  * relationship fails the item is gone too (and its file), and the error is returned.
  */
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { itemFields, itemIdParam, type ItemFields } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
@@ -20,6 +21,7 @@ import { addRelationship } from '../relationships/service.ts';
 import { assertPathUser } from '../relationships/routes.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder } from './repo.ts';
+import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 
 export const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file sent as a multipart part');
 
@@ -70,6 +72,9 @@ const contentParams = z.object({
   relationshipTypes: z.string().trim().min(1).optional(),
   originItemId: z.string().trim().min(1).optional(),
   destinationItemId: z.string().trim().min(1).optional(),
+  // The item's thumbnail: an uploaded image or an image URL fetched through the outbound guard.
+  thumbnail: uploadedFile.optional(),
+  thumbnailUrl: z.string().trim().max(2048, 'must be at most 2048 characters').optional(),
 });
 
 export const addItemParams = itemFields.extend(contentParams.shape);
@@ -225,7 +230,26 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
   if (relType && !p.originItemId && !p.destinationItemId) throw badParam('originItemId', 'or destinationItemId is required with relationshipType');
   if (!relType && (p.originItemId || p.destinationItemId)) throw badParam('relationshipType', `is required with ${p.originItemId ? 'originItemId' : 'destinationItemId'}`);
 
+  if (p.thumbnail && p.thumbnailUrl) throw badParam('thumbnailUrl', 'cannot be sent together with a thumbnail file');
+
   const folder = await resolveFolder(ctx, caller, folderRef);
+  const thumbnail = p.thumbnail ?? (p.thumbnailUrl ? await downloadThumbnail(ctx, p.thumbnailUrl) : undefined);
+  try {
+    return await addItemWith(ctx, caller, p, folder, relType, thumbnail, baseUrl);
+  } finally {
+    if (thumbnail && thumbnail !== p.thumbnail) await rm(thumbnail.path, { force: true });
+  }
+}
+
+async function addItemWith(
+  ctx: PortalContext,
+  caller: Caller,
+  p: AddItemParams,
+  folder: string | null,
+  relType: string | undefined,
+  thumbnail: UploadedFile | undefined,
+  baseUrl: string,
+): Promise<AddItemResult> {
   const id = p.id ?? hexId();
   const now = ctx.clock.now();
   const file = p.file;
@@ -255,6 +279,7 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
       if (isAsync) Object.assign(cols, { status: 'processing', status_message: statusMessage });
       await insertItemRow(q, cols);
       if (file && blobKey) await applyFileFields(ctx, q, p, { itemId: id, blobKey, fileName: fileName ?? 'file', size });
+      if (thumbnail) await updateItemRow(q, id, { thumbnail: await storeUploadedThumbnail(ctx, q, id, thumbnail) });
       await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now });
       if (isAsync) {
         await q.query(

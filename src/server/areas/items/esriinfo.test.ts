@@ -293,3 +293,33 @@ describe('addItem with a package', () => {
     expect(bad.error.code).toBe(400);
   });
 });
+
+describe('addItem with a thumbnail', () => {
+  it('an uploaded image or an image URL becomes the thumbnail; both at once, or a non-image, is a 400 and no item is added', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => (req.url === '/pic.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end(png600) : res.writeHead(404).end()));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const count = async () => Number((await svc.db.query<{ n: string }>("SELECT count(*) AS n FROM items WHERE title LIKE 'Thumb test%'"))[0].n);
+    try {
+      const uploaded = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 1', text: '{}', thumbnail: { filename: 'cover.png', content: png600, type: 'image/png' } }, tokens.user1);
+      expect(uploaded.success, JSON.stringify(uploaded)).toBe(true);
+      expect((await getJson(svc, `content/items/${uploaded.id}`, {}, tokens.user1)).thumbnail).toBe('thumbnail/cover.png');
+      const fetched = await svc.post('content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 2', thumbnailUrl: `${base}/pic.png` }, tokens.user1);
+      expect(fetched.success, JSON.stringify(fetched)).toBe(true);
+      const item = await getJson(svc, `content/items/${fetched.id}`, {}, tokens.user1);
+      expect(item.thumbnail).toBe('thumbnail/pic.png');
+      expect((await sharp((await get(svc, `content/items/${fetched.id}/info/${item.thumbnail}`, {}, tokens.user1)).rawPayload).metadata()).width).toBe(200);
+      expect(await count()).toBe(2);
+      const both = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 3', thumbnailUrl: `${base}/pic.png`, thumbnail: { filename: 'c.png', content: png600 } }, tokens.user1);
+      expect(both.error.details[0]).toMatch(/^'thumbnailUrl'/);
+      const notImage = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 4', thumbnail: { filename: 'c.png', content: Buffer.from('<svg/>') } }, tokens.user1);
+      expect(notImage.error.details[0]).toMatch(/^'thumbnail'/);
+      const missing = await svc.post('content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 5', thumbnailUrl: `${base}/missing.png` }, tokens.user1);
+      expect(missing.error.details[0]).toMatch(/^'thumbnailUrl'/);
+      expect(await count()).toBe(2);
+    } finally {
+      server.close();
+    }
+  });
+});
