@@ -8,3 +8,4 @@ export * from './users.ts';
 export * from './roles.ts';
 export * from './groups.ts';
 export * from './userDefaultSettings.ts';
+export * from './items.ts';

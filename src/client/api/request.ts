@@ -137,7 +137,15 @@ export async function request<T>(path: string, params: Params = {}, options: Req
     });
   }
 
-  const text = await response.text();
+  return readAnswer<T>(response.status, response.statusText, await response.text(), url);
+}
+
+
+/**
+ * Turns a portal answer into its JSON or an ApiError: the error envelope (HTTP 200), a non-2xx
+ * status, a body that is not JSON, and `{status: "failed"}` (facts §1.5 step 3).
+ */
+export function readAnswer<T>(httpStatus: number, statusText: string, text: string, url: string): T {
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
@@ -147,17 +155,88 @@ export async function request<T>(path: string, params: Params = {}, options: Req
   if (json && typeof json === 'object' && 'error' in json && json.error && typeof json.error === 'object') {
     throw errorFromEnvelope(json as { error: Record<string, unknown> }, url);
   }
-  if (!response.ok) {
-    throw new ApiError({ code: response.status, message: `HTTP ${response.status} ${response.statusText}`.trim(), details: [`${url} answered HTTP ${response.status}.`], url });
+  if (httpStatus < 200 || httpStatus >= 300) {
+    throw new ApiError({ code: httpStatus, message: `HTTP ${httpStatus} ${statusText}`.trim(), details: [`${url} answered HTTP ${httpStatus}.`], url });
   }
   if (json === undefined || json === null || typeof json !== 'object') {
     throw new ApiError({ code: 500, message: 'The portal sent an answer that is not JSON.', details: [`${url} did not answer with JSON. Is this a portal REST URL (…/sharing/rest)?`], url });
   }
-  // Some operations report failure as {status: "failed"} (facts §1.5 step 3).
   const status = (json as { status?: unknown }).status;
   if (status === 'failed' || status === 'failure') {
     const msg = (json as { statusMessage?: unknown; message?: unknown }).statusMessage ?? (json as { message?: unknown }).message;
     throw new ApiError({ code: 400, message: typeof msg === 'string' ? msg : 'The operation failed.', url });
   }
   return json as T;
+}
+
+export interface FormRequestOptions extends Pick<RequestOptions, 'signal'> {
+  /** Bytes of the body sent so far, as the browser reports them. */
+  onUploadProgress?: (sent: number, total: number) => void;
+}
+
+/** The URL and token of a REST operation, as request() would address it. */
+function operationUrl(path: string): { url: string; token?: string } {
+  return { url: `${normalizePortalUrl(connection.portalUrl)}/${path.replace(/^\/+/, '')}`, token: connection.token };
+}
+
+/**
+ * POSTs a multipart/form-data body (files, and the fields beside them) to one REST operation.
+ * Uses XMLHttpRequest because fetch cannot report upload progress; the token and f=json are
+ * added as form fields, as the portal's own clients send them.
+ */
+export function postForm<T>(path: string, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions = {}): Promise<T> {
+  const { url, token } = operationUrl(path);
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
+    else if (value && typeof value === 'object' && 'blob' in value && value.blob instanceof Blob) form.append(key, value.blob, String(value.filename));
+    else {
+      const encoded = encodeParamValue(value as ParamValue);
+      if (encoded !== undefined) form.append(key, encoded);
+    }
+  }
+  if (!form.has('f')) form.append('f', 'json');
+  if (token && !form.has('token')) form.append('token', token);
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const abort = () => xhr.abort();
+    if (options.signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const done = () => options.signal?.removeEventListener('abort', abort);
+    xhr.open('POST', url);
+    if (options.onUploadProgress) {
+      const report = options.onUploadProgress;
+      xhr.upload.onprogress = (e) => report(e.loaded, e.lengthComputable ? e.total : 0);
+    }
+    xhr.onload = () => {
+      done();
+      try {
+        resolve(readAnswer<T>(xhr.status, xhr.statusText, xhr.responseText, url));
+      } catch (err) {
+        reject(err);
+      }
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new ApiError({ code: NETWORK_ERROR, messageCode: 'NETWORK_ERROR', message: 'The portal could not be reached.', details: [`The upload to ${url} was interrupted.`], url }));
+    };
+    xhr.onabort = () => {
+      done();
+      reject(new DOMException('Aborted', 'AbortError'));
+    };
+    xhr.send(form);
+  });
+}
+
+/** A URL the browser loads directly (an image, a download): the token rides in the query. */
+export function operationHref(path: string, params: Params = {}): string {
+  const { url, token } = operationUrl(path);
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    const encoded = encodeParamValue(value);
+    if (encoded !== undefined) query.set(key, encoded);
+  }
+  if (token) query.set('token', token);
+  const q = query.toString();
+  return q ? `${url}?${q}` : url;
 }
