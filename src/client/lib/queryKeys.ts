@@ -10,5 +10,8 @@ export const queryKeys = {
   /** Every group read: searches, pickers, single groups and their member lists. */
   groups: ['groups'] as const,
   group: (groupId: string) => ['groups', 'detail', groupId] as const,
+  /** Every item read: searches, single items, related items, a member's folders. */
+  items: ['items'] as const,
+  item: (itemId: string) => ['items', 'detail', itemId] as const,
   userDefaultSettings: (orgId: string) => ['userDefaultSettings', orgId] as const,
 };

@@ -107,6 +107,8 @@ describe('relatedItems', () => {
     expect(paged).toMatchObject({ total: 4, start: 2, num: 2, nextStart: 4 });
     const rev = await call('GET', `content/items/${layers[0]}/relatedItems`, { relationshipType: 'Map2Service', direction: 'reverse' }, tokens.user1);
     expect(rev.relatedItems.map((i: { id: string }) => i.id)).toEqual([map]);
+    // Each related item says which types relate it (local-portal extra).
+    expect(rev.relatedItems[0].relationshipTypes).toEqual(['Map2Service']);
     expect((await call('GET', `content/items/${layers[0]}/relatedItems`, { relationshipType: 'Map2Service', direction: 'forward' }, tokens.user1)).total).toBe(0);
     // Inferred direction: both ways.
     expect((await call('GET', `content/items/${layers[0]}/relatedItems`, {}, tokens.user1)).total).toBe(1);

@@ -87,7 +87,8 @@ export function relationshipRoutes(app: FastifyInstance): void {
         limit: params.num,
         order: params.sortOrder,
       });
-      return { ...pageEnvelope(total, params, rows.length), relatedItems: rows.map(toItem) };
+      // `relationshipTypes` on each item is a local-portal extra (real clients ignore it): what relates it.
+      return { ...pageEnvelope(total, params, rows.length), relatedItems: rows.map((r) => ({ ...toItem(r), relationshipTypes: r.rel_types })) };
     },
   });
 }

@@ -63,13 +63,13 @@ export interface RelatedQuery {
 }
 
 /** Items related to `itemId` the caller may see, newest relationship last (or first with desc). */
-export async function relatedItems(q: Queryable, caller: Caller | null, itemId: string, query: RelatedQuery): Promise<{ total: number; rows: ItemRow[] }> {
+export async function relatedItems(q: Queryable, caller: Caller | null, itemId: string, query: RelatedQuery): Promise<{ total: number; rows: (ItemRow & { rel_types: string[] })[] }> {
   await visibleItem(q, itemId, caller);
   const types = query.types.map((t) => relationshipType(t, 'relationshipTypes').name);
   const forward = query.direction !== 'reverse';
   const reverse = query.direction !== 'forward';
-  const rows = await q.query<ItemRow & { rel_created: number; rel_id: number }>(
-    `SELECT x.*, r.created AS rel_created, r.id AS rel_id
+  const rows = await q.query<ItemRow & { rel_created: number; rel_id: number; rel_type: string }>(
+    `SELECT x.*, r.created AS rel_created, r.id AS rel_id, r.type AS rel_type
        FROM relationships r
        JOIN (${SELECT_ITEM}) x ON x.id = CASE WHEN r.origin_id = $1 THEN r.destination_id ELSE r.origin_id END
       WHERE ((r.origin_id = $1 AND $2::boolean) OR (r.destination_id = $1 AND $3::boolean))
@@ -78,8 +78,10 @@ export async function relatedItems(q: Queryable, caller: Caller | null, itemId: 
     [itemId, forward, reverse, types],
   );
   const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
-  // One item related twice (two types) is listed once.
+  // One item related twice (two types) is listed once, with every type that relates it.
+  const typesOf = new Map<string, string[]>();
+  for (const r of rows) typesOf.set(r.id, [...(typesOf.get(r.id) ?? []), r.rel_type]);
   const seen = new Set<string>();
   const visible = rows.filter((r) => canViewItem(r, caller, groups) && !seen.has(r.id) && seen.add(r.id));
-  return { total: visible.length, rows: visible.slice(query.offset, query.offset + query.limit) };
+  return { total: visible.length, rows: visible.slice(query.offset, query.offset + query.limit).map((r) => ({ ...r, rel_types: typesOf.get(r.id) ?? [] })) };
 }
