@@ -1,0 +1,133 @@
+/**
+ * Transferring items to another member (spec §4.5, §4.8, §5; facts §3.4, §3.7).
+ *
+ * Callers: an administrator of the owner's organization holding portal:admin:reassignItems
+ * (default administrators, or custom administrative roles with it), or the owner with
+ * portal:user:reassignItems for their own items. The same rule covers the checks.
+ *
+ * A transfer, in one transaction with the item rows locked: the new owner and folder ("/" the
+ * root; a folder that does not exist is created), the sharing the target may keep (group shares
+ * always — eligibility requires them; organization or public access only with the target's
+ * shareToOrg / shareToPublic, otherwise narrowed and an unshare event written), relationships the
+ * previous owner created pass to the new owner (so they can manage them), the item's scheduled
+ * tasks are deactivated, and the ownership-reassigned event with `reassignedTo`. An item is moved
+ * whole or not at all.
+ */
+import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
+import type { BlockedItem } from '../../../shared/contract/reassign.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { hexId } from '../../store/ids.ts';
+import { findFolder, type ItemRow } from '../items/repo.ts';
+import { findUser, type UserRow } from '../users/repo.ts';
+import { userPrivileges } from '../users/service.ts';
+import { deactivateTasksOf } from './tasks.ts';
+import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
+
+export interface Parties {
+  source: UserRow;
+  target: UserRow;
+}
+
+/** The owner named in the path and the target, after checking the caller may transfer the owner's items. */
+export async function transferParties(q: Queryable, caller: Caller, sourceUsername: string, targetUsername: string): Promise<Parties> {
+  const source = await findUser(q, sourceUsername);
+  if (!source) throw userNotFound(sourceUsername);
+  assertMayReassign(caller, source);
+  const target = await findUser(q, targetUsername);
+  if (!target) throw badParam('targetUsername', `names no member ('${targetUsername}')`, `User '${targetUsername}' does not exist or is inaccessible.`);
+  if (target.id === source.id) throw badParam('targetUsername', `must differ from the current owner ('${source.username}')`);
+  return { source, target };
+}
+
+export function assertMayReassign(caller: Caller, source: UserRow): void {
+  if (caller.orgId === source.org_id && caller.privileges.has('portal:admin:reassignItems')) return;
+  if (caller.userId === source.id) {
+    if (caller.privileges.has('portal:user:reassignItems')) return;
+    throw forbidden('Requires the privilege portal:user:reassignItems to transfer your own content.');
+  }
+  throw forbidden("Only an administrator of the owner's organization with portal:admin:reassignItems can transfer another member's content.");
+}
+
+/** The CONT_0291 error (spec §4.5, §7): one detail per refused item. */
+export function reassignRefused(blocked: BlockedItem[]): ApiError {
+  const first = blocked[0];
+  const message =
+    blocked.length === 1
+      ? `The item '${first.itemId}' cannot be reassigned to the target user: ${first.reason}`
+      : `${blocked.length} items cannot be reassigned to the target user.`;
+  return new ApiError(403, message, blocked, MESSAGE_CODES.reassignBlocked);
+}
+
+export const refusedDetails = (evaluations: Evaluation[], source: UserRow) => evaluations.filter((e) => e.blockers.length).map((e) => blockedDetail(e, source.username));
+
+export interface Moved {
+  itemId: string;
+  tasksDeactivated: number;
+  unsharedFrom: string[];
+}
+
+export interface TransferOutcome {
+  moved: Moved[];
+  refused: BlockedItem[];
+}
+
+/**
+ * Moves every eligible item of `itemIds` to the target in one transaction, after checking them
+ * again with their rows locked; refused items stay as they are. `folderName` "/" is the root.
+ */
+export async function transferItems(ctx: PortalContext, caller: Caller, parties: Parties, itemIds: readonly string[], folderName: string): Promise<TransferOutcome> {
+  const { source, target } = parties;
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const evaluations = await evaluateItems(q, source, target, itemIds, true);
+    const refused = refusedDetails(evaluations, source);
+    const rows = evaluations.filter((e) => !e.blockers.length).map((e) => e.row!);
+    if (!rows.length) return { moved: [], refused };
+    const folderId = await targetFolder(q, target, folderName, now);
+    const ids = rows.map((r) => r.id);
+    await q.query('UPDATE items SET owner_id = $2, folder_id = $3, modified = $4 WHERE id = ANY ($1::text[])', [ids, target.id, folderId, now]);
+    // Relationships the previous owner made pass with the item: only their creator may delete them.
+    await q.query('UPDATE relationships SET created_by = $2 WHERE created_by = $3 AND (origin_id = ANY ($1::text[]) OR destination_id = ANY ($1::text[]))', [ids, target.id, source.id]);
+    const privileges = new Set(userPrivileges(target));
+    const actor = { userId: caller.userId, username: caller.username };
+    const moved: Moved[] = [];
+    for (const row of rows) {
+      const unsharedFrom = await narrowAccess(q, row, privileges, now);
+      if (unsharedFrom.length) {
+        await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now });
+      }
+      const tasksDeactivated = await deactivateTasksOf(q, row.org_id, row.id);
+      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now });
+      moved.push({ itemId: row.id, tasksDeactivated, unsharedFrom });
+    }
+    return { moved, refused };
+  });
+}
+
+/** Organization or public access the target may not give is narrowed to what they may. */
+async function narrowAccess(q: Queryable, row: ItemRow, privileges: ReadonlySet<string>, now: number): Promise<string[]> {
+  let access = row.access;
+  if (access === 'public' && !privileges.has('portal:user:shareToPublic')) access = privileges.has('portal:user:shareToOrg') ? 'org' : 'private';
+  if (access === 'org' && !privileges.has('portal:user:shareToOrg')) access = 'private';
+  if (access === row.access) return [];
+  const status = row.content_status === 'public_authoritative' ? 'org_authoritative' : row.content_status;
+  await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+  return row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : ['Organization'];
+}
+
+/** The target's folder by id or title; "/" or empty is the root; a title not found is created. */
+async function targetFolder(q: Queryable, target: UserRow, folderName: string, now: number): Promise<string | null> {
+  const name = folderName.trim();
+  if (!name || name === '/') return null;
+  const found = await findFolder(q, target.id, name);
+  if (found) return found.id;
+  // Two transfers creating the same folder at once: the unique title index keeps one, both use it.
+  await q.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [hexId(), target.org_id, target.id, name, now]);
+  const created = await findFolder(q, target.id, name);
+  if (!created) throw new ApiError(500, 'The target folder could not be created.', []);
+  return created.id;
+}
