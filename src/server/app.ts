@@ -24,6 +24,7 @@ import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
 import { proxyRoutes } from './areas/proxy/routes.ts';
+import { reassignRoutes } from './areas/reassign/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
@@ -93,6 +94,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  reassignRoutes(app);
   proxyRoutes(app);
   webhookRoutes(app);
 
