@@ -17,9 +17,12 @@
  *    the attempt) and `webhook-signature: v1,<base64 HMAC-SHA256(secret, "<id>.<ts>.<body>")>`.
  *    Every attempt is logged in `webhook_attempts` (what notificationStatus lists).
  * 4. A failed attempt is retried `notificationAttempts` times, waiting
- *    `notificationElapsedTimeInSeconds` × 2^(retry-1). After the last, the delivery has failed; once
- *    `numberOfFailures` failed deliveries fall within `daysInPast` days (and since the webhook was
- *    last activated) the webhook is deactivated (default policy 5 in 5 days).
+ *    `notificationElapsedTimeInSeconds` × 2^(retry-1). A 429 or 503 with `Retry-After` waits at
+ *    least what the receiver asked, up to the settings' longest interval (100 s). After the last,
+ *    the delivery has failed; once `numberOfFailures` failed deliveries fall within `daysInPast`
+ *    days (and since the webhook was last activated) the webhook is deactivated (default policy 5
+ *    in 5 days). A 410 Gone means the receiver is gone for good: no retry, and the webhook is
+ *    deactivated at once (Standard Webhooks). The reason is kept for the console.
  *
  * At most PER_WEBHOOK deliveries of one webhook are in flight and MAX_IN_FLIGHT overall, so a
  * slow receiver does not hold up other webhooks.
@@ -30,7 +33,7 @@ import { outboundRequest, OutboundRefused } from '../http/outbound.ts';
 import { subscriptionMatches } from '../../shared/events.ts';
 import { webhookSettings } from '../areas/webhooks/service.ts';
 import type { Queryable } from '../store/db.ts';
-import type { WebhookConfig } from '../../shared/contract/webhooks.ts';
+import { WEBHOOK_SETTINGS_LIMITS, type WebhookConfig } from '../../shared/contract/webhooks.ts';
 
 export const WEBHOOK_LIMITS = {
   pollMs: 200,
@@ -47,6 +50,8 @@ export const WEBHOOK_LIMITS = {
 };
 
 const DAY_MS = 86_400_000;
+/** The longest Retry-After honoured: the settings' longest interval between attempts. */
+const MAX_RETRY_AFTER_MS = WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.max * 1000;
 
 /* In-process nudge: work was queued by this process (test event, redelivery, activation). */
 const listeners = new Set<() => void>();
@@ -192,6 +197,18 @@ interface AttemptResult {
   error: string | null;
   excerpt: string;
   success: boolean;
+  /** What a 429 or 503 asked for in Retry-After, in ms. */
+  retryAfterMs?: number;
+}
+
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); undefined when unreadable. */
+export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const text = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/^[A-Za-z]{3},/.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 async function send(ctx: PortalContext, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
@@ -214,7 +231,8 @@ async function send(ctx: PortalContext, url: string, headers: Record<string, str
     const excerpt = Buffer.concat(chunks).subarray(0, WEBHOOK_LIMITS.responseExcerptBytes).toString('utf8');
     const success = res.status >= 200 && res.status < 300;
     const error = success ? null : res.status >= 300 && res.status < 400 ? `The receiver answered a redirect (HTTP ${res.status}); redirects are not followed.` : `The receiver answered HTTP ${res.status}.`;
-    return { status: res.status, error, excerpt, success };
+    const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
+    return { status: res.status, error, excerpt, success, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   } catch (err) {
     const message = err instanceof OutboundRefused ? err.message : signal.aborted ? `No answer within ${timeoutMs} ms.` : `The request failed: ${(err as Error).message}`;
     return { status: null, error: message, excerpt: '', success: false };
@@ -239,8 +257,13 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
     );
     if (result.success) {
       await q.query(`UPDATE webhook_deliveries SET state = 'delivered', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+    } else if (result.status === 410) {
+      await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+      await deactivate(q, d.webhook_id, done, 'The receiver answered 410 Gone: the payload URL no longer accepts deliveries.');
     } else if (d.attempts <= settings.notificationAttempts) {
-      const wait = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
+      const backoff = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
+      const asked = Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
+      const wait = Math.max(backoff, asked);
       await q.query(`UPDATE webhook_deliveries SET state = 'pending', locked_until = 0, next_at = $2 WHERE id = $1`, [d.id, done + wait]);
     } else {
       await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
@@ -259,7 +282,13 @@ async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: num
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2 AND finished > $3`,
     [webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated)],
   );
-  if (n >= policy.numberOfFailures) await q.query('UPDATE webhooks SET is_active = false, modified = $2 WHERE id = $1', [webhookId, now]);
+  if (n >= policy.numberOfFailures) {
+    await deactivate(q, webhookId, now, `Deactivated by its policy: ${n} failed deliveries within ${policy.daysInPast} day${policy.daysInPast === 1 ? '' : 's'} (limit ${policy.numberOfFailures}).`);
+  }
+}
+
+async function deactivate(q: Queryable, webhookId: string, now: number, reason: string): Promise<void> {
+  await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_at = $2, deactivated_reason = $3 WHERE id = $1 AND is_active', [webhookId, now, reason]);
 }
 
 /**

@@ -75,6 +75,17 @@ export interface WebhookRecord {
   created: number;
   modified: number;
   events: string[];
+  /** Local extra: why the webhook is inactive (its policy, a 410 Gone, or an administrator); null when active. */
+  deactivationReason: string | null;
+  /** Local extra: when it was deactivated (epoch ms); null when active. */
+  deactivatedAt: number | null;
+}
+
+/** Local extra of the list: the latest attempt and the failures counted by the deactivation policy's window. */
+export interface WebhookDeliverySummary {
+  lastDelivery: { at: number; success: boolean; status: number | null } | null;
+  /** Failed deliveries within the policy's daysInPast. */
+  recentFailures: number;
 }
 
 /** One delivery attempt, as notificationStatus lists them (newest first). */

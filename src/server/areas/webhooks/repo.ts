@@ -15,6 +15,8 @@ export interface WebhookRow {
   activated: number;
   created: number;
   modified: number;
+  deactivated_reason?: string | null;
+  deactivated_at?: number | null;
 }
 
 export interface SettingsRow {
@@ -75,9 +77,38 @@ export async function updateWebhookRow(q: Queryable, id: string, f: Pick<Webhook
   ]);
 }
 
-export async function setActive(q: Queryable, id: string, active: boolean, now: number): Promise<void> {
-  if (active) await q.query('UPDATE webhooks SET is_active = true, activated = $2, modified = $2 WHERE id = $1 AND NOT is_active', [id, now]);
-  else await q.query('UPDATE webhooks SET is_active = false, modified = $2 WHERE id = $1 AND is_active', [id, now]);
+/** Activation clears the reason of the last deactivation; a deactivation records `reason`. */
+export async function setActive(q: Queryable, id: string, active: boolean, now: number, reason = ''): Promise<void> {
+  if (active) await q.query('UPDATE webhooks SET is_active = true, activated = $2, modified = $2, deactivated_reason = NULL, deactivated_at = NULL WHERE id = $1 AND NOT is_active', [id, now]);
+  else await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_reason = $3, deactivated_at = $2 WHERE id = $1 AND is_active', [id, now, reason]);
+}
+
+export interface DeliveryStats {
+  webhook_id: string;
+  last_at: number | null;
+  last_success: boolean | null;
+  last_status: number | null;
+  failed: number;
+}
+
+/**
+ * Per webhook: the latest attempt and the failed deliveries the deactivation policy counts (finished
+ * at or after `windowStart` and after `activated`), for the console's list.
+ */
+export async function deliveryStats(q: Queryable, ids: string[], windowStart: number, activated: number): Promise<Map<string, DeliveryStats>> {
+  if (!ids.length) return new Map();
+  const last = await q.query<{ webhook_id: string; at: string | number; success: boolean; status: number | null }>(
+    `SELECT DISTINCT ON (webhook_id) webhook_id, at, success, status FROM webhook_attempts WHERE webhook_id = ANY($1) ORDER BY webhook_id, seq DESC`,
+    [ids],
+  );
+  const failed = await q.query<{ webhook_id: string; n: number }>(
+    `SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1) AND state = 'failed' AND finished >= $2 AND finished > $3 GROUP BY webhook_id`,
+    [ids, windowStart, activated],
+  );
+  const out = new Map<string, DeliveryStats>(ids.map((id) => [id, { webhook_id: id, last_at: null, last_success: null, last_status: null, failed: 0 }]));
+  for (const r of last) Object.assign(out.get(r.webhook_id)!, { last_at: Number(r.at), last_success: r.success, last_status: r.status });
+  for (const r of failed) out.get(r.webhook_id)!.failed = r.n;
+  return out;
 }
 
 export async function deleteWebhookRow(q: Queryable, id: string): Promise<void> {
@@ -114,5 +145,11 @@ export async function listAttempts(q: Queryable, webhookId: string, offset: numb
 
 /** Bigint columns come back as strings from node-postgres. */
 function normalise(row: WebhookRow): WebhookRow {
-  return { ...row, activated: Number(row.activated), created: Number(row.created), modified: Number(row.modified) };
+  return {
+    ...row,
+    activated: Number(row.activated),
+    created: Number(row.created),
+    modified: Number(row.modified),
+    deactivated_at: row.deactivated_at == null ? null : Number(row.deactivated_at),
+  };
 }

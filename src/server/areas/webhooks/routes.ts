@@ -1,11 +1,11 @@
 /** Organization webhooks: `portals/<orgId>/webhooks/…` (spec §4.3; facts §3.3). */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord } from '../../../shared/contract/webhooks.ts';
+import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord, type WebhookDeliverySummary } from '../../../shared/contract/webhooks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { webhookWork } from '../../jobs/webhooks.ts';
-import { listAttempts, listWebhooks } from './repo.ts';
+import { WEBHOOK_LIMITS, webhookWork } from '../../jobs/webhooks.ts';
+import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
   assertMayManage,
   createWebhook,
@@ -23,6 +23,7 @@ import {
 const BASE = `${REST}/portals/:orgId/webhooks`;
 const HOOK = `${BASE}/:webhookId`;
 const none = z.object({});
+const DAY_MS = 86_400_000;
 
 export function webhookRoutes(app: FastifyInstance): void {
   // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
@@ -38,7 +39,15 @@ export function webhookRoutes(app: FastifyInstance): void {
     handler: async ({ caller, path, params, portal }) => {
       assertMayManage(caller, path.orgId);
       const { total, rows } = await listWebhooks(portal.db, path.orgId, params.start - 1, params.num);
-      return { webhooks: rows.map(toWebhookRecord), ...pageEnvelope(total, params, rows.length) };
+      const now = portal.clock.now();
+      // Failures are counted as the deactivation policy counts them: its window, since the last activation.
+      const stats = new Map<string, WebhookDeliverySummary>();
+      for (const row of rows) {
+        const days = row.config.deactivationPolicy?.daysInPast ?? WEBHOOK_LIMITS.defaultPolicy.daysInPast;
+        const s = (await deliveryStats(portal.db, [row.id], now - days * DAY_MS, row.activated)).get(row.id)!;
+        stats.set(row.id, { lastDelivery: s.last_at === null ? null : { at: s.last_at, success: !!s.last_success, status: s.last_status }, recentFailures: s.failed });
+      }
+      return { webhooks: rows.map((r) => ({ ...toWebhookRecord(r), ...stats.get(r.id) })), ...pageEnvelope(total, params, rows.length) };
     },
   });
 

@@ -45,6 +45,8 @@ export function toWebhookRecord(row: WebhookRow): WebhookRecord {
     created: row.created,
     modified: row.modified,
     events: row.events,
+    deactivationReason: row.is_active ? null : (row.deactivated_reason ?? null),
+    deactivatedAt: row.is_active ? null : (row.deactivated_at ?? null),
   };
 }
 
@@ -162,7 +164,7 @@ export async function setWebhookActive(ctx: PortalContext, caller: Caller, orgId
   assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
     if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
-    await setActive(q, id, active, ctx.clock.now());
+    await setActive(q, id, active, ctx.clock.now(), `Deactivated by ${caller.username}.`);
   });
   if (active) webhookWork();
   return { success: true };
