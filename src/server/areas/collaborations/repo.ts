@@ -1,0 +1,186 @@
+/** SQL for collaborations, participants, workspaces, invitations and their events. */
+import type { ParticipantStatus, WorkspaceAccess, WorkspaceConfig } from '../../../shared/contract/collaborations.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export interface CollaborationRow {
+  id: string;
+  host_org_id: string;
+  host_name: string;
+  owner_username: string;
+  name: string;
+  description: string;
+  created: number;
+  modified: number;
+  /** The asking organization's participation. */
+  my_role: 'host' | 'guest';
+  my_status: ParticipantStatus;
+  active_participants: number;
+  workspace_count: number;
+}
+
+/** `$1` is the asking organization. Rows the organization takes part in (host, or active guest). */
+const SELECT_COLLABORATION = `
+  SELECT c.*, h.name AS host_name, o.username AS owner_username, me.role AS my_role, me.status AS my_status,
+         (SELECT count(*)::int FROM collaboration_participants p WHERE p.collaboration_id = c.id AND p.status = 'active') AS active_participants,
+         (SELECT count(*)::int FROM collaboration_workspaces w WHERE w.collaboration_id = c.id) AS workspace_count
+    FROM collaborations c
+    JOIN organizations h ON h.id = c.host_org_id
+    JOIN users o ON o.id = c.owner_id
+    JOIN collaboration_participants me ON me.collaboration_id = c.id AND me.org_id = $1
+   WHERE (me.role = 'host' OR me.status = 'active')`;
+
+export async function listCollaborations(q: Queryable, orgId: string, offset: number, limit: number): Promise<{ total: number; rows: CollaborationRow[] }> {
+  const [{ n }] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM collaboration_participants me WHERE me.org_id = $1 AND (me.role = 'host' OR me.status = 'active')`,
+    [orgId],
+  );
+  const rows = await q.query<CollaborationRow>(`${SELECT_COLLABORATION} ORDER BY c.created, c.id OFFSET $2 LIMIT $3`, [orgId, offset, limit]);
+  return { total: n, rows };
+}
+
+export async function findCollaboration(q: Queryable, orgId: string, id: string): Promise<CollaborationRow | undefined> {
+  const [row] = await q.query<CollaborationRow>(`${SELECT_COLLABORATION} AND c.id = $2`, [orgId, id]);
+  return row;
+}
+
+export interface ParticipantRow {
+  collaboration_id: string;
+  org_id: string;
+  org_name: string;
+  org_description: string;
+  role: 'host' | 'guest';
+  status: ParticipantStatus;
+  contact_email: string | null;
+  contact_first: string | null;
+  contact_last: string | null;
+  created: number;
+  modified: number;
+}
+
+const SELECT_PARTICIPANT = `
+  SELECT p.*, o.name AS org_name, o.description AS org_description, u.email AS contact_email, u.first_name AS contact_first, u.last_name AS contact_last
+    FROM collaboration_participants p
+    JOIN organizations o ON o.id = p.org_id
+    LEFT JOIN users u ON u.id = p.contact_user_id
+   WHERE p.collaboration_id = $1`;
+
+export async function listParticipants(q: Queryable, collaborationId: string): Promise<ParticipantRow[]> {
+  return q.query<ParticipantRow>(`${SELECT_PARTICIPANT} ORDER BY (p.role = 'host') DESC, p.created, p.org_id`, [collaborationId]);
+}
+
+export async function findParticipant(q: Queryable, collaborationId: string, orgId: string, lock = false): Promise<ParticipantRow | undefined> {
+  if (lock) await q.query('SELECT 1 FROM collaboration_participants WHERE collaboration_id = $1 AND org_id = $2 FOR UPDATE', [collaborationId, orgId]);
+  const [row] = await q.query<ParticipantRow>(`${SELECT_PARTICIPANT} AND p.org_id = $2`, [collaborationId, orgId]);
+  return row;
+}
+
+export interface WorkspaceRow {
+  id: string;
+  collaboration_id: string;
+  name: string;
+  description: string;
+  config: WorkspaceConfig;
+  created: number;
+  modified: number;
+}
+
+export interface LinkRow {
+  workspace_id: string;
+  workspace_name: string;
+  org_id: string;
+  org_name: string;
+  access: WorkspaceAccess;
+  group_id: string | null;
+  group_title: string | null;
+  exchanging: boolean;
+  stopped: number | null;
+}
+
+export async function listWorkspaces(q: Queryable, collaborationId: string): Promise<WorkspaceRow[]> {
+  return q.query<WorkspaceRow>('SELECT * FROM collaboration_workspaces WHERE collaboration_id = $1 ORDER BY created, id', [collaborationId]);
+}
+
+export async function listLinks(q: Queryable, collaborationId: string): Promise<LinkRow[]> {
+  return q.query<LinkRow>(
+    `SELECT l.workspace_id, w.name AS workspace_name, l.org_id, o.name AS org_name, l.access, l.group_id, g.title AS group_title, l.exchanging, l.stopped
+       FROM collaboration_workspace_links l
+       JOIN collaboration_workspaces w ON w.id = l.workspace_id
+       JOIN organizations o ON o.id = l.org_id
+       LEFT JOIN groups g ON g.id = l.group_id
+      WHERE w.collaboration_id = $1
+      ORDER BY w.created, w.id, l.org_id`,
+    [collaborationId],
+  );
+}
+
+/** Stops every workspace exchange of `orgId` in the collaboration; answers the workspaces stopped. */
+export async function stopExchange(q: Queryable, collaborationId: string, orgId: string, now: number): Promise<{ id: string; name: string }[]> {
+  return q.query<{ id: string; name: string }>(
+    `UPDATE collaboration_workspace_links l SET exchanging = false, stopped = $3
+       FROM collaboration_workspaces w
+      WHERE w.id = l.workspace_id AND w.collaboration_id = $1 AND l.org_id = $2 AND l.exchanging
+      RETURNING w.id, w.name`,
+    [collaborationId, orgId, now],
+  );
+}
+
+export async function setParticipantStatus(q: Queryable, collaborationId: string, orgId: string, status: ParticipantStatus, now: number): Promise<void> {
+  await q.query('UPDATE collaboration_participants SET status = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2', [collaborationId, orgId, status, now]);
+}
+
+export async function cancelInvitations(q: Queryable, collaborationId: string, orgId: string, now: number): Promise<void> {
+  await q.query(`UPDATE collaboration_invitations SET state = 'cancelled', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND state = 'pending'`, [collaborationId, orgId, now]);
+}
+
+export interface CollaborationEvent {
+  collaborationId: string;
+  operation: string;
+  orgId: string;
+  actor: { userId: string; username: string } | null;
+  properties: Record<string, unknown>;
+  when: number;
+}
+
+export async function recordCollaborationEvent(q: Queryable, e: CollaborationEvent): Promise<void> {
+  await q.query(
+    `INSERT INTO collaboration_events (collaboration_id, operation, org_id, user_id, username, properties, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [e.collaborationId, e.operation, e.orgId, e.actor?.userId ?? null, e.actor?.username ?? null, JSON.stringify(e.properties), e.when],
+  );
+}
+
+export async function listCollaborationEvents(q: Queryable, collaborationId: string, offset: number, limit: number) {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM collaboration_events WHERE collaboration_id = $1', [collaborationId]);
+  const rows = await q.query<{ operation: string; org_id: string; username: string | null; properties: Record<string, unknown>; created: number }>(
+    'SELECT operation, org_id, username, properties, created FROM collaboration_events WHERE collaboration_id = $1 ORDER BY seq DESC OFFSET $2 LIMIT $3',
+    [collaborationId, offset, limit],
+  );
+  return { total: n, rows };
+}
+
+export interface InvitationRow {
+  id: string;
+  collaboration_id: string;
+  collaboration_name: string;
+  host_org_id: string;
+  host_name: string;
+  org_id: string;
+  workspaces: Record<string, WorkspaceAccess>;
+  state: 'pending' | 'accepted' | 'cancelled';
+  created: number;
+}
+
+const SELECT_INVITATION = `
+  SELECT i.*, c.name AS collaboration_name, c.host_org_id, h.name AS host_name
+    FROM collaboration_invitations i
+    JOIN collaborations c ON c.id = i.collaboration_id
+    JOIN organizations h ON h.id = c.host_org_id`;
+
+export async function pendingInvitations(q: Queryable, orgId: string): Promise<InvitationRow[]> {
+  return q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.org_id = $1 AND i.state = 'pending' ORDER BY i.created, i.id`, [orgId]);
+}
+
+export async function findInvitation(q: Queryable, orgId: string, id: string, lock = false): Promise<InvitationRow | undefined> {
+  if (lock) await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 FOR UPDATE', [id]);
+  const [row] = await q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.org_id = $1 AND i.id = $2`, [orgId, id]);
+  return row;
+}

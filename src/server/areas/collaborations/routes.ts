@@ -1,0 +1,179 @@
+/**
+ * `portals/<orgId>/collaborations/…` (spec §4.12; facts §3.10). Reads as the public API has them
+ * (paged lists with total, start, num, nextStart), `participants/<portalId>/remove` and
+ * `removeParticipation`; and the local portal's simplified way to set one up:
+ * `createCollaboration`, `<id>/addWorkspace`, `<id>/inviteParticipant`, the guest's
+ * `invitations` and `acceptInvitation`, plus `<id>/events` (what happened, newest first).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  acceptInvitationParams,
+  addWorkspaceParams,
+  collaborationListParams,
+  createCollaborationParams,
+  inviteParticipantParams,
+  type InvitationRecord,
+} from '../../../shared/contract/collaborations.ts';
+import { pageEnvelope } from '../../../shared/contract/wire.ts';
+import { ApiError } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { listCollaborationEvents, listCollaborations, listLinks, listParticipants, listWorkspaces, pendingInvitations } from './repo.ts';
+import {
+  acceptInvitation,
+  addWorkspace,
+  collaborationOrg,
+  createCollaboration,
+  inviteParticipant,
+  removeParticipant,
+  removeParticipation,
+  toCollaborationRecord,
+  toParticipantRecord,
+  toWorkspaceRecord,
+  visibleCollaboration,
+} from './service.ts';
+
+const BASE = `${REST}/portals/:orgId/collaborations`;
+const ONE = `${BASE}/:collaborationId`;
+const none = z.object({});
+
+/** The portal URL participants are reached at: this service as the request reached it. */
+const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+
+export function collaborationRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: BASE,
+    params: collaborationListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const orgId = collaborationOrg(caller, path.orgId);
+      const { total, rows } = await listCollaborations(portal.db, orgId, params.start - 1, params.num);
+      return { ...pageEnvelope(total, params, rows.length), collaborations: rows.map(toCollaborationRecord) };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${BASE}/createCollaboration`,
+    params: createCollaborationParams,
+    handler: ({ caller, path, params, portal }) => createCollaboration(portal, caller, collaborationOrg(caller, path.orgId), params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${BASE}/invitations`,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      const orgId = collaborationOrg(caller, path.orgId);
+      const rows = await pendingInvitations(portal.db, orgId);
+      const names = new Map<string, string>();
+      for (const r of rows) {
+        for (const w of await listWorkspaces(portal.db, r.collaboration_id)) names.set(w.id, w.name);
+      }
+      const invitations: InvitationRecord[] = rows.map((r) => ({
+        id: r.id,
+        collaborationId: r.collaboration_id,
+        collaborationName: r.collaboration_name,
+        hostPortalId: r.host_org_id,
+        hostPortalName: r.host_name,
+        workspaces: Object.entries(r.workspaces).map(([id, access]) => ({ id, name: names.get(id) ?? id, access })),
+        created: r.created,
+      }));
+      return { invitations };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${BASE}/acceptInvitation`,
+    params: acceptInvitationParams,
+    handler: ({ caller, path, params, portal }) => acceptInvitation(portal, caller, collaborationOrg(caller, path.orgId), params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: ONE,
+    params: none,
+    handler: async ({ caller, path, portal }) => toCollaborationRecord(await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId)),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/participants`,
+    params: collaborationListParams,
+    handler: async ({ caller, path, params, portal, req }) => {
+      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+      const [all, links] = await Promise.all([listParticipants(portal.db, c.id), listLinks(portal.db, c.id)]);
+      const page = all.slice(params.start - 1, params.start - 1 + params.num);
+      return { ...pageEnvelope(all.length, params, page.length), participants: page.map((p) => toParticipantRecord(p, links, baseUrl(req))) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/participants/:portalId`,
+    params: none,
+    handler: async ({ caller, path, portal, req }) => {
+      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+      const [all, links] = await Promise.all([listParticipants(portal.db, c.id), listLinks(portal.db, c.id)]);
+      const p = all.find((x) => x.org_id === path.portalId);
+      if (!p) throw new ApiError(404, 'Participant does not exist or is inaccessible.', [`'${path.portalId}' is not a participant of this collaboration.`]);
+      return toParticipantRecord(p, links, baseUrl(req));
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/participants/:portalId/remove`,
+    params: none,
+    handler: ({ caller, path, portal }) => removeParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, path.portalId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/removeParticipation`,
+    params: none,
+    handler: ({ caller, path, portal }) => removeParticipation(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/workspaces`,
+    params: collaborationListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const orgId = collaborationOrg(caller, path.orgId);
+      const c = await visibleCollaboration(portal.db, orgId, path.collaborationId);
+      const [all, links] = await Promise.all([listWorkspaces(portal.db, c.id), listLinks(portal.db, c.id)]);
+      const page = all.slice(params.start - 1, params.start - 1 + params.num);
+      return { ...pageEnvelope(all.length, params, page.length), workspaces: page.map((w) => toWorkspaceRecord(w, links, orgId)) };
+    },
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/addWorkspace`,
+    params: addWorkspaceParams,
+    handler: ({ caller, path, params, portal }) => addWorkspace(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/inviteParticipant`,
+    params: inviteParticipantParams,
+    handler: ({ caller, path, params, portal }) => inviteParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/events`,
+    params: collaborationListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+      const { total, rows } = await listCollaborationEvents(portal.db, c.id, params.start - 1, params.num);
+      return {
+        ...pageEnvelope(total, params, rows.length),
+        events: rows.map((r) => ({ operation: r.operation, portalId: r.org_id, username: r.username, properties: r.properties, created: r.created })),
+      };
+    },
+  });
+}

@@ -1,0 +1,287 @@
+/**
+ * Collaboration rules (spec §4.12, §5; facts §3.10).
+ *
+ * - Every operation is for administrators of the organization in the path (`self` or its id)
+ *   holding portal:admin:manageCollaborations; an organization sees the collaborations it hosts
+ *   and those it takes part in as an active guest.
+ * - The host's administrators create workspaces, invite guests and remove participants; the
+ *   host itself cannot be removed, and removing a portal that is not a current participant is an
+ *   error. A guest's administrators accept invitations and leave (removeParticipation).
+ * - Removing a participant (or a guest leaving) stops every workspace exchange with it, cancels
+ *   its open invitations and is recorded as a collaboration event, in one transaction. Nothing
+ *   else of either organization changes: groups, members and items stay as they are.
+ */
+import type {
+  CollaborationRecord,
+  ParticipantRecord,
+  PortalInfo,
+  RemoveParticipantAnswer,
+  WorkspaceAccess,
+  WorkspaceConfig,
+  WorkspaceRecord,
+} from '../../../shared/contract/collaborations.ts';
+import { COLLABORATION_LIMITS, workspaceConfig } from '../../../shared/contract/collaborations.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { hexId } from '../../store/ids.ts';
+import { findGroup } from '../groups/repo.ts';
+import { findOrg } from '../portals/repo.ts';
+import { CURRENT_VERSION } from '../portals/service.ts';
+import {
+  cancelInvitations,
+  findCollaboration,
+  findInvitation,
+  findParticipant,
+  recordCollaborationEvent,
+  setParticipantStatus,
+  stopExchange,
+  type CollaborationRow,
+  type LinkRow,
+  type ParticipantRow,
+  type WorkspaceRow,
+} from './repo.ts';
+
+/** The organization in the path, when the caller administers its collaborations. */
+export function collaborationOrg(caller: Caller, orgId: string): string {
+  const id = orgId === 'self' ? caller.orgId : orgId;
+  if (id !== caller.orgId) throw forbidden("Only the organization's own administrators manage its collaborations.");
+  if (!caller.privileges.has('portal:admin:manageCollaborations')) throw forbidden('Requires the privilege portal:admin:manageCollaborations.');
+  return id;
+}
+
+export const collaborationNotFound = (id: string) => notFound(`Collaboration '${id}'`);
+
+export async function visibleCollaboration(q: Queryable, orgId: string, id: string): Promise<CollaborationRow> {
+  const row = await findCollaboration(q, orgId, id);
+  if (!row) throw collaborationNotFound(id);
+  return row;
+}
+
+export function assertHost(row: CollaborationRow): void {
+  if (row.my_role !== 'host') throw forbidden('Only the collaboration host can do this.');
+}
+
+export function toCollaborationRecord(row: CollaborationRow): CollaborationRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    collaborationHostPortalId: row.host_org_id,
+    config: { ownerUsername: row.owner_username },
+    created: row.created,
+    modified: row.modified,
+    collaborationRole: row.my_role === 'host' ? 'Host' : 'Guest',
+    hostPortalName: row.host_name,
+    activeParticipants: row.active_participants,
+    workspaceCount: row.workspace_count,
+  };
+}
+
+export function portalInfo(orgId: string, name: string, description: string, baseUrl: string): PortalInfo {
+  return { id: orgId, url: baseUrl, name, description, portalType: 'multitenant' };
+}
+
+export function toParticipantRecord(p: ParticipantRow, links: LinkRow[], baseUrl: string): ParticipantRecord {
+  return {
+    collaborationId: p.collaboration_id,
+    portalInfo: portalInfo(p.org_id, p.org_name, p.org_description, baseUrl),
+    collaborationRole: p.role === 'host' ? 'Host' : 'Guest',
+    status: p.status,
+    config: {
+      contactEmailAddress: p.contact_email ?? '',
+      contactFirstname: p.contact_first ?? '',
+      contactLastname: p.contact_last ?? '',
+      canRunAgent: false,
+      portalVersion: CURRENT_VERSION,
+      lastConfigSync: p.modified,
+    },
+    created: p.created,
+    modified: p.modified,
+    workspaces: links
+      .filter((l) => l.org_id === p.org_id)
+      .map((l) => ({ workspaceId: l.workspace_id, workspaceName: l.workspace_name, access: l.access, groupId: l.group_id, exchanging: l.exchanging, stopped: l.stopped })),
+  };
+}
+
+export function toWorkspaceRecord(w: WorkspaceRow, links: LinkRow[], orgId: string): WorkspaceRecord {
+  const mine = links.find((l) => l.workspace_id === w.id && l.org_id === orgId);
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    collaborationId: w.collaboration_id,
+    config: w.config,
+    ...(mine?.group_id ? { groupId: mine.group_id, groupName: mine.group_title ?? '' } : {}),
+    created: w.created,
+    modified: w.modified,
+    participants: links
+      .filter((l) => l.workspace_id === w.id)
+      .map((l) => ({ portalId: l.org_id, portalName: l.org_name, access: l.access, groupId: l.group_id, exchanging: l.exchanging, stopped: l.stopped })),
+  };
+}
+
+const actorOf = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
+
+export async function createCollaboration(ctx: PortalContext, caller: Caller, orgId: string, p: { name: string; description: string }) {
+  const now = ctx.clock.now();
+  const id = hexId();
+  try {
+    await ctx.db.tx(async (q) => {
+      await q.query('INSERT INTO collaborations (id, host_org_id, owner_id, name, description, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $6)', [id, orgId, caller.userId, p.name, p.description, now]);
+      await q.query(`INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, contact_user_id, created, modified) VALUES ($1, $2, 'host', 'active', $3, $4, $4)`, [id, orgId, caller.userId, now]);
+      await recordCollaborationEvent(q, { collaborationId: id, operation: 'create', orgId, actor: actorOf(caller), properties: { name: p.name }, when: now });
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw badParam('name', `'${p.name}': a collaboration with this name already exists`, 'Unable to create the collaboration.');
+    throw err;
+  }
+  return { success: true as const, ...toCollaborationRecord((await findCollaboration(ctx.db, orgId, id))!) };
+}
+
+/** A group of the organization, for linking to a workspace. */
+async function linkableGroup(q: Queryable, orgId: string, groupId: string, param: string) {
+  const group = await findGroup(q, groupId, null);
+  if (!group || group.org_id !== orgId) throw badParam(param, `'${groupId}' is not a group of your organization`);
+  return group;
+}
+
+export async function addWorkspace(
+  ctx: PortalContext,
+  caller: Caller,
+  orgId: string,
+  collaborationId: string,
+  p: { name: string; description: string; config?: WorkspaceConfig; groupId?: string; access: WorkspaceAccess },
+) {
+  const now = ctx.clock.now();
+  const id = hexId();
+  try {
+    await ctx.db.tx(async (q) => {
+      const row = await visibleCollaboration(q, orgId, collaborationId);
+      assertHost(row);
+      if (row.workspace_count >= COLLABORATION_LIMITS.workspacesPerCollaboration) {
+        throw new ApiError(400, `A collaboration holds at most ${COLLABORATION_LIMITS.workspacesPerCollaboration} workspaces.`, []);
+      }
+      if (p.groupId) await linkableGroup(q, orgId, p.groupId, 'groupId');
+      const config = p.config ?? workspaceConfig.parse({});
+      await q.query('INSERT INTO collaboration_workspaces (id, collaboration_id, name, description, config, created, modified) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)', [
+        id,
+        collaborationId,
+        p.name,
+        p.description,
+        JSON.stringify(config),
+        now,
+      ]);
+      await q.query('INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id) VALUES ($1, $2, $3, $4)', [id, orgId, p.access, p.groupId ?? null]);
+      await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
+      await recordCollaborationEvent(q, { collaborationId, operation: 'addWorkspace', orgId, actor: actorOf(caller), properties: { workspaceId: id, name: p.name }, when: now });
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw badParam('name', `'${p.name}': a workspace with this name already exists`, 'Unable to add the workspace.');
+    throw err;
+  }
+  return { success: true as const, workspaceId: id };
+}
+
+export async function inviteParticipant(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, p: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> }) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleCollaboration(q, orgId, collaborationId);
+    assertHost(row);
+    const guest = await findOrg(q, p.participantPortalId);
+    if (!guest) throw badParam('participantPortalId', `'${p.participantPortalId}' is not a portal known to this service`);
+    if (guest.id === orgId) throw badParam('participantPortalId', 'must be another portal than the host');
+    const existing = await findParticipant(q, collaborationId, guest.id, true);
+    if (existing && (existing.status === 'active' || existing.status === 'invited')) {
+      throw badParam('participantPortalId', `'${guest.name}' is already ${existing.status === 'active' ? 'a participant' : 'invited'}`);
+    }
+    const workspaceIds = new Set((await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id));
+    const unknown = Object.keys(p.workspaces).find((w) => !workspaceIds.has(w));
+    if (unknown) throw badParam('workspaces', `'${unknown}' is not a workspace of this collaboration`);
+    const invitationId = hexId();
+    await q.query('INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)', [
+      invitationId,
+      collaborationId,
+      guest.id,
+      JSON.stringify(p.workspaces),
+      caller.userId,
+      now,
+    ]);
+    await q.query(
+      `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, created, modified) VALUES ($1, $2, 'guest', 'invited', $3, $3)
+       ON CONFLICT (collaboration_id, org_id) DO UPDATE SET status = 'invited', modified = $3`,
+      [collaborationId, guest.id, now],
+    );
+    await recordCollaborationEvent(q, { collaborationId, operation: 'inviteParticipant', orgId, actor: actorOf(caller), properties: { participantPortalId: guest.id, invitationId }, when: now });
+    return { success: true as const, invitationId };
+  });
+}
+
+export async function acceptInvitation(ctx: PortalContext, caller: Caller, orgId: string, p: { invitationId: string; workspaceGroups: Record<string, string> }) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const inv = await findInvitation(q, orgId, p.invitationId, true);
+    if (!inv || inv.state !== 'pending') throw notFound(`Invitation '${p.invitationId}'`);
+    const unknown = Object.keys(p.workspaceGroups).find((w) => !(w in inv.workspaces));
+    if (unknown) throw badParam('workspaceGroups', `'${unknown}' is not a workspace of the invitation`);
+    for (const gid of Object.values(p.workspaceGroups)) await linkableGroup(q, orgId, gid, 'workspaceGroups');
+    for (const [workspaceId, access] of Object.entries(inv.workspaces)) {
+      await q.query(
+        `INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id, exchanging, stopped) VALUES ($1, $2, $3, $4, true, NULL)
+         ON CONFLICT (workspace_id, org_id) DO UPDATE SET access = $3, group_id = $4, exchanging = true, stopped = NULL`,
+        [workspaceId, orgId, access, p.workspaceGroups[workspaceId] ?? null],
+      );
+    }
+    await q.query(`UPDATE collaboration_invitations SET state = 'accepted', modified = $2 WHERE id = $1`, [inv.id, now]);
+    await q.query(`UPDATE collaboration_participants SET status = 'active', contact_user_id = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2`, [inv.collaboration_id, orgId, caller.userId, now]);
+    await recordCollaborationEvent(q, { collaborationId: inv.collaboration_id, operation: 'acceptInvitation', orgId, actor: actorOf(caller), properties: { invitationId: inv.id }, when: now });
+    return { success: true as const, collaborationId: inv.collaboration_id };
+  });
+}
+
+/** The host removes a guest (spec §4.12). */
+export async function removeParticipant(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, participantPortalId: string): Promise<RemoveParticipantAnswer> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleCollaboration(q, orgId, collaborationId);
+    assertHost(row);
+    if (participantPortalId === row.host_org_id) {
+      throw new ApiError(400, 'The host cannot be removed from its own collaboration.', [`'${participantPortalId}' is the host of this collaboration; remove the guests instead.`], undefined, {
+        participantPortalId: 'is the host',
+      });
+    }
+    const p = await findParticipant(q, collaborationId, participantPortalId, true);
+    if (!p || p.status === 'removed' || p.status === 'left') {
+      throw new ApiError(404, 'Participant does not exist or is inaccessible.', [`'${participantPortalId}' is not a participant of this collaboration.`]);
+    }
+    return endParticipation(q, caller, collaborationId, p, 'removed', 'removeParticipant', now);
+  });
+}
+
+/** A guest leaves (facts §3.10 removeParticipation). */
+export async function removeParticipation(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string): Promise<RemoveParticipantAnswer> {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const row = await visibleCollaboration(q, orgId, collaborationId);
+    if (row.my_role === 'host') throw new ApiError(400, 'The host cannot leave its own collaboration.', ['The host removes guests; it does not leave.']);
+    const p = (await findParticipant(q, collaborationId, orgId, true))!;
+    return endParticipation(q, caller, collaborationId, p, 'left', 'removeParticipation', now);
+  });
+}
+
+async function endParticipation(q: Queryable, caller: Caller, collaborationId: string, p: ParticipantRow, status: 'removed' | 'left', operation: string, now: number): Promise<RemoveParticipantAnswer> {
+  await setParticipantStatus(q, collaborationId, p.org_id, status, now);
+  const workspacesStopped = await stopExchange(q, collaborationId, p.org_id, now);
+  await cancelInvitations(q, collaborationId, p.org_id, now);
+  await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
+  await recordCollaborationEvent(q, {
+    collaborationId,
+    operation,
+    orgId: caller.orgId,
+    actor: actorOf(caller),
+    properties: { participantPortalId: p.org_id, participantName: p.org_name, workspacesStopped },
+    when: now,
+  });
+  return { success: true, workspacesStopped };
+}

@@ -1,0 +1,144 @@
+/**
+ * Distributed collaborations (spec §2, §4.12, §5, §9; facts §3.10): records as the public API
+ * returns them, plus the local portal's simplified create / workspace / invite / accept
+ * operations and a few extras (marked) that real clients ignore.
+ */
+import { z } from 'zod';
+import { jsonObject, pagingParams } from './wire.ts';
+
+export const COLLABORATION_LIMITS = {
+  nameChars: 128,
+  descriptionChars: 1024,
+  workspacesPerCollaboration: 50,
+  maxItemSizeInMB: { min: 1, max: 1024, default: 1024 },
+  maxReplicationPackageSizeInMB: { min: 1, max: 10240, default: 10240 },
+} as const;
+
+export const WORKSPACE_ACCESS = ['send', 'receive', 'sendAndReceive'] as const;
+export type WorkspaceAccess = (typeof WORKSPACE_ACCESS)[number];
+export type ParticipantStatus = 'invited' | 'active' | 'removed' | 'left';
+
+const name = z.string().trim().min(1, 'is required').max(COLLABORATION_LIMITS.nameChars, `must be at most ${COLLABORATION_LIMITS.nameChars} characters`);
+const description = z.string().max(COLLABORATION_LIMITS.descriptionChars, `must be at most ${COLLABORATION_LIMITS.descriptionChars} characters`).default('');
+const id = z.string().trim().min(1, 'is required').max(64, 'must be at most 64 characters');
+
+export const collaborationListParams = pagingParams;
+
+export const createCollaborationParams = z.object({ name, description });
+
+const sizeIn = (limit: { min: number; max: number }) => z.number().int().min(limit.min).max(limit.max);
+export const workspaceConfig = z
+  .object({
+    maxItemSizeInMB: sizeIn(COLLABORATION_LIMITS.maxItemSizeInMB).default(COLLABORATION_LIMITS.maxItemSizeInMB.default),
+    maxReplicationPackageSizeInMB: sizeIn(COLLABORATION_LIMITS.maxReplicationPackageSizeInMB).default(COLLABORATION_LIMITS.maxReplicationPackageSizeInMB.default),
+    copyByRefIfCopyFail: z.boolean().default(false),
+  })
+  .strict();
+export type WorkspaceConfig = z.output<typeof workspaceConfig>;
+
+export const addWorkspaceParams = z.object({
+  name,
+  description,
+  config: jsonObject(workspaceConfig).optional(),
+  /** Local simplification: the host's group that exchanges through this workspace. */
+  groupId: id.optional(),
+  /** The host's access to the workspace. */
+  access: z.enum(WORKSPACE_ACCESS).default('sendAndReceive'),
+});
+
+/** `workspaces`: workspace id → the access the guest gets. */
+export const inviteParticipantParams = z.object({
+  participantPortalId: id,
+  workspaces: jsonObject(z.record(z.string().max(64), z.enum(WORKSPACE_ACCESS)).refine((o) => Object.keys(o).length > 0, 'must name at least one workspace')),
+});
+
+/** `workspaceGroups`: workspace id → the guest's group that exchanges through it. */
+export const acceptInvitationParams = z.object({
+  invitationId: id,
+  workspaceGroups: jsonObject(z.record(z.string().max(64), z.string().max(64))).default({}),
+});
+
+export interface PortalInfo {
+  id: string;
+  url: string;
+  name: string;
+  description: string;
+  portalType: 'multitenant';
+}
+
+export interface CollaborationRecord {
+  id: string;
+  name: string;
+  description: string;
+  collaborationHostPortalId: string;
+  config: { ownerUsername: string };
+  created: number;
+  modified: number;
+  /** Local extras: the calling organization's part, the host's name, counts. */
+  collaborationRole: 'Host' | 'Guest';
+  hostPortalName: string;
+  activeParticipants: number;
+  workspaceCount: number;
+}
+
+export interface WorkspaceLink {
+  workspaceId: string;
+  workspaceName: string;
+  access: WorkspaceAccess;
+  groupId: string | null;
+  exchanging: boolean;
+  /** When the exchange stopped (epoch ms), or null. */
+  stopped: number | null;
+}
+
+export interface ParticipantRecord {
+  collaborationId: string;
+  portalInfo: PortalInfo;
+  collaborationRole: 'Host' | 'Guest';
+  status: ParticipantStatus;
+  config: { contactEmailAddress: string; contactFirstname: string; contactLastname: string; canRunAgent: boolean; portalVersion: string; lastConfigSync: number };
+  created: number;
+  modified: number;
+  /** Local extra: the participant's workspace links. */
+  workspaces: WorkspaceLink[];
+}
+
+export interface WorkspaceRecord {
+  id: string;
+  name: string;
+  description: string;
+  collaborationId: string;
+  config: WorkspaceConfig;
+  /** The calling organization's group linked to the workspace, if any. */
+  groupId?: string;
+  groupName?: string;
+  created: number;
+  modified: number;
+  /** Local extra: every participant's link. */
+  participants: { portalId: string; portalName: string; access: WorkspaceAccess; groupId: string | null; exchanging: boolean; stopped: number | null }[];
+}
+
+export interface InvitationRecord {
+  id: string;
+  collaborationId: string;
+  collaborationName: string;
+  hostPortalId: string;
+  hostPortalName: string;
+  workspaces: { id: string; name: string; access: WorkspaceAccess }[];
+  created: number;
+}
+
+export interface CollaborationEventRecord {
+  operation: string;
+  portalId: string;
+  username: string | null;
+  properties: Record<string, unknown>;
+  created: number;
+}
+
+/** Answer of participants/<id>/remove and removeParticipation. */
+export interface RemoveParticipantAnswer {
+  success: true;
+  /** Local extra: the workspaces that stopped exchanging with the participant. */
+  workspacesStopped: { id: string; name: string }[];
+}
