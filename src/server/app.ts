@@ -14,6 +14,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
+import { collaborationRoutes } from './areas/collaborations/routes.ts';
 import { folderRoutes } from './areas/folders/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
 import { itemManageRoutes } from './areas/items/manage.ts';
@@ -95,6 +96,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   addItemRoutes(app);
   relationshipRoutes(app);
   reassignRoutes(app);
+  collaborationRoutes(app);
   proxyRoutes(app);
   webhookRoutes(app);
 

@@ -3,6 +3,7 @@
  * is on — the demo members and a partner organization. Later starts change nothing.
  */
 import { BUILT_IN_ROLES } from '../../shared/privileges.ts';
+import { seedDemoCollaboration } from '../areas/collaborations/seed.ts';
 import { insertOrg } from '../areas/portals/repo.ts';
 import { insertBuiltInRoles } from '../areas/roles/repo.ts';
 import { createUser } from '../areas/users/service.ts';
@@ -93,5 +94,6 @@ export async function bootstrap(ctx: PortalContext, seedHashes?: Promise<string[
       ),
     ),
   );
+  await seedDemoCollaboration(ctx, orgIds);
   return { created: true, orgIds };
 }

@@ -37,7 +37,7 @@ async function collaborationWithPartner() {
 }
 
 describe('the demo collaboration', () => {
-  it('the demo organization hosts it; the partner sees it as a guest; one workspace exchanges between a group of each', async () => {
+  it('the demo organization hosts it; the partner sees it as a guest; both exchange through one workspace', async () => {
     const mine = await host('');
     expect(mine).toMatchObject({ total: 1, start: 1, num: 1, nextStart: -1 });
     const [c] = mine.collaborations;
@@ -51,7 +51,7 @@ describe('the demo collaboration', () => {
     expect(participants.participants[1].config).toMatchObject({ contactFirstname: 'Parker', contactEmailAddress: 'partner_admin@partner.example.com' });
     const workspaces = await guest(`/${c.id}/workspaces`);
     expect(workspaces.workspaces).toEqual([
-      expect.objectContaining({ name: DEMO_COLLABORATION.workspace, collaborationId: c.id, groupName: 'From Demo Organization', config: { maxItemSizeInMB: 1024, maxReplicationPackageSizeInMB: 10240, copyByRefIfCopyFail: false } }),
+      expect.objectContaining({ name: DEMO_COLLABORATION.workspace, collaborationId: c.id, config: { maxItemSizeInMB: 1024, maxReplicationPackageSizeInMB: 10240, copyByRefIfCopyFail: false } }),
     ]);
     expect(workspaces.workspaces[0].participants.map((p: any) => [p.portalId, p.exchanging])).toEqual([
       [svc.orgId, true],
