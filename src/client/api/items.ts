@@ -90,7 +90,8 @@ export interface ItemJobStatus {
 }
 
 export interface RelatedItemsResult extends PageEnvelope {
-  relatedItems: Item[];
+  /** `relationshipTypes`: what relates each item (local portal; absent elsewhere). */
+  relatedItems: (Item & { relationshipTypes?: string[] })[];
 }
 
 export type RelationshipDirection = 'forward' | 'reverse';

@@ -13,6 +13,7 @@ import { queryKeys } from '../lib/queryKeys.ts';
 import { needsRoleName, orgRolesQuery, roleLabel } from '../lib/roles.ts';
 import { updateSessionUser, useSession } from '../lib/session.ts';
 import { visibleNav } from './nav.tsx';
+import { JobTray } from '../features/content/JobTray.tsx';
 
 function initials(name: string): string {
   const parts = name.split(/\s+/).filter(Boolean);
@@ -148,6 +149,8 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
+      {/* Uploads and downloads keep running (and showing) whichever page is open. */}
+      <JobTray />
     </AppShell>
   );
 }

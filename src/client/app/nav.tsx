@@ -4,7 +4,7 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
+import { IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
 
@@ -36,6 +36,12 @@ export const NAV: readonly NavEntry[] = [
     icon: IconUsers,
     Page: lazy(() => import('./routes/members.tsx')),
     access: viewMembers('members'),
+  },
+  {
+    path: 'content',
+    label: 'Content',
+    icon: IconFiles,
+    Page: lazy(() => import('./routes/content.tsx')),
   },
   {
     path: 'roles',

@@ -204,3 +204,11 @@ export const IconUserPlus = (p: IconProps) => (
     <path d="M19 8v6M16 11h6" />
   </Icon>
 );
+
+export const IconFiles = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M14 3H7a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
+    <path d="M14 3v5h5" />
+    <path d="M9 13h6M9 16h4" />
+  </Icon>
+);

@@ -14,3 +14,16 @@ export function formatDateTime(ms: number | null | undefined, fallback = '—'):
 export function capitalize(text: string): string {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
+
+/** 1536 → "1.5 KB"; binary units, one decimal below 10. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  if (unit === 0) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unit]}`;
+}

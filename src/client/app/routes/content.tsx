@@ -1,0 +1,15 @@
+/** Route module: the Content area — the list and one item. */
+import { Route, Routes } from 'react-router';
+import ContentPage from '../../features/content/ContentPage.tsx';
+import ItemPage from '../../features/content/ItemPage.tsx';
+import { NotFound } from '../NavPage.tsx';
+
+export default function ContentRoutes() {
+  return (
+    <Routes>
+      <Route index element={<ContentPage />} />
+      <Route path="items/:itemId" element={<ItemPage />} />
+      <Route path="*" element={<NotFound />} />
+    </Routes>
+  );
+}

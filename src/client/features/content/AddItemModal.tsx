@@ -1,0 +1,275 @@
+/**
+ * Add item: one dialog, four ways in — a file (drag and drop; large files go through a multipart
+ * upload that runs on in the job tray), a URL (optionally behind the portal's rate-limited service
+ * proxy), text or JSON, and a data URL the portal downloads in the background. Options common to
+ * all: title, type, tags, summary, folder, thumbnail and a relationship made with the item.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Checkbox, FileInput, Group, Modal, NumberInput, Progress, Radio, Select, SimpleGrid, Stack, Tabs, TagsInput, Text, Textarea, TextInput, Autocomplete, PasswordInput, Fieldset } from '@mantine/core';
+import { Dropzone } from '@mantine/dropzone';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
+import type { AddItemInput } from '../../api/index.ts';
+import { IconAlert, IconUpload } from '../../components/icons.tsx';
+import { formatBytes } from '../../lib/format.ts';
+import { applyServerErrors, sentence } from '../../lib/forms.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useAddItem } from './mutations.ts';
+import { ItemPicker } from './ItemPicker.tsx';
+import { foldersQuery } from './queries.ts';
+import { addItemSchema, COMMON_ITEM_TYPES, EMPTY_ADD_ITEM, typeForFileName, type AddItemFormValues, type AddMode } from './schemas.ts';
+import { addTransfer } from './transfers.ts';
+import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
+import { finishUploadedItem } from './afterUpload.ts';
+
+const FORM_FIELDS = ['title', 'type', 'tags', 'snippet', 'file', 'url', 'text', 'dataUrl', 'thumbnail', 'relationshipType', 'relatedItemId', 'hitsPerInterval', 'intervalSeconds', 'referrers', 'serviceUsername', 'servicePassword'] as const;
+const PARAM_TO_FIELD: Record<string, (typeof FORM_FIELDS)[number]> = {
+  originItemId: 'relatedItemId',
+  destinationItemId: 'relatedItemId',
+  relationshipTypes: 'relationshipType',
+  thumbnailUrl: 'thumbnail',
+  service: 'hitsPerInterval',
+  tags: 'tags',
+};
+
+export function AddItemModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Add item" size="xl" centered>
+      {opened ? <AddItemForm onClose={onClose} /> : null}
+    </Modal>
+  );
+}
+
+function AddItemForm({ onClose }: { onClose: () => void }) {
+  const user = useCurrentUser();
+  const add = useAddItem(user.username);
+  const folders = useQuery(foldersQuery(user.username));
+  const [formError, setFormError] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ loaded: number; total: number } | null>(null);
+  const form = useForm<AddItemFormValues>({ resolver: zodResolver(addItemSchema), defaultValues: EMPTY_ADD_ITEM, mode: 'onTouched' });
+  const [mode, relate, useProxy, file] = useWatch({ control: form.control, name: ['mode', 'relate', 'useProxy', 'file'] });
+  const { errors } = form.formState;
+  const err = (field: keyof AddItemFormValues) => {
+    const message = (errors[field] as { message?: string } | undefined)?.message;
+    return message ? sentence(message) : undefined;
+  };
+
+  const onSubmit = form.handleSubmit(async (v) => {
+    setFormError(null);
+    const folderId = v.folderId || undefined;
+    const relation = v.relate === 'none' ? {} : v.relate === 'origin' ? { relationshipType: v.relationshipType, destinationItemId: v.relatedItemId } : { relationshipType: v.relationshipType, originItemId: v.relatedItemId };
+    const fields = { title: v.title, type: v.type, tags: v.tags, snippet: v.snippet || undefined };
+
+    if (v.mode === 'file' && v.file && v.file.size >= MULTIPART_THRESHOLD_BYTES) {
+      // Large files: a multipart upload that keeps going in the job tray after this dialog closes.
+      const upload = new MultipartUpload({ username: user.username, folderId, file: v.file, fields });
+      const key = `upload-${Date.now()}`;
+      addTransfer({ kind: 'upload', key, title: v.title, username: user.username, upload });
+      upload
+        .start()
+        .then((itemId) => finishUploadedItem(user.username, itemId, { thumbnail: v.thumbnail ?? undefined, relation }))
+        .catch(() => undefined /* the tray shows the failure and offers a retry */);
+      notifications.show({ title: 'Upload started', message: `“${v.title}” is uploading in parts — follow it in the tray at the bottom right.` });
+      onClose();
+      return;
+    }
+
+    const input: AddItemInput = { ...fields, ...relation, thumbnail: v.thumbnail ?? undefined };
+    if (v.mode === 'file') input.file = v.file ?? undefined;
+    if (v.mode === 'text') input.text = v.text;
+    if (v.mode === 'dataUrl') input.dataUrl = v.dataUrl;
+    if (v.mode === 'url') {
+      input.url = v.url;
+      if (v.useProxy) {
+        input.service = { hitsPerInterval: v.hitsPerInterval, intervalSeconds: v.intervalSeconds, referrers: v.referrers };
+        if (v.serviceUsername) Object.assign(input, { serviceUsername: v.serviceUsername, servicePassword: v.servicePassword });
+      }
+    }
+    try {
+      const result = await add.mutateAsync({ folderId, input, onUploadProgress: v.mode === 'file' ? (loaded, total) => setSent({ loaded, total }) : undefined });
+      if (result.status === 'processing') {
+        addTransfer({ kind: 'dataUrl', key: `job-${result.id}`, title: v.title, username: user.username, itemId: result.id, source: v.dataUrl });
+        notifications.show({ title: 'Download started', message: `The portal is downloading “${v.title}” — follow it in the tray at the bottom right.` });
+      } else {
+        notifications.show({ color: 'green', title: 'Item added', message: result.proxyUrl ? `“${v.title}” was added. Its proxy URL: ${result.proxyUrl}` : `“${v.title}” was added.` });
+      }
+      onClose();
+    } catch (error) {
+      setFormError(applyServerErrors(error, FORM_FIELDS, form.setError, PARAM_TO_FIELD));
+    } finally {
+      setSent(null);
+    }
+  });
+
+  const setMode = (m: string | null) => m && form.setValue('mode', m as AddMode, { shouldValidate: false });
+  const onFile = (f: File | null) => {
+    form.setValue('file', f, { shouldValidate: true, shouldTouch: true });
+    if (f && !form.getValues('title')) form.setValue('title', f.name.replace(/\.[^.]+$/, ''), { shouldValidate: true });
+    if (f && !form.getValues('type')) form.setValue('type', typeForFileName(f.name), { shouldValidate: true });
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Add item">
+      <Stack gap="md">
+        {formError ? (
+          <Alert color="red" variant="light" icon={<IconAlert />} title="The item was not added" role="alert">
+            {formError}
+          </Alert>
+        ) : null}
+        <Tabs value={mode} onChange={setMode} keepMounted={false}>
+          <Tabs.List>
+            <Tabs.Tab value="file">File</Tabs.Tab>
+            <Tabs.Tab value="url">URL</Tabs.Tab>
+            <Tabs.Tab value="text">Text or JSON</Tabs.Tab>
+            <Tabs.Tab value="dataUrl">Download from URL</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="file" pt="md">
+            <Dropzone onDrop={(files) => onFile(files[0] ?? null)} multiple={false} aria-label="Drop a file here or choose one">
+              <Group justify="center" gap="md" mih={110} style={{ pointerEvents: 'none' }}>
+                <IconUpload size={32} />
+                <Stack gap={2}>
+                  <Text fw={600}>{file ? file.name : 'Drop a file here, or click to choose one'}</Text>
+                  <Text size="sm" c="dimmed">
+                    {file
+                      ? `${formatBytes(file.size)}${file.size >= MULTIPART_THRESHOLD_BYTES ? ' — sent in parts, with progress in the tray' : ''}`
+                      : `Files of ${formatBytes(MULTIPART_THRESHOLD_BYTES)} or more are sent in parts that can be retried.`}
+                  </Text>
+                </Stack>
+              </Group>
+            </Dropzone>
+            {err('file') ? (
+              <Text c="red" size="sm" mt={4} role="alert">
+                {err('file')}
+              </Text>
+            ) : null}
+          </Tabs.Panel>
+          <Tabs.Panel value="url" pt="md">
+            <Stack gap="sm">
+              <TextInput label="URL" placeholder="https://services.example.com/arcgis/rest/services/Parks/FeatureServer" required error={err('url')} {...form.register('url')} />
+              <Checkbox label="Put the service behind the portal's proxy" description="The item gets a proxy URL that forwards to the service with stored credentials, limited to so many requests per interval." {...form.register('useProxy')} error={err('useProxy')} />
+              {useProxy ? (
+                <Fieldset legend="Service proxy">
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    <Controller control={form.control} name="hitsPerInterval" render={({ field }) => <NumberInput label="Requests per interval" min={1} max={1_000_000} value={field.value} onChange={(n) => field.onChange(Number(n) || 0)} error={err('hitsPerInterval')} />} />
+                    <Controller control={form.control} name="intervalSeconds" render={({ field }) => <NumberInput label="Interval (seconds)" min={1} max={86_400} value={field.value} onChange={(n) => field.onChange(Number(n) || 0)} error={err('intervalSeconds')} />} />
+                    <TextInput label="Service username" autoComplete="off" {...form.register('serviceUsername')} error={err('serviceUsername')} />
+                    <PasswordInput label="Service password" autoComplete="new-password" {...form.register('servicePassword')} error={err('servicePassword')} />
+                  </SimpleGrid>
+                  <Controller
+                    control={form.control}
+                    name="referrers"
+                    render={({ field }) => (
+                      <TagsInput mt="sm" label="Allowed referrers" description="Sites that may use the proxy, e.g. https://*.example.com. None: any." value={field.value} onChange={field.onChange} splitChars={[',', ' ']} error={err('referrers')} />
+                    )}
+                  />
+                  <Text size="xs" c="dimmed" mt="xs">
+                    The credentials are stored on the portal and never shown again.
+                  </Text>
+                </Fieldset>
+              ) : null}
+            </Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="text" pt="md">
+            <Textarea label="Text or JSON" description="JSON is checked before it is sent (web maps, data stores…)." autosize minRows={6} maxRows={16} ff="monospace" error={err('text')} {...form.register('text')} />
+          </Tabs.Panel>
+          <Tabs.Panel value="dataUrl" pt="md">
+            <TextInput
+              label="Download URL"
+              description="The portal downloads the file in the background (in ranges when the server allows it). You can close this dialog; the tray follows the download."
+              placeholder="https://data.example.com/parks.zip"
+              required
+              error={err('dataUrl')}
+              {...form.register('dataUrl')}
+            />
+          </Tabs.Panel>
+        </Tabs>
+
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label="Title" required maxLength={256} error={err('title')} {...form.register('title')} />
+          <Controller
+            control={form.control}
+            name="type"
+            render={({ field }) => <Autocomplete label="Type" required data={[...COMMON_ITEM_TYPES]} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={err('type')} />}
+          />
+        </SimpleGrid>
+        <Controller
+          control={form.control}
+          name="tags"
+          render={({ field }) => <TagsInput label="Tags" description="Press Enter or type a comma after each tag." value={field.value} onChange={field.onChange} splitChars={[',']} acceptValueOnBlur error={err('tags')} />}
+        />
+        <Textarea label="Summary" autosize minRows={1} maxRows={3} error={err('snippet')} {...form.register('snippet')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Controller
+            control={form.control}
+            name="folderId"
+            render={({ field }) => (
+              <Select label="Folder" data={[{ value: '', label: 'Root folder' }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.title }))]} value={field.value} onChange={(v) => field.onChange(v ?? '')} allowDeselect={false} />
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="thumbnail"
+            render={({ field }) => <FileInput label="Thumbnail" placeholder="PNG, JPEG, GIF or WebP" accept="image/png,image/jpeg,image/gif,image/webp" clearable value={field.value} onChange={field.onChange} error={err('thumbnail')} />}
+          />
+        </SimpleGrid>
+
+        <Fieldset legend="Relate it to another item">
+          <Controller
+            control={form.control}
+            name="relate"
+            render={({ field }) => (
+              <Radio.Group value={field.value} onChange={field.onChange} aria-label="Relationship">
+                <Group gap="lg">
+                  <Radio value="none" label="No relationship" />
+                  <Radio value="destination" label="The new item depends on an item (it is the destination)" />
+                  <Radio value="origin" label="An item depends on the new one (it is the origin)" />
+                </Group>
+              </Radio.Group>
+            )}
+          />
+          {relate !== 'none' ? (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
+              <Controller
+                control={form.control}
+                name="relationshipType"
+                render={({ field }) => (
+                  <Select
+                    label="Relationship type"
+                    searchable
+                    data={RELATIONSHIP_TYPES.map((r) => ({ value: r.name, label: `${r.name} — ${r.description}` }))}
+                    value={field.value || null}
+                    onChange={(v) => field.onChange(v ?? '')}
+                    error={err('relationshipType')}
+                  />
+                )}
+              />
+              <Controller
+                control={form.control}
+                name="relatedItemId"
+                render={({ field }) => <ItemPicker label={relate === 'destination' ? 'Origin item' : 'Destination item'} value={field.value} onChange={field.onChange} error={err('relatedItemId')} />}
+              />
+            </SimpleGrid>
+          ) : null}
+          {relate === 'destination' ? (
+            <Text size="xs" c="dimmed" mt="xs">
+              The new item takes on the origin's sharing. If the relationship cannot be made, the item is not added.
+            </Text>
+          ) : null}
+        </Fieldset>
+
+        {sent ? <Progress value={(sent.loaded / Math.max(1, sent.total)) * 100} aria-label="Upload progress" /> : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={form.formState.isSubmitting}>
+            Add item
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * What can be done with the ticked items: transfer them to another member (the transfer wizard
+ * checks each first), or delete them — previewed, run with progress, reported per item, and
+ * "retry failed" for the ones the portal refused.
+ */
+import { Alert, Button, Group, List, Modal, Paper, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { describeError, type Item } from '../../api/index.ts';
+import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
+import { IconTrash } from '../../components/icons.tsx';
+import { runBulk } from '../../lib/bulk.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useDeleteItem } from './mutations.ts';
+import { deleteItemPermission } from './permissions.ts';
+
+export function ContentSelectionBar({ selected, onClear }: { selected: Item[]; onClear: () => void }) {
+  const [deleting, setDeleting] = useState(false);
+  if (!selected.length) return null;
+  const owners = [...new Set(selected.map((i) => i.owner))];
+  const transferHref = owners.length === 1 ? `/members/transfer?from=${encodeURIComponent(owners[0])}&items=${selected.map((i) => i.id).join(',')}` : undefined;
+  return (
+    <Paper withBorder p="xs" mb="sm" radius="md" bg="var(--mantine-primary-color-light)">
+      <Group justify="space-between">
+        <Text size="sm" fw={600} role="status">
+          {selected.length} selected
+        </Text>
+        <Group gap="xs">
+          {transferHref ? (
+            <Button component={Link} to={transferHref} size="xs" variant="default">
+              Transfer ownership…
+            </Button>
+          ) : (
+            <Button size="xs" variant="default" data-disabled aria-disabled="true" title="Select the items of one owner to transfer them together.">
+              Transfer ownership…
+            </Button>
+          )}
+          <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setDeleting(true)}>
+            Delete…
+          </Button>
+          <Button size="xs" variant="subtle" onClick={onClear}>
+            Clear selection
+          </Button>
+        </Group>
+      </Group>
+      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`} size="lg" centered>
+        {deleting ? <BulkDelete items={selected} onDone={onClear} onClose={() => setDeleting(false)} /> : null}
+      </Modal>
+    </Paper>
+  );
+}
+
+function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => void; onClose: () => void }) {
+  const user = useCurrentUser();
+  const remove = useDeleteItem();
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [results, setResults] = useState<BulkResultRow[] | null>(null);
+  const blocked = items.map((item) => ({ item, permission: deleteItemPermission(user, item) })).filter((x) => !x.permission.allowed);
+
+  const run = async (targets: Item[]) => {
+    setResults(null);
+    const outcomes = await runBulk(targets, (item) => remove.mutateAsync({ owner: item.owner, itemId: item.id }), { concurrency: 3, onProgress: (done, total) => setProgress({ done, total }) });
+    setProgress(null);
+    const rows = outcomes.map((o) => ({ key: o.item.id, name: o.item.title || o.item.id, ok: o.ok, detail: o.ok ? 'Deleted' : describeError(o.error) }));
+    setResults(rows);
+    if (rows.every((r) => r.ok)) onDone();
+  };
+
+  if (progress) return <BulkProgress label="Deleting items" done={progress.done} total={progress.total} />;
+  if (results) {
+    const failed = items.filter((i) => results.some((r) => r.key === i.id && !r.ok));
+    return (
+      <Stack>
+        <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" />
+        <Group justify="flex-end">
+          {failed.length ? <Button variant="light" onClick={() => run(failed)}>Retry failed ({failed.length})</Button> : null}
+          <Button onClick={onClose}>Close</Button>
+        </Group>
+      </Stack>
+    );
+  }
+  return (
+    <Stack>
+      <Text size="sm">These items, their data and their relationships are removed for good. Groups they were shared with no longer list them.</Text>
+      <List size="sm" spacing={2} withPadding>
+        {items.slice(0, 10).map((i) => (
+          <List.Item key={i.id}>{i.title || i.id}</List.Item>
+        ))}
+        {items.length > 10 ? <List.Item>…and {items.length - 10} more</List.Item> : null}
+      </List>
+      {blocked.length ? (
+        <Alert color="orange" variant="light" title={`${blocked.length} will be refused`}>
+          {blocked.slice(0, 5).map((b) => (
+            <Text size="sm" key={b.item.id}>
+              {b.item.title || b.item.id}: {b.permission.allowed ? '' : b.permission.reason}
+            </Text>
+          ))}
+        </Alert>
+      ) : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button color="red" onClick={() => run(items)}>
+          Delete {items.length} item{items.length === 1 ? '' : 's'}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * The content status of an item: none, deprecated, authoritative (and public authoritative in a
+ * public, verified organization). Choosing one first explains what it will change — search order,
+ * deletion, what happens when the item is shared publicly — and applies it only when confirmed.
+ */
+import { Alert, Button, Group, List, Radio, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { describeError, getPortal, type ContentStatus, type Item } from '../../api/index.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { CONTENT_STATUS_LABELS, ContentStatusBadge } from './badges.tsx';
+import { useSetContentStatus } from './mutations.ts';
+import { contentStatusPermission } from './permissions.ts';
+
+type Choice = ContentStatus | 'none';
+const AUTHORITATIVE = new Set<Choice>(['org_authoritative', 'public_authoritative']);
+
+/** What setting `next` on the item will do, in words (spec §3 Item content status). */
+export function statusSideEffects(item: Pick<Item, 'contentStatus' | 'access'>, next: Choice, org: { access: string; isVerified: boolean } | undefined): string[] {
+  const out: string[] = [];
+  const was = item.contentStatus ?? 'none';
+  if (next === was) return out;
+  if (AUTHORITATIVE.has(next)) {
+    out.push('It is listed first in search results across the organization.');
+    out.push('It cannot be deleted while it is authoritative.');
+    if (next === 'org_authoritative' && org?.isVerified && item.access === 'public') out.push('The organization is verified and the item is public, so the portal makes it public authoritative.');
+    else if (next === 'org_authoritative' && org?.isVerified) out.push('If it is later shared with everyone, it becomes public authoritative (and back when unshared).');
+    if (next === 'public_authoritative') out.push('Everyone outside the organization sees it as authoritative.');
+  }
+  if (next === 'deprecated') {
+    out.push('It is marked deprecated wherever it is listed, so people move to a replacement.');
+    if (AUTHORITATIVE.has(was)) out.push('It loses its authoritative status, its place first in search, and its protection from deletion.');
+  }
+  if (next === 'none') {
+    if (AUTHORITATIVE.has(was)) out.push('It loses its place first in search and can be deleted again.');
+    if (was === 'deprecated') out.push('The deprecated mark is removed.');
+  }
+  return out;
+}
+
+export function ContentStatusControl({ item }: { item: Item }) {
+  const user = useCurrentUser();
+  const portal = useQuery({ queryKey: [...queryKeys.portal, 'self'], queryFn: ({ signal }) => getPortal({ signal }) });
+  const setStatus = useSetContentStatus(item.id);
+  const current: Choice = item.contentStatus ?? 'none';
+  const [choice, setChoice] = useState<Choice>(current);
+  const [error, setError] = useState<string | null>(null);
+  const publicAllowed = portal.data?.access === 'public' && portal.data?.isVerified;
+  const touchesAuthoritative = AUTHORITATIVE.has(choice) || AUTHORITATIVE.has(current);
+  const permission = contentStatusPermission(user, item, touchesAuthoritative);
+  const effects = statusSideEffects(item, choice, portal.data);
+
+  const apply = () => {
+    setError(null);
+    setStatus.mutate(choice === 'none' ? null : choice, {
+      onSuccess: () => notifications.show({ color: 'green', title: 'Content status changed', message: choice === 'none' ? 'The status was removed.' : `The item is now ${CONTENT_STATUS_LABELS[choice].toLowerCase()}.` }),
+      onError: (e) => setError(describeError(e)),
+    });
+  };
+
+  return (
+    <Stack gap="sm">
+      <Group gap="xs">
+        <Text size="sm">Current status:</Text>
+        {item.contentStatus ? <ContentStatusBadge status={item.contentStatus} /> : <Text size="sm" c="dimmed">None</Text>}
+      </Group>
+      <Radio.Group label="Set the content status" value={choice} onChange={(v) => setChoice(v as Choice)}>
+        <Stack gap={6} mt={6}>
+          <Radio value="none" label="None" />
+          <Radio value="deprecated" label="Deprecated" description="Still works, but people should move to something else." />
+          <Radio value="org_authoritative" label="Authoritative" description="The organization's trusted source. Administrators only." disabled={!contentStatusPermission(user, item, true).allowed} />
+          <Radio
+            value="public_authoritative"
+            label="Authoritative (public)"
+            description={publicAllowed ? 'Trusted by everyone, inside and outside the organization.' : 'Needs a public and verified organization.'}
+            disabled={!publicAllowed || !contentStatusPermission(user, item, true).allowed}
+          />
+        </Stack>
+      </Radio.Group>
+      {effects.length ? (
+        <Alert variant="light" color="blue" title="What this will change">
+          <List size="sm" spacing={2}>
+            {effects.map((e) => (
+              <List.Item key={e}>{e}</List.Item>
+            ))}
+          </List>
+        </Alert>
+      ) : null}
+      {!permission.allowed && choice !== current ? (
+        <Text size="sm" c="orange">
+          {permission.reason}
+        </Text>
+      ) : null}
+      {error ? (
+        <Alert color="red" variant="light" role="alert" title="The status was not changed">
+          {error}
+        </Alert>
+      ) : null}
+      <Group>
+        <Button onClick={apply} disabled={choice === current || !permission.allowed} loading={setStatus.isPending}>
+          Apply status
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

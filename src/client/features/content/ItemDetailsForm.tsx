@@ -1,0 +1,71 @@
+/** Edit an item's details; only the fields that changed are sent. Server problems land beside their field. */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Button, Group, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import type { Item } from '../../api/index.ts';
+import { applyServerErrors, sentence } from '../../lib/forms.ts';
+import type { Permission } from '../../lib/privileges.ts';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { useUpdateItem } from './mutations.ts';
+import { EDIT_ITEM_FIELDS, editItemSchema, type EditItemValues } from './schemas.ts';
+
+const toForm = (item: Item): EditItemValues => ({
+  title: item.title,
+  snippet: item.snippet ?? '',
+  description: item.description ?? '',
+  tags: item.tags ?? [],
+  url: item.url ?? '',
+  accessInformation: item.accessInformation ?? '',
+  licenseInfo: item.licenseInfo ?? '',
+});
+
+export function ItemDetailsForm({ item, permission }: { item: Item; permission: Permission }) {
+  const update = useUpdateItem(item.owner, item.id);
+  const [formError, setFormError] = useState<string | null>(null);
+  const form = useForm<EditItemValues>({ resolver: zodResolver(editItemSchema), values: toForm(item), mode: 'onTouched' });
+  const { errors, dirtyFields, isDirty } = form.formState;
+  const err = (f: keyof EditItemValues) => (errors[f]?.message ? sentence(String(errors[f]?.message)) : undefined);
+  const readOnly = !permission.allowed;
+
+  const onSubmit = form.handleSubmit((values) => {
+    setFormError(null);
+    const changed = Object.fromEntries(Object.entries(values).filter(([k]) => dirtyFields[k as keyof EditItemValues]));
+    update.mutate(changed, {
+      onSuccess: () => notifications.show({ color: 'green', title: 'Item saved', message: `“${values.title}” was saved.` }),
+      onError: (e) => setFormError(applyServerErrors(e, EDIT_ITEM_FIELDS, form.setError)),
+    });
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Item details">
+      <Stack gap="sm">
+        {formError ? (
+          <Alert color="red" variant="light" role="alert" title="The item was not saved">
+            {formError}
+          </Alert>
+        ) : null}
+        <TextInput label="Title" required readOnly={readOnly} error={err('title')} {...form.register('title')} />
+        <Textarea label="Summary" autosize minRows={1} maxRows={3} readOnly={readOnly} error={err('snippet')} {...form.register('snippet')} />
+        <Textarea label="Description" autosize minRows={3} maxRows={10} readOnly={readOnly} error={err('description')} {...form.register('description')} />
+        <Controller control={form.control} name="tags" render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} splitChars={[',']} readOnly={readOnly} error={err('tags')} />} />
+        <TextInput label="URL" readOnly={readOnly} error={err('url')} {...form.register('url')} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Textarea label="Credits (attribution)" autosize minRows={1} readOnly={readOnly} error={err('accessInformation')} {...form.register('accessInformation')} />
+          <Textarea label="Terms of use" autosize minRows={1} readOnly={readOnly} error={err('licenseInfo')} {...form.register('licenseInfo')} />
+        </SimpleGrid>
+        <Group>
+          <GuardedButton permission={permission} type="submit" disabled={!isDirty} loading={update.isPending}>
+            Save details
+          </GuardedButton>
+          {isDirty ? (
+            <Button variant="subtle" onClick={() => form.reset(toForm(item))}>
+              Discard changes
+            </Button>
+          ) : null}
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,266 @@
+/**
+ * One item: its details (editable), thumbnail, data and info files, sharing, related items in both
+ * directions, protection, folder, and the content status control.
+ */
+import { Anchor, Badge, Button, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { describeError, getItem, itemDataHref, itemInfoHref, type Item } from '../../api/index.ts';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { IconArrowLeft, IconLock, IconTrash } from '../../components/icons.tsx';
+import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { formatBytes, formatDateTime } from '../../lib/format.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { can } from '../../lib/privileges.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
+import { ContentStatusControl } from './ContentStatusControl.tsx';
+import { ItemDetailsForm } from './ItemDetailsForm.tsx';
+import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mutations.ts';
+import { deleteItemPermission, editItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
+import { foldersQuery, ownedItemQuery } from './queries.ts';
+import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
+import { SharingPanel } from './SharingPanel.tsx';
+
+export default function ItemPage() {
+  const { itemId = '' } = useParams();
+  const item = useQuery({ queryKey: queryKeys.item(itemId), queryFn: ({ signal }) => getItem(itemId, { signal }) });
+  if (item.isPending) return <LoadingState minHeight={300} />;
+  if (item.isError) return <ErrorState error={item.error} title="Could not load the item" onRetry={() => item.refetch()} />;
+  return <ItemView item={item.data} />;
+}
+
+function ItemView({ item: publicView }: { item: Item }) {
+  const user = useCurrentUser();
+  const mine = publicView.owner.toLowerCase() === user.username.toLowerCase();
+  const mayReadSharing = mine || (user.orgId === publicView.orgId && can(user, VIEW_ORG_ITEMS));
+  const owned = useQuery({ ...ownedItemQuery(publicView.owner, publicView.id), enabled: mayReadSharing });
+  // The owner's view is the fuller one (sharing, info files); fall back to the public one.
+  const item = owned.data?.item ?? publicView;
+  const edit = editItemPermission(user, item);
+
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to="/content" size="sm">
+        <Group gap={4}>
+          <IconArrowLeft size={14} /> Content
+        </Group>
+      </Anchor>
+      <Group align="flex-start" gap="lg" wrap="nowrap">
+        <ItemThumbnail item={item} size={120} />
+        <Stack gap={4} style={{ flex: 1 }}>
+          <Group gap="xs">
+            <Title order={2}>{item.title}</Title>
+            <ContentStatusBadge status={item.contentStatus} />
+            {item.protected ? (
+              <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none">
+                Delete protected
+              </Badge>
+            ) : null}
+          </Group>
+          <Text c="dimmed" size="sm">
+            {item.type} · owned by <b>{item.owner}</b> · changed {formatDateTime(item.modified)} · {item.size ? formatBytes(item.size) : 'no data'}
+          </Text>
+          <Group gap="xs">
+            <ItemAccessBadge access={item.access} />
+            {item.tags.map((t) => (
+              <Badge key={t} variant="outline" color="gray" tt="none">
+                {t}
+              </Badge>
+            ))}
+          </Group>
+        </Stack>
+        <ItemActions item={item} />
+      </Group>
+
+      <Tabs defaultValue="details" keepMounted={false}>
+        <Tabs.List>
+          <Tabs.Tab value="details">Details</Tabs.Tab>
+          <Tabs.Tab value="data">Data and files</Tabs.Tab>
+          <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
+          <Tabs.Tab value="related">Related items</Tabs.Tab>
+          <Tabs.Tab value="status">Content status</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="details" pt="md">
+          <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+            <Paper withBorder p="md" radius="md" style={{ gridColumn: 'span 2' }}>
+              <ItemDetailsForm item={item} permission={edit} />
+            </Paper>
+            <Stack>
+              <ThumbnailCard item={item} />
+              {mine ? <FolderCard item={item} /> : null}
+            </Stack>
+          </SimpleGrid>
+        </Tabs.Panel>
+        <Tabs.Panel value="data" pt="md">
+          <Paper withBorder p="md" radius="md">
+            <Stack gap="xs">
+              {item.url ? (
+                <Text size="sm">
+                  URL:{' '}
+                  <Anchor href={item.url} target="_blank" rel="noreferrer">
+                    {item.url}
+                  </Anchor>
+                </Text>
+              ) : null}
+              {item.size ? (
+                <Text size="sm">
+                  <Anchor href={itemDataHref(item.id)} download>
+                    Download the data{item.name ? ` (${item.name})` : ''}
+                  </Anchor>
+                </Text>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  The item has no data of its own.
+                </Text>
+              )}
+              <Text fw={600} size="sm" mt="sm">
+                Info files
+              </Text>
+              {owned.data?.infoFiles?.length ? (
+                owned.data.infoFiles.map((path) => (
+                  <Anchor key={path} href={itemInfoHref(item.id, path)} target="_blank" size="sm" ff="monospace">
+                    {path}
+                  </Anchor>
+                ))
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {mayReadSharing ? 'None. Packages with an esriinfo folder bring their own.' : 'Only the owner and administrators see the info files.'}
+                </Text>
+              )}
+            </Stack>
+          </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="sharing" pt="md">
+          <Paper withBorder p="md" radius="md" maw={640}>
+            {owned.data ? <SharingPanel key={`${item.access}-${owned.data.sharing.groups.join()}`} item={item} groups={owned.data.sharing.groups} /> : <Text size="sm" c="dimmed">Only the owner and administrators see and change the item's sharing.</Text>}
+          </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="related" pt="md">
+          <RelatedItemsPanel item={item} />
+        </Tabs.Panel>
+        <Tabs.Panel value="status" pt="md">
+          <Paper withBorder p="md" radius="md" maw={640}>
+            <ContentStatusControl key={item.contentStatus ?? 'none'} item={item} />
+          </Paper>
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}
+
+function ItemActions({ item }: { item: Item }) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const protect = useProtectItem(item.owner, item.id);
+  const remove = useDeleteItem();
+  const [confirming, setConfirming] = useState(false);
+  const edit = editItemPermission(user, item);
+  const del = deleteItemPermission(user, item);
+  return (
+    <Stack gap="xs" align="flex-end">
+      <Switch
+        label="Delete protection"
+        checked={item.protected}
+        disabled={!edit.allowed || protect.isPending}
+        onChange={(e) =>
+          protect.mutate(e.currentTarget.checked, { onError: (err) => notifications.show({ color: 'red', title: 'Protection not changed', message: describeError(err) }) })
+        }
+      />
+      <GuardedButton permission={del} color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
+        Delete item
+      </GuardedButton>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} centered>
+        <Stack>
+          <Text size="sm">The item, its data and its relationships are removed for good.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)}>
+              Cancel
+            </Button>
+            <Button
+              color="red"
+              loading={remove.isPending}
+              onClick={() =>
+                remove.mutate(
+                  { owner: item.owner, itemId: item.id },
+                  {
+                    onSuccess: () => {
+                      notifications.show({ color: 'green', title: 'Item deleted', message: `“${item.title}” was deleted.` });
+                      navigate('/content');
+                    },
+                    onError: (err) => {
+                      setConfirming(false);
+                      notifications.show({ color: 'red', title: 'The item was not deleted', message: describeError(err) });
+                    },
+                  },
+                )
+              }
+            >
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
+
+function ThumbnailCard({ item }: { item: Item }) {
+  const user = useCurrentUser();
+  const update = useUpdateItem(item.owner, item.id);
+  const edit = editItemPermission(user, item);
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="xs">
+        <Text fw={600} size="sm">
+          Thumbnail
+        </Text>
+        <ItemThumbnail item={item} size={200} />
+        <FileInput
+          label="Change the thumbnail"
+          placeholder="PNG, JPEG, GIF or WebP"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          disabled={!edit.allowed || update.isPending}
+          description={edit.allowed ? undefined : edit.reason}
+          value={null}
+          onChange={(file) =>
+            file &&
+            update.mutate(
+              { thumbnail: file },
+              {
+                onSuccess: () => notifications.show({ color: 'green', title: 'Thumbnail changed', message: `The thumbnail of “${item.title}” was changed.` }),
+                onError: (err) => notifications.show({ color: 'red', title: 'Thumbnail not changed', message: describeError(err) }),
+              },
+            )
+          }
+        />
+      </Stack>
+    </Paper>
+  );
+}
+
+function FolderCard({ item }: { item: Item }) {
+  const user = useCurrentUser();
+  const folders = useQuery(foldersQuery(user.username));
+  const move = useMoveItem(item.owner, item.id);
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Select
+        label="Folder"
+        data={[{ value: '/', label: 'Root folder' }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.title }))]}
+        value={item.ownerFolder ?? '/'}
+        allowDeselect={false}
+        disabled={move.isPending}
+        onChange={(v) =>
+          v &&
+          move.mutate(v, {
+            onSuccess: () => notifications.show({ color: 'green', title: 'Item moved', message: `“${item.title}” was moved.` }),
+            onError: (err) => notifications.show({ color: 'red', title: 'The item was not moved', message: describeError(err) }),
+          })
+        }
+      />
+    </Paper>
+  );
+}

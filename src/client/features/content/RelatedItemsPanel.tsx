@@ -1,0 +1,167 @@
+/**
+ * Related items in both directions, each with the relationship that links it; add a relationship
+ * (the type's allowed origin and destination types are checked first) or remove one.
+ */
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Select, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { RELATIONSHIP_TYPES, findRelationshipType } from '../../../shared/relationships.ts';
+import { describeError, type Item, type RelationshipDirection } from '../../api/index.ts';
+import { IconTrash } from '../../components/icons.tsx';
+import { LoadingState, ErrorState } from '../../components/states.tsx';
+import { useCurrentUser } from '../../lib/session.ts';
+import { ItemPicker } from './ItemPicker.tsx';
+import { useAddRelationship, useDeleteRelationship } from './mutations.ts';
+import { relatedItemsQuery } from './queries.ts';
+
+export function RelatedItemsPanel({ item }: { item: Item }) {
+  return (
+    <Stack gap="lg">
+      <RelatedList item={item} direction="forward" title="This item depends on (it is the origin)" />
+      <RelatedList item={item} direction="reverse" title="Items that depend on this one (it is the destination)" />
+      <AddRelationship item={item} />
+    </Stack>
+  );
+}
+
+function RelatedList({ item, direction, title }: { item: Item; direction: RelationshipDirection; title: string }) {
+  const user = useCurrentUser();
+  const related = useQuery(relatedItemsQuery(item.id, direction));
+  const remove = useDeleteRelationship(user.username);
+  const [error, setError] = useState<string | null>(null);
+  const label = direction === 'forward' ? 'Related items: this item is the origin' : 'Related items: this item is the destination';
+  return (
+    <Stack gap={6}>
+      <Text fw={600} size="sm">
+        {title}
+      </Text>
+      {related.isPending ? <LoadingState minHeight={60} /> : null}
+      {related.isError ? <ErrorState error={related.error} onRetry={() => related.refetch()} /> : null}
+      {related.data && !related.data.relatedItems.length ? (
+        <Text size="sm" c="dimmed">
+          None.
+        </Text>
+      ) : null}
+      {related.data?.relatedItems.length ? (
+        <Table aria-label={label} verticalSpacing={4}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Item</Table.Th>
+              <Table.Th>Type</Table.Th>
+              <Table.Th>Relationship</Table.Th>
+              <Table.Th w={40} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {related.data.relatedItems.flatMap((other) =>
+              (other.relationshipTypes ?? ['']).map((type) => (
+                <Table.Tr key={`${other.id}-${type}`}>
+                  <Table.Td>
+                    <Anchor component={Link} to={`/content/items/${other.id}`} size="sm">
+                      {other.title}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{other.type}</Text>
+                  </Table.Td>
+                  <Table.Td>{type ? <Badge variant="light" tt="none">{type}</Badge> : '—'}</Table.Td>
+                  <Table.Td>
+                    {type ? (
+                      <Tooltip label="Remove this relationship (only the member who made it can)">
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          aria-label={`Remove ${type} relationship with ${other.title}`}
+                          loading={remove.isPending}
+                          onClick={() => {
+                            setError(null);
+                            const ends = direction === 'forward' ? { originItemId: item.id, destinationItemId: other.id } : { originItemId: other.id, destinationItemId: item.id };
+                            remove.mutate({ ...ends, relationshipType: type }, { onError: (e) => setError(describeError(e)) });
+                          }}
+                        >
+                          <IconTrash size={16} />
+                        </ActionIcon>
+                      </Tooltip>
+                    ) : null}
+                  </Table.Td>
+                </Table.Tr>
+              )),
+            )}
+          </Table.Tbody>
+        </Table>
+      ) : null}
+      {error ? (
+        <Alert color="red" variant="light" role="alert" title="The relationship was not removed">
+          {error}
+        </Alert>
+      ) : null}
+    </Stack>
+  );
+}
+
+function AddRelationship({ item }: { item: Item }) {
+  const user = useCurrentUser();
+  const add = useAddRelationship(user.username);
+  const [role, setRole] = useState<'origin' | 'destination'>('origin');
+  const [type, setType] = useState<string>('');
+  const [other, setOther] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const rel = findRelationshipType(type);
+  // Only the types whose allowed ends take this item's type at the chosen end.
+  const fits = (allowed: readonly string[]) => allowed.includes('*') || allowed.some((a) => a.toLowerCase() === item.type.toLowerCase());
+  const types = RELATIONSHIP_TYPES.filter((r) => fits(role === 'origin' ? r.origin : r.destination));
+  const submit = () => {
+    setError(null);
+    const ends = role === 'origin' ? { originItemId: item.id, destinationItemId: other } : { originItemId: other, destinationItemId: item.id };
+    add.mutate({ ...ends, relationshipType: type }, { onSuccess: () => setOther(''), onError: (e) => setError(describeError(e)) });
+  };
+  return (
+    <Paper withBorder p="sm" radius="md">
+      <Stack gap="sm">
+        <Text fw={600} size="sm">
+          Add a relationship
+        </Text>
+        <SegmentedControl
+          aria-label="This item is the"
+          value={role}
+          onChange={(v) => {
+            setRole(v as 'origin' | 'destination');
+            setType('');
+          }}
+          data={[
+            { value: 'origin', label: 'This item is the origin' },
+            { value: 'destination', label: 'This item is the destination' },
+          ]}
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <Select
+            label="Relationship type"
+            searchable
+            data={types.map((r) => ({ value: r.name, label: `${r.name} — ${r.description}` }))}
+            value={type || null}
+            onChange={(v) => setType(v ?? '')}
+            nothingFoundMessage={`No relationship type takes a ${item.type} as its ${role}`}
+          />
+          <ItemPicker label={role === 'origin' ? 'Destination item' : 'Origin item'} value={other} onChange={setOther} exclude={[item.id]} />
+        </SimpleGrid>
+        {rel ? (
+          <Text size="xs" c="dimmed">
+            {rel.description}. The {role === 'origin' ? 'destination' : 'origin'} must be: {(role === 'origin' ? rel.destination : rel.origin).join(', ').replace('*', 'any type')}.
+            {rel.mustOwnOrigin || rel.mustOwnDestination ? ` You must own the ${[rel.mustOwnOrigin && 'origin', rel.mustOwnDestination && 'destination'].filter(Boolean).join(' and ')}.` : ''}
+          </Text>
+        ) : null}
+        {error ? (
+          <Alert color="red" variant="light" role="alert" title="The relationship was not added">
+            {error}
+          </Alert>
+        ) : null}
+        <Group>
+          <Button onClick={submit} disabled={!type || !other} loading={add.isPending}>
+            Add relationship
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

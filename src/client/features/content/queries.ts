@@ -1,0 +1,47 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { getItemStatus, getOwnedItem, getRelatedItems, getUserContent, searchItems, type RelationshipDirection } from '../../api/index.ts';
+import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+import { contentSearchQuery, type ContentListState } from './schemas.ts';
+
+/** One page of the content list. */
+export const itemsQuery = (list: ContentListState, user: { username: string; orgId?: string }) =>
+  queryOptions({
+    queryKey: [...queryKeys.items, 'search', list, user.username],
+    queryFn: ({ signal }) =>
+      searchItems(
+        { q: contentSearchQuery(list, user), start: list.start, num: list.num, sortField: list.sortField || undefined, sortOrder: list.sortOrder },
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+/** A member's folders (the root listing carries them). */
+export const foldersQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.items, 'folders', username],
+    queryFn: ({ signal }) => getUserContent(username, undefined, { num: 1 }, { signal }).then((c) => c.folders),
+  });
+
+/** The item through its owner's content path: with its sharing and info files. */
+export const ownedItemQuery = (owner: string, itemId: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.item(itemId), 'owned', owner],
+    queryFn: ({ signal }) => getOwnedItem(owner, itemId, { signal }),
+  });
+
+const ALL_TYPES = RELATIONSHIP_TYPES.map((r) => r.name);
+
+export const relatedItemsQuery = (itemId: string, direction: RelationshipDirection) =>
+  queryOptions({
+    queryKey: [...queryKeys.item(itemId), 'related', direction],
+    queryFn: ({ signal }) => getRelatedItems(itemId, ALL_TYPES, direction, { signal }),
+  });
+
+/** An async addItem job: polled until it completes or fails. */
+export const itemJobQuery = (username: string, itemId: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.item(itemId), 'status'],
+    queryFn: ({ signal }) => getItemStatus(username, itemId, { signal }),
+    refetchInterval: (q) => (q.state.data && (q.state.data.status === 'completed' || q.state.data.status === 'failed') ? false : 1500),
+  });
