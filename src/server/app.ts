@@ -29,8 +29,10 @@ import { reassignRoutes } from './areas/reassign/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
+import { taskRoutes } from './areas/tasks/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
 import { webhookRoutes } from './areas/webhooks/routes.ts';
+import { federationRoutes } from './areas/federation/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
 import { ApiError } from './http/errors.ts';
@@ -95,10 +97,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  taskRoutes(app);
   reassignRoutes(app);
   collaborationRoutes(app);
   proxyRoutes(app);
   webhookRoutes(app);
+  federationRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;

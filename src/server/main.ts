@@ -8,6 +8,7 @@ import { openDb } from './store/db.ts';
 import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
 import { startJobs } from './jobs/itemJobs.ts';
 import { startWebhookDispatcher } from './jobs/webhooks.ts';
+import { startTaskScheduler } from './jobs/scheduler.ts';
 
 const startedAt = performance.now();
 
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   const jobs = startJobs(app.portal);
   const webhooks = startWebhookDispatcher(app.portal);
+  const scheduler = startTaskScheduler(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -49,6 +51,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     await jobs.stop();
     await webhooks.stop();
+    await scheduler.stop();
     await app.close();
     await db.close();
     process.exit(0);

@@ -1,0 +1,129 @@
+/** Scheduled tasks: `community/users/<u>/tasks/…` and `portals/<orgId>/allScheduledTasks` (spec §4.2; facts §3.2). */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { allTasksParams, createTaskParams, TASK_LIMITS, taskListParams, updateTaskParams } from '../../../shared/contract/tasks.ts';
+import { pageEnvelope } from '../../../shared/contract/wire.ts';
+import { forbidden, userNotFound } from '../../http/errors.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { rawParams } from '../../http/params.ts';
+import type { FastifyRequest } from 'fastify';
+import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
+import { activeTasksAvailable, createTask, deleteTask, isOrgAdmin, pathTask, pathUser, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
+
+const USER = `${REST}/community/users/:username`;
+const TASKS = `${USER}/tasks`;
+const TASK = `${TASKS}/:taskId`;
+const none = z.object({});
+
+/** The token sent in the form field `token` (a geoprocessing task keeps it to submit its jobs). */
+function formToken(req: FastifyRequest): string | undefined {
+  const t = rawParams(req).token;
+  return typeof t === 'string' && t.trim() ? t.trim() : undefined;
+}
+
+export function taskRoutes(app: FastifyInstance): void {
+  // createTask, and the alternate paths the documentation shows (a task id segment before
+  // createTask, which names nothing here; and the user path for geoprocessing tasks).
+  for (const path of [`${TASKS}/createTask`, `${TASK}/createTask`, `${USER}/createTask`]) {
+    operation(app, {
+      method: 'write',
+      path,
+      params: createTaskParams,
+      handler: ({ caller, path: p, params, portal, req }) => createTask(portal, caller, p.username, params, formToken(req)),
+    });
+  }
+
+  operation(app, {
+    method: 'read',
+    path: TASKS,
+    params: taskListParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const owner = await pathUser(portal.db, caller, path.username);
+      const filter = { orgId: caller.orgId, ownerId: owner.id, itemId: params.itemId, active: params.active, types: params.types, state: params.status };
+      const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);
+      return { ...pageEnvelope(total, params, rows.length), activeTasksAvailable: await activeTasksAvailable(portal.db, caller.orgId, owner.id), tasks: rows.map(toTaskRecord) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: TASK,
+    params: none,
+    handler: async ({ caller, path, portal }) => toTaskRecord(await pathTask(portal.db, caller, path.username, path.taskId)),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${TASK}/update`,
+    params: updateTaskParams,
+    handler: ({ caller, path, params, portal, req }) => updateTask(portal, caller, path.username, path.taskId, params, formToken(req)),
+  });
+
+  for (const [verb, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    operation(app, {
+      method: 'write',
+      path: `${TASK}/${verb}`,
+      params: none,
+      handler: ({ caller, path, portal }) => setTaskEnabled(portal, caller, path.username, path.taskId, enabled),
+    });
+  }
+
+  operation(app, {
+    method: 'write',
+    path: `${TASK}/delete`,
+    params: none,
+    handler: ({ caller, path, portal }) => deleteTask(portal, caller, path.username, path.taskId),
+  });
+
+  // A local operation: start a run now (the console's "Run now").
+  operation(app, {
+    method: 'write',
+    path: `${TASK}/run`,
+    params: none,
+    handler: ({ caller, path, portal }) => runTaskNow(portal, caller, path.username, path.taskId),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${TASK}/runs`,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      const task = await pathTask(portal.db, caller, path.username, path.taskId);
+      return { runs: (await listRuns(portal.db, task.id, TASK_LIMITS.runsListed)).map(toRunRecord) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${TASK}/runs/:runId`,
+    params: none,
+    handler: async ({ caller, path, portal }) => {
+      const task = await pathTask(portal.db, caller, path.username, path.taskId);
+      const run = await findRun(portal.db, task.id, path.runId);
+      if (!run) throw taskNotFound(`${path.taskId}/runs/${path.runId}`);
+      return toRunRecord(run);
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/allScheduledTasks`,
+    params: allTasksParams,
+    handler: async ({ caller, path, params, portal }) => {
+      const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;
+      if (orgId !== caller.orgId || !isOrgAdmin(caller)) throw forbidden('Only administrators of the organization can list all its scheduled tasks.');
+      let ownerId: string | undefined;
+      if (params.userFilter) {
+        const [u] = await portal.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, params.userFilter]);
+        if (!u) throw userNotFound(params.userFilter);
+        ownerId = u.id;
+      }
+      const filter = { orgId, ownerId, itemId: params.itemId, active: params.active, types: params.types, state: params.status };
+      const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);
+      return { ...pageEnvelope(total, params, rows.length), tasks: rows.map(toTaskRecord) };
+    },
+  });
+}

@@ -1,0 +1,289 @@
+/**
+ * Scheduled task rules (spec §2, §3, §4.2; facts §3.2, §7).
+ *
+ * - A member manages their own tasks under `community/users/<self>/tasks`; an administrator of the
+ *   organization (org_admin) reads and manages every member's tasks there too, and lists them all
+ *   with `portals/<orgId>/allScheduledTasks`. Other organizations get 403.
+ * - Creating needs portal:user:createItem; notebook tasks premium:publisher:scheduleNotebooks;
+ *   administrative reports and geoprocessing tasks an administrator, and a geoprocessing task the
+ *   administrator's token in the form field `token` (it is sent with each job; never shown).
+ * - Per type: which of itemId, parameters and taskURL are required, and the parameter shapes
+ *   (contract/tasks.ts). The item must be in the organization and the caller's (or the caller an
+ *   administrator).
+ * - Limits: active tasks per member and per organization (settings.ts); over the limit → 400.
+ * - The next run is stored with the task (`next_run_at`); the scheduler claims due tasks from it.
+ */
+import {
+  TASK_PARAMETER_SHAPES,
+  TASK_TYPE_RULES,
+  type CreateTaskParams,
+  type TaskType,
+  type UpdateTaskParams,
+} from '../../../shared/contract/tasks.ts';
+import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
+import type { PortalContext } from '../../context.ts';
+import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
+import type { Queryable } from '../../store/db.ts';
+import { hexId } from '../../store/ids.ts';
+import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, saveTask, scheduleOf, type TaskRow } from './repo.ts';
+import { taskSettings } from './settings.ts';
+import { schedulerWork } from './wake.ts';
+
+export const isOrgAdmin = (caller: Caller) => caller.role === 'org_admin';
+
+export const taskNotFound = (id: string) => new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
+
+/** The member named in the path, who must be the caller or in the administrator caller's organization. */
+export async function pathUser(q: Queryable, caller: Caller, username: string): Promise<{ id: string; username: string }> {
+  if (caller.username.toLowerCase() === username.toLowerCase()) return { id: caller.userId, username: caller.username };
+  const [u] = await q.query<{ id: string; username: string; org_id: string }>('SELECT id, username, org_id FROM users WHERE lower(username) = lower($1)', [username]);
+  if (!u) throw userNotFound(username);
+  if (u.org_id !== caller.orgId || !isOrgAdmin(caller)) throw forbidden(`Only ${username} or an administrator of their organization can do this.`);
+  return { id: u.id, username: u.username };
+}
+
+/** The task, owned by the path user (so a task id cannot be reached through another member's path). */
+export async function pathTask(q: Queryable, caller: Caller, username: string, taskId: string, lock = false): Promise<TaskRow> {
+  const owner = await pathUser(q, caller, username);
+  const task = await findTask(q, caller.orgId, taskId, lock);
+  if (!task || task.owner_id !== owner.id) throw taskNotFound(taskId);
+  return task;
+}
+
+function scheduleErrors(s: CronSchedule): void {
+  const check = validateSchedule(s);
+  if (check.ok) return;
+  const entries = Object.entries(check.errors);
+  throw new ApiError(400, 'Invalid or missing input parameters.', entries.map(([f, p]) => `'${f}' ${p}`), undefined, Object.fromEntries(entries));
+}
+
+/** When the task runs next, after `after`: null once its window, or its maximum runs, are used up. */
+export function computeNextRun(t: Pick<TaskRow, 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week' | 'start_date' | 'end_date' | 'max_occurrences' | 'run_count'>, after: number): number | null {
+  if (t.max_occurrences != null && t.max_occurrences >= 0 && t.run_count >= t.max_occurrences) return null;
+  try {
+    return nextRun(scheduleOf(t), after, { startDate: t.start_date, endDate: t.end_date });
+  } catch (err) {
+    if (err instanceof CronScheduleError) return null;
+    throw err;
+  }
+}
+
+interface Fields {
+  type: TaskType;
+  title: string;
+  taskUrl: string | null;
+  itemId: string | null;
+  parameters: Record<string, unknown>;
+  schedule: CronSchedule;
+  startDate: number | null;
+  endDate: number | null;
+  maxOccurrences: number | null;
+}
+
+/** Every per-type rule; answers the task URL as checked by the outbound guard. */
+async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: Fields, sentParameters: boolean): Promise<string | null> {
+  const rules = TASK_TYPE_RULES[f.type];
+  requirePrivilege(caller, 'portal:user:createItem');
+  if (f.type === 'ExecuteNotebook') requirePrivilege(caller, 'premium:publisher:scheduleNotebooks');
+  if ((f.type === 'ExecuteReport' || f.type === 'GPService') && !isOrgAdmin(caller)) throw forbidden(`Only administrators can schedule ${f.type} tasks.`);
+  if (rules.itemRequired && !f.itemId) throw badParam('itemId', `is required for ${f.type} tasks`);
+  if (rules.parametersRequired && !sentParameters) throw badParam('parameters', `is required for ${f.type} tasks`);
+  const shaped = TASK_PARAMETER_SHAPES[f.type].safeParse(f.parameters);
+  if (!shaped.success && (sentParameters || rules.parametersRequired)) {
+    const details = shaped.error.issues.map((i) => `'parameters${i.path.length ? '.' + i.path.join('.') : ''}' ${i.message}`);
+    throw new ApiError(400, 'Invalid or missing input parameters.', details, undefined, { parameters: details.join('; ') });
+  }
+  scheduleErrors(f.schedule);
+  if (f.startDate != null && f.endDate != null && f.endDate <= f.startDate) throw badParam('endDate', 'must be after startDate');
+  if (f.itemId) {
+    const [item] = await q.query<{ owner_id: string; org_id: string }>('SELECT owner_id, org_id FROM items WHERE id = $1', [f.itemId]);
+    if (!item || item.org_id !== caller.orgId) throw badParam('itemId', `names an item '${f.itemId}' that does not exist in this organization`);
+    if (item.owner_id !== caller.userId && !isOrgAdmin(caller)) throw forbidden('Tasks can be scheduled only on your own items.');
+  }
+  let url: string | null = null;
+  if (rules.taskUrlRequired) {
+    if (!f.taskUrl) throw badParam('taskURL', `is required for ${f.type} tasks`);
+    try {
+      url = (await checkOutboundUrl(f.taskUrl, ctx.config)).url.toString();
+    } catch (err) {
+      if (err instanceof OutboundRefused) throw badParam('taskURL', err.message);
+      throw err;
+    }
+  } else if (f.taskUrl) url = f.taskUrl;
+  return url;
+}
+
+async function checkLimits(q: Queryable, orgId: string, ownerId: string, username: string): Promise<void> {
+  // Serialise concurrent creates/enables of one organization so the counts cannot be overtaken.
+  await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
+  const s = taskSettings();
+  const n = await countActive(q, orgId, ownerId);
+  if (n.user >= s.activePerUser) throw new ApiError(400, `${username} already has ${n.user} active tasks, the most allowed (${s.activePerUser}). Disable or delete one first.`, [`active tasks per user: ${s.activePerUser}`]);
+  if (n.org >= s.activePerOrg) throw new ApiError(400, `The organization already has ${n.org} active tasks, the most allowed (${s.activePerOrg}). Disable or delete one first.`, [`active tasks per organization: ${s.activePerOrg}`]);
+}
+
+export async function activeTasksAvailable(q: Queryable, orgId: string, ownerId: string): Promise<number> {
+  const s = taskSettings();
+  const n = await countActive(q, orgId, ownerId);
+  return Math.max(0, Math.min(s.activePerUser - n.user, s.activePerOrg - n.org));
+}
+
+export async function createTask(ctx: PortalContext, caller: Caller, username: string, p: CreateTaskParams, formToken: string | undefined) {
+  if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can create tasks for ${username}.`);
+  const f: Fields = {
+    type: p.type,
+    title: p.title ?? '',
+    taskUrl: p.taskURL ?? p.taskUrl ?? null,
+    itemId: p.itemId || null,
+    parameters: p.parameters ?? {},
+    schedule: { minute: p.minute, hour: p.hour, dayOfMonth: p.dayOfMonth, month: p.month, dayOfWeek: p.dayOfWeek },
+    startDate: p.startDate ?? null,
+    endDate: p.endDate ?? null,
+    maxOccurrences: p.maxOccurrences == null || p.maxOccurrences < 0 ? null : p.maxOccurrences,
+  };
+  if (f.type === 'GPService' && !formToken) throw badParam('token', 'is required for GPService tasks: send the administrator token in the form field token');
+  if (f.maxOccurrences === 0) throw badParam('maxOccurrences', 'must be at least 1 (or -1 for no limit)');
+  const now = ctx.clock.now();
+  const id = hexId();
+  await ctx.db.tx(async (q) => {
+    const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined);
+    const row = rowFrom(id, caller, f, url, f.type === 'GPService' ? formToken! : null, now);
+    row.next_run_at = computeNextRun({ ...row, run_count: 0 }, now);
+    if (row.next_run_at === null) throw badParam('endDate', 'leaves no run: the schedule has no time between now (or startDate) and endDate');
+    await checkLimits(q, caller.orgId, caller.userId, caller.username);
+    await insertTask(q, row);
+  });
+  schedulerWork();
+  return { success: true, taskId: id };
+}
+
+function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, token: string | null, now: number) {
+  return {
+    id,
+    org_id: caller.orgId,
+    owner_id: caller.userId,
+    type: f.type,
+    title: f.title,
+    task_url: url,
+    item_id: f.itemId,
+    parameters: f.parameters,
+    run_token: token,
+    minute: f.schedule.minute,
+    hour: f.schedule.hour,
+    day_of_month: f.schedule.dayOfMonth,
+    month: f.schedule.month,
+    day_of_week: f.schedule.dayOfWeek,
+    start_date: f.startDate,
+    end_date: f.endDate,
+    max_occurrences: f.maxOccurrences,
+    active: true,
+    state: 'active' as const,
+    state_reason: null,
+    next_run_at: null as number | null,
+    created: now,
+    modified: now,
+  };
+}
+
+/** Update: the fields sent replace the stored ones; `isActive` enables or disables in the same call. */
+export async function updateTask(ctx: PortalContext, caller: Caller, username: string, taskId: string, p: UpdateTaskParams, formToken: string | undefined) {
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const t = await pathTask(q, caller, username, taskId, true);
+    const f: Fields = {
+      type: p.type ?? t.type,
+      title: p.title ?? t.title,
+      taskUrl: p.taskURL ?? p.taskUrl ?? t.task_url,
+      itemId: p.itemId === undefined ? t.item_id : p.itemId || null,
+      parameters: p.parameters ?? t.parameters,
+      schedule: {
+        minute: p.minute ?? t.minute,
+        hour: p.hour ?? t.hour,
+        dayOfMonth: p.dayOfMonth ?? t.day_of_month,
+        month: p.month ?? t.month,
+        dayOfWeek: p.dayOfWeek ?? t.day_of_week,
+      },
+      startDate: p.startDate === undefined ? t.start_date : p.startDate,
+      endDate: p.endDate === undefined ? t.end_date : p.endDate,
+      maxOccurrences: p.maxOccurrences === undefined ? t.max_occurrences : p.maxOccurrences < 0 ? null : p.maxOccurrences,
+    };
+    if (f.maxOccurrences === 0) throw badParam('maxOccurrences', 'must be at least 1 (or -1 for no limit)');
+    // The rules are checked as the owner would be (an administrator editing keeps the owner's item rules lenient).
+    const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined || Object.keys(t.parameters).length > 0);
+    const token = f.type === 'GPService' ? (formToken ?? t.run_token) : null;
+    const updated: TaskRow = {
+      ...t,
+      type: f.type,
+      title: f.title,
+      task_url: url,
+      item_id: f.itemId,
+      parameters: f.parameters,
+      run_token: token,
+      minute: f.schedule.minute,
+      hour: f.schedule.hour,
+      day_of_month: f.schedule.dayOfMonth,
+      month: f.schedule.month,
+      day_of_week: f.schedule.dayOfWeek,
+      start_date: f.startDate,
+      end_date: f.endDate,
+      max_occurrences: f.maxOccurrences,
+      modified: now,
+    };
+    const wantActive = p.isActive ?? t.active;
+    await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Disabled by ${caller.username}.`);
+  });
+  schedulerWork();
+  return { success: true };
+}
+
+/** Set a task active or not, recomputing its next run; enabling checks the limits and resets the failure count. */
+async function applyActive(q: Queryable, t: TaskRow, active: boolean, now: number, reason: string | null): Promise<void> {
+  if (active) {
+    const next = computeNextRun(t, now);
+    if (next === null) throw new ApiError(400, 'The task has no run left: its end date has passed or it reached its maximum runs.', ['no future run']);
+    if (!t.active) {
+      await checkLimits(q, t.org_id, t.owner_id, t.owner_username);
+      t.consecutive_failures = 0;
+    }
+    Object.assign(t, { active: true, state: 'active', state_reason: null, next_run_at: next });
+  } else {
+    Object.assign(t, { active: false, state: t.state === 'active' ? 'paused' : t.state, state_reason: t.active ? reason : t.state_reason, next_run_at: null });
+  }
+  t.modified = now;
+  await saveTask(q, t);
+}
+
+export async function setTaskEnabled(ctx: PortalContext, caller: Caller, username: string, taskId: string, enabled: boolean) {
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const t = await pathTask(q, caller, username, taskId, true);
+    if (enabled === t.active) return;
+    if (!enabled) t.state = 'paused';
+    await applyActive(q, t, enabled, now, `Disabled by ${caller.username}.`);
+  });
+  schedulerWork();
+  return { success: true };
+}
+
+export async function deleteTask(ctx: PortalContext, caller: Caller, username: string, taskId: string) {
+  await ctx.db.tx(async (q) => {
+    const t = await pathTask(q, caller, username, taskId, true);
+    await deleteTaskRow(q, t.id);
+  });
+  return { success: true };
+}
+
+/** Queue a run now (a local operation; the console's "Run now"). It counts like any run. */
+export async function runTaskNow(ctx: PortalContext, caller: Caller, username: string, taskId: string) {
+  const now = ctx.clock.now();
+  const runId = await ctx.db.tx(async (q) => {
+    const t = await pathTask(q, caller, username, taskId, true);
+    if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now))) throw new ApiError(409, 'A run for this moment already exists; try again.', []);
+    return runIdOf(t.id, now);
+  });
+  schedulerWork();
+  return { success: true, runId };
+}
+

@@ -1,0 +1,305 @@
+/**
+ * The task scheduler (perf notes §5.3). Safe with several service processes on one database:
+ *
+ * 1. Each active task stores its next due time (`tasks.next_run_at`). A pass claims due tasks with
+ *    FOR UPDATE SKIP LOCKED and, in the same transaction, records the occurrence as a run whose id
+ *    is derived from the task and the scheduled time (`<taskId>-<epoch ms>`, unique on
+ *    (task_id, scheduled_at)) and moves next_run_at on. A process that loses the race skips the
+ *    locked row, and a repeated claim collapses on the unique key: no occurrence runs twice.
+ * 2. Runs waiting to start are claimed (SKIP LOCKED again) under a lease and executed. If the
+ *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
+ *    (MAX_ATTEMPTS in all); after that the run fails as interrupted.
+ * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
+ *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
+ *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
+ *    Quartz's "fire once now" policy and pg-boss's `missed: once`.
+ * 4. A run that fails adds to the task's consecutive failures; at FAILURES_TO_DISABLE the task is
+ *    deactivated (state `failed`) with the reason. A success resets the count.
+ *
+ * Times are epoch milliseconds, UTC; the clock is the portal's (tests drive it).
+ */
+import { TASK_LIMITS, type TaskType } from '../../shared/contract/tasks.ts';
+import type { Clock, PortalContext } from '../context.ts';
+import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
+import { normaliseRun, runIdOf, scheduleOf, taskById, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import { computeNextRun } from '../areas/tasks/service.ts';
+import { onSchedulerWork } from '../areas/tasks/wake.ts';
+import { taskSettings } from '../areas/tasks/settings.ts';
+import { nextRun } from '../../shared/cron.ts';
+
+export const SCHEDULER_LIMITS = {
+  /** Longest wait between looks at the database when nothing is due sooner (other processes' tasks). */
+  pollMs: 1000,
+  /** Due tasks turned into runs per transaction. */
+  claimBatch: 200,
+  /** Runs executing at once in one process. */
+  maxInFlight: 16,
+  /** A run's lease: longer than any executor's own time limit. */
+  leaseMs: 40 * 60_000,
+  maxAttempts: 2,
+  /** Missed occurrences recorded one by one (as skipped) per recovery. */
+  skippedRecorded: 100,
+  /** Missed occurrences counted when working out what was missed; beyond this the count is "more than". */
+  catchUpScan: 10_000,
+} as const;
+
+interface ClaimedRun {
+  id: string;
+  taskId: string;
+  scheduledAt: number;
+  attempt: number;
+}
+
+export interface SchedulerOptions {
+  clock?: Clock;
+  executors?: Partial<Record<TaskType, Executor>>;
+  pollMs?: number;
+  maxInFlight?: number;
+  leaseMs?: number;
+}
+
+export class TaskScheduler {
+  private readonly clock: Clock;
+  private readonly executors: Record<TaskType, Executor>;
+  private readonly running = new Set<Promise<void>>();
+  private readonly abort = new AbortController();
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private busy = false;
+  private again = false;
+  private ticking: Promise<unknown> = Promise.resolve();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: PortalContext,
+    private readonly opts: SchedulerOptions = {},
+  ) {
+    this.clock = opts.clock ?? ctx.clock;
+    this.executors = { ...EXECUTORS, ...opts.executors };
+  }
+
+  private get maxInFlight() {
+    return this.opts.maxInFlight ?? SCHEDULER_LIMITS.maxInFlight;
+  }
+
+  /** Turn due occurrences into runs (step 1); answers how many tasks were handled. */
+  async materialize(): Promise<number> {
+    const now = this.clock.now();
+    let handled = 0;
+    for (;;) {
+      const n = await this.ctx.db.tx(async (q) => {
+        const due = await q.query<TaskRow>(
+          `SELECT t.*, u.username AS owner_username FROM tasks t JOIN users u ON u.id = t.owner_id
+            WHERE t.active AND t.next_run_at <= $1 ORDER BY t.next_run_at LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+          [now, SCHEDULER_LIMITS.claimBatch],
+        );
+        for (const raw of due) await this.fire(q, { ...raw, next_run_at: Number(raw.next_run_at), start_date: raw.start_date == null ? null : Number(raw.start_date), end_date: raw.end_date == null ? null : Number(raw.end_date) }, now);
+        return due.length;
+      });
+      handled += n;
+      if (n < SCHEDULER_LIMITS.claimBatch || this.stopped) return handled;
+    }
+  }
+
+  /** One due task: the latest missed occurrence runs, earlier ones are skipped, next_run_at moves on. */
+  private async fire(q: Parameters<Parameters<PortalContext['db']['tx']>[0]>[0], t: TaskRow, now: number): Promise<void> {
+    const window = { startDate: t.start_date, endDate: t.end_date };
+    const missed: number[] = [t.next_run_at!];
+    let more = false;
+    for (let at = t.next_run_at!; ; ) {
+      const next = nextRun(scheduleOf(t), at, window);
+      if (next === null || next > now) break;
+      if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
+        more = true;
+        break;
+      }
+      missed.push(next);
+      at = next;
+    }
+    const fired = missed[missed.length - 1];
+    const skipped = missed.slice(0, -1);
+    const recorded = skipped.slice(-SCHEDULER_LIMITS.skippedRecorded);
+    for (const at of recorded) {
+      await q.query(
+        `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'skipped', $5, $6, $6) ON CONFLICT DO NOTHING`,
+        [runIdOf(t.id, at), t.id, t.org_id, at, 'Missed while the scheduler was not running; only the latest missed run was started.', now],
+      );
+    }
+    const note = skipped.length ? `Started on recovery; ${more ? 'more than ' : ''}${skipped.length} earlier missed run${skipped.length === 1 ? ' was' : 's were'} skipped.` : '';
+    const inserted = await q.query(
+      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'scheduled', $5, $6, $6)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [runIdOf(t.id, fired), t.id, t.org_id, fired, note, now],
+    );
+    const runCount = t.run_count + (inserted.length ? 1 : 0);
+    const next = computeNextRun({ ...t, run_count: runCount }, Math.max(now, fired));
+    if (next === null) {
+      const reason = t.max_occurrences != null && runCount >= t.max_occurrences ? `Completed: it ran the maximum of ${t.max_occurrences} times.` : 'Completed: no run is left before its end date.';
+      await q.query(`UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`, [t.id, runCount, reason, now]);
+    } else {
+      await q.query('UPDATE tasks SET next_run_at = $2, run_count = $3 WHERE id = $1', [t.id, next, runCount]);
+    }
+  }
+
+  /** Claim runs waiting to start, and runs whose lease ran out (step 2). */
+  async claim(limit: number): Promise<ClaimedRun[]> {
+    if (limit <= 0) return [];
+    const now = this.clock.now();
+    const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
+    const interrupted: RunRow[] = [];
+    const claimed = await this.ctx.db.tx(async (q) => {
+      const rows = (
+        await q.query<RunRow>(
+          `SELECT * FROM task_runs WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1)
+            ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [now, limit],
+        )
+      ).map(normaliseRun);
+      const out: ClaimedRun[] = [];
+      for (const r of rows) {
+        if (r.status === 'executing' && r.attempts >= SCHEDULER_LIMITS.maxAttempts) {
+          interrupted.push(r);
+          continue;
+        }
+        await q.query(`UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $3, modified = $3 WHERE id = $1`, [r.id, now + lease, now]);
+        await q.query('UPDATE tasks SET last_start = $2, last_status = $3 WHERE id = $1', [r.task_id, now, 'executing']);
+        out.push({ id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts + 1 });
+      }
+      return out;
+    });
+    for (const r of interrupted) await this.finish({ id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts }, 'failed', 'Interrupted: the service stopped during the run, twice.');
+    return claimed;
+  }
+
+  /** Execute one claimed run and record its end (step 3). */
+  async execute(run: ClaimedRun): Promise<void> {
+    const task = await taskById(this.ctx.db, run.taskId);
+    if (!task) return; // deleted meanwhile: its runs went with it
+    let status: 'succeeded' | 'failed';
+    let result: string;
+    try {
+      result = await this.executors[task.type]({ ctx: this.ctx, task, runId: run.id, scheduledAt: run.scheduledAt, signal: this.abort.signal });
+      status = 'succeeded';
+    } catch (err) {
+      status = 'failed';
+      result = err instanceof RunFailed ? err.message : `The run failed: ${(err as Error)?.message ?? String(err)}`;
+      if (!(err instanceof RunFailed)) this.ctx.log.warn({ err, taskId: task.id, runId: run.id }, 'scheduled task run failed');
+    }
+    if (status === 'failed' && this.abort.signal.aborted) {
+      // Stopped mid-run: hand the run back (not counted as an attempt) for the next start, or another process.
+      await this.ctx.db.query(`UPDATE task_runs SET status = 'scheduled', attempts = attempts - 1, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $2`, [run.id, run.attempt]);
+      return;
+    }
+    await this.finish(run, status, result);
+  }
+
+  private async finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string): Promise<void> {
+    const now = this.clock.now();
+    await this.ctx.db.tx(async (q) => {
+      const done = await q.query(
+        `UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $5 RETURNING id`,
+        [run.id, status, result.slice(0, 4000), now, run.attempt],
+      );
+      if (!done.length) return; // another scheduler took the run over after our lease ran out
+      const [t] = await q.query<{ consecutive_failures: number; active: boolean }>('SELECT consecutive_failures, active FROM tasks WHERE id = $1 FOR UPDATE', [run.taskId]);
+      if (!t) return;
+      const failures = status === 'succeeded' ? 0 : t.consecutive_failures + 1;
+      await q.query('UPDATE tasks SET last_status = $2, last_result = $3, consecutive_failures = $4 WHERE id = $1', [run.taskId, status, result.slice(0, 4000), failures]);
+      if (failures >= TASK_LIMITS.failuresToDisable && t.active) {
+        await q.query(`UPDATE tasks SET active = false, state = 'failed', next_run_at = NULL, state_reason = $2, modified = $3 WHERE id = $1`, [
+          run.taskId,
+          `Disabled after ${failures} consecutive failed runs. The last: ${result.slice(0, 1000)}`,
+          now,
+        ]);
+      }
+    });
+  }
+
+  /** One full pass, waiting for every run it starts to end (tests; the loop does not wait). */
+  async runDue(): Promise<{ fired: number; runs: number }> {
+    const fired = await this.materialize();
+    let runs = 0;
+    for (;;) {
+      const batch = await this.claim(this.maxInFlight);
+      if (!batch.length) break;
+      runs += batch.length;
+      await Promise.all(batch.map((r) => this.execute(r)));
+    }
+    return { fired, runs };
+  }
+
+  /** Background loop: wakes at the next due time (at most pollMs away) or when this process changes a task. */
+  start(): this {
+    this.unsubscribe = onSchedulerWork(() => this.tick());
+    this.timer = setTimeout(() => this.tick(), 0);
+    return this;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.busy = true;
+    let wait = this.opts.pollMs ?? SCHEDULER_LIMITS.pollMs;
+    this.ticking = this.pass()
+      .then((w) => (wait = w))
+      .catch((err) => this.ctx.log.error({ err }, 'task scheduler pass failed'))
+      .finally(() => {
+        this.busy = false;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          setImmediate(() => this.tick());
+        } else this.timer = setTimeout(() => this.tick(), wait);
+      });
+  }
+
+  /** Answers how long to sleep before the next pass. */
+  private async pass(): Promise<number> {
+    const pollMs = this.opts.pollMs ?? SCHEDULER_LIMITS.pollMs;
+    const now = this.clock.now();
+    // An idle pass only reads: no transaction unless something is due or waiting.
+    const [state] = await this.ctx.db.query<{ next_due: string | number | null; waiting: boolean }>(
+      `SELECT (SELECT min(next_run_at) FROM tasks WHERE active) AS next_due,
+              EXISTS (SELECT 1 FROM task_runs WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1)) AS waiting`,
+      [now],
+    );
+    const nextDue = state.next_due === null ? null : Number(state.next_due);
+    if (nextDue !== null && nextDue <= now) await this.materialize();
+    if (state.waiting || (nextDue !== null && nextDue <= now)) {
+      const batch = await this.claim(this.maxInFlight - this.running.size);
+      for (const r of batch) this.launch(r);
+      if (batch.length && this.running.size < this.maxInFlight) this.again = true;
+    }
+    const untilDue = nextDue === null || nextDue <= now ? pollMs : nextDue - this.clock.now();
+    return Math.max(0, Math.min(pollMs, untilDue));
+  }
+
+  private launch(run: ClaimedRun): void {
+    const p: Promise<void> = this.execute(run)
+      .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
+      .finally(() => {
+        this.running.delete(p);
+        this.tick();
+      });
+    this.running.add(p);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    this.abort.abort();
+    await this.ticking;
+    await Promise.all([...this.running]);
+  }
+}
+
+/** What main.ts starts. */
+export function startTaskScheduler(ctx: PortalContext, opts: SchedulerOptions = {}): TaskScheduler {
+  taskSettings(); // a bad TASK_* setting stops the start, named
+  return new TaskScheduler(ctx, opts).start();
+}
