@@ -67,7 +67,7 @@ describe('checks and the bulk form with request()', () => {
     const ids = [await insertItem(svc, 'user1'), await insertItem(svc, 'user1')];
     const err = await rejection(request(`${portal}/content/users/user1/canReassignItems`, { authentication: admin, params: { items: ids, targetUsername: 'partner_admin' } }));
     expect(err.code).toBe('CONT_0291');
-    expect(err.response.error.details.map((d) => d.itemId)).toEqual(ids);
+    expect(err.response.error.details.map((d: { itemId: string }) => d.itemId)).toEqual(ids);
   });
 
   it('more than 100 ids is a 400', async () => {

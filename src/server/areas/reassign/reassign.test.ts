@@ -80,6 +80,26 @@ describe('reassign one item', () => {
   });
 });
 
+describe('scheduled tasks', () => {
+  it("the item's active tasks are deactivated with the transfer, and counted in the answer", async () => {
+    const id = await insertItem(svc, 'user1', { type: 'Notebook' });
+    const other = await insertItem(svc, 'user1', { type: 'Notebook' });
+    for (const [taskId, itemId, active] of [[word(), id, true], [word(), id, true], [word(), id, false], [word(), other, true]] as const) {
+      await svc.db.query(
+        `INSERT INTO tasks (id, org_id, owner_id, type, item_id, minute, hour, day_of_month, month, day_of_week, active, next_run_at, created, modified)
+         SELECT $1, u.org_id, u.id, 'ExecuteNotebook', $2, '0', '1', '*', '*', '*', $3, 1, 0, 0 FROM users u WHERE u.username = 'user1'`,
+        [taskId, itemId, active],
+      );
+    }
+    expect(await reassign('user1', id, { targetUsername: 'publisher1' })).toEqual({ success: true, itemId: id, tasksDeactivated: 2 });
+    const tasks = await svc.db.query<{ item_id: string; active: boolean }>('SELECT item_id, active FROM tasks WHERE item_id = ANY ($1::text[])', [[id, other]]);
+    expect(tasks.filter((t) => t.item_id === id && t.active)).toHaveLength(0);
+    expect(tasks.filter((t) => t.item_id === other && t.active)).toHaveLength(1);
+    const bulk = await reassignItems('user1', [other], { targetUsername: 'publisher1' });
+    expect(bulk.results).toEqual([{ itemId: other, success: true, tasksDeactivated: 1 }]);
+  });
+});
+
 describe('callers', () => {
   it('an owner needs portal:user:reassignItems (publishers have it, users do not)', async () => {
     const mine = await insertItem(svc, 'user1');

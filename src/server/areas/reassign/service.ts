@@ -22,9 +22,9 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { findFolder, type ItemRow } from '../items/repo.ts';
+import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 import { findUser, type UserRow } from '../users/repo.ts';
 import { userPrivileges } from '../users/service.ts';
-import { deactivateTasksOf } from './tasks.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
 
 export interface Parties {
@@ -100,7 +100,7 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
       if (unsharedFrom.length) {
         await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now });
       }
-      const tasksDeactivated = await deactivateTasksOf(q, row.org_id, row.id);
+      const tasksDeactivated = await deactivateItemTasks(q, row.org_id, row.id, { now });
       await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now });
       moved.push({ itemId: row.id, tasksDeactivated, unsharedFrom });
     }
