@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { hashPassword } from '../areas/auth/passwords.ts';
 import { alnumId } from '../store/ids.ts';
+import { seedFederation } from '../areas/federation/seed.ts';
 
 export interface BootstrapResult {
   created: boolean;
@@ -95,5 +96,6 @@ export async function bootstrap(ctx: PortalContext, seedHashes?: Promise<string[
     ),
   );
   await seedDemoCollaboration(ctx, orgIds);
+  if (ctx.config.demoData) await seedFederation(ctx, orgIds[0]);
   return { created: true, orgIds };
 }

@@ -1,6 +1,6 @@
 /** Organization webhooks (spec §2, §4.3, §6; facts §3.3, §6). */
 import { z } from 'zod';
-import { commaList, jsonObject, pagingParams, wireInt } from './wire.ts';
+import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
 /** Delivery settings of an organization (facts §6.4, perf notes §3.6): ranges and defaults. */
 export const WEBHOOK_SETTINGS_LIMITS = {
@@ -104,4 +104,122 @@ export interface WebhookAttemptRecord {
   success: boolean;
   /** Where the delivery stands now: pending (a retry is due), running, delivered, failed. */
   deliveryState: string;
+}
+
+/* ─── Service webhooks of federated servers (spec §2 "Service webhook", §4.4; facts §3.3) ─── */
+
+export const SERVICE_TYPES = ['FeatureServer', 'GPServer'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
+
+/** Feature-service triggers; `*` is every one. A geoprocessing webhook's only value is `*`. */
+export const FEATURE_CHANGE_TYPES = [
+  '*',
+  'FeaturesCreated',
+  'FeaturesUpdated',
+  'FeaturesDeleted',
+  'FeaturesEdited',
+  'AttachmentsCreated',
+  'AttachmentsUpdated',
+  'AttachmentsDeleted',
+  'LayerSchemaChanged',
+  'LayerDefinitionChanged',
+  'FeatureServiceDefinitionChanged',
+] as const;
+
+export const SCHEDULE_FREQUENCIES = ['second', 'minute', 'hour', 'day', 'week', 'month'] as const;
+export const SCHEDULE_STATES = ['enabled', 'disabled'] as const;
+/** At most this many webhooks on one service (the ArcGIS Online limit per layer). */
+export const MAX_WEBHOOKS_PER_SERVICE = 10;
+
+export const scheduleInfo = z
+  .object({
+    name: z.string().trim().min(1, 'name is required').max(256),
+    state: z.enum(SCHEDULE_STATES),
+    startAt: z.number().int().min(0),
+    recurrenceInfo: z.object({ frequency: z.enum(SCHEDULE_FREQUENCIES), interval: z.number().int().min(1).max(1000) }).strict(),
+  })
+  .strict();
+export type ScheduleInfo = z.output<typeof scheduleInfo>;
+
+const serviceWebhookFields = {
+  name,
+  changeTypes: commaList.pipe(z.array(z.enum(FEATURE_CHANGE_TYPES, { message: `must be among ${FEATURE_CHANGE_TYPES.join(', ')}` })).max(FEATURE_CHANGE_TYPES.length)).optional(),
+  // Alphanumeric; the mask (an edit re-sending what it was shown) keeps the stored key.
+  signatureKey: z.string().max(256, 'must be at most 256 characters').regex(/^(?:[A-Za-z0-9]*|\*{8})$/, 'must be alphanumeric').optional(),
+  hookUrl: url,
+  active: wireBool.optional(),
+  contentType: z.enum(['application/json', 'application/x-www-form-urlencoded']).optional(),
+  // An empty object (or "{}") means none: what geoprocessing webhooks have.
+  scheduleInfo: jsonObject(z.union([scheduleInfo, z.object({}).strict()])).optional(),
+  payloadFormat: z.enum(['json', 'pjson']).optional(),
+};
+export const createServiceWebhookParams = z.object(serviceWebhookFields);
+export const editServiceWebhookParams = z.object(serviceWebhookFields);
+
+export const listServiceWebhooksParams = z.object({
+  username: z.string().trim().max(128).optional(),
+  userName: z.string().trim().max(128).optional(),
+});
+
+export const registerServerParams = z.object({
+  name: z.string().trim().min(1, 'is required').max(256),
+  url,
+  adminUrl: url.optional(),
+});
+
+export const createServiceParams = z.object({
+  serviceName: z.string().trim().min(1, 'is required').max(120).regex(/^[A-Za-z0-9_]+$/, 'must be letters, digits and underscores'),
+  type: z.enum(SERVICE_TYPES),
+  folderName: z.string().trim().max(120).regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and underscores').optional(),
+  itemId: z.string().trim().regex(/^[a-f0-9]{32}$/, 'must be an item id').optional(),
+  /** The member who owns the service (default: the caller). */
+  owner: z.string().trim().min(1).max(128).optional(),
+});
+
+/** A service webhook as listServiceWebhooks and the server-administration path answer it. */
+export interface ServiceWebhookRecord {
+  id: string;
+  folderName: string;
+  serviceName: string;
+  serviceType: ServiceType;
+  name: string;
+  changeTypes: string[];
+  /** "" when none was set, otherwise SECRET_MASK (the key is shown once, in the create answer). */
+  signatureKey: string;
+  hookUrl: string;
+  active: boolean;
+  contentType: string;
+  /** `{}` for geoprocessing webhooks. */
+  scheduleInfo: ScheduleInfo | Record<string, never>;
+  payloadFormat: string;
+  createdTime: number;
+  lastUpdatedTime: number;
+  owner: string;
+  modifiedId: string;
+  itemId: string | null;
+  /** The same values under the names the facts file records for newer servers. */
+  created: number;
+  modified: number;
+  ownerId: string;
+  /** Local extra: the federated server holding the service. */
+  serverId: string;
+}
+
+export interface FederatedServerRecord {
+  id: string;
+  name: string;
+  url: string;
+  adminUrl: string;
+  serverRole: string;
+  serverType: 'ArcGIS';
+  created: number;
+}
+
+export interface FederatedServiceRecord {
+  folderName: string;
+  serviceName: string;
+  type: ServiceType;
+  itemId: string | null;
+  owner: string;
+  webhookCount: number;
 }

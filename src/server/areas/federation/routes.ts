@@ -1,0 +1,114 @@
+/**
+ * Federated servers and their service webhooks.
+ *
+ * Portal side (under /sharing/rest): `portals/<orgId>/servers`, `portals/<orgId>/servers/register`,
+ * `portals/<orgId>/webhooks/listServiceWebhooks` (spec §4.4).
+ *
+ * Server administration, shaped like ArcGIS Server's admin API
+ * (`<server>/admin/services/[<folder>/]<service>.<type>/webhooks/…`), at
+ * `/server/<serverId>/admin/services/…`: the services list, `createService`, and per service
+ * `webhooks` (list), `webhooks/create`, `webhooks/<id>`, `webhooks/<id>/edit`, `webhooks/<id>/delete`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  createServiceParams,
+  createServiceWebhookParams,
+  editServiceWebhookParams,
+  listServiceWebhooksParams,
+  registerServerParams,
+} from '../../../shared/contract/webhooks.ts';
+import { operation, REST } from '../../http/operation.ts';
+import {
+  createService,
+  createServiceWebhook,
+  deleteServiceWebhook,
+  editServiceWebhook,
+  listServers,
+  listServices,
+  listServiceWebhooks,
+  parseServiceRef,
+  registerServer,
+  serviceWebhook,
+  serviceWebhooks,
+} from './service.ts';
+
+export const SERVER_ADMIN = '/server/:serverId/admin/services';
+const none = z.object({});
+
+export function federationRoutes(app: FastifyInstance): void {
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/webhooks/listServiceWebhooks`,
+    params: listServiceWebhooksParams,
+    handler: ({ caller, path, params, portal }) => listServiceWebhooks(portal, caller, path.orgId, params.username ?? params.userName),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/servers`,
+    params: none,
+    handler: ({ caller, path, portal }) => listServers(portal, caller, path.orgId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/servers/register`,
+    params: registerServerParams,
+    handler: ({ caller, path, params, portal }) => registerServer(portal, caller, path.orgId, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: SERVER_ADMIN,
+    params: none,
+    handler: ({ caller, path, portal }) => listServices(portal, caller, path.serverId),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${SERVER_ADMIN}/createService`,
+    params: createServiceParams,
+    handler: ({ caller, path, params, portal }) => createService(portal, caller, path.serverId, params),
+  });
+
+  // Every service operation exists with and without a folder in the path.
+  for (const prefix of [`${SERVER_ADMIN}/:service`, `${SERVER_ADMIN}/:folder/:service`]) {
+    const key = (path: Record<string, string>) => parseServiceRef(path.serverId, path.folder, path.service);
+
+    operation(app, {
+      method: 'read',
+      path: `${prefix}/webhooks`,
+      params: none,
+      handler: ({ caller, path, portal }) => serviceWebhooks(portal, caller, key(path)),
+    });
+
+    operation(app, {
+      method: 'write',
+      path: `${prefix}/webhooks/create`,
+      params: createServiceWebhookParams,
+      handler: ({ caller, path, params, portal }) => createServiceWebhook(portal, caller, key(path), params),
+    });
+
+    operation(app, {
+      method: 'read',
+      path: `${prefix}/webhooks/:webhookId`,
+      params: none,
+      handler: ({ caller, path, portal }) => serviceWebhook(portal, caller, key(path), path.webhookId),
+    });
+
+    operation(app, {
+      method: 'write',
+      path: `${prefix}/webhooks/:webhookId/edit`,
+      params: editServiceWebhookParams,
+      handler: ({ caller, path, params, portal }) => editServiceWebhook(portal, caller, key(path), path.webhookId, params),
+    });
+
+    operation(app, {
+      method: 'write',
+      path: `${prefix}/webhooks/:webhookId/delete`,
+      params: none,
+      handler: ({ caller, path, portal }) => deleteServiceWebhook(portal, caller, key(path), path.webhookId),
+    });
+  }
+}

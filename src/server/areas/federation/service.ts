@@ -1,0 +1,319 @@
+/**
+ * Federated servers, their feature and geoprocessing services, and the services' webhooks
+ * (spec §2 "Service webhook", §3 "Service webhook schedule state", §4.4; facts §3.3).
+ *
+ * Who may do what (documented in the README):
+ * - Registering a server or a service: administrators of the organization with
+ *   portal:admin:manageServers.
+ * - A service's webhooks: administrators with portal:admin:manageWebhooks on any service of the
+ *   organization's servers; otherwise the service's owner holding the type's privilege
+ *   (portal:publisher:createFeatureWebhook for FeatureServer, portal:admin:createGPWebhook for
+ *   GPServer). Another organization's server is 403.
+ * - listServiceWebhooks: administrators with portal:admin:manageWebhooks.
+ *
+ * Local choices: the signature key is shown once, in the create answer, and masked afterwards
+ * like an organization webhook's secret; a geoprocessing webhook's changeTypes is ["*"] and its
+ * scheduleInfo {} (anything else is a 400); the hook URL passes the outbound guard. Service
+ * webhooks are registered and listed; the local portal has no feature editing or geoprocessing
+ * jobs, so nothing invokes them.
+ */
+import {
+  MAX_WEBHOOKS_PER_SERVICE,
+  SECRET_MASK,
+  type FederatedServerRecord,
+  type FederatedServiceRecord,
+  type ScheduleInfo,
+  type ServiceType,
+  type ServiceWebhookRecord,
+} from '../../../shared/contract/webhooks.ts';
+import type { PortalContext } from '../../context.ts';
+import { hasPrivilege, requirePrivilege, type Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
+import type { Queryable } from '../../store/db.ts';
+import { alnumId, hexId } from '../../store/ids.ts';
+import { assertMayManage } from '../webhooks/service.ts';
+import * as repo from './repo.ts';
+
+export const MANAGE_SERVERS = 'portal:admin:manageServers';
+const TYPE_PRIVILEGE: Record<ServiceType, string> = {
+  FeatureServer: 'portal:publisher:createFeatureWebhook',
+  GPServer: 'portal:admin:createGPWebhook',
+};
+
+/** The default cataloguing window of a feature-service webhook: every 20 seconds, enabled. */
+export function defaultSchedule(now: number): ScheduleInfo {
+  return { name: 'Every-20seconds', state: 'enabled', startAt: now, recurrenceInfo: { frequency: 'second', interval: 20 } };
+}
+
+export const serverNotFound = (id: string) => new ApiError(404, `Server '${id}' does not exist.`, [`Server '${id}' does not exist.`]);
+const serviceNotFound = (k: repo.ServiceKey) => {
+  const name = `${k.folderName ? `${k.folderName}/` : ''}${k.serviceName}.${k.serviceType}`;
+  return new ApiError(404, `Service '${name}' does not exist.`, [`Service '${name}' does not exist.`]);
+};
+const webhookNotFound = (id: string) => new ApiError(404, `Webhook '${id}' does not exist.`, [`Webhook '${id}' does not exist.`]);
+
+/** `name.Type` from the path, e.g. `Parcels.FeatureServer`. */
+export function parseServiceRef(serverId: string, folder: string | undefined, ref: string): repo.ServiceKey {
+  const dot = ref.lastIndexOf('.');
+  const type = ref.slice(dot + 1);
+  if (dot <= 0 || (type !== 'FeatureServer' && type !== 'GPServer')) {
+    throw new ApiError(400, 'Invalid URL', [`'${ref}' must be <serviceName>.FeatureServer or <serviceName>.GPServer.`], 'GWM_0002');
+  }
+  return { serverId, folderName: folder ?? '', serviceName: ref.slice(0, dot), serviceType: type };
+}
+
+/** The server, in the caller's organization. */
+export async function serverOf(q: Queryable, caller: Caller, serverId: string): Promise<repo.ServerRow> {
+  const server = await repo.findServer(q, serverId);
+  if (!server) throw serverNotFound(serverId);
+  if (server.org_id !== caller.orgId) throw forbidden('The server is federated with another organization.');
+  return server;
+}
+
+async function serviceFor(q: Queryable, caller: Caller, k: repo.ServiceKey) {
+  await serverOf(q, caller, k.serverId);
+  const service = await repo.findService(q, k);
+  if (!service) throw serviceNotFound(k);
+  if (!hasPrivilege(caller, 'portal:admin:manageWebhooks')) {
+    requirePrivilege(caller, TYPE_PRIVILEGE[k.serviceType]);
+    if (service.owner_id !== caller.userId) throw forbidden(`Only the service's owner or an administrator with portal:admin:manageWebhooks manages its webhooks.`);
+  }
+  return service;
+}
+
+export function toServerRecord(s: repo.ServerRow): FederatedServerRecord {
+  return { id: s.id, name: s.name, url: s.url, adminUrl: s.admin_url, serverRole: s.server_role, serverType: 'ArcGIS', created: s.created };
+}
+
+export function toServiceWebhookRecord(w: repo.ServiceWebhookRow, itemId: string | null): ServiceWebhookRecord {
+  return {
+    id: w.id,
+    folderName: w.folder_name,
+    serviceName: w.service_name,
+    serviceType: w.service_type,
+    name: w.name,
+    changeTypes: w.change_types,
+    signatureKey: w.signature_key ? SECRET_MASK : '',
+    hookUrl: w.hook_url,
+    active: w.active,
+    contentType: w.content_type,
+    scheduleInfo: w.schedule_info,
+    payloadFormat: w.payload_format,
+    createdTime: w.created,
+    lastUpdatedTime: w.modified,
+    owner: w.owner,
+    modifiedId: w.modified_id,
+    itemId,
+    created: w.created,
+    modified: w.modified,
+    ownerId: w.owner,
+    serverId: w.server_id,
+  };
+}
+
+async function checkHookUrl(ctx: PortalContext, url: string): Promise<string> {
+  try {
+    return (await checkOutboundUrl(url, ctx.config)).url.toString();
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw badParam('hookUrl', err.message);
+    throw err;
+  }
+}
+
+export interface ServiceWebhookInput {
+  name: string;
+  changeTypes?: string[];
+  signatureKey?: string;
+  hookUrl: string;
+  active?: boolean;
+  contentType?: string;
+  scheduleInfo?: ScheduleInfo | Record<string, never>;
+  payloadFormat?: string;
+}
+
+/** The triggers and schedule the service type allows. */
+function triggersFor(type: ServiceType, p: ServiceWebhookInput, now: number, current?: repo.ServiceWebhookRow) {
+  const hasSchedule = p.scheduleInfo !== undefined && Object.keys(p.scheduleInfo).length > 0;
+  if (type === 'GPServer') {
+    if (p.changeTypes && (p.changeTypes.length !== 1 || p.changeTypes[0] !== '*')) {
+      throw badParam('changeTypes', 'must be ["*"] for a geoprocessing webhook: it fires when a job succeeds, is canceled or fails');
+    }
+    if (hasSchedule) throw badParam('scheduleInfo', 'must be empty for a geoprocessing webhook');
+    return { change_types: ['*'], schedule_info: {} as Record<string, never> };
+  }
+  const requested = p.changeTypes?.length ? [...new Set(p.changeTypes)] : (current?.change_types ?? ['*']);
+  // `*` already means every trigger; listing others with it is redundant.
+  const change_types = requested.includes('*') ? ['*'] : requested;
+  const schedule_info = hasSchedule ? (p.scheduleInfo as ScheduleInfo) : (current?.schedule_info ?? defaultSchedule(now));
+  return { change_types, schedule_info };
+}
+
+export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, p: ServiceWebhookInput) {
+  // Who may, before what: an outsider learns nothing from the URL check.
+  await serviceFor(ctx.db, caller, k);
+  if (p.signatureKey === SECRET_MASK) throw badParam('signatureKey', 'must be alphanumeric');
+  const hookUrl = await checkHookUrl(ctx, p.hookUrl);
+  const now = ctx.clock.now();
+  const id = hexId();
+  const { change_types, schedule_info } = triggersFor(k.serviceType, p, now);
+  const row: repo.ServiceWebhookRow = await ctx.db.tx(async (q) => {
+    await serviceFor(q, caller, k);
+    if ((await repo.countServiceWebhooks(q, k)) >= MAX_WEBHOOKS_PER_SERVICE) {
+      throw new ApiError(400, `A service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks.`, [`A service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks.`]);
+    }
+    const w: repo.ServiceWebhookRow = {
+      id,
+      server_id: k.serverId,
+      folder_name: k.folderName,
+      service_name: k.serviceName,
+      service_type: k.serviceType,
+      name: p.name,
+      change_types,
+      signature_key: p.signatureKey ?? '',
+      hook_url: hookUrl,
+      active: p.active ?? true,
+      content_type: p.contentType ?? 'application/json',
+      schedule_info,
+      payload_format: p.payloadFormat ?? 'json',
+      owner: caller.username,
+      modified_id: caller.username,
+      // A webhook just created: lastUpdatedTime equals createdTime.
+      created: now,
+      modified: now,
+    };
+    await repo.insertServiceWebhook(q, w);
+    return w;
+  });
+  const service = await repo.findService(ctx.db, k);
+  // The signature key is shown here, once.
+  return { ...toServiceWebhookRecord(row, service?.item_id ?? null), signatureKey: row.signature_key, success: true };
+}
+
+/**
+ * Edit replaces name and hookUrl (both required, as on the real server); anything else not sent
+ * keeps its value. A signatureKey of SECRET_MASK keeps the stored key; "" removes it.
+ */
+export async function editServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string, p: ServiceWebhookInput) {
+  await serviceFor(ctx.db, caller, k);
+  const hookUrl = await checkHookUrl(ctx, p.hookUrl);
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const service = await serviceFor(q, caller, k);
+    const current = await repo.findServiceWebhook(q, k, id, true);
+    if (!current) throw webhookNotFound(id);
+    const { change_types, schedule_info } = triggersFor(k.serviceType, p, now, current);
+    const next = {
+      name: p.name,
+      change_types,
+      signature_key: p.signatureKey === undefined || p.signatureKey === SECRET_MASK ? current.signature_key : p.signatureKey,
+      hook_url: hookUrl,
+      active: p.active ?? current.active,
+      content_type: p.contentType ?? current.content_type,
+      schedule_info,
+      payload_format: p.payloadFormat ?? current.payload_format,
+      modified_id: caller.username,
+      modified: Math.max(now, current.created),
+    };
+    await repo.updateServiceWebhook(q, id, next);
+    return { ...toServiceWebhookRecord({ ...current, ...next }, service.item_id), success: true };
+  });
+}
+
+export async function deleteServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string) {
+  await ctx.db.tx(async (q) => {
+    await serviceFor(q, caller, k);
+    if (!(await repo.findServiceWebhook(q, k, id, true))) throw webhookNotFound(id);
+    await repo.deleteServiceWebhook(q, id);
+  });
+  return { success: true };
+}
+
+export async function serviceWebhooks(ctx: PortalContext, caller: Caller, k: repo.ServiceKey) {
+  const service = await serviceFor(ctx.db, caller, k);
+  return { webhooks: (await repo.listServiceWebhooksOf(ctx.db, k)).map((w) => toServiceWebhookRecord(w, service.item_id)) };
+}
+
+export async function serviceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string) {
+  const service = await serviceFor(ctx.db, caller, k);
+  const w = await repo.findServiceWebhook(ctx.db, k, id);
+  if (!w) throw webhookNotFound(id);
+  return toServiceWebhookRecord(w, service.item_id);
+}
+
+export async function listServiceWebhooks(ctx: PortalContext, caller: Caller, orgId: string, owner?: string) {
+  assertMayManage(caller, orgId);
+  const rows = await repo.listOrgServiceWebhooks(ctx.db, orgId, owner || undefined);
+  return { webhooks: rows.map((w) => toServiceWebhookRecord(w, w.item_id)) };
+}
+
+export async function registerServer(ctx: PortalContext, caller: Caller, orgId: string, p: { name: string; url: string; adminUrl?: string }) {
+  if (caller.orgId !== orgId) throw forbidden('Servers of another organization cannot be managed.');
+  requirePrivilege(caller, MANAGE_SERVERS);
+  let url: URL;
+  try {
+    url = new URL(p.url);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw badParam('url', 'must be an http or https URL');
+  }
+  const row: repo.ServerRow = {
+    id: alnumId(16),
+    org_id: orgId,
+    name: p.name,
+    url: url.toString().replace(/\/$/, ''),
+    admin_url: p.adminUrl ?? `${url.toString().replace(/\/$/, '')}/admin`,
+    server_role: 'FEDERATED_SERVER',
+    created: ctx.clock.now(),
+  };
+  await repo.insertServer(ctx.db, row);
+  return { success: true, ...toServerRecord(row) };
+}
+
+export async function listServers(ctx: PortalContext, caller: Caller, orgId: string) {
+  if (caller.orgId !== orgId) throw forbidden('Servers of another organization cannot be listed.');
+  requirePrivilege(caller, MANAGE_SERVERS);
+  return { servers: (await repo.listServers(ctx.db, orgId)).map(toServerRecord) };
+}
+
+export async function listServices(ctx: PortalContext, caller: Caller, serverId: string) {
+  await serverOf(ctx.db, caller, serverId);
+  requirePrivilege(caller, MANAGE_SERVERS);
+  const rows = await repo.listServices(ctx.db, serverId);
+  const services: FederatedServiceRecord[] = rows.map((s) => ({
+    folderName: s.folder_name,
+    serviceName: s.service_name,
+    type: s.service_type,
+    itemId: s.item_id,
+    owner: s.owner,
+    webhookCount: s.webhook_count,
+  }));
+  return { folders: [...new Set(rows.map((s) => s.folder_name).filter(Boolean))], services };
+}
+
+/** Registers a service of a federated server, owned by `ownerUsername` (default: the caller). */
+export async function createService(
+  ctx: PortalContext,
+  caller: Caller,
+  serverId: string,
+  p: { serviceName: string; type: ServiceType; folderName?: string; itemId?: string; owner?: string },
+) {
+  return ctx.db.tx(async (q) => {
+    await serverOf(q, caller, serverId);
+    requirePrivilege(caller, MANAGE_SERVERS);
+    let ownerId = caller.userId;
+    if (p.owner) {
+      const [u] = await q.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [caller.orgId, p.owner]);
+      if (!u) throw badParam('owner', `'${p.owner}' is not a member of this organization`);
+      ownerId = u.id;
+    }
+    if (p.itemId) {
+      const [item] = await q.query('SELECT 1 FROM items WHERE org_id = $1 AND id = $2', [caller.orgId, p.itemId]);
+      if (!item) throw badParam('itemId', 'names no item of this organization');
+    }
+    const k = { serverId, folderName: p.folderName ?? '', serviceName: p.serviceName, serviceType: p.type };
+    if (await repo.findService(q, k)) throw badParam('serviceName', `a ${p.type} named '${p.serviceName}' already exists in this folder`);
+    await repo.insertService(q, { server_id: serverId, folder_name: k.folderName, service_name: p.serviceName, service_type: p.type, item_id: p.itemId ?? null, owner_id: ownerId, created: ctx.clock.now() });
+    return { success: true };
+  });
+}
