@@ -224,8 +224,8 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
               <Radio.Group value={field.value} onChange={field.onChange} aria-label="Relationship">
                 <Group gap="lg">
                   <Radio value="none" label="No relationship" />
-                  <Radio value="destination" label="The new item depends on an item (it is the destination)" />
-                  <Radio value="origin" label="An item depends on the new one (it is the origin)" />
+                  <Radio value="origin" label="The new item is the origin" />
+                  <Radio value="destination" label="The new item is the destination" />
                 </Group>
               </Radio.Group>
             )}
