@@ -54,7 +54,7 @@ export const executeGp: Executor = async ({ ctx, task, signal }) => {
   while (status !== 'esriJobSucceeded') {
     if (ENDED_BADLY.has(status)) {
       const why = messagesOf(last);
-      throw new RunFailed(`Job ${jobId} ended with ${status}${why ? `: ${why}` : ''}.`);
+      throw new RunFailed(`Job ${jobId} ended with ${status}${why ? `: ${why.replace(/\.+$/, '')}` : ''}.`);
     }
     if (Date.now() > deadline) throw new RunFailed(`Job ${jobId} did not finish within ${Math.round(settings.gpTimeoutMs / 1000)} s (last status ${status}).`);
     await sleep(settings.gpPollMs, signal);
