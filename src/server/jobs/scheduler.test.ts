@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
 import { setTaskSettings } from '../areas/tasks/settings.ts';
 import type { Executor } from '../areas/tasks/executors/index.ts';
-import { TaskScheduler } from './scheduler.ts';
+import { TaskScheduler, type SchedulerOptions } from './scheduler.ts';
 
 const MON_0730 = Date.parse('2026-11-23T07:30:00Z');
 const clock = { t: MON_0730 - 3600_000, now() { return this.t; } };
@@ -39,7 +39,7 @@ async function createTask(user: 'admin' | 'user1', params: Record<string, string
 }
 const runsOf = (taskId: string) => svc.db.query<{ id: string; status: string; result: string; scheduled_at: number; attempts: number }>('SELECT * FROM task_runs WHERE task_id = $1 ORDER BY scheduled_at', [taskId]);
 const taskRow = async (id: string) => (await svc.db.query<any>('SELECT * FROM tasks WHERE id = $1', [id]))[0];
-const scheduler = (executors?: ConstructorParameters<typeof TaskScheduler>[1]['executors'], extra = {}) => new TaskScheduler(svc.app.portal, { clock, executors, ...extra });
+const scheduler = (executors?: SchedulerOptions['executors'], extra: SchedulerOptions = {}) => new TaskScheduler(svc.app.portal, { clock, executors, ...extra });
 
 /** An executor that does its (test) work: counts each run it is given. */
 function counting(): { executor: Executor; runs: string[] } {
