@@ -141,7 +141,7 @@ export function addItemPart(username: string, itemId: string, partNum: number, p
 
 /** The part numbers received so far. */
 export function listItemParts(username: string, itemId: string): Promise<{ parts: number[] }> {
-  return request(`${ownedItem(username, itemId)}/parts`, {}, { method: 'GET' });
+  return request(`${ownedItem(username, itemId)}/parts`, {}, { method: 'POST' });
 }
 
 export function commitItemUpload(username: string, itemId: string, fields: ItemFieldsInput): Promise<{ success: true; id: string }> {

@@ -5,7 +5,7 @@
  * instead of starting over — the parts already received stay on the portal. Cancel stops the
  * parts in flight and asks the portal to drop the partial item.
  */
-import { addItemPart, cancelItemUpload, commitItemUpload, startMultipartUpload, type ItemFieldsInput } from '../../api/index.ts';
+import { addItemPart, cancelItemUpload, commitItemUpload, describeError, startMultipartUpload, type ItemFieldsInput } from '../../api/index.ts';
 
 /** Files at least this large go through a multipart upload; smaller ones go in one request. */
 export const MULTIPART_THRESHOLD_BYTES = 32 * 1024 * 1024;
@@ -47,7 +47,8 @@ export function partCount(size: number, partBytes = PART_BYTES): number {
   return Math.max(1, Math.ceil(size / partBytes));
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** The portal's words, with its details (which name the parameter). */
+const message = (err: unknown) => describeError(err);
 
 export class MultipartUpload {
   private snapshot: UploadSnapshot;
