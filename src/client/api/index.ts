@@ -9,3 +9,5 @@ export * from './roles.ts';
 export * from './groups.ts';
 export * from './userDefaultSettings.ts';
 export * from './items.ts';
+export * from './reassign.ts';
+export * from './collaborations.ts';

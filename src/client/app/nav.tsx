@@ -4,9 +4,9 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
+import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
-import { ALLOWED, can, describePrivilege, type Permission } from '../lib/privileges.ts';
+import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../lib/privileges.ts';
 
 export interface NavEntry {
   /** Route path below the app root, e.g. "members". */
@@ -56,6 +56,13 @@ export const NAV: readonly NavEntry[] = [
     label: 'Groups',
     icon: IconUsersGroup,
     Page: lazy(() => import('./routes/groups.tsx')),
+  },
+  {
+    path: 'collaborations',
+    label: 'Collaborations',
+    icon: IconBuilding,
+    Page: lazy(() => import('./routes/collaborations.tsx')),
+    access: (user) => requirePrivilege(user, 'portal:admin:manageCollaborations', 'manage collaborations'),
   },
   {
     path: 'settings',

@@ -2,7 +2,7 @@
 import { Badge, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { ALLOWED, can, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 import { roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
@@ -104,18 +105,35 @@ export default function MembersPage() {
       header: 'Actions',
       align: 'right',
       render: (m) => (
-        <GuardedButton
-          permission={changeRoleOfPermission(user, m)}
-          size="xs"
-          variant="default"
-          aria-label={`Change role of ${m.username}`}
-          onClick={() => setChanging(m)}
-        >
-          Change role
-        </GuardedButton>
+        <Group gap={6} justify="flex-end" wrap="nowrap">
+          <GuardedButton
+            permission={changeRoleOfPermission(user, m)}
+            size="xs"
+            variant="default"
+            aria-label={`Change role of ${m.username}`}
+            onClick={() => setChanging(m)}
+          >
+            Change role
+          </GuardedButton>
+          {transferPermission(m).allowed ? (
+            <Button component={Link} to={`/members/transfer?from=${encodeURIComponent(m.username)}`} size="xs" variant="default" aria-label={`Transfer content of ${m.username}`}>
+              Transfer content
+            </Button>
+          ) : (
+            <GuardedButton permission={transferPermission(m)} size="xs" variant="default" aria-label={`Transfer content of ${m.username}`}>
+              Transfer content
+            </GuardedButton>
+          )}
+        </Group>
       ),
     },
   ];
+
+  // Another member's content: portal:admin:reassignItems; one's own: portal:user:reassignItems.
+  const transferPermission = (m: PortalUser): Permission =>
+    m.username === user.username && can(user, 'portal:user:reassignItems')
+      ? ALLOWED
+      : requirePrivilege(user, 'portal:admin:reassignItems', "transfer a member's content");
 
   const filtered = !!(list.q || list.role);
 

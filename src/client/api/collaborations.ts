@@ -1,0 +1,56 @@
+/** Collaborations: reads, removing a participant, leaving; the local portal's set-up operations. */
+import type { CollaborationEventRecord, CollaborationRecord, ParticipantRecord, RemoveParticipantAnswer, WorkspaceRecord } from '../../shared/contract/collaborations.ts';
+import { request, type RequestOptions } from './request.ts';
+import type { PageEnvelope, PagingParams } from './types.ts';
+
+export type { CollaborationEventRecord, CollaborationRecord, ParticipantRecord, RemoveParticipantAnswer, WorkspaceLink, WorkspaceRecord } from '../../shared/contract/collaborations.ts';
+
+type ReadOptions = Pick<RequestOptions, 'signal'>;
+const seg = encodeURIComponent;
+const base = (orgId: string) => `portals/${seg(orgId)}/collaborations`;
+const one = (orgId: string, id: string) => `${base(orgId)}/${seg(id)}`;
+
+export interface CollaborationPage extends PageEnvelope {
+  collaborations: CollaborationRecord[];
+}
+export interface ParticipantPage extends PageEnvelope {
+  participants: ParticipantRecord[];
+}
+export interface WorkspacePage extends PageEnvelope {
+  workspaces: WorkspaceRecord[];
+}
+export interface CollaborationEventPage extends PageEnvelope {
+  events: CollaborationEventRecord[];
+}
+
+/** `GET portals/<orgId>/collaborations`: the collaborations the organization hosts or takes part in. */
+export function listCollaborations(orgId: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<CollaborationPage> {
+  return request<CollaborationPage>(base(orgId), { ...params }, { ...options, method: 'GET' });
+}
+
+export function getCollaboration(orgId: string, id: string, options: ReadOptions = {}): Promise<CollaborationRecord> {
+  return request<CollaborationRecord>(one(orgId, id), {}, { ...options, method: 'GET' });
+}
+
+export function listParticipants(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<ParticipantPage> {
+  return request<ParticipantPage>(`${one(orgId, id)}/participants`, { ...params }, { ...options, method: 'GET' });
+}
+
+export function listWorkspaces(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<WorkspacePage> {
+  return request<WorkspacePage>(`${one(orgId, id)}/workspaces`, { ...params }, { ...options, method: 'GET' });
+}
+
+/** Local portal: what happened to the collaboration, newest first. */
+export function listCollaborationEvents(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<CollaborationEventPage> {
+  return request<CollaborationEventPage>(`${one(orgId, id)}/events`, { ...params }, { ...options, method: 'GET' });
+}
+
+/** `POST …/collaborations/<id>/participants/<portalId>/remove` (the host's administrators). */
+export function removeParticipant(orgId: string, id: string, participantPortalId: string): Promise<RemoveParticipantAnswer> {
+  return request<RemoveParticipantAnswer>(`${one(orgId, id)}/participants/${seg(participantPortalId)}/remove`, {}, { method: 'POST' });
+}
+
+/** `POST …/collaborations/<id>/removeParticipation`: a guest leaves. */
+export function removeParticipation(orgId: string, id: string): Promise<RemoveParticipantAnswer> {
+  return request<RemoveParticipantAnswer>(`${one(orgId, id)}/removeParticipation`, {}, { method: 'POST' });
+}

@@ -1,0 +1,37 @@
+/**
+ * Reassigning items: the checks (canReassign, canReassignItems) and the transfers (reassign,
+ * reassignItems). A refused target or item comes back as an ApiError with messageCode CONT_0291
+ * whose `details` are the blocked items (see blockedItemsOf).
+ */
+import type { BlockedItem, CanReassignItemsResult, ReassignItemsAnswer } from '../../shared/contract/reassign.ts';
+import { ApiError } from './errors.ts';
+import { request } from './request.ts';
+
+export type { BlockedItem, BlockReason, ReassignItemResult, ReassignItemsAnswer } from '../../shared/contract/reassign.ts';
+export { RESERVED_TYPE_KEYWORDS } from '../../shared/contract/reassign.ts';
+
+export const REASSIGN_BLOCKED = 'CONT_0291';
+
+const seg = encodeURIComponent;
+const userContent = (username: string) => `content/users/${seg(username)}`;
+
+/** `POST content/users/<owner>/canReassignItems` (at most 100 ids) → {results} when every item may go. */
+export function canReassignItems(owner: string, items: readonly string[], targetUsername: string): Promise<CanReassignItemsResult> {
+  return request<CanReassignItemsResult>(`${userContent(owner)}/canReassignItems`, { items, targetUsername }, { method: 'POST' });
+}
+
+/** `POST content/users/<owner>/reassignItems` (at most 100 ids) → a result per item. */
+export function reassignItems(owner: string, items: readonly string[], targetUsername: string, targetFolderName = '/'): Promise<ReassignItemsAnswer> {
+  return request<ReassignItemsAnswer>(`${userContent(owner)}/reassignItems`, { items, targetUsername, targetFolderName }, { method: 'POST' });
+}
+
+/** `POST content/users/<owner>/items/<id>/reassign` → {success, itemId}. */
+export function reassignItem(owner: string, itemId: string, targetUsername: string, targetFolderName = '/'): Promise<{ success: boolean; itemId: string; tasksDeactivated?: number }> {
+  return request(`${userContent(owner)}/items/${seg(itemId)}/reassign`, { targetUsername, targetFolderName }, { method: 'POST' });
+}
+
+/** The blocked items of a CONT_0291 error, or null when the error is something else. */
+export function blockedItemsOf(err: unknown): BlockedItem[] | null {
+  if (!(err instanceof ApiError) || err.messageCode !== REASSIGN_BLOCKED) return null;
+  return err.details.filter((d): d is BlockedItem => !!d && typeof d === 'object' && typeof (d as BlockedItem).itemId === 'string');
+}

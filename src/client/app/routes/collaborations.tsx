@@ -1,0 +1,2 @@
+/** Route module: the Collaborations area. */
+export { default } from '../../features/collaborations/CollaborationsPage.tsx';

@@ -1,0 +1,222 @@
+/**
+ * Collaborations: the ones the organization hosts or joins as a guest; for each, its participants
+ * (portal, role, status, workspaces) and workspaces (who exchanges through them), and — for the
+ * host — removing a participant after an impact preview and a typed confirmation.
+ */
+import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
+import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
+import { accessLabel, RemoveParticipantModal } from './RemoveParticipantModal.tsx';
+
+const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray' };
+
+export default function CollaborationsPage() {
+  const user = useCurrentUser();
+  const [start, setStart] = useState(1);
+  const list = useQuery(collaborationsQuery(user.orgId, start));
+  const [open, setOpen] = useState<string | null>(null);
+  const rows = list.data?.collaborations ?? [];
+  const current = open ?? rows[0]?.id ?? null;
+
+  return (
+    <>
+      <PageHeader title="Collaborations" description="Distributed collaborations your organization hosts or takes part in, who participates, and the workspaces content is exchanged through." />
+      {list.isPending ? <LoadingState label="Loading collaborations…" /> : null}
+      {list.isError ? <ErrorState error={list.error} title="Collaborations could not be loaded" onRetry={() => list.refetch()} /> : null}
+      {list.data && !rows.length ? <EmptyPanel title="No collaborations" description="Collaborations your organization hosts or joins appear here." /> : null}
+      {rows.length ? (
+        <Accordion value={current} onChange={setOpen} variant="separated" radius="md">
+          {rows.map((c) => (
+            <Accordion.Item key={c.id} value={c.id}>
+              <Accordion.Control aria-label={c.name}>
+                <CollaborationHeading c={c} />
+              </Accordion.Control>
+              <Accordion.Panel>{current === c.id ? <CollaborationDetails orgId={user.orgId} c={c} /> : null}</Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+      ) : null}
+      {list.data && list.data.total > 20 ? (
+        <Group justify="center" mt="md">
+          <Pagination total={Math.ceil(list.data.total / 20)} value={Math.floor((start - 1) / 20) + 1} onChange={(p) => setStart((p - 1) * 20 + 1)} />
+        </Group>
+      ) : null}
+    </>
+  );
+}
+
+function CollaborationHeading({ c }: { c: CollaborationRecord }) {
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
+      <Stack gap={0}>
+        <Text fw={600}>{c.name}</Text>
+        <Text size="xs" c="dimmed">
+          Hosted by {c.hostPortalName} · created {formatDate(c.created)}
+        </Text>
+      </Stack>
+      <Group gap={6}>
+        <Badge variant="light" color={c.collaborationRole === 'Host' ? 'grape' : 'blue'} tt="none">
+          {c.collaborationRole === 'Host' ? 'You host' : 'You are a guest'}
+        </Badge>
+        <Badge variant="outline" color="gray" tt="none">
+          {c.activeParticipants} participants · {c.workspaceCount} workspace{c.workspaceCount === 1 ? '' : 's'}
+        </Badge>
+      </Group>
+    </Group>
+  );
+}
+
+function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRecord }) {
+  const participants = useQuery(participantsQuery(orgId, c.id));
+  const workspaces = useQuery(workspacesQuery(orgId, c.id));
+  const events = useQuery(eventsQuery(orgId, c.id));
+  const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
+  const isHost = c.collaborationRole === 'Host';
+
+  return (
+    <Stack gap="lg">
+      {c.description ? <Text size="sm">{c.description}</Text> : null}
+      <Stack gap="xs">
+        <Title order={3} fz="md">
+          Participants
+        </Title>
+        {participants.isPending ? <LoadingState label="Loading participants…" minHeight={60} /> : null}
+        {participants.isError ? <ErrorState error={participants.error} onRetry={() => participants.refetch()} /> : null}
+        {participants.data ? (
+          <Paper withBorder radius="md">
+            <Table aria-label={`Participants of ${c.name}`} verticalSpacing={6}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Portal</Table.Th>
+                  <Table.Th>Role</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>Contact</Table.Th>
+                  <Table.Th>Workspaces</Table.Th>
+                  {isHost ? <Table.Th /> : null}
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {participants.data.participants.map((p) => (
+                  <Table.Tr key={p.portalInfo.id}>
+                    <Table.Td>
+                      <Text size="sm" fw={600}>
+                        {p.portalInfo.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {p.portalInfo.id}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{p.collaborationRole}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
+                        {p.status}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
+                      <Text size="xs" c="dimmed">
+                        {p.config.contactEmailAddress}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">
+                        {p.workspaces.length
+                          ? p.workspaces.map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`).join('; ')
+                          : '—'}
+                      </Text>
+                    </Table.Td>
+                    {isHost ? (
+                      <Table.Td align="right">
+                        {p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
+                          <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
+                            Remove
+                          </Button>
+                        ) : null}
+                      </Table.Td>
+                    ) : null}
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Paper>
+        ) : null}
+      </Stack>
+
+      <Stack gap="xs">
+        <Title order={3} fz="md">
+          Workspaces
+        </Title>
+        {workspaces.isError ? <ErrorState error={workspaces.error} onRetry={() => workspaces.refetch()} /> : null}
+        {workspaces.data && !workspaces.data.workspaces.length ? (
+          <Text size="sm" c="dimmed">
+            No workspaces yet.
+          </Text>
+        ) : null}
+        {workspaces.data?.workspaces.map((w) => (
+          <Paper key={w.id} withBorder radius="md" p="sm">
+            <Group justify="space-between" wrap="wrap">
+              <Stack gap={0}>
+                <Text size="sm" fw={600}>
+                  {w.name}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {w.description || 'No description'} · items up to {w.config.maxItemSizeInMB} MB{w.groupName ? ` · your group: ${w.groupName}` : ''}
+                </Text>
+              </Stack>
+              <Group gap={6} aria-label={`Participants of workspace ${w.name}`}>
+                {w.participants.map((p) => (
+                  <Badge key={p.portalId} size="sm" variant={p.exchanging ? 'light' : 'outline'} color={p.exchanging ? 'teal' : 'gray'} tt="none">
+                    {p.portalName}: {p.exchanging ? accessLabel(p.access) : 'stopped'}
+                  </Badge>
+                ))}
+              </Group>
+            </Group>
+          </Paper>
+        ))}
+      </Stack>
+
+      {events.data?.events.length ? (
+        <Stack gap={4}>
+          <Title order={3} fz="md">
+            History
+          </Title>
+          {events.data.events.map((e, i) => (
+            <Text key={i} size="xs" c="dimmed">
+              {formatDateTime(e.created)} — {describeEvent(e.operation, e.properties)}
+              {e.username ? ` (by ${e.username})` : ''}
+            </Text>
+          ))}
+        </Stack>
+      ) : null}
+
+      <RemoveParticipantModal orgId={orgId} collaborationId={c.id} participant={removing} onClose={() => setRemoving(null)} />
+    </Stack>
+  );
+}
+
+function describeEvent(operation: string, p: Record<string, unknown>): string {
+  switch (operation) {
+    case 'create':
+      return 'Collaboration created';
+    case 'addWorkspace':
+      return `Workspace “${String(p.name ?? '')}” added`;
+    case 'inviteParticipant':
+      return 'A portal was invited';
+    case 'acceptInvitation':
+      return 'An invitation was accepted';
+    case 'removeParticipant':
+      return `${String(p.participantName ?? p.participantPortalId)} was removed`;
+    case 'removeParticipation':
+      return `${String(p.participantName ?? p.participantPortalId)} left`;
+    default:
+      return operation;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Removing a participant: what stops (the workspaces exchanging with it) and what does not
+ * (everything else of both organizations), then a typed confirmation of the participant's name.
+ */
+import { Alert, Button, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import { describeError, type ParticipantRecord } from '../../api/index.ts';
+import { useRemoveParticipant } from './mutations.ts';
+
+export function RemoveParticipantModal({ orgId, collaborationId, participant, onClose }: { orgId: string; collaborationId: string; participant: ParticipantRecord | null; onClose: () => void }) {
+  const [typed, setTyped] = useState('');
+  const remove = useRemoveParticipant(orgId, collaborationId);
+  const name = participant?.portalInfo.name ?? '';
+  const stopping = participant?.workspaces.filter((w) => w.exchanging) ?? [];
+  const close = () => {
+    setTyped('');
+    remove.reset();
+    onClose();
+  };
+  const confirm = () =>
+    participant &&
+    remove.mutate(participant.portalInfo.id, {
+      onSuccess: (answer) => {
+        notifications.show({ color: 'green', title: 'Participant removed', message: `${name} no longer takes part; ${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` });
+        close();
+      },
+    });
+  return (
+    <Modal opened={!!participant} onClose={close} title={`Remove ${name}?`} centered size="lg">
+      <Stack gap="md">
+        <Stack gap={4} data-testid="impact-preview">
+          <Text size="sm" fw={600}>
+            {stopping.length ? `These workspaces stop exchanging content with ${name}:` : `${name} exchanges through no workspace now.`}
+          </Text>
+          {stopping.length ? (
+            <List size="sm">
+              {stopping.map((w) => (
+                <List.Item key={w.workspaceId}>
+                  {w.workspaceName} ({accessLabel(w.access)})
+                </List.Item>
+              ))}
+            </List>
+          ) : null}
+          <Text size="sm" c="dimmed">
+            Nothing else changes: the groups, members and items of both organizations stay as they are, and content already copied stays where it is. The removal is recorded in
+            the collaboration's history.
+          </Text>
+        </Stack>
+        <TextInput
+          label={`Type ${name} to confirm`}
+          value={typed}
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          autoComplete="off"
+          data-autofocus
+        />
+        {remove.isError ? (
+          <Alert color="red" variant="light" role="alert">
+            {describeError(remove.error)}
+          </Alert>
+        ) : null}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={confirm} disabled={typed.trim() !== name} loading={remove.isPending}>
+            Remove participant
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+export function accessLabel(access: ParticipantRecord['workspaces'][number]['access']): string {
+  return access === 'sendAndReceive' ? 'sends and receives' : access === 'send' ? 'sends' : 'receives';
+}

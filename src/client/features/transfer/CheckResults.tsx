@@ -1,0 +1,96 @@
+/** The pre-check's answer: counts, then one row per item — transferable, or blocked with every reason and its fix. */
+import { Anchor, Badge, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { fixFor, type CheckOutcome } from './logic.ts';
+
+const ORDER = { blocked: 0, error: 1, ok: 2 } as const;
+
+export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOutcome[]; titleOf: (id: string) => string; target: string }) {
+  const count = (s: CheckOutcome['status']) => outcomes.filter((o) => o.status === s).length;
+  const rows = [...outcomes].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
+  return (
+    <Stack gap="xs">
+      <Group gap="xs" role="status">
+        <Badge color="green" variant="light" tt="none">
+          {count('ok')} transferable
+        </Badge>
+        <Badge color={count('blocked') ? 'red' : 'gray'} variant="light" tt="none">
+          {count('blocked')} blocked
+        </Badge>
+        {count('error') ? (
+          <Badge color="orange" variant="light" tt="none">
+            {count('error')} not checked
+          </Badge>
+        ) : null}
+      </Group>
+      <ScrollArea.Autosize mah={460} type="auto">
+        <Table aria-label="Pre-check results" striped stickyHeader verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Item</Table.Th>
+              <Table.Th>Result</Table.Th>
+              <Table.Th>Reason</Table.Th>
+              <Table.Th>Fix</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((o) => (
+              <Table.Tr key={o.itemId} data-status={o.status}>
+                <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {titleOf(o.itemId)}
+                  </Text>
+                  {o.status === 'blocked' && o.blocked.type ? (
+                    <Text size="xs" c="dimmed">
+                      {o.blocked.type}
+                      {o.blocked.reservedTypeKeywords.length ? ` · ${o.blocked.reservedTypeKeywords.join(', ')}` : ''}
+                    </Text>
+                  ) : null}
+                </Table.Td>
+                <Table.Td>
+                  <Badge size="sm" variant="light" tt="none" color={o.status === 'ok' ? 'green' : o.status === 'blocked' ? 'red' : 'orange'}>
+                    {o.status === 'ok' ? 'OK' : o.status === 'blocked' ? 'Blocked' : 'Not checked'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {o.status === 'blocked' ? (
+                    <List size="sm" spacing={2}>
+                      {(o.blocked.reasons?.length ? o.blocked.reasons : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal.' }]).map((r, i) => (
+                        <List.Item key={i}>{r.message}</List.Item>
+                      ))}
+                    </List>
+                  ) : o.status === 'error' ? (
+                    <Text size="sm">{o.message}</Text>
+                  ) : (
+                    <Text size="sm" c="dimmed">
+                      May go to {target}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>
+                  {o.status === 'blocked' && o.blocked.reasons?.length ? (
+                    <List size="sm" spacing={2}>
+                      {o.blocked.reasons.map((r, i) => {
+                        const fix = fixFor(r, target);
+                        return (
+                          <List.Item key={i}>
+                            {fix.text}{' '}
+                            {fix.href ? (
+                              <Anchor component={Link} to={fix.href} size="sm">
+                                Open
+                              </Anchor>
+                            ) : null}
+                          </List.Item>
+                        );
+                      })}
+                    </List>
+                  ) : null}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+    </Stack>
+  );
+}

@@ -1,0 +1,33 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { listMembers, searchItems, type Item } from '../../api/index.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+
+/** Enough for any member's content in one wizard; a member with more is transferred in several runs. */
+export const MAX_ITEMS = 5000;
+
+/** Every item a member owns (search `owner:`), read 100 at a time. */
+export const ownedItemsQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.items, 'owned-by', username],
+    queryFn: async ({ signal }) => {
+      const items: Item[] = [];
+      let start = 1;
+      let total = 0;
+      do {
+        const page = await searchItems({ q: `owner:${username}`, start, num: 100, sortField: 'title' }, { signal });
+        items.push(...page.results);
+        total = page.total;
+        start = page.nextStart;
+      } while (start > 0 && items.length < MAX_ITEMS);
+      return { items, total };
+    },
+    enabled: !!username,
+  });
+
+/** Members matching `q` (the target picker). */
+export const targetMembersQuery = (orgId: string, q: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.members(orgId), 'transfer-targets', q],
+    queryFn: ({ signal }) => listMembers(orgId, { q: q || undefined, num: 50, sortField: 'username' }, { signal }),
+    placeholderData: keepPreviousData,
+  });
