@@ -120,9 +120,10 @@ export const taskFields = z.object({
   taskUrl: z.string().trim().max(TASK_LIMITS.urlChars, `must be at most ${TASK_LIMITS.urlChars} characters`).optional(),
   parameters: jsonObject(z.record(z.string(), z.unknown())).optional(),
   itemId: z.string().trim().max(64).optional(),
-  startDate: z.union([epochMs, z.literal('').transform(() => undefined)]).optional(),
-  endDate: z.union([epochMs, z.literal('').transform(() => undefined)]).optional(),
-  maxOccurrences: z.union([occurrences, z.literal('').transform(() => undefined)]).optional(),
+  // "" clears a date (on update) and means no limit for maxOccurrences.
+  startDate: z.union([epochMs, z.literal('').transform(() => null)]).optional(),
+  endDate: z.union([epochMs, z.literal('').transform(() => null)]).optional(),
+  maxOccurrences: z.union([occurrences, z.literal('').transform(() => -1)]).optional(),
 });
 
 export const createTaskParams = taskFields.extend({
