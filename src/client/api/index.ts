@@ -11,3 +11,4 @@ export * from './userDefaultSettings.ts';
 export * from './items.ts';
 export * from './reassign.ts';
 export * from './collaborations.ts';
+export * from './tasks.ts';
