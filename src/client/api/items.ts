@@ -153,7 +153,7 @@ export function cancelItemUpload(username: string, itemId: string): Promise<{ su
 }
 
 export function getItemStatus(username: string, itemId: string, options: ReadOptions = {}): Promise<ItemJobStatus> {
-  return request<ItemJobStatus>(`${ownedItem(username, itemId)}/status`, {}, { ...options, method: 'GET' });
+  return request<ItemJobStatus>(`${ownedItem(username, itemId)}/status`, {}, { ...options, method: 'GET', failedStatusIsData: true });
 }
 
 export function updateItem(username: string, itemId: string, fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean }): Promise<{ success: true }> {

@@ -25,6 +25,8 @@ export interface RequestOptions {
   /** Overrides the configured token; `null` sends none. */
   token?: string | null;
   signal?: AbortSignal;
+  /** The answer's `status: "failed"` is data, not an error (an async job's status). */
+  failedStatusIsData?: boolean;
 }
 
 /** GET URLs longer than this are sent as POST instead (every read also accepts POST). */
@@ -137,7 +139,7 @@ export async function request<T>(path: string, params: Params = {}, options: Req
     });
   }
 
-  return readAnswer<T>(response.status, response.statusText, await response.text(), url);
+  return readAnswer<T>(response.status, response.statusText, await response.text(), url, options.failedStatusIsData);
 }
 
 
@@ -145,7 +147,7 @@ export async function request<T>(path: string, params: Params = {}, options: Req
  * Turns a portal answer into its JSON or an ApiError: the error envelope (HTTP 200), a non-2xx
  * status, a body that is not JSON, and `{status: "failed"}` (facts §1.5 step 3).
  */
-export function readAnswer<T>(httpStatus: number, statusText: string, text: string, url: string): T {
+export function readAnswer<T>(httpStatus: number, statusText: string, text: string, url: string, failedStatusIsData = false): T {
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
@@ -162,7 +164,7 @@ export function readAnswer<T>(httpStatus: number, statusText: string, text: stri
     throw new ApiError({ code: 500, message: 'The portal sent an answer that is not JSON.', details: [`${url} did not answer with JSON. Is this a portal REST URL (…/sharing/rest)?`], url });
   }
   const status = (json as { status?: unknown }).status;
-  if (status === 'failed' || status === 'failure') {
+  if (!failedStatusIsData && (status === 'failed' || status === 'failure')) {
     const msg = (json as { statusMessage?: unknown; message?: unknown }).statusMessage ?? (json as { message?: unknown }).message;
     throw new ApiError({ code: 400, message: typeof msg === 'string' ? msg : 'The operation failed.', url });
   }

@@ -4,9 +4,12 @@
  * `{restUrl, orgId, partnerOrgId}` when it listens, and stops when its stdin closes.
  */
 import { startService } from '../../../test/support/service.ts';
+import { startJobs } from '../../server/jobs/itemJobs.ts';
 
 const svc = await startService();
 const restUrl = await svc.listen();
+// The background item jobs (dataUrl downloads) run as they do in the real service.
+const jobs = startJobs(svc.app.portal);
 process.stdout.write(`${JSON.stringify({ restUrl, orgId: svc.orgId, partnerOrgId: svc.partnerOrgId })}\n`);
 
 let closing = false;
@@ -15,6 +18,7 @@ const stop = async () => {
   if (closing) process.exit(0);
   closing = true;
   setTimeout(() => process.exit(0), 5_000).unref();
+  await jobs.stop();
   await svc.close();
   process.exit(0);
 };

@@ -1,0 +1,120 @@
+/**
+ * The Content area against the real service: the list's filters become the search, the Add item
+ * form checks JSON and URLs before sending and puts the portal's refusals beside the fields, items
+ * appear in the list, and the content status control explains before it applies.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addItem, configureApi, getItem } from '../../api/index.ts';
+import { renderApp, signInAs } from '../../test/render.tsx';
+import { startClientService, type ClientTestService } from '../../test/service.ts';
+import { statusSideEffects } from './ContentStatusControl.tsx';
+import { addItemSchema, contentSearchQuery, EMPTY_ADD_ITEM, parseContentList } from './schemas.ts';
+
+let svc: ClientTestService;
+beforeAll(async () => {
+  svc = await startClientService();
+}, 60_000);
+afterAll(() => svc?.close());
+
+describe('content list state', () => {
+  it('turns filters into one search, quoting values and keeping the free text apart', () => {
+    const list = parseContentList(new URLSearchParams('scope=org&owner=user1&type=Feature Service&status=authoritative&access=shared&q=parks (old)'));
+    expect(contentSearchQuery(list, { username: 'admin', orgId: 'ORG1' })).toBe(
+      'orgid:ORG1 AND owner:"user1" AND type:"Feature Service" AND (contentstatus:org_authoritative OR contentstatus:public_authoritative) AND access:shared AND (parks  old)',
+    );
+    expect(contentSearchQuery(parseContentList(new URLSearchParams('folder=0123456789abcdef0123456789abcdef')), { username: 'pub"lisher' })).toBe('owner:"pub lisher" AND ownerfolder:0123456789abcdef0123456789abcdef');
+    // Anything the address cannot hold falls back to the default.
+    expect(parseContentList(new URLSearchParams('num=1000&scope=everyone&folder=../x&status=bogus'))).toMatchObject({ num: 25, scope: 'mine', folder: '', status: '' });
+  });
+
+  it('checks the add form per mode: a file, an http URL, JSON that parses, and a relationship with both its parts', () => {
+    const base = { ...EMPTY_ADD_ITEM, title: 'T', type: 'Web Map' };
+    const problems = (v: object) => {
+      const r = addItemSchema.safeParse({ ...base, ...v });
+      return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    };
+    expect(problems({ mode: 'file' })).toEqual({ file: 'Choose a file' });
+    expect(problems({ mode: 'url', url: 'ftp://x' })).toEqual({ url: 'must be an http or https URL' });
+    expect(problems({ mode: 'url', url: 'https://example.com/FeatureServer' })).toEqual({});
+    expect(problems({ mode: 'text', text: '{"a":' }).text).toMatch(/^is not valid JSON/);
+    expect(problems({ mode: 'text', text: '{"operationalLayers":[]}' })).toEqual({});
+    expect(problems({ mode: 'dataUrl', dataUrl: 'not a url' })).toEqual({ dataUrl: 'must be an http or https URL' });
+    expect(problems({ mode: 'text', text: '{}', relate: 'origin', relationshipType: 'Nope', relatedItemId: 'short' })).toEqual({
+      relationshipType: 'Choose a relationship type',
+      relatedItemId: 'must be an item id (32 letters and digits)',
+    });
+    expect(problems({ mode: 'text', text: '{}', useProxy: true })).toEqual({ useProxy: 'A service proxy needs a URL item' });
+  });
+
+  it('explains what a content status will change before it is applied', () => {
+    const item = { contentStatus: null, access: 'public' as const };
+    expect(statusSideEffects(item, 'org_authoritative', { access: 'public', isVerified: true })).toContain(
+      'The organization is verified and the item is public, so the portal makes it public authoritative.',
+    );
+    expect(statusSideEffects({ contentStatus: 'org_authoritative', access: 'org' }, 'deprecated', undefined)).toContain(
+      'It loses its authoritative status, its place first in search, and its protection from deletion.',
+    );
+    expect(statusSideEffects({ contentStatus: 'deprecated', access: 'org' }, 'deprecated', undefined)).toEqual([]);
+  });
+});
+
+describe('content page', () => {
+  it('adds a JSON item after the form refused bad JSON, then lists it', async () => {
+    await signInAs(svc, 'user1');
+    const { user } = renderApp('/content');
+    expect(await screen.findByText('No items yet')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Add item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add item' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Text or JSON' }));
+    const text = within(dialog).getByRole('textbox', { name: /^Text or JSON/ });
+    await user.click(text);
+    await user.paste('{"operationalLayers": [');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Trail map');
+    await user.type(within(dialog).getByRole('combobox', { name: /^Type/ }), 'Web Map');
+    await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
+    expect(await within(dialog).findByText(/^Is not valid JSON/)).toBeInTheDocument();
+
+    await user.clear(text);
+    await user.click(text);
+    await user.paste('{"operationalLayers": []}');
+    await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add item' })).not.toBeInTheDocument());
+    const table = await screen.findByRole('table', { name: 'Content' });
+    expect(await within(table).findByRole('link', { name: 'Trail map' })).toBeInTheDocument();
+  });
+
+  it('a data URL item goes to the job tray, which follows it until the portal says how it ended', async () => {
+    await signInAs(svc, 'user1');
+    const { user } = renderApp('/content');
+    await user.click(await screen.findByRole('button', { name: 'Add item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add item' });
+    await user.click(within(dialog).getByRole('tab', { name: 'Download from URL' }));
+    // Nothing listens on this port: the download fails, and the tray says so.
+    await user.type(within(dialog).getByRole('textbox', { name: /^Download URL/ }), 'http://127.0.0.1:9/parks.csv');
+    await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Remote parks');
+    await user.type(within(dialog).getByRole('combobox', { name: /^Type/ }), 'CSV');
+    await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
+    const tray = await screen.findByRole('region', { name: 'Uploads and downloads' });
+    expect(within(tray).getByText('Remote parks')).toBeInTheDocument();
+    expect(await within(tray).findByText('Failed', {}, { timeout: 15_000 })).toBeInTheDocument();
+    // The portal's reason, not a guess.
+    expect(within(tray).getByText(/127\.0\.0\.1:9|connect|refused|reach/i)).toBeInTheDocument();
+  });
+
+  it("an item's page shows its status badge; a member who is not an administrator cannot make it authoritative", async () => {
+    const { token } = await signInAs(svc, 'user1');
+    configureApi({ portalUrl: svc.restUrl, token });
+    const added = await addItem('user1', undefined, { title: 'Old trails', type: 'Web Map', text: '{}' });
+    const { user } = renderApp(`/content/items/${added.id}`);
+    expect(await screen.findByRole('heading', { name: 'Old trails', level: 2 })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Content status' }));
+    expect(screen.getByRole('radio', { name: /^Authoritative/, description: /Administrators only/ })).toBeDisabled();
+    await user.click(screen.getByRole('radio', { name: /^Deprecated/ }));
+    expect(screen.getByText('It is marked deprecated wherever it is listed, so people move to a replacement.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Apply status' }));
+    await waitFor(() => expect(screen.getAllByTestId('content-status-badge')[0]).toHaveTextContent('Deprecated'), { timeout: 8_000 });
+    expect((await getItem(added.id)).contentStatus).toBe('deprecated');
+  });
+});
