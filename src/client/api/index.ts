@@ -11,4 +11,5 @@ export * from './userDefaultSettings.ts';
 export * from './items.ts';
 export * from './reassign.ts';
 export * from './collaborations.ts';
+export * from './webhooks.ts';
 export * from './tasks.ts';

@@ -6,6 +6,8 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
 import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
+import { IconWebhook } from '../features/webhooks/IconWebhook.tsx';
+import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../lib/privileges.ts';
 
 export interface NavEntry {
@@ -63,6 +65,13 @@ export const NAV: readonly NavEntry[] = [
     icon: IconBuilding,
     Page: lazy(() => import('./routes/collaborations.tsx')),
     access: (user) => requirePrivilege(user, 'portal:admin:manageCollaborations', 'manage collaborations'),
+  },
+  {
+    path: 'webhooks',
+    label: 'Webhooks',
+    icon: IconWebhook,
+    Page: lazy(() => import('./routes/webhooks.tsx')),
+    access: webhooksAccess,
   },
   {
     path: 'settings',

@@ -1,0 +1,103 @@
+/** The webhook form and the settings form: what they hold, their checks, and the wire values they make. */
+import { z } from 'zod';
+import { WEBHOOK_SETTINGS_LIMITS, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
+import type { WebhookInput } from '../../api/index.ts';
+import { ALL_EVENTS, parseEventUri } from '../../../shared/events.ts';
+
+/** The policy the portal applies when a webhook has none (facts §6.4). */
+export const DEFAULT_POLICY = { numberOfFailures: 5, daysInPast: 5 };
+
+const httpUrl = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(2048, 'must be at most 2048 characters')
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'http:' || u.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http or https URL');
+
+const count = (max: number) => z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+
+export const webhookFormSchema = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    url: httpUrl,
+    events: z.array(z.string()).max(200, 'at most 200 event URIs'),
+    /** keep: leave the stored secret (edit only); set: use `secret`; none: no secret. */
+    secretMode: z.enum(['keep', 'set', 'none']),
+    secret: z.string().max(256, 'must be at most 256 characters'),
+    numberOfFailures: count(1000),
+    daysInPast: count(365),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.events.length) ctx.addIssue({ code: 'custom', path: ['events'], message: 'choose at least one event' });
+    for (const uri of v.events) {
+      const parsed = parseEventUri(uri);
+      if (parsed.kind === 'invalid') ctx.addIssue({ code: 'custom', path: ['events'], message: `'${uri}' ${parsed.reason}` });
+    }
+    if (v.secretMode === 'set' && !v.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required, or choose no secret' });
+  });
+
+export type WebhookFormInput = z.input<typeof webhookFormSchema>;
+export type WebhookFormValues = z.output<typeof webhookFormSchema>;
+export const WEBHOOK_FORM_FIELDS = ['name', 'url', 'events', 'secret', 'numberOfFailures', 'daysInPast'] as const;
+
+export const EMPTY_WEBHOOK: WebhookFormInput = {
+  name: '',
+  url: '',
+  events: [],
+  secretMode: 'set',
+  secret: '',
+  numberOfFailures: DEFAULT_POLICY.numberOfFailures,
+  daysInPast: DEFAULT_POLICY.daysInPast,
+};
+
+export function webhookToForm(w: WebhookRecord): WebhookFormInput {
+  const policy = w.config.deactivationPolicy ?? DEFAULT_POLICY;
+  return {
+    name: w.name,
+    url: w.payloadUrl,
+    events: w.events,
+    secretMode: w.secret ? 'keep' : 'none',
+    secret: '',
+    numberOfFailures: Number(policy.numberOfFailures),
+    daysInPast: Number(policy.daysInPast),
+  };
+}
+
+/** The form's values as the portal wants them. On edit, "keep" sends no secret (the portal keeps it). */
+export function formToInput(v: WebhookFormValues, existing?: WebhookRecord): WebhookInput {
+  // "none" removes a stored secret; on create it simply sends none.
+  const secret = v.secretMode === 'set' ? v.secret : v.secretMode === 'none' && existing?.secret ? '' : undefined;
+  return {
+    name: v.name,
+    url: v.url,
+    ...(secret !== undefined ? { secret } : {}),
+    config: { ...(existing?.config ?? {}), deactivationPolicy: { numberOfFailures: v.numberOfFailures, daysInPast: v.daysInPast } },
+    events: v.events.includes(ALL_EVENTS) ? [ALL_EVENTS] : v.events,
+  };
+}
+
+/** A random secret for receivers: 32 bytes, base64url (Standard Webhooks asks for 24–64 bytes). */
+export function generateSecret(): string {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+const L = WEBHOOK_SETTINGS_LIMITS;
+const ranged = (r: { min: number; max: number }) =>
+  z.number({ message: 'must be a whole number' }).int('must be a whole number').min(r.min, `must be at least ${r.min}`).max(r.max, `must be at most ${r.max}`);
+
+export const settingsFormSchema = z.object({
+  notificationAttempts: ranged(L.notificationAttempts),
+  notificationTimeOutInSeconds: ranged(L.notificationTimeOutInSeconds),
+  notificationElapsedTimeInSeconds: ranged(L.notificationElapsedTimeInSeconds),
+}) satisfies z.ZodType<WebhookSettings>;
+export type SettingsFormValues = z.output<typeof settingsFormSchema>;
+export const SETTINGS_FIELDS = ['notificationAttempts', 'notificationTimeOutInSeconds', 'notificationElapsedTimeInSeconds'] as const;
