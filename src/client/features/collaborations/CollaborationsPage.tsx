@@ -65,7 +65,7 @@ function CollaborationHeading({ c }: { c: CollaborationRecord }) {
           {c.collaborationRole === 'Host' ? 'You host' : 'You are a guest'}
         </Badge>
         <Badge variant="outline" color="gray" tt="none">
-          {c.activeParticipants} participants · {c.workspaceCount} workspace{c.workspaceCount === 1 ? '' : 's'}
+          {c.activeParticipants} participant{c.activeParticipants === 1 ? '' : 's'} · {c.workspaceCount} workspace{c.workspaceCount === 1 ? '' : 's'}
         </Badge>
       </Group>
     </Group>

@@ -28,7 +28,7 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
           <Table.Thead>
             <Table.Tr>
               <Table.Th>Item</Table.Th>
-              <Table.Th>Result</Table.Th>
+              <Table.Th w={120}>Result</Table.Th>
               <Table.Th>Reason</Table.Th>
               <Table.Th>Fix</Table.Th>
             </Table.Tr>
@@ -47,8 +47,8 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
                     </Text>
                   ) : null}
                 </Table.Td>
-                <Table.Td>
-                  <Badge size="sm" variant="light" tt="none" color={o.status === 'ok' ? 'green' : o.status === 'blocked' ? 'red' : 'orange'}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge size="sm" variant="light" tt="none" style={{ overflow: 'visible' }} color={o.status === 'ok' ? 'green' : o.status === 'blocked' ? 'red' : 'orange'}>
                     {o.status === 'ok' ? 'OK' : o.status === 'blocked' ? 'Blocked' : 'Not checked'}
                   </Badge>
                 </Table.Td>

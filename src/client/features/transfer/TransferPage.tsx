@@ -85,7 +85,9 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const extra = preset.filter((id) => !byId.has(id));
   const selected = picked ?? new Set(preset.length ? preset : items.map((i) => i.id));
   const selectedIds = [...extra.filter((id) => selected.has(id)), ...items.filter((i) => selected.has(i.id)).map((i) => i.id)];
-  const titleOf = (id: string) => byId.get(id)?.title ?? id;
+  // Titles as they were when the check started: moved items leave the owner's list afterwards.
+  const [titles, setTitles] = useState<ReadonlyMap<string, string>>(new Map());
+  const titleOf = (id: string) => titles.get(id) ?? byId.get(id)?.title ?? id;
 
   const targetOptions = (members.data?.users ?? []).filter((m) => m.username.toLowerCase() !== from.toLowerCase()).map((m) => ({ value: m.username, label: `${m.fullName || m.username} (${m.username})` }));
   if (target && !targetOptions.some((o) => o.value === target)) targetOptions.unshift({ value: target, label: target });
@@ -93,6 +95,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   async function startCheck() {
     if (!target) return;
     setStep(2);
+    setTitles(new Map(selectedIds.map((id) => [id, titleOf(id)])));
     setCheck({ running: true, done: 0, total: selectedIds.length });
     const outcomes = await precheck(from, selectedIds, target, (done) => setCheck((c) => ({ ...c, done })));
     setCheck({ running: false, done: outcomes.length, total: outcomes.length, outcomes });
@@ -117,7 +120,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
 
   return (
     <Stepper active={step} onStepClick={(s) => !check.running && !run.running && s < step && step < 3 && setStep(s)} size="sm" mb="md">
-      <Stepper.Step label="Items" description={`${selectedIds.length} selected`}>
+      <Stepper.Step label="Items" description={`${step >= 2 ? titles.size : selectedIds.length} selected`}>
         <ItemPicker
           items={items}
           extra={extra}
