@@ -6,6 +6,8 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
 import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
+import { IconClock } from '../features/tasks/IconClock.tsx';
+import { tasksAccess } from '../features/tasks/permissions.ts';
 import { IconWebhook } from '../features/webhooks/IconWebhook.tsx';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../lib/privileges.ts';
@@ -72,6 +74,13 @@ export const NAV: readonly NavEntry[] = [
     icon: IconWebhook,
     Page: lazy(() => import('./routes/webhooks.tsx')),
     access: webhooksAccess,
+  },
+  {
+    path: 'tasks',
+    label: 'Scheduled tasks',
+    icon: IconClock,
+    Page: lazy(() => import('./routes/tasks.tsx')),
+    access: tasksAccess,
   },
   {
     path: 'settings',

@@ -1,0 +1,313 @@
+/**
+ * Scheduled tasks: the member's own (and, for administrators, the organization's) with the schedule
+ * in words, the next run in local time with UTC beside it, the last result and the state (with the
+ * reason a task stopped). Enable, disable, run now, delete, edit; pause or resume several at once
+ * with a result per task; the run history of each task.
+ */
+import { Badge, Button, Drawer, Group, Menu, Modal, SegmentedControl, Stack, Table, Text, Tooltip, ActionIcon } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { TASK_TYPE_LABELS, type RunStatus, type TaskState } from '../../../shared/contract/tasks.ts';
+import { describeSchedule } from '../../../shared/cron.ts';
+import { describeError, type TaskRecord } from '../../api/index.ts';
+import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
+import { formatLocal, formatUtc } from '../../components/CronBuilder.tsx';
+import { DataTable, type DataTableColumn, type DataTableSort } from '../../components/DataTable.tsx';
+import { IconPlus } from '../../components/icons.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
+import { runBulk } from '../../lib/bulk.ts';
+import { useCurrentUser } from '../../lib/session.ts';
+import { useTaskAction } from './mutations.ts';
+import { runsQuery, tasksQuery } from './queries.ts';
+import { TaskFormModal } from './TaskFormModal.tsx';
+
+const STATE_COLORS: Record<TaskState, string> = { active: 'green', paused: 'gray', completed: 'blue', failed: 'red' };
+const RUN_COLORS: Record<RunStatus, string> = { scheduled: 'gray', executing: 'blue', succeeded: 'green', failed: 'red', skipped: 'yellow' };
+
+function scheduleWords(t: TaskRecord): string {
+  try {
+    return `${describeSchedule(t.cronSchedule)} (UTC)`;
+  } catch {
+    return Object.values(t.cronSchedule).join(' ');
+  }
+}
+
+export function WhenCell({ ms }: { ms: number | null }) {
+  if (ms === null) return <Text size="sm" c="dimmed">—</Text>;
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{formatLocal(ms)}</Text>
+      <Text size="xs" c="dimmed">
+        {formatUtc(ms)}
+      </Text>
+    </Stack>
+  );
+}
+
+export default function TasksPage() {
+  const user = useCurrentUser();
+  const admin = user.role === 'org_admin';
+  const [scope, setScope] = useState<'mine' | 'org'>('mine');
+  const [start, setStart] = useState(1);
+  const [num, setNum] = useState(25);
+  const [sort, setSort] = useState<DataTableSort>({ field: 'created', order: 'desc' });
+  const [selected, setSelected] = useState<Map<string, TaskRecord>>(new Map());
+  const [editing, setEditing] = useState<TaskRecord | 'new' | null>(null);
+  const [history, setHistory] = useState<TaskRecord | null>(null);
+  const [bulk, setBulk] = useState<{ label: string; done: number; total: number; rows?: BulkResultRow[] } | null>(null);
+  const action = useTaskAction();
+  const list = useQuery(tasksQuery(scope === 'org' && admin ? { orgId: user.orgId } : { username: user.username }, { start, num, sortField: sort.field as never, sortOrder: sort.order }));
+  const rows = list.data?.tasks;
+
+  const act = (t: TaskRecord, what: 'enable' | 'disable' | 'delete' | 'run') =>
+    action.mutate(
+      { owner: t.userId, id: t.id, action: what },
+      {
+        onSuccess: () =>
+          notifications.show({
+            color: 'green',
+            message: { enable: 'Task enabled.', disable: 'Task disabled.', delete: 'Task deleted.', run: 'Run started; see its history.' }[what],
+          }),
+        onError: (err) => notifications.show({ color: 'red', title: 'Not done', message: describeError(err) }),
+      },
+    );
+
+  const confirmDelete = (t: TaskRecord) =>
+    modals.openConfirmModal({
+      title: 'Delete task',
+      children: <Text size="sm">Delete “{t.title || TASK_TYPE_LABELS[t.type]}” and its run history? This cannot be undone.</Text>,
+      labels: { confirm: 'Delete', cancel: 'Cancel' },
+      confirmProps: { color: 'red' },
+      onConfirm: () => act(t, 'delete'),
+    });
+
+  const runBulkToggle = async (enable: boolean) => {
+    const targets = [...selected.values()];
+    const label = enable ? 'Resuming tasks' : 'Pausing tasks';
+    setBulk({ label, done: 0, total: targets.length });
+    const outcomes = await runBulk(targets, (t) => action.mutateAsync({ owner: t.userId, id: t.id, action: enable ? 'enable' : 'disable' }), {
+      concurrency: 3,
+      onProgress: (done, total) => setBulk((b) => (b ? { ...b, done, total } : b)),
+    });
+    setBulk({
+      label,
+      done: targets.length,
+      total: targets.length,
+      rows: outcomes.map((o) => ({ key: o.item.id, name: o.item.title || TASK_TYPE_LABELS[o.item.type], ok: o.ok, detail: o.ok ? (enable ? 'Resumed' : 'Paused') : describeError(o.error) })),
+    });
+    setSelected(new Map());
+  };
+
+  const columns: DataTableColumn<TaskRecord>[] = [
+    {
+      id: 'title',
+      header: 'Task',
+      sortField: 'title',
+      render: (t) => (
+        <Stack gap={0}>
+          <Text size="sm" fw={600}>
+            {t.title || TASK_TYPE_LABELS[t.type]}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {TASK_TYPE_LABELS[t.type]}
+            {scope === 'org' ? ` · ${t.userId}` : ''}
+          </Text>
+        </Stack>
+      ),
+    },
+    { id: 'item', header: 'Item', render: (t) => <Text size="xs" ff="monospace">{t.itemId ?? '—'}</Text> },
+    { id: 'schedule', header: 'Schedule', render: (t) => <Text size="sm">{scheduleWords(t)}</Text> },
+    { id: 'next', header: 'Next run', sortField: 'nextRun', render: (t) => <WhenCell ms={t.nextRun} /> },
+    {
+      id: 'last',
+      header: 'Last result',
+      render: (t) =>
+        t.lastRunStatus ? (
+          <Tooltip label={t.lastRunResult ?? ''} multiline w={320} disabled={!t.lastRunResult}>
+            <Badge color={RUN_COLORS[t.lastRunStatus]} variant="light" tt="none">
+              {t.lastRunStatus}
+            </Badge>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            No run yet
+          </Text>
+        ),
+    },
+    {
+      id: 'state',
+      header: 'State',
+      render: (t) => (
+        <Stack gap={2}>
+          <Badge color={STATE_COLORS[t.taskState]} variant="light" tt="none">
+            {t.taskState}
+          </Badge>
+          {t.stateReason ? (
+            <Text size="xs" c="dimmed" maw={240}>
+              {t.stateReason}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      align: 'right',
+      render: (t) => (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" aria-label={`Actions for ${t.title || t.id}`}>
+              ⋯
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => setHistory(t)}>Run history</Menu.Item>
+            <Menu.Item onClick={() => setEditing(t)}>Edit</Menu.Item>
+            <Menu.Item onClick={() => act(t, 'run')}>Run now</Menu.Item>
+            {t.active ? <Menu.Item onClick={() => act(t, 'disable')}>Disable</Menu.Item> : <Menu.Item onClick={() => act(t, 'enable')}>Enable</Menu.Item>}
+            <Menu.Item color="red" onClick={() => confirmDelete(t)}>
+              Delete
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Scheduled tasks"
+        description="Reports, notebooks, geoprocessing and other work run on a schedule. Schedules are in UTC; times are shown in your time with UTC beside them."
+        actions={
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+            New task
+          </Button>
+        }
+      />
+      <Group justify="space-between" mb="sm" wrap="wrap">
+        {admin ? (
+          <SegmentedControl
+            aria-label="Whose tasks"
+            value={scope}
+            onChange={(v) => {
+              setScope(v as 'mine' | 'org');
+              setStart(1);
+              setSelected(new Map());
+            }}
+            data={[
+              { value: 'mine', label: 'My tasks' },
+              { value: 'org', label: 'Organization' },
+            ]}
+          />
+        ) : (
+          <span />
+        )}
+        <Group gap="xs">
+          {list.data && 'activeTasksAvailable' in list.data ? (
+            <Text size="sm" c="dimmed">
+              {(list.data as { activeTasksAvailable: number }).activeTasksAvailable} more active tasks allowed
+            </Text>
+          ) : null}
+          <Button variant="default" disabled={!selected.size} onClick={() => runBulkToggle(false)}>
+            Pause selected
+          </Button>
+          <Button variant="default" disabled={!selected.size} onClick={() => runBulkToggle(true)}>
+            Resume selected
+          </Button>
+        </Group>
+      </Group>
+      <DataTable
+        label="Scheduled tasks"
+        itemName="tasks"
+        columns={columns}
+        rows={rows}
+        rowKey={(t) => t.id}
+        sort={sort}
+        onSortChange={setSort}
+        paging={list.data ? { start, num, total: list.data.total } : undefined}
+        onPageChange={setStart}
+        onPageSizeChange={(n) => {
+          setNum(n);
+          setStart(1);
+        }}
+        loading={list.isPending}
+        fetching={list.isFetching}
+        error={list.error}
+        onRetry={() => list.refetch()}
+        empty={<EmptyPanel title="No scheduled tasks" description="Create one to run a report or other work on a schedule." />}
+        selection={{
+          selected: new Set(selected.keys()),
+          rowLabel: (t) => `Select ${t.title || t.id}`,
+          onChange: (changed, on) =>
+            setSelected((prev) => {
+              const next = new Map(prev);
+              for (const t of changed) on ? next.set(t.id, t) : next.delete(t.id);
+              return next;
+            }),
+        }}
+      />
+      <TaskFormModal opened={editing !== null} onClose={() => setEditing(null)} task={editing && editing !== 'new' ? editing : undefined} />
+      <Drawer opened={!!history} onClose={() => setHistory(null)} position="right" size="xl" title={history ? `Run history: ${history.title || TASK_TYPE_LABELS[history.type]}` : ''}>
+        {history ? <RunHistory task={history} /> : null}
+      </Drawer>
+      <Modal opened={!!bulk} onClose={() => bulk?.rows && setBulk(null)} title={bulk?.label ?? ''} size="lg" centered>
+        {bulk ? bulk.rows ? <BulkResultTable label={`${bulk.label}: results`} rows={bulk.rows} nameHeader="Task" /> : <BulkProgress label={bulk.label} done={bulk.done} total={bulk.total} /> : null}
+      </Modal>
+    </>
+  );
+}
+
+function RunHistory({ task }: { task: TaskRecord }) {
+  const runs = useQuery(runsQuery(task.userId, task.id));
+  if (runs.isPending) return <LoadingState label="Loading runs…" />;
+  if (runs.isError) return <ErrorState error={runs.error} title="Runs could not be loaded" onRetry={() => runs.refetch()} />;
+  if (!runs.data.runs.length) return <EmptyPanel title="No runs yet" description={task.nextRun ? `The first run is due ${formatLocal(task.nextRun)} (${formatUtc(task.nextRun)}).` : undefined} />;
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        The latest runs, newest first. Times in your time zone, UTC below.
+      </Text>
+      <Table aria-label="Runs" verticalSpacing="xs" striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Scheduled</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Started</Table.Th>
+            <Table.Th>Finished</Table.Th>
+            <Table.Th>Result</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {runs.data.runs.map((r) => (
+            <Table.Tr key={r.runId}>
+              <Table.Td>
+                <WhenCell ms={r.scheduled} />
+              </Table.Td>
+              <Table.Td>
+                <Badge color={RUN_COLORS[r.status]} variant="light" tt="none">
+                  {r.status}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <WhenCell ms={r.started} />
+              </Table.Td>
+              <Table.Td>
+                <WhenCell ms={r.finished} />
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm" style={{ wordBreak: 'break-word' }}>
+                  {r.result || '—'}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Stack>
+  );
+}

@@ -1,0 +1,24 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { listOrgTasks, listTaskRuns, listTasks, type TaskListQuery } from '../../api/index.ts';
+
+export const taskKeys = {
+  all: ['tasks'] as const,
+  runs: (taskId: string) => ['tasks', 'runs', taskId] as const,
+};
+
+/** The member's own tasks, or (administrators, `orgId` given) every task of the organization. */
+export const tasksQuery = (scope: { username: string } | { orgId: string }, q: TaskListQuery) =>
+  queryOptions({
+    queryKey: [...taskKeys.all, 'list', scope, q],
+    queryFn: ({ signal }) => ('orgId' in scope ? listOrgTasks(scope.orgId, q, { signal }) : listTasks(scope.username, q, { signal })),
+    placeholderData: keepPreviousData,
+    // Next runs and last results move on their own: look again now and then.
+    refetchInterval: 15_000,
+  });
+
+export const runsQuery = (owner: string, taskId: string) =>
+  queryOptions({
+    queryKey: taskKeys.runs(taskId),
+    queryFn: ({ signal }) => listTaskRuns(owner, taskId, { signal }),
+    refetchInterval: 5_000,
+  });
