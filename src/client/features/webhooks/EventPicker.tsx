@@ -101,7 +101,7 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
           Subscribed events
         </Text>
         {value.length ? (
-          <Pill.Group aria-label="Subscribed events">
+          <Pill.Group role="group" aria-label="Subscribed events">
             {value.map((uri) => (
               <Pill key={uri} withRemoveButton onRemove={() => toggle(uri, false)} removeButtonProps={{ 'aria-label': `Remove ${uri}` }} ff="monospace">
                 {uri}

@@ -69,6 +69,7 @@ function SettingsForm({ orgId, current }: { orgId: string; current: WebhookSetti
                     min={f.range.min}
                     max={f.range.max}
                     allowDecimal={false}
+                    clampBehavior="none"
                     value={field.value}
                     onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)}
                     onBlur={field.onBlur}

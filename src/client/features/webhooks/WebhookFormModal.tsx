@@ -139,12 +139,12 @@ function WebhookForm({ orgId, webhook, onClose, onCreated }: { orgId: string; we
             <Controller
               control={form.control}
               name="numberOfFailures"
-              render={({ field }) => <NumberInput label="Failed deliveries" min={1} max={1000} allowDecimal={false} value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('numberOfFailures')} />}
+              render={({ field }) => <NumberInput label="Failed deliveries" min={1} max={1000} allowDecimal={false} clampBehavior="none" value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('numberOfFailures')} />}
             />
             <Controller
               control={form.control}
               name="daysInPast"
-              render={({ field }) => <NumberInput label="Within days" min={1} max={365} allowDecimal={false} value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('daysInPast')} />}
+              render={({ field }) => <NumberInput label="Within days" min={1} max={365} allowDecimal={false} clampBehavior="none" value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('daysInPast')} />}
             />
           </SimpleGrid>
         </div>
