@@ -13,6 +13,7 @@ import { runBulk } from '../../lib/bulk.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
 export function ContentSelectionBar({ selected, onClear }: { selected: Item[]; onClear: () => void }) {
   const [deleting, setDeleting] = useState(false);
@@ -97,14 +98,7 @@ function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => v
           ))}
         </Alert>
       ) : null}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button color="red" onClick={() => run(items)}>
-          Delete {items.length} item{items.length === 1 ? '' : 's'}
-        </Button>
-      </Group>
+      <ConfirmActions onCancel={onClose} onConfirm={() => run(items)} confirmLabel={`Delete ${items.length} item${items.length === 1 ? '' : 's'}`} />
     </Stack>
   );
 }

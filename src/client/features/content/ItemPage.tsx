@@ -2,7 +2,7 @@
  * One item: its details (editable), thumbnail, data and info files, sharing, related items in both
  * directions, protection, folder, and the content status control.
  */
-import { Anchor, Badge, Button, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -23,6 +23,7 @@ import { deleteItemPermission, editItemPermission, VIEW_ORG_ITEMS } from './perm
 import { foldersQuery, ownedItemQuery } from './queries.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
 export default function ItemPage() {
   const { itemId = '' } = useParams();
@@ -175,32 +176,26 @@ function ItemActions({ item }: { item: Item }) {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} centered>
         <Stack>
           <Text size="sm">The item, its data and its relationships are removed for good.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              Cancel
-            </Button>
-            <Button
-              color="red"
-              loading={remove.isPending}
-              onClick={() =>
-                remove.mutate(
-                  { owner: item.owner, itemId: item.id },
-                  {
-                    onSuccess: () => {
-                      notifications.show({ color: 'green', title: 'Item deleted', message: `“${item.title}” was deleted.` });
-                      navigate('/content');
-                    },
-                    onError: (err) => {
-                      setConfirming(false);
-                      notifications.show({ color: 'red', title: 'The item was not deleted', message: describeError(err) });
-                    },
+          <ConfirmActions
+            onCancel={() => setConfirming(false)}
+            confirmLabel="Delete"
+            loading={remove.isPending}
+            onConfirm={() =>
+              remove.mutate(
+                { owner: item.owner, itemId: item.id },
+                {
+                  onSuccess: () => {
+                    notifications.show({ color: 'green', title: 'Item deleted', message: `“${item.title}” was deleted.` });
+                    navigate('/content');
                   },
-                )
-              }
-            >
-              Delete
-            </Button>
-          </Group>
+                  onError: (err) => {
+                    setConfirming(false);
+                    notifications.show({ color: 'red', title: 'The item was not deleted', message: describeError(err) });
+                  },
+                },
+              )
+            }
+          />
         </Stack>
       </Modal>
     </Stack>

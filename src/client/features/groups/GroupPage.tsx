@@ -30,6 +30,7 @@ import {
   removeMembersPermission,
 } from './permissions.ts';
 import { groupQuery, groupUserlistQuery } from './queries.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
 function BackToGroups() {
   return (
@@ -404,26 +405,20 @@ function DeleteGroupModal({ opened, group, onClose, onDeleted }: { opened: boole
             {describeErrorFully(remove.error)}
           </Alert>
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              remove.mutate(group.id, {
-                onSuccess: () => {
-                  notifications.show({ color: 'green', title: 'Group deleted', message: `“${group.title}” was deleted.` });
-                  close();
-                  onDeleted();
-                },
-              })
-            }
-          >
-            Delete group
-          </Button>
-        </Group>
+        <ConfirmActions
+          onCancel={close}
+          confirmLabel="Delete group"
+          loading={remove.isPending}
+          onConfirm={() =>
+            remove.mutate(group.id, {
+              onSuccess: () => {
+                notifications.show({ color: 'green', title: 'Group deleted', message: `“${group.title}” was deleted.` });
+                close();
+                onDeleted();
+              },
+            })
+          }
+        />
       </Stack>
     </Modal>
   );

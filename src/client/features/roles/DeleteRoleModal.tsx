@@ -2,13 +2,14 @@
  * Deleting a role, with what it means said first. The portal refuses to delete a role that members
  * still hold (or that new members get by default); its words are shown, with a way to the members.
  */
-import { Alert, Button, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, List, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import { describeErrorFully, type RoleRecord } from '../../api/index.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteRole } from './mutations.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
 export interface DeleteRoleModalProps {
   /** The role to delete; null when closed. */
@@ -46,31 +47,25 @@ export function DeleteRoleModal({ role, onClose, onDeleted }: DeleteRoleModalPro
               {describeErrorFully(remove.error)}
             </Alert>
           ) : null}
-          <Group justify="space-between" mt="sm" wrap="wrap">
-            <Button variant="subtle" onClick={() => navigate(`/members?role=${encodeURIComponent(role.id)}`)}>
-              Show members with this role
-            </Button>
-            <Group gap="sm">
-              <Button variant="default" onClick={close}>
-                Cancel
+          <ConfirmActions
+            aside={
+              <Button variant="subtle" onClick={() => navigate(`/members?role=${encodeURIComponent(role.id)}`)}>
+                Show members with this role
               </Button>
-              <Button
-                color="red"
-                loading={remove.isPending}
-                onClick={() =>
-                  remove.mutate(role.id, {
-                    onSuccess: () => {
-                      notifications.show({ color: 'green', title: 'Role deleted', message: `The role “${role.name}” was deleted.` });
-                      close();
-                      onDeleted?.();
-                    },
-                  })
-                }
-              >
-                Delete role
-              </Button>
-            </Group>
-          </Group>
+            }
+            onCancel={close}
+            confirmLabel="Delete role"
+            loading={remove.isPending}
+            onConfirm={() =>
+              remove.mutate(role.id, {
+                onSuccess: () => {
+                  notifications.show({ color: 'green', title: 'Role deleted', message: `The role “${role.name}” was deleted.` });
+                  close();
+                  onDeleted?.();
+                },
+              })
+            }
+          />
         </Stack>
       ) : null}
     </Modal>

@@ -23,6 +23,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
 import { defaultsQuery, orgGroupsQuery, portalQuery } from './queries.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import {
   DEFAULTS_FIELDS,
   defaultsSchema,
@@ -354,25 +355,19 @@ function ClearDefaultsModal({ opened, onClose, rows }: { opened: boolean; onClos
             {describeError(clear.error)}
           </Alert>
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={clear.isPending}
-            onClick={() =>
-              clear.mutate(undefined, {
-                onSuccess: () => {
-                  notifications.show({ color: 'green', title: 'Defaults cleared', message: 'No new-member defaults are set.' });
-                  close();
-                },
-              })
-            }
-          >
-            Clear all defaults
-          </Button>
-        </Group>
+        <ConfirmActions
+          onCancel={close}
+          confirmLabel="Clear all defaults"
+          loading={clear.isPending}
+          onConfirm={() =>
+            clear.mutate(undefined, {
+              onSuccess: () => {
+                notifications.show({ color: 'green', title: 'Defaults cleared', message: 'No new-member defaults are set.' });
+                close();
+              },
+            })
+          }
+        />
       </Stack>
     </Modal>
   );
