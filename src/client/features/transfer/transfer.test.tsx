@@ -1,0 +1,94 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addGroupUsers, createGroup, getItem, request, shareItem } from '../../api/index.ts';
+import { renderApp, signInAs } from '../../test/render.tsx';
+import { recordRequests } from '../../test/requests.ts';
+import { startClientService, type ClientTestService } from '../../test/service.ts';
+import { fixFor, precheck, runTransfer } from './logic.ts';
+
+let svc: ClientTestService;
+beforeAll(async () => {
+  svc = await startClientService();
+});
+afterAll(() => svc?.close());
+
+const addItemAs = async (title: string) => (await request<{ id: string }>('content/users/user1/addItem', { title, type: 'Web Map' }, { method: 'POST' })).id;
+
+describe('transfer in batches of 100', () => {
+  it('250 items: the pre-check and the run each go in batches of at most 100; blocked items are named with their reason', async () => {
+    await signInAs(svc, 'admin');
+    const group = (await createGroup({ title: 'Batch crews', access: 'org' })).group.id;
+    await addGroupUsers(group, { users: ['user1'] });
+    await signInAs(svc, 'user1');
+    const ids: string[] = [];
+    for (let i = 0; i < 250; i++) ids.push(await addItemAs(`Batch item ${i}`));
+    const blockedIds = [ids[10], ids[150], ids[249]];
+    for (const id of blockedIds) await shareItem('user1', id, { groups: [group] });
+
+    await signInAs(svc, 'admin');
+    const wire = recordRequests();
+    const progress: number[] = [];
+    const checked = await precheck('user1', ids, 'publisher1', (n) => progress.push(n));
+    const checks = wire.sent.filter((r) => r.path === 'content/users/user1/canReassignItems');
+    expect(checks.map((r) => r.params.get('items')!.split(',').length)).toEqual([100, 100, 50]);
+    expect(progress).toEqual([100, 200, 250]);
+    const blocked = checked.filter((o) => o.status === 'blocked');
+    expect(blocked.map((o) => o.itemId)).toEqual(blockedIds);
+    const first = blocked[0].status === 'blocked' ? blocked[0].blocked : null;
+    expect(first?.reasons).toEqual([expect.objectContaining({ code: 'targetNotInGroup', groupId: group, groupTitle: 'Batch crews' })]);
+    expect(fixFor(first!.reasons[0], 'publisher1')).toEqual({ text: 'Add publisher1 to the group “Batch crews”, or unshare the item from it.', href: `/groups/${group}` });
+
+    const ok = checked.filter((o) => o.status === 'ok').map((o) => o.itemId);
+    const moved = await runTransfer('user1', ok, 'publisher1', 'Batch', () => {});
+    const runs = wire.sent.filter((r) => r.path === 'content/users/user1/reassignItems');
+    expect(runs.map((r) => r.params.get('items')!.split(',').length)).toEqual([100, 100, 47]);
+    expect(moved.every((o) => o.ok)).toBe(true);
+    expect((await getItem(ok[0])).owner).toBe('publisher1');
+
+    // Running the blocked ones anyway: each fails with its reason, nothing moves.
+    const refused = await runTransfer('user1', blockedIds, 'publisher1', '/', () => {});
+    expect(refused.map((o) => [o.ok, o.message])).toEqual(blockedIds.map(() => [false, "publisher1 is not a member of the group 'Batch crews' the item is shared to."]));
+    expect((await getItem(blockedIds[0])).owner).toBe('user1');
+    wire.stop();
+  }, 60_000);
+});
+
+describe('transfer wizard', () => {
+  it('opens with the given selection, checks it, names the blocked item with its fix and transfers the rest', async () => {
+    await signInAs(svc, 'user1');
+    const okId = await addItemAs('Wizard parks');
+    const sharedId = await addItemAs('Wizard shared');
+    await signInAs(svc, 'admin');
+    const group = (await createGroup({ title: 'Wizard crews', access: 'org' })).group.id;
+    await addGroupUsers(group, { users: ['user1'] });
+    await signInAs(svc, 'user1');
+    await shareItem('user1', sharedId, { groups: [group] });
+    await signInAs(svc, 'admin');
+
+    const { user } = renderApp(`/members/transfer?from=user1&items=${okId},${sharedId}`);
+    expect(await screen.findByTestId('transfer-selection')).toHaveTextContent(/^2 of/);
+    await user.click(screen.getByRole('button', { name: 'Next: new owner' }));
+    await user.click(screen.getByRole('combobox', { name: 'New owner' }));
+    await user.click(await screen.findByRole('option', { name: /publisher1/ }));
+    await user.click(screen.getByRole('button', { name: 'Check 2 items' }));
+
+    const table = await screen.findByRole('table', { name: 'Pre-check results' });
+    const row = within(table).getByText('Wizard shared').closest('tr')!;
+    expect(row).toHaveTextContent("publisher1 is not a member of the group 'Wizard crews' the item is shared to.");
+    expect(within(row).getByRole('link', { name: 'Open' })).toHaveAttribute('href', `/groups/${group}`);
+    expect(within(table).getByText('Wizard parks').closest('tr')).toHaveTextContent('OK');
+
+    await user.click(screen.getByRole('button', { name: 'Transfer 1 item' }));
+    const results = await screen.findByRole('table', { name: 'Transfer results' });
+    expect(within(results).getByText('Wizard parks').closest('tr')).toHaveTextContent('Transferred');
+    expect(screen.getByTestId('tasks-deactivated')).toHaveTextContent('Scheduled tasks deactivated: 0');
+    expect(screen.getByRole('button', { name: 'Retry failed (0)' })).toBeDisabled();
+    await waitFor(async () => expect((await getItem(okId)).owner).toBe('publisher1'));
+  }, 30_000);
+
+  it('a member who may not transfer sees why', async () => {
+    await signInAs(svc, 'user1');
+    renderApp('/members/transfer?from=publisher1');
+    expect(await screen.findByRole('alert')).toHaveTextContent('portal:admin:reassignItems');
+  });
+});
