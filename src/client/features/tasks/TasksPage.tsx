@@ -118,12 +118,29 @@ export default function TasksPage() {
         </Stack>
       ),
     },
-    { id: 'item', header: 'Item', render: (t) => <Text size="xs" ff="monospace">{t.itemId ?? '—'}</Text> },
+    {
+      id: 'item',
+      header: 'Item',
+      width: 100,
+      render: (t) =>
+        t.itemId ? (
+          <Tooltip label={t.itemId}>
+            <Text size="xs" ff="monospace">
+              {t.itemId.slice(0, 8)}…
+            </Text>
+          </Tooltip>
+        ) : (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        ),
+    },
     { id: 'schedule', header: 'Schedule', render: (t) => <Text size="sm">{scheduleWords(t)}</Text> },
     { id: 'next', header: 'Next run', sortField: 'nextRun', render: (t) => <WhenCell ms={t.nextRun} /> },
     {
       id: 'last',
       header: 'Last result',
+      width: 140,
       render: (t) =>
         t.lastRunStatus ? (
           <Tooltip label={t.lastRunResult ?? ''} multiline w={320} disabled={!t.lastRunResult}>
@@ -140,6 +157,7 @@ export default function TasksPage() {
     {
       id: 'state',
       header: 'State',
+      width: 170,
       render: (t) => (
         <Stack gap={2}>
           <Badge color={STATE_COLORS[t.taskState]} variant="light" tt="none">
@@ -156,6 +174,7 @@ export default function TasksPage() {
     {
       id: 'actions',
       header: 'Actions',
+      width: 80,
       align: 'right',
       render: (t) => (
         <Menu position="bottom-end" withinPortal>
@@ -239,6 +258,7 @@ export default function TasksPage() {
         fetching={list.isFetching}
         error={list.error}
         onRetry={() => list.refetch()}
+        minWidth={960}
         empty={<EmptyPanel title="No scheduled tasks" description="Create one to run a report or other work on a schedule." />}
         selection={{
           selected: new Set(selected.keys()),
@@ -276,7 +296,7 @@ function RunHistory({ task }: { task: TaskRecord }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Scheduled</Table.Th>
-            <Table.Th>Status</Table.Th>
+            <Table.Th w={110}>Status</Table.Th>
             <Table.Th>Started</Table.Th>
             <Table.Th>Finished</Table.Th>
             <Table.Th>Result</Table.Th>
@@ -288,8 +308,8 @@ function RunHistory({ task }: { task: TaskRecord }) {
               <Table.Td>
                 <WhenCell ms={r.scheduled} />
               </Table.Td>
-              <Table.Td>
-                <Badge color={RUN_COLORS[r.status]} variant="light" tt="none">
+              <Table.Td style={{ whiteSpace: 'nowrap' }} miw={100}>
+                <Badge color={RUN_COLORS[r.status]} variant="light" tt="none" style={{ overflow: 'visible' }}>
                   {r.status}
                 </Badge>
               </Table.Td>

@@ -12,8 +12,8 @@ export const tasksQuery = (scope: { username: string } | { orgId: string }, q: T
     queryKey: [...taskKeys.all, 'list', scope, q],
     queryFn: ({ signal }) => ('orgId' in scope ? listOrgTasks(scope.orgId, q, { signal }) : listTasks(scope.username, q, { signal })),
     placeholderData: keepPreviousData,
-    // Next runs and last results move on their own: look again now and then.
-    refetchInterval: 15_000,
+    // Next runs and last results move on their own: look again now and then, and often while a run is under way.
+    refetchInterval: (query) => (query.state.data?.tasks.some((t) => t.lastRunStatus === 'scheduled' || t.lastRunStatus === 'executing') ? 2_000 : 15_000),
   });
 
 export const runsQuery = (owner: string, taskId: string) =>

@@ -281,6 +281,8 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
   const runId = await ctx.db.tx(async (q) => {
     const t = await pathTask(q, caller, username, taskId, true);
     if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now))) throw new ApiError(409, 'A run for this moment already exists; try again.', []);
+    // The task shows a run is on its way until the run reports.
+    await q.query(`UPDATE tasks SET last_status = 'scheduled', last_result = $2 WHERE id = $1`, [t.id, `Started by ${caller.username}.`]);
     return runIdOf(t.id, now);
   });
   schedulerWork();
