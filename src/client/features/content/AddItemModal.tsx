@@ -24,6 +24,7 @@ import { addItemSchema, COMMON_ITEM_TYPES, EMPTY_ADD_ITEM, typeForFileName, type
 import { addTransfer } from './transfers.ts';
 import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
 import { finishUploadedItem } from './afterUpload.ts';
+import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 
 const FORM_FIELDS = ['title', 'type', 'tags', 'snippet', 'file', 'url', 'text', 'dataUrl', 'thumbnail', 'relationshipType', 'relatedItemId', 'hitsPerInterval', 'intervalSeconds', 'referrers', 'serviceUsername', 'servicePassword'] as const;
 const PARAM_TO_FIELD: Record<string, (typeof FORM_FIELDS)[number]> = {
@@ -232,19 +233,13 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
           />
           {relate !== 'none' ? (
             <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
-              <Controller
+              <ControlledSelect
                 control={form.control}
                 name="relationshipType"
-                render={({ field }) => (
-                  <Select
-                    label="Relationship type"
-                    searchable
-                    data={RELATIONSHIP_TYPES.map((r) => ({ value: r.name, label: `${r.name} — ${r.description}` }))}
-                    value={field.value || null}
-                    onChange={(v) => field.onChange(v ?? '')}
-                    error={err('relationshipType')}
-                  />
-                )}
+                label="Relationship type"
+                searchable
+                data={RELATIONSHIP_TYPES.map((r) => ({ value: r.name, label: `${r.name} — ${r.description}` }))}
+                error={err('relationshipType')}
               />
               <Controller
                 control={form.control}

@@ -13,6 +13,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useAddMember } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
+import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 
 const EMPTY: AddMemberInput = { username: '', password: '', firstname: '', lastname: '', email: '', role: 'org_user', userLicenseTypeId: 'creatorUT' };
 
@@ -86,22 +87,14 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
             {...form.register('password')}
           />
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <Controller
+            <ControlledSelect
               control={form.control}
               name="role"
-              render={({ field }) => (
-                <Select
-                  label="Role"
-                  required
-                  allowDeselect={false}
-                  data={toSelectData(roleChoices(user, customRoles))}
-                  value={field.value ?? null}
-                  onChange={(v) => field.onChange(v ?? '')}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={err('role')}
-                />
-              )}
+              label="Role"
+              required
+              allowDeselect={false}
+              data={toSelectData(roleChoices(user, customRoles))}
+              error={err('role')}
             />
             <Controller
               control={form.control}

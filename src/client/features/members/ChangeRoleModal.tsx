@@ -1,9 +1,9 @@
 /** "Change role" for one member. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import type { PortalUser, RoleRecord } from '../../api/index.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useChangeRole } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
+import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 
 export interface ChangeRoleModalProps {
   /** The member whose role to change; null when closed. */
@@ -70,23 +71,15 @@ function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleM
             {formError}
           </Alert>
         ) : null}
-        <Controller
+        <ControlledSelect
           control={form.control}
           name="role"
-          render={({ field }) => (
-            <Select
-              label="New role"
-              required
-              allowDeselect={false}
-              data={toSelectData(choices)}
-              value={field.value || null}
-              onChange={(v) => field.onChange(v ?? '')}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              error={roleError ? sentence(roleError) : undefined}
-              data-autofocus
-            />
-          )}
+          label="New role"
+          required
+          allowDeselect={false}
+          data={toSelectData(choices)}
+          error={roleError ? sentence(roleError) : undefined}
+          data-autofocus
         />
         {rolesNote ? (
           <Text size="xs" c="dimmed">

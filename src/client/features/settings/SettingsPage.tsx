@@ -4,7 +4,7 @@
  * one group may hold.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Badge, Button, Card, Group, Modal, MultiSelect, NumberInput, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Modal, MultiSelect, NumberInput, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -24,6 +24,7 @@ import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutati
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
 import { defaultsQuery, orgGroupsQuery, portalQuery } from './queries.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import {
   DEFAULTS_FIELDS,
   defaultsSchema,
@@ -224,60 +225,36 @@ function DefaultsForm({
           </Alert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <Controller
+          <ControlledSelect
             control={form.control}
             name="role"
-            render={({ field }) => (
-              <Select
-                label="Role"
-                description={keep('role')}
-                placeholder={NOT_SET}
-                data={roleData}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                clearable={!current.role}
-                error={err('role')}
-                data-autofocus
-              />
-            )}
+            label="Role"
+            description={keep('role')}
+            placeholder={NOT_SET}
+            data={roleData}
+            clearable={!current.role}
+            error={err('role')}
+            data-autofocus
           />
-          <Controller
+          <ControlledSelect
             control={form.control}
             name="userLicenseType"
-            render={({ field }) => (
-              <Select
-                label="User type"
-                description={keep('userLicenseType')}
-                placeholder={NOT_SET}
-                data={LICENSE_SELECT_DATA}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                clearable={!current.userLicenseType}
-                error={err('userLicenseType')}
-              />
-            )}
+            label="User type"
+            description={keep('userLicenseType')}
+            placeholder={NOT_SET}
+            data={LICENSE_SELECT_DATA}
+            clearable={!current.userLicenseType}
+            error={err('userLicenseType')}
           />
-          <Controller
+          <ControlledSelect
             control={form.control}
             name="userType"
-            render={({ field }) => (
-              <Select
-                label="Apps"
-                description={keep('userType')}
-                placeholder={NOT_SET}
-                data={Object.entries(USER_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                clearable={!current.userType}
-                error={err('userType')}
-              />
-            )}
+            label="Apps"
+            description={keep('userType')}
+            placeholder={NOT_SET}
+            data={Object.entries(USER_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
+            clearable={!current.userType}
+            error={err('userType')}
           />
         </SimpleGrid>
         <Controller
