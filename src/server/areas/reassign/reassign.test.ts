@@ -71,11 +71,12 @@ describe('reassign one item', () => {
     expect(await owner(id)).toMatchObject({ username: 'user1' });
   });
 
-  it('an item not owned by the path user is refused as not found', async () => {
+  it('an item not owned by the path user is not found (400 CONT_0001); in a bulk request it is a refused entry', async () => {
     const id = await insertItem(svc, 'publisher1');
-    const body = await reassign('user1', id, { targetUsername: 'admin' });
-    expect(body.error).toMatchObject({ code: 403, messageCode: 'CONT_0291' });
-    expect(reasonCodes(body)).toEqual(['itemNotFound']);
+    expect((await reassign('user1', id, { targetUsername: 'admin' })).error).toMatchObject({ code: 400, messageCode: 'CONT_0001' });
+    expect((await svc.post(`content/users/user1/items/${id}/canReassign`, { targetUsername: 'admin' }, tokens.admin)).error).toMatchObject({ code: 400, messageCode: 'CONT_0001' });
+    const bulk = await reassignItems('user1', [id], { targetUsername: 'admin' });
+    expect(bulk.results[0]).toMatchObject({ itemId: id, success: false, error: { messageCode: 'CONT_0291', details: [expect.objectContaining({ reasons: [expect.objectContaining({ code: 'itemNotFound' })] })] } });
     expect(await owner(id)).toMatchObject({ username: 'publisher1' });
   });
 });

@@ -3,8 +3,9 @@
  * `content/users/<user>/canReassignItems` and `content/users/<user>/reassignItems`
  * (spec §4.5, §4.8; facts §3.4, §3.7).
  *
- * - reassign: `{success, itemId}`; a refused item → 403 CONT_0291 with the item in `details`.
- * - canReassign: `{success:true, itemId}`, or the same error.
+ * - reassign: `{success, itemId}`; a refused item → 403 CONT_0291 with the item in `details`;
+ *   an item that is not the path user's → 400 CONT_0001 (does not exist or is inaccessible).
+ * - canReassign: `{success:true, itemId}`, or the same errors.
  * - canReassignItems (≤100 ids): `{results:[{itemId, success:true}]}` when every item may go;
  *   otherwise 403 CONT_0291 with one detail per refused item (the others may go).
  * - reassignItems (≤100 ids): every eligible item moves; `{results:[{itemId, success}]}`, a
@@ -12,12 +13,18 @@
  *   changes. The answer also says, per item, the scheduled tasks deactivated (local extra).
  */
 import type { FastifyInstance } from 'fastify';
-import { canReassignItemsParams, canReassignParams, reassignItemsParams, reassignParams, type ReassignItemResult } from '../../../shared/contract/reassign.ts';
+import { canReassignItemsParams, canReassignParams, reassignItemsParams, reassignParams, type BlockedItem, type ReassignItemResult } from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { itemNotFound } from '../items/access.ts';
 import { evaluateItems } from './eligibility.ts';
 import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';
 
 const USER = `${REST}/content/users/:username`;
+
+/** One item addressed in the path: a missing one is the usual 400 CONT_0001; a refused one CONT_0291. */
+function singleRefusal(blocked: BlockedItem) {
+  return blocked.reasons.length === 1 && blocked.reasons[0].code === 'itemNotFound' ? itemNotFound(blocked.itemId) : reassignRefused([blocked]);
+}
 
 export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -27,7 +34,7 @@ export function reassignRoutes(app: FastifyInstance): void {
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
       const { moved, refused } = await transferItems(portal, caller, parties, [path.itemId], params.targetFolderName);
-      if (refused.length) throw reassignRefused(refused);
+      if (refused.length) throw singleRefusal(refused[0]);
       return { success: true, itemId: path.itemId, tasksDeactivated: moved[0].tasksDeactivated, ...(moved[0].unsharedFrom.length ? { unsharedFrom: moved[0].unsharedFrom } : {}) };
     },
   });
@@ -39,7 +46,7 @@ export function reassignRoutes(app: FastifyInstance): void {
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
       const refused = refusedDetails(await evaluateItems(portal.db, parties.source, parties.target, [path.itemId]), parties.source);
-      if (refused.length) throw reassignRefused(refused);
+      if (refused.length) throw singleRefusal(refused[0]);
       return { success: true, itemId: path.itemId };
     },
   });
