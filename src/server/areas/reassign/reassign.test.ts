@@ -343,3 +343,39 @@ describe('canReassignItems and reassignItems', () => {
     expect(await svc.db.query(`SELECT 1 FROM folders WHERE title = 'NeverMade'`)).toHaveLength(0);
   });
 });
+
+describe('never half an item', () => {
+  it('two transfers of the same items at once: each item moves once, to one target', async () => {
+    const ids = [await insertItem(svc, 'user1'), await insertItem(svc, 'user1'), await insertItem(svc, 'user1')];
+    const [a, b] = await Promise.all([
+      reassignItems('user1', ids, { targetUsername: 'publisher1' }),
+      reassignItems('user1', ids, { targetUsername: 'admin' }),
+    ]);
+    for (const [i, id] of ids.entries()) {
+      const wins = [a.results[i].success, b.results[i].success].filter(Boolean);
+      expect(wins).toHaveLength(1);
+      const events = (await eventsFor(svc, id)).filter((e) => e.operation === 'reassign');
+      expect(events).toHaveLength(1);
+      expect(events[0].properties.reassignedTo).toEqual([(await owner(id)).username]);
+    }
+  });
+
+  it('a failure while writing the transfer leaves every item, folder and event as it was', async () => {
+    const ids = [await insertItem(svc, 'user1'), await insertItem(svc, 'user1')];
+    const folder = word();
+    // Make the last write of the transfer (the reassign events) fail.
+    await svc.db.exec(`
+      CREATE FUNCTION refuse_reassign_event() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused for the test'; END $$ LANGUAGE plpgsql;
+      CREATE TRIGGER refuse_reassign_event BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.operation = 'reassign' AND NEW.subject_id = '${ids[1]}') EXECUTE FUNCTION refuse_reassign_event();
+    `);
+    try {
+      const body = await reassignItems('user1', ids, { targetUsername: 'publisher1', targetFolderName: folder });
+      expect(body.error).toMatchObject({ code: 500 });
+    } finally {
+      await svc.db.exec('DROP TRIGGER refuse_reassign_event ON events; DROP FUNCTION refuse_reassign_event();');
+    }
+    for (const id of ids) expect(await owner(id)).toMatchObject({ username: 'user1', folder_id: null });
+    expect(await svc.db.query('SELECT 1 FROM folders WHERE title = $1', [folder])).toHaveLength(0);
+    expect((await eventsFor(svc, ids[0])).map((e) => e.operation)).toEqual([]);
+  });
+});
