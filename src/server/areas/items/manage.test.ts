@@ -147,7 +147,7 @@ describe('folders and user content', () => {
   it('answers the user item with its sharing', async () => {
     const id = await insertItem(svc, 'user1', { access: 'org' });
     const body = await getJson(svc, `content/users/user1/items/${id}`, {}, tokens.user1);
-    expect(body).toEqual({ item: expect.objectContaining({ id, access: 'org' }), sharing: { access: 'org', groups: [] } });
+    expect(body).toEqual({ item: expect.objectContaining({ id, access: 'org' }), sharing: { access: 'org', groups: [] }, infoFiles: [] });
     expect((await getJson(svc, `content/users/user1/items/${id}`, {}, tokens.publisher1)).error.code).toBe(403);
     expect((await getJson(svc, `content/users/publisher1/items/${id}`, {}, tokens.admin)).error.messageCode).toBe('CONT_0001');
   });
