@@ -31,9 +31,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 import type { PortalContext } from '../context.ts';
 import { outboundRequest, OutboundRefused } from '../http/outbound.ts';
 import { subscriptionMatches } from '../../shared/events.ts';
-import { webhookSettings } from '../areas/webhooks/service.ts';
 import type { Queryable } from '../store/db.ts';
-import { WEBHOOK_SETTINGS_LIMITS, type WebhookConfig } from '../../shared/contract/webhooks.ts';
+import { WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookSettings } from '../../shared/contract/webhooks.ts';
 
 export const WEBHOOK_LIMITS = {
   pollMs: 200,
@@ -130,47 +129,73 @@ export interface ClaimedDelivery {
   name: string;
   payload_url: string;
   secret: string;
+  /** The organization's delivery settings as they were at the claim. */
+  settings: WebhookSettings;
 }
 
-/** Claims due deliveries (pending and due, or running with a lease that ran out) up to `max`, at most PER_WEBHOOK per webhook in flight. */
+/**
+ * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight. A running delivery
+ * whose lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
+ * taken per active webhook (its oldest due deliveries, through a per-webhook index), so one
+ * webhook's backlog never hides another webhook's deliveries.
+ */
 export async function claimDeliveries(ctx: PortalContext, max: number, inFlight: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
   if (max <= 0) return [];
   const now = ctx.clock.now();
-  const [due] = await ctx.db.query(
-    `SELECT 1 FROM webhook_deliveries WHERE (state = 'pending' AND next_at <= $1) OR (state = 'running' AND locked_until <= $1) LIMIT 1`,
+  // An idle pass only reads.
+  const due = await ctx.db.query<{ kind: string }>(
+    `(SELECT 'pending' AS kind FROM webhook_deliveries WHERE state = 'pending' AND next_at <= $1 LIMIT 1)
+     UNION ALL (SELECT 'expired' AS kind FROM webhook_deliveries WHERE state = 'running' AND locked_until <= $1 LIMIT 1)`,
     [now],
   );
-  if (!due) return [];
+  if (!due.length) return [];
   return ctx.db.tx(async (q) => {
+    if (due.some((d) => d.kind === 'expired')) {
+      await q.query(`UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`, [now]);
+    }
     const running = await q.query<{ webhook_id: string; n: number }>(
       `SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id`,
       [now],
     );
     const busy = new Map(running.map((r) => [r.webhook_id, r.n]));
     for (const [id, n] of inFlight) busy.set(id, Math.max(busy.get(id) ?? 0, n));
-    const candidates = await q.query<ClaimedDelivery & { timeout_seconds: number | null }>(
-      `SELECT d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, w.name, w.payload_url, w.secret, s.timeout_seconds
-         FROM webhook_deliveries d
-         JOIN webhooks w ON w.id = d.webhook_id
-         LEFT JOIN webhook_settings s ON s.org_id = d.org_id
-        WHERE w.is_active AND ((d.state = 'pending' AND d.next_at <= $1) OR (d.state = 'running' AND d.locked_until <= $1))
-        ORDER BY d.next_at, d.created
-        LIMIT $2
-        FOR UPDATE OF d SKIP LOCKED`,
-      [now, max * 4],
+    const full = [...busy].filter(([, n]) => n >= WEBHOOK_LIMITS.perWebhook).map(([id]) => id);
+    type Candidate = Omit<ClaimedDelivery, 'settings'> & { created: string | number; notification_attempts: number | null; timeout_seconds: number | null; interval_seconds: number | null };
+    const candidates = await q.query<Candidate>(
+      `SELECT d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, d.created, w.name, w.payload_url, w.secret,
+              s.notification_attempts, s.timeout_seconds, s.interval_seconds
+         FROM webhooks w
+         CROSS JOIN LATERAL (
+           SELECT * FROM webhook_deliveries x
+            WHERE x.webhook_id = w.id AND x.state = 'pending' AND x.next_at <= $1
+            ORDER BY x.next_at, x.created
+            LIMIT $3
+            FOR UPDATE SKIP LOCKED) d
+         LEFT JOIN webhook_settings s ON s.org_id = w.org_id
+        WHERE w.is_active AND NOT (w.id = ANY($2))
+        ORDER BY d.next_at, d.created`,
+      [now, full, WEBHOOK_LIMITS.perWebhook],
     );
-    const claimed: ClaimedDelivery[] = [];
+    const claimed: (ClaimedDelivery & { leaseUntil: number })[] = [];
     for (const c of candidates) {
       if (claimed.length >= max) break;
       const n = busy.get(c.webhook_id) ?? 0;
       if (n >= WEBHOOK_LIMITS.perWebhook) continue;
       busy.set(c.webhook_id, n + 1);
-      const timeoutMs = (c.timeout_seconds ?? 10) * 1000;
-      await q.query(`UPDATE webhook_deliveries SET state = 'running', attempts = attempts + 1, locked_until = $2 WHERE id = $1`, [c.id, now + timeoutMs + WEBHOOK_LIMITS.leaseMarginMs]);
-      const { timeout_seconds: _t, ...rest } = c;
-      claimed.push({ ...rest, attempts: c.attempts + 1 });
+      const { notification_attempts, timeout_seconds, interval_seconds, created: _c, ...rest } = c;
+      const settings: WebhookSettings = {
+        notificationAttempts: notification_attempts ?? WEBHOOK_SETTINGS_LIMITS.notificationAttempts.default,
+        notificationTimeOutInSeconds: timeout_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
+        notificationElapsedTimeInSeconds: interval_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.default,
+      };
+      claimed.push({ ...rest, settings, attempts: c.attempts + 1, leaseUntil: now + settings.notificationTimeOutInSeconds * 1000 + WEBHOOK_LIMITS.leaseMarginMs });
     }
-    return claimed;
+    // One update per lease length (one per organization's time limit).
+    for (const lease of new Set(claimed.map((c) => c.leaseUntil))) {
+      const ids = claimed.filter((c) => c.leaseUntil === lease).map((c) => c.id);
+      await q.query(`UPDATE webhook_deliveries SET state = 'running', attempts = attempts + 1, locked_until = $2 WHERE id = ANY($1)`, [ids, lease]);
+    }
+    return claimed.map(({ leaseUntil: _l, ...c }) => c);
   });
 }
 
@@ -241,7 +266,7 @@ async function send(ctx: PortalContext, url: string, headers: Record<string, str
 
 /** One attempt of a claimed delivery, and its outcome recorded. */
 export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): Promise<boolean> {
-  const settings = await webhookSettings(ctx.db, d.org_id);
+  const { settings } = d;
   const now = ctx.clock.now();
   const portalURL = `http://${ctx.config.host}:${ctx.config.port}/`;
   const { body, headers } = buildRequest(d, portalURL, now);
@@ -249,15 +274,17 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
   const result = await send(ctx, d.payload_url, headers, body, settings.notificationTimeOutInSeconds * 1000);
   const duration = Math.round(performance.now() - started);
   const done = ctx.clock.now();
+  const attempt = [d.id, d.webhook_id, d.attempts, now, JSON.stringify(headers), body, result.status, result.error, result.excerpt, duration, result.success];
+  const logAttempt = `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+  if (result.success) {
+    // The common case in one statement (atomic on its own): the attempt logged and the delivery done.
+    await ctx.db.query(`WITH logged AS (${logAttempt}) UPDATE webhook_deliveries SET state = 'delivered', locked_until = 0, finished = $12 WHERE id = $1`, [...attempt, done]);
+    return true;
+  }
   await ctx.db.tx(async (q) => {
-    await q.query(
-      `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [d.id, d.webhook_id, d.attempts, now, JSON.stringify(headers), body, result.status, result.error, result.excerpt, duration, result.success],
-    );
-    if (result.success) {
-      await q.query(`UPDATE webhook_deliveries SET state = 'delivered', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
-    } else if (result.status === 410) {
+    await q.query(logAttempt, attempt);
+    if (result.status === 410) {
       await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
       await deactivate(q, d.webhook_id, done, 'The receiver answered 410 Gone: the payload URL no longer accepts deliveries.');
     } else if (d.attempts <= settings.notificationAttempts) {
@@ -270,7 +297,7 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
       await applyDeactivationPolicy(q, d.webhook_id, done);
     }
   });
-  return result.success;
+  return false;
 }
 
 /** Deactivates the webhook once its policy's number of failed deliveries fall within its window. */
@@ -301,13 +328,29 @@ export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
   const inFlight = new Map<string, number>();
   const running = new Set<Promise<unknown>>();
   for (;;) {
-    const total = [...inFlight.values()].reduce((a, b) => a + b, 0);
-    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight - total, inFlight);
-    attempts += batch.length;
-    for (const d of batch) launch(ctx, d, inFlight, running, () => {});
+    if (worthClaiming(inFlight)) {
+      const batch = await claimDeliveries(ctx, freeSlots(inFlight), inFlight);
+      attempts += batch.length;
+      for (const d of batch) launch(ctx, d, inFlight, running, () => {});
+    }
     if (!running.size) return attempts;
     await Promise.race(running);
   }
+}
+
+const freeSlots = (inFlight: ReadonlyMap<string, number>) => WEBHOOK_LIMITS.maxInFlight - [...inFlight.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * A claim costs the same for one delivery as for eight: claim when nothing is in flight or at
+ * least half the slots are free, not after every single attempt. A webhook held at its own limit
+ * (a slow receiver) does not count against the others.
+ */
+function worthClaiming(inFlight: ReadonlyMap<string, number>): boolean {
+  const free = freeSlots(inFlight);
+  if (free <= 0) return false;
+  let others = 0;
+  for (const n of inFlight.values()) if (n < WEBHOOK_LIMITS.perWebhook) others += n;
+  return others === 0 || free >= WEBHOOK_LIMITS.maxInFlight / 2;
 }
 
 /** Starts one attempt, counted in `inFlight` per webhook until it ends. */
@@ -341,8 +384,8 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
   const pass = async () => {
     while (!stopped && (await fanOut(ctx)) > 0);
     if (stopped) return;
-    const total = [...inFlight.values()].reduce((a, b) => a + b, 0);
-    const batch = await claimDeliveries(ctx, WEBHOOK_LIMITS.maxInFlight - total, inFlight);
+    if (!worthClaiming(inFlight)) return;
+    const batch = await claimDeliveries(ctx, freeSlots(inFlight), inFlight);
     for (const d of batch) launch(ctx, d, inFlight, running, () => tick());
   };
   const tick = () => {

@@ -51,3 +51,9 @@ CREATE INDEX service_webhooks_owner ON service_webhooks (lower(owner));
 -- or an administrator), so the console can say so. Cleared on activate.
 ALTER TABLE webhooks ADD COLUMN deactivated_reason text;
 ALTER TABLE webhooks ADD COLUMN deactivated_at bigint;
+
+-- Webhook delivery claims: a webhook's oldest due deliveries, and leases that ran out, found by
+-- index rather than by scanning every delivery ever made.
+CREATE INDEX webhook_deliveries_pending_hook ON webhook_deliveries (webhook_id, next_at) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_pending_due ON webhook_deliveries (next_at) WHERE state = 'pending';
+CREATE INDEX webhook_deliveries_running ON webhook_deliveries (locked_until) WHERE state = 'running';
