@@ -21,7 +21,9 @@ test('an administrator transfers a mix of transferable and blocked items and rea
 
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Members' }).click();
-  await page.getByRole('link', { name: 'Transfer content of user1' }).click();
+  await page.getByRole('button', { name: 'More actions for user1' }).click();
+  await snap(page, 'members-transfer-action');
+  await page.getByRole('menuitem', { name: 'Transfer content' }).click();
   await expect(page.getByRole('heading', { name: 'Transfer content', level: 1 })).toBeVisible();
   const items = page.getByRole('table', { name: 'Items of user1' });
   await expect(items.getByText(`Parks ${tag}`)).toBeVisible();

@@ -1,12 +1,12 @@
 /** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles (one or several at once). */
-import { Badge, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
+import { IconChevronDown, IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
@@ -115,15 +115,7 @@ export default function MembersPage() {
           >
             Change role
           </GuardedButton>
-          {transferPermission(m).allowed ? (
-            <Button component={Link} to={`/members/transfer?from=${encodeURIComponent(m.username)}`} size="xs" variant="default" aria-label={`Transfer content of ${m.username}`}>
-              Transfer content
-            </Button>
-          ) : (
-            <GuardedButton permission={transferPermission(m)} size="xs" variant="default" aria-label={`Transfer content of ${m.username}`}>
-              Transfer content
-            </GuardedButton>
-          )}
+          <MemberMoreMenu username={m.username} transfer={transferPermission(m)} />
         </Group>
       ),
     },
@@ -214,5 +206,32 @@ export default function MembersPage() {
       />
       <ChangeRoleModal member={changing} onClose={() => setChanging(null)} customRoles={customRoles} rolesNote={rolesNote} />
     </>
+  );
+}
+
+/** Less frequent actions on one member, kept in a menu so the table keeps its width. */
+function MemberMoreMenu({ username, transfer }: { username: string; transfer: Permission }) {
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon size={30} variant="default" aria-label={`More actions for ${username}`}>
+          <IconChevronDown size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {transfer.allowed ? (
+          <Menu.Item component={Link} to={`/members/transfer?from=${encodeURIComponent(username)}`}>
+            Transfer content
+          </Menu.Item>
+        ) : (
+          <Menu.Item disabled title={transfer.reason} data-missing-privilege={transfer.missing}>
+            Transfer content
+            <Text size="xs" c="dimmed" maw={260}>
+              {transfer.reason}
+            </Text>
+          </Menu.Item>
+        )}
+      </Menu.Dropdown>
+    </Menu>
   );
 }
