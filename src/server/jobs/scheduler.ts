@@ -21,7 +21,8 @@
 import { TASK_LIMITS, type TaskType } from '../../shared/contract/tasks.ts';
 import type { Clock, PortalContext } from '../context.ts';
 import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
-import { normaliseRun, runIdOf, scheduleOf, taskById, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import { normaliseRun, scheduleOf, taskById, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSchedulerWork } from '../areas/tasks/wake.ts';
 import { taskSettings } from '../areas/tasks/settings.ts';
@@ -33,7 +34,7 @@ export const SCHEDULER_LIMITS = {
   /** Due tasks turned into runs per transaction. */
   claimBatch: 200,
   /** Runs executing at once in one process. */
-  maxInFlight: 16,
+  maxInFlight: 32,
   /** A run's lease: longer than any executor's own time limit. */
   leaseMs: 40 * 60_000,
   maxAttempts: 2,
@@ -88,12 +89,14 @@ export class TaskScheduler {
     let handled = 0;
     for (;;) {
       const n = await this.ctx.db.tx(async (q) => {
-        const due = await q.query<TaskRow>(
-          `SELECT t.*, u.username AS owner_username FROM tasks t JOIN users u ON u.id = t.owner_id
-            WHERE t.active AND t.next_run_at <= $1 ORDER BY t.next_run_at LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
-          [now, SCHEDULER_LIMITS.claimBatch],
-        );
-        for (const raw of due) await this.fire(q, { ...raw, next_run_at: Number(raw.next_run_at), start_date: raw.start_date == null ? null : Number(raw.start_date), end_date: raw.end_date == null ? null : Number(raw.end_date) }, now);
+        const due = (
+          await q.query<TaskRow>(
+            `SELECT t.*, u.username AS owner_username FROM tasks t JOIN users u ON u.id = t.owner_id
+              WHERE t.active AND t.next_run_at <= $1 ORDER BY t.next_run_at LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+            [now, SCHEDULER_LIMITS.claimBatch],
+          )
+        ).map((t) => ({ ...t, next_run_at: Number(t.next_run_at), start_date: t.start_date == null ? null : Number(t.start_date), end_date: t.end_date == null ? null : Number(t.end_date) }));
+        if (due.length) await this.fire(q, due, now);
         return due.length;
       });
       handled += n;
@@ -101,71 +104,89 @@ export class TaskScheduler {
     }
   }
 
-  /** One due task: the latest missed occurrence runs, earlier ones are skipped, next_run_at moves on. */
-  private async fire(q: Parameters<Parameters<PortalContext['db']['tx']>[0]>[0], t: TaskRow, now: number): Promise<void> {
-    const window = { startDate: t.start_date, endDate: t.end_date };
-    const missed: number[] = [t.next_run_at!];
-    let more = false;
-    for (let at = t.next_run_at!; ; ) {
-      const next = nextRun(scheduleOf(t), at, window);
-      if (next === null || next > now) break;
-      if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
-        more = true;
-        break;
+  /**
+   * Due tasks, set-based: for each, the latest missed occurrence becomes a run, earlier ones are
+   * recorded as skipped, and next_run_at moves on (or the task completes).
+   */
+  private async fire(q: Queryable, tasks: TaskRow[], now: number): Promise<void> {
+    const skipped: { task: string; org: string; at: number }[] = [];
+    const fired: { task: TaskRow; at: number; note: string }[] = [];
+    for (const t of tasks) {
+      const window = { startDate: t.start_date, endDate: t.end_date };
+      const missed: number[] = [t.next_run_at!];
+      let more = false;
+      for (let at = t.next_run_at!; ; ) {
+        const next = nextRun(scheduleOf(t), at, window);
+        if (next === null || next > now) break;
+        if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
+          more = true;
+          break;
+        }
+        missed.push(next);
+        at = next;
       }
-      missed.push(next);
-      at = next;
+      const earlier = missed.slice(0, -1);
+      for (const at of earlier.slice(-SCHEDULER_LIMITS.skippedRecorded)) skipped.push({ task: t.id, org: t.org_id, at });
+      const note = earlier.length ? `Started on recovery; ${more ? 'more than ' : ''}${earlier.length} earlier missed run${earlier.length === 1 ? ' was' : 's were'} skipped.` : '';
+      fired.push({ task: t, at: missed[missed.length - 1], note });
     }
-    const fired = missed[missed.length - 1];
-    const skipped = missed.slice(0, -1);
-    const recorded = skipped.slice(-SCHEDULER_LIMITS.skippedRecorded);
-    for (const at of recorded) {
+    if (skipped.length) {
       await q.query(
-        `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'skipped', $5, $6, $6) ON CONFLICT DO NOTHING`,
-        [runIdOf(t.id, at), t.id, t.org_id, at, 'Missed while the scheduler was not running; only the latest missed run was started.', now],
+        `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
+         SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'skipped', $4, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[]) AS r(task, org, at)
+         ON CONFLICT DO NOTHING`,
+        [skipped.map((x) => x.task), skipped.map((x) => x.org), skipped.map((x) => x.at), 'Missed while the scheduler was not running; only the latest missed run was started.', now],
       );
     }
-    const note = skipped.length ? `Started on recovery; ${more ? 'more than ' : ''}${skipped.length} earlier missed run${skipped.length === 1 ? ' was' : 's were'} skipped.` : '';
-    const inserted = await q.query(
-      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'scheduled', $5, $6, $6)
-       ON CONFLICT DO NOTHING RETURNING id`,
-      [runIdOf(t.id, fired), t.id, t.org_id, fired, note, now],
+    const inserted = await q.query<{ task_id: string }>(
+      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
+       SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'scheduled', r.note, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS r(task, org, at, note)
+       ON CONFLICT DO NOTHING RETURNING task_id`,
+      [fired.map((f) => f.task.id), fired.map((f) => f.task.org_id), fired.map((f) => f.at), fired.map((f) => f.note), now],
     );
-    const runCount = t.run_count + (inserted.length ? 1 : 0);
-    const next = computeNextRun({ ...t, run_count: runCount }, Math.max(now, fired));
-    if (next === null) {
+    const insertedIds = new Set(inserted.map((r) => r.task_id));
+    const moved: { id: string; next: number; count: number }[] = [];
+    for (const { task: t, at } of fired) {
+      const runCount = t.run_count + (insertedIds.has(t.id) ? 1 : 0);
+      const next = computeNextRun({ ...t, run_count: runCount }, Math.max(now, at));
+      if (next !== null) {
+        moved.push({ id: t.id, next, count: runCount });
+        continue;
+      }
       const reason = t.max_occurrences != null && runCount >= t.max_occurrences ? `Completed: it ran the maximum of ${t.max_occurrences} times.` : 'Completed: no run is left before its end date.';
       await q.query(`UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`, [t.id, runCount, reason, now]);
-    } else {
-      await q.query('UPDATE tasks SET next_run_at = $2, run_count = $3 WHERE id = $1', [t.id, next, runCount]);
+    }
+    if (moved.length) {
+      await q.query(
+        `UPDATE tasks t SET next_run_at = v.next, run_count = v.count FROM unnest($1::text[], $2::bigint[], $3::int[]) AS v(id, next, count) WHERE t.id = v.id`,
+        [moved.map((m) => m.id), moved.map((m) => m.next), moved.map((m) => m.count)],
+      );
     }
   }
 
-  /** Claim runs waiting to start, and runs whose lease ran out (step 2). */
+  /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one statement. */
   async claim(limit: number): Promise<ClaimedRun[]> {
     if (limit <= 0) return [];
     const now = this.clock.now();
     const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
-    const interrupted: RunRow[] = [];
-    const claimed = await this.ctx.db.tx(async (q) => {
-      const rows = (
+    const { claimed, interrupted } = await this.ctx.db.tx(async (q) => {
+      // Runs taken over too often are failed below rather than tried again.
+      const interrupted = (
         await q.query<RunRow>(
-          `SELECT * FROM task_runs WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1)
-            ORDER BY scheduled_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-          [now, limit],
+          `SELECT * FROM task_runs WHERE status = 'executing' AND locked_until < $1 AND attempts >= $2 LIMIT $3 FOR UPDATE SKIP LOCKED`,
+          [now, SCHEDULER_LIMITS.maxAttempts, limit],
         )
       ).map(normaliseRun);
-      const out: ClaimedRun[] = [];
-      for (const r of rows) {
-        if (r.status === 'executing' && r.attempts >= SCHEDULER_LIMITS.maxAttempts) {
-          interrupted.push(r);
-          continue;
-        }
-        await q.query(`UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $3, modified = $3 WHERE id = $1`, [r.id, now + lease, now]);
-        await q.query('UPDATE tasks SET last_start = $2, last_status = $3 WHERE id = $1', [r.task_id, now, 'executing']);
-        out.push({ id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts + 1 });
-      }
-      return out;
+      const rows = await q.query<{ id: string; task_id: string; scheduled_at: number; attempts: number }>(
+        `UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $1, modified = $1
+          WHERE id IN (SELECT id FROM task_runs
+                        WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1 AND attempts < $4)
+                        ORDER BY scheduled_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+          RETURNING id, task_id, scheduled_at, attempts`,
+        [now, now + lease, limit, SCHEDULER_LIMITS.maxAttempts],
+      );
+      if (rows.length) await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [[...new Set(rows.map((r) => r.task_id))], now]);
+      return { claimed: rows.map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: r.attempts })), interrupted };
     });
     for (const r of interrupted) await this.finish({ id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts }, 'failed', 'Interrupted: the service stopped during the run, twice.');
     return claimed;
@@ -193,26 +214,30 @@ export class TaskScheduler {
     await this.finish(run, status, result);
   }
 
+  /**
+   * Record a run's end and the task's bookkeeping in one statement (atomic without a transaction):
+   * only if this scheduler still holds the run (same attempt), the failure count moves, and at
+   * FAILURES_TO_DISABLE consecutive failures the task is deactivated with the reason.
+   */
   private async finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string): Promise<void> {
     const now = this.clock.now();
-    await this.ctx.db.tx(async (q) => {
-      const done = await q.query(
-        `UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $5 RETURNING id`,
-        [run.id, status, result.slice(0, 4000), now, run.attempt],
-      );
-      if (!done.length) return; // another scheduler took the run over after our lease ran out
-      const [t] = await q.query<{ consecutive_failures: number; active: boolean }>('SELECT consecutive_failures, active FROM tasks WHERE id = $1 FOR UPDATE', [run.taskId]);
-      if (!t) return;
-      const failures = status === 'succeeded' ? 0 : t.consecutive_failures + 1;
-      await q.query('UPDATE tasks SET last_status = $2, last_result = $3, consecutive_failures = $4 WHERE id = $1', [run.taskId, status, result.slice(0, 4000), failures]);
-      if (failures >= TASK_LIMITS.failuresToDisable && t.active) {
-        await q.query(`UPDATE tasks SET active = false, state = 'failed', next_run_at = NULL, state_reason = $2, modified = $3 WHERE id = $1`, [
-          run.taskId,
-          `Disabled after ${failures} consecutive failed runs. The last: ${result.slice(0, 1000)}`,
-          now,
-        ]);
-      }
-    });
+    const text = result.slice(0, 4000);
+    await this.ctx.db.query(
+      `WITH ended AS (
+         UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0
+          WHERE id = $1 AND status = 'executing' AND attempts = $5 RETURNING task_id),
+       counted AS (
+         SELECT t.id, CASE WHEN $2 = 'succeeded' THEN 0 ELSE t.consecutive_failures + 1 END AS failures, t.active
+           FROM tasks t JOIN ended e ON e.task_id = t.id)
+       UPDATE tasks t SET last_status = $2, last_result = $3, consecutive_failures = c.failures,
+              active = CASE WHEN c.failures >= $6 THEN false ELSE t.active END,
+              state = CASE WHEN c.failures >= $6 AND t.active THEN 'failed' ELSE t.state END,
+              next_run_at = CASE WHEN c.failures >= $6 THEN NULL ELSE t.next_run_at END,
+              state_reason = CASE WHEN c.failures >= $6 AND t.active THEN 'Disabled after ' || c.failures || ' consecutive failed runs. The last: ' || left($3, 1000) ELSE t.state_reason END,
+              modified = CASE WHEN c.failures >= $6 AND t.active THEN $4 ELSE t.modified END
+         FROM counted c WHERE t.id = c.id`,
+      [run.id, status, text, now, run.attempt, TASK_LIMITS.failuresToDisable],
+    );
   }
 
   /** One full pass, waiting for every run it starts to end (tests; the loop does not wait). */
