@@ -106,9 +106,10 @@ export async function listLinks(q: Queryable, collaborationId: string): Promise<
        FROM collaboration_workspace_links l
        JOIN collaboration_workspaces w ON w.id = l.workspace_id
        JOIN organizations o ON o.id = l.org_id
+       JOIN collaboration_participants p ON p.collaboration_id = w.collaboration_id AND p.org_id = l.org_id
        LEFT JOIN groups g ON g.id = l.group_id
       WHERE w.collaboration_id = $1
-      ORDER BY w.created, w.id, l.org_id`,
+      ORDER BY w.created, w.id, (p.role = 'host') DESC, p.created, l.org_id`,
     [collaborationId],
   );
 }
