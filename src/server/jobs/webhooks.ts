@@ -102,16 +102,28 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
       ? await q.query<{ id: string; org_id: string; events: string[]; created: string | number }>('SELECT id, org_id, events, created FROM webhooks WHERE is_active AND org_id = ANY($1)', [orgs])
       : [];
     const now = ctx.clock.now();
+    // Column arrays for one multi-row insert (a statement per delivery costs more than the rows).
+    const cols = { id: [] as string[], hook: [] as string[], org: [] as string[], event: [] as string[], uri: [] as string[], body: [] as string[] };
     for (const e of taken) {
       for (const h of hooks) {
         if (h.org_id !== e.org_id || Number(e.created) < Number(h.created) || !subscriptionMatches(h.events, e.uri)) continue;
         const event = { userId: e.user_id, username: e.username, when: Number(e.created), operation: e.operation, source: e.source, id: e.subject_id, properties: e.properties };
-        await q.query(
-          `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created)
-           VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (webhook_id, event_id) DO NOTHING`,
-          [randomUUID(), h.id, e.org_id, e.id, e.uri, JSON.stringify(event), now],
-        );
+        cols.id.push(randomUUID());
+        cols.hook.push(h.id);
+        cols.org.push(e.org_id);
+        cols.event.push(e.id);
+        cols.uri.push(e.uri);
+        cols.body.push(JSON.stringify(event));
       }
+    }
+    if (cols.id.length) {
+      await q.query(
+        `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created)
+         SELECT id, hook, org, ev, uri, body::jsonb, 'pending', $7, $7
+           FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS t(id, hook, org, ev, uri, body)
+         ON CONFLICT (webhook_id, event_id) DO NOTHING`,
+        [cols.id, cols.hook, cols.org, cols.event, cols.uri, cols.body, now],
+      );
     }
     await q.query(`UPDATE webhook_cursor SET last_seq = $1, gap_since = $2 WHERE name = 'fanout'`, [last, gapSince]);
     return taken.length;
