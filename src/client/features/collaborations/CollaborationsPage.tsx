@@ -1,7 +1,8 @@
 /**
  * Collaborations: the ones the organization hosts or joins as a guest; for each, its participants
  * (portal, role, status, workspaces) and workspaces (who exchanges through them), and — for the
- * host — removing a participant after an impact preview and a typed confirmation.
+ * host — removing a participant after an impact preview and a typed confirmation; a guest may
+ * leave the same way.
  */
 import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +13,7 @@ import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.ts
 import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
+import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
 import { accessLabel, RemoveParticipantModal } from './RemoveParticipantModal.tsx';
 
 const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray' };
@@ -77,11 +79,20 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
   const workspaces = useQuery(workspacesQuery(orgId, c.id));
   const events = useQuery(eventsQuery(orgId, c.id));
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
+  const [leaving, setLeaving] = useState(false);
   const isHost = c.collaborationRole === 'Host';
+  const me = participants.data?.participants.find((p) => p.portalInfo.id === orgId);
 
   return (
     <Stack gap="lg">
-      {c.description ? <Text size="sm">{c.description}</Text> : null}
+      <Group justify="space-between" align="flex-start" wrap="wrap">
+        <Text size="sm">{c.description}</Text>
+        {!isHost ? (
+          <Button size="xs" color="red" variant="light" onClick={() => setLeaving(true)}>
+            Leave collaboration
+          </Button>
+        ) : null}
+      </Group>
       <Stack gap="xs">
         <Title order={3} fz="md">
           Participants
@@ -198,6 +209,7 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
       ) : null}
 
       <RemoveParticipantModal orgId={orgId} collaborationId={c.id} participant={removing} onClose={() => setRemoving(null)} />
+      <LeaveCollaborationModal orgId={orgId} collaboration={c} me={me} opened={leaving} onClose={() => setLeaving(false)} />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listCollaborations, listParticipants } from '../../api/index.ts';
+import { listCollaborations, listParticipants, request } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -35,6 +35,29 @@ describe('collaborations page', () => {
     const [c] = (await listCollaborations(svc.orgId)).collaborations;
     const partner = (await listParticipants(svc.orgId, c.id)).participants.find((p) => p.portalInfo.id === svc.partnerOrgId)!;
     expect(partner.workspaces.map((w) => w.exchanging)).toEqual([false]);
+  }, 30_000);
+
+  it('a guest leaves after its preview and typing the collaboration name', async () => {
+    await signInAs(svc, 'admin');
+    const base = `portals/${svc.orgId}/collaborations`;
+    const { id } = await request<{ id: string }>(`${base}/createCollaboration`, { name: 'Shared surveys' }, { method: 'POST' });
+    const { workspaceId } = await request<{ workspaceId: string }>(`${base}/${id}/addWorkspace`, { name: 'Surveys' }, { method: 'POST' });
+    const { invitationId } = await request<{ invitationId: string }>(`${base}/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: { [workspaceId]: 'receive' } }, { method: 'POST' });
+    await signInAs(svc, 'partner_admin');
+    await request(`portals/${svc.partnerOrgId}/collaborations/acceptInvitation`, { invitationId }, { method: 'POST' });
+
+    const { user } = renderApp('/collaborations');
+    await user.click(await screen.findByRole('button', { name: 'Leave collaboration' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave Shared surveys?' });
+    expect(within(dialog).getByTestId('leave-preview')).toHaveTextContent('Surveys (receives)');
+    const confirm = within(dialog).getByRole('button', { name: 'Leave collaboration' });
+    expect(confirm).toBeDisabled();
+    await user.type(within(dialog).getByRole('textbox', { name: 'Type Shared surveys to confirm' }), 'Shared surveys');
+    await user.click(confirm);
+    expect(await screen.findByText('No collaborations')).toBeInTheDocument();
+    await signInAs(svc, 'admin');
+    const guest = (await listParticipants(svc.orgId, id)).participants.find((p) => p.portalInfo.id === svc.partnerOrgId)!;
+    expect(guest.status).toBe('left');
   }, 30_000);
 
   it('is not offered to members without the privilege to manage collaborations', async () => {
