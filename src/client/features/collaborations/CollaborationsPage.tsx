@@ -105,8 +105,8 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>Portal</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Status</Table.Th>
+                  <Table.Th w={70}>Role</Table.Th>
+                  <Table.Th w={100}>Status</Table.Th>
                   <Table.Th>Contact</Table.Th>
                   <Table.Th>Workspaces</Table.Th>
                   {isHost ? <Table.Th /> : null}
