@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
-import { parseRetryAfter, runWebhookDispatch } from '../../jobs/webhooks.ts';
+import { claimDeliveries, fanOut, parseRetryAfter, runWebhookDispatch, WEBHOOK_LIMITS } from '../../jobs/webhooks.ts';
 
 const clock = { t: Date.UTC(2026, 2, 1, 9), now: () => clock.t };
 const received: string[] = [];
@@ -162,5 +162,25 @@ describe('the list says how each webhook is doing', () => {
     const id = await hook('/nocontent/y');
     await svc.post(`${base}/${id}/deactivate`, {}, token);
     expect((await record(id)).deactivationReason).toBe('Deactivated by admin.');
+  });
+});
+
+describe('claims are fair between webhooks', () => {
+  it("a webhook at its limit with a long backlog does not hide another webhook's newer delivery", async () => {
+    const busy = await hook('/nocontent/busy', { changes: 'manualChanges', events: '/groups/add' });
+    for (let i = 0; i < 40; i++) await createGroup();
+    await fanOut(svc.app.portal);
+    clock.t += 1000;
+    const other = await hook('/nocontent/other', { changes: 'manualChanges', events: '/groups/add' });
+    await createGroup();
+    await fanOut(svc.app.portal);
+    // The busy webhook has 41 due deliveries, all older than the other's one, and is at its limit.
+    const claimed = await claimDeliveries(svc.app.portal, 8, new Map([[busy, WEBHOOK_LIMITS.perWebhook]]));
+    expect(claimed.map((c) => c.webhook_id)).toEqual([other]);
+    // That claim is left to its lease (as if its process stopped); then everything is delivered.
+    clock.t += 10_000 + WEBHOOK_LIMITS.leaseMarginMs + 1;
+    await runWebhookDispatch(svc.app.portal);
+    expect(received.filter((p) => p === '/nocontent/busy')).toHaveLength(41);
+    expect(received.filter((p) => p === '/nocontent/other')).toHaveLength(1);
   });
 });
