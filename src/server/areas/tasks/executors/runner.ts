@@ -13,6 +13,11 @@ const RUNNER_TIMEOUT_MS = 10 * 60_000;
 export const executeWithRunner: Executor = async ({ ctx, task, runId, scheduledAt, signal }) => {
   const url = taskSettings().runnerUrls[task.type];
   if (!url) throw new RunFailed(`No runner is configured for ${task.type} tasks: set ${RUNNER_ENV[task.type]} to the runner's URL.`);
+  if (task.item_id) {
+    // The item may have been deleted (or moved to another organization) since the task was made.
+    const [item] = await ctx.db.query('SELECT 1 FROM items WHERE id = $1 AND org_id = $2', [task.item_id, task.org_id]);
+    if (!item) throw new RunFailed(`The item ${task.item_id} the task runs on no longer exists.`);
+  }
   const body = JSON.stringify({
     taskId: task.id,
     runId,
