@@ -118,7 +118,8 @@ export interface CronBuilderProps {
 }
 
 export function CronBuilder({ value, onChange, window, now, serverErrors = {} }: CronBuilderProps) {
-  const initialPreset = useMemo(() => scheduleToPreset(value), []); // eslint-disable-line react-hooks/exhaustive-deps
+  // Opened on a preset when the schedule is one (editing), else on the five fields.
+  const [initialPreset] = useState(() => scheduleToPreset(value));
   const [mode, setMode] = useState<'simple' | 'advanced'>(initialPreset ? 'simple' : 'advanced');
   const [preset, setPreset] = useState<Preset>(initialPreset ?? DEFAULT_PRESET);
   const preview = useMemo(() => previewSchedule(value, now ?? Date.now(), window), [value, now, window]);
