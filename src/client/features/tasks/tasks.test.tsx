@@ -67,4 +67,20 @@ describe('scheduled tasks page', () => {
     expect(within(resumed).getAllByText('Resumed')).toHaveLength(2);
     expect(await getTask('admin', a)).toMatchObject({ active: true, taskState: 'active', stateReason: null });
   });
+
+  it('edits a task: the form opens on its preset (monthly, last day) and saves a new time', async () => {
+    await signInAs(svc, 'admin');
+    const id = (await createTask('admin', { type: 'ExecuteReport', title: 'Month end', parameters: { reportType: 'items' }, minute: '0', hour: '22', dayOfMonth: 'L', month: '*', dayOfWeek: '?' })).taskId;
+    const { user } = renderApp('/tasks');
+    await user.click(await screen.findByRole('button', { name: 'Actions for Month end' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Month end' });
+    expect(within(dialog).getByLabelText(/^Repeat/, { selector: 'input' })).toHaveValue('Monthly');
+    expect(within(dialog).getByLabelText(/^Day of the month/, { selector: 'input' })).toHaveValue('Last day');
+    expect(within(dialog).getByTestId('schedule-words')).toHaveTextContent('At 10:00 PM, on the last day of the month (UTC)');
+    fireEvent.change(within(dialog).getByLabelText(/Time \(UTC\)/), { target: { value: '21:15' } });
+    await user.click(within(dialog).getByRole('button', { name: 'Save task' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Month end' })).toBeNull());
+    expect(await getTask('admin', id)).toMatchObject({ cronSchedule: { minute: '15', hour: '21', dayOfMonth: 'L', month: '*', dayOfWeek: '?' }, parameters: { reportType: 'items' } });
+  });
 });
