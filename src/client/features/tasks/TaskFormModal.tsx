@@ -45,7 +45,8 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<TaskFormInput, unknown, TaskFormValues>({
     resolver: zodResolver(taskFormSchema),
-    defaultValues: task ? taskToForm(task) : EMPTY_TASK,
+    // Reports and geoprocessing are for administrators: others start on a type they may schedule.
+    defaultValues: task ? taskToForm(task) : admin ? EMPTY_TASK : { ...EMPTY_TASK, type: 'ExecuteWorkflowManager' },
     mode: 'onTouched',
   });
   const { errors } = form.formState;
