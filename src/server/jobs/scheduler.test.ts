@@ -155,6 +155,20 @@ describe('no run twice, none lost', () => {
   });
 });
 
+describe('run history', () => {
+  it('keeps the newest 100 finished runs of each task', async () => {
+    const id = await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...hourly });
+    for (let i = 0; i < 105; i++) {
+      await svc.db.query(`INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'succeeded', '', 0, 0)`, [`${id}-${i}`, id, svc.orgId, i]);
+    }
+    await svc.db.query(`INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, -1, 'scheduled', '', 0, 0)`, [`${id}--1`, id, svc.orgId]);
+    expect(await scheduler().prune()).toBe(5);
+    const left = await runsOf(id);
+    expect(left.length).toBe(101); // 100 finished + the one still waiting
+    expect(left.filter((r) => r.status === 'succeeded').map((r) => Number(r.scheduled_at))).toEqual(Array.from({ length: 100 }, (_, i) => i + 5));
+  });
+});
+
 describe('failures and completion', () => {
   it('a type without a runner fails with a clear reason; five failures in a row disable the task', async () => {
     setTaskSettings({ runnerUrls: {} });

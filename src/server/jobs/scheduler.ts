@@ -42,6 +42,10 @@ export const SCHEDULER_LIMITS = {
   skippedRecorded: 100,
   /** Missed occurrences counted when working out what was missed; beyond this the count is "more than". */
   catchUpScan: 10_000,
+  /** Finished runs kept per task (older ones are pruned); the runs operation lists the newest 30. */
+  runsKept: 100,
+  /** How often one process prunes old runs. */
+  pruneEveryMs: 10 * 60_000,
 } as const;
 
 interface ClaimedRun {
@@ -70,6 +74,7 @@ export class TaskScheduler {
   private again = false;
   private ticking: Promise<unknown> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
+  private lastPrune = 0;
 
   constructor(
     private readonly ctx: PortalContext,
@@ -240,6 +245,19 @@ export class TaskScheduler {
     );
   }
 
+  /** Delete finished runs beyond the newest runsKept of each task; answers how many went. */
+  async prune(): Promise<number> {
+    const gone = await this.ctx.db.query(
+      `DELETE FROM task_runs WHERE id IN (
+         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY task_id ORDER BY scheduled_at DESC) AS n
+                           FROM task_runs WHERE status IN ('succeeded', 'failed', 'skipped')) ranked
+          WHERE n > $1)
+       RETURNING id`,
+      [SCHEDULER_LIMITS.runsKept],
+    );
+    return gone.length;
+  }
+
   /** One full pass, waiting for every run it starts to end (tests; the loop does not wait). */
   async runDue(): Promise<{ fired: number; runs: number }> {
     const fired = await this.materialize();
@@ -298,6 +316,10 @@ export class TaskScheduler {
       const batch = await this.claim(this.maxInFlight - this.running.size);
       for (const r of batch) this.launch(r);
       if (batch.length && this.running.size < this.maxInFlight) this.again = true;
+    }
+    if (Date.now() - this.lastPrune > SCHEDULER_LIMITS.pruneEveryMs) {
+      this.lastPrune = Date.now();
+      await this.prune();
     }
     const untilDue = nextDue === null || nextDue <= now ? pollMs : nextDue - this.clock.now();
     return Math.max(0, Math.min(pollMs, untilDue));
