@@ -261,7 +261,8 @@ describe('GPService executor against a geoprocessing job server', () => {
         submitted.push({ path: u.pathname, form });
         if (form.get('token') !== 'gp-admin-token') return { json: { error: { code: 498, message: 'Invalid token.', details: [] } } };
         const jobId = `j${++nextJob}`;
-        scripts.set(jobId, form.get('Mode') === 'fail' ? ['esriJobExecuting', 'esriJobFailed'] : ['esriJobExecuting', 'esriJobExecuting', 'esriJobSucceeded']);
+        const mode = form.get('Mode');
+        scripts.set(jobId, mode === 'fail' ? ['esriJobExecuting', 'esriJobFailed'] : mode === 'slow' ? [...Array(40).fill('esriJobExecuting'), 'esriJobSucceeded'] : ['esriJobExecuting', 'esriJobExecuting', 'esriJobSucceeded']);
         return { json: { jobId, jobStatus: 'esriJobSubmitted' } };
       }
       const m = /\/jobs\/(\w+)$/.exec(u.pathname);
@@ -313,6 +314,21 @@ describe('GPService executor against a geoprocessing job server', () => {
     await scheduler().runDue();
     expect((await runsOf(failing))[0]).toMatchObject({ status: 'failed', result: expect.stringMatching(/^Job j\d+ ended with esriJobFailed: Input layer has no features\.$/) });
     expect((await runsOf(refused))[0]).toMatchObject({ status: 'failed', result: 'submitJob failed: 498 Invalid token.' });
+  });
+
+  it('a service stopping mid-job hands the run back; the next start runs it to the end (not lost, not failed)', async () => {
+    const id = await gpTask({ Mode: 'slow' });
+    clock.t = MON_0730;
+    const first = scheduler();
+    await first.materialize();
+    const [run] = await first.claim(10);
+    const executing = first.execute(run);
+    await new Promise((r) => setTimeout(r, 60)); // the job is running
+    await first.stop();
+    await executing;
+    expect((await runsOf(id))[0]).toMatchObject({ status: 'scheduled', attempts: 0 });
+    await scheduler().runDue();
+    expect((await runsOf(id)).map((r) => [r.status, r.attempts])).toEqual([['succeeded', 1]]);
   });
 
   it('an unreachable task URL fails the run with the reason', async () => {
