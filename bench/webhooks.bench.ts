@@ -12,7 +12,7 @@
  *     to delivery (goal p99 < 1 s).
  *  3. The same with one of the 4 receivers answering after 2 s: the other three's p99, and how far
  *     the slow one got.
- * Usage: node --import tsx bench/webhooks.bench.ts   (BENCH_WEBHOOK_EVENTS=10000, BENCH_WEBHOOK_RATE=100)
+ * Usage: node --import tsx bench/webhooks.bench.ts   (BENCH_WEBHOOK_EVENTS=10000, BENCH_WEBHOOK_RATE=50)
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,7 +22,7 @@ import { startService } from '../test/support/service.ts';
 import { fmt } from './lib.ts';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
-const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 100);
+const RATE = Number(process.env.BENCH_WEBHOOK_RATE ?? 50);
 const STEADY_SECONDS = 10;
 const COMMIT_BATCH = 100;
 
