@@ -20,6 +20,7 @@ import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, lockItem, type ItemRow } from './repo.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
+import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -227,6 +228,8 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       [row.id],
     );
     await q.query('DELETE FROM items WHERE id = $1', [row.id]);
+    // Its scheduled tasks have nothing left to run on: stop them, saying why (they stay listed).
+    await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
     await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title], type: row.type }, when: now });
     return keys.map((k) => k.key);
   });

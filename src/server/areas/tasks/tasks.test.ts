@@ -261,3 +261,12 @@ describe('deactivateItemTasks (item reassign)', () => {
     expect(await svc.db.tx((q) => deactivateItemTasks(q, svc.partnerOrgId, itemOfUser1))).toBe(0);
   });
 });
+
+describe('deleting an item', () => {
+  it('deactivates its tasks with the reason', async () => {
+    const item = await addItem('user1', 'notebook to delete');
+    const task = (await create('user1', { type: 'ExecuteWorkflowManager', itemId: item, ...weekdays730 })).taskId;
+    expect((await svc.post(`content/users/user1/items/${item}/delete`, {}, tokens.user1)).success).toBe(true);
+    expect(await get('user1', task)).toMatchObject({ active: false, taskState: 'paused', nextRun: null, stateReason: 'The item was deleted; its tasks were deactivated.' });
+  });
+});
