@@ -31,7 +31,8 @@ export default defineConfig({
   webServer: {
     command: 'node --import tsx src/server/main.ts',
     url: `http://127.0.0.1:${port}/sharing/rest/portals/self?f=json`,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on' },
+    // Loopback receivers and downloads (webhook and dataUrl specs) are allowed, as the documented setting permits.
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', ALLOW_PRIVATE_OUTBOUND: 'on' },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',
