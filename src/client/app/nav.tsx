@@ -4,11 +4,10 @@
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup } from '../components/icons.tsx';
+import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup, IconWebhook } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { IconClock } from '../features/tasks/IconClock.tsx';
 import { tasksAccess } from '../features/tasks/permissions.ts';
-import { IconWebhook } from '../features/webhooks/IconWebhook.tsx';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../lib/privileges.ts';
 

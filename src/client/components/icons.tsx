@@ -212,3 +212,13 @@ export const IconFiles = (p: IconProps) => (
     <path d="M9 13h6M9 16h4" />
   </Icon>
 );
+
+/** An event leaving along a line to a receiver. */
+export const IconWebhook = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="6" cy="17" r="3" />
+    <circle cx="18" cy="17" r="3" />
+    <circle cx="12" cy="6" r="3" />
+    <path d="M9 17h6M10.5 8.6 7.5 14.4M13.5 8.6l3 5.8" />
+  </Icon>
+);

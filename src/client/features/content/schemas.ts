@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import { ITEM_SORT_FIELDS } from '../../api/index.ts';
+import { httpUrlSchema } from '../../lib/urls.ts';
 
 /** Item types offered in pickers; any other type can be typed. */
 export const COMMON_ITEM_TYPES = [
@@ -91,18 +92,7 @@ const tags = z.array(z.string().trim().min(1).max(256, 'must be at most 256 char
 const title = z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters');
 const itemType = z.string().trim().min(1, 'is required').max(128, 'must be at most 128 characters');
 const itemId = z.string().trim().regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be an item id (${LIMITS.itemIdLength} letters and digits)`);
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL');
+
 
 export const ADD_MODES = ['file', 'url', 'text', 'dataUrl'] as const;
 export type AddMode = (typeof ADD_MODES)[number];
@@ -135,11 +125,11 @@ export const addItemSchema = z
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
     if (v.mode === 'file' && !v.file) issue('file', 'Choose a file');
     if (v.mode === 'url') {
-      const r = httpUrl.safeParse(v.url);
+      const r = httpUrlSchema.safeParse(v.url);
       if (!r.success) issue('url', r.error.issues[0].message);
     }
     if (v.mode === 'dataUrl') {
-      const r = httpUrl.safeParse(v.dataUrl);
+      const r = httpUrlSchema.safeParse(v.dataUrl);
       if (!r.success) issue('dataUrl', r.error.issues[0].message);
     }
     if (v.mode === 'text') {

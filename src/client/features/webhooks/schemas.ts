@@ -3,23 +3,12 @@ import { z } from 'zod';
 import { WEBHOOK_SETTINGS_LIMITS, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
 import type { WebhookInput } from '../../api/index.ts';
 import { ALL_EVENTS, parseEventUri } from '../../../shared/events.ts';
+import { httpUrlSchema } from '../../lib/urls.ts';
 
 /** The policy the portal applies when a webhook has none (facts §6.4). */
 export const DEFAULT_POLICY = { numberOfFailures: 5, daysInPast: 5 };
 
-const httpUrl = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(2048, 'must be at most 2048 characters')
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http or https URL');
+const httpUrl = z.string().trim().min(1, 'is required').pipe(httpUrlSchema);
 
 const count = (max: number) => z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
 

@@ -159,11 +159,9 @@ export async function createTask(ctx: PortalContext, caller: Caller, username: s
   return { success: true, taskId: id };
 }
 
-function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, token: string | null, now: number) {
+/** The task's columns that its fields set (create and update write the same ones). */
+function fieldColumns(f: Fields, url: string | null, token: string | null) {
   return {
-    id,
-    org_id: caller.orgId,
-    owner_id: caller.userId,
     type: f.type,
     title: f.title,
     task_url: url,
@@ -178,6 +176,15 @@ function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, toke
     start_date: f.startDate,
     end_date: f.endDate,
     max_occurrences: f.maxOccurrences,
+  };
+}
+
+function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, token: string | null, now: number) {
+  return {
+    id,
+    org_id: caller.orgId,
+    owner_id: caller.userId,
+    ...fieldColumns(f, url, token),
     active: true,
     state: 'active' as const,
     state_reason: null,
@@ -213,24 +220,7 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     // The rules are checked as the owner would be (an administrator editing keeps the owner's item rules lenient).
     const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined || Object.keys(t.parameters).length > 0);
     const token = f.type === 'GPService' ? (formToken ?? t.run_token) : null;
-    const updated: TaskRow = {
-      ...t,
-      type: f.type,
-      title: f.title,
-      task_url: url,
-      item_id: f.itemId,
-      parameters: f.parameters,
-      run_token: token,
-      minute: f.schedule.minute,
-      hour: f.schedule.hour,
-      day_of_month: f.schedule.dayOfMonth,
-      month: f.schedule.month,
-      day_of_week: f.schedule.dayOfWeek,
-      start_date: f.startDate,
-      end_date: f.endDate,
-      max_occurrences: f.maxOccurrences,
-      modified: now,
-    };
+    const updated: TaskRow = { ...t, ...fieldColumns(f, url, token), modified: now };
     const wantActive = p.isActive ?? t.active;
     await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Disabled by ${caller.username}.`);
   });
