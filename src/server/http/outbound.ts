@@ -135,12 +135,47 @@ export interface OutboundRequest {
   /** Limit for connecting and for the response headers to arrive, and for any pause of the body. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Reuse connections (webhook deliveries: many requests to the same receiver). The connection
+   * pool is per checked address, so a reused connection always goes to an address that this
+   * request's own check resolved and allowed; the check still runs for every request.
+   */
+  keepAlive?: boolean;
 }
 
 export interface OutboundResponse {
   status: number;
   headers: IncomingMessage['headers'];
   body: IncomingMessage;
+}
+
+/** Idle connections are closed before a typical server's keep-alive limit (Node's is 5 s). */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+const KEEP_ALIVE_AGENTS_MAX = 256;
+const keepAliveAgents = new Map<string, http.Agent>();
+
+/**
+ * The keep-alive agent of one checked address (scheme, host name for TLS, address, port): its
+ * sockets only ever connect to that address. Least recently used agents beyond the cap are closed.
+ */
+function keepAliveAgent(target: CheckedTarget, lookup: LookupFunction): http.Agent {
+  const { url, address } = target;
+  const key = `${url.protocol}//${url.hostname}@${address}:${url.port}`;
+  let agent = keepAliveAgents.get(key);
+  if (agent) {
+    keepAliveAgents.delete(key);
+    keepAliveAgents.set(key, agent);
+    return agent;
+  }
+  const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
+  agent = new Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS, maxFreeSockets: 64, lookup } as http.AgentOptions);
+  keepAliveAgents.set(key, agent);
+  if (keepAliveAgents.size > KEEP_ALIVE_AGENTS_MAX) {
+    const [oldest, old] = keepAliveAgents.entries().next().value as [string, http.Agent];
+    keepAliveAgents.delete(oldest);
+    old.destroy();
+  }
+  return agent;
 }
 
 /** One request to an already checked target, connecting to the checked address only. */
@@ -160,7 +195,7 @@ export function requestChecked(target: CheckedTarget, req: OutboundRequest = {})
         method: req.method ?? 'GET',
         headers: { 'user-agent': 'local-portal', ...req.headers },
         lookup,
-        agent: false,
+        agent: req.keepAlive ? keepAliveAgent(target, lookup) : false,
         timeout: timeoutMs,
         signal: req.signal,
       },

@@ -146,69 +146,80 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight. A running delivery
- * whose lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
+ * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight (counting both the
+ * running rows of every process and this process's own `inFlight`). A running delivery whose
+ * lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
  * taken per active webhook (its oldest due deliveries, through a per-webhook index), so one
  * webhook's backlog never hides another webhook's deliveries.
+ *
+ * The claim is one statement — count what is running, pick with FOR UPDATE SKIP LOCKED, mark
+ * running under a lease of the organization's time limit — because on the embedded database every
+ * statement and every BEGIN/COMMIT is a round trip through the one thread that also sends.
+ * `checkDue: false` skips the read-only check for due or expired work (the caller's last claim
+ * came back full, so there is more): the check is what keeps an idle pass from writing.
  */
-export async function claimDeliveries(ctx: PortalContext, max: number, inFlight: ReadonlyMap<string, number> = new Map()): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  ctx: PortalContext,
+  max: number,
+  inFlight: ReadonlyMap<string, number> = new Map(),
+  opts: { checkDue?: boolean } = {},
+): Promise<ClaimedDelivery[]> {
   if (max <= 0) return [];
   const now = ctx.clock.now();
-  // An idle pass only reads.
-  const due = await ctx.db.query<{ kind: string }>(
-    `(SELECT 'pending' AS kind FROM webhook_deliveries WHERE state = 'pending' AND next_at <= $1 LIMIT 1)
-     UNION ALL (SELECT 'expired' AS kind FROM webhook_deliveries WHERE state = 'running' AND locked_until <= $1 LIMIT 1)`,
-    [now],
-  );
-  if (!due.length) return [];
-  return ctx.db.tx(async (q) => {
-    if (due.some((d) => d.kind === 'expired')) {
-      await q.query(`UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`, [now]);
-    }
-    const running = await q.query<{ webhook_id: string; n: number }>(
-      `SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id`,
+  if (opts.checkDue !== false) {
+    const due = await ctx.db.query<{ kind: string }>(
+      `(SELECT 'pending' AS kind FROM webhook_deliveries WHERE state = 'pending' AND next_at <= $1 LIMIT 1)
+       UNION ALL (SELECT 'expired' AS kind FROM webhook_deliveries WHERE state = 'running' AND locked_until <= $1 LIMIT 1)`,
       [now],
     );
-    const busy = new Map(running.map((r) => [r.webhook_id, r.n]));
-    for (const [id, n] of inFlight) busy.set(id, Math.max(busy.get(id) ?? 0, n));
-    const full = [...busy].filter(([, n]) => n >= WEBHOOK_LIMITS.perWebhook).map(([id]) => id);
-    type Candidate = Omit<ClaimedDelivery, 'settings'> & { created: string | number; notification_attempts: number | null; timeout_seconds: number | null; interval_seconds: number | null };
-    const candidates = await q.query<Candidate>(
-      `SELECT d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, d.created, w.name, w.payload_url, w.secret,
+    if (!due.length) return [];
+    if (due.some((d) => d.kind === 'expired')) {
+      await ctx.db.query(`UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`, [now]);
+    }
+  }
+  type Claimed = Omit<ClaimedDelivery, 'settings'> & { next_at: number | string; created: string | number; notification_attempts: number | null; timeout_seconds: number | null; interval_seconds: number | null };
+  const rows = await ctx.db.query<Claimed>(
+    `WITH busy AS (
+       SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id
+     ), here AS (
+       SELECT * FROM unnest($2::text[], $3::int[]) AS h(webhook_id, n)
+     ), room AS (
+       SELECT w.id, w.org_id, w.name, w.payload_url, w.secret, $4::int - greatest(coalesce(b.n, 0), coalesce(h.n, 0)) AS free
+         FROM webhooks w LEFT JOIN busy b ON b.webhook_id = w.id LEFT JOIN here h ON h.webhook_id = w.id
+        WHERE w.is_active
+     ), picked AS (
+       SELECT d.id, d.next_at, d.created, r.name, r.payload_url, r.secret,
               s.notification_attempts, s.timeout_seconds, s.interval_seconds
-         FROM webhooks w
-         CROSS JOIN LATERAL (
-           SELECT * FROM webhook_deliveries x
-            WHERE x.webhook_id = w.id AND x.state = 'pending' AND x.next_at <= $1
-            ORDER BY x.next_at, x.created
-            LIMIT $3
-            FOR UPDATE SKIP LOCKED) d
-         LEFT JOIN webhook_settings s ON s.org_id = w.org_id
-        WHERE w.is_active AND NOT (w.id = ANY($2))
-        ORDER BY d.next_at, d.created`,
-      [now, full, WEBHOOK_LIMITS.perWebhook],
-    );
-    const claimed: (ClaimedDelivery & { leaseUntil: number })[] = [];
-    for (const c of candidates) {
-      if (claimed.length >= max) break;
-      const n = busy.get(c.webhook_id) ?? 0;
-      if (n >= WEBHOOK_LIMITS.perWebhook) continue;
-      busy.set(c.webhook_id, n + 1);
-      const { notification_attempts, timeout_seconds, interval_seconds, created: _c, ...rest } = c;
-      const settings: WebhookSettings = {
-        notificationAttempts: notification_attempts ?? WEBHOOK_SETTINGS_LIMITS.notificationAttempts.default,
-        notificationTimeOutInSeconds: timeout_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
-        notificationElapsedTimeInSeconds: interval_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.default,
-      };
-      claimed.push({ ...rest, settings, attempts: c.attempts + 1, leaseUntil: now + settings.notificationTimeOutInSeconds * 1000 + WEBHOOK_LIMITS.leaseMarginMs });
-    }
-    // One update per lease length (one per organization's time limit).
-    for (const lease of new Set(claimed.map((c) => c.leaseUntil))) {
-      const ids = claimed.filter((c) => c.leaseUntil === lease).map((c) => c.id);
-      await q.query(`UPDATE webhook_deliveries SET state = 'running', attempts = attempts + 1, locked_until = $2 WHERE id = ANY($1)`, [ids, lease]);
-    }
-    return claimed.map(({ leaseUntil: _l, ...c }) => c);
-  });
+         FROM room r
+        CROSS JOIN LATERAL (
+          SELECT x.id, x.next_at, x.created FROM webhook_deliveries x
+           WHERE x.webhook_id = r.id AND x.state = 'pending' AND x.next_at <= $1
+           ORDER BY x.next_at, x.created
+           LIMIT greatest(r.free, 0)
+           FOR UPDATE SKIP LOCKED) d
+         LEFT JOIN webhook_settings s ON s.org_id = r.org_id
+        WHERE r.free > 0
+        ORDER BY d.next_at, d.created
+        LIMIT $5
+     )
+     UPDATE webhook_deliveries d
+        SET state = 'running', attempts = d.attempts + 1,
+            locked_until = $1 + coalesce(p.timeout_seconds, $6) * 1000 + $7
+       FROM picked p
+      WHERE d.id = p.id
+     RETURNING d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, p.next_at, p.created, p.name, p.payload_url, p.secret,
+               p.notification_attempts, p.timeout_seconds, p.interval_seconds`,
+    [now, [...inFlight.keys()], [...inFlight.values()], WEBHOOK_LIMITS.perWebhook, max, WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default, WEBHOOK_LIMITS.leaseMarginMs],
+  );
+  rows.sort((a, b) => Number(a.next_at) - Number(b.next_at) || Number(a.created) - Number(b.created));
+  return rows.map(({ notification_attempts, timeout_seconds, interval_seconds, next_at: _n, created: _c, ...rest }) => ({
+    ...rest,
+    settings: {
+      notificationAttempts: notification_attempts ?? WEBHOOK_SETTINGS_LIMITS.notificationAttempts.default,
+      notificationTimeOutInSeconds: timeout_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
+      notificationElapsedTimeInSeconds: interval_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.default,
+    },
+  }));
 }
 
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64');
@@ -251,7 +262,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 async function send(ctx: PortalContext, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await outboundRequest(url, ctx.config, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body, timeoutMs, signal });
+    const res = await outboundRequest(url, ctx.config, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body, timeoutMs, signal, keepAlive: true });
     const chunks: Buffer[] = [];
     let size = 0;
     try {
