@@ -473,12 +473,31 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
   let ticking: Promise<unknown> = Promise.resolve();
   const inFlight = new Map<string, number>();
   const running = new Set<Promise<unknown>>();
+  // A delivery ending wakes the loop to claim more, not to read the outbox again: the outbox is
+  // read when this process wrote an event (a nudge) or a poll interval has passed (events written
+  // by other processes). Likewise the due check is skipped while claims come back full.
+  let outboxWanted = true;
+  let outboxReadAt = 0;
+  let lastClaimFull = false;
+  let dueCheckedAt = 0;
   const pass = async () => {
-    while (!stopped && (await fanOut(ctx)) > 0);
+    if (outboxWanted || performance.now() - outboxReadAt >= pollMs) {
+      outboxWanted = false;
+      outboxReadAt = performance.now();
+      while (!stopped && (await fanOut(ctx)) > 0);
+    }
     if (stopped) return;
     if (!worthClaiming(inFlight)) return;
-    const batch = await claimDeliveries(ctx, freeSlots(inFlight), inFlight);
+    const want = freeSlots(inFlight);
+    const checkDue = !lastClaimFull || performance.now() - dueCheckedAt >= pollMs;
+    if (checkDue) dueCheckedAt = performance.now();
+    const batch = await claimDeliveries(ctx, want, inFlight, { checkDue });
+    lastClaimFull = batch.length >= want;
     for (const d of batch) launch(ctx, d, inFlight, running, () => tick());
+  };
+  const nudge = () => {
+    outboxWanted = true;
+    tick();
   };
   const tick = () => {
     if (stopped) return;
@@ -496,15 +515,15 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
         if (again) {
           again = false;
           setImmediate(tick);
-        } else timer = setTimeout(tick, pollMs);
+        } else timer = setTimeout(nudge, pollMs);
       });
   };
-  listeners.add(tick);
-  timer = setTimeout(tick, 0);
+  listeners.add(nudge);
+  timer = setTimeout(nudge, 0);
   return {
     async stop() {
       stopped = true;
-      listeners.delete(tick);
+      listeners.delete(nudge);
       clearTimeout(timer);
       await ticking;
       await Promise.all([...running]);
