@@ -45,6 +45,8 @@ export const WEBHOOK_LIMITS = {
   /** The lease is the request's time limit plus this. */
   leaseMarginMs: 30_000,
   responseExcerptBytes: 2048,
+  /** Attempts after which the drained queue's tables are vacuumed (embedded database only). */
+  vacuumAfterAttempts: 5_000,
   defaultPolicy: { numberOfFailures: 5, daysInPast: 5 },
 };
 
@@ -177,10 +179,14 @@ export async function claimDeliveries(
       await ctx.db.query(`UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`, [now]);
     }
   }
+  // Other processes' deliveries in flight are the running rows under a live lease. The embedded
+  // database belongs to this one process, whose deliveries in flight are `inFlight`; counting the
+  // rows there would also step over every dead row version a burst left behind (no autovacuum).
+  const countRunning = ctx.db.kind !== 'pglite';
   type Claimed = Omit<ClaimedDelivery, 'settings'> & { next_at: number | string; created: string | number; notification_attempts: number | null; timeout_seconds: number | null; interval_seconds: number | null };
   const rows = await ctx.db.query<Claimed>(
     `WITH busy AS (
-       SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE state = 'running' AND locked_until > $1 GROUP BY webhook_id
+       SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE $8::boolean AND state = 'running' AND locked_until > $1 GROUP BY webhook_id
      ), here AS (
        SELECT * FROM unnest($2::text[], $3::int[]) AS h(webhook_id, n)
      ), room AS (
@@ -209,7 +215,7 @@ export async function claimDeliveries(
       WHERE d.id = p.id
      RETURNING d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, p.next_at, p.created, p.name, p.payload_url, p.secret,
                p.notification_attempts, p.timeout_seconds, p.interval_seconds`,
-    [now, [...inFlight.keys()], [...inFlight.values()], WEBHOOK_LIMITS.perWebhook, max, WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default, WEBHOOK_LIMITS.leaseMarginMs],
+    [now, [...inFlight.keys()], [...inFlight.values()], WEBHOOK_LIMITS.perWebhook, max, WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default, WEBHOOK_LIMITS.leaseMarginMs, countRunning],
   );
   rows.sort((a, b) => Number(a.next_at) - Number(b.next_at) || Number(a.created) - Number(b.created));
   return rows.map(({ notification_attempts, timeout_seconds, interval_seconds, next_at: _n, created: _c, ...rest }) => ({
@@ -460,6 +466,18 @@ function launch(ctx: PortalContext, d: ClaimedDelivery, inFlight: Map<string, nu
   running.add(p);
 }
 
+/**
+ * The embedded database has no autovacuum. Every delivery leaves two dead row versions (pending,
+ * running) and index entries that claims must step over, so a burst would slow every later
+ * claim; once the queue has drained after many attempts, the two tables are vacuumed (and their
+ * statistics refreshed for the planner). PostgreSQL's autovacuum does this by itself.
+ */
+async function vacuumDeliveries(ctx: PortalContext): Promise<void> {
+  const started = performance.now();
+  await ctx.db.exec('VACUUM (ANALYZE) webhook_deliveries, webhook_attempts');
+  ctx.log.info({ ms: Math.round(performance.now() - started) }, 'webhook deliveries vacuumed');
+}
+
 export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
@@ -480,6 +498,11 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
   let outboxReadAt = 0;
   let lastClaimFull = false;
   let dueCheckedAt = 0;
+  let attemptsSinceVacuum = 0;
+  const ended = () => {
+    attemptsSinceVacuum++;
+    tick();
+  };
   const pass = async () => {
     if (outboxWanted || performance.now() - outboxReadAt >= pollMs) {
       outboxWanted = false;
@@ -493,7 +516,11 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
     if (checkDue) dueCheckedAt = performance.now();
     const batch = await claimDeliveries(ctx, want, inFlight, { checkDue });
     lastClaimFull = batch.length >= want;
-    for (const d of batch) launch(ctx, d, inFlight, running, () => tick());
+    for (const d of batch) launch(ctx, d, inFlight, running, ended);
+    if (!batch.length && !inFlight.size && attemptsSinceVacuum >= WEBHOOK_LIMITS.vacuumAfterAttempts && ctx.db.kind === 'pglite') {
+      attemptsSinceVacuum = 0;
+      await vacuumDeliveries(ctx);
+    }
   };
   const nudge = () => {
     outboxWanted = true;
