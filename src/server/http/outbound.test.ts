@@ -83,6 +83,7 @@ describe('requests', () => {
     server = http.createServer((req, res) => {
       if (req.url === '/redirect') return void res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end();
       if (req.url === '/slow') return void setTimeout(() => res.end('late'), 2000);
+      if (req.url === '/port') return void res.end(`port ${req.socket.remotePort}`);
       res.end(`hello ${req.headers.host}`);
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -109,6 +110,45 @@ describe('requests', () => {
 
   it('redirects are not followed', async () => {
     const res = await outboundRequest(`${base}/redirect`, { allowPrivateOutbound: true });
+    expect(res.status).toBe(302);
+    res.body.resume();
+  });
+
+  const read = async (res: Awaited<ReturnType<typeof outboundRequest>>) => {
+    let text = '';
+    for await (const chunk of res.body) text += chunk;
+    return text;
+  };
+
+  it('keepAlive reuses the connection to the checked address; without it each request connects anew', async () => {
+    const allow = { allowPrivateOutbound: true };
+    const a = await read(await outboundRequest(`${base}/port`, allow, { keepAlive: true }));
+    const b = await read(await outboundRequest(`${base}/port`, allow, { keepAlive: true }));
+    expect(a).toMatch(/^port \d+$/);
+    expect(b).toBe(a);
+    const c = await read(await outboundRequest(`${base}/port`, allow));
+    const d = await read(await outboundRequest(`${base}/port`, allow));
+    expect(c).not.toBe(a);
+    expect(d).not.toBe(c);
+  });
+
+  it('a kept connection does not bypass the check: every request is checked again', async () => {
+    let seen = 0;
+    const count = () => seen++;
+    server.on('request', count);
+    try {
+      await read(await outboundRequest(`${base}/port`, { allowPrivateOutbound: true }, { keepAlive: true }));
+      expect(seen).toBe(1);
+      await expect(outboundRequest(`${base}/port`, { allowPrivateOutbound: false }, { keepAlive: true })).rejects.toBeInstanceOf(OutboundRefused);
+      await expect(outboundRequest(`http://localhost:${base.split(':')[2]}/port`, { allowPrivateOutbound: false }, { keepAlive: true })).rejects.toBeInstanceOf(OutboundRefused);
+      expect(seen).toBe(1);
+    } finally {
+      server.off('request', count);
+    }
+  });
+
+  it('a kept connection still does not follow redirects', async () => {
+    const res = await outboundRequest(`${base}/redirect`, { allowPrivateOutbound: true }, { keepAlive: true });
     expect(res.status).toBe(302);
     res.body.resume();
   });

@@ -352,6 +352,37 @@ describe('background loop and restarts', () => {
     }
   });
 
+  it('deliveries to one receiver reuse kept connections; once a drained queue has seen enough attempts the tables are vacuumed', async () => {
+    await hook('/ok/kept');
+    const ports = new Set<number | undefined>();
+    const onRequest = (req: http.IncomingMessage) => ports.add(req.socket.remotePort);
+    receiver.on('request', onRequest);
+    const vacuumAfter = WEBHOOK_LIMITS.vacuumAfterAttempts;
+    WEBHOOK_LIMITS.vacuumAfterAttempts = 5;
+    const vacuums = async () => (await svc.db.query<{ n: number }>(`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0].n;
+    const before = await vacuums();
+    const loop = startWebhookDispatcher(svc.app.portal, 20);
+    try {
+      for (let i = 0; i < 6; i++) await createGroup();
+      const deadline = Date.now() + 5000;
+      while (received.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received.map((r) => r.path)).toEqual(Array(6).fill('/ok/kept'));
+      expect(ports.size).toBeLessThan(6);
+      if (svc.db.kind === 'pglite') {
+        while ((await vacuums()) === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(await vacuums()).toBeGreaterThan(before);
+      }
+      // The loop goes on delivering after a vacuum.
+      await createGroup();
+      while (received.length < 7 && Date.now() < deadline + 3000) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toHaveLength(7);
+    } finally {
+      await loop.stop();
+      receiver.off('request', onRequest);
+      WEBHOOK_LIMITS.vacuumAfterAttempts = vacuumAfter;
+    }
+  });
+
   it('a delivery claimed by a process that stops is delivered once more, with the same id, after the lease', async () => {
     const id = await hook('/ok/crash');
     await createGroup();
