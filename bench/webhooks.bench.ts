@@ -6,8 +6,8 @@
  *
  *  1. Burst: EVENTS (10,000) events to 4 webhooks = 40,000 deliveries. Deliveries per second from
  *     the first commit to the last delivery, against a plain HTTP client (fetch, keep-alive)
- *     posting the same bodies to the same receiver with the dispatcher's concurrency (8), in this
- *     run; prints the ratio (goal >= 0.5).
+ *     posting the same bodies to the same receiver with the dispatcher's concurrency (32 in
+ *     flight), in this run; prints the ratio (goal >= 0.5).
  *  2. Healthy receivers at a steady rate (RATE events/s for 10 s, 4 webhooks): p50/p99 from commit
  *     to delivery (goal p99 < 1 s).
  *  3. The same with one of the 4 receivers answering after 2 s: the other three's p99, and how far
