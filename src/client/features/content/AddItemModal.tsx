@@ -18,7 +18,7 @@ import { formatBytes } from '../../lib/format.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useAddItem } from './mutations.ts';
-import { ItemPicker } from './ItemPicker.tsx';
+import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { foldersQuery } from './queries.ts';
 import { addItemSchema, COMMON_ITEM_TYPES, EMPTY_ADD_ITEM, typeForFileName, type AddItemFormValues, type AddMode } from './schemas.ts';
 import { addTransfer } from './transfers.ts';

@@ -11,7 +11,7 @@ import { describeError, type Item, type RelationshipDirection } from '../../api/
 import { IconTrash } from '../../components/icons.tsx';
 import { LoadingState, ErrorState } from '../../components/states.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
-import { ItemPicker } from './ItemPicker.tsx';
+import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { useAddRelationship, useDeleteRelationship } from './mutations.ts';
 import { relatedItemsQuery } from './queries.ts';
 

@@ -12,7 +12,7 @@ import { TASK_TYPE_LABELS, TASK_TYPE_RULES, TASK_TYPES, type TaskRecord } from '
 import type { CronField } from '../../../shared/cron.ts';
 import { CronBuilder } from '../../components/CronBuilder.tsx';
 import { IconAlert } from '../../components/icons.tsx';
-import { ItemPicker } from '../content/ItemPicker.tsx';
+import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { isDefaultAdmin } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';

@@ -3,8 +3,8 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { searchItems } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { searchItems } from '../api/index.ts';
+import { queryKeys } from '../lib/queryKeys.ts';
 
 export interface ItemPickerProps {
   label: string;
