@@ -148,9 +148,9 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight (counting both the
- * running rows of every process and this process's own `inFlight`). A running delivery whose
- * lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
+ * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight (this process's own
+ * `inFlight`, and on PostgreSQL also the running rows under a live lease, which other processes
+ * claimed). A running delivery whose lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
  * taken per active webhook (its oldest due deliveries, through a per-webhook index), so one
  * webhook's backlog never hides another webhook's deliveries.
  *
