@@ -24,6 +24,7 @@ import {
 import { ArcGISIdentityManager, ArcGISRequestError } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -49,15 +50,6 @@ beforeAll(async () => {
   );
 });
 afterAll(() => svc.close());
-
-async function rejection(p: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as ArcGISRequestError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 async function membersOf(groupId: string) {
   const rows = await svc.db.query<{ username: string; member_type: string }>(

@@ -17,10 +17,11 @@ import {
   getRelatedItems,
   removeItemRelationship,
 } from '@esri/arcgis-rest-portal';
-import { ArcGISIdentityManager, ArcGISRequestError } from '@esri/arcgis-rest-request';
+import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -32,15 +33,6 @@ beforeAll(async () => {
   user1 = await ArcGISIdentityManager.signIn({ username: 'user1', password: DEMO_PASSWORD, portal });
 });
 afterAll(() => svc.close());
-
-async function rejection(p: Promise<unknown>): Promise<ArcGISRequestError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as ArcGISRequestError;
-  }
-  throw new Error('expected the call to fail');
-}
 
 const row = async (id: string) => (await svc.db.query<Record<string, any>>('SELECT * FROM items WHERE id = $1', [id]))[0];
 const blob = (key: string) => readFileSync(svc.app.portal.blobs.localPath(key), 'utf8');

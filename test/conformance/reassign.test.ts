@@ -8,6 +8,7 @@ import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertItem } from '../../src/server/areas/items/manage.test-support.ts';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -22,15 +23,6 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const ownerOf = async (id: string) => (await svc.db.query<{ username: string }>('SELECT u.username FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [id]))[0].username;
-
-async function rejection(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    return err as ArcGISRequestError & { response: { error: { code: number; messageCode: string; details: any[] } } };
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('reassign with rest-js', () => {
   it('reassignItem as the default administrator moves the item into a new folder', async () => {

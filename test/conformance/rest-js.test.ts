@@ -6,6 +6,7 @@ import { getPortal, getSelf, getUser, isOrgAdmin, searchUsers } from '@esri/arcg
 import { ArcGISAuthError, ArcGISIdentityManager, ArcGISRequestError, ArcGISTokenRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -19,15 +20,6 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** The rejection of a promise that must reject. */
-async function rejection(p: Promise<unknown>): Promise<Error & { code?: unknown; response?: { error?: { code?: number; messageCode?: string; details?: unknown[] } } }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the call to fail');
-}
-
 describe('sign-in', () => {
   it('signs in with ArcGISIdentityManager and holds a token for 20160 minutes', async () => {
     expect(admin.username).toBe('admin');

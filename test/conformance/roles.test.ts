@@ -8,6 +8,7 @@ import { createGroup } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -20,15 +21,6 @@ beforeAll(async () => {
   [admin, user1] = await Promise.all(['admin', 'user1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
 });
 afterAll(() => svc.close());
-
-async function rejection(p: Promise<unknown>): Promise<ArcGISRequestError & { response: { error: { code: number; messageCode?: string; details: string[]; fieldErrors?: Record<string, string> } } }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as never;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('custom roles through request()', () => {
   let roleId: string;

@@ -7,6 +7,7 @@
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -21,15 +22,6 @@ beforeAll(async () => {
   hooks = `${portal}/portals/${svc.orgId}/webhooks`;
 });
 afterAll(() => svc.close());
-
-async function rejection(p: Promise<unknown>): Promise<ArcGISRequestError & { response: { error: { code: number; fieldErrors?: Record<string, string> } } }> {
-  try {
-    await p;
-  } catch (err) {
-    return err as never;
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('organization webhooks through request()', () => {
   let id: string;
