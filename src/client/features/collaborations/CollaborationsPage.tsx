@@ -14,7 +14,8 @@ import { formatDate, formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
-import { accessLabel, RemoveParticipantModal } from './RemoveParticipantModal.tsx';
+import { RemoveParticipantModal } from './RemoveParticipantModal.tsx';
+import { accessLabel } from './StoppingWorkspaces.tsx';
 
 const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray' };
 

@@ -2,11 +2,13 @@
  * Removing a participant: what stops (the workspaces exchanging with it) and what does not
  * (everything else of both organizations), then a typed confirmation of the participant's name.
  */
-import { Alert, Button, Group, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Modal, Stack, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { describeError, type ParticipantRecord } from '../../api/index.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { useRemoveParticipant } from './mutations.ts';
+import { StoppingWorkspaces } from './StoppingWorkspaces.tsx';
 
 export function RemoveParticipantModal({ orgId, collaborationId, participant, onClose }: { orgId: string; collaborationId: string; participant: ParticipantRecord | null; onClose: () => void }) {
   const [typed, setTyped] = useState('');
@@ -29,24 +31,13 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
   return (
     <Modal opened={!!participant} onClose={close} title={`Remove ${name}?`} centered size="lg">
       <Stack gap="md">
-        <Stack gap={4} data-testid="impact-preview">
-          <Text size="sm" fw={600}>
-            {stopping.length ? `These workspaces stop exchanging content with ${name}:` : `${name} exchanges through no workspace now.`}
-          </Text>
-          {stopping.length ? (
-            <List size="sm">
-              {stopping.map((w) => (
-                <List.Item key={w.workspaceId}>
-                  {w.workspaceName} ({accessLabel(w.access)})
-                </List.Item>
-              ))}
-            </List>
-          ) : null}
-          <Text size="sm" c="dimmed">
-            Nothing else changes: the groups, members and items of both organizations stay as they are, and content already copied stays where it is. The removal is recorded in
-            the collaboration's history.
-          </Text>
-        </Stack>
+        <StoppingWorkspaces
+          testId="impact-preview"
+          workspaces={stopping}
+          heading={`These workspaces stop exchanging content with ${name}:`}
+          none={`${name} exchanges through no workspace now.`}
+          note="Nothing else changes: the groups, members and items of both organizations stay as they are, and content already copied stays where it is. The removal is recorded in the collaboration's history."
+        />
         <TextInput
           label={`Type ${name} to confirm`}
           value={typed}
@@ -59,19 +50,8 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
             {describeError(remove.error)}
           </Alert>
         ) : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={confirm} disabled={typed.trim() !== name} loading={remove.isPending}>
-            Remove participant
-          </Button>
-        </Group>
+        <ConfirmActions onCancel={close} onConfirm={confirm} confirmLabel="Remove participant" disabled={typed.trim() !== name} loading={remove.isPending} />
       </Stack>
     </Modal>
   );
-}
-
-export function accessLabel(access: ParticipantRecord['workspaces'][number]['access']): string {
-  return access === 'sendAndReceive' ? 'sends and receives' : access === 'send' ? 'sends' : 'receives';
 }

@@ -6,7 +6,7 @@ import { Anchor, Autocomplete, Group, Paper, SegmentedControl, Select, Stack, Te
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { searchGroups, type Item } from '../../api/index.ts';
+import { type Item } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
@@ -14,13 +14,12 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddItemModal } from './AddItemModal.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentSelectionBar } from './ContentSelectionBar.tsx';
 import { addItemPermission, viewOrgContentPermission } from './permissions.ts';
-import { foldersQuery, itemsQuery } from './queries.ts';
+import { foldersQuery, groupChoicesQuery, itemsQuery } from './queries.ts';
 import { COMMON_ITEM_TYPES, contentListToParams, parseContentList, type ContentListState } from './schemas.ts';
 
 const STATUS_FILTERS = [
@@ -46,7 +45,7 @@ export default function ContentPage() {
 
   const items = useQuery(itemsQuery(effective, user));
   const folders = useQuery({ ...foldersQuery(user.username), enabled: effective.scope === 'mine' });
-  const groups = useQuery({ queryKey: [...queryKeys.groups, 'picker', user.username], queryFn: ({ signal }) => searchGroups({ q: '*', num: 100, sortField: 'title' }, { signal }) });
+  const groups = useQuery(groupChoicesQuery(user.username));
   const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<Map<string, Item>>(new Map());
 

@@ -7,8 +7,8 @@ import { Alert, Button, Group, List, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError, getPortal, type ContentStatus, type Item } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { describeError, type ContentStatus, type Item } from '../../api/index.ts';
+import { portalQuery } from '../../lib/portal.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CONTENT_STATUS_LABELS, ContentStatusBadge } from './badges.tsx';
 import { useSetContentStatus } from './mutations.ts';
@@ -42,7 +42,7 @@ export function statusSideEffects(item: Pick<Item, 'contentStatus' | 'access'>, 
 
 export function ContentStatusControl({ item }: { item: Item }) {
   const user = useCurrentUser();
-  const portal = useQuery({ queryKey: [...queryKeys.portal, 'self'], queryFn: ({ signal }) => getPortal({ signal }) });
+  const portal = useQuery(portalQuery());
   const setStatus = useSetContentStatus(item.id);
   const current: Choice = item.contentStatus ?? 'none';
   const [choice, setChoice] = useState<Choice>(current);

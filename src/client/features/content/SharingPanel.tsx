@@ -7,10 +7,10 @@ import { Alert, Button, Group, MultiSelect, Radio, Stack, Text } from '@mantine/
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { describeError, searchGroups, type Item } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { describeError, type Item } from '../../api/index.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useShareItem } from './mutations.ts';
+import { groupChoicesQuery } from './queries.ts';
 import { shareLevelPermission } from './permissions.ts';
 
 type Level = 'private' | 'org' | 'public';
@@ -22,7 +22,7 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
   const [level, setLevel] = useState<Level>(initialLevel);
   const [selected, setSelected] = useState<string[]>(groups);
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
-  const available = useQuery({ queryKey: [...queryKeys.groups, 'picker', user.username], queryFn: ({ signal }) => searchGroups({ q: '*', num: 100, sortField: 'title' }, { signal }) });
+  const available = useQuery(groupChoicesQuery(user.username));
   const groupTitle = (id: string) => available.data?.results.find((g) => g.id === id)?.title ?? id;
   const orgP = shareLevelPermission(user, item, 'Org');
   const publicP = shareLevelPermission(user, item, 'Public');

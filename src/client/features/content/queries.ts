@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getItemStatus, getOwnedItem, getRelatedItems, getUserContent, searchItems, type RelationshipDirection } from '../../api/index.ts';
+import { getItemStatus, getOwnedItem, getRelatedItems, getUserContent, searchGroups, searchItems, type RelationshipDirection } from '../../api/index.ts';
 import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { contentSearchQuery, type ContentListState } from './schemas.ts';
@@ -44,4 +44,11 @@ export const itemJobQuery = (username: string, itemId: string) =>
     queryKey: [...queryKeys.item(itemId), 'status'],
     queryFn: ({ signal }) => getItemStatus(username, itemId, { signal }),
     refetchInterval: (q) => (q.state.data && (q.state.data.status === 'completed' || q.state.data.status === 'failed') ? false : 1500),
+  });
+
+/** The groups the member may see (first 100 by title), for the group filter and the sharing panel. */
+export const groupChoicesQuery = (username: string) =>
+  queryOptions({
+    queryKey: [...queryKeys.groups, 'picker', username],
+    queryFn: ({ signal }) => searchGroups({ q: '*', num: 100, sortField: 'title' }, { signal }),
   });

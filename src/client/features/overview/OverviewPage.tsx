@@ -10,7 +10,7 @@ import { KIND_TITLES } from '../../lib/privilegeSets.ts';
 import { baseRoleLabel, needsRoleName, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { groupPrivileges } from './privilegeGroups.ts';
-import { portalQuery } from './queries.ts';
+import { portalQuery } from '../../lib/portal.ts';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

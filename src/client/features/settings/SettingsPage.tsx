@@ -22,7 +22,8 @@ import { BASE_ROLE_LABELS, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
-import { defaultsQuery, orgGroupsQuery, portalQuery } from './queries.ts';
+import { portalQuery } from '../../lib/portal.ts';
+import { defaultsQuery, orgGroupsQuery } from './queries.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import {

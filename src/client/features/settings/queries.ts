@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getPortal, getUserDefaultSettings, searchGroups } from '../../api/index.ts';
+import { getUserDefaultSettings, searchGroups } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 export const defaultsQuery = (orgId: string) =>
@@ -14,10 +14,4 @@ export const orgGroupsQuery = (orgId: string) =>
   queryOptions({
     queryKey: [...queryKeys.groups, 'org', orgId],
     queryFn: ({ signal }) => searchGroups({ q: `orgid:${orgId}`, num: 100, sortField: 'title', sortOrder: 'asc' }, { signal }),
-  });
-
-export const portalQuery = () =>
-  queryOptions({
-    queryKey: [...queryKeys.portal, 'self'],
-    queryFn: ({ signal }) => getPortal({ signal }),
   });

@@ -6,7 +6,7 @@
 import { Alert, Badge, Code, Drawer, Group, ScrollArea, SegmentedControl, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { describeError, type WebhookAttemptRecord } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
@@ -16,6 +16,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useRedeliver } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
 import { webhookAttemptsQuery } from './queries.ts';
+import { LabeledValue } from '../../components/LabeledValue.tsx';
 
 type Filter = '' | 'success' | 'failed' | 'retrying';
 
@@ -116,16 +117,16 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
   return (
     <Stack gap="md">
       <SimpleGrid cols={3}>
-        <Field label="Sent">{formatDateTime(a.invokedTimestamp)}</Field>
-        <Field label="Answer">
+        <LabeledValue label="Sent">{formatDateTime(a.invokedTimestamp)}</LabeledValue>
+        <LabeledValue label="Answer">
           <AttemptBadge a={a} />
-        </Field>
-        <Field label="Took">{a.durationMs} ms</Field>
-        <Field label="Attempt">{a.attempt}</Field>
-        <Field label="Delivery">{a.deliveryState}</Field>
-        <Field label="Delivery id">
+        </LabeledValue>
+        <LabeledValue label="Took">{a.durationMs} ms</LabeledValue>
+        <LabeledValue label="Attempt">{a.attempt}</LabeledValue>
+        <LabeledValue label="Delivery">{a.deliveryState}</LabeledValue>
+        <LabeledValue label="Delivery id">
           <Code>{a.deliveryId}</Code>
-        </Field>
+        </LabeledValue>
       </SimpleGrid>
       {a.error ? (
         <Alert color="red" variant="light" title="Why it failed">
@@ -150,19 +151,6 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
       <Section title="Request body" text={pretty(a.payload)} />
       <Section title="Response body (first 2 KB)" text={a.responseBody ? pretty(a.responseBody) : '(empty)'} />
     </Stack>
-  );
-}
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
   );
 }
 

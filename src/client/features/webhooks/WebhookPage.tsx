@@ -3,7 +3,7 @@ import { Alert, Anchor, Code, Group, Paper, SimpleGrid, Stack, Text } from '@man
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, type WebhookRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
@@ -19,6 +19,7 @@ import { webhookQuery } from './queries.ts';
 import { DEFAULT_POLICY } from './schemas.ts';
 import { StateBadge } from './StateBadge.tsx';
 import { WebhookFormModal } from './WebhookFormModal.tsx';
+import { LabeledValue } from '../../components/LabeledValue.tsx';
 
 export default function WebhookPage() {
   const { webhookId = '' } = useParams();
@@ -104,14 +105,14 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
         ) : null}
         <Paper withBorder p="md">
           <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }}>
-            <Info label="State">
+            <LabeledValue label="State">
               <StateBadge webhook={w} />
-            </Info>
-            <Info label="Secret">{w.secret ? 'Set (never shown again)' : 'None: deliveries are not signed'}</Info>
-            <Info label="Deactivation policy">
+            </LabeledValue>
+            <LabeledValue label="Secret">{w.secret ? 'Set (never shown again)' : 'None: deliveries are not signed'}</LabeledValue>
+            <LabeledValue label="Deactivation policy">
               {policy.numberOfFailures} failed deliveries within {policy.daysInPast} days
-            </Info>
-            <Info label="Changed">{formatDateTime(w.modified)}</Info>
+            </LabeledValue>
+            <LabeledValue label="Changed">{formatDateTime(w.modified)}</LabeledValue>
           </SimpleGrid>
           <Text size="xs" c="dimmed" mt="md">
             Events
@@ -134,15 +135,3 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
   );
 }
 
-function Info({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div">
-        {children}
-      </Text>
-    </div>
-  );
-}

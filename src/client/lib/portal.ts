@@ -1,8 +1,8 @@
+/** `portals/self`: the signed-in member's organization, read by several areas under one key. */
 import { queryOptions } from '@tanstack/react-query';
-import { getPortal } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { getPortal } from '../api/index.ts';
+import { queryKeys } from './queryKeys.ts';
 
-/** `portals/self`: the signed-in member's organization. */
 export const portalQuery = () =>
   queryOptions({
     queryKey: [...queryKeys.portal, 'self'],
