@@ -13,18 +13,16 @@
  * tasks are deactivated, and the ownership-reassigned event with `reassignedTo`. An item is moved
  * whole or not at all.
  */
-import { randomUUID } from 'node:crypto';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
-import { eventUri } from '../../../shared/events.ts';
 import type { BlockedItem } from '../../../shared/contract/reassign.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { recordEvent } from '../../store/events.ts';
+import { recordEvents, type NewEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { findFolder, type ItemRow } from '../items/repo.ts';
-import { deactivateItemTasks } from '../tasks/itemTasks.ts';
+import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, type UserRow } from '../users/repo.ts';
 import { userPrivileges } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
@@ -96,34 +94,19 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
     await q.query('UPDATE relationships SET created_by = $2 WHERE created_by = $3 AND (origin_id = ANY ($1::text[]) OR destination_id = ANY ($1::text[]))', [ids, target.id, source.id]);
     const privileges = new Set(userPrivileges(target));
     const actor = { userId: caller.userId, username: caller.username };
-    // One read finds the items with active tasks, so items without any cost no statement.
-    const withTasks = new Set((await q.query<{ item_id: string }>('SELECT DISTINCT item_id FROM tasks WHERE item_id = ANY ($1::text[]) AND active', [ids])).map((r) => r.item_id));
+    // Items are all of the source's organization: one statement deactivates their tasks.
+    const tasksOf = await deactivateTasksOfItems(q, source.org_id, ids, { now });
     const moved: Moved[] = [];
+    const events: NewEvent[] = [];
     for (const row of rows) {
       const unsharedFrom = await narrowAccess(q, row, privileges, now);
-      if (unsharedFrom.length) {
-        await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now });
-      }
-      const tasksDeactivated = withTasks.has(row.id) ? await deactivateItemTasks(q, row.org_id, row.id, { now }) : 0;
-      moved.push({ itemId: row.id, tasksDeactivated, unsharedFrom });
+      if (unsharedFrom.length) events.push({ orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now });
+      events.push({ orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now });
+      moved.push({ itemId: row.id, tasksDeactivated: tasksOf.get(row.id) ?? 0, unsharedFrom });
     }
-    await recordReassignEvents(q, rows, actor, target.username, now);
+    await recordEvents(q, events);
     return { moved, refused };
   });
-}
-
-/**
- * The ownership-reassigned event of every moved item (spec §6: `reassignedTo`), in one statement:
- * the rows recordEvent would write, one per item.
- */
-async function recordReassignEvents(q: Queryable, rows: ItemRow[], actor: { userId: string; username: string }, targetUsername: string, now: number): Promise<void> {
-  const properties = JSON.stringify({ reassignedTo: [targetUsername] });
-  await q.query(
-    `INSERT INTO events (id, org_id, uri, source, operation, subject_id, user_id, username, properties, created)
-     SELECT e.id, e.org_id, e.uri, 'item', 'reassign', e.subject_id, $4, $5, $6::jsonb, $7
-       FROM unnest($1::text[], $2::text[], $3::text[], $8::text[]) AS e (id, org_id, subject_id, uri)`,
-    [rows.map(() => randomUUID()), rows.map((r) => r.org_id), rows.map((r) => r.id), actor.userId, actor.username, properties, now, rows.map((r) => eventUri('item', r.id, 'reassign'))],
-  );
 }
 
 /** Organization or public access the target may not give is narrowed to what they may. */

@@ -12,12 +12,19 @@ export interface DeactivateOptions {
  * owner must review and re-enable them). Returns how many were deactivated; each keeps the reason.
  */
 export async function deactivateItemTasks(tx: Queryable, orgId: string, itemId: string, options: DeactivateOptions = {}): Promise<number> {
+  return (await deactivateTasksOfItems(tx, orgId, [itemId], options)).get(itemId) ?? 0;
+}
+
+/** The same for several items in one statement: how many tasks each item had deactivated (absent: none). */
+export async function deactivateTasksOfItems(tx: Queryable, orgId: string, itemIds: readonly string[], options: DeactivateOptions = {}): Promise<Map<string, number>> {
   const reason = options.reason ?? 'The item was reassigned to another owner; its tasks were deactivated.';
-  const rows = await tx.query<{ id: string }>(
+  const rows = await tx.query<{ item_id: string }>(
     `UPDATE tasks SET active = false, state = 'paused', state_reason = $3, next_run_at = NULL, modified = $4
-      WHERE org_id = $1 AND item_id = $2 AND active
-      RETURNING id`,
-    [orgId, itemId, reason, options.now ?? Date.now()],
+      WHERE org_id = $1 AND item_id = ANY ($2::text[]) AND active
+      RETURNING item_id`,
+    [orgId, itemIds, reason, options.now ?? Date.now()],
   );
-  return rows.length;
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.item_id, (counts.get(r.item_id) ?? 0) + 1);
+  return counts;
 }
