@@ -193,9 +193,9 @@ export function unshareItem(username: string, itemId: string, groups: readonly s
   return request(`${ownedItem(username, itemId)}/unshare`, { groups }, { method: 'POST' });
 }
 
-/** `null` removes the status. */
-export function setContentStatus(itemId: string, status: ContentStatus | null): Promise<{ success: true }> {
-  return request(`content/items/${seg(itemId)}/setContentStatus`, status ? { status } : { status: '', clearEmptyFields: true }, { method: 'POST' });
+/** `null` removes the status: the documented value `status=null` ("Set Content Status"). */
+export function setContentStatus(itemId: string, status: ContentStatus | null): Promise<{ success: true; itemId: string }> {
+  return request(`content/items/${seg(itemId)}/setContentStatus`, { status: status ?? 'null' }, { method: 'POST' });
 }
 
 export interface RelationshipInput {
@@ -204,12 +204,19 @@ export interface RelationshipInput {
   relationshipType: string;
 }
 
+/** The documented parameter is `relationshipTypes` ("Add Relationship"; rest-js sends `relationshipType`). */
+const relationshipParams = (input: RelationshipInput) => ({
+  originItemId: input.originItemId,
+  destinationItemId: input.destinationItemId,
+  relationshipTypes: input.relationshipType,
+});
+
 export function addRelationship(username: string, input: RelationshipInput): Promise<{ success: true }> {
-  return request(`${userContent(username)}/addRelationship`, { ...input }, { method: 'POST' });
+  return request(`${userContent(username)}/addRelationship`, relationshipParams(input), { method: 'POST' });
 }
 
 export function deleteRelationship(username: string, input: RelationshipInput): Promise<{ success: true }> {
-  return request(`${userContent(username)}/deleteRelationship`, { ...input }, { method: 'POST' });
+  return request(`${userContent(username)}/deleteRelationship`, relationshipParams(input), { method: 'POST' });
 }
 
 export function getRelatedItems(itemId: string, relationshipTypes: readonly string[], direction: RelationshipDirection, options: ReadOptions = {}): Promise<RelatedItemsResult> {

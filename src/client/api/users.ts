@@ -56,7 +56,10 @@ export function createUser(params: CreateUserParams): Promise<{ status: string; 
   return request<{ status: string; username: string }>('security/users/createUser', cleaned, { method: 'POST', root: 'admin' });
 }
 
-/** `POST portals/<orgId>/updateUserRole` (username, role: a base role or custom role id) → {success, username}. */
-export function updateUserRole(orgId: string, params: { username: string; role: string }): Promise<{ success: boolean; username: string }> {
-  return request<{ success: boolean; username: string }>(`portals/${seg(orgId)}/updateUserRole`, params, { method: 'POST' });
+/**
+ * `POST portals/<orgId>/updateUserRole` → {success}. The member goes as `user`, the name the
+ * public documentation gives ("Update User Role"); the role as `role`: a base role or a custom role id.
+ */
+export function updateUserRole(orgId: string, params: { username: string; role: string }): Promise<{ success: boolean }> {
+  return request<{ success: boolean }>(`portals/${seg(orgId)}/updateUserRole`, { user: params.username, role: params.role }, { method: 'POST' });
 }

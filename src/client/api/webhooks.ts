@@ -71,9 +71,48 @@ export function setWebhookActive(orgId: string, id: string, active: boolean): Pr
   return request(`${hookPath(orgId, id)}/${active ? 'activate' : 'deactivate'}`, {}, { method: 'POST' });
 }
 
+/** The documented text form of `invokedTimestamp` ("2019-01-23 14:26:44.644"), read as UTC. */
+function epochOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') {
+    const t = Date.parse(/^\d{4}-\d{2}-\d{2} /.test(value) ? `${value.replace(' ', 'T')}Z` : value);
+    if (!Number.isNaN(t)) return t;
+  }
+  return 0;
+}
+
+/**
+ * A notificationStatus entry as the console reads it. Other portals answer only the documented
+ * fields (id, isInvoked, invokedTimestamp as text, responseText, payload); the rest get defaults.
+ */
+export function normalizeAttempt(raw: Partial<WebhookAttemptRecord> & Record<string, unknown>, index: number): WebhookAttemptRecord {
+  const isInvoked = typeof raw.isInvoked === 'boolean' ? raw.isInvoked : raw.responseStatus != null;
+  const responseText = typeof raw.responseText === 'string' ? raw.responseText : (raw.responseBody ?? '');
+  return {
+    ...raw,
+    id: raw.id ?? '',
+    isInvoked,
+    responseText,
+    deliveryId: raw.deliveryId ?? `${raw.id ?? 'attempt'}-${index}`,
+    eventId: raw.eventId ?? '',
+    event: raw.event ?? '',
+    attempt: raw.attempt ?? 1,
+    invokedTimestamp: epochOf(raw.invokedTimestamp),
+    requestHeaders: raw.requestHeaders ?? {},
+    payload: raw.payload ?? '',
+    responseStatus: raw.responseStatus ?? null,
+    responseBody: raw.responseBody ?? responseText,
+    error: raw.error ?? null,
+    durationMs: raw.durationMs ?? 0,
+    success: raw.success ?? isInvoked,
+    deliveryState: raw.deliveryState ?? (isInvoked ? 'delivered' : 'failed'),
+  };
+}
+
 /** `…/<id>/notificationStatus`: every attempt, newest first. */
-export function listWebhookAttempts(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<WebhookAttemptPage> {
-  return request<WebhookAttemptPage>(`${hookPath(orgId, id)}/notificationStatus`, { start: params.start ?? 1, num: params.num ?? 25 }, { ...options, method: 'GET' });
+export async function listWebhookAttempts(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<WebhookAttemptPage> {
+  const page = await request<WebhookAttemptPage>(`${hookPath(orgId, id)}/notificationStatus`, { start: params.start ?? 1, num: params.num ?? 25 }, { ...options, method: 'GET' });
+  return { ...page, WebhookStatus: (page.WebhookStatus ?? []).map((a, i) => normalizeAttempt(a as WebhookAttemptRecord & Record<string, unknown>, i)) };
 }
 
 /** Sends a finished delivery again, with the same id (local operation). */

@@ -60,7 +60,24 @@ export const createUserParams = z
   });
 export type CreateUserParams = z.input<typeof createUserParams>;
 
-export const updateUserRoleParams = z.object({ username: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars), role: roleParam });
+/**
+ * `updateUserRole`: the member travels as `user` (the documented name, "Update User Role");
+ * `username` is still accepted because earlier versions of this console sent it.
+ */
+export const updateUserRoleParams = z
+  .object({
+    user: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars).optional(),
+    username: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars).optional(),
+    role: roleParam,
+  })
+  .transform(({ user, username, role }, ctx) => {
+    const member = user ?? username;
+    if (!member) {
+      ctx.addIssue({ code: 'custom', path: ['user'], message: 'is required' });
+      return z.NEVER;
+    }
+    return { username: member, role };
+  });
 
 export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
 

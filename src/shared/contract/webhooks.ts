@@ -88,8 +88,18 @@ export interface WebhookDeliverySummary {
   recentFailures: number;
 }
 
-/** One delivery attempt, as notificationStatus lists them (newest first). */
+/**
+ * One delivery attempt, as notificationStatus lists them (newest first). `id` (the webhook's id),
+ * `isInvoked`, `invokedTimestamp`, `responseText` and `payload` are the documented fields
+ * ("Notification Status"); the rest are this portal's own. The documented example shows
+ * `invokedTimestamp` as text ("2019-01-23 14:26:44.644"); this portal sends epoch ms.
+ */
 export interface WebhookAttemptRecord {
+  id: string;
+  /** An HTTP answer came back from the receiver (false for a timeout, a refused connection or a blocked address). */
+  isInvoked: boolean;
+  /** The receiver's answer (the first 2 KB), as the documented field. */
+  responseText: string;
   deliveryId: string;
   eventId: string;
   event: string;

@@ -2,7 +2,7 @@
  * setContentStatus (spec §4.7, facts §3.6): `deprecated` by the owner or an administrator of the
  * item's organization (portal:admin:updateItems); `org_authoritative` / `public_authoritative`
  * by such administrators only; `public_authoritative` only in a public and verified organization
- * (else 400 CONT_0163); an empty status with clearEmptyFields=true removes the status. Removing or
+ * (else 400 CONT_0163); `status=null` (or an empty status with clearEmptyFields=true) removes it. Removing or
  * replacing an authoritative status is an administrator's change too. Authoritative items are
  * delete-protected (manage.ts).
  */
@@ -21,10 +21,17 @@ import { findOrg } from '../portals/repo.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
 
-export const setContentStatusParams = z.object({
-  status: z.union([z.enum(CONTENT_STATUSES), z.literal('')]).default(''),
-  clearEmptyFields: wireBool.default(false),
-});
+/**
+ * `status=null` is the documented way to remove the status ("Set Content Status": null |
+ * deprecated | org_authoritative | public_authoritative); an empty status with
+ * clearEmptyFields=true, which this portal took first, still works too.
+ */
+export const setContentStatusParams = z
+  .object({
+    status: z.union([z.enum(CONTENT_STATUSES), z.literal(''), z.literal('null')]).default(''),
+    clearEmptyFields: wireBool.default(false),
+  })
+  .transform(({ status, clearEmptyFields }) => (status === 'null' ? { status: '' as const, clearEmptyFields: true } : { status, clearEmptyFields }));
 
 const AUTHORITATIVE = new Set(['org_authoritative', 'public_authoritative']);
 

@@ -443,9 +443,9 @@ describe('updateUserRole', () => {
       expect(await roleOf('user1')).toEqual({ role: 'org_user', role_id: null });
     });
 
-    it('requires username and role', async () => {
+    it('requires the member (user) and role', async () => {
       expect((await updateRole(tokens.admin, 'user1', undefined)).error).toMatchObject({ code: 400, fieldErrors: { role: 'is required' } });
-      expect((await updateRole(tokens.admin, undefined, 'org_user')).error).toMatchObject({ code: 400, fieldErrors: { username: 'is required' } });
+      expect((await updateRole(tokens.admin, undefined, 'org_user')).error).toMatchObject({ code: 400, fieldErrors: { user: 'is required' } });
     });
 
     it('refuses an unknown member', async () => {
