@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
+import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from './http/outboundAllow.ts';
 
 /** loadConfig's message for an environment it refuses (fails the test if it is accepted). */
 function refusal(env: NodeJS.ProcessEnv): string {
@@ -23,7 +24,7 @@ describe('loadConfig', () => {
       adminPassword: DEMO_PASSWORD,
       adminPasswordGiven: false,
       demoData: true,
-      allowPrivateOutbound: false,
+      outboundAllow: NO_OUTBOUND_ALLOW,
       passwordLogN: 17,
     });
   });
@@ -52,7 +53,7 @@ describe('loadConfig', () => {
       adminPassword: 'a-long-secret-1',
       adminPasswordGiven: true,
       demoData: false,
-      allowPrivateOutbound: true,
+      outboundAllow: PRIVATE_OUTBOUND_ALLOW,
       passwordLogN: 17,
     });
   });
@@ -81,6 +82,15 @@ describe('loadConfig', () => {
     ['PORT', '-1', /PORT="-1"/],
     ['DEMO_DATA', 'maybe', /DEMO_DATA="maybe": must be one of on\/off, true\/false, 1\/0, yes\/no/],
     ['ALLOW_PRIVATE_OUTBOUND', 'sometimes', /ALLOW_PRIVATE_OUTBOUND="sometimes"/],
+    ['OUTBOUND_ALLOW', 'hooks.internal,not a host', /OUTBOUND_ALLOW="hooks.internal,not a host": entry "not a host" is not an IP address, a CIDR range or a host name/],
+    ['OUTBOUND_ALLOW', '10.20.1.0/16', /entry "10.20.1.0\/16" has bits set after the prefix: did you mean 10.20.0.0\/16\?/],
+    ['OUTBOUND_ALLOW', '10.0.0.0/33', /entry "10.0.0.0\/33" has an invalid prefix length: must be 0–32/],
+    ['OUTBOUND_ALLOW', 'fd00::/129', /must be 0–128/],
+    ['OUTBOUND_ALLOW', '300.1.2.3/8', /entry "300.1.2.3\/8" is not a CIDR range/],
+    ['OUTBOUND_ALLOW', '127.1', /entry "127.1" ends in a number, so URLs read it as an IPv4 address/],
+    ['OUTBOUND_ALLOW', '2130706433', /entry "2130706433" ends in a number/],
+    ['OUTBOUND_ALLOW', '0.0.0.0', /entry "0.0.0.0" is an unspecified .* which can never be contacted/],
+    ['OUTBOUND_ALLOW', 'http://hooks.internal', /entry "http:\/\/hooks.internal" is not a CIDR range/],
     ['DATABASE_URL', 'mysql://x', /DATABASE_URL="mysql:\/\/x": must be a postgres:\/\/ or postgresql:\/\/ URL/],
     ['PORTAL_ADMIN_USERNAME', 'ab', /PORTAL_ADMIN_USERNAME="ab"/],
     ['PORTAL_ADMIN_PASSWORD', 'short', /PORTAL_ADMIN_PASSWORD="short": must be at least 8 characters/],
@@ -116,5 +126,25 @@ describe('loadConfig', () => {
 
   it('ignores variables it does not know', () => {
     expect(loadConfig({ NODE_ENV: 'production', SOMETHING_ELSE: 'x' }).port).toBe(3000);
+  });
+});
+
+describe('OUTBOUND_ALLOW', () => {
+  it('reads addresses, ranges and host names, and ALLOW_PRIVATE_OUTBOUND as the private ranges', () => {
+    const { outboundAllow } = loadConfig({ OUTBOUND_ALLOW: ' 127.0.0.1/32, 10.20.0.0/16,Hooks.Internal,*.svc.local, fd12:3456::/48 ,169.254.169.254,[::1]' });
+    expect([...outboundAllow.exact].sort()).toEqual(['127.0.0.1', '169.254.169.254', '::1']);
+    expect(outboundAllow.ranges).toHaveLength(2);
+    expect([...outboundAllow.hosts]).toEqual(['hooks.internal']);
+    expect(outboundAllow.suffixes).toEqual(['.svc.local']);
+    expect(loadConfig({ ALLOW_PRIVATE_OUTBOUND: 'on', OUTBOUND_ALLOW: 'hooks.internal' }).outboundAllow.entries).toEqual(['private', 'hooks.internal']);
+    expect(loadConfig({ ALLOW_PRIVATE_OUTBOUND: 'on' }).outboundAllow.ranges).toHaveLength(PRIVATE_OUTBOUND_ALLOW.ranges.length);
+  });
+
+  it('names each bad entry on its own line', () => {
+    const text = refusal({ OUTBOUND_ALLOW: 'good.example,bad host,10.0.0.1/8,ok.internal' });
+    const lines = text.split('\n').slice(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/entry "bad host"/);
+    expect(lines[1]).toMatch(/entry "10.0.0.1\/8" has bits set after the prefix: did you mean 10.0.0.0\/8\?/);
   });
 });

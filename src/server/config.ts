@@ -2,6 +2,7 @@
  * Configuration from the environment, validated at start: each bad value gets its own message.
  */
 import { z } from 'zod';
+import { parseOutboundAllow, type OutboundAllow } from './http/outboundAllow.ts';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
@@ -28,8 +29,15 @@ const envSchema = z.object({
     .default('admin'),
   PORTAL_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   DEMO_DATA: onOff.default(true),
-  /** Outbound requests (dataUrl, webhooks) to loopback/private addresses: off unless said. */
+  /** Shorthand for OUTBOUND_ALLOW of loopback and the private ranges (http/outboundAllow.ts). */
   ALLOW_PRIVATE_OUTBOUND: onOff.default(false),
+  /** Non-public addresses, ranges and host names outbound requests may reach; each bad entry named. */
+  OUTBOUND_ALLOW: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      for (const message of parseOutboundAllow(v).errors) ctx.addIssue({ code: 'custom', message });
+    }),
 });
 
 export interface Config {
@@ -42,7 +50,8 @@ export interface Config {
   adminPassword: string;
   adminPasswordGiven: boolean;
   demoData: boolean;
-  allowPrivateOutbound: boolean;
+  /** Where outbound requests may go besides public addresses (OUTBOUND_ALLOW, ALLOW_PRIVATE_OUTBOUND). */
+  outboundAllow: OutboundAllow;
   /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
   passwordLogN: number;
 }
@@ -74,7 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: e.PORTAL_ADMIN_PASSWORD ?? DEMO_PASSWORD,
     adminPasswordGiven: e.PORTAL_ADMIN_PASSWORD !== undefined,
     demoData: e.DEMO_DATA,
-    allowPrivateOutbound: e.ALLOW_PRIVATE_OUTBOUND,
+    outboundAllow: parseOutboundAllow(e.OUTBOUND_ALLOW, e.ALLOW_PRIVATE_OUTBOUND).allow,
     passwordLogN: 17,
   };
 }

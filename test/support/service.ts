@@ -7,12 +7,15 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { DEMO_PASSWORD, type Config } from '../../src/server/config.ts';
 import type { Clock } from '../../src/server/context.ts';
+import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from '../../src/server/http/outboundAllow.ts';
 import { bootstrap } from '../../src/server/seed/bootstrap.ts';
 import { openDb, type Db } from '../../src/server/store/db.ts';
 import { migrate } from '../../src/server/store/migrate.ts';
 import { freshPostgresSchema } from './postgres.ts';
 
 export { DEMO_PASSWORD };
+/** `config: { outboundAllow: NO_OUTBOUND_ALLOW }` gives a service with the production default. */
+export { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW };
 
 export interface TestService {
   app: FastifyInstance;
@@ -49,7 +52,8 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
     adminPassword: DEMO_PASSWORD,
     adminPasswordGiven: false,
     demoData: opts.demoData ?? true,
-    allowPrivateOutbound: true,
+    // Receivers in tests listen on loopback: the ALLOW_PRIVATE_OUTBOUND=on ranges.
+    outboundAllow: PRIVATE_OUTBOUND_ALLOW,
     passwordLogN: 10,
     ...opts.config,
   };

@@ -1,9 +1,10 @@
 /**
  * Every request this service makes to a URL a user gave (addItem dataUrl, url probes, the service
  * proxy, webhook deliveries) goes through here. SSRF guard (perf notes §6.3, ASVS 1.3.6/15.3.2):
- * only http/https; the host is resolved once and refused if ANY address is loopback, private,
- * link-local, unspecified, multicast or reserved, or the host is a cloud metadata name — unless
- * the configuration allows private outbound requests (ALLOW_PRIVATE_OUTBOUND, tests, the demo);
+ * only http/https; the host is resolved once and refused if ANY address is not public and not
+ * allowed by the outbound allowlist (OUTBOUND_ALLOW / ALLOW_PRIVATE_OUTBOUND, see outboundAllow.ts:
+ * link-local and metadata addresses only when listed exactly), or the host is a cloud metadata
+ * name that is not listed;
  * the connection goes to the address that was checked (a custom `lookup`, no second resolution);
  * redirects are never followed (a 3xx is answered to the caller as it is); every request has a
  * time limit.
@@ -13,6 +14,7 @@ import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http'
 import https from 'node:https';
 import net, { type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
+import { classify, METADATA_HOSTS, refusal, type OutboundAllow } from './outboundAllow.ts';
 
 export class OutboundRefused extends Error {
   constructor(message: string) {
@@ -21,74 +23,22 @@ export class OutboundRefused extends Error {
   }
 }
 
-const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.amazonaws.com', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
-
-function ipv4ToInt(ip: string): number {
-  return ip.split('.').reduce((n, part) => (n << 8) + Number(part), 0) >>> 0;
-}
-
-const V4_BLOCKS: [string, number, string][] = [
-  ['0.0.0.0', 8, 'an unspecified ("this network") address'],
-  ['10.0.0.0', 8, 'a private address'],
-  ['100.64.0.0', 10, 'a shared (carrier-grade NAT) address'],
-  ['127.0.0.0', 8, 'a loopback address'],
-  ['169.254.0.0', 16, 'a link-local address'],
-  ['172.16.0.0', 12, 'a private address'],
-  ['192.0.0.0', 24, 'a reserved address'],
-  ['192.168.0.0', 16, 'a private address'],
-  ['198.18.0.0', 15, 'a benchmarking address'],
-  ['224.0.0.0', 4, 'a multicast address'],
-  ['240.0.0.0', 4, 'a reserved address'],
-];
-
-/** Why an address may not be contacted, or null when it is a public address. */
+/** Why an address may not be contacted without an allowlist entry, or null when it is public. */
 export function classifyAddress(address: string): string | null {
-  const family = net.isIP(address);
-  if (family === 4) {
-    const n = ipv4ToInt(address);
-    for (const [base, bits, why] of V4_BLOCKS) {
-      const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-      if ((n & mask) >>> 0 === (ipv4ToInt(base) & mask) >>> 0) return why;
-    }
-    return null;
-  }
-  if (family === 6) {
-    const words = expandV6(address);
-    // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms: judge the embedded IPv4 address.
-    if (words.slice(0, 5).every((w) => w === 0) && (words[5] === 0xffff || words[5] === 0) && (words[6] !== 0 || words[7] > 1)) {
-      const v4 = `${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`;
-      return classifyAddress(v4);
-    }
-    if (words.every((w) => w === 0)) return 'an unspecified address';
-    if (words.slice(0, 7).every((w) => w === 0) && words[7] === 1) return 'a loopback address';
-    if ((words[0] & 0xfe00) === 0xfc00) return 'a private (unique local) address';
-    if ((words[0] & 0xffc0) === 0xfe80) return 'a link-local address';
-    if ((words[0] & 0xffc0) === 0xfec0) return 'a site-local address';
-    if ((words[0] & 0xff00) === 0xff00) return 'a multicast address';
-    if (words[0] === 0x2001 && words[1] === 0x0db8) return 'a documentation address';
-    if (words[0] === 0x0064 && words[1] === 0xff9b) return classifyAddress(`${words[6] >> 8}.${words[6] & 255}.${words[7] >> 8}.${words[7] & 255}`);
-    return null;
-  }
-  return 'not an IP address';
+  const k = classify(address);
+  if (!k) return 'not an IP address';
+  return k.cls === 'public' ? null : k.why;
 }
 
-function expandV6(address: string): number[] {
-  let text = address.split('%')[0];
-  // A trailing dotted IPv4 part becomes two words.
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const n = ipv4ToInt(dotted[1]);
-    text = text.slice(0, -dotted[1].length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
-  }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const h = head ? head.split(':') : [];
-  const t = tail ? tail.split(':') : [];
-  const fill = tail === undefined ? [] : Array(8 - h.length - t.length).fill('0');
-  return [...h, ...fill, ...t].map((w) => parseInt(w || '0', 16));
-}
+/** All addresses of a host name, as dns.lookup gives them (injectable for tests). */
+export type Resolve = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 export interface OutboundPolicy {
-  allowPrivateOutbound: boolean;
+  /** What is allowed besides public addresses (config: OUTBOUND_ALLOW, ALLOW_PRIVATE_OUTBOUND). */
+  outboundAllow: OutboundAllow;
+  resolve?: Resolve;
 }
 
 export interface CheckedTarget {
@@ -108,22 +58,25 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Pro
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`Only http and https URLs may be fetched, not ${url.protocol}`);
   if (url.username || url.password) throw new OutboundRefused('URLs with embedded credentials may not be fetched.');
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
-  if (!policy.allowPrivateOutbound && METADATA_HOSTS.has(host)) throw new OutboundRefused(`The host ${host} is a cloud metadata service and may not be contacted.`);
+  const allow = policy.outboundAllow;
+  if (METADATA_HOSTS.has(host) && !allow.hosts.has(host)) throw new OutboundRefused(`The host ${host} is a cloud metadata service and may not be contacted.`);
   let addresses: { address: string; family: number }[];
+  // An IP literal is not resolved: the URL parser already turned 2852039166, 0251.0376.0251.0376
+  // or 127.1 into dotted form, which is what the connection uses.
   if (net.isIP(host)) addresses = [{ address: host, family: net.isIP(host) }];
   else {
     try {
-      addresses = await dnsLookup(host, { all: true, verbatim: true });
+      addresses = await (policy.resolve ?? systemResolve)(host);
     } catch (err) {
       throw new OutboundRefused(`The host ${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'}).`);
     }
   }
   if (!addresses.length) throw new OutboundRefused(`The host ${host} could not be resolved.`);
-  if (!policy.allowPrivateOutbound) {
-    for (const a of addresses) {
-      const why = classifyAddress(a.address);
-      if (why) throw new OutboundRefused(`The host ${host} resolves to ${a.address}, ${why}; requests to private networks are not allowed.`);
-    }
+  // Every address is judged, not only the one connected to: an answer mixing allowed and
+  // forbidden addresses is refused as a whole (it is the shape of a DNS-rebinding attempt).
+  for (const a of addresses) {
+    const why = refusal(allow, a.address, host);
+    if (why) throw new OutboundRefused(net.isIP(host) ? `The address ${host} is ${why}.` : `The host ${host} resolves to ${a.address}, ${why}.`);
   }
   return { url, address: addresses[0].address, family: addresses[0].family === 6 ? 6 : 4 };
 }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../../../test/support/service.ts';
+import { NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../test/support/service.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { claimItemJob, JOB_LIMITS, runDueItemJobs, startJobs } from './itemJobs.ts';
 
@@ -172,7 +172,7 @@ describe('failures', () => {
   });
 
   it('with private outbound off, a loopback dataUrl fails with the SSRF reason and nothing is requested', async () => {
-    const strict = await startService({ config: { allowPrivateOutbound: false } });
+    const strict = await startService({ config: { outboundAllow: NO_OUTBOUND_ALLOW } });
     try {
       const t = await strict.tokenFor('user1');
       const res = await strict.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token: t, title: 'D', type: 'CSV', dataUrl: `${base}/small.csv`, async: 'true' } });

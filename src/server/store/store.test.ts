@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, startService, type TestService } from '../../../test/support/service.ts';
+import { DEMO_PASSWORD, NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../test/support/service.ts';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { bootstrap } from '../seed/bootstrap.ts';
@@ -69,7 +69,7 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     adminPassword: DEMO_PASSWORD,
     adminPasswordGiven: false,
     demoData: true,
-    allowPrivateOutbound: false,
+    outboundAllow: NO_OUTBOUND_ALLOW,
     passwordLogN: 10,
   });
 

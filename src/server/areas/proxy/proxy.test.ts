@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startService, type TestService } from '../../../../test/support/service.ts';
+import { NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../../test/support/service.ts';
 import { referrerMatches } from './routes.ts';
 
 let svc: TestService;
@@ -142,7 +142,7 @@ describe('rate limit', () => {
 
 describe('outbound guard', () => {
   it('with private outbound off, a proxy to loopback is refused', async () => {
-    const strict = await startService({ config: { allowPrivateOutbound: false } });
+    const strict = await startService({ config: { outboundAllow: NO_OUTBOUND_ALLOW } });
     try {
       const t = await strict.tokenFor('user1');
       const body = (
