@@ -36,6 +36,7 @@ import { federationRoutes } from './areas/federation/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
 import { ApiError } from './http/errors.ts';
+import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
 import { FileBlobStore } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
@@ -127,7 +128,9 @@ function installCors(app: FastifyInstance): void {
 }
 
 function sendError(reply: import('fastify').FastifyReply, err: ApiError) {
-  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ error: err.toBody() }));
+  // With LOCAL_EXTRAS=off the envelope carries only the public fields (docs/local-extras.md).
+  const body = reply.server.portal?.config.localExtras === false ? withoutExtras(err.toBody(), ERROR_EXTRAS) : err.toBody();
+  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ error: body }));
 }
 
 function installErrorEnvelope(app: FastifyInstance): void {
@@ -162,7 +165,7 @@ async function serveConsole(app: FastifyInstance, clientDir: string): Promise<vo
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
     if (API_PREFIXES.some((p) => url === p || url.startsWith(`${p}/`)) || req.method !== 'GET') {
-      return sendError(reply, new ApiError(400, 'Invalid URL', [`No operation at ${url}.`], 'GWM_0002'));
+      return sendError(reply, unknownOperation(url));
     }
     // A missing asset (an old build's chunk) is a 404, not the console page served as script.
     if (url.startsWith('/assets/')) return reply.code(404).type('text/plain').send('Not found');

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       adminPasswordGiven: false,
       demoData: true,
       outboundAllow: NO_OUTBOUND_ALLOW,
+      localExtras: true,
       passwordLogN: 17,
     });
   });
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       PORTAL_ADMIN_PASSWORD: 'a-long-secret-1',
       DEMO_DATA: 'off',
       ALLOW_PRIVATE_OUTBOUND: 'yes',
+      LOCAL_EXTRAS: 'off',
     });
     expect(config).toEqual({
       port: 8080,
@@ -54,6 +56,7 @@ describe('loadConfig', () => {
       adminPasswordGiven: true,
       demoData: false,
       outboundAllow: PRIVATE_OUTBOUND_ALLOW,
+      localExtras: false,
       passwordLogN: 17,
     });
   });

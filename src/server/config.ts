@@ -38,6 +38,8 @@ const envSchema = z.object({
     .superRefine((v, ctx) => {
       for (const message of parseOutboundAllow(v).errors) ctx.addIssue({ code: 'custom', message });
     }),
+  /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
+  LOCAL_EXTRAS: onOff.default(true),
 });
 
 export interface Config {
@@ -52,6 +54,8 @@ export interface Config {
   demoData: boolean;
   /** Where outbound requests may go besides public addresses (OUTBOUND_ALLOW, ALLOW_PRIVATE_OUTBOUND). */
   outboundAllow: OutboundAllow;
+  /** Off: answers carry only public fields and local-only operations answer as unknown ones (docs/local-extras.md). */
+  localExtras: boolean;
   /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
   passwordLogN: number;
 }
@@ -84,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPasswordGiven: e.PORTAL_ADMIN_PASSWORD !== undefined,
     demoData: e.DEMO_DATA,
     outboundAllow: parseOutboundAllow(e.OUTBOUND_ALLOW, e.ALLOW_PRIVATE_OUTBOUND).allow,
+    localExtras: e.LOCAL_EXTRAS,
     passwordLogN: 17,
   };
 }

@@ -54,6 +54,7 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
     demoData: opts.demoData ?? true,
     // Receivers in tests listen on loopback: the ALLOW_PRIVATE_OUTBOUND=on ranges.
     outboundAllow: PRIVATE_OUTBOUND_ALLOW,
+    localExtras: true,
     passwordLogN: 10,
     ...opts.config,
   };

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { PortalContext } from '../context.ts';
 import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
 import { ApiError, tokenRequired } from './errors.ts';
+import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
 
 export const REST = '/sharing/rest';
@@ -17,6 +18,15 @@ interface OperationBase<S extends z.ZodType> {
   method: 'read' | 'write';
   path: string;
   params: S;
+  /**
+   * Only this portal has the operation (no public ArcGIS counterpart): with LOCAL_EXTRAS=off it
+   * answers as a path with no operation does (docs/local-extras.md).
+   */
+  localOnly?: boolean;
+  /** Answer fields only this portal adds (dotted paths, arrays walked): left out with LOCAL_EXTRAS=off. */
+  extras?: readonly string[];
+  /** Parameters only this portal reads: ignored with LOCAL_EXTRAS=off, as a real portal ignores unknown ones. */
+  localParams?: readonly string[];
 }
 
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
@@ -40,8 +50,15 @@ export interface OperationContext<P, C> {
 
 export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
   const portal = app.portal;
+  const publicOnly = portal.config.localExtras === false;
+  if (publicOnly && def.localOnly) {
+    app.route({ method: ['GET', 'POST'], url: def.path, handler: async (req) => { throw unknownOperation(req.url.split('?')[0]); } });
+    return;
+  }
+  const localParams = publicOnly ? (def.localParams ?? []) : [];
+  const extras = publicOnly ? (def.extras ?? []) : [];
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
-    const raw = rawParams(req);
+    const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
     const pretty = responseFormat(raw.f) === 'pjson';
     const token = tokenFrom(req, raw);
     const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
@@ -50,7 +67,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(result, null, pretty ? 2 : undefined));
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(withoutExtras(result, extras), null, pretty ? 2 : undefined));
   };
   if (def.method === 'read') {
     app.route({ method: ['GET', 'POST'], url: def.path, handler });

@@ -70,6 +70,7 @@ describe.skipIf(onPostgres)('the embedded database', () => {
     adminPasswordGiven: false,
     demoData: true,
     outboundAllow: NO_OUTBOUND_ALLOW,
+    localExtras: true,
     passwordLogN: 10,
   });
 

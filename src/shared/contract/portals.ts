@@ -36,6 +36,8 @@ export interface Portal {
   /** Local-portal extras: number of members (for the overview) and organization settings. */
   memberCount?: number;
   maxExternalMembersPerGroup?: number;
+  /** Local-portal marker: this portal offers its local extras and local-only operations (docs/local-extras.md). */
+  localExtras?: true;
   user?: PortalUser;
 }
 

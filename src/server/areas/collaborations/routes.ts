@@ -39,11 +39,14 @@ const none = z.object({});
 
 /** The portal URL participants are reached at: this service as the request reached it. */
 const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+/** Fields of a collaboration record only this portal adds (the caller's part, the host's name, counts). */
+const COLLABORATION_EXTRAS = ['collaborationRole', 'hostPortalName', 'activeParticipants', 'workspaceCount'];
 
 export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
+    extras: COLLABORATION_EXTRAS.map((f) => `collaborations.${f}`),
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = collaborationOrg(caller, path.orgId);
@@ -55,6 +58,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createCollaboration`,
+    localOnly: true,
     params: createCollaborationParams,
     handler: ({ caller, path, params, portal }) => createCollaboration(portal, caller, collaborationOrg(caller, path.orgId), params),
   });
@@ -62,6 +66,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${BASE}/invitations`,
+    localOnly: true,
     params: none,
     handler: async ({ caller, path, portal }) => {
       const orgId = collaborationOrg(caller, path.orgId);
@@ -86,6 +91,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/acceptInvitation`,
+    localOnly: true,
     params: acceptInvitationParams,
     handler: ({ caller, path, params, portal }) => acceptInvitation(portal, caller, collaborationOrg(caller, path.orgId), params),
   });
@@ -93,6 +99,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ONE,
+    extras: COLLABORATION_EXTRAS,
     params: none,
     handler: async ({ caller, path, portal }) => toCollaborationRecord(await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId)),
   });
@@ -100,6 +107,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants`,
+    extras: ['participants.workspaces'],
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal, req }) => {
       const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
@@ -112,6 +120,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants/:portalId`,
+    extras: ['workspaces'],
     params: none,
     handler: async ({ caller, path, portal, req }) => {
       const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
@@ -125,6 +134,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/participants/:portalId/remove`,
+    extras: ['workspacesStopped'],
     params: none,
     handler: ({ caller, path, portal }) => removeParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, path.portalId),
   });
@@ -132,6 +142,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/removeParticipation`,
+    extras: ['workspacesStopped'],
     params: none,
     handler: ({ caller, path, portal }) => removeParticipation(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId),
   });
@@ -139,6 +150,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/workspaces`,
+    extras: ['workspaces.participants'],
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = collaborationOrg(caller, path.orgId);
@@ -152,6 +164,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/addWorkspace`,
+    localOnly: true,
     params: addWorkspaceParams,
     handler: ({ caller, path, params, portal }) => addWorkspace(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
   });
@@ -159,6 +172,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/inviteParticipant`,
+    localOnly: true,
     params: inviteParticipantParams,
     handler: ({ caller, path, params, portal }) => inviteParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
   });
@@ -166,6 +180,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/events`,
+    localOnly: true,
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {
       const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);

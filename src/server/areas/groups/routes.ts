@@ -35,6 +35,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/community/createGroup`,
+    extras: ['group.memberCount'],
     params: createGroupParams,
     handler: ({ caller, params, portal }) => createGroup(portal, caller, params),
   });
@@ -42,6 +43,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/groups`,
+    extras: ['results.memberCount'],
     params: searchGroupsParams,
     access: 'public',
     handler: async ({ caller, params, portal }) => {
@@ -63,6 +65,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: GROUP,
+    extras: ['memberCount'],
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal }) => toGroupRecord(await visibleGroup(portal.db, path.groupId, caller), caller),
@@ -136,6 +139,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/addUsers`,
+    extras: ['notAddedReasons'],
     params: addUsersParams,
     handler: ({ caller, path, params, portal }) => addUsers(portal, caller, path.groupId, params.users, params.admins),
   });

@@ -160,6 +160,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId`,
+    extras: ['infoFiles', 'proxyUrl'],
     params: none,
     handler: async ({ caller, path, portal }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);

@@ -8,6 +8,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId`,
+    extras: ['memberCount', 'maxExternalMembersPerGroup', 'localExtras'],
     params: z.object({}),
     access: 'public',
     handler: ({ caller, path, portal }) => getPortal(portal, caller, path.orgId),
@@ -16,6 +17,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/update`,
+    localParams: ['isVerified', 'maxExternalMembersPerGroup'],
     params: updatePortalParams,
     handler: ({ caller, path, params, portal }) => updatePortal(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),
   });

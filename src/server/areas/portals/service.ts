@@ -45,6 +45,9 @@ function portalRecord(org: OrgRow): Portal {
       maxUsers: 100000,
       userLicenseTypes: { creatorUT: 100000, viewerUT: 100000 },
     },
+    // A local extra itself (gone with LOCAL_EXTRAS=off, absent on other portals): tells the console
+    // it may offer this portal's local-only operations (docs/local-extras.md).
+    localExtras: true,
   };
 }
 

@@ -30,6 +30,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/items/:itemId/reassign`,
+    extras: ['tasksDeactivated', 'unsharedFrom'],
     params: reassignParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
@@ -67,6 +68,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/reassignItems`,
+    extras: ['results.tasksDeactivated', 'results.unsharedFrom', 'results.error.details.reason', 'results.error.details.reasons'],
     params: reassignItemsParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);

@@ -75,6 +75,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/relatedItems`,
+    extras: ['relatedItems.relationshipTypes'],
     params: relatedParams,
     access: 'public',
     handler: async ({ caller, params, path, portal }) => {

@@ -14,6 +14,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/roles`,
+    extras: ['roles.memberCount', 'roles.builtIn'],
     params: listRolesParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = org(caller, path.orgId);
@@ -33,6 +34,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ROLE,
+    extras: ['memberCount', 'builtIn'],
     params: z.object({}),
     handler: async ({ caller, path, portal }) => {
       const orgId = org(caller, path.orgId);

@@ -36,6 +36,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASKS,
+    extras: ['tasks.nextRun'],
     params: taskListParams,
     handler: async ({ caller, path, params, portal }) => {
       const owner = await pathUser(portal.db, caller, path.username);
@@ -48,6 +49,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASK,
+    extras: ['nextRun'],
     params: none,
     handler: async ({ caller, path, portal }) => toTaskRecord(await pathTask(portal.db, caller, path.username, path.taskId)),
   });
@@ -82,6 +84,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/run`,
+    localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => runTaskNow(portal, caller, path.username, path.taskId),
   });
@@ -111,6 +114,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/allScheduledTasks`,
+    extras: ['tasks.nextRun'],
     params: allTasksParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;

@@ -24,6 +24,11 @@ const BASE = `${REST}/portals/:orgId/webhooks`;
 const HOOK = `${BASE}/:webhookId`;
 const none = z.object({});
 const DAY_MS = 86_400_000;
+/**
+ * The public record of a notification is `id, isInvoked, invokedTimestamp, responseText, payload`;
+ * these attempt details are this portal's own.
+ */
+const NOTIFICATION_EXTRAS = ['deliveryId', 'eventId', 'event', 'attempt', 'requestHeaders', 'responseStatus', 'responseBody', 'error', 'durationMs', 'success', 'deliveryState'].map((f) => `WebhookStatus.${f}`);
 
 export function webhookRoutes(app: FastifyInstance): void {
   // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
@@ -35,6 +40,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
+    extras: ['webhooks.lastDelivery', 'webhooks.recentFailures', 'webhooks.deactivationReason', 'webhooks.deactivatedAt'],
     params: webhookListParams,
     handler: async ({ caller, path, params, portal }) => {
       assertMayManage(caller, path.orgId);
@@ -78,6 +84,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: HOOK,
+    extras: ['deactivationReason', 'deactivatedAt'],
     params: none,
     handler: async ({ caller, path, portal }) => {
       assertMayManage(caller, path.orgId);
@@ -114,6 +121,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${HOOK}/notificationStatus`,
+    extras: NOTIFICATION_EXTRAS,
     params: webhookListParams,
     handler: async ({ caller, path, params, portal }) => {
       assertMayManage(caller, path.orgId);
@@ -144,6 +152,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/notificationStatus/:deliveryId/redeliver`,
+    localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => redeliver(portal, caller, path.orgId, path.webhookId, path.deliveryId),
   });
@@ -151,6 +160,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/test`,
+    localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => sendTestEvent(portal, caller, path.orgId, path.webhookId),
   });
