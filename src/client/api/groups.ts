@@ -98,9 +98,9 @@ export function setGroupProtected(groupId: string, value: boolean): Promise<{ su
   return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/${value ? 'protect' : 'unprotect'}`, {}, { method: 'POST' });
 }
 
-/** `GET community/groups/<id>/userlist`: one page of the group's members, owner and managers included. */
+/** `GET community/groups/<id>/userList` (the documented spelling): one page of the group's members, owner and managers included. */
 export function getGroupUserlist(groupId: string, params: GroupUserlistParams = {}, options: ReadOptions = {}): Promise<GroupUserlist> {
-  return request<GroupUserlist>(`${groupPath(groupId)}/userlist`, { ...params }, { ...options, method: 'GET' });
+  return request<GroupUserlist>(`${groupPath(groupId)}/userList`, { ...params }, { ...options, method: 'GET' });
 }
 
 /**

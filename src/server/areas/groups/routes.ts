@@ -111,30 +111,33 @@ export function groupRoutes(app: FastifyInstance): void {
     },
   });
 
-  operation(app, {
-    method: 'read',
-    path: `${GROUP}/userlist`,
-    params: userlistParams,
-    access: 'public',
-    handler: async ({ caller, path, params, portal }) => {
-      const group = await visibleGroup(portal.db, path.groupId, caller);
-      assertMayListMembers(caller, group);
-      const memberTypes = params.memberType === 'admins' ? (['owner', 'admin'] as const) : params.memberType ? [params.memberType] : undefined;
-      const { total, rows } = await listGroupMembers(portal.db, group.id, {
-        name: params.name,
-        memberTypes: memberTypes ? [...memberTypes] : undefined,
-        sort: params.sortField,
-        order: params.sortOrder,
-        offset: params.start - 1,
-        limit: params.num,
-      });
-      return {
-        ...pageEnvelope(total, params, rows.length),
-        owner: { username: group.owner_username },
-        users: rows.map((r) => ({ username: r.username, fullName: r.full_name, memberType: r.member_type, thumbnail: null, joined: r.joined, orgId: r.org_id })),
-      };
-    },
-  });
+  // `userList` is the documented spelling ("Group Users List"); rest-js asks for `userlist`.
+  for (const list of ['userlist', 'userList']) {
+    operation(app, {
+      method: 'read',
+      path: `${GROUP}/${list}`,
+      params: userlistParams,
+      access: 'public',
+      handler: async ({ caller, path, params, portal }) => {
+        const group = await visibleGroup(portal.db, path.groupId, caller);
+        assertMayListMembers(caller, group);
+        const memberTypes = params.memberType === 'admins' ? (['owner', 'admin'] as const) : params.memberType ? [params.memberType] : undefined;
+        const { total, rows } = await listGroupMembers(portal.db, group.id, {
+          name: params.name,
+          memberTypes: memberTypes ? [...memberTypes] : undefined,
+          sort: params.sortField,
+          order: params.sortOrder,
+          offset: params.start - 1,
+          limit: params.num,
+        });
+        return {
+          ...pageEnvelope(total, params, rows.length),
+          owner: { username: group.owner_username },
+          users: rows.map((r) => ({ username: r.username, fullName: r.full_name, memberType: r.member_type, thumbnail: null, joined: r.joined, orgId: r.org_id })),
+        };
+      },
+    });
+  }
 
   operation(app, {
     method: 'write',
