@@ -10,6 +10,17 @@ const onOff = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'], { message: 'must be one of on/off, true/false, 1/0, yes/no' })
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
+/** PUBLIC_URL: http(s), a host, and nothing after the path (which has no trailing slash). */
+function isPublicUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    const plain = !url.search && !url.hash && !url.username && !url.password && !value.endsWith('/');
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname && plain && url.href.replace(/\/$/, '') === value;
+  } catch {
+    return false;
+  }
+}
+
 const envSchema = z.object({
   PORT: z
     .string()
@@ -40,6 +51,11 @@ const envSchema = z.object({
     }),
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
+  /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
+  PUBLIC_URL: z
+    .string()
+    .refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials')
+    .optional(),
 });
 
 export interface Config {
@@ -56,6 +72,8 @@ export interface Config {
   outboundAllow: OutboundAllow;
   /** Off: answers carry only public fields and local-only operations answer as unknown ones (docs/local-extras.md). */
   localExtras: boolean;
+  /** PUBLIC_URL: the console's address when it is not http://HOST:PORT (no trailing slash). */
+  publicUrl?: string;
   /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
   passwordLogN: number;
 }
@@ -89,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     outboundAllow: parseOutboundAllow(e.OUTBOUND_ALLOW, e.ALLOW_PRIVATE_OUTBOUND).allow,
     localExtras: e.LOCAL_EXTRAS,
+    publicUrl: e.PUBLIC_URL,
     passwordLogN: 17,
   };
 }

@@ -6,6 +6,7 @@ import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
 import { migrate } from './store/migrate.ts';
 import { openDb } from './store/db.ts';
 import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
+import { syncConsoleApp } from './areas/oauth/consoleApp.ts';
 import { startJobs } from './jobs/itemJobs.ts';
 import { startWebhookDispatcher } from './jobs/webhooks.ts';
 import { startTaskScheduler } from './jobs/scheduler.ts';
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Demo data: the console's own OAuth app follows this start's address (PORT may be 0, PUBLIC_URL may change).
+  await syncConsoleApp(app.portal, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const storage = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
   console.log(`Portal Admin Console: http://${host}:${port}/  (REST: http://${host}:${port}/sharing/rest)`);

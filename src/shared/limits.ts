@@ -47,4 +47,18 @@ export const LIMITS = {
   /** Request bodies (form fields); file uploads have their own limits. */
   formBodyBytes: 8 * 1024 * 1024,
   fieldBytes: 4 * 1024 * 1024,
+  /** OAuth 2.0 (docs/oauth.md). Access tokens from oauth2/token live 30 minutes (the portal's documented value). */
+  oauthAccessTokenMinutes: 30,
+  /** Refresh tokens: `expiration` on oauth2/authorize, in minutes; default two weeks, at most 90 days. */
+  defaultRefreshTokenMinutes: 20160,
+  maxRefreshTokenMinutes: 129_600,
+  /** Authorization codes are exchanged at once by the app; a few minutes is plenty. */
+  oauthCodeMinutes: 5,
+  /** A sign-in form shown by oauth2/authorize can be submitted for this long. */
+  oauthSignInFormMinutes: 30,
+  /** oauth2/authorize and oauth2/token: `state`, `redirect_uri` and each registered redirect URI. */
+  oauthStateChars: 2048,
+  redirectUriChars: 2048,
+  redirectUrisPerApp: 25,
+  httpReferrersPerApp: 100,
 } as const;

@@ -43,6 +43,8 @@ export interface OwnedItem {
   sharing: { access: Item['access']; groups: string[] };
   /** Files served at content/items/<id>/info/ (local portal). */
   infoFiles?: string[];
+  /** Where the service proxy forwards with the stored credentials (local portal; items added with `service`). */
+  proxyUrl?: string;
 }
 
 /** The descriptive fields addItem, update and commit take (only those sent change). */

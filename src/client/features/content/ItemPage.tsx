@@ -1,8 +1,9 @@
 /**
- * One item: its details (editable), thumbnail, data and info files, sharing, related items in both
- * directions, protection, folder, and the content status control.
+ * One item: its details (editable), thumbnail, data and info files (and, for the owner and
+ * administrators, the service proxy URL), sharing, related items in both directions, protection,
+ * folder, and the content status control.
  */
-import { Anchor, Badge, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, CopyButton, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -106,6 +107,7 @@ function ItemView({ item: publicView }: { item: Item }) {
                   </Anchor>
                 </Text>
               ) : null}
+              {owned.data?.proxyUrl ? <ProxyUrl url={owned.data.proxyUrl} /> : null}
               {item.size ? (
                 <Text size="sm">
                   <Anchor href={itemDataHref(item.id)} download>
@@ -198,6 +200,35 @@ function ItemActions({ item }: { item: Item }) {
           />
         </Stack>
       </Modal>
+    </Stack>
+  );
+}
+
+/**
+ * The service proxy's URL (only in the owner's view, so only the owner and administrators see
+ * it): what apps use instead of the secured service's own URL, the stored credentials staying here.
+ */
+function ProxyUrl({ url }: { url: string }) {
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={600}>
+        Proxy URL
+      </Text>
+      <Group gap="xs" wrap="nowrap" align="center">
+        <Code style={{ flex: 1, wordBreak: 'break-all' }} aria-label="Proxy URL">
+          {url}
+        </Code>
+        <CopyButton value={url}>
+          {({ copied, copy }) => (
+            <Button size="xs" variant="light" onClick={copy} color={copied ? 'teal' : undefined}>
+              {copied ? 'Copied' : 'Copy proxy URL'}
+            </Button>
+          )}
+        </CopyButton>
+      </Group>
+      <Text size="xs" c="dimmed">
+        Apps use this URL instead of the service&apos;s own: the portal forwards with the stored credentials, within the proxy&apos;s rate limit and referrers.
+      </Text>
     </Stack>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, configureApi, getItem } from '../../api/index.ts';
+import { addItem, configureApi, getItem, shareItem } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 import { statusSideEffects } from './ContentStatusControl.tsx';
@@ -101,6 +101,39 @@ describe('content page', () => {
     expect(await within(tray).findByText('Failed', {}, { timeout: 15_000 })).toBeInTheDocument();
     // The portal's reason, not a guess.
     expect(within(tray).getByText(/127\.0\.0\.1:9|connect|refused|reach/i)).toBeInTheDocument();
+  });
+
+  it("the owner and an administrator find a proxied item's proxy URL on its page, with a copy button; other members do not", async () => {
+    const { token } = await signInAs(svc, 'user1');
+    configureApi({ portalUrl: svc.restUrl, token });
+    const added = await addItem('user1', undefined, { title: 'Secured parcels', type: 'Map Service', url: 'https://services.example.com/arcgis/rest/services/Parcels/MapServer', serviceUsername: 'svc', servicePassword: 'stored-secret', service: { hitsPerInterval: 10 } });
+    expect(added.proxyUrl).toMatch(new RegExp(`/sharing/rest/content/items/${added.id}/proxy$`));
+    await shareItem('user1', added.id, { org: true });
+    const { user, unmount } = renderApp(`/content/items/${added.id}`);
+    expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 2 })).toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Data and files' }));
+    expect(await screen.findByLabelText('Proxy URL')).toHaveTextContent(added.proxyUrl!);
+    expect(screen.getByRole('button', { name: 'Copy proxy URL' })).toBeInTheDocument();
+    expect(screen.queryByText(/stored-secret/)).toBeNull();
+    unmount();
+
+    for (const [username, sees] of [
+      ['admin', true],
+      ['publisher1', false],
+    ] as const) {
+      const session = await signInAs(svc, username);
+      configureApi({ portalUrl: svc.restUrl, token: session.token });
+      const view = renderApp(`/content/items/${added.id}`);
+      expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 2 })).toBeInTheDocument();
+      await view.user.click(screen.getByRole('tab', { name: 'Data and files' }));
+      if (sees) expect(await screen.findByLabelText('Proxy URL')).toHaveTextContent(added.proxyUrl!);
+      else {
+        expect(await screen.findByText('Only the owner and administrators see the info files.')).toBeInTheDocument();
+        expect(screen.queryByLabelText('Proxy URL')).toBeNull();
+        expect(screen.queryByText(added.proxyUrl!)).toBeNull();
+      }
+      view.unmount();
+    }
   });
 
   it("an item's page shows its status badge; a member who is not an administrator cannot make it authoritative", async () => {

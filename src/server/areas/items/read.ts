@@ -11,6 +11,8 @@ import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/err
 import { operation, REST } from '../../http/operation.ts';
 import { findUser, type UserRow } from '../users/repo.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
+import { proxyPath } from './add.ts';
+import { baseUrlOf } from './addRoutes.ts';
 import { SELECT_ITEM, type FolderRow, type ItemRow } from './repo.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 
@@ -162,7 +164,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
     path: `${REST}/content/users/:username/items/:itemId`,
     extras: ['infoFiles', 'proxyUrl'],
     params: none,
-    handler: async ({ caller, path, portal }) => {
+    handler: async ({ caller, path, portal, req }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
       if (row.owner_username.toLowerCase() !== path.username.toLowerCase()) throw itemNotFound(path.itemId);
       if (row.owner_id !== caller.userId && !(caller.orgId === row.org_id && caller.privileges.has('portal:admin:viewItems'))) {
@@ -171,7 +173,10 @@ export function itemReadRoutes(app: FastifyInstance): void {
       const item = toItem(row);
       // `infoFiles` is a local-portal extra (real clients ignore it): what content/items/<id>/info/ serves.
       const info = await portal.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path LIMIT 1000', [row.id]);
-      return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles: info.map((f) => f.path) };
+      // `proxyUrl` (local extra, as addItem answers it): where the service proxy of an item added
+      // with `service` forwards with the stored credentials. Only the owner and administrators get here.
+      const proxyUrl = row.service_proxy && row.url ? `${baseUrlOf(req)}${proxyPath(row.id)}` : undefined;
+      return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles: info.map((f) => f.path), ...(proxyUrl ? { proxyUrl } : {}) };
     },
   });
 }

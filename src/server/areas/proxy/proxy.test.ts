@@ -1,7 +1,8 @@
 /**
  * The service proxy against a real upstream HTTP server on loopback: forwarding (path, query, POST
  * body, Basic credentials, the caller's token withheld), referrer rules (exact and wildcard),
- * the rate limit at and beyond hitsPerInterval with CONT_0049, windows, and visibility.
+ * the rate limit at and beyond hitsPerInterval with CONT_0049, windows, visibility, and the proxy
+ * URL in the owner's item view.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,6 +101,37 @@ describe('forwarding', () => {
     expect((await svc.app.inject({ method: 'GET', url: proxyPath(item.id) })).json().error.messageCode).toBe('CONT_0001');
     expect((await svc.app.inject({ method: 'GET', url: `${proxyPath(item.id)}?token=${token}` })).json().ok).toBe(true);
     expect(seen).toHaveLength(1);
+  });
+});
+
+describe('the proxy URL in the owner\'s item view', () => {
+  const ownerView = async (id: string, as: string) => (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/users/user1/items/${id}?f=json&token=${await svc.tokenFor(as)}` })).json();
+
+  it('the owner and an administrator of the org read the proxy URL addItem answered, and it forwards', async () => {
+    const item = await addProxied({ hitsPerInterval: 100 }, { serviceUsername: 'svcuser', servicePassword: 'secret-pw' });
+    const mine = await ownerView(item.id, 'user1');
+    expect(mine.proxyUrl).toBe(item.proxyUrl);
+    expect((await ownerView(item.id, 'admin')).proxyUrl).toBe(item.proxyUrl);
+    // Neither view gives the stored credentials away.
+    expect(JSON.stringify(mine)).not.toContain('secret-pw');
+    const res = await svc.app.inject({ method: 'GET', url: `${new URL(mine.proxyUrl).pathname}/0?f=json` });
+    expect(res.json()).toEqual({ ok: true, url: '/arcgis/rest/services/x/MapServer/0?f=json' });
+  });
+
+  it('other members, other orgs and the public item record do not show it; an item without a proxy has none', async () => {
+    const item = await addProxied({ hitsPerInterval: 100 });
+    for (const other of ['publisher1', 'viewer1', 'partner_admin']) {
+      const body = await ownerView(item.id, other);
+      expect(body.error?.code, other).toBe(403);
+      expect(JSON.stringify(body)).not.toContain('/proxy');
+    }
+    const publicRecord = (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${item.id}?f=json&token=${token}` })).json();
+    expect(publicRecord.id).toBe(item.id);
+    expect(JSON.stringify(publicRecord)).not.toContain('/proxy');
+    const plain = (await svc.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token, title: 'Plain', type: 'Map Service', url: upstreamBase } })).json();
+    const plainView = await ownerView(plain.id, 'user1');
+    expect(plainView.item.id).toBe(plain.id);
+    expect(plainView).not.toHaveProperty('proxyUrl');
   });
 });
 
