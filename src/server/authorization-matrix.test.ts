@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../test/support/service.ts';
-import { PRIVILEGES } from '../shared/privileges.ts';
+import { BASE_ROLE_PRIVILEGES, PRIVILEGES } from '../shared/privileges.ts';
 
 const VIEWER = 'iAAAAAAAAAAAAAAA';
 const ADMIN_PRIVILEGES = PRIVILEGES.filter((p) => p.kind === 'administrative').map((p) => p.id);
@@ -82,7 +82,8 @@ const X = 'cross-org' as const;
 const OPERATIONS: Operation[] = [
   {
     name: 'updateUserRole',
-    withPrivileges: ['portal:admin:changeUserRoles', 'portal:admin:viewUsers'],
+    // One gives only roles one holds entirely: the role given here is Publisher.
+    withPrivileges: ['portal:admin:changeUserRoles', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_publisher],
     withoutPrivileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers', 'portal:user:viewOrgUsers'],
     expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': Y, 'custom without': N, partner_admin: X },
     async run(token) {
@@ -94,8 +95,25 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    // Privilege escalation (docs/security.md, "Role assignment"): holding changeUserRoles is not
+    // enough to give a role holding privileges the caller lacks.
+    name: 'updateUserRole to a role beyond the caller',
+    withPrivileges: ['portal:admin:changeUserRoles', 'portal:admin:viewUsers'],
+    withoutPrivileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers', 'portal:user:viewOrgUsers'],
+    expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': N, 'custom without': N, partner_admin: X },
+    async run(token) {
+      const username = unique('target.');
+      await insertMember(username, svc.orgId);
+      const role = await insertRole(['portal:admin:viewUsers', 'portal:admin:changeUserRoles', 'portal:admin:manageRoles', 'portal:admin:manageWebhooks']);
+      const body = await post(`portals/${svc.orgId}/updateUserRole`, { username, role }, token);
+      const [row] = await svc.db.query<{ role_id: string | null }>('SELECT role_id FROM users WHERE username = $1', [username]);
+      return { body, landed: row.role_id === role ? 'here' : null };
+    },
+  },
+  {
     name: 'createUser',
-    withPrivileges: ['portal:admin:inviteUsers', 'portal:admin:viewUsers'],
+    // The new account gets the default role, User: one creates only accounts whose role one holds entirely.
+    withPrivileges: ['portal:admin:inviteUsers', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_user],
     withoutPrivileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers', 'portal:admin:changeUserRoles'],
     // The operation has no organization in its path: another organization's administrator creates in their own.
     expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': Y, 'custom without': N, partner_admin: 'own-org' },
@@ -158,7 +176,8 @@ const OPERATIONS: Operation[] = [
   },
   {
     name: 'setUserDefaultSettings',
-    withPrivileges: ['portal:admin:manageSecurity'],
+    // The default set here is Publisher: one makes default only a role one holds entirely.
+    withPrivileges: ['portal:admin:manageSecurity', ...BASE_ROLE_PRIVILEGES.org_publisher],
     withoutPrivileges: ['portal:admin:manageWebsite', 'portal:admin:viewUsers', 'portal:admin:inviteUsers'],
     expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': Y, 'custom without': N, partner_admin: X },
     async run(token) {
@@ -279,6 +298,7 @@ describe('authorization matrix', () => {
     expect(cells).toHaveLength(OPERATIONS.length * CALLERS.length);
     expect(OPERATIONS.map((o) => o.name)).toEqual([
       'updateUserRole',
+      'updateUserRole to a role beyond the caller',
       'createUser',
       'createRole',
       'setPrivileges',

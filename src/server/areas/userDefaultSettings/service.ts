@@ -7,7 +7,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { resolveRole } from '../users/service.ts';
+import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
 
 interface DefaultsRow {
   role: string | null;
@@ -48,6 +48,9 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
     };
     if (next.role) {
       const resolved = await resolveRole(q, orgId, next.role);
+      // Who may grant it comes first, and only when the role changes: a default saved earlier by a
+      // default administrator does not stop others from changing the other fields.
+      if (next.role !== current.role) assertMayGrantRole(caller, resolved);
       if (resolved.role === 'org_admin') throw badParam('role', 'cannot be an administrator role: new members never become administrators by default');
     }
     if (next.groups.length) {

@@ -1,7 +1,6 @@
 /** Rules for members: what a record shows to whom, creating accounts, changing roles. */
 import type { PortalUser } from '../../../shared/contract/users.ts';
-import { isBaseRole } from '../../../shared/contract/users.ts';
-import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, baseRoleForPrivileges, withImplied, type BaseRole } from '../../../shared/privileges.ts';
+import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
@@ -10,7 +9,7 @@ import { hexId } from '../../store/ids.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
-import { findRole } from '../roles/repo.ts';
+import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
 import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
@@ -76,42 +75,21 @@ export async function memberOfCallersOrg(q: Queryable, caller: Caller, username:
   return row;
 }
 
-interface ResolvedRole {
-  role: BaseRole;
-  roleId: string | null;
-}
-
-/** `role` as the wire gives it: a base role, or the id of a custom role of the organization. */
-export async function resolveRole(q: Queryable, orgId: string, role: string, param = 'role'): Promise<ResolvedRole> {
-  if (isBaseRole(role)) return { role, roleId: null };
-  const custom = await findRole(q, orgId, role);
-  if (!custom) throw badParam(param, `'${role}' is neither a base role (org_admin, org_publisher, org_user) nor a role of this organization`);
-  return { role: baseRoleForPrivileges(withImplied(custom.privileges)), roleId: custom.id };
-}
-
-const isAdministratorRole = (r: ResolvedRole) => r.role === 'org_admin' && r.roleId === null;
-
-/**
- * Who may give a member a role: default administrators any role; holders of
- * `portal:admin:changeUserRoles` any role except that they may neither make nor unmake an
- * administrator (spec §4.6).
- */
-function assertMayAssign(caller: Caller, from: ResolvedRole | null, to: ResolvedRole): void {
-  if (caller.isDefaultAdmin) return;
-  if (isAdministratorRole(to)) throw forbidden('Only default administrators can make a member an administrator.');
-  if (from && isAdministratorRole(from)) throw forbidden("Only default administrators can change an administrator's role.");
-}
-
 export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: string, username: string, roleParam: string) {
   if (caller.orgId !== orgId) throw forbidden('You can change roles only in your own organization.');
   if (!caller.privileges.has('portal:admin:changeUserRoles')) throw forbidden('Requires the privilege portal:admin:changeUserRoles.');
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const target = await memberOfCallersOrg(q, caller, username);
+    assertNotOwnRole(caller, target.id);
     const to = await resolveRole(q, orgId, roleParam);
     const from = { role: target.role, roleId: target.role_id };
-    assertMayAssign(caller, from, to);
-    if (isAdministratorRole(from) && !isAdministratorRole(to) && (await countDefaultAdmins(q, orgId)) <= 1) {
+    // Changing rules (spec §4.6): an administrator is unmade only by a default administrator;
+    // the role given must be one the caller may give (docs/security.md, "Role assignment").
+    if (isAdministratorRole(from) && !caller.isDefaultAdmin) throw forbidden("Only default administrators can change an administrator's role.");
+    assertMayGrantRole(caller, to);
+    // A disabled administrator is not counted, so demoting one never leaves the organization without one.
+    if (isAdministratorRole(from) && !isAdministratorRole(to) && !target.disabled && (await countDefaultAdmins(q, orgId)) <= 1) {
       throw badParam('role', `cannot be changed: ${target.username} is the organization's last administrator`, 'Unable to update the user role.');
     }
     if (from.role === to.role && from.roleId === to.roleId) return { success: true, username: target.username };
@@ -160,7 +138,8 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
     if (await usernameTaken(q, input.username)) throw taken();
     const defaults = await readDefaults(q, orgId);
     const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
-    if (caller) assertMayAssign(caller, null, resolved);
+    // The caller chooses the new account's password, so giving it a role is giving themselves one.
+    if (caller) assertMayGrantRole(caller, resolved);
     const firstName = input.firstname ?? '';
     const lastName = input.lastname ?? '';
     const user = {
@@ -181,8 +160,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
     };
     await insertUser(q, user);
     // Default groups the new member's role may join (a group deleted since is skipped).
-    const privileges = resolved.roleId ? withImplied((await findRole(q, orgId, resolved.roleId))?.privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[resolved.role]);
-    if (defaults.groups.length && privileges.has('portal:user:joinGroup')) {
+    if (defaults.groups.length && resolved.privileges.has('portal:user:joinGroup')) {
       const joined = await q.query<{ group_id: string }>(
         `INSERT INTO group_members (group_id, user_id, member_type, joined)
          SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING

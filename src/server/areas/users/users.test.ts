@@ -319,7 +319,8 @@ describe('updateUserRole', () => {
   const PARTNER_ONLY = 'rPARTNERONLYAAAA';
 
   beforeAll(async () => {
-    await insertRole(svc.orgId, ROLE_MANAGER, 'Role manager', ['portal:admin:changeUserRoles', 'portal:admin:viewUsers', 'portal:user:viewOrgUsers']);
+    // A Publisher's privileges too: one gives only roles one holds entirely (escalation.test.ts).
+    await insertRole(svc.orgId, ROLE_MANAGER, 'Role manager', ['portal:admin:changeUserRoles', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_publisher]);
     await insertRole(svc.partnerOrgId, PARTNER_ONLY, 'Partner role', ['portal:user:viewOrgUsers']);
   });
 
@@ -483,22 +484,21 @@ describe('updateUserRole', () => {
   });
 
   describe('the last default administrator', () => {
-    it('cannot be demoted', async () => {
+    it('cannot be demoted (nobody changes their own role)', async () => {
       for (const role of ['org_user', 'org_publisher', VIEWER]) {
         const body = await updateRole(tokens.admin, 'admin', role);
-        expect(body.error).toMatchObject({ code: 400, message: 'Unable to update the user role.' });
-        expect(body.error.fieldErrors).toHaveProperty('role');
-        expect(body.error.details[0]).toMatch(/last administrator/);
+        expect(body.error).toMatchObject({ code: 403, details: ['You cannot change your own role.'] });
       }
       expect(await roleOf('admin')).toEqual({ role: 'org_admin', role_id: null });
     });
 
-    it('can be demoted once there is another administrator', async () => {
+    it('can be demoted by another administrator', async () => {
       await updateRole(tokens.admin, 'publisher1', 'org_admin');
-      expect(await updateRole(tokens.admin, 'admin', 'org_user')).toEqual({ success: true, username: 'admin' });
+      expect(await updateRole(tokens.publisher1, 'admin', 'org_user')).toEqual({ success: true, username: 'admin' });
       expect(await roleOf('admin')).toEqual({ role: 'org_user', role_id: null });
-      // The remaining one is now the last.
-      expect((await updateRole(tokens.publisher1, 'publisher1', 'org_user')).error.message).toBe('Unable to update the user role.');
+      // The remaining one is now the last, and cannot demote themselves.
+      expect((await updateRole(tokens.publisher1, 'publisher1', 'org_user')).error.code).toBe(403);
+      expect(await roleOf('publisher1')).toEqual({ role: 'org_admin', role_id: null });
     });
 
     it('stays when two administrators demote each other at the same moment', async () => {
@@ -516,11 +516,12 @@ describe('updateUserRole', () => {
       }
     });
 
-    it('does not count a disabled administrator', async () => {
+    it('does not count a disabled administrator, who may be demoted', async () => {
       await updateRole(tokens.admin, 'publisher1', 'org_admin');
       await svc.db.query(`UPDATE users SET disabled = true WHERE username = 'publisher1'`);
-      expect((await updateRole(tokens.admin, 'admin', 'org_user')).error.message).toBe('Unable to update the user role.');
-      expect(await roleOf('admin')).toEqual({ role: 'org_admin', role_id: null });
+      // One enabled administrator stays either way.
+      expect(await updateRole(tokens.admin, 'publisher1', 'org_user')).toEqual({ success: true, username: 'publisher1' });
+      expect(await roleOf('publisher1')).toEqual({ role: 'org_user', role_id: null });
     });
   });
 
@@ -575,7 +576,8 @@ describe('createUser', () => {
       await insertOrg(q, { id: THIRD, name: 'Third Organization', urlKey: 'third', now: Date.now() });
       await insertBuiltInRoles(q, THIRD, Date.now());
     });
-    await insertRole(THIRD, INVITER, 'Inviter', ['portal:admin:inviteUsers', 'portal:admin:viewUsers', 'portal:user:viewOrgUsers']);
+    // A Publisher's privileges too: one creates only accounts whose role one holds entirely (escalation.test.ts).
+    await insertRole(THIRD, INVITER, 'Inviter', ['portal:admin:inviteUsers', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_publisher]);
     // third_inviter is a non-default administrator: a custom role that may add members.
     for (const [who, role] of [['admin', 'org_admin'], ['publisher', 'org_publisher'], ['viewer', VIEWER], ['inviter', INVITER]]) {
       await createAccount(svc.app.portal, null, THIRD, { username: `third_${who}`, password: DEMO_PASSWORD, email: `third_${who}@third.example.com`, role });
