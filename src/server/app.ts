@@ -14,6 +14,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
+import { oauthRoutes } from './areas/oauth/routes.ts';
 import { collaborationRoutes } from './areas/collaborations/routes.ts';
 import { folderRoutes } from './areas/folders/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
@@ -85,6 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installErrorEnvelope(app);
 
   authRoutes(app);
+  oauthRoutes(app);
   portalRoutes(app);
   userRoutes(app);
   roleRoutes(app);

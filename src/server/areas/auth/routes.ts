@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { generateTokenParams, revokeTokenParams } from '../../../shared/contract/users.ts';
+import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
+import { generateTokenParams } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { generateToken, revokeToken } from './service.ts';
 
@@ -12,12 +13,15 @@ export function authRoutes(app: FastifyInstance): void {
     handler: ({ params, portal }) => generateToken(portal, params),
   });
 
-  // rest-js's ArcGISIdentityManager.signOut/destroy posts here; the console calls it on sign-out.
-  operation(app, {
-    method: 'write',
-    path: `${REST}/oauth2/revokeToken`,
-    params: revokeTokenParams,
-    access: 'public',
-    handler: ({ params, portal }) => revokeToken(portal, params.auth_token),
-  });
+  // rest-js's ArcGISIdentityManager.signOut/destroy posts here (with a trailing slash); the
+  // console calls it on sign-out. auth_token: an access token or an OAuth refresh token.
+  for (const path of [`${REST}/oauth2/revokeToken`, `${REST}/oauth2/revokeToken/`]) {
+    operation(app, {
+      method: 'write',
+      path,
+      params: revokeTokenParams,
+      access: 'public',
+      handler: ({ params, portal }) => revokeToken(portal, params.auth_token),
+    });
+  }
 }

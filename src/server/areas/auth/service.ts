@@ -6,7 +6,7 @@ import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { claimSignInAttempt, findUserForSignIn, recordSignIn } from '../users/repo.ts';
+import { claimSignInAttempt, findUserForSignIn, recordSignIn, type UserRow } from '../users/repo.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -28,11 +28,16 @@ export interface SignInRequest {
   referer?: string;
 }
 
-export async function generateToken(ctx: PortalContext, req: SignInRequest): Promise<TokenResponse> {
+/**
+ * Checks a member's credentials with the throttling and lockout every sign-in shares
+ * (generateToken and the OAuth sign-in page): the member on success, else the one
+ * "Unable to generate token." error whose detail says why (wrong credentials, locked, disabled).
+ */
+export async function authenticate(ctx: PortalContext, username: string, password: string): Promise<UserRow> {
   const now = ctx.clock.now();
-  const user = await findUserForSignIn(ctx.db, req.username);
+  const user = await findUserForSignIn(ctx.db, username);
   if (!user) {
-    await verifyPassword(req.password, await decoyHash(ctx.config.passwordLogN));
+    await verifyPassword(password, await decoyHash(ctx.config.passwordLogN));
     throw signInFailed('Invalid username or password.');
   }
   const locked = (until: number) => signInFailed(`Too many invalid sign-in attempts. Try again in ${Math.ceil((until - now) / 1000)} seconds.`);
@@ -41,9 +46,14 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest): Pro
   // parallel guesses cannot all pass the lock check; a success below resets the count.
   const attempt = await ctx.db.tx((q) => claimSignInAttempt(q, user.id, now, (failures) => lockUntil(now, failures)));
   if ('lockedUntil' in attempt) throw locked(attempt.lockedUntil);
-  if (!(await verifyPassword(req.password, user.password_hash))) throw signInFailed('Invalid username or password.');
+  if (!(await verifyPassword(password, user.password_hash))) throw signInFailed('Invalid username or password.');
   if (user.disabled) throw signInFailed('This account has been disabled.');
+  return user;
+}
 
+export async function generateToken(ctx: PortalContext, req: SignInRequest): Promise<TokenResponse> {
+  const user = await authenticate(ctx, req.username, req.password);
+  const now = ctx.clock.now();
   const minutes = Math.min(req.expiration ?? LIMITS.defaultTokenExpirationMinutes, LIMITS.maxTokenExpirationMinutes);
   const token = newToken();
   const expires = now + minutes * 60_000;
@@ -63,8 +73,16 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest): Pro
   return { token, expires, ssl: false };
 }
 
-/** Sign-out: the token stops working at once (ASVS 7.4.1). Unknown tokens are not an error. */
+/**
+ * Sign-out: the token stops working at once (ASVS 7.4.1). `auth_token` may be an access token or
+ * an OAuth refresh token; a refresh token takes the access tokens issued from it along (the
+ * tokens.refresh_hash cascade). Unknown tokens are not an error (RFC 7009 §2.2).
+ */
 export async function revokeToken(ctx: PortalContext, token: string): Promise<{ success: true }> {
-  await ctx.db.query('DELETE FROM tokens WHERE token_hash = $1', [tokenHash(token)]);
+  const hash = tokenHash(token);
+  await ctx.db.tx(async (q) => {
+    await q.query('DELETE FROM tokens WHERE token_hash = $1', [hash]);
+    await q.query('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1', [hash]);
+  });
   return { success: true };
 }

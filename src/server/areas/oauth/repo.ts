@@ -1,0 +1,200 @@
+/** SQL for OAuth: registered apps, sign-in forms, authorization codes and refresh tokens. */
+import type { AppType } from '../../../shared/contract/oauth.ts';
+import type { Queryable } from '../../store/db.ts';
+
+export interface AppRow {
+  client_id: string;
+  item_id: string;
+  org_id: string;
+  app_type: AppType;
+  redirect_uris: string[];
+  http_referrers: string[];
+  privileges: string[];
+  console: boolean;
+  registered: number;
+  modified: number;
+  /** From the item: its owner and title (the sign-in page names the app by its title). */
+  owner_id: string;
+  owner_username: string;
+  title: string;
+}
+
+const SELECT_APP = `
+  SELECT a.client_id, a.item_id, a.org_id, a.app_type, a.redirect_uris, a.http_referrers, a.privileges, a.console,
+         a.registered, a.modified, i.owner_id, u.username AS owner_username, i.title
+    FROM oauth_apps a
+    JOIN items i ON i.id = a.item_id
+    JOIN users u ON u.id = i.owner_id`;
+
+export async function findApp(q: Queryable, clientId: string): Promise<AppRow | undefined> {
+  const [row] = await q.query<AppRow>(`${SELECT_APP} WHERE a.client_id = $1`, [clientId]);
+  return row;
+}
+
+export async function findAppByItem(q: Queryable, itemId: string): Promise<AppRow | undefined> {
+  const [row] = await q.query<AppRow>(`${SELECT_APP} WHERE a.item_id = $1`, [itemId]);
+  return row;
+}
+
+export async function findConsoleApp(q: Queryable): Promise<AppRow | undefined> {
+  const [row] = await q.query<AppRow>(`${SELECT_APP} WHERE a.console`);
+  return row;
+}
+
+export interface NewApp {
+  clientId: string;
+  itemId: string;
+  orgId: string;
+  secretHash: string;
+  appType: AppType;
+  redirectUris: string[];
+  httpReferrers: string[];
+  console?: boolean;
+  now: number;
+}
+
+export async function insertApp(q: Queryable, a: NewApp): Promise<void> {
+  await q.query(
+    `INSERT INTO oauth_apps (client_id, item_id, org_id, client_secret_hash, app_type, redirect_uris, http_referrers, console, registered, modified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+    [a.clientId, a.itemId, a.orgId, a.secretHash, a.appType, JSON.stringify(a.redirectUris), JSON.stringify(a.httpReferrers), a.console ?? false, a.now],
+  );
+}
+
+export async function updateApp(
+  q: Queryable,
+  clientId: string,
+  change: { appType?: AppType; redirectUris?: string[]; httpReferrers?: string[] },
+  now: number,
+): Promise<void> {
+  await q.query(
+    `UPDATE oauth_apps SET app_type = COALESCE($2, app_type), redirect_uris = COALESCE($3::jsonb, redirect_uris),
+            http_referrers = COALESCE($4::jsonb, http_referrers), modified = $5
+      WHERE client_id = $1`,
+    [
+      clientId,
+      change.appType ?? null,
+      change.redirectUris ? JSON.stringify(change.redirectUris) : null,
+      change.httpReferrers ? JSON.stringify(change.httpReferrers) : null,
+      now,
+    ],
+  );
+}
+
+/** Adds or removes the item's `Registered App` type keyword (and touches the item). */
+export async function setItemKeyword(q: Queryable, itemId: string, keyword: string, present: boolean, now: number): Promise<void> {
+  await q.query(
+    present
+      ? `UPDATE items SET type_keywords = array_append(array_remove(type_keywords, $2), $2), modified = $3 WHERE id = $1`
+      : `UPDATE items SET type_keywords = array_remove(type_keywords, $2), modified = $3 WHERE id = $1`,
+    [itemId, keyword, now],
+  );
+}
+
+// ------------------------------------------------------------------ sign-in forms
+
+export interface SignInFormRow {
+  nonce_hash: string;
+  binding_hash: string;
+  client_id: string;
+  redirect_uri: string;
+  state: string | null;
+  code_challenge: string;
+  code_challenge_method: 'S256' | 'plain';
+  expiration: number | null;
+  expires: number;
+}
+
+export async function insertSignInForm(q: Queryable, f: Omit<SignInFormRow, 'expires'> & { now: number; expires: number }): Promise<void> {
+  // Forms nobody submitted are dropped as new ones are shown (no separate sweep needed).
+  await q.query('DELETE FROM oauth_sign_in_forms WHERE expires <= $1', [f.now]);
+  await q.query(
+    `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, state, code_challenge, code_challenge_method, expiration, created, expires)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [f.nonce_hash, f.binding_hash, f.client_id, f.redirect_uri, f.state, f.code_challenge, f.code_challenge_method, f.expiration, f.now, f.expires],
+  );
+}
+
+export async function findSignInForm(q: Queryable, nonceHash: string, now: number): Promise<SignInFormRow | undefined> {
+  const [row] = await q.query<SignInFormRow>('SELECT * FROM oauth_sign_in_forms WHERE nonce_hash = $1 AND expires > $2', [nonceHash, now]);
+  return row;
+}
+
+/** A form is used once: the first answer (sign-in or cancel) deletes it; a second gets nothing. */
+export async function takeSignInForm(q: Queryable, nonceHash: string, now: number): Promise<SignInFormRow | undefined> {
+  const [row] = await q.query<SignInFormRow>('DELETE FROM oauth_sign_in_forms WHERE nonce_hash = $1 AND expires > $2 RETURNING *', [nonceHash, now]);
+  return row;
+}
+
+// ------------------------------------------------------------------ codes and refresh tokens
+
+export async function findMember(q: Queryable, userId: string): Promise<{ id: string; username: string; disabled: boolean } | undefined> {
+  const [row] = await q.query<{ id: string; username: string; disabled: boolean }>('SELECT id, username, disabled FROM users WHERE id = $1', [userId]);
+  return row;
+}
+
+export interface CodeRow {
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  code_challenge_method: 'S256' | 'plain';
+  expiration: number | null;
+  expires: number;
+}
+
+export async function insertCode(q: Queryable, codeHash: string, c: Omit<CodeRow, 'expires'>, now: number, expires: number): Promise<void> {
+  // Expired and never-exchanged codes go as new ones are issued.
+  await q.query('DELETE FROM oauth_codes WHERE expires <= $1', [now]);
+  await q.query(
+    `INSERT INTO oauth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, code_challenge_method, expiration, created, expires)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [codeHash, c.client_id, c.user_id, c.redirect_uri, c.code_challenge, c.code_challenge_method, c.expiration, now, expires],
+  );
+}
+
+/**
+ * Consumes a code: one statement deletes and returns it, so of two concurrent exchanges only one
+ * gets the row. Any presentation burns the code, a failed one included.
+ */
+export async function takeCode(q: Queryable, codeHash: string): Promise<CodeRow | undefined> {
+  const [row] = await q.query<CodeRow>('DELETE FROM oauth_codes WHERE code_hash = $1 RETURNING *', [codeHash]);
+  return row;
+}
+
+export interface RefreshRow {
+  token_hash: string;
+  client_id: string;
+  user_id: string;
+  redirect_uri: string;
+  expires: number;
+}
+
+export async function insertRefreshToken(q: Queryable, r: Omit<RefreshRow, 'expires'>, now: number, expires: number): Promise<void> {
+  await q.query('DELETE FROM oauth_refresh_tokens WHERE user_id = $1 AND expires <= $2', [r.user_id, now]);
+  await q.query(
+    'INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, $4, $5, $6)',
+    [r.token_hash, r.client_id, r.user_id, r.redirect_uri, now, expires],
+  );
+}
+
+export async function findRefreshToken(q: Queryable, tokenHash: string): Promise<RefreshRow | undefined> {
+  const [row] = await q.query<RefreshRow>('SELECT token_hash, client_id, user_id, redirect_uri, expires FROM oauth_refresh_tokens WHERE token_hash = $1', [tokenHash]);
+  return row;
+}
+
+export async function deleteRefreshToken(q: Queryable, tokenHash: string): Promise<boolean> {
+  const rows = await q.query('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1 RETURNING token_hash', [tokenHash]);
+  return rows.length > 0;
+}
+
+export async function insertAccessToken(
+  q: Queryable,
+  t: { tokenHash: string; userId: string; clientId: string; refreshHash: string | null; now: number; expires: number },
+): Promise<void> {
+  await q.query('DELETE FROM tokens WHERE user_id = $1 AND expires <= $2', [t.userId, t.now]);
+  await q.query(
+    `INSERT INTO tokens (token_hash, user_id, created, expires, client, client_id, refresh_hash) VALUES ($1, $2, $3, $4, 'oauth', $5, $6)`,
+    [t.tokenHash, t.userId, t.now, t.expires, t.clientId, t.refreshHash],
+  );
+}

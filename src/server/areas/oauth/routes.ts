@@ -1,0 +1,78 @@
+/**
+ * OAuth 2.0 under /sharing/rest/oauth2 (paths as the ArcGIS REST documentation has them), the
+ * item's registeredAppInfo, and the console's /console-config.json at the root.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { registerAppParams, tokenParams, updateAppParams } from '../../../shared/contract/oauth.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { showSignIn, submitSignIn } from './authorize.ts';
+import { consoleConfig } from './consoleApp.ts';
+import { getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
+
+const none = z.object({});
+
+export function oauthRoutes(app: FastifyInstance): void {
+  const portal = app.portal;
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/oauth2/registerApp`,
+    params: registerAppParams,
+    handler: ({ params, caller, portal }) => registerApp(portal, caller, params),
+  });
+  // The docs list POST; GET is answered too, as for every read.
+  operation(app, {
+    method: 'read',
+    path: `${REST}/oauth2/apps/:clientId`,
+    params: none,
+    handler: ({ caller, path, portal }) => getApp(portal, caller, path.clientId),
+  });
+  operation(app, {
+    method: 'write',
+    path: `${REST}/oauth2/apps/:clientId/update`,
+    params: updateAppParams,
+    handler: ({ params, caller, path, portal }) => updateApp(portal, caller, path.clientId, params),
+  });
+  operation(app, {
+    method: 'write',
+    path: `${REST}/oauth2/apps/:clientId/unregister`,
+    params: none,
+    handler: ({ caller, path, portal }) => unregisterApp(portal, caller, path.clientId),
+  });
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/users/:username/items/:itemId/registeredAppInfo`,
+    params: none,
+    handler: ({ caller, path, portal }) => getAppByItem(portal, caller, path.itemId),
+  });
+
+  // rest-js posts to `oauth2/token` (and, after cleanUrl, never with a trailing slash; accepted anyway).
+  for (const path of [`${REST}/oauth2/token`, `${REST}/oauth2/token/`]) {
+    operation(app, {
+      method: 'write',
+      path,
+      params: tokenParams,
+      access: 'public',
+      handler: ({ params, portal, reply }) => {
+        reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+        return token(portal, params);
+      },
+    });
+  }
+
+  // The sign-in page. Its headers are set again in a route onSend hook, after the app-wide ones.
+  const final = async (_req: unknown, reply: FastifyReply, payload: unknown) => {
+    reply.header('Referrer-Policy', 'no-referrer').header('X-Frame-Options', 'DENY').header('Cache-Control', 'no-store');
+    return payload;
+  };
+  app.route({ method: 'GET', url: `${REST}/oauth2/authorize`, onSend: final, handler: (req, reply) => showSignIn(portal, req, reply) });
+  app.route({ method: 'POST', url: `${REST}/oauth2/authorize`, onSend: final, handler: (req, reply) => submitSignIn(portal, req, reply) });
+
+  app.get('/console-config.json', async (req, reply) => {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : portal.config.port;
+    const body = await consoleConfig(portal, port, req.headers.host);
+    return reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body));
+  });
+}
