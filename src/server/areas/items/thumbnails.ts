@@ -110,7 +110,7 @@ export async function serveThumbnail(
 
 /**
  * `thumbnailUrl`: the image is fetched through the outbound guard (no private addresses unless
- * ALLOW_PRIVATE_OUTBOUND, no redirects, time limits), at most THUMBNAIL_MAX_BYTES, into a
+ * OUTBOUND_ALLOW lists them, no redirects, time limits), at most THUMBNAIL_MAX_BYTES, into a
  * temporary file the caller stores with storeUploadedThumbnail (and removes). Any failure is a
  * 400 naming `thumbnailUrl`.
  */

@@ -10,7 +10,7 @@
  * - Event URIs are checked against the catalogue (src/shared/events.ts); a URI naming a specific
  *   item, group or username must name one in this organization. A 400 names every bad URI.
  * - The payload URL must pass the outbound guard (http/https, no private addresses unless
- *   ALLOW_PRIVATE_OUTBOUND); it is not probed.
+ *   OUTBOUND_ALLOW lists them); it is not probed.
  */
 import { randomUUID } from 'node:crypto';
 import { SECRET_MASK, WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
