@@ -50,10 +50,14 @@ export function searchMembers(params: MemberSearchParams = {}, options: ReadOpti
   return request<MemberSearchResult>('portals/self/users/search', { q: '*', ...params }, { ...options, method: 'GET' });
 }
 
-/** `POST /portaladmin/security/users/createUser` → {status:"success", username}. Empty optional fields are left out. */
-export function createUser(params: CreateUserParams): Promise<{ status: string; username: string }> {
+/**
+ * `POST /portaladmin/security/users/createUser` → {status:"success"} ("Create User"; this portal
+ * adds the username, other portals do not, so the name sent stands in). Empty optional fields are left out.
+ */
+export async function createUser(params: CreateUserParams): Promise<{ status: string; username: string }> {
   const cleaned = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-  return request<{ status: string; username: string }>('security/users/createUser', cleaned, { method: 'POST', root: 'admin' });
+  const answer = await request<{ status: string; username?: string }>('security/users/createUser', cleaned, { method: 'POST', root: 'admin' });
+  return { ...answer, username: answer.username ?? params.username };
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   configureApi,
   createGroup,
   createRole,
+  createUser,
   createWebhook,
   deleteRelationship,
   deleteRole,
@@ -166,6 +167,18 @@ describe('groups and webhooks', () => {
 });
 
 describe('answers of other portals', () => {
+  it('createUser answered with the documented {status:"success"} alone still names the new member', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ status: 'success' }), { status: 200, headers: { 'Content-Type': 'application/json' } })));
+    await expect(createUser({ username: 'elsewhere1', password: 'Good.Pass.42', email: 'e@example.com' })).resolves.toEqual({ status: 'success', username: 'elsewhere1' });
+  });
+
+  it('createUser on this portal answers the username it stored', async () => {
+    await expect(createUser({ username: 'audit_member', password: 'Good.Pass.42', email: 'audit@example.com', firstname: 'Audit', lastname: 'Member' })).resolves.toEqual({ status: 'success', username: 'audit_member' });
+    const s = sentTo('/createUser');
+    expect(s.path).toMatch(/\/portaladmin\/security\/users\/createUser$/);
+    expect(s.params).toMatchObject({ username: 'audit_member', firstname: 'Audit', lastname: 'Member', email: 'audit@example.com' });
+  });
+
   it('a notificationStatus entry with only the documented fields reads as a finished attempt', () => {
     const a = normalizeAttempt(
       { id: '7c001f61f51e440baa81ab0616dc4143', isInvoked: true, invokedTimestamp: '2019-01-23 14:26:44.644' as unknown as number, responseText: '{"success":"true"}', payload: '{"info":{}}' },
