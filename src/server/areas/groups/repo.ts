@@ -57,6 +57,22 @@ export async function countGroupsOfUser(q: Queryable, userId: string): Promise<n
   return n;
 }
 
+/**
+ * Locks the named members' rows until the transaction ends, before their groups are counted: two
+ * additions of one member to two different groups at the same instant (each holding only its own
+ * group's lock) would otherwise both count 511 and both insert (the 512-groups limit). In id
+ * order, so that two requests naming the same members cannot deadlock; FOR NO KEY UPDATE, so that
+ * it does not hold up inserts that merely reference the rows (foreign keys take KEY SHARE).
+ */
+export async function lockMembersByName(q: Queryable, usernames: string[]): Promise<void> {
+  if (!usernames.length) return;
+  await q.query('SELECT id FROM users WHERE lower(username) = ANY($1::text[]) ORDER BY id FOR NO KEY UPDATE', [usernames.map((n) => n.toLowerCase())]);
+}
+
+export async function lockMember(q: Queryable, userId: string): Promise<void> {
+  await q.query('SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+}
+
 /** Candidates for adding to a group: what the rules need to know about each named user. */
 export interface CandidateRow {
   id: string;

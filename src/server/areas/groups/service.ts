@@ -19,6 +19,8 @@ import {
   findCandidates,
   findGroup,
   insertMembers,
+  lockMember,
+  lockMembersByName,
   setMemberType,
   type CandidateRow,
   type GroupRow,
@@ -117,6 +119,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     await assertTitleFree(q, caller.userId, fields.title);
+    await lockMember(q, caller.userId);
     if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
       throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, [`A member may belong to at most ${LIMITS.groupsPerUser} groups.`]);
     }
@@ -253,6 +256,8 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     const wanted = new Map<string, { name: string; type: 'admin' | 'member' }>();
     for (const name of users) wanted.set(name.toLowerCase(), { name, type: 'member' });
     for (const name of admins) wanted.set(name.toLowerCase(), { name, type: 'admin' });
+    // Counted after the lock: a concurrent addition to another group has committed or waits.
+    await lockMembersByName(q, [...wanted.keys()]);
     const found = new Map((await findCandidates(q, group.id, [...wanted.keys()])).map((c) => [c.username.toLowerCase(), c]));
     const limit = await externalMemberLimit(q, group.org_id);
     let external = await countExternalMembers(q, group.id, group.org_id);
@@ -364,6 +369,7 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
     if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
     if (group.is_invitation_only) throw new ApiError(400, 'This group accepts members by invitation only.', ['Ask a group manager to add you.']);
     await lockGroup(q, group.id);
+    await lockMember(q, caller.userId);
     if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
       throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, []);
     }
