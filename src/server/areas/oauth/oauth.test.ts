@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import { ConfigError, loadConfig } from '../../config.ts';
 import { syncConsoleApp } from './consoleApp.ts';
 
 let svc: TestService;
@@ -535,6 +536,18 @@ describe('/console-config.json and the console app', () => {
       expect(await plain.db.query('SELECT 1 FROM oauth_apps')).toHaveLength(0);
     } finally {
       await plain.close();
+    }
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it('takes an http(s) URL without a trailing slash, query or fragment, and names every other value', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://portal.example.org/admin' }).publicUrl).toBe('https://portal.example.org/admin');
+    expect(loadConfig({ PUBLIC_URL: 'http://10.1.2.3:8080' }).publicUrl).toBe('http://10.1.2.3:8080');
+    expect(loadConfig({}).publicUrl).toBeUndefined();
+    for (const bad of ['https://portal.example.org/', 'ftp://portal.example.org', 'portal.example.org', 'https://portal.example.org?x=1', 'https://u:p@portal.example.org', 'https://portal.example.org#a']) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(ConfigError);
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL=/);
     }
   });
 });
