@@ -2,8 +2,9 @@
  * The request core: every call to the portal goes through `request()`. It knows the portal base URL
  * (…/sharing/rest) and the token, always sends `f=json`, sends the token as the `token` parameter
  * (query string for GET, form body for POST), form-encodes POST bodies the way the portal's own
- * clients do (facts §1.4), parses JSON and turns the error envelope into an ApiError.
- * No React here.
+ * clients do (facts §1.4), parses JSON and turns the error envelope into an ApiError. When the
+ * portal refuses the session's token (498) it asks the installed refresher once and repeats the
+ * call with the new token. No React here.
  */
 import { ApiError, NETWORK_ERROR } from './errors.ts';
 
@@ -38,6 +39,29 @@ export function defaultPortalUrl(): string {
 }
 
 let connection: Connection = { portalUrl: defaultPortalUrl() };
+
+/**
+ * Asked for a new token when the portal refused the configured one (498); resolves with the token
+ * to retry with, or null when there is none (no refresh token, or the refresh failed). The
+ * session store installs it, so the request core needs no knowledge of sessions.
+ */
+export type TokenRefresher = (portalUrl: string, refusedToken: string) => Promise<string | null>;
+
+let refresher: TokenRefresher | undefined;
+
+export function setTokenRefresher(next: TokenRefresher | undefined): void {
+  refresher = next;
+}
+
+/**
+ * A 498 for the configured token: ask the refresher once. The new token when the call is worth
+ * repeating, else null (the caller then reports the original error).
+ */
+async function tokenAfterRefusal(err: unknown, portalUrl: string, usedToken: string | undefined, tokenWasConfigured: boolean): Promise<string | null> {
+  if (!refresher || !usedToken || !tokenWasConfigured || !(err instanceof ApiError) || err.code !== 498) return null;
+  const next = await refresher(portalUrl, usedToken).catch(() => null);
+  return next && next !== usedToken ? next : null;
+}
 
 /** Points the API module at a portal (and a token). The session store calls this. */
 export function configureApi(next: Connection): void {
@@ -106,9 +130,21 @@ function errorFromEnvelope(body: { error: Record<string, unknown> }, url: string
  */
 export async function request<T>(path: string, params: Params = {}, options: RequestOptions = {}): Promise<T> {
   const portalUrl = normalizePortalUrl(options.portalUrl ?? connection.portalUrl);
+  const token = options.token === null ? undefined : (options.token ?? connection.token);
+  // Only the session's own token is refreshed: a token passed in (sign-in) is the caller's business.
+  const configured = options.token === undefined && portalUrl === connection.portalUrl;
+  try {
+    return await send<T>(path, params, options, portalUrl, token);
+  } catch (err) {
+    const retryToken = await tokenAfterRefusal(err, portalUrl, token, configured);
+    if (retryToken === null) throw err;
+    return send<T>(path, params, options, portalUrl, retryToken);
+  }
+}
+
+async function send<T>(path: string, params: Params, options: RequestOptions, portalUrl: string, token: string | undefined): Promise<T> {
   const base = options.root === 'admin' ? adminUrlOf(portalUrl) : portalUrl;
   const url = `${base}/${path.replace(/^\/+/, '')}`;
-  const token = options.token === null ? undefined : (options.token ?? connection.token);
   const body = encodeParams(params, token);
 
   let method = options.method ?? 'GET';
@@ -186,8 +222,19 @@ function operationUrl(path: string): { url: string; token?: string } {
  * Uses XMLHttpRequest because fetch cannot report upload progress; the token and f=json are
  * added as form fields, as the portal's own clients send them.
  */
-export function postForm<T>(path: string, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions = {}): Promise<T> {
+export async function postForm<T>(path: string, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions = {}): Promise<T> {
   const { url, token } = operationUrl(path);
+  const portalUrl = normalizePortalUrl(connection.portalUrl);
+  try {
+    return await sendForm<T>(url, token, fields, options);
+  } catch (err) {
+    const retryToken = await tokenAfterRefusal(err, portalUrl, token, true);
+    if (retryToken === null) throw err;
+    return sendForm<T>(url, retryToken, fields, options);
+  }
+}
+
+function sendForm<T>(url: string, token: string | undefined, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions): Promise<T> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) {
     if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);

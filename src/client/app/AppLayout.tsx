@@ -1,5 +1,5 @@
-/** The signed-in frame: header (theme, account menu), navigation from the registry, the page. */
-import { ActionIcon, AppShell, Avatar, Badge, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+/** The signed-in frame: header (portal switcher, theme, account menu), navigation from the registry, the page. */
+import { ActionIcon, AppShell, Avatar, Burger, Group, Menu, NavLink, ScrollArea, Stack, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { Suspense } from 'react';
@@ -9,6 +9,7 @@ import { ColorSchemeToggle } from '../components/ColorSchemeToggle.tsx';
 import { IconBuilding, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
 import { useSignOut } from '../features/auth/mutations.ts';
+import { PortalSwitcher } from '../features/auth/PortalSwitcher.tsx';
 import { queryKeys } from '../lib/queryKeys.ts';
 import { needsRoleName, orgRolesQuery, roleLabel } from '../lib/roles.ts';
 import { updateSessionUser, useSession } from '../lib/session.ts';
@@ -18,15 +19,6 @@ import { JobTray } from '../features/content/JobTray.tsx';
 function initials(name: string): string {
   const parts = name.split(/\s+/).filter(Boolean);
   return ((parts[0]?.[0] ?? '') + (parts.length > 1 ? parts[parts.length - 1][0] : '')).toUpperCase() || '?';
-}
-
-function portalHost(portalUrl: string): string {
-  try {
-    const url = new URL(portalUrl);
-    return url.origin === location.origin ? 'this server' : url.host;
-  } catch {
-    return portalUrl;
-  }
 }
 
 export function AppLayout() {
@@ -41,8 +33,10 @@ export function AppLayout() {
   useQuery({
     queryKey: queryKeys.self,
     queryFn: async ({ signal }) => {
+      // Applied to the portal it was read from, even if the member switched portals meanwhile.
+      const portalUrl = session.portalUrl;
       const fresh = await getSelf({ signal });
-      updateSessionUser(fresh);
+      updateSessionUser(fresh, portalUrl);
       return fresh;
     },
     staleTime: 60_000,
@@ -73,11 +67,7 @@ export function AppLayout() {
             </UnstyledButton>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Tooltip label={session.portalUrl}>
-              <Badge variant="light" color="gray" visibleFrom="md" tt="none" size="lg" fw={500}>
-                Portal: {portalHost(session.portalUrl)}
-              </Badge>
-            </Tooltip>
+            <PortalSwitcher />
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={240} withinPortal>
               <Menu.Target>

@@ -9,6 +9,7 @@ import { RequireSession } from './RequireSession.tsx';
 import { RouteError } from './RouteError.tsx';
 
 const SignInPage = lazy(() => import('./routes/sign-in.tsx'));
+const OAuthCallbackPage = lazy(() => import('./routes/oauth-callback.tsx'));
 
 export function appRoutes(): RouteObject[] {
   return [
@@ -18,6 +19,16 @@ export function appRoutes(): RouteObject[] {
       element: (
         <Suspense fallback={<LoadingState minHeight={400} />}>
           <SignInPage />
+        </Suspense>
+      ),
+    },
+    {
+      // The redirect URI registered for the console on a portal: <origin>/oauth-callback.
+      path: '/oauth-callback',
+      errorElement: <RouteError />,
+      element: (
+        <Suspense fallback={<LoadingState minHeight={400} />}>
+          <OAuthCallbackPage />
         </Suspense>
       ),
     },

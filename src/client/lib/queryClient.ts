@@ -1,10 +1,11 @@
 /**
  * The React Query client: no retries for answers the portal gave on purpose (4xx), and any
- * 498/499 from any query or mutation ends the session (the app then sends the member to sign-in).
+ * 498/499 from any query or mutation (one the request core could not cure with a token refresh) ends
+ * that portal's session (the app then sends the member to sign-in).
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, isSessionInvalid, NETWORK_ERROR } from '../api/index.ts';
-import { expireSession } from './session.ts';
+import { expireSession, sessionPortalOf } from './session.ts';
 
 export interface QueryClientOptions {
   onSessionInvalid?: (err: ApiError) => void;
@@ -21,7 +22,15 @@ export function shouldRetry(failureCount: number, err: unknown): boolean {
 }
 
 export function createQueryClient(options: QueryClientOptions = {}): QueryClient {
-  const onSessionInvalid = options.onSessionInvalid ?? (() => expireSession());
+  const onSessionInvalid =
+    options.onSessionInvalid ??
+    ((err: ApiError) => {
+      // The session of the portal the refused request went to: after a portal switch a late answer
+      // from the previous portal must not end the new one; a portal without a session has none to end.
+      const portal = sessionPortalOf(err.url);
+      if (err.url && !portal) return;
+      expireSession(undefined, portal);
+    });
   const onError = (err: unknown) => {
     if (isSessionInvalid(err)) onSessionInvalid(err as ApiError);
   };

@@ -1,4 +1,4 @@
-/** The sign-in form. */
+/** The sign-in forms: username and password, and the client ID for signing in with a portal (OAuth). */
 import { z } from 'zod';
 
 export const portalUrlSchema = z
@@ -24,3 +24,10 @@ export const signInSchema = z.object({
 
 export type SignInInput = z.input<typeof signInSchema>;
 export type SignInValues = z.output<typeof signInSchema>;
+
+/** The console's client ID on a portal (the registered app's "Client ID"); letters and digits. */
+export const clientIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter the client ID of the app you registered on this portal')
+  .regex(/^[A-Za-z0-9]{1,64}$/, 'A client ID is letters and digits only, e.g. GGjeDjEY6kKEiDmX');
