@@ -49,6 +49,9 @@ export const redirectUriSchema = z
   .max(LIMITS.redirectUriChars, `must be at most ${LIMITS.redirectUriChars} characters`)
   .refine((v) => redirectUriProblem(v) === null, { message: 'must be an absolute URL without a fragment (http, https or an app scheme)' });
 
+/** A UTF-16 surrogate without its pair: such text cannot be stored (PostgreSQL refuses it). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'blob:', 'about:']);
 
 /** Why a redirect URI is not acceptable, or null. Shared by registration and the authorize step. */
@@ -63,11 +66,16 @@ export function redirectUriProblem(value: string): string | null {
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `may not use the ${url.protocol} scheme`;
   if ((url.protocol === 'http:' || url.protocol === 'https:') && !url.hostname) return 'has no host';
   if (value.includes('#')) return 'may not contain a fragment (#)';
-  if (/[\s<>"]/.test(value)) return 'may not contain spaces, quotes or angle brackets';
+  if (/[\s<>"\u0000-\u001f\u007f]/.test(value) || LONE_SURROGATE.test(value)) return 'may not contain spaces, control characters, quotes or angle brackets';
   return null;
 }
 
-const referrer = z.string().trim().min(1, 'must not be empty').max(LIMITS.redirectUriChars);
+const referrer = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.redirectUriChars)
+  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && !LONE_SURROGATE.test(v), { message: 'may not contain control characters' });
 
 export const registerAppParams = z.object({
   itemId: z.string().trim().regex(/^[0-9a-f]{32}$/i, 'must be an item id'),

@@ -10,7 +10,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { redirectUriProblem } from '../../../shared/contract/oauth.ts';
+import { LONE_SURROGATE, redirectUriProblem } from '../../../shared/contract/oauth.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
@@ -23,6 +23,9 @@ import { issueCode } from './service.ts';
 
 export const BINDING_COOKIE = 'portal_oauth_binding';
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** NUL and lone surrogates cannot be stored as text: such values are refused. */
+const storable = (v: string) => !v.includes('\u0000') && !LONE_SURROGATE.test(v);
 
 interface AuthorizeRequest {
   app: repo.AppRow;
@@ -37,6 +40,7 @@ interface AuthorizeRequest {
 export async function checkAuthorizeRequest(ctx: PortalContext, query: Record<string, unknown>): Promise<AuthorizeRequest | { error: string }> {
   for (const [name, value] of Object.entries(query)) {
     if (typeof value !== 'string') return { error: `The parameter ${name} was sent more than once.` };
+    if (!storable(value)) return { error: `The parameter ${name} contains characters that cannot be used.` };
   }
   const q = query as Record<string, string | undefined>;
   const clientId = q.client_id ?? '';
@@ -161,7 +165,7 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
 
 const field = (body: Record<string, unknown>, name: string, max: number): string | undefined => {
   const v = body[name];
-  return typeof v === 'string' && v.length <= max ? v : undefined;
+  return typeof v === 'string' && v.length <= max && storable(v) ? v : undefined;
 };
 
 export async function submitSignIn(ctx: PortalContext, req: FastifyRequest, reply: FastifyReply) {

@@ -132,12 +132,14 @@ describe('registerApp and the registered app', () => {
     const map = await appItem('publisher1', 'A map', 'Web Map');
     const notApp = await post('oauth2/registerApp', { itemId: map, appType: 'browser' }, tokens.publisher1);
     expect(notApp.error).toMatchObject({ code: 400, fieldErrors: { itemId: expect.any(String) } });
-    for (const uris of ['["javascript:alert(1)"]', '["https://a.example/cb#frag"]', '["not a url"]', 'https://a.example', `["https://a.example/${'x'.repeat(LIMITS.redirectUriChars)}"]`]) {
+    for (const uris of ['["https://a.example/\\u0000"]', '["https://a.example/\\ud800"]', '["https://a.example/a\\u0007b"]', '["javascript:alert(1)"]', '["https://a.example/cb#frag"]', '["not a url"]', 'https://a.example', `["https://a.example/${'x'.repeat(LIMITS.redirectUriChars)}"]`]) {
       const bad = await post('oauth2/registerApp', { itemId: other, appType: 'browser', redirect_uris: uris }, tokens.publisher1);
       expect(bad.error, uris).toMatchObject({ code: 400, fieldErrors: expect.anything() });
     }
     const badType = await post('oauth2/registerApp', { itemId: other, appType: 'desktop' }, tokens.publisher1);
     expect(badType.error.fieldErrors).toHaveProperty('appType');
+    const badReferrer = await post('oauth2/registerApp', { itemId: other, appType: 'browser', httpReferrers: '["https://a.example/\\u0000"]' }, tokens.publisher1);
+    expect(badReferrer.error.code).toBe(400);
     const rows = await svc.db.query('SELECT 1 FROM oauth_apps WHERE item_id IN ($1, $2)', [other, map]);
     expect(rows).toHaveLength(0);
     expect((await post(`content/items/${other}`, {}, tokens.publisher1)).typeKeywords ?? []).not.toContain('Registered App');
@@ -229,6 +231,7 @@ describe('oauth2/authorize: the sign-in page', () => {
       ['unknown challenge method', authorizeQuery(clientId, challenge, { code_challenge_method: 'S512' })],
       ['oversized state', authorizeQuery(clientId, challenge, { state: 's'.repeat(LIMITS.oauthStateChars + 1) })],
       ['bad expiration', authorizeQuery(clientId, challenge, { expiration: 'soon' })],
+      ['NUL in state', authorizeQuery(clientId, challenge, { state: 'a\u0000b' })],
     ];
     const forms = await count('oauth_sign_in_forms');
     for (const [name, query] of cases) {
@@ -324,6 +327,9 @@ describe('oauth2/authorize: the sign-in page', () => {
     expect(wrong.body).toContain('value="user1"');
     const empty = await submit({ nonce: page.nonce!, username: '', password: '', action: 'signin' }, page.cookie);
     expect(empty.body).toContain('Enter your username and password.');
+    const nul = await submit({ nonce: page.nonce!, username: 'user1\u0000', password: DEMO_PASSWORD, action: 'signin' }, page.cookie);
+    expect(nul.statusCode).toBe(200);
+    expect(nul.body).toContain('Enter your username and password.');
     for (let i = 1; i < LIMITS.failedSignInsBeforeLock; i++) {
       await submit({ nonce: page.nonce!, username: 'user1', password: 'not-the-password1', action: 'signin' }, page.cookie);
     }
