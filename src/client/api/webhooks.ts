@@ -48,14 +48,22 @@ export function getWebhook(orgId: string, id: string, options: ReadOptions = {})
   return request<WebhookRecord>(hookPath(orgId, id), {}, { ...options, method: 'GET' });
 }
 
-/** `POST …/createWebhook`: `changes=allChanges` when the events are `['/']`. The answer carries the secret, once. */
-export function createWebhook(orgId: string, input: WebhookInput): Promise<{ success: boolean; id: string; name: string; secret: string }> {
+/**
+ * `POST …/createWebhook`: `changes=allChanges` when the events are `['/']`. This portal answers the
+ * id and the secret (once); the documented answer may be only {success}, so then the new webhook is
+ * found by its name in the list, as the ArcGIS API for Python does, and the secret is the one sent.
+ */
+export async function createWebhook(orgId: string, input: WebhookInput): Promise<{ success: boolean; id: string; name: string; secret: string }> {
   const all = input.events.length === 1 && input.events[0] === '/';
-  return request(
+  const answer = await request<{ success: boolean; id?: string; name?: string; secret?: string }>(
     `${base(orgId)}/createWebhook`,
     { name: input.name, url: input.url, secret: input.secret, config: input.config, changes: all ? 'allChanges' : 'manualChanges', events: all ? undefined : input.events },
     { method: 'POST' },
   );
+  const secret = answer.secret ?? input.secret ?? '';
+  if (answer.id) return { success: answer.success, id: answer.id, name: answer.name ?? input.name, secret };
+  const made = (await listWebhooks(orgId, { num: 100 })).webhooks.find((w) => w.name === input.name);
+  return { success: answer.success, id: made?.id ?? '', name: input.name, secret };
 }
 
 /** `POST …/<id>/update`: name, url and events always; secret only when it changes. */

@@ -172,6 +172,25 @@ describe('answers of other portals', () => {
     await expect(createUser({ username: 'elsewhere1', password: 'Good.Pass.42', email: 'e@example.com' })).resolves.toEqual({ status: 'success', username: 'elsewhere1' });
   });
 
+  it('createWebhook answered with the documented {success} alone finds the new webhook by name', async () => {
+    const answers = [{ success: true }, { total: 1, start: 1, num: 1, nextStart: -1, webhooks: [{ id: 'other', name: 'Other' }, { id: 'h-new', name: 'Elsewhere hook' }] }];
+    const calls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) => {
+        calls.push(new URL(url).pathname);
+        return new Response(JSON.stringify(answers.shift()), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    await expect(createWebhook(svc.orgId, { name: 'Elsewhere hook', url: 'https://receiver.example/hook', secret: 's3cret', events: ['/items'] })).resolves.toEqual({
+      success: true,
+      id: 'h-new',
+      name: 'Elsewhere hook',
+      secret: 's3cret',
+    });
+    expect(calls.map((p) => p.split('/').pop())).toEqual(['createWebhook', 'webhooks']);
+  });
+
   it('createUser on this portal answers the username it stored', async () => {
     await expect(createUser({ username: 'audit_member', password: 'Good.Pass.42', email: 'audit@example.com', firstname: 'Audit', lastname: 'Member' })).resolves.toEqual({ status: 'success', username: 'audit_member' });
     const s = sentTo('/createUser');
