@@ -112,6 +112,9 @@ describe('registerApp and the registered app', () => {
     });
     const item = await post(`content/items/${itemId}`, {}, tokens.publisher1);
     expect(item.typeKeywords).toContain('Registered App');
+    const events = await svc.db.query<{ operation: string; username: string }>('SELECT operation, username FROM events WHERE subject_id = $1 ORDER BY seq', [itemId]);
+    expect(events.at(-1)).toEqual({ operation: 'update', username: 'publisher1' });
+    expect((await post('portals/self', {}, tokens.publisher1)).supportsOAuth).toBe(true);
     const [row] = await svc.db.query<{ client_secret_hash: string }>('SELECT client_secret_hash FROM oauth_apps WHERE client_id = $1', [clientId]);
     expect(row.client_secret_hash).toBe(createHash('sha256').update(app.client_secret).digest('hex'));
     const read = await post(`oauth2/apps/${clientId}`, {}, tokens.publisher1);
@@ -154,6 +157,8 @@ describe('registerApp and the registered app', () => {
     expect((await post(`oauth2/apps/${clientId}/update`, { redirect_uris: '["https://evil.example/cb"]' }, tokens.partner_admin)).error.code).toBe(403);
     expect((await post(`oauth2/apps/${clientId}/unregister`, {}, tokens.user1)).error.code).toBe(403);
     expect((await post('oauth2/apps/NoSuchClient1234', {}, tokens.admin)).error.code).toBe(400);
+    expect((await post('oauth2/apps/a%00b', {}, tokens.admin)).error.code).toBe(400);
+    expect((await post(`content/users/publisher1/items/x%00/registeredAppInfo`, {}, tokens.admin)).error.code).toBe(400);
     expect((await post(`oauth2/apps/${clientId}`, {})).error.code).toBe(499);
 
     clockNow += 1000;

@@ -5,6 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
+  clientIdSchema,
   REGISTRABLE_ITEM_TYPES,
   REGISTERED_APP_KEYWORD,
   type OAuthTokenResponse,
@@ -15,6 +16,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
+import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
 import { newToken, tokenHash } from '../auth/tokens.ts';
 import { findItem } from '../items/repo.ts';
@@ -69,7 +71,8 @@ function requireAppManager(caller: Caller, app: repo.AppRow): void {
 }
 
 async function managedApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<repo.AppRow> {
-  const app = await repo.findApp(ctx.db, clientId);
+  // A path segment that cannot be a client id is not looked up (it may hold anything, NUL included).
+  const app = clientIdSchema.safeParse(clientId).success ? await repo.findApp(ctx.db, clientId) : undefined;
   if (!app) throw appNotFound();
   requireAppManager(caller, app);
   return app;
@@ -109,6 +112,8 @@ export async function registerApp(
       now,
     });
     await repo.setItemKeyword(q, itemId, REGISTERED_APP_KEYWORD, true, now);
+    // The item changed (its type keywords): the same event an item update writes.
+    await recordEvent(q, { orgId: item.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now });
   });
   const app = await repo.findApp(ctx.db, clientId);
   return appJson(app!, secret);
@@ -122,7 +127,7 @@ export async function getApp(ctx: PortalContext, caller: Caller, clientId: strin
 
 /** content/users/<u>/items/<id>/registeredAppInfo: the same answer, found by item. */
 export async function getAppByItem(ctx: PortalContext, caller: Caller, itemId: string): Promise<RegisteredApp> {
-  const app = await repo.findAppByItem(ctx.db, itemId.toLowerCase());
+  const app = /^[0-9a-f]{32}$/i.test(itemId) ? await repo.findAppByItem(ctx.db, itemId.toLowerCase()) : undefined;
   if (!app) throw new ApiError(400, 'Item is not a registered app.', [`Item '${itemId}' is not registered as an app.`]);
   requireAppManager(caller, app);
   return appJson(app);
@@ -150,9 +155,11 @@ export async function updateApp(
  */
 export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<{ success: true; itemId: string }> {
   const app = await managedApp(ctx, caller, clientId);
+  const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     await q.query('DELETE FROM oauth_apps WHERE client_id = $1', [clientId]);
-    await repo.setItemKeyword(q, app.item_id, REGISTERED_APP_KEYWORD, false, ctx.clock.now());
+    await repo.setItemKeyword(q, app.item_id, REGISTERED_APP_KEYWORD, false, now);
+    await recordEvent(q, { orgId: app.org_id, source: 'item', operation: 'update', subjectId: app.item_id, actor: { userId: caller.userId, username: caller.username }, when: now });
   });
   return { success: true, itemId: app.item_id };
 }

@@ -27,7 +27,8 @@ function portalRecord(org: OrgRow): Portal {
     access: org.access,
     isVerified: org.is_verified,
     allSSL: false,
-    supportsOAuth: false,
+    // oauth2/authorize, token, registerApp… (docs/oauth.md).
+    supportsOAuth: true,
     maxTokenExpirationMinutes: LIMITS.maxTokenExpirationMinutes,
     created: org.created,
     modified: org.modified,
