@@ -51,3 +51,16 @@ export async function answerOnPortal(authorizeUrl: string, how: { username?: str
   if (answer.status !== 302 || !location) throw new Error(`the sign-in form answered ${answer.status}: ${(await answer.text()).slice(0, 300)}`);
   return { location, search: new URL(location).search };
 }
+
+/** A whole OAuth sign-in (start, the portal's page, callback) without storing the session. */
+export async function oauthSession(svc: ClientTestService, clientId: string, username = 'admin', returnTo = '/overview') {
+  const { beginOAuthSignIn, completeOAuthSignIn } = await import('../lib/oauth.ts');
+  const answer = await answerOnPortal(await beginOAuthSignIn({ portalUrl: svc.restUrl, clientId, returnTo }), { username });
+  return (await completeOAuthSignIn(answer.search)).session;
+}
+
+/** POSTs oauth2/token or oauth2/revokeToken directly (as another client would); the parsed answer. */
+export async function oauthPost(svc: ClientTestService, operation: 'token' | 'revokeToken', params: Record<string, string>): Promise<Record<string, any>> {
+  const res = await fetch(`${svc.restUrl}/oauth2/${operation}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) });
+  return (await res.json()) as Record<string, any>;
+}

@@ -52,7 +52,8 @@ export default function OAuthCallbackPage() {
         if (!live) return;
         const failure = err instanceof OAuthSignInError ? err : new OAuthSignInError('Sign-in failed', describeError(err), '/overview');
         const state: SignInLocationState = { oauthError: { title: failure.title, message: failure.message } };
-        navigate(signInPath(failure.returnTo), { replace: true, state });
+        // The overview is where sign-in goes anyway: no need to say so in the address.
+        navigate(failure.returnTo === '/overview' ? '/sign-in' : signInPath(failure.returnTo), { replace: true, state });
       },
     );
     return () => {
