@@ -4,10 +4,10 @@ import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
 test('an administrator signs in, sees the organization, adds a member, changes a role and signs out', async ({ page }) => {
   await page.goto('/');
   // Not signed in: the console asks to sign in first.
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.getByLabel('Username').fill('admin');
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong-password-1');
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Invalid username or password.');
   await snap(page, 'sign-in-error');
 

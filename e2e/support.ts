@@ -7,14 +7,14 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.goto('/sign-in');
   await page.getByLabel('Username').fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
 }
 
 export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: /^Account menu for/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 }
 
 /** A screenshot kept as an artifact under e2e/artifacts/. */
