@@ -251,6 +251,7 @@ describe('oauth2/authorize: the sign-in page', () => {
     }
     const twice = await svc.app.inject({ method: 'GET', url: `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}&state=again` });
     expect(twice.statusCode).toBe(400);
+    await svc.app.inject({ method: 'HEAD', url: `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}` });
     expect(await count('oauth_sign_in_forms')).toBe(forms);
   });
 

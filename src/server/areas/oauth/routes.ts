@@ -66,7 +66,8 @@ export function oauthRoutes(app: FastifyInstance): void {
     reply.header('Referrer-Policy', 'no-referrer').header('X-Frame-Options', 'DENY').header('Cache-Control', 'no-store');
     return payload;
   };
-  app.route({ method: 'GET', url: `${REST}/oauth2/authorize`, onSend: final, handler: (req, reply) => showSignIn(portal, req, reply) });
+  // No automatic HEAD route: each GET stores a sign-in form, and a HEAD has no use for one.
+  app.route({ method: 'GET', url: `${REST}/oauth2/authorize`, exposeHeadRoute: false, onSend: final, handler: (req, reply) => showSignIn(portal, req, reply) });
   app.route({ method: 'POST', url: `${REST}/oauth2/authorize`, onSend: final, handler: (req, reply) => submitSignIn(portal, req, reply) });
 
   app.get('/console-config.json', async (req, reply) => {
