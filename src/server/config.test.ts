@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
+import { ConfigError, DEMO_PASSWORD, loadConfig, RETENTION_DEFAULTS } from './config.ts';
 import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from './http/outboundAllow.ts';
 
 /** loadConfig's message for an environment it refuses (fails the test if it is accepted). */
@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       outboundAllow: NO_OUTBOUND_ALLOW,
       localExtras: true,
       passwordLogN: 17,
+      retention: RETENTION_DEFAULTS,
     });
   });
 
@@ -58,6 +59,7 @@ describe('loadConfig', () => {
       outboundAllow: PRIVATE_OUTBOUND_ALLOW,
       localExtras: false,
       passwordLogN: 17,
+      retention: RETENTION_DEFAULTS,
     });
   });
 
@@ -149,5 +151,46 @@ describe('OUTBOUND_ALLOW', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/entry "bad host"/);
     expect(lines[1]).toMatch(/entry "10.0.0.1\/8" has bits set after the prefix: did you mean 10.0.0.0\/8\?/);
+  });
+});
+
+describe('retention settings', () => {
+  it('default to 30 days and 1000 per webhook for deliveries, 365 days for events, 24 h for uploads, 7 days for item jobs, a sweep every 5 minutes', () => {
+    expect(RETENTION_DEFAULTS).toEqual({
+      deliveriesMs: 30 * 86_400_000,
+      deliveriesPerWebhook: 1000,
+      eventsMs: 365 * 86_400_000,
+      uploadsMs: 24 * 3_600_000,
+      itemJobsMs: 7 * 86_400_000,
+      sweepIntervalMs: 300_000,
+    });
+  });
+
+  it('reads each, decimals included', () => {
+    expect(
+      loadConfig({
+        RETENTION_DELIVERIES_DAYS: '7',
+        RETENTION_DELIVERIES_PER_WEBHOOK: '50',
+        RETENTION_EVENTS_DAYS: '400',
+        RETENTION_UPLOADS_HOURS: '0.5',
+        RETENTION_ITEM_JOBS_DAYS: '1.5',
+        RETENTION_SWEEP_INTERVAL_SECONDS: '30',
+      }).retention,
+    ).toEqual({ deliveriesMs: 7 * 86_400_000, deliveriesPerWebhook: 50, eventsMs: 400 * 86_400_000, uploadsMs: 1_800_000, itemJobsMs: 1.5 * 86_400_000, sweepIntervalMs: 30_000 });
+  });
+
+  it.each([
+    ['RETENTION_DELIVERIES_DAYS', '0', 'must be more than 0 days'],
+    ['RETENTION_DELIVERIES_DAYS', '-1', 'must be a number of days'],
+    ['RETENTION_EVENTS_DAYS', 'a year', 'must be a number of days'],
+    ['RETENTION_EVENTS_DAYS', '40000', 'must be at most 36500 days'],
+    ['RETENTION_UPLOADS_HOURS', '1e3', 'must be a number of hours'],
+    ['RETENTION_DELIVERIES_PER_WEBHOOK', '0', 'must be at least 1'],
+    ['RETENTION_DELIVERIES_PER_WEBHOOK', '2.5', 'must be a whole number'],
+    ['RETENTION_SWEEP_INTERVAL_SECONDS', '0.5', 'must be a whole number of seconds'],
+    ['RETENTION_SWEEP_INTERVAL_SECONDS', '0', 'must be at least 1'],
+    ['RETENTION_SWEEP_INTERVAL_SECONDS', '100000', 'must be at most 86400'],
+  ])('refuses %s=%s', (name, value, reason) => {
+    expect(refusal({ [name]: value })).toContain(`${name}=${JSON.stringify(value)}: ${reason}`);
   });
 });

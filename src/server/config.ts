@@ -10,6 +10,14 @@ const onOff = z
   .enum(['1', '0', 'true', 'false', 'on', 'off', 'yes', 'no'], { message: 'must be one of on/off, true/false, 1/0, yes/no' })
   .transform((v) => ['1', 'true', 'on', 'yes'].includes(v));
 
+/** A positive decimal number of `unit` (e.g. "30", "0.01"). */
+const positive = (unit: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, `must be a number of ${unit}`)
+    .transform(Number)
+    .pipe(z.number().positive(`must be more than 0 ${unit}`).max(36_500, `must be at most 36500 ${unit}`));
+
 /** PUBLIC_URL: http(s), a host, and nothing after the path (which has no trailing slash). */
 function isPublicUrl(value: string): boolean {
   try {
@@ -49,6 +57,13 @@ const envSchema = z.object({
     .superRefine((v, ctx) => {
       for (const message of parseOutboundAllow(v).errors) ctx.addIssue({ code: 'custom', message });
     }),
+  // Retention (docs/operations.md). Decimals are allowed so tests and the soak benchmark can shorten them.
+  RETENTION_DELIVERIES_DAYS: positive('days').default(30),
+  RETENTION_DELIVERIES_PER_WEBHOOK: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000')).default(1000),
+  RETENTION_EVENTS_DAYS: positive('days').default(365),
+  RETENTION_UPLOADS_HOURS: positive('hours').default(24),
+  RETENTION_ITEM_JOBS_DAYS: positive('days').default(7),
+  RETENTION_SWEEP_INTERVAL_SECONDS: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400')).default(300),
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
@@ -76,7 +91,37 @@ export interface Config {
   publicUrl?: string;
   /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
   passwordLogN: number;
+  /** How long finished work is kept (jobs/retention.ts); RETENTION_DEFAULTS when absent. */
+  retention?: RetentionConfig;
 }
+
+/** Durations in ms. */
+export interface RetentionConfig {
+  /** Delivered and failed webhook deliveries (and their attempt log), by when they finished. */
+  deliveriesMs: number;
+  /** The newest finished deliveries kept per webhook, whatever their age. */
+  deliveriesPerWebhook: number;
+  /** Outbox events, by when they happened (history reads them: keep at least a year by default). */
+  eventsMs: number;
+  /** Multipart uploads never committed, from their start; temporary files untouched this long. */
+  uploadsMs: number;
+  /** Finished (done or failed) background item jobs, by their last update. */
+  itemJobsMs: number;
+  /** Pause between two sweeps. */
+  sweepIntervalMs: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export const RETENTION_DEFAULTS: RetentionConfig = {
+  deliveriesMs: 30 * DAY_MS,
+  deliveriesPerWebhook: 1000,
+  eventsMs: 365 * DAY_MS,
+  uploadsMs: 24 * HOUR_MS,
+  itemJobsMs: 7 * DAY_MS,
+  sweepIntervalMs: 300_000,
+};
 
 export class ConfigError extends Error {}
 
@@ -109,5 +154,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     localExtras: e.LOCAL_EXTRAS,
     publicUrl: e.PUBLIC_URL,
     passwordLogN: 17,
+    retention: {
+      deliveriesMs: Math.round(e.RETENTION_DELIVERIES_DAYS * DAY_MS),
+      deliveriesPerWebhook: e.RETENTION_DELIVERIES_PER_WEBHOOK,
+      eventsMs: Math.round(e.RETENTION_EVENTS_DAYS * DAY_MS),
+      uploadsMs: Math.round(e.RETENTION_UPLOADS_HOURS * HOUR_MS),
+      itemJobsMs: Math.round(e.RETENTION_ITEM_JOBS_DAYS * DAY_MS),
+      sweepIntervalMs: Math.round(e.RETENTION_SWEEP_INTERVAL_SECONDS * 1000),
+    },
   };
 }

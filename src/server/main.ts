@@ -10,6 +10,7 @@ import { syncConsoleApp } from './areas/oauth/consoleApp.ts';
 import { startJobs } from './jobs/itemJobs.ts';
 import { startWebhookDispatcher } from './jobs/webhooks.ts';
 import { startTaskScheduler } from './jobs/scheduler.ts';
+import { startRetentionSweeps } from './jobs/retention.ts';
 
 const startedAt = performance.now();
 
@@ -35,6 +36,7 @@ async function main(): Promise<void> {
   const jobs = startJobs(app.portal);
   const webhooks = startWebhookDispatcher(app.portal);
   const scheduler = startTaskScheduler(app.portal);
+  const retention = startRetentionSweeps(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -55,6 +57,7 @@ async function main(): Promise<void> {
     await jobs.stop();
     await webhooks.stop();
     await scheduler.stop();
+    await retention.stop();
     await app.close();
     await db.close();
     process.exit(0);

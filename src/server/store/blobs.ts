@@ -24,7 +24,8 @@ export interface BlobStore {
 }
 
 export class FileBlobStore implements BlobStore {
-  constructor(private readonly root: string) {}
+  /** `root` is read by the retention sweep (unfinished writes, files no item refers to). */
+  constructor(readonly root: string) {}
 
   newKey(): string {
     return randomUUID().replaceAll('-', '');

@@ -149,17 +149,33 @@ async function* concat(ctx: PortalContext, keys: string[]): AsyncGenerator<Buffe
 
 export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   await ownUpload(ctx.db, caller, username, itemId);
-  const keys = await ctx.db.tx(async (q) => {
+  const { row, discarded } = await discardUpload(ctx, itemId, { userId: caller.userId, username: caller.username }, { cancelledUpload: true });
+  if (!row) throw itemNotFound(itemId);
+  if (!discarded) throw notPartial(row);
+  return { success: true };
+}
+
+/**
+ * Deletes an upload in progress — the item, its parts and their blobs — with a delete event; the
+ * owner's cancel and the retention sweep of abandoned uploads (actor null) both end here. Nothing
+ * changes unless the item is still partial.
+ */
+export async function discardUpload(
+  ctx: PortalContext,
+  itemId: string,
+  actor: { userId: string; username: string } | null,
+  properties: Record<string, unknown>,
+): Promise<{ row?: ItemRow; discarded: boolean }> {
+  const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await findItem(q, itemId);
-    if (!row) throw itemNotFound(itemId);
-    if (row.status !== 'partial') throw notPartial(row);
+    if (!row || row.status !== 'partial') return { row, keys: null };
     const keys = await deleteItemRow(q, itemId);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: ctx.clock.now(), properties: { cancelledUpload: true } });
-    return keys;
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor, when: ctx.clock.now(), properties });
+    return { row, keys };
   });
-  await removeBlobs(ctx, keys);
-  return { success: true };
+  if (result.keys) await removeBlobs(ctx, result.keys);
+  return { row: result.row, discarded: result.keys !== null };
 }
 
 /** Owner, or an administrator of the item's organization with portal:admin:updateItems. */

@@ -1,0 +1,414 @@
+/**
+ * Retention: a background sweep that keeps every table and folder that grows with use bounded
+ * (docs/operations.md lists what is kept how long). The sweeps are declared in SWEEPS below; each
+ * removes what is past its limit in small batches — one short statement (or one short transaction)
+ * per batch, with a pause between — so it never holds locks for long or starves requests. Rows are
+ * picked with FOR UPDATE SKIP LOCKED: several service processes on one PostgreSQL may sweep at the
+ * same time without waiting on each other or on the dispatcher. The same SQL runs on PGlite.
+ *
+ * The embedded database has no autovacuum: after a pass that removed many rows from a table, the
+ * table is vacuumed so the space is reused (the files stop growing) and the planner sees the new
+ * sizes. PostgreSQL's autovacuum does this by itself.
+ */
+import { readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { RETENTION_DEFAULTS, type RetentionConfig } from '../config.ts';
+import type { PortalContext } from '../context.ts';
+import { discardUpload } from '../areas/items/uploads.ts';
+import { FileBlobStore } from '../store/blobs.ts';
+
+export const RETENTION_LIMITS = {
+  /** Rows per batch statement. */
+  batch: 500,
+  /** Abandoned uploads per batch (each is its own transaction and removes files). */
+  uploadBatch: 20,
+  /** Pause after each batch, so requests and deliveries run between batches. */
+  pauseMs: 20,
+  /** Rows removed from a table in one pass after which it is vacuumed (embedded database only). */
+  vacuumAfterRows: 2_000,
+  /** The first pass runs this long after start (or after one interval, if shorter): start stays fast. */
+  firstPassDelayMs: 30_000,
+  /** The blob store is walked (for unfinished writes and files no row refers to) at most this often. */
+  blobScanEveryMs: 6 * 3_600_000,
+};
+
+/** What one batch is handed. `now` is the clock at the start of the pass. */
+interface SweepArgs {
+  ctx: PortalContext;
+  limits: RetentionConfig;
+  now: number;
+  batch: number;
+  /** One of the sweep's targets (e.g. a webhook id), when it has them. */
+  target?: string;
+  /** Per-pass scratch space of this sweep (e.g. a bound computed once per pass). */
+  pass: Record<string, unknown>;
+}
+
+export interface Sweep {
+  name: string;
+  /** The setting that bounds it (documentation and logs). */
+  setting: string;
+  /** Tables vacuumed on the embedded database after a pass that removed many rows. */
+  tables: string[];
+  /** Tables that must exist for the sweep to run (tables added by later migrations). */
+  requires?: string[];
+  /** Batches run per target (e.g. per webhook); one run without a target when absent. */
+  targets?(ctx: PortalContext): Promise<string[]>;
+  /** Removes at most about `batch` rows or files; `more` when another batch may find more (for this target). */
+  run(a: SweepArgs): Promise<Batch>;
+  /** Runs at most this often (ms), when less often than every pass. */
+  every?: number;
+}
+
+export interface Batch {
+  removed: number;
+  more: boolean;
+}
+
+/** A DELETE … RETURNING 1 of at most `batch` rows: a full batch means there may be more. */
+const count = async (p: Promise<unknown[]>, batch: number): Promise<Batch> => {
+  const removed = (await p).length;
+  return { removed, more: removed >= batch };
+};
+const FINISHED = `state IN ('delivered', 'failed')`;
+
+export const SWEEPS: Sweep[] = [
+  {
+    // Attempts go with their delivery (ON DELETE CASCADE, indexed by 011_retention.sql).
+    name: 'webhook deliveries past the age limit',
+    setting: 'RETENTION_DELIVERIES_DAYS',
+    tables: ['webhook_deliveries', 'webhook_attempts'],
+    targets: (ctx) => ids(ctx, 'SELECT id FROM webhooks ORDER BY id'),
+    run: ({ ctx, limits, now, batch, target }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND ${FINISHED} AND finished < $2
+              ORDER BY finished LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING 1`,
+          [target, now - limits.deliveriesMs, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    name: 'webhook deliveries beyond the per-webhook cap',
+    setting: 'RETENTION_DELIVERIES_PER_WEBHOOK',
+    tables: ['webhook_deliveries', 'webhook_attempts'],
+    targets: (ctx) => ids(ctx, 'SELECT id FROM webhooks ORDER BY id'),
+    run: ({ ctx, limits, batch, target }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM webhook_deliveries WHERE id IN (
+             SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND ${FINISHED}
+              ORDER BY finished DESC, id DESC OFFSET $2 LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING 1`,
+          [target, limits.deliveriesPerWebhook, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    // Only events already fanned out (at or below the cursor), and never one that an active
+    // webhook still has to receive. Batches take the oldest rows by seq and remove those past the
+    // limit, so a pass reads only the head of the table, not the year it keeps.
+    name: 'events outbox',
+    setting: 'RETENTION_EVENTS_DAYS',
+    tables: ['events'],
+    async run({ ctx, limits, now, batch, pass }) {
+      pass.hold ??= await undeliveredFrom(ctx);
+      return count(
+        ctx.db.query(
+          `WITH head AS (
+             SELECT seq, created FROM events
+              WHERE seq <= (SELECT last_seq FROM webhook_cursor WHERE name = 'fanout') AND seq < $3
+              ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+           DELETE FROM events WHERE seq IN (SELECT seq FROM head WHERE created < $1)
+           RETURNING 1`,
+          [now - limits.eventsMs, batch, pass.hold],
+        ),
+        batch,
+      );
+    },
+  },
+  {
+    // Reuses the owner's cancel: the item, its parts' rows and blobs, and a delete event.
+    name: 'abandoned multipart uploads',
+    setting: 'RETENTION_UPLOADS_HOURS',
+    tables: ['items', 'item_parts'],
+    async run({ ctx, limits, now, batch }) {
+      const ids = await ctx.db.query<{ id: string }>(`SELECT id FROM items WHERE status = 'partial' AND created < $1 ORDER BY created LIMIT $2`, [
+        now - limits.uploadsMs,
+        Math.min(batch, RETENTION_LIMITS.uploadBatch),
+      ]);
+      let removed = 0;
+      for (const { id } of ids) {
+        if ((await discardUpload(ctx, id, null, { cancelledUpload: true, abandoned: true })).discarded) removed++;
+      }
+      return { removed, more: ids.length >= Math.min(batch, RETENTION_LIMITS.uploadBatch) };
+    },
+  },
+  {
+    name: 'finished item jobs',
+    setting: 'RETENTION_ITEM_JOBS_DAYS',
+    tables: ['item_jobs'],
+    run: ({ ctx, limits, now, batch }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM item_jobs WHERE id IN (
+             SELECT id FROM item_jobs WHERE state IN ('done', 'failed') AND updated < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+           RETURNING 1`,
+          [now - limits.itemJobsMs, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    // A window is dead once its interval has ended (or the item no longer has a proxy).
+    name: 'proxy hit windows',
+    setting: '(when the window ends)',
+    tables: ['proxy_hits'],
+    run: ({ ctx, now, batch }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM proxy_hits WHERE (item_id, window_start) IN (
+             SELECT h.item_id, h.window_start FROM proxy_hits h JOIN items i ON i.id = h.item_id
+              WHERE h.window_start + coalesce((i.service_proxy->>'intervalSeconds')::bigint, 0) * 1000 <= $1
+              LIMIT $2 FOR UPDATE OF h SKIP LOCKED)
+           RETURNING 1`,
+          [now, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    // Signed-out tokens are deleted at sign-out; this removes the ones that ran out.
+    name: 'expired tokens',
+    setting: '(at expiry)',
+    tables: ['tokens'],
+    run: ({ ctx, now, batch }) => expired(ctx, 'tokens', 'token_hash', now, batch),
+  },
+  {
+    name: 'expired OAuth sign-in forms',
+    setting: '(at expiry)',
+    tables: ['oauth_sign_in_forms'],
+    requires: ['oauth_sign_in_forms'],
+    run: ({ ctx, now, batch }) => expired(ctx, 'oauth_sign_in_forms', 'nonce_hash', now, batch),
+  },
+  {
+    name: 'expired OAuth authorization codes',
+    setting: '(at expiry)',
+    tables: ['oauth_codes'],
+    requires: ['oauth_codes'],
+    run: ({ ctx, now, batch }) => expired(ctx, 'oauth_codes', 'code_hash', now, batch),
+  },
+  {
+    // Deleting a refresh token ends the access tokens issued from it (cascade): wait until none is valid.
+    name: 'expired OAuth refresh tokens',
+    setting: '(at expiry)',
+    tables: ['oauth_refresh_tokens'],
+    requires: ['oauth_refresh_tokens'],
+    run: ({ ctx, now, batch }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM oauth_refresh_tokens WHERE token_hash IN (
+             SELECT r.token_hash FROM oauth_refresh_tokens r
+              WHERE r.expires <= $1 AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.refresh_hash = r.token_hash AND t.expires > $1)
+              LIMIT $2 FOR UPDATE OF r SKIP LOCKED)
+           RETURNING 1`,
+          [now, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    // Request bodies being received are written to continuously; one untouched this long was left
+    // by a process that stopped mid-request.
+    name: 'temporary files',
+    setting: 'RETENTION_UPLOADS_HOURS',
+    tables: [],
+    run: ({ ctx, limits, now, batch }) => removeOldFiles(ctx.tmpDir, now - limits.uploadsMs, batch, () => true),
+  },
+  {
+    // Files in the blob store no row refers to (a process stopped between deleting an item and
+    // removing its files) and unfinished writes. Only files untouched for the upload limit are
+    // candidates: a file is written or moved in before the row that refers to it commits.
+    name: 'stray blob files',
+    setting: 'RETENTION_UPLOADS_HOURS',
+    tables: [],
+    every: RETENTION_LIMITS.blobScanEveryMs,
+    targets: async (ctx) => (ctx.blobs instanceof FileBlobStore ? (await readdir(ctx.blobs.root).catch(() => [])).filter((d) => /^[a-f0-9]{2}$/.test(d)).sort() : []),
+    run: ({ ctx, limits, now, batch, target }) => removeStrayBlobs(ctx, target!, now - limits.uploadsMs, batch),
+  },
+];
+
+async function ids(ctx: PortalContext, sql: string): Promise<string[]> {
+  return (await ctx.db.query<{ id: string }>(sql)).map((r) => r.id);
+}
+
+async function expired(ctx: PortalContext, table: string, key: string, now: number, batch: number): Promise<Batch> {
+  return count(
+    ctx.db.query(
+      `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+      [now, batch],
+    ),
+    batch,
+  );
+}
+
+/** The lowest seq an active webhook has still to receive (or beyond every seq). */
+async function undeliveredFrom(ctx: PortalContext): Promise<number> {
+  const [row] = await ctx.db.query<{ seq: number | null }>(
+    `SELECT min(e.seq) AS seq FROM webhook_deliveries d
+       JOIN webhooks w ON w.id = d.webhook_id AND w.is_active
+       JOIN events e ON e.id = d.event_id
+      WHERE d.state IN ('pending', 'running')`,
+  );
+  return row?.seq === null || row?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(row.seq);
+}
+
+/** Removes up to `batch` regular files in `dir` that `candidate` accepts, last modified before `before`. */
+async function removeOldFiles(dir: string, before: number, batch: number, candidate: (name: string) => boolean): Promise<Batch> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (removed >= batch) return { removed, more: true };
+    if (!candidate(name)) continue;
+    const file = path.join(dir, name);
+    const s = await stat(file).catch(() => null);
+    if (!s?.isFile() || s.mtimeMs >= before) continue;
+    await rm(file, { force: true });
+    removed++;
+  }
+  return { removed, more: false };
+}
+
+const BLOB_KEY = /^[a-f0-9]{32}$/;
+
+/** One prefix folder of the blob store: unfinished writes and keys no row refers to, older than `before`. */
+async function removeStrayBlobs(ctx: PortalContext, prefix: string, before: number, batch: number): Promise<Batch> {
+  const store = ctx.blobs as FileBlobStore;
+  const dir = path.join(store.root, prefix);
+  let { removed } = await removeOldFiles(dir, before, Number.MAX_SAFE_INTEGER, (name) => name.endsWith('.partial'));
+  const old: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!BLOB_KEY.test(name)) continue;
+    const s = await stat(path.join(dir, name)).catch(() => null);
+    if (s?.isFile() && s.mtimeMs < before) old.push(name);
+  }
+  for (let i = 0; i < old.length; i += batch) {
+    // Every column that holds a blob key; a key in none of them belongs to nothing.
+    const stray = await ctx.db.query<{ k: string }>(
+      `SELECT k FROM unnest($1::text[]) AS k
+        WHERE NOT EXISTS (SELECT 1 FROM items WHERE data_blob = k)
+          AND NOT EXISTS (SELECT 1 FROM item_parts WHERE blob_key = k)
+          AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
+          AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)`,
+      [old.slice(i, i + batch)],
+    );
+    for (const { k } of stray) await ctx.blobs.remove(k);
+    removed += stray.length;
+  }
+  // The folder was walked once, in slices of `batch` keys: the runner moves on to the next one.
+  return { removed, more: false };
+}
+
+export interface PassResult {
+  /** Rows or files removed, per sweep name. */
+  removed: Record<string, number>;
+  /** Batches run, per sweep name. */
+  batches: Record<string, number>;
+  /** Tables vacuumed after the pass (embedded database). */
+  vacuumed: string[];
+}
+
+export interface PassOptions {
+  batch?: number;
+  pauseMs?: number;
+  /** Checked between batches: stop early (service shutting down). */
+  stopped?: () => boolean;
+  /** When each sweep with `every` last ran (kept across passes by the loop). */
+  lastRun?: Map<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One pass over every sweep (tests call this with a driven clock). */
+export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions = {}): Promise<PassResult> {
+  const limits = ctx.config.retention ?? RETENTION_DEFAULTS;
+  const batch = opts.batch ?? RETENTION_LIMITS.batch;
+  const pauseMs = opts.pauseMs ?? RETENTION_LIMITS.pauseMs;
+  const now = ctx.clock.now();
+  const result: PassResult = { removed: {}, batches: {}, vacuumed: [] };
+  const perTable = new Map<string, number>();
+  for (const sweep of SWEEPS) {
+    if (opts.stopped?.()) break;
+    if (sweep.every && opts.lastRun && now - (opts.lastRun.get(sweep.name) ?? -Infinity) < sweep.every) continue;
+    opts.lastRun?.set(sweep.name, now);
+    let removed = 0;
+    let batches = 0;
+    try {
+      if (sweep.requires && !(await tablesExist(ctx, sweep.requires))) continue;
+      const targets = sweep.targets ? await sweep.targets(ctx) : [undefined];
+      const pass: Record<string, unknown> = {};
+      for (const target of targets) {
+        for (;;) {
+          if (opts.stopped?.()) break;
+          const done = await sweep.run({ ctx, limits, now, batch, target, pass });
+          batches++;
+          removed += done.removed;
+          if (!done.more) break;
+          if (pauseMs) await sleep(pauseMs);
+        }
+      }
+    } catch (err) {
+      ctx.log.error({ err, sweep: sweep.name }, 'retention sweep failed');
+    }
+    result.removed[sweep.name] = removed;
+    result.batches[sweep.name] = batches;
+    for (const t of sweep.tables) perTable.set(t, (perTable.get(t) ?? 0) + removed);
+  }
+  const removedAny = Object.entries(result.removed).filter(([, n]) => n > 0);
+  if (removedAny.length) ctx.log.info({ removed: Object.fromEntries(removedAny) }, 'retention sweep');
+  if (ctx.db.kind === 'pglite') {
+    const tables = [...perTable].filter(([, n]) => n >= RETENTION_LIMITS.vacuumAfterRows).map(([t]) => t);
+    if (tables.length && !opts.stopped?.()) {
+      await ctx.db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+      result.vacuumed = tables;
+    }
+  }
+  return result;
+}
+
+async function tablesExist(ctx: PortalContext, tables: string[]): Promise<boolean> {
+  const rows = await ctx.db.query<{ t: string | null }>('SELECT to_regclass(t)::text AS t FROM unnest($1::text[]) AS t', [tables]);
+  return rows.every((r) => r.t !== null);
+}
+
+export interface RetentionSweeper {
+  stop(): Promise<void>;
+}
+
+/** The background loop main.ts starts: a pass shortly after start, then one per interval. */
+export function startRetentionSweeps(ctx: PortalContext): RetentionSweeper {
+  const interval = (ctx.config.retention ?? RETENTION_DEFAULTS).sweepIntervalMs;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const lastRun = new Map<string, number>();
+  const tick = () => {
+    running = runRetentionSweeps(ctx, { stopped: () => stopped, lastRun })
+      .catch((err) => ctx.log.error({ err }, 'retention sweep failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, interval);
+      });
+  };
+  timer = setTimeout(tick, Math.min(interval, RETENTION_LIMITS.firstPassDelayMs));
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
