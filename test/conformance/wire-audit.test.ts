@@ -271,4 +271,15 @@ describe('Create Task / task', () => {
     expect(task).toHaveProperty('created');
     expect(task).toHaveProperty('taskState');
   });
+
+  it('the task list takes the documented sort fields, in any case (type, title, created, updated, nextRun)', async () => {
+    for (const sortField of ['type', 'TITLE', 'created', 'updated', 'nextRun', 'nextrun']) {
+      const page = await get('community/users/admin/tasks', { sortField, sortOrder: 'desc', start: 1, num: 10 });
+      expect(page).toMatchObject({ start: 1, nextStart: -1, activeTasksAvailable: expect.any(Number) });
+      expect(page.tasks.length).toBeGreaterThan(0);
+    }
+    const err = await rejection(get('community/users/admin/tasks', { sortField: 'owner' }));
+    expect(err.response.error.code).toBe(400);
+    expect(Object.keys(err.response.error.fieldErrors ?? {})).toEqual(['sortField']);
+  });
 });

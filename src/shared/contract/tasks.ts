@@ -148,12 +148,22 @@ export const updateTaskParams = taskFields.extend({
 });
 export type UpdateTaskParams = z.output<typeof updateTaskParams>;
 
+const TASK_SORT_FIELDS: Record<string, string> = { created: 'created', updated: 'modified', modified: 'modified', title: 'title', type: 'type', nextrun: 'nextRun' };
+
 export const taskListParams = pagingParams.extend({
   itemId: z.string().trim().max(64).optional(),
   active: wireBool.optional(),
   types: commaList.pipe(z.array(z.enum(TASK_TYPES))).optional(),
   status: z.enum(['active', 'paused', 'completed', 'failed']).optional(),
-  sortField: z.enum(['created', 'modified', 'title', 'type', 'nextRun']).default('created'),
+  /**
+   * "Sort field names are not case sensitive"; the documented names are type, title, created,
+   * updated and nextRun ("All User Scheduled Tasks"). `modified` is this portal's earlier name for `updated`.
+   */
+  sortField: z
+    .string()
+    .transform((s) => TASK_SORT_FIELDS[s.toLowerCase()] ?? s)
+    .pipe(z.enum(['created', 'modified', 'title', 'type', 'nextRun']))
+    .default('created'),
   sortOrder: z
     .string()
     .transform((s) => s.toLowerCase())
