@@ -6,7 +6,8 @@
 import { startService } from '../../../test/support/service.ts';
 import { startJobs } from '../../server/jobs/itemJobs.ts';
 
-const svc = await startService();
+// LOCAL_EXTRAS=off: a portal without this portal's extras, as another portal would answer (docs/local-extras.md).
+const svc = await startService({ config: { localExtras: process.env.LOCAL_EXTRAS !== 'off' } });
 const restUrl = await svc.listen();
 // The background item jobs (dataUrl downloads) run as they do in the real service.
 const jobs = startJobs(svc.app.portal);

@@ -20,11 +20,16 @@ export interface ClientTestService {
 
 const SCRIPT = path.resolve(process.cwd(), 'src/client/test/service-process.ts');
 
-export async function startClientService(): Promise<ClientTestService> {
+export interface ClientTestServiceOptions {
+  /** false: the portal runs with LOCAL_EXTRAS=off (no local extras, local-only operations unknown). */
+  localExtras?: boolean;
+}
+
+export async function startClientService(options: ClientTestServiceOptions = {}): Promise<ClientTestService> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
     cwd: process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test' },
+    env: { ...process.env, NODE_ENV: 'test', LOCAL_EXTRAS: options.localExtras === false ? 'off' : 'on' },
   });
   const info = await new Promise<{ restUrl: string; orgId: string; partnerOrgId: string }>((resolve, reject) => {
     let out = '';

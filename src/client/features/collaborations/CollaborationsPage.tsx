@@ -11,6 +11,7 @@ import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts'
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
@@ -38,7 +39,7 @@ export default function CollaborationsPage() {
           {rows.map((c) => (
             <Accordion.Item key={c.id} value={c.id}>
               <Accordion.Control aria-label={c.name}>
-                <CollaborationHeading c={c} />
+                <CollaborationHeading c={c} orgId={user.orgId} />
               </Accordion.Control>
               <Accordion.Panel>{current === c.id ? <CollaborationDetails orgId={user.orgId} c={c} /> : null}</Accordion.Panel>
             </Accordion.Item>
@@ -54,22 +55,36 @@ export default function CollaborationsPage() {
   );
 }
 
-function CollaborationHeading({ c }: { c: CollaborationRecord }) {
+/**
+ * The caller's part in a collaboration: the local portal says it (`collaborationRole`, a local
+ * extra); elsewhere it follows from who hosts it.
+ */
+const roleOf = (c: CollaborationRecord, orgId: string): 'Host' | 'Guest' => c.collaborationRole ?? (c.collaborationHostPortalId === orgId ? 'Host' : 'Guest');
+
+function CollaborationHeading({ c, orgId }: { c: CollaborationRecord; orgId: string }) {
+  const role = roleOf(c, orgId);
+  const host = c.hostPortalName ?? (role === 'Host' ? 'your organization' : c.collaborationHostPortalId);
+  const counts = [
+    c.activeParticipants !== undefined ? `${c.activeParticipants} participant${c.activeParticipants === 1 ? '' : 's'}` : null,
+    c.workspaceCount !== undefined ? `${c.workspaceCount} workspace${c.workspaceCount === 1 ? '' : 's'}` : null,
+  ].filter(Boolean);
   return (
     <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
       <Stack gap={0}>
         <Text fw={600}>{c.name}</Text>
         <Text size="xs" c="dimmed">
-          Hosted by {c.hostPortalName} · created {formatDate(c.created)}
+          Hosted by {host} · created {formatDate(c.created)}
         </Text>
       </Stack>
       <Group gap={6}>
-        <Badge variant="light" color={c.collaborationRole === 'Host' ? 'grape' : 'blue'} tt="none">
-          {c.collaborationRole === 'Host' ? 'You host' : 'You are a guest'}
+        <Badge variant="light" color={role === 'Host' ? 'grape' : 'blue'} tt="none">
+          {role === 'Host' ? 'You host' : 'You are a guest'}
         </Badge>
-        <Badge variant="outline" color="gray" tt="none">
-          {c.activeParticipants} participant{c.activeParticipants === 1 ? '' : 's'} · {c.workspaceCount} workspace{c.workspaceCount === 1 ? '' : 's'}
-        </Badge>
+        {counts.length ? (
+          <Badge variant="outline" color="gray" tt="none">
+            {counts.join(' · ')}
+          </Badge>
+        ) : null}
       </Group>
     </Group>
   );
@@ -78,10 +93,12 @@ function CollaborationHeading({ c }: { c: CollaborationRecord }) {
 function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRecord }) {
   const participants = useQuery(participantsQuery(orgId, c.id));
   const workspaces = useQuery(workspacesQuery(orgId, c.id));
-  const events = useQuery(eventsQuery(orgId, c.id));
+  const caps = usePortalCapabilities();
+  // The history is a local-only operation: not asked of a portal that does not offer it.
+  const events = useQuery({ ...eventsQuery(orgId, c.id), enabled: caps.localExtras });
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
   const [leaving, setLeaving] = useState(false);
-  const isHost = c.collaborationRole === 'Host';
+  const isHost = roleOf(c, orgId) === 'Host';
   const me = participants.data?.participants.find((p) => p.portalInfo.id === orgId);
 
   return (
@@ -140,7 +157,7 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
                     </Table.Td>
                     <Table.Td>
                       <Text size="sm">
-                        {p.workspaces.length
+                        {p.workspaces?.length
                           ? p.workspaces.map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`).join('; ')
                           : '—'}
                       </Text>
@@ -184,7 +201,7 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
                 </Text>
               </Stack>
               <Group gap={6} aria-label={`Participants of workspace ${w.name}`}>
-                {w.participants.map((p) => (
+                {(w.participants ?? []).map((p) => (
                   <Badge key={p.portalId} size="sm" variant={p.exchanging ? 'light' : 'outline'} color={p.exchanging ? 'teal' : 'gray'} tt="none">
                     {p.portalName}: {p.exchanging ? accessLabel(p.access) : 'stopped'}
                   </Badge>
@@ -195,6 +212,16 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
         ))}
       </Stack>
 
+      {caps.known && !caps.localExtras ? (
+        <Stack gap={4}>
+          <Title order={3} fz="md">
+            History
+          </Title>
+          <Text size="xs" c="dimmed">
+            {caps.unavailable('a collaboration history')}
+          </Text>
+        </Stack>
+      ) : null}
       {events.data?.events.length ? (
         <Stack gap={4}>
           <Title order={3} fz="md">

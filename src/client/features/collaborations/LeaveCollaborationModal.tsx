@@ -10,7 +10,7 @@ import { StoppingWorkspaces } from './StoppingWorkspaces.tsx';
 export function LeaveCollaborationModal({ orgId, collaboration, me, opened, onClose }: { orgId: string; collaboration: CollaborationRecord; me?: ParticipantRecord; opened: boolean; onClose: () => void }) {
   const [typed, setTyped] = useState('');
   const leave = useLeaveCollaboration(orgId, collaboration.id);
-  const stopping = me?.workspaces.filter((w) => w.exchanging) ?? [];
+  const stopping = me?.workspaces?.filter((w) => w.exchanging) ?? [];
   const close = () => {
     setTyped('');
     leave.reset();

@@ -14,7 +14,7 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
   const [typed, setTyped] = useState('');
   const remove = useRemoveParticipant(orgId, collaborationId);
   const name = participant?.portalInfo.name ?? '';
-  const stopping = participant?.workspaces.filter((w) => w.exchanging) ?? [];
+  const stopping = participant?.workspaces?.filter((w) => w.exchanging) ?? [];
   const close = () => {
     setTyped('');
     remove.reset();
@@ -24,7 +24,7 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
     participant &&
     remove.mutate(participant.portalInfo.id, {
       onSuccess: (answer) => {
-        notifications.show({ color: 'green', title: 'Participant removed', message: `${name} no longer takes part; ${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` });
+        notifications.show({ color: 'green', title: 'Participant removed', message: `${name} no longer takes part; ${answer.workspacesStopped ? `${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}` });
         close();
       },
     });

@@ -35,7 +35,16 @@ const ALL_TYPES = RELATIONSHIP_TYPES.map((r) => r.name);
 export const relatedItemsQuery = (itemId: string, direction: RelationshipDirection) =>
   queryOptions({
     queryKey: [...queryKeys.item(itemId), 'related', direction],
-    queryFn: ({ signal }) => getRelatedItems(itemId, ALL_TYPES, direction, { signal }),
+    queryFn: async ({ signal }) => {
+      const all = await getRelatedItems(itemId, ALL_TYPES, direction, { signal });
+      if (all.relatedItems.every((r) => r.relationshipTypes)) return all;
+      // `relationshipTypes` on each item is a local extra: without it, ask type by type so every
+      // row still names the relationship that links it (and can be removed).
+      const perType = await Promise.all(ALL_TYPES.map(async (type) => ({ type, items: (await getRelatedItems(itemId, [type], direction, { signal })).relatedItems })));
+      const types = new Map<string, string[]>();
+      for (const { type, items } of perType) for (const r of items) types.set(r.id, [...(types.get(r.id) ?? []), type]);
+      return { ...all, relatedItems: all.relatedItems.map((r) => ({ ...r, relationshipTypes: types.get(r.id) })) };
+    },
   });
 
 /** An async addItem job: polled until it completes or fails. */

@@ -86,7 +86,9 @@ function GroupView({ group }: { group: GroupRecord }) {
         title={group.title}
         description={
           <>
-            Owned by <strong>{group.owner}</strong> · {group.memberCount ?? '?'} member{group.memberCount === 1 ? '' : 's'}
+            Owned by <strong>{group.owner}</strong>
+            {/* memberCount is a local extra: other portals leave it out. */}
+            {group.memberCount !== undefined ? ` · ${group.memberCount} member${group.memberCount === 1 ? '' : 's'}` : ''}
           </>
         }
         actions={
@@ -396,7 +398,7 @@ function DeleteGroupModal({ opened, group, onClose, onDeleted }: { opened: boole
     <Modal opened={opened} onClose={close} title={`Delete ${group.title}?`} centered>
       <Stack gap="md">
         <List size="sm" spacing={4}>
-          <List.Item>The group is removed for good, with its {group.memberCount ?? ''} memberships; this cannot be undone.</List.Item>
+          <List.Item>The group is removed for good, with its {group.memberCount !== undefined ? `${group.memberCount} ` : ''}memberships; this cannot be undone.</List.Item>
           <List.Item>Content shared with it stays with its owners but is no longer shared through it.</List.Item>
           <List.Item>If it is a group new members join by default, it stops being one.</List.Item>
         </List>

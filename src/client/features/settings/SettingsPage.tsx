@@ -23,6 +23,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
 import { portalQuery } from '../../lib/portal.ts';
+import { capabilitiesOf } from '../../lib/capabilities.ts';
 import { defaultsQuery, orgGroupsQuery } from './queries.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
@@ -361,6 +362,11 @@ function GroupSettings() {
         <Skeleton h={36} maw={320} />
       ) : portal.isError ? (
         <ErrorState error={portal.error} title="Could not load the organization" onRetry={() => portal.refetch()} />
+      ) : !capabilitiesOf(portal.data).localExtras ? (
+        // A local setting: another portal neither reports nor takes it.
+        <Text size="sm" c="dimmed">
+          {capabilitiesOf(portal.data).unavailable('a limit on members from other organizations per group')}
+        </Text>
       ) : (
         <ExternalMembersForm key={portal.data.maxExternalMembersPerGroup} current={portal.data.maxExternalMembersPerGroup} permission={permission} />
       )}

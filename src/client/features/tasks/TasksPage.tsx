@@ -10,7 +10,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { TASK_TYPE_LABELS, type RunStatus, type TaskState } from '../../../shared/contract/tasks.ts';
-import { describeSchedule } from '../../../shared/cron.ts';
+import { describeSchedule, nextRun } from '../../../shared/cron.ts';
 import { describeError, type TaskRecord } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
 import { formatLocal, formatUtc } from '../../components/CronBuilder.tsx';
@@ -19,6 +19,7 @@ import { IconPlus } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { runBulk } from '../../lib/bulk.ts';
+import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useTaskAction } from './mutations.ts';
 import { runsQuery, tasksQuery } from './queries.ts';
@@ -32,6 +33,20 @@ function scheduleWords(t: TaskRecord): string {
     return `${describeSchedule(t.cronSchedule)} (UTC)`;
   } catch {
     return Object.values(t.cronSchedule).join(' ');
+  }
+}
+
+/**
+ * The next run: the portal's `nextRun` (a local extra), else worked out from the schedule — an
+ * active task's next time within its window (the shared cron module is the one the scheduler uses).
+ */
+export function nextRunOf(t: TaskRecord, now = Date.now()): number | null {
+  if (t.nextRun !== undefined) return t.nextRun;
+  if (!t.active) return null;
+  try {
+    return nextRun(t.cronSchedule, now, { startDate: t.startDate, endDate: t.endDate });
+  } catch {
+    return null;
   }
 }
 
@@ -59,6 +74,7 @@ export default function TasksPage() {
   const [history, setHistory] = useState<TaskRecord | null>(null);
   const [bulk, setBulk] = useState<{ label: string; done: number; total: number; rows?: BulkResultRow[] } | null>(null);
   const action = useTaskAction();
+  const runNow = localOnly(usePortalCapabilities(), 'running a task on demand');
   const list = useQuery(tasksQuery(scope === 'org' && admin ? { orgId: user.orgId } : { username: user.username }, { start, num, sortField: sort.field as never, sortOrder: sort.order }));
   const rows = list.data?.tasks;
 
@@ -136,7 +152,7 @@ export default function TasksPage() {
         ),
     },
     { id: 'schedule', header: 'Schedule', render: (t) => <Text size="sm">{scheduleWords(t)}</Text> },
-    { id: 'next', header: 'Next run', sortField: 'nextRun', render: (t) => <WhenCell ms={t.nextRun} /> },
+    { id: 'next', header: 'Next run', sortField: 'nextRun', render: (t) => <WhenCell ms={nextRunOf(t)} /> },
     {
       id: 'last',
       header: 'Last result',
@@ -186,7 +202,16 @@ export default function TasksPage() {
           <Menu.Dropdown>
             <Menu.Item onClick={() => setHistory(t)}>Run history</Menu.Item>
             <Menu.Item onClick={() => setEditing(t)}>Edit</Menu.Item>
-            <Menu.Item onClick={() => act(t, 'run')}>Run now</Menu.Item>
+            {runNow.allowed ? (
+              <Menu.Item onClick={() => act(t, 'run')}>Run now</Menu.Item>
+            ) : (
+              <Menu.Item disabled aria-description={runNow.reason}>
+                Run now
+                <Text size="xs" c="dimmed" maw={240}>
+                  {runNow.reason}
+                </Text>
+              </Menu.Item>
+            )}
             {t.active ? <Menu.Item onClick={() => act(t, 'disable')}>Disable</Menu.Item> : <Menu.Item onClick={() => act(t, 'enable')}>Enable</Menu.Item>}
             <Menu.Item color="red" onClick={() => confirmDelete(t)}>
               Delete
@@ -286,7 +311,7 @@ function RunHistory({ task }: { task: TaskRecord }) {
   const runs = useQuery(runsQuery(task.userId, task.id));
   if (runs.isPending) return <LoadingState label="Loading runs…" />;
   if (runs.isError) return <ErrorState error={runs.error} title="Runs could not be loaded" onRetry={() => runs.refetch()} />;
-  if (!runs.data.runs.length) return <EmptyPanel title="No runs yet" description={task.nextRun ? `The first run is due ${formatLocal(task.nextRun)} (${formatUtc(task.nextRun)}).` : undefined} />;
+  if (!runs.data.runs.length) return <EmptyPanel title="No runs yet" description={nextRunOf(task) ? `The first run is due ${formatLocal(nextRunOf(task)!)} (${formatUtc(nextRunOf(task)!)}).` : undefined} />;
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">

@@ -55,7 +55,7 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
                 <Table.Td>
                   {o.status === 'blocked' ? (
                     <List size="sm" spacing={2}>
-                      {(o.blocked.reasons?.length ? o.blocked.reasons : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal.' }]).map((r, i) => (
+                      {(o.blocked.reasons?.length ? o.blocked.reasons : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal; the portal gave no reason.' }]).map((r, i) => (
                         <List.Item key={i}>{r.message}</List.Item>
                       ))}
                     </List>

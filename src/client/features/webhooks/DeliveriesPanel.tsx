@@ -13,6 +13,7 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useRedeliver } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
 import { webhookAttemptsQuery } from './queries.ts';
@@ -20,7 +21,16 @@ import { LabeledValue } from '../../components/LabeledValue.tsx';
 
 type Filter = '' | 'success' | 'failed' | 'retrying';
 
-const matches = (a: WebhookAttemptRecord, f: Filter) => !f || (f === 'success' ? a.success : f === 'failed' ? !a.success : a.deliveryState === 'pending' || a.deliveryState === 'running');
+/**
+ * Whether an attempt succeeded. The attempt details (success, status, duration, state, headers) are
+ * the local portal's extras; elsewhere an entry has only the public id, isInvoked, time, responseText
+ * and payload, so "answered" is all that can be said.
+ */
+const succeeded = (a: WebhookAttemptRecord): boolean | undefined => a.success ?? (a.isInvoked === false ? false : undefined);
+const orDash = (v: unknown, unit = '') => (v === undefined || v === null ? '—' : `${String(v)}${unit}`);
+
+const matches = (a: WebhookAttemptRecord, f: Filter) =>
+  !f || (f === 'success' ? succeeded(a) === true : f === 'failed' ? succeeded(a) === false : a.deliveryState === 'pending' || a.deliveryState === 'running');
 
 /** Pretty JSON when the text is JSON. */
 function pretty(text: string): string {
@@ -32,6 +42,13 @@ function pretty(text: string): string {
 }
 
 export function AttemptBadge({ a }: { a: WebhookAttemptRecord }) {
+  if (succeeded(a) === undefined) {
+    return (
+      <Badge color="gray" variant="light">
+        {a.isInvoked ? 'Answered' : 'Unknown'}
+      </Badge>
+    );
+  }
   return a.success ? (
     <Badge color="green" variant="light">
       {a.responseStatus}
@@ -56,18 +73,18 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
       id: 'time',
       header: 'Time',
       render: (a) => (
-        <UnstyledButton onClick={() => setOpen(a)} aria-label={`Attempt ${a.attempt} of ${a.event} at ${formatDateTime(a.invokedTimestamp)}`}>
+        <UnstyledButton onClick={() => setOpen(a)} aria-label={`Attempt ${a.attempt ?? ''} of ${a.event ?? 'an event'} at ${formatDateTime(a.invokedTimestamp)}`.replace('Attempt  of', 'Attempt of')}>
           <Text size="sm" c="blue" style={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(a.invokedTimestamp)}
           </Text>
         </UnstyledButton>
       ),
     },
-    { id: 'event', header: 'Event', render: (a) => <Text size="sm" ff="monospace">{a.event}</Text> },
-    { id: 'attempt', header: 'Attempt', align: 'right', render: (a) => <Text size="sm">{a.attempt}</Text> },
+    { id: 'event', header: 'Event', render: (a) => <Text size="sm" ff="monospace">{orDash(a.event)}</Text> },
+    { id: 'attempt', header: 'Attempt', align: 'right', render: (a) => <Text size="sm">{orDash(a.attempt)}</Text> },
     { id: 'status', header: 'Answer', render: (a) => <AttemptBadge a={a} /> },
-    { id: 'duration', header: 'Took', align: 'right', render: (a) => <Text size="sm">{a.durationMs} ms</Text> },
-    { id: 'delivery', header: 'Delivery', render: (a) => <Text size="sm">{a.deliveryState}</Text> },
+    { id: 'duration', header: 'Took', align: 'right', render: (a) => <Text size="sm">{orDash(a.durationMs, ' ms')}</Text> },
+    { id: 'delivery', header: 'Delivery', render: (a) => <Text size="sm">{orDash(a.deliveryState)}</Text> },
   ];
 
   return (
@@ -89,7 +106,7 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
         itemName="attempts"
         columns={columns}
         rows={rows}
-        rowKey={(a) => `${a.deliveryId}-${a.attempt}-${a.invokedTimestamp}`}
+        rowKey={(a) => `${a.deliveryId ?? a.id}-${a.attempt}-${a.invokedTimestamp}`}
         loading={attempts.isPending}
         fetching={attempts.isPlaceholderData}
         error={attempts.isError ? attempts.error : undefined}
@@ -102,7 +119,7 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
         }}
         empty={<EmptyPanel title={filter ? 'No attempts match' : 'No deliveries yet'} description={filter ? 'Filters apply to the page shown.' : 'Deliveries appear here as events happen, or send a test event.'} />}
       />
-      <Drawer opened={!!open} onClose={() => setOpen(null)} position="right" size="xl" title={open ? `Delivery of ${open.event}` : ''}>
+      <Drawer opened={!!open} onClose={() => setOpen(null)} position="right" size="xl" title={open ? `Delivery of ${open.event ?? 'an event'}` : ''}>
         {open ? <AttemptDetail orgId={orgId} webhookId={webhookId} attempt={open} /> : null}
       </Drawer>
     </Stack>
@@ -112,8 +129,13 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
 function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhookId: string; attempt: WebhookAttemptRecord }) {
   const user = useCurrentUser();
   const redeliver = useRedeliver(orgId, webhookId);
+  const caps = usePortalCapabilities();
   const finished = a.deliveryState === 'delivered' || a.deliveryState === 'failed';
-  const permission = finished ? webhookAction(user, 'redeliver') : { allowed: false as const, missing: '', reason: `This delivery is still ${a.deliveryState}.` };
+  const permission = localOnly(
+    caps,
+    'redelivery',
+    finished ? webhookAction(user, 'redeliver') : { allowed: false as const, missing: '', reason: `This delivery is still ${a.deliveryState}.` },
+  );
   return (
     <Stack gap="md">
       <SimpleGrid cols={3}>
@@ -121,11 +143,11 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
         <LabeledValue label="Answer">
           <AttemptBadge a={a} />
         </LabeledValue>
-        <LabeledValue label="Took">{a.durationMs} ms</LabeledValue>
-        <LabeledValue label="Attempt">{a.attempt}</LabeledValue>
-        <LabeledValue label="Delivery">{a.deliveryState}</LabeledValue>
+        <LabeledValue label="Took">{orDash(a.durationMs, ' ms')}</LabeledValue>
+        <LabeledValue label="Attempt">{orDash(a.attempt)}</LabeledValue>
+        <LabeledValue label="Delivery">{orDash(a.deliveryState)}</LabeledValue>
         <LabeledValue label="Delivery id">
-          <Code>{a.deliveryId}</Code>
+          <Code>{a.deliveryId ?? a.id}</Code>
         </LabeledValue>
       </SimpleGrid>
       {a.error ? (
@@ -147,9 +169,9 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
           Redeliver
         </GuardedButton>
       </Group>
-      <Section title="Request headers" text={Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')} />
+      {a.requestHeaders ? <Section title="Request headers" text={Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')} /> : null}
       <Section title="Request body" text={pretty(a.payload)} />
-      <Section title="Response body (first 2 KB)" text={a.responseBody ? pretty(a.responseBody) : '(empty)'} />
+      <Section title="Response body (first 2 KB)" text={(a.responseBody ?? a.responseText) ? pretty(a.responseBody ?? a.responseText) : '(empty)'} />
     </Stack>
   );
 }

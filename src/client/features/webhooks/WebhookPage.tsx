@@ -13,6 +13,7 @@ import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { DeliveriesPanel } from './DeliveriesPanel.tsx';
+import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useDeleteWebhook, useSendTest, useSetWebhookActive } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
 import { webhookQuery } from './queries.ts';
@@ -36,6 +37,7 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
   const [editing, setEditing] = useState(false);
   const setActive = useSetWebhookActive(user.orgId, w.id);
   const sendTest = useSendTest(user.orgId, w.id);
+  const caps = usePortalCapabilities();
   const remove = useDeleteWebhook(user.orgId);
   const policy = w.config.deactivationPolicy ?? DEFAULT_POLICY;
   const fail = (title: string) => (err: unknown) => notifications.show({ color: 'red', title, message: describeError(err) });
@@ -71,7 +73,7 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
             </GuardedButton>
             <GuardedButton
               variant="default"
-              permission={webhookAction(user, 'send test events')}
+              permission={localOnly(caps, 'a test delivery', webhookAction(user, 'send test events'))}
               loading={sendTest.isPending}
               onClick={() =>
                 sendTest.mutate(undefined, {
@@ -99,7 +101,8 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
       <Stack gap="lg">
         {!w.isActive ? (
           <Alert color={w.deactivationReason?.startsWith('Deactivated by its policy') ? 'red' : 'gray'} variant="light" title="This webhook is off: nothing is delivered">
-            {w.deactivationReason ?? 'It was deactivated.'} {w.deactivatedAt ? `(${formatDateTime(w.deactivatedAt)})` : ''} Activate it to deliver new events again; events
+            {/* deactivationReason is a local extra: another portal does not say why. */}
+            {w.deactivationReason ?? 'It was deactivated; the portal does not say why.'} {w.deactivatedAt ? `(${formatDateTime(w.deactivatedAt)})` : ''} Activate it to deliver new events again; events
             that happened while it was off are not sent.
           </Alert>
         ) : null}

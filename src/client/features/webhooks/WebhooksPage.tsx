@@ -106,8 +106,9 @@ function OrganizationWebhooks({ orgId }: { orgId: string }) {
             {formatDateTime(w.lastDelivery.at)} · {w.lastDelivery.status ?? 'no answer'}
           </Text>
         ) : (
+          // null: nothing sent yet; absent: the portal does not report it (a local extra).
           <Text size="sm" c="dimmed">
-            None yet
+            {w.lastDelivery === null ? 'None yet' : 'Not reported'}
           </Text>
         ),
     },
@@ -117,6 +118,13 @@ function OrganizationWebhooks({ orgId }: { orgId: string }) {
       align: 'right',
       render: (w) => {
         const limit = Number(w.config.deactivationPolicy?.numberOfFailures ?? 5);
+        if (w.recentFailures === undefined) {
+          return (
+            <Text size="sm" c="dimmed" title="This portal does not report failures against the deactivation policy">
+              — / {limit}
+            </Text>
+          );
+        }
         return (
           <Text size="sm" c={(w.recentFailures ?? 0) > 0 ? 'red' : undefined} title={`Failed deliveries counted by the deactivation policy (turns off at ${limit})`}>
             {w.recentFailures ?? 0} / {limit}
