@@ -185,6 +185,49 @@ describe('the per-webhook cap, batches and vacuum', () => {
   });
 });
 
+describe('OAuth codes, sign-in forms and refresh tokens', () => {
+  let s: Awaited<ReturnType<typeof service>>;
+  beforeAll(async () => {
+    s = await service();
+  });
+  afterAll(() => s.svc.close());
+
+  it('removes expired ones; a refresh token stays while an access token issued from it is valid', async () => {
+    const { svc, clock, addItem, count, sweep } = s;
+    const now = clock.t;
+    const item = await addItem('oauth app');
+    const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+    const client = randomBytes(8).toString('hex');
+    await svc.db.query(`INSERT INTO oauth_apps (client_id, item_id, org_id, client_secret_hash, app_type, registered, modified) VALUES ($1, $2, $3, 'x', 'browser', $4, $4)`, [client, item, svc.orgId, now]);
+    const hash = () => randomBytes(16).toString('hex');
+    const code = (expires: number) =>
+      svc.db.query(`INSERT INTO oauth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, $2, $3, 'urn:x', 'c', 'S256', $4, $5)`, [hash(), client, admin.id, now - 1, expires]);
+    const form = (expires: number) =>
+      svc.db.query(`INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, 'b', $2, 'urn:x', 'c', 'S256', $3, $4)`, [hash(), client, now - 1, expires]);
+    const refresh = async (expires: number, accessExpires?: number) => {
+      const h = hash();
+      await svc.db.query(`INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, 'urn:x', $4, $5)`, [h, client, admin.id, now - 1, expires]);
+      if (accessExpires !== undefined) await svc.db.query('INSERT INTO tokens (token_hash, user_id, created, expires, client_id, refresh_hash) VALUES ($1, $2, $3, $4, $5, $6)', [hash(), admin.id, now - 1, accessExpires, client, h]);
+      return h;
+    };
+    await Promise.all([code(now - 1), code(now + 60_000), form(now - 1), form(now + 60_000)]);
+    const gone = await refresh(now - 1);
+    const goneWithExpiredAccess = await refresh(now - 1, now - 1);
+    const heldByAccess = await refresh(now - 1, now + 60_000);
+    const valid = await refresh(now + 60_000);
+    const result = await sweep();
+    expect(result.removed['expired OAuth authorization codes']).toBe(1);
+    expect(result.removed['expired OAuth sign-in forms']).toBe(1);
+    expect(result.removed['expired OAuth refresh tokens']).toBe(2);
+    expect(await count('oauth_codes WHERE expires > $1', [now])).toBe(1);
+    expect(await count('oauth_codes')).toBe(1);
+    expect(await count('oauth_sign_in_forms')).toBe(1);
+    expect(await count('oauth_refresh_tokens WHERE token_hash = ANY($1)', [[gone, goneWithExpiredAccess]])).toBe(0);
+    expect(await count('oauth_refresh_tokens WHERE token_hash = ANY($1)', [[heldByAccess, valid]])).toBe(2);
+    expect(await count('tokens WHERE refresh_hash = $1', [heldByAccess])).toBe(1);
+  });
+});
+
 describe('uploads, jobs, proxy windows and files', () => {
   let s: Awaited<ReturnType<typeof service>>;
   // Files are aged by their real modification time: this clock starts at the real time.
