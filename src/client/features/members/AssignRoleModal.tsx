@@ -104,7 +104,7 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
   }
 
   const toChange = role ? members.filter((m) => current(m) !== role) : [];
-  const assignable = role ? assignRolePermission(user, role) : null;
+  const assignable = role ? assignRolePermission(user, role, customRoles) : null;
   return (
     <Stack gap="md">
       <Select

@@ -1,11 +1,13 @@
 /** Who may do what on the Members page (the service enforces the same rules). */
 import type { PortalUser } from '../../api/index.ts';
-import { ALLOWED, isDefaultAdmin, requireDefaultAdmin, requireDefaultAdminOr, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { ALLOWED, requireDefaultAdmin, requireDefaultAdminOr, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { grantRolePermission, ownRolePermission, type GrantPermission } from '../../lib/roleGrant.ts';
 
 export const INVITE_USERS = 'portal:admin:inviteUsers';
 export const CHANGE_USER_ROLES = 'portal:admin:changeUserRoles';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
+type Role = { id: string; name: string; privileges?: readonly string[] };
 
 /** Adding members: default administrators, or holders of portal:admin:inviteUsers. */
 export function addMembersPermission(user: Member): Permission {
@@ -17,16 +19,23 @@ export function changeRolesPermission(user: Member): Permission {
   return requirePrivilege(user, CHANGE_USER_ROLES, "change members' roles");
 }
 
-/** Changing this member's role: also, only a default administrator may change an administrator's role. */
-export function changeRoleOfPermission(user: Member, member: { role: string; roleId?: string | null }): Permission {
+/**
+ * Changing this member's role: nobody changes their own; only a default administrator changes an
+ * administrator's role.
+ */
+export function changeRoleOfPermission(user: Member & { username: string }, member: { username?: string; role: string; roleId?: string | null }): Permission {
   const base = changeRolesPermission(user);
   if (!base.allowed) return base;
+  const own = ownRolePermission(user, member);
+  if (!own.allowed) return own;
   if (member.role === 'org_admin' && !member.roleId) return requireDefaultAdmin(user, "change an administrator's role");
   return ALLOWED;
 }
 
-/** Giving a role (when adding or changing): only a default administrator may make someone an administrator. */
-export function assignRolePermission(user: Member, role: string): Permission {
-  if (role === 'org_admin' && !isDefaultAdmin(user)) return requireDefaultAdmin(user, 'make a member an administrator');
-  return ALLOWED;
+/**
+ * Giving a role (when adding or changing): only a default administrator makes someone an
+ * administrator; anyone else gives only roles whose privileges they hold (docs/security.md).
+ */
+export function assignRolePermission(user: Member, role: string, customRoles?: readonly Role[]): GrantPermission {
+  return grantRolePermission(user, role, customRoles);
 }

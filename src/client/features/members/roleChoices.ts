@@ -7,7 +7,10 @@ export interface RoleChoice {
   value: string;
   label: string;
   disabled?: boolean;
+  /** Why it is disabled, in full (the portal's own words). */
   reason?: string;
+  /** The same, short enough to follow the label in a list. */
+  note?: string;
 }
 
 export interface RoleChoiceGroup {
@@ -16,25 +19,21 @@ export interface RoleChoiceGroup {
 }
 
 export function roleChoices(user: Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string }, customRoles: readonly RoleRecord[] | undefined): RoleChoiceGroup[] {
-  const base: RoleChoice[] = BASE_ROLES.map((role) => {
-    const permission = assignRolePermission(user, role);
-    return {
-      value: role,
-      label: BASE_ROLE_LABELS[role],
-      ...(permission.allowed ? {} : { disabled: true, reason: permission.reason }),
-    };
-  });
-  const groups: RoleChoiceGroup[] = [{ group: 'Base roles', items: base }];
+  const choice = (value: string, label: string): RoleChoice => {
+    const permission = assignRolePermission(user, value, customRoles);
+    return { value, label, ...(permission.allowed ? {} : { disabled: true, reason: permission.reason, note: permission.note }) };
+  };
+  const groups: RoleChoiceGroup[] = [{ group: 'Base roles', items: BASE_ROLES.map((role) => choice(role, BASE_ROLE_LABELS[role])) }];
   if (customRoles?.length) {
-    groups.push({ group: 'Custom roles', items: [...customRoles].sort((a, b) => a.name.localeCompare(b.name)).map((r) => ({ value: r.id, label: r.name })) });
+    groups.push({ group: 'Custom roles', items: [...customRoles].sort((a, b) => a.name.localeCompare(b.name)).map((r) => choice(r.id, r.name)) });
   }
   return groups;
 }
 
-/** Select data, with the reason appended to disabled choices. */
+/** Select data, with the short reason appended to disabled choices. */
 export function toSelectData(groups: RoleChoiceGroup[]) {
   return groups.map((g) => ({
     group: g.group,
-    items: g.items.map((i) => ({ value: i.value, label: i.disabled ? `${i.label} (default administrators only)` : i.label, disabled: i.disabled })),
+    items: g.items.map((i) => ({ value: i.value, label: i.disabled ? `${i.label} (${i.note ?? i.reason})` : i.label, disabled: i.disabled })),
   }));
 }

@@ -19,6 +19,7 @@ import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { LICENSE_SELECT_DATA, licenseLabel } from '../../lib/licenses.ts';
 import { BASE_ROLE_LABELS, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
+import { grantRolePermission } from '../../lib/roleGrant.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
@@ -180,9 +181,15 @@ function DefaultsForm({
   const { errors } = form.formState;
   const err = (field: keyof DefaultsInput) => (errors[field]?.message ? sentence(errors[field]!.message!) : undefined);
 
-  // Administrator roles are never defaults: base Administrator is left out, custom ones are shown disabled.
+  // Administrator roles are never defaults: base Administrator is left out, custom ones are shown
+  // disabled. So is a role holding privileges the signed-in member lacks (docs/security.md, "Role
+  // assignment"), unless it already is the default: keeping it grants nothing.
+  const choice = (value: string, label: string) => {
+    const grant = value === current.role ? null : grantRolePermission(user, value, roles);
+    return grant && !grant.allowed ? { value, label: `${label} (${grant.note})`, disabled: true } : { value, label };
+  };
   const roleData = [
-    { group: 'Base roles', items: (['org_publisher', 'org_user'] as const).map((r) => ({ value: r, label: BASE_ROLE_LABELS[r] })) },
+    { group: 'Base roles', items: (['org_publisher', 'org_user'] as const).map((r) => choice(r, BASE_ROLE_LABELS[r])) },
     ...(roles.length
       ? [
           {
@@ -191,7 +198,7 @@ function DefaultsForm({
               .sort((a, b) => a.name.localeCompare(b.name))
               .map((r) => {
                 const admin = baseRoleForPrivileges(r.privileges ?? []) === 'org_admin';
-                return { value: r.id, label: admin ? `${r.name} (administrator role)` : r.name, disabled: admin };
+                return admin ? { value: r.id, label: `${r.name} (administrator role)`, disabled: true } : choice(r.id, r.name);
               }),
           },
         ]
