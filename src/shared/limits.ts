@@ -47,6 +47,12 @@ export const LIMITS = {
   /** Request bodies (form fields); file uploads have their own limits. */
   formBodyBytes: 8 * 1024 * 1024,
   fieldBytes: 4 * 1024 * 1024,
+  /** Any one parameter value, unless its operation declares a larger one (item `text` data). */
+  paramChars: 64 * 1024,
+  paramNameChars: 256,
+  paramsPerRequest: 1000,
+  /** Strings, arrays and objects inside one parameter (a JSON body or a parsed JSON value). */
+  valuesPerParam: 100_000,
   /** OAuth 2.0 (docs/oauth.md). Access tokens from oauth2/token live 30 minutes (the portal's documented value). */
   oauthAccessTokenMinutes: 30,
   /** Refresh tokens: `expiration` on oauth2/authorize, in minutes; default two weeks, at most 90 days. */

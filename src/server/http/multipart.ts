@@ -10,6 +10,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
+import { printable, refuseParam, unstorable } from './boundary.ts';
 import { ApiError } from './errors.ts';
 import type { UploadedFile } from './params.ts';
 
@@ -38,7 +39,9 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
   try {
     const cap = req.uploadByteCap;
     for await (const part of req.parts(cap ? { limits: { fileSize: cap.bytes } } : undefined)) {
+      checkPartNames(part);
       if (part.type === 'field') {
+        if (part.valueTruncated) throw new ApiError(413, 'The request is larger than this service accepts.', [`'${part.fieldname}' is longer than ${LIMITS.fieldBytes} bytes`]);
         body[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
         continue;
       }
@@ -64,8 +67,27 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
   return body;
 }
 
+/**
+ * Field names and filenames get the parameter boundary check (busboy passes NUL through, and a
+ * name longer than fieldNameSize arrives cut short rather than refused).
+ */
+function checkPartNames(part: { fieldname: string; fieldnameTruncated?: boolean; filename?: string; type: string }): void {
+  const name = part.fieldname;
+  const badName = unstorable(name);
+  if (badName) throw refuseParam(printable(name), `is a field name that ${badName}`);
+  if (part.fieldnameTruncated) throw refuseParam(printable(name), `is the start of a field name longer than ${LIMITS.paramNameChars} bytes`);
+  if (part.type !== 'file') return;
+  const filename = part.filename ?? '';
+  const badFile = unstorable(filename);
+  if (badFile) throw refuseParam(name, `has a filename that ${badFile}`);
+  if (filename.length > FILENAME_CHARS) throw refuseParam(name, `has a filename longer than ${FILENAME_CHARS} characters`);
+}
+
+const FILENAME_CHARS = 1024;
+
 export const multipartLimits = {
   fieldSize: LIMITS.fieldBytes,
+  fieldNameSize: LIMITS.paramNameChars,
   fields: 1000,
   files: 10,
   parts: 1010,

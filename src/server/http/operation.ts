@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { PortalContext } from '../context.ts';
 import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
+import { checkRequest, type LongParams } from './boundary.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -18,6 +19,8 @@ interface OperationBase<S extends z.ZodType> {
   method: 'read' | 'write';
   path: string;
   params: S;
+  /** Parameters that may be longer than LIMITS.paramChars, with their own cap (e.g. item `text` data). */
+  longParams?: LongParams;
   /**
    * Only this portal has the operation (no public ArcGIS counterpart): with LOCAL_EXTRAS=off it
    * answers as a path with no operation does (docs/local-extras.md).
@@ -50,6 +53,7 @@ export interface OperationContext<P, C> {
 
 export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
   const portal = app.portal;
+  declaredOperations(app).push({ method: def.method, path: def.path, params: def.params, access: def.access ?? 'signedIn', longParams: def.longParams });
   const publicOnly = portal.config.localExtras === false;
   if (publicOnly && def.localOnly) {
     app.route({ method: ['GET', 'POST'], url: def.path, handler: async (req) => { throw unknownOperation(req.url.split('?')[0]); } });
@@ -59,6 +63,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
   const extras = publicOnly ? (def.extras ?? []) : [];
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
+    checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f) === 'pjson';
     const token = tokenFrom(req, raw);
     const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
@@ -77,6 +82,28 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
       throw new ApiError(405, 'This operation is only available through POST.', ['Use HTTP POST for this operation.']);
     });
   }
+}
+
+/** One declared operation, as the app records it (tests walk them all). */
+export interface DeclaredOperation {
+  method: 'read' | 'write';
+  path: string;
+  params: z.ZodType;
+  access: 'public' | 'signedIn';
+  longParams?: LongParams;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every operation declared on this app, in declaration order. */
+    operations: DeclaredOperation[];
+  }
+}
+
+/** This app's own list (one per instance, so two apps in one process never share it). */
+function declaredOperations(app: FastifyInstance): DeclaredOperation[] {
+  if (!app.hasDecorator('operations')) app.decorate('operations', []);
+  return app.operations;
 }
 
 function responseFormat(f: unknown): 'json' | 'pjson' {

@@ -4,6 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { checkParsedParams } from './boundary.ts';
 import { ApiError } from './errors.ts';
 
 /** A file part of a multipart request, already streamed to a temporary file. */
@@ -27,7 +28,11 @@ export function rawParams(req: FastifyRequest): RawParams {
 /** Parse with the operation's schema; every problem becomes one detail naming its parameter. */
 export function parseParams<S extends z.ZodType>(schema: S, raw: RawParams): z.output<S> {
   const result = schema.safeParse(raw);
-  if (result.success) return result.data;
+  if (result.success) {
+    // JSON-valued parameters were parsed just now; their strings and keys get the boundary check too.
+    checkParsedParams(result.data);
+    return result.data;
+  }
   const fieldErrors: Record<string, string> = {};
   const details = result.error.issues.map((issue) => {
     const param = issue.path.length ? issue.path.map(String).join('.') : '(request)';

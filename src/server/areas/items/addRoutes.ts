@@ -38,6 +38,8 @@ export function addItemRoutes(app: FastifyInstance): void {
       method: 'write',
       path,
       params: anything,
+      // Item data sent as text (web map JSON and the like) is bounded by the request body only.
+      longParams: { text: LIMITS.formBodyBytes },
       handler: ({ caller, path: p, portal, req }) => addItem(portal, caller, p.username, p.folderId, rawParams(req), baseUrlOf(req)),
     });
   }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { itemFields, type ItemFields } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
@@ -255,6 +256,8 @@ export function itemManageRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${base}/update`,
       params: updateItemParams,
+      // Item data sent as text (web map JSON and the like) is bounded by the request body only.
+      longParams: { text: LIMITS.formBodyBytes },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
     operation(app, {
