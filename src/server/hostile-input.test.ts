@@ -342,6 +342,15 @@ describe('hostile input at the parameter boundary', () => {
     expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { snippet: text }, adminToken)).error).toMatchObject({ code: 400, fieldErrors: { snippet: `is too long (at most ${LIMITS.paramChars} characters)` } });
   });
 
+  it('checks the service proxy route (not a declared operation) the same way', async () => {
+    for (const url of ['/sharing/rest/content/items/a%00b/proxy?f=json', '/sharing/rest/content/items/a%00b/proxy/MapServer/0?f=json']) {
+      const res = await svc.app.inject({ method: 'GET', url: `${url}&token=${adminToken}` });
+      expect(res.json().error).toMatchObject({ code: 400, fieldErrors: { itemId: 'contains a character that cannot be stored (U+0000)' } });
+    }
+    const token = await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${fill.itemId}/proxy?f=json&token=x%00` });
+    expect(token.json().error).toMatchObject({ code: 400, fieldErrors: { token: 'contains a character that cannot be stored (U+0000)' } });
+  });
+
   it('reads the token from headers through the same check', async () => {
     const res = await svc.app.inject({ method: 'GET', url: '/sharing/rest/community/self?f=json', headers: { 'x-esri-authorization': `Bearer ${adminToken}\u0000` } });
     expect(res.json().error).toMatchObject({ code: 400, fieldErrors: { token: 'contains a character that cannot be stored (U+0000)' } });

@@ -19,6 +19,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { resolveCaller, tokenFrom } from '../../http/auth.ts';
+import { checkHeaderParam, checkPathParams } from '../../http/boundary.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { REST } from '../../http/operation.ts';
 import { OutboundRefused, outboundRequest } from '../../http/outbound.ts';
@@ -83,6 +84,9 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   const params = req.params as { itemId: string; '*'?: string };
   const raw = rawParams(req);
   const token = tokenFrom(req, raw);
+  // The item id and the token reach SQL; what is forwarded to the service is the service's business.
+  checkPathParams({ itemId: params.itemId });
+  checkHeaderParam('token', token);
   const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
   const item = await visibleItem(portal.db, params.itemId, caller);
   const settings = item.service_proxy;
