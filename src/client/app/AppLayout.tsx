@@ -66,7 +66,7 @@ export function AppLayout() {
               </Group>
             </UnstyledButton>
           </Group>
-          <Group gap="sm" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <PortalSwitcher />
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={240} withinPortal>

@@ -3,7 +3,7 @@
  * known for the portal, the administrator registers the console there once and enters the app's
  * client ID, which this browser then remembers for that portal.
  */
-import { Alert, Anchor, Button, Code, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, CopyButton, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useId, useState, type FormEvent } from 'react';
 import { describeError } from '../../api/index.ts';
 import { IconAlert, IconBuilding, IconCheck } from '../../components/icons.tsx';
@@ -125,13 +125,11 @@ export function OAuthSignIn({ portalUrl, option, returnTo, errorId, onRemembered
           <Text size="sm">
             Register this console once on {host} as an application (an Application item’s Settings → Register, or OAuth developer credentials) with this redirect URI, then enter its client ID. This browser remembers it for this portal.
           </Text>
-          <Group gap="xs" wrap="nowrap">
-            <Code style={{ overflowWrap: 'anywhere' }} aria-label="Redirect URI">
-              {redirectUri}
-            </Code>
+          <Group gap="xs" wrap="nowrap" align="flex-end">
+            <TextInput label="Redirect URI" value={redirectUri} readOnly spellCheck={false} style={{ flex: 1 }} onFocus={(e) => e.currentTarget.select()} />
             <CopyButton value={redirectUri}>
               {({ copied, copy }) => (
-                <Button size="compact-xs" variant="default" onClick={copy} leftSection={copied ? <IconCheck size={12} /> : undefined} aria-label={copied ? 'Redirect URI copied' : 'Copy redirect URI'}>
+                <Button variant="default" onClick={copy} leftSection={copied ? <IconCheck size={14} /> : undefined} aria-label={copied ? 'Redirect URI copied' : 'Copy redirect URI'}>
                   {copied ? 'Copied' : 'Copy'}
                 </Button>
               )}

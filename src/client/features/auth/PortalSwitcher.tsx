@@ -3,7 +3,7 @@
  * portals this tab is signed in to, and "Sign in to another portal…". Switching drops everything
  * read from the previous portal and opens the same area on the other one (its objects differ).
  */
-import { Button, Menu, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Menu, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useLocation, useNavigate } from 'react-router';
 import { IconBuilding, IconCheck, IconPlus, IconSelector } from '../../components/icons.tsx';
@@ -25,9 +25,12 @@ export function PortalSwitcher() {
   return (
     <Menu position="bottom-end" width={320} withinPortal>
       <Menu.Target>
-        <Button variant="default" size="sm" px="xs" leftSection={<IconBuilding size={16} />} rightSection={<IconSelector size={14} />} title={session.portalUrl}>
+        <Button variant="default" size="sm" px={8} rightSection={<IconSelector size={14} />} title={session.portalUrl}>
+          <Box component="span" visibleFrom="xs" mr={6} lh={0}>
+            <IconBuilding size={16} />
+          </Box>
           <VisuallyHidden>Portal: </VisuallyHidden>
-          <Text span size="sm" fw={600} truncate maw={{ base: 84, xs: 160, md: 220 }} style={{ display: 'inline-block', verticalAlign: 'middle' }}>
+          <Text span size="sm" fw={600} truncate maw={{ base: 76, xs: 160, md: 220 }} style={{ display: 'inline-block', verticalAlign: 'middle' }}>
             {label}
           </Text>
           {label !== host ? (

@@ -43,7 +43,7 @@ describe('signing in with a portal (OAuth)', () => {
     await typePortal(user, svc.restUrl);
     const setup = await screen.findByRole('region', { name: `Sign in with ${portalName}` });
     // What to give the portal when registering the console.
-    expect(within(setup).getByLabelText('Redirect URI')).toHaveTextContent(`${window.location.origin}/oauth-callback`);
+    expect(within(setup).getByRole('textbox', { name: 'Redirect URI' })).toHaveValue(`${window.location.origin}/oauth-callback`);
     const field = within(setup).getByLabelText(/client id/i);
     await user.type(field, 'not a client id!');
     await user.click(within(setup).getByRole('button', { name: `Sign in with ${portalName}` }));
