@@ -6,7 +6,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_ROLE_PRIVILEGES } from '../../../shared/privileges.ts';
-import { createRole, createUser, getUserDefaultSettings, listMembers, setRolePrivileges } from '../../api/index.ts';
+import { createGroup, createRole, createUser, getUserDefaultSettings, listMembers, setRolePrivileges } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { DEMO_PASSWORD, startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -75,7 +75,11 @@ describe('changing roles as a member holding only viewUsers and changeUserRoles'
 
 describe('new-member defaults as a member holding manageSecurity and what a User holds', () => {
   it('offers User, and shows Publisher and bigger custom roles disabled with the reason', async () => {
+    // A group of the administrator's (keeper may not add members to it) and one of keeper's own.
+    await signInAs(svc, 'admin');
+    await createGroup({ title: 'Board room', access: 'org' });
     await signInAs(svc, 'keeper');
+    const { group: own } = await createGroup({ title: 'Keeper crew' });
     const { user } = renderApp('/settings');
     await screen.findByRole('table', { name: 'Current new-member defaults' });
     await user.click(screen.getByRole('button', { name: 'Edit defaults' }));
@@ -90,7 +94,11 @@ describe('new-member defaults as a member holding manageSecurity and what a User
     const plain = screen.getByRole('option', { name: 'User' });
     expect(plain).not.toHaveAttribute('aria-disabled', 'true');
     await user.click(plain);
+
+    await user.click(within(form).getByLabelText(/^Groups/, { selector: 'input' }));
+    expect(await screen.findByRole('option', { name: 'Board room (only its managers add members)' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(screen.getByRole('option', { name: 'Keeper crew' }));
     await user.click(within(form).getByRole('button', { name: 'Save defaults' }));
-    await waitFor(async () => expect((await getUserDefaultSettings(svc.orgId)).role).toBe('org_user'));
+    await waitFor(async () => expect(await getUserDefaultSettings(svc.orgId)).toMatchObject({ role: 'org_user', groups: [own.id] }));
   });
 });

@@ -204,8 +204,12 @@ function DefaultsForm({
         ]
       : []),
   ];
+  // A default group must be one the member could add members to themselves (the portal refuses
+  // others): its owner or a manager, or a holder of portal:admin:assignToGroups.
+  const mayAddTo = (g: GroupRecord) =>
+    user.privileges.includes('portal:admin:assignToGroups') || current.groups.includes(g.id) || ['owner', 'admin'].includes(g.userMembership?.memberType ?? 'none');
   const groupData = [
-    ...groups.map((g) => ({ value: g.id, label: g.title })),
+    ...groups.map((g) => (mayAddTo(g) ? { value: g.id, label: g.title } : { value: g.id, label: `${g.title} (only its managers add members)`, disabled: true })),
     // A default group the list did not include still shows (by id).
     ...current.groups.filter((id) => !groups.some((g) => g.id === id)).map((id) => ({ value: id, label: id })),
   ];

@@ -58,6 +58,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
       const known = new Set(rows.map((r) => r.id));
       const missing = next.groups.filter((g) => !known.has(g));
       if (missing.length) throw badParam('groups', `names groups that are not groups of this organization: ${missing.join(', ')}`);
+      await assertMayAddMembersTo(q, caller, next.groups.filter((g) => !current.groups.includes(g)));
     }
     await q.query(
       `INSERT INTO user_default_settings (org_id, role, user_license_type, groups, user_type, apps, app_bundles, modified)
@@ -67,6 +68,27 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
     );
     return { success: true as const };
   });
+}
+
+/**
+ * A default group is a group every new member joins: one the caller could add members to
+ * themselves (its owner or a manager, or a holder of portal:admin:assignToGroups). Otherwise a
+ * member who may also create accounts would reach a private group's content through one.
+ */
+async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: string[]): Promise<void> {
+  if (!groupIds.length || caller.privileges.has('portal:admin:assignToGroups')) return;
+  const unmanaged = await q.query<{ id: string; title: string }>(
+    `SELECT g.id, g.title FROM groups g
+      WHERE g.id = ANY($1::text[])
+        AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = $2 AND m.member_type IN ('owner', 'admin'))
+      ORDER BY g.id`,
+    [groupIds, caller.userId],
+  );
+  if (unmanaged.length) {
+    throw forbidden(
+      `You cannot make ${unmanaged.map((g) => `'${g.title}'`).join(', ')} a default group: only its owner, its managers or holders of portal:admin:assignToGroups add members to it.`,
+    );
+  }
 }
 
 /** Clears every default at once. */

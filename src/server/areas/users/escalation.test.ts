@@ -196,6 +196,27 @@ describe('setUserDefaultSettings by a member holding manageSecurity and a User\'
     expect(await setDefaults(tokens.defaults1, { role: 'org_publisher' })).toEqual({ success: true });
   });
 
+  it('makes default only groups it could add members to itself', async () => {
+    const group = async (token: string) => {
+      const body = await post('community/createGroup', { title: `Defaults ${randomUUID().slice(0, 8)}` }, token);
+      expect(body.success, JSON.stringify(body)).toBe(true);
+      return body.group as { id: string; title: string };
+    };
+    const theirs = await group(tokens.admin);
+    const own = await group(tokens.defaults1);
+    expectForbidden(
+      await setDefaults(tokens.defaults1, { groups: `${own.id},${theirs.id}` }),
+      `You cannot make '${theirs.title}' a default group: only its owner, its managers or holders of portal:admin:assignToGroups add members to it.`,
+    );
+    expect(await defaults()).toEqual([]);
+    expect(await setDefaults(tokens.defaults1, { groups: own.id })).toEqual({ success: true });
+    expect((await defaults())[0].groups).toEqual([own.id]);
+    // A default group a default administrator chose stays when the others change.
+    expect(await setDefaults(tokens.admin, { groups: `${own.id},${theirs.id}` })).toEqual({ success: true });
+    expect(await setDefaults(tokens.defaults1, { role: 'org_user' })).toEqual({ success: true });
+    expect((await defaults())[0]).toEqual({ role: 'org_user', groups: [own.id, theirs.id] });
+  });
+
   it('a default administrator sets any role but an administrator one', async () => {
     expect(await setDefaults(tokens.admin, { role: BIG })).toMatchObject({ error: { code: 400, fieldErrors: { role: expect.any(String) } } });
     expect(await setDefaults(tokens.admin, { role: SMALL })).toMatchObject({ error: { code: 400 } });
