@@ -185,6 +185,31 @@ describe('the per-webhook cap, batches and vacuum', () => {
   });
 });
 
+describe('vacuum on the embedded database', () => {
+  let s: Awaited<ReturnType<typeof service>>;
+  beforeAll(async () => {
+    s = await service();
+  });
+  afterAll(() => s.svc.close());
+
+  it('counts removed rows across passes before vacuuming a table, and vacuums the whole database every 12th pass', async () => {
+    const { svc, clock, sweep } = s;
+    const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+    const expiredTokens = (n: number) =>
+      svc.db.query(`INSERT INTO tokens (token_hash, user_id, created, expires) SELECT md5(random()::text || g), $1, $2::bigint, $2::bigint FROM generate_series(1, $3::int) g`, [admin.id, clock.t - 1, n]);
+    const vacuum = { removed: new Map<string, number>(), passes: 0 };
+    const embedded = svc.db.kind === 'pglite';
+    await expiredTokens(1500);
+    expect((await sweep({ vacuum })).vacuumed).toEqual([]);
+    await expiredTokens(1500);
+    const second = await sweep({ vacuum });
+    expect(second.removed['expired tokens']).toBe(1500);
+    expect(second.vacuumed).toEqual(embedded ? ['tokens'] : []);
+    for (let pass = 3; pass < 12; pass++) expect((await sweep({ vacuum })).vacuumed).toEqual([]);
+    expect((await sweep({ vacuum })).vacuumed).toEqual(embedded ? ['*'] : []);
+  });
+});
+
 describe('OAuth codes, sign-in forms and refresh tokens', () => {
   let s: Awaited<ReturnType<typeof service>>;
   beforeAll(async () => {

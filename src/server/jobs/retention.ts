@@ -6,9 +6,11 @@
  * picked with FOR UPDATE SKIP LOCKED: several service processes on one PostgreSQL may sweep at the
  * same time without waiting on each other or on the dispatcher. The same SQL runs on PGlite.
  *
- * The embedded database has no autovacuum: after a pass that removed many rows from a table, the
- * table is vacuumed so the space is reused (the files stop growing) and the planner sees the new
- * sizes. PostgreSQL's autovacuum does this by itself.
+ * The embedded database has no autovacuum: once the sweeps removed many rows from a table (counted
+ * across passes), the table is vacuumed so the space is reused (the files stop growing) and the
+ * planner sees the new sizes; and every VACUUM_EVERY_PASSES passes the whole database is vacuumed,
+ * for the rows that ordinary updates leave dead (items, tasks…). With the visibility map a vacuum
+ * reads only the pages changed since the last one. PostgreSQL's autovacuum does all this by itself.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,8 +26,10 @@ export const RETENTION_LIMITS = {
   uploadBatch: 20,
   /** Pause after each batch, so requests and deliveries run between batches. */
   pauseMs: 20,
-  /** Rows removed from a table in one pass after which it is vacuumed (embedded database only). */
+  /** Rows removed from a table (since its last vacuum) after which it is vacuumed (embedded database only). */
   vacuumAfterRows: 2_000,
+  /** Every this many passes the whole embedded database is vacuumed (hourly at the default interval). */
+  vacuumEveryPasses: 12,
   /** The first pass runs this long after start (or after one interval, if shorter): start stays fast. */
   firstPassDelayMs: 30_000,
   /** The blob store is walked (for unfinished writes and files no row refers to) at most this often. */
@@ -318,7 +322,7 @@ export interface PassResult {
   removed: Record<string, number>;
   /** Batches run, per sweep name. */
   batches: Record<string, number>;
-  /** Tables vacuumed after the pass (embedded database). */
+  /** Tables vacuumed after the pass (embedded database); ['*'] for the whole database. */
   vacuumed: string[];
 }
 
@@ -329,6 +333,8 @@ export interface PassOptions {
   stopped?: () => boolean;
   /** When each sweep with `every` last ran (kept across passes by the loop). */
   lastRun?: Map<string, number>;
+  /** Rows removed per table since its last vacuum, and passes run (kept across passes by the loop). */
+  vacuum?: { removed: Map<string, number>; passes: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -340,7 +346,8 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
   const pauseMs = opts.pauseMs ?? RETENTION_LIMITS.pauseMs;
   const now = ctx.clock.now();
   const result: PassResult = { removed: {}, batches: {}, vacuumed: [] };
-  const perTable = new Map<string, number>();
+  const vacuum = opts.vacuum ?? { removed: new Map<string, number>(), passes: 0 };
+  const perTable = vacuum.removed;
   for (const sweep of SWEEPS) {
     if (opts.stopped?.()) break;
     if (sweep.every && opts.lastRun && now - (opts.lastRun.get(sweep.name) ?? -Infinity) < sweep.every) continue;
@@ -370,12 +377,21 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
   }
   const removedAny = Object.entries(result.removed).filter(([, n]) => n > 0);
   if (removedAny.length) ctx.log.info({ removed: Object.fromEntries(removedAny) }, 'retention sweep');
-  if (ctx.db.kind === 'pglite') {
-    const tables = [...perTable].filter(([, n]) => n >= RETENTION_LIMITS.vacuumAfterRows).map(([t]) => t);
-    if (tables.length && !opts.stopped?.()) {
-      await ctx.db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
-      result.vacuumed = tables;
+  if (ctx.db.kind === 'pglite' && !opts.stopped?.()) {
+    const started = performance.now();
+    if (opts.vacuum && ++vacuum.passes % RETENTION_LIMITS.vacuumEveryPasses === 0) {
+      await ctx.db.exec('VACUUM (ANALYZE)');
+      perTable.clear();
+      result.vacuumed = ['*'];
+    } else {
+      const tables = [...perTable].filter(([, n]) => n >= RETENTION_LIMITS.vacuumAfterRows).map(([t]) => t);
+      if (tables.length) {
+        await ctx.db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+        for (const t of tables) perTable.delete(t);
+        result.vacuumed = tables;
+      }
     }
+    if (result.vacuumed.length) ctx.log.info({ tables: result.vacuumed, ms: Math.round(performance.now() - started) }, 'embedded database vacuumed');
   }
   return result;
 }
@@ -396,8 +412,9 @@ export function startRetentionSweeps(ctx: PortalContext): RetentionSweeper {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const lastRun = new Map<string, number>();
+  const vacuum = { removed: new Map<string, number>(), passes: 0 };
   const tick = () => {
-    running = runRetentionSweeps(ctx, { stopped: () => stopped, lastRun })
+    running = runRetentionSweeps(ctx, { stopped: () => stopped, lastRun, vacuum })
       .catch((err) => ctx.log.error({ err }, 'retention sweep failed'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, interval);
