@@ -1,0 +1,88 @@
+/**
+ * The built console on a portal without this portal's extras: a second service process started
+ * here with LOCAL_EXTRAS=off (on E2E_PORT + 1, fresh data directory) serves the console and answers
+ * as another portal would (docs/local-extras.md). Signed in there, local-only actions are disabled
+ * or replaced with the reason, and the pages show the public answers.
+ *
+ * `npm run build && E2E_PORT=3397 npx playwright test e2e/no-local-extras.spec.ts`
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORD, snap } from './support.ts';
+
+const port = Number(process.env.E2E_PORT ?? 3197) + 1;
+const base = `http://127.0.0.1:${port}`;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-plain-'));
+let server: ChildProcess;
+let token = '';
+let webhookId = '';
+let orgId = '';
+
+async function call(pathname: string, params: Record<string, string> = {}) {
+  const res = await fetch(`${base}/sharing/rest/${pathname}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ f: 'json', ...(token ? { token } : {}), ...params }).toString(),
+  });
+  return res.json();
+}
+
+test.beforeAll(async () => {
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off', ALLOW_PRIVATE_OUTBOUND: 'on' },
+    stdio: 'ignore',
+  });
+  const until = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/sharing/rest/portals/self?f=json`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error('the LOCAL_EXTRAS=off service did not start');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  token = (await call('generateToken', { username: 'admin', password: DEMO_PASSWORD })).token;
+  orgId = (await call('portals/self')).id;
+  const hook = await call(`portals/${orgId}/webhooks/createWebhook`, { name: 'Plain hook', url: 'http://127.0.0.1:9/hook', events: '/items' });
+  if (!hook.id) throw new Error(`createWebhook: ${JSON.stringify(hook)}`);
+  webhookId = hook.id;
+});
+
+test.afterAll(() => {
+  server?.kill('SIGTERM');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signInThere(page: Page) {
+  await page.goto(`${base}/sign-in`);
+  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
+}
+
+test('the portal answers without extras; the console disables local-only actions with the reason', async ({ page }) => {
+  const self = await call('portals/self');
+  expect(self.localExtras).toBeUndefined();
+  expect((await call(`portals/${orgId}/webhooks/${webhookId}/test`)).error).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
+
+  await signInThere(page);
+  await page.goto(`${base}/webhooks/${webhookId}`);
+  await expect(page.getByRole('heading', { name: 'Plain hook', level: 1 })).toBeVisible();
+  const send = page.getByRole('button', { name: 'Send test event' });
+  await expect(send).toHaveAttribute('aria-disabled', 'true');
+  await expect(send).toHaveAccessibleDescription('Not available on this portal: Demo Organization does not offer a test delivery.');
+  await snap(page, 'no-local-extras-webhook');
+
+  await page.goto(`${base}/collaborations`);
+  await expect(page.getByText('You host')).toBeVisible();
+  await expect(page.getByText('Not available on this portal: Demo Organization does not offer a collaboration history.')).toBeVisible();
+
+  await page.goto(`${base}/settings`);
+  await expect(page.getByText('Not available on this portal: Demo Organization does not offer a limit on members from other organizations per group.')).toBeVisible();
+  await snap(page, 'no-local-extras-settings');
+});
