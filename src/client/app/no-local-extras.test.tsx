@@ -98,6 +98,21 @@ describe('the console against a portal without local extras', () => {
     expect(within(results).getByText('user1').closest('tr')).toHaveTextContent('Added');
   });
 
+  it('a refused form without fieldErrors still shows what the portal said (message details) in the form', async () => {
+    await signInAs(svc, 'admin');
+    await call('community/createGroup', { title: 'Taken title', access: 'org' });
+    const { user } = renderApp(`/groups/${ids.group}`);
+    await user.click(await screen.findByRole('button', { name: 'Edit group' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit Field crews' });
+    const title = within(dialog).getByRole('textbox', { name: /^Title/ });
+    await user.clear(title);
+    await user.type(title, 'Taken title');
+    await user.click(within(dialog).getByRole('button', { name: 'Save group' }));
+    expect(await within(dialog).findByText(/already own a group with this title/)).toBeInTheDocument();
+    // Not placed beside the field: the portal did not name it in fieldErrors.
+    expect(title).not.toHaveAccessibleDescription(expect.stringContaining('already own'));
+  });
+
   it('content and an item: related items still name their relationship (asked type by type)', async () => {
     await signInAs(svc, 'admin');
     const list = renderApp('/content');
