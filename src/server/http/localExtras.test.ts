@@ -156,6 +156,15 @@ describe('extras in answers', () => {
     expect(one.off).not.toHaveProperty('deactivatedAt');
   });
 
+  it('service webhooks without the federated server id', async () => {
+    const list = await both((p) => `portals/${p.svc.orgId}/webhooks/listServiceWebhooks`);
+    expect(list.on.webhooks.length).toBeGreaterThan(0);
+    expect(list.on.webhooks[0].serverId).toEqual(expect.any(String));
+    expect(list.off.webhooks.length).toBe(list.on.webhooks.length);
+    for (const w of list.off.webhooks) expect(w).not.toHaveProperty('serverId');
+    expect(list.off.webhooks[0]).toMatchObject({ name: expect.any(String), hookUrl: expect.any(String) });
+  });
+
   it('tasks without nextRun', async () => {
     const list = await both(() => 'community/users/admin/tasks');
     expect(list.on.tasks[0].nextRun).toEqual(expect.any(Number));

@@ -40,6 +40,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/webhooks/listServiceWebhooks`,
+    extras: ['webhooks.serverId'],
     params: listServiceWebhooksParams,
     handler: ({ caller, path, params, portal }) => listServiceWebhooks(portal, caller, path.orgId, params.username ?? params.userName),
   });
