@@ -68,14 +68,14 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
 }
 
 /**
- * Field names and filenames get the parameter boundary check (busboy passes NUL through, and a
- * name longer than fieldNameSize arrives cut short rather than refused).
+ * Field names and filenames get the parameter boundary check before a file is written: busboy passes
+ * NUL through (also percent-decoded from RFC 5987 `filename*`) and does not apply fieldNameSize to
+ * multipart bodies. Names are checked again with the other parameters (length included).
  */
-function checkPartNames(part: { fieldname: string; fieldnameTruncated?: boolean; filename?: string; type: string }): void {
+function checkPartNames(part: { fieldname: string; filename?: string; type: string }): void {
   const name = part.fieldname;
   const badName = unstorable(name);
   if (badName) throw refuseParam(printable(name), `is a field name that ${badName}`);
-  if (part.fieldnameTruncated) throw refuseParam(printable(name), `is the start of a field name longer than ${LIMITS.paramNameChars} bytes`);
   if (part.type !== 'file') return;
   const filename = part.filename ?? '';
   const badFile = unstorable(filename);
@@ -87,7 +87,6 @@ const FILENAME_CHARS = 1024;
 
 export const multipartLimits = {
   fieldSize: LIMITS.fieldBytes,
-  fieldNameSize: LIMITS.paramNameChars,
   fields: 1000,
   files: 10,
   parts: 1010,
