@@ -38,6 +38,8 @@ const envSchema = z.object({
     .default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  /** Folder of the built console (default dist/client): lets several builds be served side by side. */
+  CONSOLE_DIR: z.string().min(1, 'must not be empty').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -77,6 +79,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Folder of the built console; dist/client when absent. */
+  consoleDir?: string;
   databaseUrl?: string;
   adminUsername: string;
   /** The administrator's (and in demo mode every demo account's) first-start password. */
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    consoleDir: e.CONSOLE_DIR,
     databaseUrl: e.DATABASE_URL,
     adminUsername: e.PORTAL_ADMIN_USERNAME,
     adminPassword: e.PORTAL_ADMIN_PASSWORD ?? DEMO_PASSWORD,

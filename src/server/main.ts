@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
   const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(db);
-  const app = await buildApp({ db, config, logger: process.env.LOG_REQUESTS === '1' });
+  const app = await buildApp({ db, config, clientDir: config.consoleDir, logger: process.env.LOG_REQUESTS === '1' });
   const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startJobs(app.portal);
