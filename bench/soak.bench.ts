@@ -18,7 +18,7 @@
  * Usage: npm run bench:soak   (SOAK_MINUTES=30, SOAK_RATE=8 operations/s, SOAK_PORT=3497, SOAK_TRACE=1 prints each request;
  *        DATABASE_URL=postgres://… runs it on PostgreSQL in a fresh schema)
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
@@ -367,6 +367,7 @@ for (const e of errorSamples) console.log(`  error: ${e}`);
 await svc.stop();
 await pgClient?.end();
 await pgSchema?.drop();
+await rm(dataDir, { recursive: true, force: true });
 receiver.close();
 console.log(errors === 0 && missing === 0 ? 'OK' : 'FAILED');
 process.exit(errors === 0 && missing === 0 ? 0 : 1);

@@ -192,7 +192,7 @@ describe('vacuum on the embedded database', () => {
   });
   afterAll(() => s.svc.close());
 
-  it('counts removed rows across passes before vacuuming a table, and vacuums the whole database every 12th pass', async () => {
+  it('counts removed rows across passes before vacuuming a table, vacuums the whole database every 12th pass, and checkpoints after each', async () => {
     const { svc, clock, sweep } = s;
     const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
     const expiredTokens = (n: number) =>
@@ -205,6 +205,7 @@ describe('vacuum on the embedded database', () => {
     const second = await sweep({ vacuum });
     expect(second.removed['expired tokens']).toBe(1500);
     expect(second.vacuumed).toEqual(embedded ? ['tokens'] : []);
+    expect(second.checkpointed).toBe(embedded);
     for (let pass = 3; pass < 12; pass++) expect((await sweep({ vacuum })).vacuumed).toEqual([]);
     expect((await sweep({ vacuum })).vacuumed).toEqual(embedded ? ['*'] : []);
   });

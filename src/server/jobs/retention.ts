@@ -10,7 +10,10 @@
  * across passes), the table is vacuumed so the space is reused (the files stop growing) and the
  * planner sees the new sizes; and every VACUUM_EVERY_PASSES passes the whole database is vacuumed,
  * for the rows that ordinary updates leave dead (items, tasks…). With the visibility map a vacuum
- * reads only the pages changed since the last one. PostgreSQL's autovacuum does all this by itself.
+ * reads only the pages changed since the last one. Nor has it a checkpointer: without a checkpoint
+ * the write-ahead log grows to max_wal_size (1 GB) before it is recycled, so each pass of the loop
+ * ends with one (as the checkpointer does every 5 minutes), which keeps pg_wal near min_wal_size.
+ * PostgreSQL's autovacuum and checkpointer do all this by themselves.
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -324,6 +327,8 @@ export interface PassResult {
   batches: Record<string, number>;
   /** Tables vacuumed after the pass (embedded database); ['*'] for the whole database. */
   vacuumed: string[];
+  /** Whether the pass ended with a checkpoint (embedded database, background loop). */
+  checkpointed: boolean;
 }
 
 export interface PassOptions {
@@ -345,7 +350,7 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
   const batch = opts.batch ?? RETENTION_LIMITS.batch;
   const pauseMs = opts.pauseMs ?? RETENTION_LIMITS.pauseMs;
   const now = ctx.clock.now();
-  const result: PassResult = { removed: {}, batches: {}, vacuumed: [] };
+  const result: PassResult = { removed: {}, batches: {}, vacuumed: [], checkpointed: false };
   const vacuum = opts.vacuum ?? { removed: new Map<string, number>(), passes: 0 };
   const perTable = vacuum.removed;
   for (const sweep of SWEEPS) {
@@ -392,6 +397,10 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
       }
     }
     if (result.vacuumed.length) ctx.log.info({ tables: result.vacuumed, ms: Math.round(performance.now() - started) }, 'embedded database vacuumed');
+    if (opts.vacuum) {
+      await ctx.db.exec('CHECKPOINT');
+      result.checkpointed = true;
+    }
   }
   return result;
 }
