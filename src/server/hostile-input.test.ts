@@ -5,8 +5,9 @@
  * cannot be stored and over-long values are refused with a 400 naming the parameter, the service
  * stays up, and no refused request changes the database.
  *
- * Refused requests are checked for changes by sending each operation's refused requests a second
- * time between two fingerprints of every table (one comparison per batch keeps the run short).
+ * "Nothing changed" is checked per operation and caller with a fingerprint of every table: around
+ * the whole batch when every request was refused, else around a second sending of just the refused
+ * ones (one comparison per batch keeps the run short).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../test/support/service.ts';
@@ -287,10 +288,12 @@ beforeAll(async () => {
   fill.roleId = (await post(`portals/${org}/createRole`, { name: 'Hostile role', description: 'x' })).id;
   fill.webhookId = (await post(`portals/${org}/webhooks/createWebhook`, { name: 'Hostile hook', url: 'http://127.0.0.1:9/hook', events: '/items' })).id;
   const weekdays = { minute: '30', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' };
-  fill.taskId = (await post('community/users/admin/tasks/createTask', { type: 'ExecuteReport', title: 'Hostile task', parameters: '{"reportType":"members"}', ...weekdays })).id;
+  fill.taskId = (await post('community/users/admin/tasks/createTask', { type: 'ExecuteReport', title: 'Hostile task', parameters: '{"reportType":"members"}', ...weekdays })).taskId;
+  fill.runId = (await post(`community/users/admin/tasks/${fill.taskId}/run`, {})).runId;
+  fill.deliveryId = (await post(`portals/${org}/webhooks/${fill.webhookId}/test`, {})).deliveryId;
+  const appItem = (await post('content/users/admin/addItem', { title: 'Hostile app', type: 'Web Mapping Application', url: 'https://app.example/' })).id;
+  fill.clientId = (await post('oauth2/registerApp', { itemId: appItem, appType: 'browser', redirect_uris: '["https://app.example/cb"]' })).client_id;
   const one = async (sql: string, params: unknown[] = []) => ((await svc.db.query<{ v: string }>(sql, params))[0]?.v as string | undefined) ?? 'missing';
-  fill.runId = await one('SELECT id AS v FROM task_runs WHERE task_id = $1 LIMIT 1', [fill.taskId]);
-  fill.deliveryId = await one('SELECT id AS v FROM webhook_deliveries LIMIT 1');
   fill.collaborationId = await one('SELECT id AS v FROM collaborations LIMIT 1');
   fill.portalId = svc.partnerOrgId;
   const service = (await svc.db.query<{ server_id: string; folder_name: string; service_name: string }>('SELECT server_id, folder_name, service_name FROM federated_services ORDER BY service_name LIMIT 1'))[0];
@@ -298,8 +301,11 @@ beforeAll(async () => {
   fill.folder = service?.folder_name || 'Hosted';
   fill.service = service?.service_name ?? 'missing';
   fill.serviceWebhookId = await one('SELECT id AS v FROM service_webhooks LIMIT 1');
-  fill.clientId = await one('SELECT client_id AS v FROM oauth_apps LIMIT 1').catch(() => 'missing');
   fill['*'] = 'esriinfo/iteminfo.xml';
+  // Every path parameter gets a real id: a fixture that failed would silently test only "not found".
+  for (const [name, value] of Object.entries(fill)) expect(value, name).toMatch(/^[^\s]+$/);
+  expect(Object.values(fill)).not.toContain('missing');
+  expect(Object.values(fill)).not.toContain('undefined');
 }, 60_000);
 
 afterAll(async () => {
