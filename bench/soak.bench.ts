@@ -36,6 +36,8 @@ const KEEP_ITEMS = 150;
 const KEEP_GROUPS = 30;
 /** Shortened retention (minutes) so that every sweep has work within the run. */
 const RETAIN_MIN = { deliveries: 3, events: 4, uploads: 2, itemJobs: 3 };
+/** When the traffic started (error lines say how far in). */
+let runStart = performance.now();
 const minutesAs = (m: number, unit: 'days' | 'hours') => String(m / (unit === 'days' ? 1440 : 60));
 
 // ---- the receiver ----
@@ -117,7 +119,10 @@ async function call(op: string, params: Record<string, string> | FormData, opts:
     return body;
   } catch (err) {
     errors++;
-    if (errorSamples.length < 10) errorSamples.push(`${op}: ${(err as Error).message}`);
+    if (errorSamples.length < 10) {
+      errorSamples.push(`${op}: ${(err as Error).message}`);
+      console.log(`  error at ${fmt((performance.now() - runStart) / 60_000, 2)} min: ${op}: ${(err as Error).message}`);
+    }
     return undefined;
   }
 }
@@ -153,6 +158,8 @@ let seq = 0;
 const fileBody = Buffer.alloc(64 * 1024, 7);
 const partBody = Buffer.alloc(256 * 1024, 9);
 const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)];
+/** Reads and updates use the newest half of the kept items, so the other lane never deletes one under them. */
+const recentItems = () => items.slice(-KEEP_ITEMS / 2);
 const USER = 'content/users/admin';
 
 async function addText(): Promise<void> {
@@ -163,7 +170,7 @@ async function addText(): Promise<void> {
   }
 }
 async function update(): Promise<void> {
-  const id = pick(items);
+  const id = pick(recentItems());
   if (!id) return addText();
   const r = await call(`${USER}/items/${id}/update`, { title: `soak item updated ${++seq}`, snippet: `revision ${seq}` });
   if (r?.success) expect('item', id, 'update');
@@ -212,12 +219,23 @@ async function addGroup(): Promise<void> {
 async function read(): Promise<void> {
   const which = Math.random();
   if (which < 0.4) await call('search', { q: 'owner:admin tags:soak', num: '20', sortField: 'modified', sortOrder: 'desc' }, { get: true });
-  else if (which < 0.7 && items.length) await call(`content/items/${pick(items)}`, {}, { get: true });
+  else if (which < 0.7 && items.length) await call(`content/items/${pick(recentItems())}`, {}, { get: true });
   else if (which < 0.85) await call('community/self', {}, { get: true });
   else await call(`portals/${orgId}/webhooks/${hook.id}/notificationStatus`, { num: '10' }, { get: true });
 }
 /** Deletes the oldest items beyond KEEP_ITEMS (the report items of the scheduled task too). */
+let trimming = false;
 async function trimItems(): Promise<void> {
+  // One lane at a time: two would race to delete the same report item.
+  if (trimming) return read();
+  trimming = true;
+  try {
+    await trim();
+  } finally {
+    trimming = false;
+  }
+}
+async function trim(): Promise<void> {
   while (items.length > KEEP_ITEMS) {
     const id = items.shift()!;
     const d = await call(`${USER}/items/${id}/delete`, {});
@@ -302,6 +320,7 @@ console.log(
 );
 await sample(0);
 const started = performance.now();
+runStart = started;
 const endAt = started + MINUTES * 60_000;
 let nextSampleAt = started + 60_000;
 let nextSignInAt = started + 60_000;
