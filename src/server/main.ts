@@ -25,10 +25,11 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // A new embedded database takes seconds to initialise: hash the first-start accounts meanwhile.
-  const firstStart = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata'));
+  // A new embedded database is copied from the template (store/template.ts) and still takes a
+  // moment to open: hash the first-start accounts meanwhile.
+  const firstStart = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'));
   const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
-  const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: (m) => console.log(m) });
   await migrate(db);
   const app = await buildApp({ db, config, clientDir: config.consoleDir, logger: process.env.LOG_REQUESTS === '1' });
   const seeded = await bootstrap(app.portal, seedHashes);

@@ -34,6 +34,8 @@ export interface Db extends Queryable {
 export interface DbConfig {
   dataDir: string;
   databaseUrl?: string;
+  /** Embedded database: where to say how a new one was created (from the template or by initdb). */
+  log?: (message: string) => void;
 }
 
 export async function openDb(config: DbConfig): Promise<Db> {
@@ -42,5 +44,5 @@ export async function openDb(config: DbConfig): Promise<Db> {
     return openPostgres(config.databaseUrl);
   }
   const { openPglite } = await import('./pglite.ts');
-  return openPglite(config.dataDir);
+  return openPglite(config.dataDir, { log: config.log });
 }

@@ -1,19 +1,20 @@
 import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 
 /**
  * Apply the plain-SQL migrations in file-name order, each once, each in its own transaction.
  * Several processes starting together on one PostgreSQL serialise on an advisory lock.
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)`);
-  const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
   const applied: string[] = [];
   for (const name of files) {
-    const sql = await readFile(MIGRATIONS_DIR + name, 'utf8');
+    const sql = await readFile(path.join(migrationsDir, name), 'utf8');
     await db.tx(async (q) => {
       await q.query('SELECT pg_advisory_xact_lock(727274)');
       const done = await q.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);

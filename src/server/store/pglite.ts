@@ -1,24 +1,71 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite, types } from '@electric-sql/pglite';
+// Trigram indexes for item search (migration 013).
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, PreparedParam, Queryable } from './db.ts';
 
 /** int8 columns (epoch-ms timestamps, counts) come back as numbers, as with the pg adapter. */
 const parsers = { [types.INT8]: (value: string) => Number(value) };
 
 /**
+ * Settings for a small service (the defaults are sized for a server of its own). WebAssembly memory
+ * only grows, so every buffer Postgres touches once stays resident for the life of the process:
+ * shared_buffers 128 MB → 16 MB, wal_buffers (1/32 of that) → 512 kB, per-sort work_mem 4 MB → 2 MB,
+ * VACUUM's maintenance_work_mem (the retention sweep vacuums) 64 MB → 16 MB, temp_buffers 8 MB → 1 MB,
+ * and shared memory sized for one connection's worth of backends rather than 100. The files stay in
+ * the operating system's page cache, so a small buffer pool costs little. Measurements: docs/performance.md.
+ */
+export const SMALL_SERVICE_SETTINGS = [
+  'shared_buffers=16MB',
+  'wal_buffers=512kB',
+  'work_mem=2MB',
+  'maintenance_work_mem=16MB',
+  'temp_buffers=1MB',
+  'max_connections=8',
+];
+
+export interface PgliteOptions {
+  /** Seed a new database from the built template (store/template.ts) when it is current. Default true. */
+  template?: boolean;
+  /** Where to say how a new database was created (first start). */
+  log?: (message: string) => void;
+  templateDir?: string;
+}
+
+/** A PGlite instance on `dataDir` (":memory:" for in memory), created from the template when new. */
+export async function createPglite(dataDir: string, opts: PgliteOptions = {}): Promise<PGlite> {
+  const { templateStatus, copyTemplate, templateTarball } = await import('./template.ts');
+  const options = { parsers, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...SMALL_SERVICE_SETTINGS.flatMap((s) => ['-c', s])] };
+  const pgdata = dataDir === ':memory:' ? undefined : path.resolve(dataDir, 'pgdata');
+  const isNew = !pgdata || !existsSync(path.join(pgdata, 'PG_VERSION'));
+  if (isNew && opts.template !== false) {
+    const status = await templateStatus(opts.templateDir);
+    if (status.usable) {
+      const behind = status.behind.length ? `; migrations it lacks follow: ${status.behind.join(', ')}` : '';
+      opts.log?.(`New embedded database from the template in ${status.dir}${behind}`);
+      if (!pgdata) return PGlite.create({ ...options, loadDataDir: await templateTarball(status.dir) });
+      await copyTemplate(status.dir, pgdata);
+      return PGlite.create(pgdata, options);
+    }
+    opts.log?.(`New embedded database by initdb (slow): ${status.reason}. \`npm start\` or \`npm run build:db-template\` builds the template.`);
+  }
+  if (!pgdata) return PGlite.create(options);
+  await mkdir(pgdata, { recursive: true });
+  return PGlite.create(pgdata, options);
+}
+
+/**
  * PGlite runs Postgres in single-user mode: one connection, so every statement is serialised.
  * `dataDir` of ":memory:" keeps the database in memory (tests).
  */
-export async function openPglite(dataDir: string): Promise<Db> {
-  let pg: PGlite;
-  if (dataDir === ':memory:') {
-    pg = await PGlite.create({ parsers });
-  } else {
-    const dir = path.resolve(dataDir, 'pgdata');
-    await mkdir(dir, { recursive: true });
-    pg = await PGlite.create(dir, { parsers });
-  }
+export async function openPglite(dataDir: string, opts: PgliteOptions = {}): Promise<Db> {
+  return wrapPglite(await createPglite(dataDir, opts));
+}
+
+/** The Db interface over an open PGlite instance. */
+export function wrapPglite(pg: PGlite): Db {
   // Bumped before and after anything that may write (see Db.writeGeneration).
   let generation = 0;
   const writing = async <T>(run: () => Promise<T>): Promise<T> => {

@@ -1,0 +1,160 @@
+/**
+ * The embedded database's initial state, built once and copied into every new data directory.
+ *
+ * Initialising a PGlite database (initdb) takes seconds and leaves the process holding hundreds of
+ * megabytes it never gives back (WebAssembly memory does not shrink). A template — an initialised
+ * data directory with the migrations applied, and nothing else — is built at build time
+ * (scripts/build-db-template.ts, run by `npm start` when stale). A new DATA_DIR gets a copy of it;
+ * in-memory databases (tests) load its tarball.
+ *
+ * The template carries a manifest of the migrations it holds (name and SHA-256 of each file). It is
+ * used only if those are the current migrations, or the first of them unchanged (the newer ones are
+ * then applied by migrate() as on any older database). Anything else — a migration edited, removed
+ * or renamed, a different PGlite — and the template is ignored, with the reason logged.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MIGRATIONS_DIR } from './migrate.ts';
+
+/** DB_TEMPLATE_DIR=off starts new databases by initdb (for comparison: bench/startup.bench.ts). */
+export const DEFAULT_TEMPLATE_DIR = process.env.DB_TEMPLATE_DIR || fileURLToPath(new URL('../../../dist/db-template/', import.meta.url));
+
+export interface MigrationEntry {
+  name: string;
+  sha256: string;
+}
+
+export interface TemplateManifest {
+  /** The PGlite version that wrote the data directory (its on-disk format follows the Postgres inside). */
+  pglite: string;
+  migrations: MigrationEntry[];
+  builtAt: string;
+}
+
+export type TemplateStatus =
+  | { usable: true; dir: string; manifest: TemplateManifest; behind: string[] }
+  | { usable: false; reason: string };
+
+/** The migrations in apply order, each with a hash of its text. */
+export async function migrationEntries(dir = MIGRATIONS_DIR): Promise<MigrationEntry[]> {
+  const names = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  return Promise.all(
+    names.map(async (name) => ({ name, sha256: createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex') })),
+  );
+}
+
+export function pgliteVersion(): string {
+  const require = createRequire(import.meta.url);
+  // The package's exports map hides package.json; read it next to the resolved entry point.
+  let dir = path.dirname(require.resolve('@electric-sql/pglite'));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return (require(path.join(dir, 'package.json')) as { version: string }).version;
+}
+
+/**
+ * Whether the template in `templateDir` may seed a new database for the migrations in
+ * `migrationsDir`. `behind` lists the current migrations the template lacks (applied after copying).
+ */
+export async function templateStatus(templateDir = DEFAULT_TEMPLATE_DIR, migrationsDir = MIGRATIONS_DIR): Promise<TemplateStatus> {
+  if (templateDir === 'off') return { usable: false, reason: 'DB_TEMPLATE_DIR=off' };
+  let manifest: TemplateManifest;
+  try {
+    manifest = JSON.parse(await readFile(path.join(templateDir, 'manifest.json'), 'utf8'));
+  } catch {
+    return { usable: false, reason: `no database template in ${templateDir}` };
+  }
+  if (!existsSync(path.join(templateDir, 'pgdata', 'PG_VERSION')) || !existsSync(path.join(templateDir, 'pgdata.tar'))) {
+    return { usable: false, reason: `the database template in ${templateDir} is incomplete` };
+  }
+  const version = pgliteVersion();
+  if (manifest.pglite !== version) {
+    return { usable: false, reason: `the database template was built by PGlite ${manifest.pglite}, this is ${version}` };
+  }
+  const current = await migrationEntries(migrationsDir);
+  for (const [i, held] of manifest.migrations.entries()) {
+    const now = current[i];
+    if (!now || now.name !== held.name) {
+      return { usable: false, reason: `the database template holds migration ${held.name}, which is not among the current ones in that place` };
+    }
+    if (now.sha256 !== held.sha256) {
+      return { usable: false, reason: `migration ${held.name} changed since the database template was built` };
+    }
+  }
+  return { usable: true, dir: templateDir, manifest, behind: current.slice(manifest.migrations.length).map((m) => m.name) };
+}
+
+/**
+ * Copy the template's data directory to `pgdataDir` (which must not hold a database). Copied beside it and
+ * renamed, so that an interrupted copy never looks like a database.
+ */
+export async function copyTemplate(templateDir: string, pgdataDir: string): Promise<void> {
+  const partial = `${pgdataDir}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(path.dirname(pgdataDir), { recursive: true });
+  await cp(path.join(templateDir, 'pgdata'), partial, { recursive: true });
+  // A pgdata folder without PG_VERSION is an initialisation that never finished, not a database.
+  if (!existsSync(path.join(pgdataDir, 'PG_VERSION'))) await rm(pgdataDir, { recursive: true, force: true });
+  await rename(partial, pgdataDir);
+}
+
+const tarballs = new Map<string, Promise<Blob>>();
+
+/** The template as a tarball for PGlite's loadDataDir (in-memory databases); read once per process. */
+export function templateTarball(templateDir: string): Promise<Blob> {
+  let tar = tarballs.get(templateDir);
+  if (!tar) {
+    tar = readFile(path.join(templateDir, 'pgdata.tar')).then((bytes) => new Blob([bytes]));
+    tarballs.set(templateDir, tar);
+  }
+  return tar;
+}
+
+/**
+ * Build a template from the migrations in `migrationsDir` into `templateDir`: a fresh database
+ * (initdb), migrated, closed, with its manifest. `from` starts instead from an existing usable
+ * template and applies the migrations it lacks (as on any database of that age). Written to a
+ * sibling folder and swapped in whole.
+ */
+export async function buildTemplate(
+  templateDir = DEFAULT_TEMPLATE_DIR,
+  migrationsDir = MIGRATIONS_DIR,
+  opts: { from?: string } = {},
+): Promise<TemplateManifest> {
+  if (templateDir === 'off') throw new Error('DB_TEMPLATE_DIR=off: no template to build');
+  // Imported here: the service's start path only copies.
+  const { createPglite, wrapPglite } = await import('./pglite.ts');
+  const { migrate } = await import('./migrate.ts');
+  const building = `${templateDir.replace(/\/+$/, '')}.building-${process.pid}`;
+  await rm(building, { recursive: true, force: true });
+  await mkdir(building, { recursive: true });
+  try {
+    if (opts.from) {
+      const status = await templateStatus(opts.from, migrationsDir);
+      if (!status.usable) throw new Error(`cannot build on the template in ${opts.from}: ${status.reason}`);
+      await copyTemplate(opts.from, path.join(building, 'pgdata'));
+    }
+    const migrations = await migrationEntries(migrationsDir);
+    const pg = await createPglite(building, { template: false }); // its data in building/pgdata
+    try {
+      await migrate(wrapPglite(pg), migrationsDir);
+      // A checkpoint first: a copy then opens without replaying the migrations' WAL.
+      await pg.exec('CHECKPOINT');
+      const tar = await pg.dumpDataDir('none');
+      await writeFile(path.join(building, 'pgdata.tar'), new Uint8Array(await tar.arrayBuffer()));
+    } finally {
+      await pg.close();
+    }
+    const manifest: TemplateManifest = { pglite: pgliteVersion(), migrations, builtAt: new Date().toISOString() };
+    await writeFile(path.join(building, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rm(templateDir, { recursive: true, force: true });
+    await rename(building, templateDir);
+    tarballs.delete(templateDir);
+    return manifest;
+  } finally {
+    await rm(building, { recursive: true, force: true });
+  }
+}
