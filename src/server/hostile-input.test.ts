@@ -21,10 +21,14 @@ interface Hostile {
   boundary?: boolean;
   /** Sent as an application/json body (lone surrogates cannot travel in UTF-8 form bodies). */
   json?: boolean;
+  /** The value is JSON text to put in that body as it is (too deep for JSON.stringify). */
+  raw?: boolean;
 }
 
 const LONG = 'a'.repeat(70_000);
-const DEEP = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+// Nested deeper than JSON.stringify's stack allows, yet under the per-value cap.
+const DEEP_ARRAY = `${'['.repeat(32_000)}${']'.repeat(32_000)}`;
+const DEEP_OBJECT = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
 
 const BOUNDARY: Hostile[] = [
   { label: 'NUL', value: '\u0000', boundary: true },
@@ -46,7 +50,8 @@ const CORPUS: Hostile[] = [
   { label: 'JSON wrong shape (object)', value: '{"privileges":"x","users":{"a":1}}' },
   { label: 'JSON null', value: 'null' },
   { label: 'JSON broken', value: '{"a":' },
-  { label: 'JSON deeply nested', value: DEEP },
+  { label: 'JSON deeply nested array', value: DEEP_ARRAY },
+  { label: 'JSON deeply nested object', value: DEEP_OBJECT },
   { label: 'negative', value: '-1' },
   { label: 'int32 overflow', value: '2147483648' },
   { label: 'int64 overflow', value: '99999999999999999999999' },
@@ -69,6 +74,7 @@ const CORPUS: Hostile[] = [
   { label: 'JSON-body number', value: 1e308, json: true },
   { label: 'JSON-body boolean', value: true, json: true },
   { label: 'JSON-body null', value: null, json: true },
+  { label: 'JSON-body deeply nested', value: DEEP_OBJECT, json: true, raw: true },
 ];
 
 /** Path segments: encoded as they travel in a URL. */
@@ -218,7 +224,11 @@ function requestsFor(op: DeclaredOperation, token: string | null): { sent: Sent;
     valuesFor(name).forEach((h, i) => {
       const label = `${op.method} ${op.path} [${token ? 'admin' : 'anonymous'}] ${name}=${h.label}`;
       const params = { f: 'json', ...auth, [name]: h.value };
-      const sent = h.json ? jsonRequest(base, params, label) : formRequest(op, base, params, label, i % 2 === 0);
+      const sent = h.raw
+        ? { ...jsonRequest(base, { f: 'json', ...auth }, label), payload: `${JSON.stringify({ f: 'json', ...auth }).slice(0, -1)},${JSON.stringify(name)}:${String(h.value)}}` }
+        : h.json
+          ? jsonRequest(base, params, label)
+          : formRequest(op, base, params, label, i % 2 === 0);
       const longOk = typeof h.value === 'string' && h.value.length <= (op.longParams?.[name] ?? LIMITS.paramChars);
       out.push({ sent, expectParam: h.boundary && !(h.label.startsWith('70,000') && longOk) ? name : undefined });
     });
@@ -349,6 +359,11 @@ describe('hostile input at the parameter boundary', () => {
     expect(res.error).toMatchObject({ code: 400, fieldErrors: { apps: 'contains a character that cannot be stored (U+0000)' } });
     const key = await svc.post(`community/users/admin/tasks/${fill.taskId}/update`, { parameters: '{"\\ud800":1}' }, adminToken);
     expect(key.error).toMatchObject({ code: 400, fieldErrors: { parameters: 'holds a key that contains a lone surrogate that cannot be stored (U+D800)' } });
+    // Deeper than LIMITS.jsonDepth: JSON.stringify in the schema would overflow the stack (it was a 500).
+    const deep = await svc.post(`content/users/admin/items/${fill.itemId}/update`, { properties: DEEP_OBJECT }, adminToken);
+    expect(deep.error).toMatchObject({ code: 400, fieldErrors: { properties: `must not be nested more than ${LIMITS.jsonDepth} levels deep` } });
+    const nested = `${'{"a":'.repeat(LIMITS.jsonDepth)}1${'}'.repeat(LIMITS.jsonDepth)}`;
+    expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { properties: nested }, adminToken)).success).toBe(true);
     // Item text data is declared longer than the default cap; other parameters are not.
     const text = `{"x":"${'y'.repeat(LIMITS.paramChars)}"}`;
     expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { text }, adminToken)).success).toBe(true);

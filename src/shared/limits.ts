@@ -53,6 +53,8 @@ export const LIMITS = {
   paramsPerRequest: 1000,
   /** Strings, arrays and objects inside one parameter (a JSON body or a parsed JSON value). */
   valuesPerParam: 100_000,
+  /** Nesting of one JSON value (a parameter's JSON text or a JSON body's value); deeper ones overflow the stack. */
+  jsonDepth: 64,
   /** OAuth 2.0 (docs/oauth.md). Access tokens from oauth2/token live 30 minutes (the portal's documented value). */
   oauthAccessTokenMinutes: 30,
   /** Refresh tokens: `expiration` on oauth2/authorize, in minutes; default two weeks, at most 90 days. */

@@ -82,25 +82,32 @@ function checkName(name: string): void {
   if (name.length > LIMITS.paramNameChars) throw refuseParam(printable(name), `is a parameter name longer than ${LIMITS.paramNameChars} characters`);
 }
 
-/** Walks one value without recursion (deeply nested JSON must not exhaust the stack). */
+/**
+ * Walks one value without recursion (deeply nested JSON must not exhaust the stack here), and
+ * refuses nesting deeper than LIMITS.jsonDepth, which would exhaust it later (JSON.stringify, jsonb).
+ */
 function checkValue(param: string, value: unknown, maxChars: number): void {
-  const stack: unknown[] = [value];
+  const stack: [unknown, number][] = [[value, 0]];
   let seen = 0;
   while (stack.length) {
-    const v = stack.pop();
+    const [v, depth] = stack.pop()!;
     if (++seen > LIMITS.valuesPerParam) throw refuseParam(param, `holds more than ${LIMITS.valuesPerParam} values`);
     if (typeof v === 'string') {
       const bad = unstorable(v);
       if (bad) throw refuseParam(param, bad);
       if (v.length > maxChars) throw refuseParam(param, `is too long (at most ${maxChars} characters)`);
-    } else if (Array.isArray(v)) {
-      for (const x of v) stack.push(x);
-    } else if (isPlain(v)) {
-      for (const [k, x] of Object.entries(v)) {
-        const bad = unstorable(k);
-        if (bad) throw refuseParam(param, `holds a key that ${bad}`);
-        stack.push(x);
-      }
+      continue;
+    }
+    if (!Array.isArray(v) && !isPlain(v)) continue;
+    if (depth >= LIMITS.jsonDepth) throw refuseParam(param, `must not be nested more than ${LIMITS.jsonDepth} levels deep`);
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push([x, depth + 1]);
+      continue;
+    }
+    for (const [k, x] of Object.entries(v)) {
+      const bad = unstorable(k);
+      if (bad) throw refuseParam(param, `holds a key that ${bad}`);
+      stack.push([x, depth + 1]);
     }
   }
 }

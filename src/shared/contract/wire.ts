@@ -38,15 +38,35 @@ export const jsonObject = <T extends z.ZodType>(shape: T) =>
   z
     .union([z.string(), z.record(z.string(), z.unknown())])
     .transform((v, ctx) => {
-      if (typeof v !== 'string') return v;
-      try {
-        return JSON.parse(v) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+      let parsed: unknown = v;
+      if (typeof v === 'string') {
+        try {
+          parsed = JSON.parse(v) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be valid JSON' });
+          return z.NEVER;
+        }
+      }
+      // Deeper values overflow the stack of whatever walks them next (JSON.stringify, jsonb).
+      if (nestedDeeperThan(parsed, LIMITS.jsonDepth)) {
+        ctx.addIssue({ code: 'custom', message: `must not be nested more than ${LIMITS.jsonDepth} levels deep` });
         return z.NEVER;
       }
+      return parsed;
     })
     .pipe(shape);
+
+/** Whether arrays and objects nest deeper than `max` levels (walked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
 
 export const responseFormat = z.enum(['json', 'pjson']).default('json');
 
