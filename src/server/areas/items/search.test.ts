@@ -130,3 +130,58 @@ describe('search: order and paging', () => {
     expect(beyond).toMatchObject({ total: 5, num: 0, nextStart: -1, results: [] });
   });
 });
+
+describe('search: free terms through the trigram index (migration 013)', () => {
+  let t: Record<string, string>;
+  beforeAll(async () => {
+    const V = `${W}tv`;
+    t = {
+      title: await insertItem(svc, 'admin', { title: `${V} Harbour Cranes`, tags: [V] }),
+      snippet: await insertItem(svc, 'admin', { title: `${V} one`, tags: [V], snippet: 'Ferry 50%_off timetable' }),
+      description: await insertItem(svc, 'admin', { title: `${V} two`, tags: [V], description: 'Lighthouse <b>keepers</b> log' }),
+      tags: await insertItem(svc, 'admin', { title: `${V} three`, tags: [V, 'Breakwater'] }),
+    };
+  });
+  const ours = async (q: string) => {
+    const body = await search(q, 'admin');
+    expect(body.error, JSON.stringify(body.error)).toBeUndefined();
+    return (body.results as { id: string }[]).map((r) => Object.entries(t).find(([, v]) => v === r.id)?.[0]).filter(Boolean).sort();
+  };
+
+  it('matches a case-insensitive substring of any one field, as before', async () => {
+    expect(await ours('HARBOUR')).toEqual(['title']);
+    expect(await ours('bour ighthous')).toEqual([]); // two free terms: one item must match both
+    expect(await ours('bour cra')).toEqual(['title']);
+    expect(await ours('"bour cra"')).toEqual(['title']);
+    expect(await ours('ighthous')).toEqual(['description']);
+    expect(await ours('reakwat')).toEqual(['tags']);
+    expect(await ours('timetabl*')).toEqual(['snippet']);
+    // LIKE's pattern characters in a term are literal.
+    expect(await ours('"50%_off"')).toEqual(['snippet']);
+    expect(await ours('"50%xoff"')).toEqual([]);
+    expect(await ours('NOT ighthous AND tags:' + `${W}tv`)).toEqual(['snippet', 'tags', 'title']);
+  });
+
+  it('never matches a term across two fields (the joined text only narrows the candidates)', async () => {
+    // "Cranes" ends the title and the next field would begin after it: no field holds "cranes ferry".
+    expect(await ours('"cranes ferry"')).toEqual([]);
+    // The tags joined with commas, as before: a term over two tags matches.
+    expect(await ours(`"tv,breakwater"`)).toEqual(['tags']);
+  });
+
+  it('terms shorter than three letters still match (no trigram: the items are read)', async () => {
+    expect(await ours('RY')).toEqual(['snippet']);
+    expect(await ours('"<b>"')).toEqual(['description']);
+  });
+
+  it('the free-term condition can be answered by the trigram index', async () => {
+    const plan = await svc.db.tx(async (q) => {
+      await q.query('SET LOCAL enable_seqscan = off');
+      const rows = await q.query<Record<string, string>>(
+        `EXPLAIN SELECT id FROM items i WHERE item_search_text(i.title, i.snippet, i.description, i.tags) ILIKE '%harbour%'`,
+      );
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    expect(plan).toContain('items_search_trgm');
+  });
+});

@@ -42,6 +42,11 @@ const SORT_SQL: Record<(typeof SORT_FIELDS)[number], string> = {
   numviews: 'i.num_views',
 };
 
+/** The indexed expression of migration 013 (the same call, so the planner matches the index). */
+const SEARCH_TEXT = 'item_search_text(i.title, i.snippet, i.description, i.tags)';
+/** pg_trgm indexes three-character sequences of letters and digits (words): a term needs one. */
+const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
+
 const RANGE_COLUMNS: Record<string, string> = { created: 'i.created', modified: 'i.modified', numviews: 'i.num_views' };
 
 /** A date given as epoch ms, or a date text (ISO); undefined for `*` or something unreadable. */
@@ -69,7 +74,11 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
     switch (t.field) {
       case undefined: {
         const pat = p(t.prefix ? `%${prefixPattern(v)}` : likePattern(v));
-        return `(i.title ILIKE ${pat} OR i.snippet ILIKE ${pat} OR i.description ILIKE ${pat} OR array_to_string(i.tags, ',') ILIKE ${pat})`;
+        const fields = `(i.title ILIKE ${pat} OR i.snippet ILIKE ${pat} OR i.description ILIKE ${pat} OR array_to_string(i.tags, ',') ILIKE ${pat})`;
+        // The four fields joined are what the trigram index holds (migration 013): a necessary
+        // condition the index answers, then each field is tested on its own. A term without three
+        // letters or digits in a row has no trigram to look up, so it reads the items as before.
+        return HAS_TRIGRAM.test(v) ? `(${SEARCH_TEXT} ILIKE ${pat} AND ${fields})` : fields;
       }
       case 'title':
         return t.prefix ? text(t, 'i.title') : `i.title ILIKE ${p(likePattern(v))}`;
