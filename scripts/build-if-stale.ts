@@ -39,13 +39,14 @@ export function consoleStaleReason(dir = root): string | undefined {
 
 async function main() {
   const force = process.argv.includes('--force');
-  const reason = force ? 'forced' : consoleStaleReason();
+  // --template-only: the test scripts (in-memory databases load the template; no console needed).
+  const reason = process.argv.includes('--template-only') ? undefined : force ? 'forced' : consoleStaleReason();
   if (reason) {
     console.log(`Building the console (${reason}) …`);
     const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
     const run = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
     if (run.status !== 0) process.exit(run.status ?? 1);
-  } else {
+  } else if (!process.argv.includes('--template-only')) {
     console.log('Console build is current (dist/client).');
   }
   if (DEFAULT_TEMPLATE_DIR === 'off') return console.log('Embedded-database template: DB_TEMPLATE_DIR=off, not built.');

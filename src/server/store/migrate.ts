@@ -12,8 +12,11 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta
 export async function migrate(db: Db, migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)`);
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
+  // Recorded migrations are committed for good: skip them without a transaction each (a restart,
+  // or a database copied from the template, then opens without a dozen round trips).
+  const recorded = new Set((await db.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
   const applied: string[] = [];
-  for (const name of files) {
+  for (const name of files.filter((f) => !recorded.has(f))) {
     const sql = await readFile(path.join(migrationsDir, name), 'utf8');
     await db.tx(async (q) => {
       await q.query('SELECT pg_advisory_xact_lock(727274)');
