@@ -8,7 +8,8 @@ import { ApiError } from './errors.ts';
 import { request } from './request.ts';
 
 export type { BlockedItem, BlockReason, ReassignItemResult, ReassignItemsAnswer } from '../../shared/contract/reassign.ts';
-export { RESERVED_TYPE_KEYWORDS } from '../../shared/contract/reassign.ts';
+// From its zod-free module: this one's values are zod schemas, not needed before a form is shown.
+export { RESERVED_TYPE_KEYWORDS } from '../../shared/typeKeywords.ts';
 
 export const REASSIGN_BLOCKED = 'CONT_0291';
 

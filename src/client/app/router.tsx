@@ -2,7 +2,6 @@
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, createMemoryRouter, Navigate, type RouteObject } from 'react-router';
 import { LoadingState } from '../components/states.tsx';
-import { AppLayout } from './AppLayout.tsx';
 import { NAV } from './nav.tsx';
 import { NavPage, NotFound } from './NavPage.tsx';
 import { RequireSession } from './RequireSession.tsx';
@@ -10,6 +9,9 @@ import { RouteError } from './RouteError.tsx';
 
 const SignInPage = lazy(() => import('./routes/sign-in.tsx'));
 const OAuthCallbackPage = lazy(() => import('./routes/oauth-callback.tsx'));
+// The signed-in frame (header menus, navigation, the transfers tray) is not needed to sign in, so it
+// is not part of the first load either: the sign-in page shows without it.
+const AppLayout = lazy(() => import('./AppLayout.tsx').then((m) => ({ default: m.AppLayout })));
 
 export function appRoutes(): RouteObject[] {
   return [
@@ -37,7 +39,9 @@ export function appRoutes(): RouteObject[] {
       errorElement: <RouteError />,
       element: (
         <RequireSession>
-          <AppLayout />
+          <Suspense fallback={<LoadingState label="Loading the console…" minHeight={400} />}>
+            <AppLayout />
+          </Suspense>
         </RequireSession>
       ),
       children: [

@@ -83,5 +83,4 @@ export interface ReassignItemsAnswer {
   results: ReassignItemResult[];
 }
 
-/** Type keywords the portal itself sets on an item (the ones CONT_0291 reports). */
-export const RESERVED_TYPE_KEYWORDS = ['View Service', 'Hosted Service', 'Multilayer', 'Singlelayer', 'Service', 'Data', 'Collector', 'Offline', 'Sync', 'Table', 'Source', 'Requires Subscription'];
+export { RESERVED_TYPE_KEYWORDS } from '../typeKeywords.ts';
