@@ -82,7 +82,7 @@ export function wrapPglite(pg: PGlite): Db {
       return /^\s*select\b/i.test(sql) ? run() : writing(run);
     },
   });
-  const prepared = new Set<string>();
+  const prepared = new Map<string, Promise<void>>();
   const results = new Map<string, { generation: number; rows: unknown[] }>();
   return {
     kind: 'pglite',
@@ -99,10 +99,13 @@ export function wrapPglite(pg: PGlite): Db {
       const hit = results.get(cacheKey);
       if (hit && hit.generation === generation) return hit.rows as T[];
       const seen = generation;
-      if (!prepared.has(name)) {
-        await pg.exec(`PREPARE ${name} AS ${sql}`);
-        prepared.add(name);
+      // One PREPARE per name, also when the first calls come together (a second would fail: exists).
+      let ready = prepared.get(name);
+      if (!ready) {
+        prepared.set(name, (ready = pg.exec(`PREPARE ${name} AS ${sql}`).then(() => undefined)));
+        ready.catch(() => prepared.delete(name));
       }
+      await ready;
       const [result] = await pg.exec(`EXECUTE ${name}${args}`);
       // Kept only if no write started meanwhile.
       if (generation === seen) {

@@ -1,0 +1,18 @@
+/** Prepared reads on the embedded database: the first calls of one statement arriving together. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Db } from './db.ts';
+import { openPglite } from './pglite.ts';
+
+let db: Db;
+beforeAll(async () => {
+  db = await openPglite(':memory:', { template: false });
+});
+afterAll(() => db.close());
+
+it('prepares a statement once when its first calls come at the same time (a second PREPARE would fail)', async () => {
+  const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => db.queryPrepared<{ n: number }>('together', 'SELECT $1::int + 1 AS n', [i])));
+  expect(answers.map((rows) => rows[0].n)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  // A statement that cannot be prepared fails each call with the database's message, and is not remembered as prepared.
+  await expect(db.queryPrepared('broken', 'SELECT nope FROM nowhere', [])).rejects.toThrow(/nowhere/);
+  await expect(db.queryPrepared('broken', 'SELECT nope FROM nowhere', [])).rejects.toThrow(/nowhere/);
+});
