@@ -53,7 +53,8 @@ export interface AppOptions {
 
 // Built from this file's path (not `new URL(…, import.meta.url)`, which bundlers rewrite).
 const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
-const API_PREFIXES = ['/sharing', '/portaladmin'];
+// Paths of the REST interface, portal administration and the federated servers' admin API: never the console.
+const API_PREFIXES = ['/sharing', '/portaladmin', '/server'];
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({

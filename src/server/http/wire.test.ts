@@ -267,6 +267,7 @@ describe('unknown paths and unreadable requests', () => {
     ['GET', '/sharing'],
     ['GET', '/portaladmin'],
     ['GET', '/portaladmin/security/users/unknownOp'],
+    ['GET', '/server/unknownServer/admin/services/unknown'],
     ['POST', '/portaladmin/security/users/unknownOp'],
     ['PUT', `${REST}/portals/self`],
     ['DELETE', `${REST}/community/self`],
@@ -281,7 +282,7 @@ describe('unknown paths and unreadable requests', () => {
     await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>console</title>');
     const app = await buildApp({ db: svc.db, config: svc.config, clientDir });
     try {
-      for (const url of [`${REST}/nothing/here`, '/sharing/rest', '/portaladmin/unknownOp', `${REST}/portals/self/unknown`]) {
+      for (const url of [`${REST}/nothing/here`, '/sharing/rest', '/portaladmin/unknownOp', `${REST}/portals/self/unknown`, '/server/unknownServer/admin/nothing']) {
         const res = await app.inject({ method: 'GET', url });
         expect(envelope(res), url).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
       }
