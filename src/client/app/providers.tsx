@@ -1,9 +1,10 @@
-/** Everything the app runs inside: Mantine (light/dark), notifications, modals and React Query. */
+/** Everything the app runs inside: Mantine (light/dark), notifications, modals, the announcer and React Query. */
 import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { Announcer } from '../components/Announcer.tsx';
 import { theme } from './theme.ts';
 
 export interface ProvidersProps {
@@ -19,6 +20,7 @@ export function Providers({ queryClient, children, env = 'default' }: ProvidersP
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" limit={4} />
+          <Announcer />
           {children}
         </ModalsProvider>
       </QueryClientProvider>

@@ -1,12 +1,26 @@
 /** The two later steps of every bulk action: progress while it runs, then one result per row. */
 import { Badge, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { announce, textOf } from '../lib/announce.ts';
 import { IconCheck, IconX } from './icons.tsx';
 
-export function BulkProgress({ label, done, total, detail }: { label: string; done: number; total: number; detail?: string }) {
+/**
+ * Takes focus when it appears if `autoFocus` (the button that started the work is gone by then:
+ * without this, focus would fall to the page behind a dialog).
+ */
+function useFocusOnMount<T extends HTMLElement>(on: boolean | undefined) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (on) ref.current?.focus();
+  }, [on]);
+  return ref;
+}
+
+export function BulkProgress({ label, done, total, detail, autoFocus }: { label: string; done: number; total: number; detail?: string; autoFocus?: boolean }) {
   const percent = total ? Math.round((done / total) * 100) : 0;
+  const ref = useFocusOnMount<HTMLDivElement>(autoFocus);
   return (
-    <Stack gap={6}>
+    <Stack gap={6} ref={ref} tabIndex={autoFocus ? -1 : undefined} aria-label={autoFocus ? label : undefined} role={autoFocus ? 'group' : undefined}>
       <Group justify="space-between">
         <Text size="sm" fw={500}>
           {label}
@@ -27,6 +41,8 @@ export interface BulkResultRow {
   ok: boolean;
   /** The service's reason for a failure, or a note on a success. */
   detail?: ReactNode;
+  /** The row's name in words, for the spoken summary (when `name` is not plain text). */
+  spoken?: string;
 }
 
 export interface BulkResultTableProps {
@@ -36,15 +52,21 @@ export interface BulkResultTableProps {
   nameHeader?: string;
   successLabel?: string;
   failureLabel?: string;
+  /** Moves focus to the counts when the results appear. */
+  autoFocus?: boolean;
 }
 
 /** Failures first (they need attention), then successes; each with the service's words. */
-export function BulkResultTable({ label, rows, nameHeader = 'Name', successLabel = 'Done', failureLabel = 'Failed' }: BulkResultTableProps) {
+export function BulkResultTable({ label, rows, nameHeader = 'Name', successLabel = 'Done', failureLabel = 'Failed', autoFocus }: BulkResultTableProps) {
   const failed = rows.filter((r) => !r.ok);
   const ordered = [...failed, ...rows.filter((r) => r.ok)];
+  const summary = bulkSummary(rows, successLabel, failureLabel);
+  // Spoken once when the results arrive: the counts, then who failed and the service's reason.
+  useEffect(() => announce(summary, failed.length ? 'assertive' : 'polite'), [summary, failed.length]);
+  const countsRef = useFocusOnMount<HTMLDivElement>(autoFocus);
   return (
     <Stack gap="xs">
-      <Group gap="xs" role="status">
+      <Group gap="xs" role="status" ref={countsRef} tabIndex={autoFocus ? -1 : undefined} data-testid="bulk-counts">
         <Badge color="green" variant="light" leftSection={<IconCheck size={12} />} tt="none">
           {rows.length - failed.length} {successLabel.toLowerCase()}
         </Badge>
@@ -82,4 +104,20 @@ export function BulkResultTable({ label, rows, nameHeader = 'Name', successLabel
       </ScrollArea.Autosize>
     </Stack>
   );
+}
+
+const SPOKEN_FAILURES = 10;
+
+/** "28 added, 2 not added. Not added: ann — No such user; bob — The account is disabled." */
+export function bulkSummary(rows: readonly BulkResultRow[], successLabel: string, failureLabel: string): string {
+  const failed = rows.filter((r) => !r.ok);
+  const counts = `${rows.length - failed.length} ${successLabel.toLowerCase()}, ${failed.length} ${failureLabel.toLowerCase()}.`;
+  if (!failed.length) return counts;
+  const named = failed.slice(0, SPOKEN_FAILURES).map((r) => {
+    const name = r.spoken ?? (textOf(r.name) || r.key);
+    const why = textOf(r.detail);
+    return why ? `${name} — ${why}` : name;
+  });
+  const more = failed.length > SPOKEN_FAILURES ? `; and ${failed.length - SPOKEN_FAILURES} more in the table` : '';
+  return `${counts} ${failureLabel}: ${named.join('; ')}${more}.`;
 }

@@ -4,9 +4,10 @@
  */
 import { ActionIcon, Anchor, Badge, Button, Collapse, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from 'react-router';
 import { IconX } from '../../components/icons.tsx';
+import { announce } from '../../lib/announce.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { itemJobQuery } from './queries.ts';
@@ -54,6 +55,7 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
     if (s.phase === 'done' || s.phase === 'cancelled') void queryClient.invalidateQueries({ queryKey: queryKeys.items });
   }, [s.phase, queryClient]);
   const percent = s.totalBytes ? (s.sentBytes / s.totalBytes) * 100 : 0;
+  useUploadAnnouncements(transfer.title, s.phase, percent, s.error);
   const failed = s.parts.filter((p) => p.state === 'failed').length;
   const done = s.parts.filter((p) => p.state === 'done').length;
   const phaseLabel = { starting: 'Starting…', uploading: 'Uploading', 'needs-retry': 'Some parts failed', committing: 'Finishing…', done: 'Added', failed: 'Failed', cancelled: 'Cancelled' }[s.phase];
@@ -79,7 +81,7 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
       </Group>
       <Progress value={percent} animated={active} color={failed ? 'red' : undefined} aria-label={`Upload of ${transfer.title}`} aria-valuetext={`${Math.round(percent)}%`} />
       <Group justify="space-between">
-        <Text size="xs" c="dimmed" aria-live="polite">
+        <Text size="xs" c="dimmed">
           {formatBytes(s.sentBytes)} of {formatBytes(s.totalBytes)} · part {done} of {s.parts.length} done{failed ? ` · ${failed} failed` : ''}
         </Text>
         <Anchor component="button" type="button" size="xs" onClick={() => setShowParts((v) => !v)} aria-expanded={showParts}>
@@ -96,7 +98,7 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
         </SimpleGrid>
       </Collapse>
       {s.error ? (
-        <Text size="xs" c="red" role="alert">
+        <Text size="xs" c="red">
           {s.error}
         </Text>
       ) : null}
@@ -124,6 +126,11 @@ function DownloadRow({ transfer }: { transfer: DownloadTransfer }) {
     if (status === 'completed' || status === 'failed') void queryClient.invalidateQueries({ queryKey: queryKeys.items });
   }, [status, queryClient]);
   const settled = status === 'completed' || status === 'failed' || job.isError;
+  useEffect(() => {
+    if (status === 'completed') announce(`Download of “${transfer.title}” finished: the item was added.`);
+    else if (status === 'failed') announce(`Download of “${transfer.title}” failed: ${job.data?.statusMessage ?? 'the portal gave no reason'}.`, 'assertive');
+    // Only the change of status is news; the message goes with it.
+  }, [status, transfer.title]);
   return (
     <Stack gap={4} data-testid="download-row">
       <Group justify="space-between" wrap="nowrap">
@@ -149,4 +156,29 @@ function DownloadRow({ transfer }: { transfer: DownloadTransfer }) {
       </Text>
     </Stack>
   );
+}
+
+const MILESTONES = [25, 50, 75];
+
+/**
+ * Speaks an upload's progress at 25, 50 and 75 % (every percent would drown everything else),
+ * then how it ended. The visible line below the bar changes continuously and is not a live region.
+ */
+function useUploadAnnouncements(title: string, phase: string, percent: number, error: string | undefined) {
+  const said = useRef({ milestone: 0, phase: '' });
+  useEffect(() => {
+    const reached = MILESTONES.filter((m) => percent >= m).pop() ?? 0;
+    if (phase === 'uploading' && reached > said.current.milestone) {
+      said.current.milestone = reached;
+      announce(`Upload of “${title}”: ${reached}% sent.`);
+    }
+  }, [percent, phase, title]);
+  useEffect(() => {
+    if (phase === said.current.phase) return;
+    said.current.phase = phase;
+    if (phase === 'done') announce(`Upload of “${title}” finished: the item was added.`);
+    else if (phase === 'failed') announce(`Upload of “${title}” failed${error ? `: ${error}` : '.'}`, 'assertive');
+    else if (phase === 'needs-retry') announce(`Upload of “${title}”: some parts failed. Retry the failed parts from the tray.`, 'assertive');
+    else if (phase === 'cancelled') announce(`Upload of “${title}” was cancelled.`);
+  }, [phase, title, error]);
 }

@@ -108,6 +108,7 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
       <Stack gap="md" py="md">
         <BulkProgress
           label={`Adding ${phase.names} user${phase.names === 1 ? '' : 's'}`}
+          autoFocus
           done={phase.done}
           total={phase.total}
           detail={`Batch ${Math.min(phase.done + 1, phase.total)} of ${phase.total} · ${namesSent} of ${phase.names} names sent`}
@@ -126,10 +127,11 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
       <Stack gap="md">
         <BulkResultTable
           label="Add users results"
-          rows={rows.map((r) => ({ key: r.name.toLowerCase(), name: <Text size="sm" ff="monospace">{r.name}</Text>, ok: r.ok, detail: r.detail }))}
+          rows={rows.map((r) => ({ key: r.name.toLowerCase(), name: <Text size="sm" ff="monospace">{r.name}</Text>, spoken: r.name, ok: r.ok, detail: r.detail }))}
           nameHeader="Username"
           successLabel="Added"
           failureLabel="Not added"
+          autoFocus
         />
         <Text size="xs" c="dimmed">
           Users who were already in the group count as added.
