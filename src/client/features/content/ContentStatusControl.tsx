@@ -6,7 +6,7 @@
 import { Alert, Button, Group, List, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { describeError, type ContentStatus, type Item } from '../../api/index.ts';
 import { portalQuery } from '../../lib/portal.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -51,6 +51,9 @@ export function ContentStatusControl({ item }: { item: Item }) {
   const touchesAuthoritative = AUTHORITATIVE.has(choice) || AUTHORITATIVE.has(current);
   const permission = contentStatusPermission(user, item, touchesAuthoritative);
   const effects = statusSideEffects(item, choice, portal.data);
+  const canAuthoritative = contentStatusPermission(user, item, true).allowed;
+  const reasonId = useId();
+  const refused = !permission.allowed && choice !== current ? permission.reason : null;
 
   const apply = () => {
     setError(null);
@@ -70,36 +73,41 @@ export function ContentStatusControl({ item }: { item: Item }) {
         <Stack gap={6} mt={6}>
           <Radio value="none" label="None" />
           <Radio value="deprecated" label="Deprecated" description="Still works, but people should move to something else." />
-          <Radio value="org_authoritative" label="Authoritative" description="The organization's trusted source. Administrators only." disabled={!contentStatusPermission(user, item, true).allowed} />
+          {/* Selectable by everyone, so an owner can read what it would change and who can apply it. */}
+          <Radio value="org_authoritative" label="Authoritative" description={`The organization's trusted source. Administrators only${canAuthoritative ? '' : ': you can read what it changes, an administrator applies it'}.`} />
           <Radio
             value="public_authoritative"
             label="Authoritative (public)"
             description={publicAllowed ? 'Trusted by everyone, inside and outside the organization.' : 'Needs a public and verified organization.'}
-            disabled={!publicAllowed || !contentStatusPermission(user, item, true).allowed}
+            disabled={!publicAllowed}
           />
         </Stack>
       </Radio.Group>
-      {effects.length ? (
-        <Alert variant="light" color="blue" title="What this will change">
-          <List size="sm" spacing={2}>
-            {effects.map((e) => (
-              <List.Item key={e}>{e}</List.Item>
-            ))}
-          </List>
-        </Alert>
-      ) : null}
-      {!permission.allowed && choice !== current ? (
-        <Text size="sm" c="orange">
-          {permission.reason}
-        </Text>
-      ) : null}
+      {/* One polite live region, in the page from the start: arrowing to a choice speaks what it
+          would change and, for someone who may not apply it, why not (the button stays disabled). */}
+      <Stack gap="sm" aria-live="polite" data-testid="status-consequences">
+        {effects.length ? (
+          <Alert variant="light" color="blue" title="What this will change">
+            <List size="sm" spacing={2}>
+              {effects.map((e) => (
+                <List.Item key={e}>{e}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        ) : null}
+        {refused ? (
+          <Text size="sm" c="orange" id={reasonId} data-testid="status-refusal">
+            {refused}
+          </Text>
+        ) : null}
+      </Stack>
       {error ? (
         <Alert color="red" variant="light" role="alert" title="The status was not changed">
           {error}
         </Alert>
       ) : null}
       <Group>
-        <Button onClick={apply} disabled={choice === current || !permission.allowed} loading={setStatus.isPending}>
+        <Button onClick={apply} disabled={choice === current || !permission.allowed} loading={setStatus.isPending} aria-describedby={refused ? reasonId : undefined}>
           Apply status
         </Button>
       </Group>

@@ -143,7 +143,13 @@ describe('content page', () => {
     const { user } = renderApp(`/content/items/${added.id}`);
     expect(await screen.findByRole('heading', { name: 'Old trails', level: 2 })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Content status' }));
-    expect(screen.getByRole('radio', { name: /^Authoritative/, description: /Administrators only/ })).toBeDisabled();
+    // The choice can be made to read its effects; applying it is refused with the reason.
+    await user.click(screen.getByRole('radio', { name: 'Authoritative', description: /Administrators only/ }));
+    expect(screen.getByText('It cannot be deleted while it is authoritative.')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Apply status' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Apply status' })).toHaveAccessibleDescription(/Only an administrator of the organization/);
+    expect(screen.getByTestId('status-consequences')).toHaveAttribute('aria-live', 'polite');
+    expect(screen.getByTestId('status-consequences')).toHaveTextContent(/Only an administrator of the organization/);
     await user.click(screen.getByRole('radio', { name: /^Deprecated/ }));
     expect(screen.getByText('It is marked deprecated wherever it is listed, so people move to a replacement.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Apply status' }));
