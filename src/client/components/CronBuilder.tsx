@@ -154,7 +154,8 @@ export function CronBuilder({ value, onChange, window, now, serverErrors = {} }:
       <Paper withBorder p="sm" radius="md" aria-label="Schedule preview">
         {preview.words ? (
           <Stack gap={6}>
-            <Text fw={600} data-testid="schedule-words">
+            {/* Polite live region: changing the repeat or the time by keyboard speaks the new schedule. */}
+            <Text fw={600} data-testid="schedule-words" aria-live="polite">
               {preview.words} (UTC)
             </Text>
             {preview.runs.length ? (

@@ -2,7 +2,7 @@
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type Ref } from 'react';
 import { searchItems } from '../api/index.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
 
@@ -14,11 +14,13 @@ export interface ItemPickerProps {
   error?: string;
   /** Items not to offer (e.g. the item itself). */
   exclude?: readonly string[];
+  /** The search box, so a form can move focus to it when the field is invalid. */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
 const ITEM_ID = /^[A-Za-z0-9]{32}$/;
 
-export function ItemPicker({ label, description, value, onChange, error, exclude = [] }: ItemPickerProps) {
+export function ItemPicker({ label, description, value, onChange, error, exclude = [], inputRef }: ItemPickerProps) {
   const [search, setSearch] = useState('');
   // Once an item is picked the box shows its label: that is not a new search.
   const [pickedLabel, setPickedLabel] = useState('');
@@ -48,6 +50,7 @@ export function ItemPicker({ label, description, value, onChange, error, exclude
       onSearchChange={setSearch}
       nothingFoundMessage={found.isFetching ? 'Searching…' : 'No items found'}
       error={error}
+      ref={inputRef}
       filter={({ options: all }) => all}
     />
   );

@@ -132,7 +132,8 @@ function AreaSection({ section, shown, filtered, selected, effective, included, 
   const toggleAll = () => onSet(shown.map((p) => p.id), !all);
 
   return (
-    <Paper withBorder radius="md" p="md" component="section" aria-labelledby={titleId} data-area={`${section.kind}/${section.area}`}>
+    // A named group (what a fieldset with a legend is): screen readers say "Members, group" on entering it.
+    <Paper withBorder radius="md" p="md" role="group" aria-labelledby={titleId} data-area={`${section.kind}/${section.area}`}>
       <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
         <Group gap="xs">
           <Title order={4} fz="sm" id={titleId}>

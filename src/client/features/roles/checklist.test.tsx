@@ -22,7 +22,7 @@ function Harness({ initial = [], seen }: { initial?: string[]; seen: { value: st
 }
 
 const box = (label: string) => inputByLabel(label);
-const areas = () => screen.queryAllByRole('region').map((r) => r.getAttribute('data-area'));
+const areas = () => screen.queryAllByRole('group').filter((g) => g.hasAttribute('data-area')).map((r) => r.getAttribute('data-area'));
 
 describe('privilege checklist', () => {
   it('groups the catalogue by general / administrative, then area, with every privilege once', () => {
@@ -31,7 +31,7 @@ describe('privilege checklist', () => {
     expect(screen.getByRole('heading', { name: 'Administrative privileges' })).toBeInTheDocument();
     expect(areas()).toEqual(expect.arrayContaining(['general/members', 'general/content', 'administrative/members', 'administrative/organization settings']));
     // Members has one general privilege and nine administrative ones.
-    const [general, admin] = screen.getAllByRole('region', { name: 'Members' });
+    const [general, admin] = screen.getAllByRole('group', { name: 'Members' });
     expect(within(general).getAllByRole('checkbox')).toHaveLength(1 + 1);
     expect(within(admin).getAllByRole('checkbox')).toHaveLength(9 + 1);
     expect(document.querySelectorAll('input[data-privilege]')).toHaveLength(PRIVILEGES.length);
@@ -46,7 +46,7 @@ describe('privilege checklist', () => {
     expect(box('Create and edit notebooks')).toBeInTheDocument();
     expect(queryInputByLabel('Create groups')).toBeNull();
     const selectContent = box('Select all in Content (general)');
-    expect(within(selectContent.closest('section')!).getByText('Select all 2 shown')).toBeInTheDocument();
+    expect(within(selectContent.closest<HTMLElement>('[data-area]')!).getByText('Select all 2 shown')).toBeInTheDocument();
     await user.click(selectContent);
     expect(seen.value.sort()).toEqual(['premium:publisher:createNotebooks', 'premium:publisher:scheduleNotebooks']);
     expect(selectContent).toBeChecked();

@@ -109,6 +109,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
                 description={type === 'ExecuteNotebook' ? 'The notebook to run.' : type === 'UpdateInsightsWorkbook' ? 'The Insights workbook to update.' : undefined}
                 value={field.value}
                 onChange={field.onChange}
+                inputRef={field.ref}
                 error={msg(errors.itemId)}
               />
             )}
@@ -136,6 +137,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
                 allowDecimal={false}
                 value={field.value}
                 onChange={(v) => field.onChange(v === '' ? '' : Number(v))}
+                ref={field.ref}
                 error={msg(errors.maxOccurrences)}
               />
             )}
