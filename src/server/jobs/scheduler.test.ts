@@ -380,6 +380,42 @@ describe('external runner', () => {
 });
 
 describe('the background loop', () => {
+  it('the loop claims in batches, executes at most maxInFlight at once, and hands back claimed runs it never started when stopped', async () => {
+    const ids = [];
+    for (let i = 0; i < 6; i++) ids.push(await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...weekdays730 }));
+    clock.t = MON_0730 + 10;
+    let active = 0;
+    let most = 0;
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const blocking: Executor = async ({ runId }) => {
+      started.push(runId);
+      most = Math.max(most, ++active);
+      await gate;
+      active--;
+      return 'done';
+    };
+    const loop = new TaskScheduler(svc.app.portal, { clock, maxInFlight: 2, pollMs: 50, executors: { ExecuteWorkflowManager: blocking } }).start();
+    const deadline = Date.now() + 5000;
+    while (started.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200)); // time for more (wrong) starts, had the bound not held
+    expect(started).toHaveLength(2);
+    // Two executing and two claimed in the queue (maxInFlight beyond those executing).
+    const executing = await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM task_runs WHERE status = 'executing'`);
+    expect(executing[0].n).toBe(4);
+    const stopping = loop.stop();
+    release();
+    await stopping;
+    const states = await svc.db.query<{ status: string; attempts: number }>(`SELECT status, attempts FROM task_runs ORDER BY status`);
+    expect(states.map((r) => `${r.status}/${r.attempts}`)).toEqual(['scheduled/0', 'scheduled/0', 'scheduled/0', 'scheduled/0', 'succeeded/1', 'succeeded/1']);
+    // The next scheduler runs the rest, each once.
+    const c = counting();
+    expect((await scheduler({ ExecuteWorkflowManager: c.executor }).runDue()).runs).toBe(4);
+    expect([...started, ...c.runs].sort()).toEqual(ids.map((id) => `${id}-${MON_0730}`).sort());
+    expect(most).toBe(2);
+  });
+
   it('starts a due run within 2 s of its time', async () => {
     // A clock 1.5 s before a minute boundary, moving in real time.
     const real = Date.now();

@@ -8,7 +8,10 @@
  *    locked row, and a repeated claim collapses on the unique key: no occurrence runs twice.
  * 2. Runs waiting to start are claimed (SKIP LOCKED again) under a lease and executed. If the
  *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
- *    (MAX_ATTEMPTS in all); after that the run fails as interrupted.
+ *    (MAX_ATTEMPTS in all); after that the run fails as interrupted. The loop claims in batches
+ *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
+ *    runs costs one claim per batch rather than one per run. A run's recorded start is when its
+ *    executor was called (the claim records the claim time; the end overwrites it).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
  *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
@@ -21,7 +24,7 @@
 import { TASK_LIMITS, type TaskType } from '../../shared/contract/tasks.ts';
 import type { Clock, PortalContext } from '../context.ts';
 import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
-import { normaliseRun, scheduleOf, taskById, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import { normaliseRun, scheduleOf, taskByIdPrepared, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSchedulerWork } from '../areas/tasks/wake.ts';
@@ -67,6 +70,8 @@ export class TaskScheduler {
   private readonly clock: Clock;
   private readonly executors: Record<TaskType, Executor>;
   private readonly running = new Set<Promise<void>>();
+  /** Claimed runs waiting for an execution slot (at most maxInFlight of them; refilled once half empty). */
+  private readonly queue: ClaimedRun[] = [];
   private readonly abort = new AbortController();
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
@@ -199,7 +204,8 @@ export class TaskScheduler {
 
   /** Execute one claimed run and record its end (step 3). */
   async execute(run: ClaimedRun): Promise<void> {
-    const task = await taskById(this.ctx.db, run.taskId);
+    const startedAt = this.clock.now();
+    const task = await taskByIdPrepared(this.ctx.db, run.taskId);
     if (!task) return; // deleted meanwhile: its runs went with it
     let status: 'succeeded' | 'failed';
     let result: string;
@@ -216,7 +222,7 @@ export class TaskScheduler {
       await this.ctx.db.query(`UPDATE task_runs SET status = 'scheduled', attempts = attempts - 1, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $2`, [run.id, run.attempt]);
       return;
     }
-    await this.finish(run, status, result);
+    await this.finish(run, status, result, startedAt);
   }
 
   /**
@@ -224,12 +230,12 @@ export class TaskScheduler {
    * only if this scheduler still holds the run (same attempt), the failure count moves, and at
    * FAILURES_TO_DISABLE consecutive failures the task is deactivated with the reason.
    */
-  private async finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string): Promise<void> {
+  private async finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string, startedAt?: number): Promise<void> {
     const now = this.clock.now();
     const text = result.slice(0, 4000);
     await this.ctx.db.query(
       `WITH ended AS (
-         UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0
+         UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0, started = coalesce($7, started)
           WHERE id = $1 AND status = 'executing' AND attempts = $5 RETURNING task_id),
        counted AS (
          SELECT t.id, CASE WHEN $2 = 'succeeded' THEN 0 ELSE t.consecutive_failures + 1 END AS failures, t.active
@@ -241,7 +247,7 @@ export class TaskScheduler {
               state_reason = CASE WHEN c.failures >= $6 AND t.active THEN 'Disabled after ' || c.failures || ' consecutive failed runs. The last: ' || left($3, 1000) ELSE t.state_reason END,
               modified = CASE WHEN c.failures >= $6 AND t.active THEN $4 ELSE t.modified END
          FROM counted c WHERE t.id = c.id`,
-      [run.id, status, text, now, run.attempt, TASK_LIMITS.failuresToDisable],
+      [run.id, status, text, now, run.attempt, TASK_LIMITS.failuresToDisable, startedAt ?? null],
     );
   }
 
@@ -313,9 +319,12 @@ export class TaskScheduler {
     const nextDue = state.next_due === null ? null : Number(state.next_due);
     if (nextDue !== null && nextDue <= now) await this.materialize();
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
-      const batch = await this.claim(this.maxInFlight - this.running.size);
-      for (const r of batch) this.launch(r);
-      if (batch.length && this.running.size < this.maxInFlight) this.again = true;
+      // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
+      const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
+      const batch = await this.claim(room);
+      this.queue.push(...batch);
+      this.drain();
+      if (room > 0 && batch.length === room) this.again = true; // there may be more
     }
     if (Date.now() - this.lastPrune > SCHEDULER_LIMITS.pruneEveryMs) {
       this.lastPrune = Date.now();
@@ -325,12 +334,18 @@ export class TaskScheduler {
     return Math.max(0, Math.min(pollMs, untilDue));
   }
 
+  /** Start queued runs while slots are free; look at the database again once the queue runs low. */
+  private drain(): void {
+    while (!this.stopped && this.running.size < this.maxInFlight && this.queue.length) this.launch(this.queue.shift()!);
+  }
+
   private launch(run: ClaimedRun): void {
     const p: Promise<void> = this.execute(run)
       .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
       .finally(() => {
         this.running.delete(p);
-        this.tick();
+        this.drain();
+        if (this.queue.length <= this.maxInFlight / 2) this.tick();
       });
     this.running.add(p);
   }
@@ -341,6 +356,16 @@ export class TaskScheduler {
     clearTimeout(this.timer);
     this.abort.abort();
     await this.ticking;
+    // Claimed but never started: handed back at once (not counted as an attempt) rather than left
+    // to their lease.
+    const queued = this.queue.splice(0);
+    if (queued.length) {
+      await this.ctx.db.query(
+        `UPDATE task_runs r SET status = 'scheduled', attempts = r.attempts - 1, locked_until = 0
+           FROM unnest($1::text[], $2::int[]) AS q(id, attempt) WHERE r.id = q.id AND r.status = 'executing' AND r.attempts = q.attempt`,
+        [queued.map((r) => r.id), queued.map((r) => r.attempt)],
+      );
+    }
     await Promise.all([...this.running]);
   }
 }
