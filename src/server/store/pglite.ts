@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 // Trigram indexes for item search (migration 013).
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -26,6 +27,20 @@ export const SMALL_SERVICE_SETTINGS = [
   'max_connections=8',
 ];
 
+/**
+ * Postgres compiled to WebAssembly is 9 MB of code. V8 compiles it all with its baseline compiler
+ * (Liftoff) and recompiles hot functions with its optimising one (TurboFan) in the background,
+ * holding both. Baseline code only: about 40 MB less resident memory, no background compilation
+ * competing with requests after a start, and on this machine no slower for the service's queries
+ * (docs/performance.md). Set before the first PGlite compiles its module; the flag is read then.
+ */
+let compilerChosen = false;
+function chooseWasmCompiler() {
+  if (compilerChosen) return;
+  compilerChosen = true;
+  v8.setFlagsFromString('--liftoff-only');
+}
+
 export interface PgliteOptions {
   /** Seed a new database from the built template (store/template.ts) when it is current. Default true. */
   template?: boolean;
@@ -36,6 +51,7 @@ export interface PgliteOptions {
 
 /** A PGlite instance on `dataDir` (":memory:" for in memory), created from the template when new. */
 export async function createPglite(dataDir: string, opts: PgliteOptions = {}): Promise<PGlite> {
+  chooseWasmCompiler();
   const { templateStatus, copyTemplate, templateTarball } = await import('./template.ts');
   const options = { parsers, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...SMALL_SERVICE_SETTINGS.flatMap((s) => ['-c', s])] };
   const pgdata = dataDir === ':memory:' ? undefined : path.resolve(dataDir, 'pgdata');
