@@ -64,6 +64,11 @@ export const LIMITS = {
   oauthCodeMinutes: 5,
   /** A sign-in form shown by oauth2/authorize can be submitted for this long. */
   oauthSignInFormMinutes: 30,
+  /**
+   * Sign-in forms of one app waiting to be submitted. Showing the page is anonymous and stores a
+   * form, so a flood of page views must not grow the table without bound.
+   */
+  oauthPendingSignInFormsPerApp: 10_000,
   /** oauth2/authorize and oauth2/token: `state`, `redirect_uri` and each registered redirect URI. */
   oauthStateChars: 2048,
   redirectUriChars: 2048,

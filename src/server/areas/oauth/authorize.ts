@@ -93,10 +93,10 @@ export function securityHeaders(reply: FastifyReply, nonce: string, redirectUri:
     .header('X-Content-Type-Options', 'nosniff');
 }
 
-function sendError(reply: FastifyReply, message: string) {
+function sendError(reply: FastifyReply, message: string, status = 400) {
   const nonce = styleNonce();
   securityHeaders(reply, nonce, null);
-  return reply.code(400).type('text/html; charset=utf-8').send(errorPage(message, nonce));
+  return reply.code(status).type('text/html; charset=utf-8').send(errorPage(message, nonce));
 }
 
 function redirectTo(reply: FastifyReply, redirectUri: string, params: Record<string, string | null>) {
@@ -143,7 +143,7 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
   const existing = cookies(req)[BINDING_COOKIE];
   const binding = existing && TOKEN_SHAPE.test(existing) ? existing : randomBytes(32).toString('base64url');
   const nonce = randomBytes(32).toString('base64url');
-  await repo.insertSignInForm(ctx.db, {
+  const stored = await repo.insertSignInForm(ctx.db, {
     nonce_hash: tokenHash(nonce),
     binding_hash: sha256(binding),
     client_id: checked.app.client_id,
@@ -154,7 +154,10 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
     expiration: checked.expiration,
     now,
     expires: now + LIMITS.oauthSignInFormMinutes * 60_000,
-  });
+  }, LIMITS.oauthPendingSignInFormsPerApp);
+  if (!stored) {
+    return sendError(reply, 'Too many sign-ins to this app are in progress. Try again in a few minutes.', 503);
+  }
   const secure = ctx.config.publicUrl?.startsWith('https:') || req.protocol === 'https';
   reply.header(
     'Set-Cookie',

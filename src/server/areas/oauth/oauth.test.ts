@@ -352,6 +352,32 @@ describe('oauth2/authorize: the sign-in page', () => {
     expect(disabled.headers.location).toBeUndefined();
   });
 
+  it('stops storing forms once an app has its limit waiting: an error page, no redirect, nothing stored', async () => {
+    const { clientId } = await registered('publisher1', [REDIRECT], 'Busy App');
+    const { challenge } = pkce();
+    const cap = LIMITS.oauthPendingSignInFormsPerApp;
+    // Fill the app's waiting forms to one below the limit directly (showing the page is anonymous).
+    await svc.db.query(
+      `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, state, code_challenge, code_challenge_method, expiration, created, expires)
+       SELECT 'filler-' || g, 'b', $1, $2, NULL, $3, 'S256', NULL, 0, $4 FROM generate_series(1, $5::int) AS g`,
+      [clientId, REDIRECT, challenge, Date.now() + 3_600_000, cap - 1],
+    );
+    const last = await openPage(authorizeQuery(clientId, challenge));
+    expect(last.res.statusCode).toBe(200);
+    expect(last.nonce).toBeTruthy();
+    const full = await openPage(authorizeQuery(clientId, challenge));
+    expect(full.res.statusCode).toBe(503);
+    expect(full.res.headers.location).toBeUndefined();
+    expect(full.nonce).toBeUndefined();
+    expect(full.res.body).toContain('Too many sign-ins to this app are in progress');
+    const waiting = await svc.db.query<{ n: number }>('SELECT count(*) AS n FROM oauth_sign_in_forms WHERE client_id = $1', [clientId]);
+    expect(Number(waiting[0].n)).toBe(cap);
+    // Another app is not affected.
+    const other = await registered('publisher1', [REDIRECT], 'Quiet App');
+    expect((await openPage(authorizeQuery(other.clientId, challenge))).res.statusCode).toBe(200);
+    await svc.db.query('DELETE FROM oauth_sign_in_forms WHERE client_id = $1', [clientId]);
+  });
+
   it('Cancel redirects with access_denied and the state', async () => {
     const { clientId } = await registered();
     const page = await openPage(authorizeQuery(clientId, pkce().challenge, { state: 'keep me' }));

@@ -105,14 +105,18 @@ export interface SignInFormRow {
   expires: number;
 }
 
-export async function insertSignInForm(q: Queryable, f: Omit<SignInFormRow, 'expires'> & { now: number; expires: number }): Promise<void> {
+/** Stores a form unless its app already has `cap` forms waiting; false when it is full. */
+export async function insertSignInForm(q: Queryable, f: Omit<SignInFormRow, 'expires'> & { now: number; expires: number }, cap: number): Promise<boolean> {
   // Forms nobody submitted are dropped as new ones are shown (no separate sweep needed).
   await q.query('DELETE FROM oauth_sign_in_forms WHERE expires <= $1', [f.now]);
-  await q.query(
+  const inserted = await q.query(
     `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, state, code_challenge, code_challenge_method, expiration, created, expires)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [f.nonce_hash, f.binding_hash, f.client_id, f.redirect_uri, f.state, f.code_challenge, f.code_challenge_method, f.expiration, f.now, f.expires],
+     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
+      WHERE (SELECT count(*) FROM oauth_sign_in_forms WHERE client_id = $3) < $11
+     RETURNING nonce_hash`,
+    [f.nonce_hash, f.binding_hash, f.client_id, f.redirect_uri, f.state, f.code_challenge, f.code_challenge_method, f.expiration, f.now, f.expires, cap],
   );
+  return inserted.length > 0;
 }
 
 export async function findSignInForm(q: Queryable, nonceHash: string, now: number): Promise<SignInFormRow | undefined> {
