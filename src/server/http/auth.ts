@@ -50,8 +50,13 @@ export async function resolveCaller(db: Db, token: string, now: number): Promise
   // revoked token, a disabled member or a changed role takes effect at once (ASVS 8.3.2).
   const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
   if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
-  return callerFromUser(row);
+  // The same row object comes back only while no write has happened (embedded database): the
+  // caller built from it is then still exact, and is reused rather than built again.
+  let caller = CALLERS.get(row);
+  if (!caller) CALLERS.set(row, (caller = callerFromUser(row)));
+  return caller;
 }
+const CALLERS = new WeakMap<CallerRow, Caller>();
 
 export function callerFromUser(user: UserRow): Caller {
   const privileges = user.role_id ? withImplied(user.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[user.role]);

@@ -16,9 +16,20 @@ import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, t
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
 export function userPrivileges(row: Pick<UserRow, 'role' | 'role_id' | 'role_privileges'>): string[] {
+  // Worked out once per base role, and once per custom role's privilege list as read (on the
+  // embedded database the same rows come back until the next write): every community/self needs it.
+  // Callers must not mutate the list.
+  const key = row.role_id ? row.role_privileges : row.role;
+  const known = key ? (typeof key === 'string' ? BASE_LISTS.get(key) : CUSTOM_LISTS.get(key)) : undefined;
+  if (known) return known;
   const set = row.role_id ? withImplied(row.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[row.role]);
-  return [...set].sort();
+  const list = [...set].sort();
+  if (typeof key === 'string') BASE_LISTS.set(key, list);
+  else if (key) CUSTOM_LISTS.set(key, list);
+  return list;
 }
+const BASE_LISTS = new Map<string, string[]>();
+const CUSTOM_LISTS = new WeakMap<object, string[]>();
 
 /**
  * The user record. `full` (the member themself, or an administrator who may view members)
