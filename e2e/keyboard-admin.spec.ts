@@ -122,5 +122,22 @@ test('an administrator builds a role from the checklist and schedules a weekday 
   // Back on the button that opened the dialog.
   await expect(newTask).toBeFocused();
   await expect(page.getByRole('alert').filter({ hasText: title })).toContainText('is scheduled');
-  await expect(page.getByRole('row', { name: new RegExp(title) })).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(title) });
+  await expect(row).toBeVisible();
+
+  // A drawer opened from a row's menu: focus goes into it and, on Escape, back to the menu button.
+  const actions = row.getByRole('button', { name: `Actions for ${title}` });
+  await tabTo(page, actions, { max: 120 });
+  await page.keyboard.press('Enter');
+  const history = page.getByRole('menuitem', { name: 'Run history' });
+  await expect(history).toBeVisible();
+  for (let i = 0; i < 10 && !(await history.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowDown');
+  await expect(history).toBeFocused();
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: `Run history: ${title}` });
+  await expect(drawer).toBeVisible();
+  await expect.poll(() => drawer.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await expect(actions).toBeFocused();
 });

@@ -20,6 +20,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { runBulk } from '../../lib/bulk.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
+import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useTaskAction } from './mutations.ts';
 import { runsQuery, tasksQuery } from './queries.ts';
@@ -72,6 +73,8 @@ export default function TasksPage() {
   const [selected, setSelected] = useState<Map<string, TaskRecord>>(new Map());
   const [editing, setEditing] = useState<TaskRecord | 'new' | null>(null);
   const [history, setHistory] = useState<TaskRecord | null>(null);
+  // The history drawer, the edit dialog and the delete confirmation open from a row's menu: focus goes back to its button.
+  const fromMenu = useReturnFocus();
   const [bulk, setBulk] = useState<{ label: string; done: number; total: number; rows?: BulkResultRow[] } | null>(null);
   const action = useTaskAction();
   const runNow = localOnly(usePortalCapabilities(), 'running a task on demand');
@@ -91,14 +94,18 @@ export default function TasksPage() {
       },
     );
 
-  const confirmDelete = (t: TaskRecord) =>
+  const confirmDelete = (t: TaskRecord) => {
+    fromMenu.remember();
     modals.openConfirmModal({
       title: 'Delete task',
       children: <Text size="sm">Delete “{t.title || TASK_TYPE_LABELS[t.type]}” and its run history? This cannot be undone.</Text>,
       labels: { confirm: 'Delete', cancel: 'Cancel' },
       confirmProps: { color: 'red' },
       onConfirm: () => act(t, 'delete'),
+      // Cancelled: back to the row's menu button (after a delete the row and its button are gone).
+      onClose: fromMenu.restore,
     });
+  };
 
   const runBulkToggle = async (enable: boolean) => {
     const targets = [...selected.values()];
@@ -200,8 +207,22 @@ export default function TasksPage() {
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item onClick={() => setHistory(t)}>Run history</Menu.Item>
-            <Menu.Item onClick={() => setEditing(t)}>Edit</Menu.Item>
+            <Menu.Item
+              onClick={() => {
+                fromMenu.remember();
+                setHistory(t);
+              }}
+            >
+              Run history
+            </Menu.Item>
+            <Menu.Item
+              onClick={() => {
+                fromMenu.remember();
+                setEditing(t);
+              }}
+            >
+              Edit
+            </Menu.Item>
             {runNow.allowed ? (
               <Menu.Item onClick={() => act(t, 'run')}>Run now</Menu.Item>
             ) : (
@@ -296,8 +317,21 @@ export default function TasksPage() {
             }),
         }}
       />
-      <TaskFormModal opened={editing !== null} onClose={() => setEditing(null)} task={editing && editing !== 'new' ? editing : undefined} />
-      <Drawer opened={!!history} onClose={() => setHistory(null)} position="right" size="xl" title={history ? `Run history: ${history.title || TASK_TYPE_LABELS[history.type]}` : ''}>
+      <TaskFormModal
+        opened={editing !== null}
+        onClose={() => {
+          setEditing(null);
+          fromMenu.restore();
+        }}
+        task={editing && editing !== 'new' ? editing : undefined}
+      />
+      <Drawer
+        opened={!!history}
+        onClose={() => {
+          setHistory(null);
+          fromMenu.restore();
+        }}
+        position="right" size="xl" title={history ? `Run history: ${history.title || TASK_TYPE_LABELS[history.type]}` : ''}>
         {history ? <RunHistory task={history} /> : null}
       </Drawer>
       <Modal opened={!!bulk} onClose={() => bulk?.rows && setBulk(null)} title={bulk?.label ?? ''} size="lg" centered>
