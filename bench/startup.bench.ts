@@ -12,8 +12,8 @@
  * machine the times move with it.
  *
  * Usage: npm run bench:startup   (STARTUP_RUNS=2 per variant, STARTUP_IDLE_S=5 seconds idle before
- *        reading memory, STARTUP_PORT=3620 — three consecutive ports are used, STARTUP_NPM=0 leaves
- *        out the npm start variant)
+ *        reading memory, STARTUP_PORT=3620 — three consecutive ports are used,
+ *        STARTUP_VARIANTS=template,initdb,npm to choose among them)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -115,7 +115,7 @@ async function stop(proc: ChildProcess): Promise<void> {
         return false;
       }
     });
-    if (!alive.length && proc.exitCode !== null) return;
+    if (!alive.length && (proc.exitCode !== null || proc.signalCode !== null)) return;
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -153,11 +153,12 @@ if (!status.usable || status.behind.length) {
 console.log(`Startup benchmark: ${RUNS} run(s) per variant, memory read after ${IDLE_S} s idle; load = 1-minute load average.`);
 // The service's command line under npm start (package.json), so that the variants differ only in the template.
 const main = ['--max-semi-space-size=4', '--import', 'tsx', 'src/server/main.ts'];
+const variants = (process.env.STARTUP_VARIANTS ?? 'template,initdb,npm').split(',');
 const samples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
-  samples.push(await measure('template', process.execPath, main, {}, PORT));
-  samples.push(await measure('initdb', process.execPath, main, { DB_TEMPLATE_DIR: 'off' }, PORT + 1));
-  if (process.env.STARTUP_NPM !== '0') samples.push(await measure('npm start', 'npm', ['start', '--silent'], {}, PORT + 2));
+  if (variants.includes('template')) samples.push(await measure('template', process.execPath, main, {}, PORT));
+  if (variants.includes('initdb')) samples.push(await measure('initdb', process.execPath, main, { DB_TEMPLATE_DIR: 'off' }, PORT + 1));
+  if (variants.includes('npm')) samples.push(await measure('npm start', 'npm', ['start', '--silent'], {}, PORT + 2));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -168,6 +169,6 @@ for (const v of ['template', 'initdb', 'npm start'].filter((v) => samples.some((
     `${v.padEnd(10)} first start ${fmt(of(v, 'startMs') / 1000, 2)} s, idle ${fmt(of(v, 'idleMb'), 0)} MB; restart ${fmt(of(v, 'restartMs') / 1000, 2)} s, idle ${fmt(of(v, 'restartIdleMb'), 0)} MB`,
   );
 }
-console.log(
+if (variants.includes('template') && variants.includes('initdb')) console.log(
   `initdb / template: first start ${fmt(of('initdb', 'startMs') / of('template', 'startMs'), 2)}×, idle memory after first start ${fmt(of('initdb', 'idleMb') / of('template', 'idleMb'), 2)}×`,
 );
