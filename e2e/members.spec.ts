@@ -5,7 +5,7 @@ test('an administrator signs in, sees the organization, adds a member, changes a
   await page.goto('/');
   // Not signed in: the console asks to sign in first.
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
-  await page.getByLabel('Username').fill('admin');
+  await page.getByRole('textbox', { name: 'Username', exact: true }).fill('admin');
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong-password-1');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('Invalid username or password.');
