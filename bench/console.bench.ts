@@ -11,7 +11,7 @@
  * Usage: npm run bench:console   (FCP_RUNS=9 by default; BENCH_CONSOLE_DIR=<folder> to build elsewhere)
  */
 import { gzipSync } from 'node:zlib';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
@@ -106,7 +106,8 @@ writeFileSync(
   `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Baseline</title></head><body><h1>Baseline</h1><p>${'x'.repeat(Math.max(0, indexHtml.length - 120))}</p></body></html>`,
 );
 
-const service = await startProcess('src/server/main.ts', { DATA_DIR: freshDataDir(), DEMO_DATA: 'on', CONSOLE_DIR: outDir }, port, '/sharing/rest/portals/self?f=json');
+const dataDir = freshDataDir();
+const service = await startProcess('src/server/main.ts', { DATA_DIR: dataDir, DEMO_DATA: 'on', CONSOLE_DIR: outDir }, port, '/sharing/rest/portals/self?f=json');
 const base = service.baseUrl;
 const browser: Browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
@@ -181,6 +182,9 @@ for (let i = -1; i < runs; i++) {
 }
 await browser.close();
 await service.stop();
+// Temporary folders go; a folder given in BENCH_CONSOLE_DIR stays, to be served or inspected.
+rmSync(dataDir, { recursive: true, force: true });
+if (!process.env.BENCH_CONSOLE_DIR) rmSync(outDir, { recursive: true, force: true });
 
 const quantile = (values: number[], q: number) => {
   const s = [...values].sort((a, b) => a - b);
