@@ -74,6 +74,10 @@ const results = [
   await measure('search, no sortField (authoritative first), pages spread', RUNS, (i) => call('search', { q: '', num: '100', start: String(1 + ((i * 37) % pages) * 100) })),
   await measure('search, tags:water AND type:"Web Map"', RUNS, () => call('search', { q: 'tags:water AND type:"Web Map"', num: '10' })),
   await measure('search, free text "parks" (title/tags/snippet/description)', RUNS, () => call('search', { q: 'parks', num: '10' })),
+  // Selective free terms (the trigram index's case: a few dozen matches among all the items).
+  await measure('search, free text "4242" (a few dozen matches)', RUNS, () => call('search', { q: '4242', num: '10' })),
+  // The same matches, but "item" is in every title: its trigrams' index entries list every item.
+  await measure('search, free text "item 4242" (phrase, common word)', RUNS, () => call('search', { q: '"item 4242"', num: '10' })),
   await measure('search, owner:user1 OR (access:org AND title:roads)', RUNS, () => call('search', { q: 'owner:user1 OR (access:org AND title:roads)', num: '10' })),
   await measure(`search, created range (${fmt(ITEMS / 2)} items), sort by title`, RUNS, () => call('search', { q: `created:[${T0 - ITEMS} TO ${T0 - ITEMS / 2}]`, num: '10', sortField: 'title' })),
   await measure(`search as a member (group visibility), group:<id>`, RUNS, () => call('search', { q: `group:${group.id}`, num: '10' }, userToken)),
