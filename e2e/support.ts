@@ -5,7 +5,7 @@ export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
 export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto('/sign-in');
-  await page.getByLabel('Username').fill(username);
+  await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();

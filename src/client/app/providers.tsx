@@ -5,6 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Announcer } from '../components/Announcer.tsx';
+import { contrastCssVariables } from './contrast.ts';
 import { theme } from './theme.ts';
 
 export interface ProvidersProps {
@@ -16,7 +17,7 @@ export interface ProvidersProps {
 
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
   return (
-    <MantineProvider theme={theme} defaultColorScheme="auto" env={env}>
+    <MantineProvider theme={theme} cssVariablesResolver={contrastCssVariables} defaultColorScheme="auto" env={env}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
           <Notifications position="top-right" limit={4} />

@@ -6,6 +6,8 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
   headings: { fontWeight: '650' },
   cursorType: 'pointer',
+  // Transitions (modals, drawers, menus, collapses) are skipped for members who ask for less motion.
+  respectReducedMotion: true,
   components: {
     // Every dialog's close button (ours and the modals manager's) gets an accessible name.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

@@ -79,7 +79,6 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
                       return (
                         <Checkbox
                           key={verb}
-                          size="xs"
                           label={verbLabel(verb)}
                           aria-label={`${label.title}: ${verbLabel(verb)}`}
                           checked={all || selected.has(uri)}

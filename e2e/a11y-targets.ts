@@ -1,0 +1,251 @@
+/**
+ * Every page, dialog, drawer and menu the accessibility check (e2e/a11y.spec.ts) opens: one list,
+ * so a new one is checked by adding an entry here. `open` starts from wherever the previous
+ * target left the page, goes to its address and waits until the thing to check is on screen.
+ */
+import { expect, type Page } from '@playwright/test';
+
+export interface A11yContext {
+  /** Ids of objects made for the check (a webhook with a delivery, a task with a run). */
+  webhookId: string;
+  taskTitle: string;
+  consoleClientId: string;
+}
+
+export interface A11yTarget {
+  name: string;
+  /** Signed out (sign-in pages) or signed in as the administrator. */
+  as: 'anonymous' | 'admin';
+  /** Also checked at 320 CSS px for horizontal scrolling of the whole page (WCAG 1.4.10 reflow). */
+  reflow?: boolean;
+  open: (page: Page, ctx: A11yContext) => Promise<void>;
+}
+
+async function page1(page: Page, path: string, heading: string | RegExp): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 20_000 });
+  // Lists load after the page frame: wait until nothing is loading.
+  await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
+}
+
+async function dialog(page: Page, name: string | RegExp): Promise<void> {
+  await expect(page.getByRole('dialog', { name })).toBeVisible({ timeout: 10_000 });
+  await page.waitForTimeout(250); // the last frame of the opening transition
+}
+
+const firstRowLink = (page: Page, table: string) => page.getByRole('table', { name: table }).getByRole('row').nth(1).getByRole('link').first();
+
+export const A11Y_TARGETS: A11yTarget[] = [
+  { name: 'sign-in', as: 'anonymous', reflow: true, open: async (page) => { await page.goto('/sign-in'); await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible(); } },
+  {
+    name: 'portal OAuth sign-in (/sharing/rest/oauth2/authorize)',
+    as: 'anonymous',
+    reflow: true,
+    open: async (page, ctx) => {
+      const origin = new URL(page.url()).origin;
+      await page.goto(`/sharing/rest/oauth2/authorize?client_id=${ctx.consoleClientId}&response_type=code&redirect_uri=${encodeURIComponent(`${origin}/oauth-callback`)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`);
+      await expect(page.getByRole('button').first()).toBeVisible();
+    },
+  },
+  { name: 'overview', as: 'admin', reflow: true, open: (page) => page1(page, '/overview', /./) },
+  { name: 'members', as: 'admin', reflow: true, open: (page) => page1(page, '/members', 'Members') },
+  {
+    name: 'members: add member dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('button', { name: 'Add member' }).click();
+      await dialog(page, 'Add member');
+    },
+  },
+  { name: 'members: transfer wizard', as: 'admin', reflow: true, open: (page) => page1(page, '/members/transfer', /./) },
+  { name: 'roles', as: 'admin', reflow: true, open: (page) => page1(page, '/roles', 'Roles') },
+  {
+    name: 'roles: compare roles dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/roles', 'Roles');
+      await page.getByRole('button', { name: 'Compare roles' }).click();
+      await dialog(page, 'Compare roles');
+    },
+  },
+  { name: 'roles: new role with the privilege checklist', as: 'admin', reflow: true, open: (page) => page1(page, '/roles/new', 'New role') },
+  {
+    name: 'roles: a role',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/roles', 'Roles');
+      await page.getByRole('link', { name: /^Open / }).first().click();
+      await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Roles');
+    },
+  },
+  {
+    name: 'roles: delete confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/roles', 'Roles');
+      await page.getByRole('button', { name: /^Delete / }).first().click();
+      await dialog(page, /^Delete the role/);
+    },
+  },
+  { name: 'groups', as: 'admin', reflow: true, open: (page) => page1(page, '/groups', 'Groups') },
+  {
+    name: 'groups: create group dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/groups', 'Groups');
+      await page.getByRole('button', { name: 'Create group' }).click();
+      await dialog(page, 'Create group');
+    },
+  },
+  {
+    name: 'groups: a group',
+    as: 'admin',
+    reflow: true,
+    open: async (page) => {
+      await page1(page, '/groups', 'Groups');
+      await page.getByRole('main').getByRole('link').filter({ hasNotText: /^\d/ }).first().click();
+      await expect(page.getByRole('button', { name: 'Add users' })).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'groups: add users dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add users' }).click();
+      await dialog(page, /^Add users to/);
+    },
+  },
+  {
+    name: 'groups: delete confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Delete group' }).click();
+      await dialog(page, /^Delete .*\?$/);
+    },
+  },
+  { name: 'content', as: 'admin', reflow: true, open: (page) => page1(page, '/content', 'Content') },
+  {
+    name: 'content: add item dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/content', 'Content');
+      await page.getByRole('button', { name: 'Add item' }).click();
+      await dialog(page, 'Add item');
+    },
+  },
+  {
+    name: 'content: an item',
+    as: 'admin',
+    reflow: true,
+    open: async (page) => {
+      await page1(page, '/content', 'Content');
+      await firstRowLink(page, 'Content').click();
+      await expect(page.getByRole('button', { name: 'Delete item' })).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'content: delete confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Delete item' }).click();
+      await dialog(page, /^Delete “/);
+    },
+  },
+  { name: 'webhooks', as: 'admin', reflow: true, open: (page) => page1(page, '/webhooks', 'Webhooks') },
+  {
+    name: 'webhooks: create webhook dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/webhooks', 'Webhooks');
+      await page.getByRole('button', { name: 'Create webhook' }).click();
+      await dialog(page, 'Create webhook');
+    },
+  },
+  {
+    name: 'webhooks: a webhook',
+    as: 'admin',
+    reflow: true,
+    open: async (page, ctx) => {
+      await page.goto(`/webhooks/${ctx.webhookId}`);
+      await expect(page.getByRole('table', { name: 'Delivery attempts' }).getByRole('row').nth(1)).toBeVisible({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'webhooks: a delivery drawer',
+    as: 'admin',
+    open: async (page) => {
+      await page.getByRole('table', { name: 'Delivery attempts' }).getByRole('button', { name: /^Attempt / }).first().click();
+      await dialog(page, /^Delivery of/);
+    },
+  },
+  { name: 'tasks', as: 'admin', reflow: true, open: (page) => page1(page, '/tasks', 'Scheduled tasks') },
+  {
+    name: 'tasks: new task dialog with the CRON builder',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/tasks', 'Scheduled tasks');
+      await page.getByRole('button', { name: 'New task' }).click();
+      await dialog(page, 'New scheduled task');
+      await page.getByRole('dialog').getByText('Advanced (CRON fields)').click();
+    },
+  },
+  {
+    name: 'tasks: run history drawer',
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, '/tasks', 'Scheduled tasks');
+      await page.getByRole('button', { name: `Actions for ${ctx.taskTitle}` }).click();
+      await page.getByRole('menuitem', { name: 'Run history' }).click();
+      await dialog(page, `Run history: ${ctx.taskTitle}`);
+      await expect(page.getByRole('table', { name: 'Runs' }).getByRole('row').nth(1)).toBeVisible({ timeout: 15_000 });
+    },
+  },
+  {
+    name: 'tasks: delete confirmation',
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, '/tasks', 'Scheduled tasks');
+      await page.getByRole('button', { name: `Actions for ${ctx.taskTitle}` }).click();
+      await page.getByRole('menuitem', { name: 'Delete' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await page.waitForTimeout(250);
+    },
+  },
+  { name: 'collaborations', as: 'admin', reflow: true, open: (page) => page1(page, '/collaborations', 'Collaborations') },
+  {
+    name: 'collaborations: leave confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/collaborations', 'Collaborations');
+      const leave = page.getByRole('button', { name: 'Leave collaboration' }).first();
+      if (!(await leave.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
+      await leave.click();
+      await dialog(page, /^Leave /);
+    },
+  },
+  { name: 'settings', as: 'admin', reflow: true, open: (page) => page1(page, '/settings', 'Settings') },
+  {
+    name: 'header: portal switcher menu',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/overview', /./);
+      await page.getByRole('banner').getByRole('button', { name: /127\.0\.0\.1|localhost|portal/i }).first().click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await page.waitForTimeout(200);
+    },
+  },
+  {
+    name: 'header: account menu',
+    as: 'admin',
+    open: async (page) => {
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: /^Account menu for/ }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+      await page.waitForTimeout(200);
+    },
+  },
+];
