@@ -71,7 +71,8 @@ export function AppLayout() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={240} withinPortal>
               <Menu.Target>
-                <ActionIcon variant="subtle" size="lg" radius="xl" aria-label={`Account menu for ${name}`}>
+                {/* The name holds the initials shown (WCAG 2.5.3, label in name). */}
+                <ActionIcon variant="subtle" size="lg" radius="xl" aria-label={`Account menu for ${name} (${initials(name)})`}>
                   <Avatar size={32} radius="xl" color="blue">
                     {initials(name)}
                   </Avatar>
