@@ -18,6 +18,8 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
 test.describe.configure({ mode: 'serial' });
+// A target that cannot be opened fails its step in seconds instead of waiting out the test.
+test.use({ actionTimeout: 15_000 });
 
 /** Signs in with the password form (given time: the check runs beside other work on small machines). */
 async function signIn(page: Page, username: string): Promise<void> {
