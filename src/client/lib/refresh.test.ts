@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getPortal, getSelf, type ApiError } from '../api/index.ts';
 import { renderApp, signInAs } from '../test/render.tsx';
@@ -55,9 +55,11 @@ describe('keeping an OAuth session alive', () => {
   it('a page keeps working when its token was ended underneath it', async () => {
     const s = await oauthSession(svc, clientId, 'admin');
     setSession(s);
-    await oauthPost(svc, 'revokeToken', { auth_token: s.token, client_id: clientId });
+    expect((await oauthPost(svc, 'revokeToken', { auth_token: s.token, client_id: clientId })).success).toBe(true);
     const { location } = renderApp('/members');
-    expect(await screen.findByRole('table', { name: 'Members' })).toBeInTheDocument();
+    // The table's frame shows before its rows: wait for a member read with the new token.
+    const table = await screen.findByRole('table', { name: 'Members' });
+    expect(await within(table).findByText('publisher1', {}, { timeout: 10_000 })).toBeInTheDocument();
     expect(location()).toBe('/members');
     expect(getSession()?.token).not.toBe(s.token);
   });
