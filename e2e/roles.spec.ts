@@ -41,6 +41,8 @@ test('an administrator builds a role from the checklist and assigns it to user1,
 
   // Give it to user1 from the Members page.
   await page.getByRole('link', { name: 'Members' }).click();
+  // Other specs add members to the same organization: find user1 rather than rely on the first page.
+  await page.getByRole('searchbox', { name: 'Search members' }).fill('user1');
   await page.getByRole('checkbox', { name: 'Select user1' }).check();
   await page.getByRole('button', { name: 'Assign role' }).click();
   const assign = page.getByRole('dialog', { name: 'Assign a role to 1 member' });
