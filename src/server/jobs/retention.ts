@@ -57,8 +57,6 @@ export interface Sweep {
   setting: string;
   /** Tables vacuumed on the embedded database after a pass that removed many rows. */
   tables: string[];
-  /** Tables that must exist for the sweep to run (tables added by later migrations). */
-  requires?: string[];
   /** Batches run per target (e.g. per webhook); one run without a target when absent. */
   targets?(ctx: PortalContext): Promise<string[]>;
   /** Removes at most about `batch` rows or files; `more` when another batch may find more (for this target). */
@@ -199,14 +197,12 @@ export const SWEEPS: Sweep[] = [
     name: 'expired OAuth sign-in forms',
     setting: '(at expiry)',
     tables: ['oauth_sign_in_forms'],
-    requires: ['oauth_sign_in_forms'],
     run: ({ ctx, now, batch }) => expired(ctx, 'oauth_sign_in_forms', 'nonce_hash', now, batch),
   },
   {
     name: 'expired OAuth authorization codes',
     setting: '(at expiry)',
     tables: ['oauth_codes'],
-    requires: ['oauth_codes'],
     run: ({ ctx, now, batch }) => expired(ctx, 'oauth_codes', 'code_hash', now, batch),
   },
   {
@@ -214,7 +210,6 @@ export const SWEEPS: Sweep[] = [
     name: 'expired OAuth refresh tokens',
     setting: '(at expiry)',
     tables: ['oauth_refresh_tokens'],
-    requires: ['oauth_refresh_tokens'],
     run: ({ ctx, now, batch }) =>
       count(
         ctx.db.query(
@@ -360,7 +355,6 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
     let removed = 0;
     let batches = 0;
     try {
-      if (sweep.requires && !(await tablesExist(ctx, sweep.requires))) continue;
       const targets = sweep.targets ? await sweep.targets(ctx) : [undefined];
       const pass: Record<string, unknown> = {};
       for (const target of targets) {
@@ -403,11 +397,6 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
     }
   }
   return result;
-}
-
-async function tablesExist(ctx: PortalContext, tables: string[]): Promise<boolean> {
-  const rows = await ctx.db.query<{ t: string | null }>('SELECT to_regclass(t)::text AS t FROM unnest($1::text[]) AS t', [tables]);
-  return rows.every((r) => r.t !== null);
 }
 
 export interface RetentionSweeper {
