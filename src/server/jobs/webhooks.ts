@@ -30,7 +30,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import type { PortalContext } from '../context.ts';
 import { outboundRequest, OutboundRefused } from '../http/outbound.ts';
-import { subscriptionMatches } from '../../shared/events.ts';
+import { EVENT_CATALOGUE, subscriptionMatches } from '../../shared/events.ts';
 import type { Queryable } from '../store/db.ts';
 import { WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookSettings } from '../../shared/contract/webhooks.ts';
 
@@ -107,6 +107,9 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
     // Column arrays for one multi-row insert (a statement per delivery costs more than the rows).
     const cols = { id: [] as string[], hook: [] as string[], org: [] as string[], event: [] as string[], uri: [] as string[], body: [] as string[] };
     for (const e of taken) {
+      // History-only events (webhooks, tasks, collaborations, settings, sign-ins) share the outbox but
+      // are not webhook events: only the catalogue's sources are delivered, even to a `/` subscription.
+      if (!Object.hasOwn(EVENT_CATALOGUE, e.source)) continue;
       for (const h of hooks) {
         if (h.org_id !== e.org_id || Number(e.created) < Number(h.created) || !subscriptionMatches(h.events, e.uri)) continue;
         const event = { userId: e.user_id, username: e.username, when: Number(e.created), operation: e.operation, source: e.source, id: e.subject_id, properties: e.properties };
