@@ -25,6 +25,7 @@ import { itemSharingRoutes } from './areas/items/sharing.ts';
 import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
+import { historyRoutes } from './areas/history/routes.ts';
 import { proxyRoutes } from './areas/proxy/routes.ts';
 import { reassignRoutes } from './areas/reassign/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   authRoutes(app);
   oauthRoutes(app);
   portalRoutes(app);
+  historyRoutes(app);
   userRoutes(app);
   roleRoutes(app);
   groupRoutes(app);

@@ -30,6 +30,8 @@ interface OperationBase<S extends z.ZodType> {
   extras?: readonly string[];
   /** Parameters only this portal reads: ignored with LOCAL_EXTRAS=off, as a real portal ignores unknown ones. */
   localParams?: readonly string[];
+  /** Also answers `f=csv` (the handler writes the file itself). */
+  csv?: boolean;
 }
 
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
@@ -64,7 +66,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
     checkRequest(req, raw, def.longParams);
-    const pretty = responseFormat(raw.f) === 'pjson';
+    const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
     const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
     if (!caller && def.access !== 'public') throw tokenRequired();
@@ -106,8 +108,10 @@ function declaredOperations(app: FastifyInstance): DeclaredOperation[] {
   return app.operations;
 }
 
-function responseFormat(f: unknown): 'json' | 'pjson' {
+function responseFormat(f: unknown, csv = false): 'json' | 'pjson' | 'csv' {
   if (f === undefined || f === '' || f === 'json' || f === 'html') return 'json';
   if (f === 'pjson') return 'pjson';
+  if (csv && f === 'csv') return 'csv';
+  if (csv) throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson, csv`], undefined, { f: 'must be one of: json, pjson, csv' });
   throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson`], undefined, { f: 'must be one of: json, pjson' });
 }
