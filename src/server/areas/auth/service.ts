@@ -6,7 +6,7 @@ import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { claimSignInAttempt, findUserForSignIn, recordSignIn, type UserRow } from '../users/repo.ts';
+import { claimSignInAttempt, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/repo.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
@@ -41,13 +41,18 @@ export async function authenticate(ctx: PortalContext, username: string, passwor
     throw signInFailed('Invalid username or password.');
   }
   const locked = (until: number) => signInFailed(`Too many invalid sign-in attempts. Try again in ${Math.ceil((until - now) / 1000)} seconds.`);
-  if (user.locked_until > now) throw locked(user.locked_until);
+  // Every failure of an existing member is in the organization's history (failedlogin).
+  const failed = async (reason: 'password' | 'locked' | 'disabled', err: ApiError) => {
+    await ctx.db.tx((q) => recordFailedSignIn(q, user, now, reason));
+    return err;
+  };
+  if (user.locked_until > now) throw await failed('locked', locked(user.locked_until));
   // The attempt counts as a failure before the (deliberately slow) password check, so that
   // parallel guesses cannot all pass the lock check; a success below resets the count.
   const attempt = await ctx.db.tx((q) => claimSignInAttempt(q, user.id, now, (failures) => lockUntil(now, failures)));
-  if ('lockedUntil' in attempt) throw locked(attempt.lockedUntil);
-  if (!(await verifyPassword(password, user.password_hash))) throw signInFailed('Invalid username or password.');
-  if (user.disabled) throw signInFailed('This account has been disabled.');
+  if ('lockedUntil' in attempt) throw await failed('locked', locked(attempt.lockedUntil));
+  if (!(await verifyPassword(password, user.password_hash))) throw await failed('password', signInFailed('Invalid username or password.'));
+  if (user.disabled) throw await failed('disabled', signInFailed('This account has been disabled.'));
   return user;
 }
 

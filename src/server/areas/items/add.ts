@@ -188,7 +188,7 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
         created: now,
         modified: now,
       });
-      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, properties: { multipart: true } });
+      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, properties: { multipart: true }, history: { owner: caller.username, title: filename, data: { after: { title: filename, ownerFolder: folder }, multipart: true } } });
     });
     return { success: true, id, folder };
   }
@@ -280,7 +280,7 @@ async function addItemWith(
       await insertItemRow(q, cols);
       if (file && blobKey) await applyFileFields(ctx, q, p, { itemId: id, blobKey, fileName: fileName ?? 'file', size });
       if (thumbnail) await updateItemRow(q, id, { thumbnail: await storeUploadedThumbnail(ctx, q, id, thumbnail) });
-      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now });
+      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, history: { owner: caller.username, title: String(cols.title ?? ''), data: { after: { title: cols.title ?? '', type: cols.type ?? '', ownerFolder: folder } } } });
       if (isAsync) {
         await q.query(
           `INSERT INTO item_jobs (id, item_id, kind, payload, created, updated) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4)`,

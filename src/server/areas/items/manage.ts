@@ -15,7 +15,9 @@ import { ApiError, badParam } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
+import type { HistoryData } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
+import { folderNames } from './historyState.ts';
 import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, lockItem, type ItemRow } from './repo.ts';
@@ -120,6 +122,26 @@ export async function updateItem(ctx: PortalContext, caller: Caller, username: s
   }
 }
 
+/** Columns history leaves out of before/after: bookkeeping, file contents, and the service credentials (a secret). */
+const NOT_IN_HISTORY = new Set(['modified', 'service_credentials', 'data_kind', 'data_text', 'data_blob', 'data_mime', 'size']);
+const FIELD_OF = new Map(Object.entries(COLUMNS).map(([field, col]) => [col, field]));
+
+/** An update's before/after, by field name, of the fields whose value changes. */
+function itemChange(row: ItemRow, cols: Record<string, unknown>, dataChanged: boolean): HistoryData {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const [col, raw] of Object.entries(cols)) {
+    if (NOT_IN_HISTORY.has(col)) continue;
+    const next = JSONB.has(col) && typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+    const prev = (row as unknown as Record<string, unknown>)[col] ?? null;
+    if (JSON.stringify(prev) === JSON.stringify(next ?? null)) continue;
+    const field = FIELD_OF.get(col) ?? col;
+    before[field] = prev;
+    after[field] = next ?? null;
+  }
+  return { before, after, ...('service_credentials' in cols ? { serviceCredentials: 'changed' } : {}), ...(dataChanged ? { dataChanged: true } : {}) };
+}
+
 async function updateItemWith(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams, now: number, oldBlobs: string[]) {
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
@@ -152,6 +174,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
     }
     if (p.thumbnail && typeof p.thumbnail !== 'string') cols.thumbnail = await storeUploadedThumbnail(ctx, q, row.id, p.thumbnail);
     cols.modified = now;
+    const change = itemChange(row, cols, p.text !== undefined || !!p.file);
     await setColumns(q, row.id, cols);
     if (p.file) {
       if (row.data_blob) oldBlobs.push(row.data_blob);
@@ -178,7 +201,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
         throw err;
       }
     }
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: actor(caller), when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: typeof cols.title === 'string' ? cols.title : row.title, data: change } });
     return { success: true as const, id: row.id };
   });
   await Promise.all(oldBlobs.map((k) => ctx.blobs.remove(k)));
@@ -199,7 +222,9 @@ export async function moveItem(ctx: PortalContext, caller: Caller, username: str
       folderId = f.id;
     }
     await q.query('UPDATE items SET folder_id = $2, modified = $3 WHERE id = $1', [row.id, folderId, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'move', subjectId: row.id, actor: actor(caller), properties: { folder: folderId }, when: now });
+    const names = await folderNames(q, [row.folder_id, folderId]);
+    const place = (id: string | null) => ({ ownerFolder: id, folderName: id ? (names.get(id) ?? null) : null });
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'move', subjectId: row.id, actor: actor(caller), properties: { folder: folderId }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: place(row.folder_id), after: place(folderId) } } });
     return { success: true as const, itemId: row.id, owner: row.owner_username, folder: folderId };
   });
 }
@@ -231,7 +256,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
     await q.query('DELETE FROM items WHERE id = $1', [row.id]);
     // Its scheduled tasks have nothing left to run on: stop them, saying why (they stay listed).
     await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title], type: row.type }, when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title], type: row.type }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id } } } });
     return keys.map((k) => k.key);
   });
   await Promise.all(blobs.map((k) => ctx.blobs.remove(k)));
@@ -245,7 +270,7 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
     const row = await ownedItem(q, username, itemId, caller);
     assertMayChange(row, caller, value ? 'portal:admin:updateItems' : 'portal:admin:updateItems');
     await q.query('UPDATE items SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } } });
     return { success: true as const };
   });
 }

@@ -21,7 +21,8 @@ import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { Queryable } from '../../store/db.ts';
-import { recordEvent } from '../../store/events.ts';
+import { recordEvent, type NewEvent } from '../../store/events.ts';
+import { itemSharingState, type ItemSharingState } from './historyState.ts';
 import { findGroup, type GroupRow } from '../groups/repo.ts';
 import { canSeeGroup } from '../groups/service.ts';
 import { findOrg } from '../portals/repo.ts';
@@ -95,10 +96,16 @@ async function findItemFor(q: Queryable, itemId: string, caller: Caller, owner?:
   return row;
 }
 
+/** History of a sharing change: the item's whole sharing before and after, and the groups named. */
+async function sharingHistory(q: Queryable, row: ItemRow, before: ItemSharingState, groups: string[]): Promise<NewEvent['history']> {
+  return { owner: row.owner_username, title: row.title, data: { before, after: await itemSharingState(q, row.id), groups } };
+}
+
 export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
   const now = ctx.clock.now();
   const row = await findItemFor(q, itemId, caller, owner);
   assertMayChangeSharing(row, caller);
+  const before = await itemSharingState(q, row.id);
   let access = row.access;
   if (p.everyone === true) {
     assertMayShare(row, caller, 'Public');
@@ -129,14 +136,16 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
     else if (access === 'org' && row.access === 'private') sharedTo.push('Organization');
     const unsharedFrom = row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : row.access === 'org' && access === 'private' ? ['Organization'] : [];
     if (unsharedFrom.length) {
-      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now });
+      const history = await sharingHistory(q, row, before, unsharedFrom);
+      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now, history });
     }
   }
   if (sharedTo.length) {
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'share', subjectId: row.id, actor: actor(caller), properties: { sharedToGroups: sharedTo }, when: now });
+    const history = await sharingHistory(q, row, before, sharedTo);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'share', subjectId: row.id, actor: actor(caller), properties: { sharedToGroups: sharedTo }, when: now, history });
   }
   for (const g of added) {
-    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'share', subjectId: g.id, actor: actor(caller), properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now });
+    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'share', subjectId: g.id, actor: actor(caller), properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now, history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } } });
   }
   return { notSharedWith, itemId: row.id };
 }
@@ -144,6 +153,7 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
 export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
   const now = ctx.clock.now();
   const row = await findItemFor(q, itemId, caller, owner);
+  const before = await itemSharingState(q, row.id);
   const notUnsharedFrom: string[] = [];
   const removed: GroupRow[] = [];
   for (const gid of [...new Set(p.groups)]) {
@@ -167,10 +177,11 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
     if (access === 'private') unsharedFrom.push('Organization');
   }
   if (unsharedFrom.length) {
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now });
+    const history = await sharingHistory(q, row, before, unsharedFrom);
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now, history });
   }
   for (const g of removed) {
-    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'unshare', subjectId: g.id, actor: actor(caller), properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now });
+    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'unshare', subjectId: g.id, actor: actor(caller), properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now, history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } } });
   }
   return { notUnsharedFrom, itemId: row.id };
 }

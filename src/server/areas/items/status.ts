@@ -60,7 +60,10 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
     }
     const status = p.status === '' ? null : p.status;
     await q.query('UPDATE items SET content_status = $2, modified = $3 WHERE id = $1', [row.id, status, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: { userId: caller.userId, username: caller.username }, properties: { contentStatus: status ?? '' }, when: now });
+    await recordEvent(q, {
+      orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: { userId: caller.userId, username: caller.username }, properties: { contentStatus: status ?? '' }, when: now,
+      history: { op: 'setContentStatus', owner: row.owner_username, title: row.title, data: { before: { contentStatus: row.content_status ?? '' }, after: { contentStatus: status ?? '' } } },
+    });
     return { success: true as const, itemId: row.id };
   });
 }
@@ -74,7 +77,7 @@ export async function applyOrgVerification(q: Queryable, orgId: string, verified
   const [from, to] = verifiedPublic ? ['org_authoritative', 'public_authoritative'] : ['public_authoritative', 'org_authoritative'];
   const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [orgId, from, to, now]);
   for (const r of rows) {
-    await recordEvent(q, { orgId, source: 'item', operation: 'update', subjectId: r.id, actor: { userId: actorCaller.userId, username: actorCaller.username }, properties: { contentStatus: to }, when: now });
+    await recordEvent(q, { orgId, source: 'item', operation: 'update', subjectId: r.id, actor: { userId: actorCaller.userId, username: actorCaller.username }, properties: { contentStatus: to }, when: now, history: { op: 'setContentStatus', data: { before: { contentStatus: from }, after: { contentStatus: to }, reason: 'organization verification' } } });
   }
   return rows.length;
 }

@@ -191,7 +191,7 @@ export async function issueCode(ctx: PortalContext, q: import('../../store/db.ts
     now,
     now + LIMITS.oauthCodeMinutes * 60_000,
   );
-  await recordSignIn(q, userId, now);
+  await recordSignIn(q, userId, now, 'oauth2');
   return code;
 }
 

@@ -20,6 +20,7 @@ import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvents, type NewEvent } from '../../store/events.ts';
+import { folderNames } from '../items/historyState.ts';
 import { hexId } from '../../store/ids.ts';
 import { findFolder, type ItemRow } from '../items/repo.ts';
 import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
@@ -88,6 +89,9 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
     const rows = evaluations.filter((e) => !e.blockers.length).map((e) => e.row!);
     if (!rows.length) return { moved: [], refused };
     const folderId = await targetFolder(q, target, folderName, now);
+    // History keeps where each item was, so a mistaken transfer can be undone to the same folder.
+    const folders = await folderNames(q, [...rows.map((r) => r.folder_id), folderId]);
+    const after = { owner: target.username, ownerFolder: folderId, folderName: folderId ? (folders.get(folderId) ?? null) : null };
     const ids = rows.map((r) => r.id);
     await q.query('UPDATE items SET owner_id = $2, folder_id = $3, modified = $4 WHERE id = ANY ($1::text[])', [ids, target.id, folderId, now]);
     // Relationships the previous owner made pass with the item: only their creator may delete them.
@@ -100,8 +104,12 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
     const events: NewEvent[] = [];
     for (const row of rows) {
       const unsharedFrom = await narrowAccess(q, row, privileges, now);
-      if (unsharedFrom.length) events.push({ orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now });
-      events.push({ orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now });
+      if (unsharedFrom.length) {
+        const data = { before: { access: row.access }, after: { access: (await q.query<{ access: string }>('SELECT access FROM items WHERE id = $1', [row.id]))[0]?.access }, groups: unsharedFrom, reason: 'reassign' };
+        events.push({ orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now, history: { owner: target.username, title: row.title, data } });
+      }
+      const before = { owner: source.username, ownerFolder: row.folder_id, folderName: row.folder_id ? (folders.get(row.folder_id) ?? null) : null };
+      events.push({ orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now, history: { owner: target.username, title: row.title, data: { before, after } } });
       moved.push({ itemId: row.id, tasksDeactivated: tasksOf.get(row.id) ?? 0, unsharedFrom });
     }
     await recordEvents(q, events);

@@ -67,7 +67,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
     params: relationshipParams,
     handler: async ({ caller, params, path, portal }) => {
       assertPathUser(caller, path.username);
-      await portal.db.tx((q) => deleteRelationship(q, caller, params));
+      await portal.db.tx((q) => deleteRelationship(q, caller, params, portal.clock.now()));
       return { success: true };
     },
   });

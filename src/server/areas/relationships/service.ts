@@ -8,8 +8,11 @@ import { findRelationshipType, pairProblem, RELATIONSHIP_TYPES, type Relationshi
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
 import { canViewItem, visibleItem } from '../items/access.ts';
 import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/repo.ts';
+
+const actor = (c: Caller) => ({ userId: c.userId, username: c.username });
 
 export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {
   const rel = findRelationshipType(name);
@@ -40,10 +43,12 @@ export async function addRelationship(q: Queryable, caller: Caller, input: Relat
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (type, origin_id, destination_id) DO NOTHING`,
     [caller.orgId, rel.name, origin.id, destination.id, caller.userId, now],
   );
+  const relationship = { relationshipType: rel.name, originItemId: origin.id, destinationItemId: destination.id };
+  await recordEvent(q, { orgId: origin.org_id, source: 'relationship', operation: 'add', subjectId: origin.id, actor: actor(caller), when: now, history: { op: 'addRelationship', owner: origin.owner_username, title: origin.title, data: { after: relationship } } });
   return { rel, origin, destination };
 }
 
-export async function deleteRelationship(q: Queryable, caller: Caller, input: RelationshipInput): Promise<void> {
+export async function deleteRelationship(q: Queryable, caller: Caller, input: RelationshipInput, now = Date.now()): Promise<void> {
   const rel = relationshipType(input.type);
   const [row] = await q.query<{ id: number; created_by: string }>(
     'SELECT id, created_by FROM relationships WHERE type = $1 AND origin_id = $2 AND destination_id = $3 FOR UPDATE',
@@ -52,6 +57,9 @@ export async function deleteRelationship(q: Queryable, caller: Caller, input: Re
   if (!row) throw new ApiError(400, 'Relationship does not exist or is inaccessible.', [`No ${rel.name} relationship from '${input.originId}' to '${input.destinationId}'.`]);
   if (row.created_by !== caller.userId) throw forbidden('Only the member who created a relationship can delete it.');
   await q.query('DELETE FROM relationships WHERE id = $1', [row.id]);
+  const [origin] = await q.query<{ org_id: string; title: string; owner: string }>('SELECT i.org_id, i.title, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [input.originId]);
+  const relationship = { relationshipType: rel.name, originItemId: input.originId, destinationItemId: input.destinationId };
+  await recordEvent(q, { orgId: origin?.org_id ?? caller.orgId, source: 'relationship', operation: 'delete', subjectId: input.originId, actor: actor(caller), when: now, history: { op: 'deleteRelationship', owner: origin?.owner, title: origin?.title, data: { before: relationship } } });
 }
 
 export interface RelatedQuery {

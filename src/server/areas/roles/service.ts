@@ -72,7 +72,7 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
       `INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`,
       [orgId, id, name, description, now],
     );
-    await recordEvent(q, { orgId, source: 'role', operation: 'add', subjectId: id, actor: actor(caller), properties: { name: [name] }, when: now });
+    await recordEvent(q, { orgId, source: 'role', operation: 'add', subjectId: id, actor: actor(caller), properties: { name: [name] }, when: now, history: { title: name, data: { after: { name, description } } } });
     return { success: true as const, id };
   }).catch(uniqueName(name));
 }
@@ -86,7 +86,9 @@ export async function updateRole(ctx: PortalContext, caller: Caller, orgId: stri
     const name = newName ?? role.name;
     await assertNameFree(q, orgId, name, roleId);
     await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description ?? role.description, now]);
-    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now });
+    const nextDescription = description ?? role.description;
+    const data = { before: { name: role.name, description: role.description }, after: { name, description: nextDescription } };
+    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now, history: { title: name, data } });
     return { success: true as const };
   }).catch(uniqueName(newName ?? ''));
 }
@@ -131,7 +133,10 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
     await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, stored, now]);
     // Members holding the role are reported with the base role its privileges now amount to.
     await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRoleForPrivileges(stored), now]);
-    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { privileges: stored }, when: now });
+    await recordEvent(q, {
+      orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { privileges: stored }, when: now,
+      history: { op: 'setPrivileges', title: role.name, data: { before: { privileges: [...(role.privileges ?? [])].sort() }, after: { privileges: stored } } },
+    });
     return { success: true as const };
   });
 }
@@ -155,7 +160,7 @@ export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: stri
     const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
     if (defaults) throw new ApiError(400, `The role '${role.name}' is the default role for new members; change the new-member defaults first.`, ['The role is a new-member default.']);
     await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
-    await recordEvent(q, { orgId, source: 'role', operation: 'delete', subjectId: roleId, actor: actor(caller), properties: { name: [role.name] }, when: now });
+    await recordEvent(q, { orgId, source: 'role', operation: 'delete', subjectId: roleId, actor: actor(caller), properties: { name: [role.name] }, when: now, history: { title: role.name, data: { before: { name: role.name, description: role.description, privileges: role.privileges } } } });
     return { success: true as const, roleId };
   });
 }

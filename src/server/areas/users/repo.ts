@@ -1,4 +1,5 @@
 /** SQL for members. */
+import { recordEvent } from '../../store/events.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
 import { likePattern } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -122,8 +123,18 @@ export async function claimSignInAttempt(
   return { failures };
 }
 
-export async function recordSignIn(q: Queryable, userId: string, now: number): Promise<void> {
-  await q.query('UPDATE users SET failed_sign_ins = 0, locked_until = 0, last_login = $2 WHERE id = $1', [userId, now]);
+/** A successful sign-in: the failure count reset, and the `login` event of history. */
+export async function recordSignIn(q: Queryable, userId: string, now: number, via = 'generateToken'): Promise<void> {
+  const [u] = await q.query<{ org_id: string; username: string; full_name: string }>(
+    'UPDATE users SET failed_sign_ins = 0, locked_until = 0, last_login = $2 WHERE id = $1 RETURNING org_id, username, full_name',
+    [userId, now],
+  );
+  if (u) await recordEvent(q, { orgId: u.org_id, source: 'session', operation: 'signin', subjectId: u.username, actor: { userId, username: u.username }, when: now, history: { title: u.full_name, data: { via } } });
+}
+
+/** A failed sign-in of an existing member (unknown usernames belong to no organization): the `failedlogin` event. */
+export async function recordFailedSignIn(q: Queryable, user: Pick<UserRow, 'id' | 'org_id' | 'username'>, now: number, reason: 'password' | 'locked' | 'disabled'): Promise<void> {
+  await recordEvent(q, { orgId: user.org_id, source: 'session', operation: 'failedSignin', subjectId: user.username, actor: { userId: user.id, username: user.username }, when: now, history: { data: { reason } } });
 }
 
 // ------------------------------------------------------------------ member lists

@@ -113,6 +113,7 @@ export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: 
       actor: { userId: caller.userId, username: caller.username },
       properties: { userRoleUpdatedTo: [to.roleId ?? to.role] },
       when: now,
+      history: { title: target.full_name || target.username, data: { before: { role: from.role, roleId: from.roleId }, after: { role: to.role, roleId: to.roleId } } },
     });
     return { success: true, username: target.username };
   });
@@ -179,7 +180,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
         [defaults.groups, user.id, now, orgId],
       );
       for (const { group_id } of joined) {
-        await recordEvent(q, { orgId, source: 'group', operation: 'addUsers', subjectId: group_id, actor: caller ? { userId: caller.userId, username: caller.username } : null, properties: { addedUserNames: [user.username] }, when: now });
+        await recordEvent(q, { orgId, source: 'group', operation: 'addUsers', subjectId: group_id, actor: caller ? { userId: caller.userId, username: caller.username } : null, properties: { addedUserNames: [user.username] }, when: now, history: { data: { usernames: [user.username], reason: 'new-member defaults' } } });
       }
     }
     await recordEvent(q, {
@@ -190,6 +191,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       actor: caller ? { userId: caller.userId, username: caller.username } : null,
       properties: { role: [resolved.roleId ?? resolved.role] },
       when: now,
+      history: { title: user.fullName, data: { after: { role: resolved.role, roleId: resolved.roleId, fullName: user.fullName, email: user.email, userLicenseTypeId: user.userLicenseTypeId } } },
     });
     return user;
   }).catch((err: unknown) => {
