@@ -1,4 +1,6 @@
 /** SQL for collaborations, participants, workspaces, invitations and their events. */
+import type { HistoryOperation } from '../../../shared/contract/history.ts';
+import { recordEvent } from '../../store/events.ts';
 import type { ParticipantStatus, WorkspaceAccess, WorkspaceConfig } from '../../../shared/contract/collaborations.ts';
 import type { Queryable } from '../../store/db.ts';
 
@@ -142,11 +144,30 @@ export interface CollaborationEvent {
   when: number;
 }
 
+/** Collaboration log operation → the organization history's operation. */
+const HISTORY_OP: Record<string, HistoryOperation> = {
+  create: 'createCollaboration',
+  addWorkspace: 'addWorkspace',
+  inviteParticipant: 'inviteParticipant',
+  acceptInvitation: 'acceptInvitation',
+  removeParticipant: 'removeParticipant',
+  removeParticipation: 'removeParticipant',
+};
+
+/**
+ * The collaboration's own log (shared with its participants), and the same change in the acting
+ * organization's history (the events outbox), in the caller's transaction.
+ */
 export async function recordCollaborationEvent(q: Queryable, e: CollaborationEvent): Promise<void> {
   await q.query(
     `INSERT INTO collaboration_events (collaboration_id, operation, org_id, user_id, username, properties, created) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [e.collaborationId, e.operation, e.orgId, e.actor?.userId ?? null, e.actor?.username ?? null, JSON.stringify(e.properties), e.when],
   );
+  const [c] = await q.query<{ name: string }>('SELECT name FROM collaborations WHERE id = $1', [e.collaborationId]);
+  await recordEvent(q, {
+    orgId: e.orgId, source: 'collaboration', operation: e.operation, subjectId: e.collaborationId, actor: e.actor ?? null, when: e.when,
+    history: { op: HISTORY_OP[e.operation] ?? 'updateCollaboration', title: c?.name, data: { ...e.properties, collaborationOperation: e.operation } },
+  });
 }
 
 export async function listCollaborationEvents(q: Queryable, collaborationId: string, offset: number, limit: number) {

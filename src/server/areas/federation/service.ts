@@ -17,6 +17,8 @@
  * webhooks are registered and listed; the local portal has no feature editing or geoprocessing
  * jobs, so nothing invokes them.
  */
+import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
+import { recordEvent } from '../../store/events.ts';
 import {
   MAX_WEBHOOKS_PER_SERVICE,
   SECRET_MASK,
@@ -149,6 +151,19 @@ function triggersFor(type: ServiceType, p: ServiceWebhookInput, now: number, cur
   return { change_types, schedule_info };
 }
 
+/** What history keeps of a service webhook (never its signature key). */
+function serviceWebhookView(w: repo.ServiceWebhookRow): Record<string, unknown> {
+  return {
+    name: w.name, service: `${w.folder_name ? `${w.folder_name}/` : ''}${w.service_name}/${w.service_type}`, serverId: w.server_id, changeTypes: w.change_types, hookUrl: w.hook_url,
+    active: w.active, contentType: w.content_type, scheduleInfo: w.schedule_info, payloadFormat: w.payload_format,
+  };
+}
+
+/** A service webhook change in the organization's history (idType w). */
+async function recordServiceWebhookEvent(q: Queryable, caller: Caller, w: repo.ServiceWebhookRow, op: HistoryOperation, data: HistoryData, now: number): Promise<void> {
+  await recordEvent(q, { orgId: caller.orgId, source: 'webhook', operation: op, subjectId: w.id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, owner: w.owner, title: w.name, data } });
+}
+
 export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, p: ServiceWebhookInput) {
   // Who may, before what: an outsider learns nothing from the URL check.
   await serviceFor(ctx.db, caller, k);
@@ -183,6 +198,7 @@ export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k
       modified: now,
     };
     await repo.insertServiceWebhook(q, w);
+    await recordServiceWebhookEvent(q, caller, w, 'createServiceWebhook', { after: serviceWebhookView(w) }, now);
     return w;
   });
   const service = await repo.findService(ctx.db, k);
@@ -216,6 +232,14 @@ export async function editServiceWebhook(ctx: PortalContext, caller: Caller, k: 
       modified: Math.max(now, current.created),
     };
     await repo.updateServiceWebhook(q, id, next);
+    const was = serviceWebhookView(current);
+    const becomes = serviceWebhookView({ ...current, ...next });
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const key of Object.keys(becomes)) if (JSON.stringify(was[key]) !== JSON.stringify(becomes[key])) [before[key], after[key]] = [was[key], becomes[key]];
+    // Never the signature key itself: only that it changed.
+    if (next.signature_key !== current.signature_key) [before.signatureKey, after.signatureKey] = ['changed', 'changed'];
+    await recordServiceWebhookEvent(q, caller, { ...current, ...next }, 'updateServiceWebhook', { before, after }, now);
     return { ...toServiceWebhookRecord({ ...current, ...next }, service.item_id), success: true };
   });
 }
@@ -223,8 +247,10 @@ export async function editServiceWebhook(ctx: PortalContext, caller: Caller, k: 
 export async function deleteServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string) {
   await ctx.db.tx(async (q) => {
     await serviceFor(q, caller, k);
-    if (!(await repo.findServiceWebhook(q, k, id, true))) throw webhookNotFound(id);
+    const current = await repo.findServiceWebhook(q, k, id, true);
+    if (!current) throw webhookNotFound(id);
     await repo.deleteServiceWebhook(q, id);
+    await recordServiceWebhookEvent(q, caller, current, 'deleteServiceWebhook', { before: serviceWebhookView(current) }, ctx.clock.now());
   });
   return { success: true };
 }

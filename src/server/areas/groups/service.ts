@@ -149,7 +149,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
       ],
     );
     await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
-    await recordEvent(q, { orgId: caller.orgId, source: 'group', operation: 'add', subjectId: id, actor: actor(caller), properties: { title: [fields.title] }, when: now });
+    await recordEvent(q, { orgId: caller.orgId, source: 'group', operation: 'add', subjectId: id, actor: actor(caller), properties: { title: [fields.title] }, when: now, history: { owner: caller.username, title: fields.title, data: { after: { ...fields } } } });
     const row = await findGroup(q, id, caller.userId);
     return { success: true as const, group: toGroupRecord(row!, caller) };
   }).catch(uniqueTitle(fields.title));
@@ -179,11 +179,17 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: s
     assertFieldPrivileges(caller, fields);
     if (fields.title) await assertTitleFree(q, row.owner_id, fields.title, row.id);
     const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof GroupFields, unknown][];
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const [k, v] of entries) {
+      const prev = (row as unknown as Record<string, unknown>)[COLUMNS[k]] ?? null;
+      if (JSON.stringify(prev) !== JSON.stringify(v)) [before[k], after[k]] = [prev, v];
+    }
     if (entries.length) {
       const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
       await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [row.id, now, ...entries.map(([, v]) => v)]);
     }
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'update', subjectId: row.id, actor: actor(caller), when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'update', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: fields.title ?? row.title, data: { before, after } } });
     return { success: true as const, groupId: row.id };
   }).catch(uniqueTitle(fields.title));
 }
@@ -199,7 +205,7 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: s
     await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
     // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
     await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [row.org_id, row.id]);
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title] }, when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title] }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } } });
     return { success: true as const, groupId: row.id };
   });
 }
@@ -212,7 +218,7 @@ export async function setGroupProtected(ctx: PortalContext, caller: Caller, grou
       throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
     }
     await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now });
+    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } } });
     return { success: true as const, groupId: row.id };
   });
 }
@@ -295,7 +301,10 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     await insertMembers(q, group.id, toInsert, now);
     await setMemberType(q, group.id, toPromote, 'admin');
     if (added.length) {
-      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: added }, when: now });
+      await recordEvent(q, {
+        orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: added }, when: now,
+        history: { owner: group.owner_username, title: group.title, data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin') } },
+      });
     }
     return { notAdded: reasons.map((r) => r.username), notAddedReasons: reasons };
   });
@@ -321,7 +330,10 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: s
     }
     await deleteMembers(q, group.id, removed.map((c) => c.id));
     if (removed.length) {
-      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: removed.map((c) => c.username) }, when: now });
+      await recordEvent(q, {
+        orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: removed.map((c) => c.username) }, when: now,
+        history: { owner: group.owner_username, title: group.title, data: { usernames: removed.map((c) => c.username), before: { memberTypes: Object.fromEntries(removed.map((c) => [c.username, c.member_type])) } } },
+      });
     }
     return { notRemoved };
   });
@@ -339,6 +351,8 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
     const results: { username: string; success: boolean }[] = [];
     const changes: Record<'admin' | 'member', string[]> = { admin: [], member: [] };
     const updated: string[] = [];
+    const previous: Record<string, string> = {};
+    const next: Record<string, string> = {};
     for (const [names, type] of [[admins, 'admin'], [users, 'member']] as const) {
       for (const name of names) {
         const c = found.get(name.toLowerCase());
@@ -347,13 +361,18 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
         if (ok) {
           changes[type].push(c.id);
           updated.push(c.username);
+          previous[c.username] = c.member_type!;
+          next[c.username] = type;
         }
       }
     }
     await setMemberType(q, group.id, changes.admin, 'admin');
     await setMemberType(q, group.id, changes.member, 'member');
     if (updated.length) {
-      await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: updated }, when: now });
+      await recordEvent(q, {
+        orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: updated }, when: now,
+        history: { owner: group.owner_username, title: group.title, data: { usernames: updated, before: { memberTypes: previous }, after: { memberTypes: next } } },
+      });
     }
     return { results };
   });
@@ -377,7 +396,7 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
       throw new ApiError(400, 'The group has reached its limit of members from other organizations.', []);
     }
     await insertMembers(q, group.id, [{ userId: caller.userId, type: 'member' }], now);
-    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: [caller.username] }, when: now });
+    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: [caller.username] }, when: now, history: { op: 'joinGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } } });
     return { success: true as const, groupId: group.id };
   });
 }
@@ -390,7 +409,7 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, groupId: st
     if (group.my_member_type === 'owner') throw new ApiError(400, "The group's owner cannot leave it; transfer ownership or delete the group.", []);
     if (group.leaving_disallowed) throw new ApiError(400, 'Members cannot leave this group.', ['The group disallows leaving.']);
     await deleteMembers(q, group.id, [caller.userId]);
-    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: [caller.username] }, when: now });
+    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: [caller.username] }, when: now, history: { op: 'leaveGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } } });
     return { success: true as const, groupId: group.id };
   });
 }

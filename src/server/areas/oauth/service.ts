@@ -113,7 +113,7 @@ export async function registerApp(
     });
     await repo.setItemKeyword(q, itemId, REGISTERED_APP_KEYWORD, true, now);
     // The item changed (its type keywords): the same event an item update writes.
-    await recordEvent(q, { orgId: item.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now });
+    await recordEvent(q, { orgId: item.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op: 'registerApp', data: { after: { registeredApp: true } } } });
   });
   const app = await repo.findApp(ctx.db, clientId);
   return appJson(app!, secret);
@@ -159,7 +159,7 @@ export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId
   await ctx.db.tx(async (q) => {
     await q.query('DELETE FROM oauth_apps WHERE client_id = $1', [clientId]);
     await repo.setItemKeyword(q, app.item_id, REGISTERED_APP_KEYWORD, false, now);
-    await recordEvent(q, { orgId: app.org_id, source: 'item', operation: 'update', subjectId: app.item_id, actor: { userId: caller.userId, username: caller.username }, when: now });
+    await recordEvent(q, { orgId: app.org_id, source: 'item', operation: 'update', subjectId: app.item_id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op: 'updateApp', data: { before: { registeredApp: true }, after: { registeredApp: false } } } });
   });
   return { success: true, itemId: app.item_id };
 }

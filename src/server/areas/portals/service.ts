@@ -10,6 +10,7 @@ import { externalMemberLimit } from '../groups/service.ts';
 import { applyOrgVerification } from '../items/status.ts';
 import { countMembers } from '../users/repo.ts';
 import { canViewMembers, toPortalUser } from '../users/service.ts';
+import { recordEvent } from '../../store/events.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 
 export const CURRENT_VERSION = '2025.1';
@@ -67,6 +68,19 @@ export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId
   };
 }
 
+/** The settings an update changes, before and after. */
+function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const was: Record<string, unknown> = { name: org.name, description: org.description, access: org.access, isVerified: org.is_verified, maxExternalMembersPerGroup: org.settings?.maxExternalMembersPerGroup ?? null };
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (v === undefined || !(k in was) || was[k] === v) continue;
+    before[k] = was[k];
+    after[k] = v;
+  }
+  return { before, after };
+}
+
 /** Organization settings: default administrators, or holders of portal:admin:manageWebsite. */
 export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: string, params: z.output<typeof updatePortalParams>) {
   if (caller.orgId !== orgId) throw forbidden('You can change only your own organization.');
@@ -90,6 +104,10 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     const before = org.is_verified && org.access === 'public';
     const after = (params.isVerified ?? org.is_verified) && (params.access ?? org.access) === 'public';
     if (before !== after) await applyOrgVerification(q, orgId, after, caller, now);
+    await recordEvent(q, {
+      orgId, source: 'organization', operation: 'update', subjectId: orgId, actor: { userId: caller.userId, username: caller.username }, when: now,
+      history: { op: 'updateOrganization', title: params.name ?? org.name, data: orgChange(org, params) },
+    });
   });
   return { success: true as const };
 }

@@ -13,6 +13,8 @@
  * - Limits: active tasks per member and per organization (settings.ts); over the limit → 400.
  * - The next run is stored with the task (`next_run_at`); the scheduler claims due tasks from it.
  */
+import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
+import { recordEvent } from '../../store/events.ts';
 import {
   TASK_PARAMETER_SHAPES,
   TASK_TYPE_RULES,
@@ -130,6 +132,28 @@ export async function activeTasksAvailable(q: Queryable, orgId: string, ownerId:
   return Math.max(0, Math.min(s.activePerUser - n.user, s.activePerOrg - n.org));
 }
 
+/** What history keeps of a task: its settings, without the run token or secret-looking parameters. */
+function taskView(t: Pick<TaskRow, 'type' | 'title' | 'task_url' | 'item_id' | 'parameters' | 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week' | 'start_date' | 'end_date' | 'max_occurrences' | 'active'>): Record<string, unknown> {
+  const parameters = Object.fromEntries(Object.entries(t.parameters ?? {}).filter(([k]) => !/token|password|secret|key/i.test(k)));
+  return {
+    type: t.type, title: t.title, taskUrl: t.task_url, itemId: t.item_id, parameters,
+    minute: t.minute, hour: t.hour, dayOfMonth: t.day_of_month, month: t.month, dayOfWeek: t.day_of_week,
+    startDate: t.start_date, endDate: t.end_date, maxOccurrences: t.max_occurrences, active: t.active,
+  };
+}
+
+function changed(was: Record<string, unknown>, now: Record<string, unknown>): HistoryData {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const k of Object.keys(now)) if (JSON.stringify(was[k]) !== JSON.stringify(now[k])) [before[k], after[k]] = [was[k], now[k]];
+  return { before, after };
+}
+
+/** A task change in the organization's history (idType t). */
+async function recordTaskEvent(q: Queryable, caller: Caller, t: Pick<TaskRow, 'id' | 'org_id' | 'owner_username' | 'title'>, op: HistoryOperation, data: HistoryData, now: number): Promise<void> {
+  await recordEvent(q, { orgId: t.org_id, source: 'task', operation: op, subjectId: t.id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, owner: t.owner_username, title: t.title, data } });
+}
+
 export async function createTask(ctx: PortalContext, caller: Caller, username: string, p: CreateTaskParams, formToken: string | undefined) {
   if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can create tasks for ${username}.`);
   const f: Fields = {
@@ -154,6 +178,7 @@ export async function createTask(ctx: PortalContext, caller: Caller, username: s
     if (row.next_run_at === null) throw badParam('endDate', 'leaves no run: the schedule has no time between now (or startDate) and endDate');
     await checkLimits(q, caller.orgId, caller.userId, caller.username);
     await insertTask(q, row);
+    await recordTaskEvent(q, caller, { ...row, owner_username: caller.username }, 'createTask', { after: taskView(row) }, now);
   });
   schedulerWork();
   return { success: true, taskId: id };
@@ -222,7 +247,9 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     const token = f.type === 'GPService' ? (formToken ?? t.run_token) : null;
     const updated: TaskRow = { ...t, ...fieldColumns(f, url, token), modified: now };
     const wantActive = p.isActive ?? t.active;
+    const before = taskView(t);
     await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Disabled by ${caller.username}.`);
+    await recordTaskEvent(q, caller, updated, 'updateTask', changed(before, taskView(updated)), now);
   });
   schedulerWork();
   return { success: true };
@@ -250,8 +277,10 @@ export async function setTaskEnabled(ctx: PortalContext, caller: Caller, usernam
   await ctx.db.tx(async (q) => {
     const t = await pathTask(q, caller, username, taskId, true);
     if (enabled === t.active) return;
+    const was = t.active;
     if (!enabled) t.state = 'paused';
     await applyActive(q, t, enabled, now, `Disabled by ${caller.username}.`);
+    await recordTaskEvent(q, caller, t, enabled ? 'enableTask' : 'disableTask', { before: { active: was }, after: { active: enabled } }, now);
   });
   schedulerWork();
   return { success: true };
@@ -261,6 +290,7 @@ export async function deleteTask(ctx: PortalContext, caller: Caller, username: s
   await ctx.db.tx(async (q) => {
     const t = await pathTask(q, caller, username, taskId, true);
     await deleteTaskRow(q, t.id);
+    await recordTaskEvent(q, caller, t, 'deleteTask', { before: taskView(t) }, ctx.clock.now());
   });
   return { success: true };
 }

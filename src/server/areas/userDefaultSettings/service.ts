@@ -7,6 +7,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
 import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
 
 interface DefaultsRow {
@@ -66,6 +67,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
        ON CONFLICT (org_id) DO UPDATE SET role = $2, user_license_type = $3, groups = $4, user_type = $5, apps = $6, app_bundles = $7, modified = $8`,
       [orgId, next.role, next.userLicenseType, [...new Set(next.groups)], next.userType, JSON.stringify(next.apps), JSON.stringify(next.appBundles), ctx.clock.now()],
     );
+    await recordDefaultsChange(q, caller, orgId, current, { ...next, groups: [...new Set(next.groups)] }, ctx.clock.now());
     return { success: true as const };
   });
 }
@@ -91,9 +93,21 @@ async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: str
   }
 }
 
+/** The organization's history: the whole defaults before and after (undo restores `before`). */
+async function recordDefaultsChange(q: Queryable, caller: Caller, orgId: string, before: UserDefaultSettings, after: UserDefaultSettings, now: number): Promise<void> {
+  await recordEvent(q, {
+    orgId, source: 'organization', operation: 'setUserDefaultSettings', subjectId: orgId, actor: { userId: caller.userId, username: caller.username }, when: now,
+    history: { op: 'setUserDefaultSettings', title: 'New-member defaults', data: { before: { ...before }, after: { ...after } } },
+  });
+}
+
 /** Clears every default at once. */
 export async function deleteDefaults(ctx: PortalContext, caller: Caller, orgId: string) {
   assertDefaultsAdmin(caller, orgId);
-  await ctx.db.query('DELETE FROM user_default_settings WHERE org_id = $1', [orgId]);
+  await ctx.db.tx(async (q) => {
+    const current = await readDefaults(q, orgId);
+    await q.query('DELETE FROM user_default_settings WHERE org_id = $1', [orgId]);
+    await recordDefaultsChange(q, caller, orgId, current, EMPTY, ctx.clock.now());
+  });
   return { success: true as const };
 }

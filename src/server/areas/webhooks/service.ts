@@ -14,12 +14,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { SECRET_MASK, WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
+import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
 import type { PortalContext } from '../../context.ts';
 import { requirePrivilege, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { webhookWork } from '../../jobs/webhooks.ts';
 import { deleteWebhookRow, findWebhook, insertWebhook, lockWebhook, readSettings, setActive, updateWebhookRow, writeSettings, type WebhookRow } from './repo.ts';
@@ -101,6 +103,23 @@ export interface CreateInput {
   events?: string[];
 }
 
+/** The fields whose value differs, before and after. */
+function diff(was: Record<string, unknown>, now: Record<string, unknown>): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const k of Object.keys(now)) {
+    if (JSON.stringify(was[k]) === JSON.stringify(now[k])) continue;
+    before[k] = was[k];
+    after[k] = now[k];
+  }
+  return { before, after };
+}
+
+/** A webhook change in the organization's history (idType w; never the secret). */
+async function recordWebhookEvent(q: Queryable, caller: Caller, orgId: string, id: string, op: HistoryOperation, title: string, data: HistoryData, now: number): Promise<void> {
+  await recordEvent(q, { orgId, source: 'webhook', operation: op, subjectId: id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, title, data } });
+}
+
 export async function createWebhook(ctx: PortalContext, caller: Caller, orgId: string, p: CreateInput) {
   assertMayManage(caller, orgId);
   const url = await checkUrl(ctx, p.url);
@@ -124,6 +143,8 @@ export async function createWebhook(ctx: PortalContext, caller: Caller, orgId: s
       created: now,
       modified: now,
     });
+    const after = { name: p.name, payloadUrl: url, config: p.config ?? {}, events, isActive: true, secret: secret ? 'set' : 'none' };
+    await recordWebhookEvent(q, caller, orgId, id, 'createWebhook', p.name, { after }, now);
   });
   // The secret is shown here, once.
   return { success: true, id, name: p.name, secret };
@@ -145,7 +166,12 @@ export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: s
     if (!row) throw webhookNotFound(id);
     const events = await validateEvents(q, orgId, p.events);
     const secret = p.secret === undefined || p.secret === SECRET_MASK ? row.secret : p.secret;
-    await updateWebhookRow(q, id, { name: p.name, payload_url: url, secret, config: p.config ?? row.config, events, modified: ctx.clock.now() });
+    const now = ctx.clock.now();
+    await updateWebhookRow(q, id, { name: p.name, payload_url: url, secret, config: p.config ?? row.config, events, modified: now });
+    const change = diff({ name: row.name, payloadUrl: row.payload_url, config: row.config, events: row.events }, { name: p.name, payloadUrl: url, config: p.config ?? row.config, events });
+    // Never the secret itself: only that it changed.
+    if (secret !== row.secret) [change.before.secret, change.after.secret] = ['changed', 'changed'];
+    await recordWebhookEvent(q, caller, orgId, id, 'updateWebhook', p.name, change, now);
   });
   return { success: true };
 }
@@ -153,8 +179,11 @@ export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: s
 export async function deleteWebhook(ctx: PortalContext, caller: Caller, orgId: string, id: string) {
   assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
-    if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
+    const row = await lockWebhook(q, orgId, id);
+    if (!row) throw webhookNotFound(id);
     await deleteWebhookRow(q, id);
+    const before = { name: row.name, payloadUrl: row.payload_url, config: row.config, events: row.events, isActive: row.is_active };
+    await recordWebhookEvent(q, caller, orgId, id, 'deleteWebhook', row.name, { before }, ctx.clock.now());
   });
   return { success: true };
 }
@@ -163,8 +192,11 @@ export async function deleteWebhook(ctx: PortalContext, caller: Caller, orgId: s
 export async function setWebhookActive(ctx: PortalContext, caller: Caller, orgId: string, id: string, active: boolean) {
   assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
-    if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
+    const row = await lockWebhook(q, orgId, id);
+    if (!row) throw webhookNotFound(id);
     await setActive(q, id, active, ctx.clock.now(), `Deactivated by ${caller.username}.`);
+    const change = { before: { isActive: row.is_active }, after: { isActive: active } };
+    await recordWebhookEvent(q, caller, orgId, id, active ? 'activateWebhook' : 'deactivateWebhook', row.name, change, ctx.clock.now());
   });
   if (active) webhookWork();
   return { success: true };
@@ -182,7 +214,9 @@ export async function webhookSettings(q: Queryable, orgId: string): Promise<Webh
 export async function updateWebhookSettings(ctx: PortalContext, caller: Caller, orgId: string, p: Partial<WebhookSettings>) {
   assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
-    const s = { ...(await webhookSettings(q, orgId)), ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) };
+    const current = await webhookSettings(q, orgId);
+    const s = { ...current, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) };
+    await recordWebhookEvent(q, caller, orgId, orgId, 'updateWebhookSettings', 'Webhook settings', diff({ ...current }, { ...s }), ctx.clock.now());
     await writeSettings(q, orgId, { notification_attempts: s.notificationAttempts, timeout_seconds: s.notificationTimeOutInSeconds, interval_seconds: s.notificationElapsedTimeInSeconds });
   });
   return { success: true };
