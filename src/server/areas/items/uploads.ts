@@ -129,7 +129,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
       await applyFileFields(ctx, q, fields, { itemId, blobKey: key, fileName: row.name ?? 'file', size });
       await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
-      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, properties: { commit: true } });
+      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, properties: { commit: true }, history: { owner: row.owner_username, title: row.title, data: { after: { size }, commit: true } } });
     });
   } catch (err) {
     await removeBlobs(ctx, [key]);
@@ -171,7 +171,7 @@ export async function discardUpload(
     const row = await findItem(q, itemId);
     if (!row || row.status !== 'partial') return { row, keys: null };
     const keys = await deleteItemRow(q, itemId);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor, when: ctx.clock.now(), properties });
+    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor, when: ctx.clock.now(), properties, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, status: 'partial' }, ...properties } } });
     return { row, keys };
   });
   if (result.keys) await removeBlobs(ctx, result.keys);

@@ -89,7 +89,7 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
         created: now,
         modified: now,
       });
-      await recordEvent(q, { orgId: task.org_id, source: 'item', operation: 'add', subjectId: id, actor: { userId: task.owner_id, username: owner.username }, when: now, properties: { taskId: task.id } });
+      await recordEvent(q, { orgId: task.org_id, source: 'item', operation: 'add', subjectId: id, actor: { userId: task.owner_id, username: owner.username }, when: now, properties: { taskId: task.id }, history: { owner: owner.username, title, data: { after: { title, type: 'CSV' }, taskId: task.id } } });
     });
   } catch (err) {
     await removeBlobs(ctx, [key]);
