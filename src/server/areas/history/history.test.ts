@@ -170,6 +170,38 @@ describe('access and isolation', () => {
   });
 });
 
+describe('custom roles and local extras', () => {
+  it('a custom administrator role needs the view-all privileges; an administrator with them reads history', async () => {
+    const create = await svc.post(`portals/${svc.orgId}/createRole`, { name: 'Half admin', description: '' }, tokens.admin);
+    // Administrative, but without portal:admin:viewItems (nor viewGroups).
+    await svc.post(`portals/${svc.orgId}/roles/${create.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers'] }) }, tokens.admin);
+    expect((await svc.post(`portals/${svc.orgId}/updateUserRole`, { user: 'publisher1', role: create.id }, tokens.admin)).success).toBe(true);
+    const half = await svc.tokenFor('publisher1');
+    expect((await svc.post(`portals/${svc.orgId}/history`, { all: 'true' }, half)).error.code).toBe(403);
+    await svc.post(`portals/${svc.orgId}/roles/${create.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'] }) }, tokens.admin);
+    const page = await svc.post(`portals/${svc.orgId}/history`, { all: 'true', num: '1', ...WINDOW }, half);
+    expect(page.error).toBeUndefined();
+    expect(ns(page.items)).toEqual([59]);
+    await svc.post(`portals/${svc.orgId}/updateUserRole`, { user: 'publisher1', role: 'org_publisher' }, tokens.admin);
+  });
+
+  it('with LOCAL_EXTRAS=off the events lose eventId and operation, and keep the documented fields', async () => {
+    const plain = await startService({ config: { localExtras: false } });
+    try {
+      const token = await plain.tokenFor('admin');
+      const page = await plain.post(`portals/${plain.orgId}/history`, { all: 'true', num: '3' }, token);
+      expect(page.items.length).toBeGreaterThan(0);
+      for (const e of page.items) {
+        expect(e).not.toHaveProperty('eventId');
+        expect(e).not.toHaveProperty('operation');
+        expect(e).toMatchObject({ id: expect.any(String), idType: expect.any(String), action: expect.any(String), created: expect.any(Number), orgId: plain.orgId, data: expect.any(Object) });
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
 describe('bad input: 400 naming the parameter, never a 500', () => {
   const cases: [string, Record<string, string>][] = [
     ['start', { start: 'not-a-cursor!' }],
