@@ -150,6 +150,8 @@ describe('roles and members', () => {
     expect(JSON.stringify(failed)).not.toContain('wrong password!');
     await svc.tokenFor('user1');
     expect(await latest('user1')).toMatchObject({ action: 'login', operation: 'signin' });
+    // A username as id matches in any case.
+    expect(await latest('USER1')).toMatchObject({ id: 'user1', operation: 'signin' });
   });
 });
 

@@ -84,3 +84,9 @@ export async function existingMembers(q: Queryable, orgId: string, usernames: st
   const rows = await q.query<{ username: string }>('SELECT username FROM users WHERE org_id = $1 AND lower(username) = ANY($2::text[])', [orgId, usernames.map((u) => u.toLowerCase())]);
   return new Set(rows.map((r) => r.username.toLowerCase()));
 }
+
+/** The stored spelling of a member's username, if `name` is one (any case). */
+export async function memberSpelling(q: Queryable, orgId: string, name: string): Promise<string | undefined> {
+  const [row] = await q.query<{ username: string }>('SELECT username FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, name]);
+  return row?.username;
+}

@@ -15,7 +15,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
-import { existingMembers, historyCsvPage, historyPage, type HistoryFilter, type HistoryRow } from './repo.ts';
+import { existingMembers, historyCsvPage, historyPage, memberSpelling, type HistoryFilter, type HistoryRow } from './repo.ts';
 
 /** A custom administrator role must still see all members, groups and content to read history. */
 const HISTORY_PRIVILEGES = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
@@ -46,8 +46,11 @@ async function filterOf(portal: PortalContext, orgId: string, p: HistoryParams):
     const byLower = new Map([...known].map((u) => [u, u]));
     actors = actors.map((a) => byLower.get(a.toLowerCase()) ?? a);
   }
+  // A username given as `id` in another case: the member's events are stored under its own spelling.
+  let id = p.id || undefined;
+  if (id) id = (await memberSpelling(portal.db, orgId, id)) ?? id;
   const types: HistoryIdType[] | undefined = p.types?.length ? (p.types as HistoryIdType[]) : !p.all && p.id === undefined ? ['a'] : undefined;
-  return { orgId, id: p.id || undefined, types, actors, owners: p.owners?.length ? p.owners : undefined, actions: p.actions?.length ? p.actions : undefined, fromDate: p.fromDate, toDate: p.toDate, order: p.sortOrder };
+  return { orgId, id, types, actors, owners: p.owners?.length ? p.owners : undefined, actions: p.actions?.length ? p.actions : undefined, fromDate: p.fromDate, toDate: p.toDate, order: p.sortOrder };
 }
 
 function numOf(p: HistoryParams, max: number): number {
