@@ -271,6 +271,7 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     const toInsert: { userId: string; type: MemberType }[] = [];
     const toPromote: string[] = [];
     const added: string[] = [];
+    const promoted: string[] = [];
     for (const [key, { name, type }] of wanted) {
       const c = found.get(key);
       const refuse = (reason: string) => reasons.push({ username: name, reason });
@@ -280,7 +281,10 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
       }
       if (c.member_type) {
         // Already a member: not an error; a member named among `admins` becomes a manager.
-        if (type === 'admin' && c.member_type === 'member') toPromote.push(c.id);
+        if (type === 'admin' && c.member_type === 'member') {
+          toPromote.push(c.id);
+          promoted.push(c.username);
+        }
         continue;
       }
       const isExternal = c.org_id !== group.org_id;
@@ -303,7 +307,13 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     if (added.length) {
       await recordEvent(q, {
         orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: added }, when: now,
-        history: { owner: group.owner_username, title: group.title, data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin') } },
+        history: { owner: group.owner_username, title: group.title, data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin'), ...(promoted.length ? { promoted } : {}) } },
+      });
+    } else if (promoted.length) {
+      // Only existing members made managers: the change updateUsers would have made, recorded as one.
+      await recordEvent(q, {
+        orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: promoted }, when: now,
+        history: { owner: group.owner_username, title: group.title, data: { usernames: promoted, before: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'member'])) }, after: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'admin'])) } } },
       });
     }
     return { notAdded: reasons.map((r) => r.username), notAddedReasons: reasons };

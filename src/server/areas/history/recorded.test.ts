@@ -113,6 +113,9 @@ describe('groups', () => {
     expect(add.data.admins).toEqual(['publisher1']);
     await svc.post(`community/groups/${gid}/updateUsers`, { users: 'publisher1' }, tokens.admin);
     expect(await latest(gid)).toMatchObject({ action: 'updateUsers', data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'admin' } }, after: { memberTypes: { publisher1: 'member' } } } });
+    // addUsers naming an existing member among admins makes them a manager: recorded like updateUsers.
+    await svc.post(`community/groups/${gid}/addUsers`, { admins: 'publisher1' }, tokens.admin);
+    expect(await latest(gid)).toMatchObject({ action: 'updateUsers', data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'member' } }, after: { memberTypes: { publisher1: 'admin' } } } });
     await svc.post(`community/groups/${gid}/removeUsers`, { users: 'user1' }, tokens.admin);
     expect(await latest(gid)).toMatchObject({ action: 'removeusers', data: { usernames: ['user1'] } });
     await svc.post(`community/groups/${gid}/delete`, {}, tokens.admin);
