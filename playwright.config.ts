@@ -1,11 +1,12 @@
 /**
  * End-to-end: the built console served by the real service on a fresh data directory, driven in
- * Debian's Chromium (Playwright cannot download its own browser here).
+ * the Chromium e2e/browser.ts finds (CHROMIUM_PATH, Playwright's own, or Debian's).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findTestBrowser } from './e2e/browser.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3197);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
@@ -27,8 +28,9 @@ export default defineConfig({
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      // undefined when none is found: `npm test` stops before this step (scripts/check-test-browser.ts).
+      executablePath: findTestBrowser()?.executablePath,
+      args: CHROMIUM_ARGS,
     },
   },
   webServer: {

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { build, type Plugin } from 'vite';
 import { fmt, freshDataDir, ROOT, startProcess } from './lib.ts';
+import { CHROMIUM_ARGS, findTestBrowser, NO_BROWSER_MESSAGE } from '../e2e/browser.ts';
 
 const BUDGET_KB = 200;
 const runs = Number(process.env.FCP_RUNS ?? 9);
@@ -109,10 +110,9 @@ writeFileSync(
 const dataDir = freshDataDir();
 const service = await startProcess('src/server/main.ts', { DATA_DIR: dataDir, DEMO_DATA: 'on', CONSOLE_DIR: outDir }, port, '/sharing/rest/portals/self?f=json');
 const base = service.baseUrl;
-const browser: Browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const testBrowser = findTestBrowser();
+if (!testBrowser) throw new Error(NO_BROWSER_MESSAGE);
+const browser: Browser = await chromium.launch({ executablePath: testBrowser.executablePath, args: CHROMIUM_ARGS });
 
 /** In every page: when the first <h1> appears (the page's own heading, not a loader). */
 const HEADING_PROBE = `(() => {

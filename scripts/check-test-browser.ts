@@ -1,0 +1,17 @@
+/**
+ * `npm test` runs this before the end-to-end step: it stops the run with one line saying how to
+ * install a browser when none is found, instead of failing every spec.
+ */
+import { existsSync } from 'node:fs';
+import { findTestBrowser, NO_BROWSER_MESSAGE } from '../e2e/browser.ts';
+
+const browser = findTestBrowser();
+if (!browser) {
+  console.error(NO_BROWSER_MESSAGE);
+  process.exit(1);
+}
+if (!existsSync(browser.executablePath)) {
+  console.error(`CHROMIUM_PATH=${browser.executablePath} does not exist. ${NO_BROWSER_MESSAGE}`);
+  process.exit(1);
+}
+console.log(`end-to-end browser: ${browser.executablePath} (${browser.source})`);
