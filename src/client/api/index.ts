@@ -13,3 +13,4 @@ export * from './reassign.ts';
 export * from './collaborations.ts';
 export * from './webhooks.ts';
 export * from './tasks.ts';
+export * from './history.ts';

@@ -1,7 +1,7 @@
 /** The pre-check's answer: counts, then one row per item — transferable, or blocked with every reason and its fix. */
 import { Anchor, Badge, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { fixFor, type CheckOutcome } from './logic.ts';
+import { fixFor, type CheckOutcome } from '../lib/transfer.ts';
 
 const ORDER = { blocked: 0, error: 1, ok: 2 } as const;
 

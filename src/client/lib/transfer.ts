@@ -1,10 +1,10 @@
 /**
- * The transfer wizard's work, without React: the pre-check and the run, each in batches of at
- * most 100 items (the service's limit per request), and the fix to suggest for each reason an
- * item is refused.
+ * Transferring items, without React: the pre-check and the run, each in batches of at most 100
+ * items (the service's limit per request), and the fix to suggest for each reason an item is
+ * refused. Shared by the transfer wizard and the undo of a transfer (the same pre-check for both).
  */
-import { blockedItemsOf, canReassignItems, describeError, reassignItems, type BlockedItem, type BlockReason } from '../../api/index.ts';
-import { LIMITS } from '../../../shared/limits.ts';
+import { blockedItemsOf, canReassignItems, describeError, reassignItems, type BlockedItem, type BlockReason } from '../api/index.ts';
+import { LIMITS } from '../../shared/limits.ts';
 
 export const BATCH = LIMITS.itemsPerReassignRequest;
 

@@ -16,8 +16,8 @@ import { formatDate } from '../../lib/format.ts';
 import { can } from '../../lib/privileges.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { CheckResults } from './CheckResults.tsx';
-import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from './logic.ts';
+import { CheckResults } from '../../components/CheckResults.tsx';
+import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
 import { ownedItemsQuery, targetMembersQuery } from './queries.ts';
 
 interface Progress<T> {

@@ -4,7 +4,7 @@ import { addGroupUsers, createGroup, getItem, request, shareItem } from '../../a
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { recordRequests } from '../../test/requests.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
-import { fixFor, precheck, runTransfer } from './logic.ts';
+import { fixFor, precheck, runTransfer } from '../../lib/transfer.ts';
 
 let svc: ClientTestService;
 beforeAll(async () => {

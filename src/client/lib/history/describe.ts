@@ -1,0 +1,310 @@
+/**
+ * History events in words, without React: "publisher1 shared 'Parcels' with the organization",
+ * and the before/after of a change as rows. Pure, so the Activity page, the History tab and the
+ * undo dialog say the same thing, and tests pin it.
+ *
+ * The local portal names each event's operation (`operation`, a local extra); another portal (or
+ * LOCAL_EXTRAS=off) sends only the documented `action`, so operationOf infers the operation from
+ * the action, the target type and the fields in `data`.
+ */
+import { BASE_ROLE_LABELS } from '../../../shared/privileges.ts';
+import { ID_TYPE_LABELS, type HistoryEvent, type HistoryOperation } from '../../../shared/contract/history.ts';
+
+type Fields = Record<string, unknown>;
+const fieldsOf = (v: unknown): Fields => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : {});
+const has = (e: HistoryEvent, key: string) => key in fieldsOf(e.data?.before) || key in fieldsOf(e.data?.after);
+const onlyKeys = (e: HistoryEvent, keys: string[]) => {
+  const all = [...Object.keys(fieldsOf(e.data?.before)), ...Object.keys(fieldsOf(e.data?.after))];
+  return all.length > 0 && all.every((k) => keys.includes(k));
+};
+const DEFAULTS_KEYS = ['role', 'userLicenseType', 'groups', 'userType', 'apps', 'appBundles'];
+
+/** The service operation behind an event: `operation` when the portal sends it, else inferred. */
+export function operationOf(e: HistoryEvent): HistoryOperation | undefined {
+  if (e.operation) return e.operation;
+  const after = fieldsOf(e.data?.after);
+  switch (e.idType) {
+    case 'i':
+      if (e.action === 'add') return 'addItem';
+      if (e.action === 'delete') return 'deleteItem';
+      if (e.action === 'share') return 'shareItem';
+      if (e.action === 'unshare') return 'unshareItem';
+      if (has(e, 'owner')) return 'reassignItem';
+      if (has(e, 'contentStatus')) return 'setContentStatus';
+      if (has(e, 'protected')) return after.protected ? 'protectItem' : 'unprotectItem';
+      if ('relationshipType' in after) return 'addRelationship';
+      if (has(e, 'relationshipType')) return 'deleteRelationship';
+      if (has(e, 'registeredApp')) return 'updateApp';
+      if (onlyKeys(e, ['ownerFolder', 'folderName'])) return 'moveItem';
+      return 'updateItem';
+    case 'g':
+      if (e.action === 'create') return 'createGroup';
+      if (e.action === 'delete') return 'deleteGroup';
+      if (e.action === 'addusers') return 'addUsers';
+      if (e.action === 'removeusers') return 'removeUsers';
+      if (e.action === 'updateUsers') return 'updateUsers';
+      if (e.action === 'share') return 'shareItem';
+      if (e.action === 'unshare') return 'unshareItem';
+      if (has(e, 'protected')) return after.protected ? 'protectGroup' : 'unprotectGroup';
+      return 'updateGroup';
+    case 'u':
+      if (e.action === 'create') return 'createUser';
+      if (e.action === 'login') return 'signin';
+      if (e.action === 'failedlogin') return 'failedSignin';
+      if (e.action === 'delete') return 'deleteUser';
+      if (has(e, 'roleId') || has(e, 'role')) return 'updateUserRole';
+      if (has(e, 'disabled')) return after.disabled ? 'disableUser' : 'enableUser';
+      return 'updateUser';
+    case 'r':
+      if (e.action === 'create') return 'createRole';
+      if (e.action === 'delete') return 'deleteRole';
+      return has(e, 'privileges') ? 'setPrivileges' : 'updateRole';
+    case 'a':
+      return DEFAULTS_KEYS.some((k) => k !== 'role' && has(e, k)) || onlyKeys(e, ['role']) ? 'setUserDefaultSettings' : 'updateOrganization';
+    case 'w':
+      if (e.action === 'create') return 'createWebhook';
+      if (e.action === 'delete') return 'deleteWebhook';
+      if (e.id === e.orgId) return 'updateWebhookSettings';
+      if (onlyKeys(e, ['isActive'])) return after.isActive ? 'activateWebhook' : 'deactivateWebhook';
+      return 'updateWebhook';
+    case 't':
+      if (e.action === 'create') return 'createTask';
+      if (e.action === 'delete') return 'deleteTask';
+      if (onlyKeys(e, ['active'])) return after.active ? 'enableTask' : 'disableTask';
+      return 'updateTask';
+    default:
+      return undefined;
+  }
+}
+
+/** Optional names the caller knows (group and role titles), for friendlier sentences. */
+export interface Names {
+  group?: (id: string) => string | undefined;
+  role?: (id: string) => string | undefined;
+}
+
+const quoted = (s: string) => `'${s}'`;
+const STATUS_WORDS: Record<string, string> = { org_authoritative: 'authoritative', public_authoritative: 'authoritative (public)', deprecated: 'deprecated' };
+
+/** "a, b and c"; more than `max` become "a, b, c and 4 more". */
+export function listWords(names: readonly string[], max = 3): string {
+  if (names.length === 0) return 'nobody';
+  const shown = names.length > max ? [...names.slice(0, max), `${names.length - max} more`] : [...names];
+  return shown.length === 1 ? shown[0] : `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+/** "the organization", "everyone (public)", "the group 'Field crews'" (or "2 groups"). */
+function sharingWords(targets: readonly string[], names: Names): string {
+  const words: string[] = [];
+  const groups: string[] = [];
+  for (const t of targets) {
+    if (t === 'Everyone' || t === 'everyone') words.push('everyone (public)');
+    else if (t === 'Organization' || t === 'org') words.push('the organization');
+    else groups.push(t);
+  }
+  if (groups.length === 1) words.push(`the group ${quoted(names.group?.(groups[0]) ?? groups[0])}`);
+  else if (groups.length > 1) words.push(`${groups.length} groups`);
+  return words.length ? listWords(words, 4) : 'nobody';
+}
+
+/** What a share or unshare added or took away, from the whole sharing before and after. */
+export function sharingDelta(e: HistoryEvent): { added: string[]; removed: string[] } {
+  const b = fieldsOf(e.data?.before);
+  const a = fieldsOf(e.data?.after);
+  const level = (access: unknown) => (access === 'public' ? 2 : access === 'org' ? 1 : 0);
+  const bg = Array.isArray(b.groups) ? (b.groups as string[]) : [];
+  const ag = Array.isArray(a.groups) ? (a.groups as string[]) : [];
+  const added = ag.filter((g) => !bg.includes(g));
+  const removed = bg.filter((g) => !ag.includes(g));
+  const [from, to] = [level(b.access), level(a.access)];
+  if (to > from) added.unshift(to === 2 ? 'Everyone' : 'Organization');
+  if (to < from) removed.unshift(from === 2 ? 'Everyone' : 'Organization');
+  return { added, removed };
+}
+
+export function roleWords(role: unknown, roleId: unknown, names: Names = {}): string {
+  if (typeof roleId === 'string' && roleId) return `the role ${quoted(names.role?.(roleId) ?? roleId)}`;
+  if (typeof role === 'string' && role in BASE_ROLE_LABELS) return BASE_ROLE_LABELS[role as keyof typeof BASE_ROLE_LABELS];
+  return typeof role === 'string' && role ? role : 'no role';
+}
+
+const changedKeys = (e: HistoryEvent) => [...new Set([...Object.keys(fieldsOf(e.data?.before)), ...Object.keys(fieldsOf(e.data?.after))])];
+const keysSuffix = (e: HistoryEvent) => {
+  const keys = changedKeys(e);
+  return keys.length ? ` (${listWords(keys, 4)})` : '';
+};
+const usernamesOf = (e: HistoryEvent): string[] => (Array.isArray(e.data?.usernames) ? (e.data.usernames as string[]) : []);
+
+/** One event in one sentence. */
+export function describeEvent(e: HistoryEvent, names: Names = {}): string {
+  const who = e.actor ?? 'The portal';
+  const title = quoted(e.title ?? e.id);
+  const before = fieldsOf(e.data?.before);
+  const after = fieldsOf(e.data?.after);
+  const op = operationOf(e);
+  switch (op) {
+    case 'addItem':
+      return `${who} added the item ${title}`;
+    case 'updateItem':
+      return `${who} updated the item ${title}${keysSuffix(e)}`;
+    case 'deleteItem':
+      return `${who} deleted the item ${title}`;
+    case 'shareItem':
+    case 'unshareItem': {
+      if (e.idType === 'g') {
+        const items = Array.isArray(e.data?.items) ? (e.data.items as { title?: string; itemId?: string }[]) : [];
+        const what = items.length === 1 ? quoted(items[0].title ?? items[0].itemId ?? '') : `${items.length} items`;
+        return op === 'shareItem' ? `${who} shared ${what} with the group ${title}` : `${who} stopped sharing ${what} with the group ${title}`;
+      }
+      const { added, removed } = sharingDelta(e);
+      const listed = Array.isArray(e.data?.groups) ? (e.data.groups as string[]) : [];
+      if (op === 'shareItem') return `${who} shared ${title} with ${sharingWords(added.length ? added : listed, names)}`;
+      return `${who} stopped sharing ${title} with ${sharingWords(removed.length ? removed : listed, names)}`;
+    }
+    case 'moveItem':
+      return `${who} moved ${title} to ${after.folderName ? `the folder ${quoted(String(after.folderName))}` : 'the root folder'}`;
+    case 'reassignItem': {
+      const folder = after.folderName ? ` (folder ${quoted(String(after.folderName))})` : '';
+      return `${who} transferred ${title} from ${before.owner ?? 'its owner'} to ${after.owner ?? 'another member'}${folder}`;
+    }
+    case 'setContentStatus': {
+      const status = String(after.contentStatus ?? '');
+      return status ? `${who} marked ${title} as ${STATUS_WORDS[status] ?? status}` : `${who} removed the content status of ${title}`;
+    }
+    case 'protectItem':
+      return `${who} protected ${title} from deletion`;
+    case 'unprotectItem':
+      return `${who} removed the delete protection of ${title}`;
+    case 'addRelationship':
+      return `${who} related ${title} to ${after.destinationItemId ?? 'an item'} (${after.relationshipType ?? 'relationship'})`;
+    case 'deleteRelationship':
+      return `${who} removed the relationship ${before.relationshipType ?? ''} from ${title} to ${before.destinationItemId ?? 'an item'}`.replace('  ', ' ');
+    case 'registerApp':
+      return `${who} registered ${title} as an app`;
+    case 'updateApp':
+      return `${who} changed the app registration of ${title}`;
+    case 'createGroup':
+      return `${who} created the group ${title}`;
+    case 'updateGroup':
+      return `${who} updated the group ${title}${keysSuffix(e)}`;
+    case 'deleteGroup':
+      return `${who} deleted the group ${title}`;
+    case 'protectGroup':
+      return `${who} protected the group ${title} from deletion`;
+    case 'unprotectGroup':
+      return `${who} removed the delete protection of the group ${title}`;
+    case 'reassignGroup':
+      return `${who} gave the group ${title} to ${after.owner ?? 'another member'}`;
+    case 'addUsers': {
+      const admins = Array.isArray(e.data?.admins) ? (e.data.admins as string[]) : [];
+      return `${who} added ${listWords(usernamesOf(e))} to the group ${title}${admins.length ? ` (as managers: ${listWords(admins)})` : ''}`;
+    }
+    case 'removeUsers':
+      return `${who} removed ${listWords(usernamesOf(e))} from the group ${title}`;
+    case 'updateUsers': {
+      const types = fieldsOf(after.memberTypes);
+      const users = usernamesOf(e);
+      const managers = users.filter((u) => types[u] === 'admin');
+      const members = users.filter((u) => types[u] !== 'admin');
+      const parts = [managers.length ? `made ${listWords(managers)} ${managers.length === 1 ? 'a manager' : 'managers'}` : '', members.length ? `made ${listWords(members)} ${members.length === 1 ? 'a member' : 'members'} (no longer managing)` : ''].filter(Boolean);
+      return `${who} ${parts.join(' and ') || 'changed member types'} of the group ${title}`;
+    }
+    case 'joinGroup':
+      return `${who} joined the group ${title}`;
+    case 'leaveGroup':
+      return `${who} left the group ${title}`;
+    case 'createUser':
+      return `${who} added the member ${e.id} (${roleWords(after.role, after.roleId, names)})`;
+    case 'updateUserRole':
+      return `${who} changed the role of ${e.id} from ${roleWords(before.role, before.roleId, names)} to ${roleWords(after.role, after.roleId, names)}`;
+    case 'disableUser':
+      return `${who} disabled the account of ${e.id}`;
+    case 'enableUser':
+      return `${who} enabled the account of ${e.id}`;
+    case 'updateUser':
+      return `${who} updated the member ${e.id}${keysSuffix(e)}`;
+    case 'deleteUser':
+      return `${who} deleted the member ${e.id}`;
+    case 'signin':
+      return `${e.id} signed in`;
+    case 'failedSignin':
+      return `A sign-in as ${e.id} failed${e.data?.reason ? ` (${String(e.data.reason) === 'password' ? 'wrong password' : String(e.data.reason)})` : ''}`;
+    case 'createRole':
+      return `${who} created the role ${title}`;
+    case 'updateRole':
+      return `${who} updated the role ${title}${keysSuffix(e)}`;
+    case 'setPrivileges': {
+      const b = Array.isArray(before.privileges) ? (before.privileges as string[]) : [];
+      const a = Array.isArray(after.privileges) ? (after.privileges as string[]) : [];
+      const plus = a.filter((p) => !b.includes(p)).length;
+      const minus = b.filter((p) => !a.includes(p)).length;
+      return `${who} changed the privileges of the role ${title} (${plus} added, ${minus} removed)`;
+    }
+    case 'deleteRole':
+      return `${who} deleted the role ${title}`;
+    case 'updateOrganization':
+      return `${who} changed the organization's settings${keysSuffix(e)}`;
+    case 'setUserDefaultSettings':
+      return `${who} changed the new-member defaults${keysSuffix(e)}`;
+    case 'createWebhook':
+    case 'createServiceWebhook':
+      return `${who} created the webhook ${title}`;
+    case 'updateWebhook':
+    case 'updateServiceWebhook':
+      return `${who} updated the webhook ${title}${keysSuffix(e)}`;
+    case 'deleteWebhook':
+    case 'deleteServiceWebhook':
+      return `${who} deleted the webhook ${title}`;
+    case 'activateWebhook':
+      return `${who} activated the webhook ${title}`;
+    case 'deactivateWebhook':
+      return `${who} deactivated the webhook ${title}`;
+    case 'updateWebhookSettings':
+      return `${who} changed the webhook settings${keysSuffix(e)}`;
+    case 'createTask':
+      return `${who} scheduled the task ${title}`;
+    case 'updateTask':
+      return `${who} updated the scheduled task ${title}${keysSuffix(e)}`;
+    case 'deleteTask':
+      return `${who} deleted the scheduled task ${title}`;
+    case 'enableTask':
+      return `${who} enabled the scheduled task ${title}`;
+    case 'disableTask':
+      return `${who} disabled the scheduled task ${title}`;
+    default:
+      return `${who}: ${e.action} ${ID_TYPE_LABELS[e.idType] ?? e.idType} ${title}`;
+  }
+}
+
+export interface ChangeRow {
+  field: string;
+  before: string;
+  after: string;
+}
+
+/** A value as text: '—' for nothing, lists joined, objects as JSON. */
+export function valueText(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '—';
+  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(', ') : '—';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** The before/after of a change, one row per field (fields only in `before` or only in `after` too). */
+export function changeRows(e: HistoryEvent): ChangeRow[] {
+  const before = fieldsOf(e.data?.before);
+  const after = fieldsOf(e.data?.after);
+  return changedKeys(e).map((field) => ({ field, before: field in before ? valueText(before[field]) : '—', after: field in after ? valueText(after[field]) : '—' }));
+}
+
+/** The other details an event carries (usernames of a batch, groups shared with, a reason). */
+export function detailRows(e: HistoryEvent): { field: string; value: string }[] {
+  return Object.entries(e.data ?? {})
+    .filter(([k]) => k !== 'before' && k !== 'after')
+    .map(([field, v]) => ({ field, value: valueText(v) }));
+}
+
+/** A key that tells events apart: eventId (local), else what the event is made of. */
+export function eventKey(e: HistoryEvent): string {
+  return e.eventId ?? `${e.created}:${e.idType}:${e.id}:${e.action}:${e.actor ?? ''}:${JSON.stringify(e.data ?? {})}`;
+}
