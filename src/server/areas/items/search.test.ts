@@ -165,6 +165,13 @@ describe('search: free terms through the trigram index (migration 013)', () => {
   it('never matches a term across two fields (the joined text only narrows the candidates)', async () => {
     // "Cranes" ends the title and the next field would begin after it: no field holds "cranes ferry".
     expect(await ours('"cranes ferry"')).toEqual([]);
+    // One item whose title ends "Cranes" and whose snippet begins "Wharf": the joined text holds
+    // "cranes\nwharf", but no field does, so a term with that line break still matches nothing.
+    const span = await insertItem(svc, 'admin', { title: `${W}tw Quay Cranes`, tags: [`${W}tw`], snippet: 'Wharf pier' });
+    const spans = async (q: string) => ((await search(q, 'admin')).results as { id: string }[]).filter((r) => r.id === span).length;
+    expect(await spans('"quay cranes"')).toBe(1);
+    expect(await spans('"cranes\nwharf"')).toBe(0);
+    expect(await spans('"cranes wharf"')).toBe(0);
     // The tags joined with commas, as before: a term over two tags matches.
     expect(await ours(`"tv,breakwater"`)).toEqual(['tags']);
   });

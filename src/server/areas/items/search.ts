@@ -75,10 +75,13 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
       case undefined: {
         const pat = p(t.prefix ? `%${prefixPattern(v)}` : likePattern(v));
         const fields = `(i.title ILIKE ${pat} OR i.snippet ILIKE ${pat} OR i.description ILIKE ${pat} OR array_to_string(i.tags, ',') ILIKE ${pat})`;
-        // The four fields joined are what the trigram index holds (migration 013): a necessary
-        // condition the index answers, then each field is tested on its own. A term without three
-        // letters or digits in a row has no trigram to look up, so it reads the items as before.
-        return HAS_TRIGRAM.test(v) ? `(${SEARCH_TEXT} ILIKE ${pat} AND ${fields})` : fields;
+        // A term without three letters or digits in a row has no trigram to look up: it reads the items.
+        if (!HAS_TRIGRAM.test(v)) return fields;
+        // The four fields joined by line breaks are what the trigram index holds (migration 013). A
+        // pattern `%term%` whose term has no line break matches the joined text exactly when it
+        // matches one field, so that text alone decides (one test per row instead of five); a term
+        // with a line break could span two fields, so each field is then tested on its own as well.
+        return v.includes('\n') ? `(${SEARCH_TEXT} ILIKE ${pat} AND ${fields})` : `${SEARCH_TEXT} ILIKE ${pat}`;
       }
       case 'title':
         return t.prefix ? text(t, 'i.title') : `i.title ILIKE ${p(likePattern(v))}`;
