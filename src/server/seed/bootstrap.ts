@@ -7,9 +7,10 @@ import { seedDemoCollaboration } from '../areas/collaborations/seed.ts';
 import { insertOrg } from '../areas/portals/repo.ts';
 import { insertBuiltInRoles } from '../areas/roles/repo.ts';
 import { createUser } from '../areas/users/service.ts';
-import type { Config } from '../config.ts';
+import { DEMO_PASSWORD, type Config } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { hashPassword } from '../areas/auth/passwords.ts';
+import { readDemoHashes } from './demoHashes.ts';
 import { alnumId } from '../store/ids.ts';
 import { seedFederation } from '../areas/federation/seed.ts';
 
@@ -48,14 +49,19 @@ function plan(config: Config): OrgPlan[] {
   ];
 }
 
+/** How many accounts a first start creates (one password hash each). */
+export const seedAccountCount = (config: Config) => plan(config).reduce((n, p) => n + p.members.length, 0);
+
 /**
- * The first-start accounts' password hashes, one per account (each with its own salt). main.ts
- * starts this before opening a new embedded database so the hashing (worker threads) overlaps
- * the database's initialisation (main thread) and start-up stays short.
+ * The first-start accounts' password hashes, one per account (each with its own salt). With the
+ * published demo password they were computed when the checkout was built (seed/demoHashes.ts);
+ * otherwise main.ts starts this before opening a new embedded database so the hashing (worker
+ * threads) overlaps the database's initialisation (main thread) and start-up stays short.
  */
-export function hashSeedPasswords(config: Config): Promise<string[]> {
-  const count = plan(config).reduce((n, p) => n + p.members.length, 0);
-  return Promise.all(Array.from({ length: count }, () => hashPassword(config.adminPassword, config.passwordLogN)));
+export async function hashSeedPasswords(config: Config): Promise<string[]> {
+  const count = seedAccountCount(config);
+  const built = config.adminPassword === DEMO_PASSWORD ? await readDemoHashes(config.adminPassword, config.passwordLogN, count) : undefined;
+  return built ?? Promise.all(Array.from({ length: count }, () => hashPassword(config.adminPassword, config.passwordLogN)));
 }
 
 export async function bootstrap(ctx: PortalContext, seedHashes?: Promise<string[]>): Promise<BootstrapResult> {
