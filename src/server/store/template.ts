@@ -12,16 +12,18 @@
  * then applied by migrate() as on any older database). Anything else — a migration edited, removed
  * or renamed, a different PGlite — and the template is ignored, with the reason logged.
  */
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { projectPath } from '../projectPaths.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
 
 /** DB_TEMPLATE_DIR=off starts new databases by initdb (for comparison: bench/startup.bench.ts). */
-export const DEFAULT_TEMPLATE_DIR = process.env.DB_TEMPLATE_DIR || fileURLToPath(new URL('../../../dist/db-template/', import.meta.url));
+export const DEFAULT_TEMPLATE_DIR = process.env.DB_TEMPLATE_DIR || `${projectPath('dist', 'db-template')}/`;
 
 export interface MigrationEntry {
   name: string;
@@ -87,6 +89,25 @@ export async function templateStatus(templateDir = DEFAULT_TEMPLATE_DIR, migrati
   return { usable: true, dir: templateDir, manifest, behind: current.slice(manifest.migrations.length).map((m) => m.name) };
 }
 
+const execFileAsync = promisify(execFile);
+
+/**
+ * Copy a folder (to a path that does not exist yet). The system's `cp -R` copies the template's
+ * ~1,200 files in about 70 ms where Node's fs.cp, which walks them in JavaScript, takes 400–600 ms
+ * of a first start; fs.cp remains where there is no `cp` (Windows) or it fails.
+ */
+async function copyFolder(from: string, to: string): Promise<void> {
+  if (process.platform !== 'win32') {
+    try {
+      await execFileAsync('cp', ['-R', from, to]);
+      return;
+    } catch {
+      await rm(to, { recursive: true, force: true });
+    }
+  }
+  await cp(from, to, { recursive: true });
+}
+
 /**
  * Copy the template's data directory to `pgdataDir` (which must not hold a database). Copied beside it and
  * renamed, so that an interrupted copy never looks like a database.
@@ -95,7 +116,7 @@ export async function copyTemplate(templateDir: string, pgdataDir: string): Prom
   const partial = `${pgdataDir}.partial`;
   await rm(partial, { recursive: true, force: true });
   await mkdir(path.dirname(pgdataDir), { recursive: true });
-  await cp(path.join(templateDir, 'pgdata'), partial, { recursive: true });
+  await copyFolder(path.join(templateDir, 'pgdata'), partial);
   // A pgdata folder without PG_VERSION is an initialisation that never finished, not a database.
   if (!existsSync(path.join(pgdataDir, 'PG_VERSION'))) await rm(pgdataDir, { recursive: true, force: true });
   await rename(partial, pgdataDir);
