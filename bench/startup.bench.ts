@@ -11,15 +11,19 @@
  * Each figure comes with the machine's 1-minute load average when it was taken: on a shared
  * machine the times move with it.
  *
+ * The service runs as `npm start` runs it, from its bundle (scripts/build-server.ts, rebuilt first);
+ * `sources` runs it from its TypeScript sources through tsx instead, to show what the bundle saves.
+ *
  * Usage: npm run bench:startup   (STARTUP_RUNS=2 per variant, STARTUP_IDLE_S=5 seconds idle before
- *        reading memory, STARTUP_PORT=3620 — three consecutive ports are used,
- *        STARTUP_VARIANTS=template,initdb,npm to choose among them)
+ *        reading memory, STARTUP_PORT=3620 — four consecutive ports are used,
+ *        STARTUP_VARIANTS=template,initdb,sources,npm to choose among them)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fmt, freshDataDir, ROOT } from './lib.ts';
 import { templateStatus } from '../src/server/store/template.ts';
+import { buildServer } from '../scripts/build-server.ts';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 2);
 const IDLE_S = Number(process.env.STARTUP_IDLE_S ?? 5);
@@ -151,20 +155,24 @@ if (!status.usable || status.behind.length) {
   process.exit(1);
 }
 console.log(`Startup benchmark: ${RUNS} run(s) per variant, memory read after ${IDLE_S} s idle; load = 1-minute load average.`);
-// The service's command line under npm start (package.json), so that the variants differ only in the template.
-const main = ['--max-semi-space-size=4', '--import', 'tsx', 'src/server/main.ts'];
-const variants = (process.env.STARTUP_VARIANTS ?? 'template,initdb,npm').split(',');
+// The service's command line under npm start (package.json), so that the variants differ only in the
+// template; `sources` runs the same service from its TypeScript through tsx (npm run dev), as before the bundle.
+await buildServer();
+const main = ['--max-semi-space-size=4', '--enable-source-maps', 'dist/server/main.mjs'];
+const sources = ['--max-semi-space-size=4', '--import', 'tsx', 'src/server/main.ts'];
+const variants = (process.env.STARTUP_VARIANTS ?? 'template,initdb,sources,npm').split(',');
 const samples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
   if (variants.includes('template')) samples.push(await measure('template', process.execPath, main, {}, PORT));
   if (variants.includes('initdb')) samples.push(await measure('initdb', process.execPath, main, { DB_TEMPLATE_DIR: 'off' }, PORT + 1));
+  if (variants.includes('sources')) samples.push(await measure('sources', process.execPath, sources, {}, PORT + 3));
   if (variants.includes('npm')) samples.push(await measure('npm start', 'npm', ['start', '--silent'], {}, PORT + 2));
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const of = (variant: string, key: keyof Omit<Sample, 'variant'>) => median(samples.filter((s) => s.variant === variant).map((s) => s[key]));
 console.log('\nMedians:');
-for (const v of ['template', 'initdb', 'npm start'].filter((v) => samples.some((s) => s.variant === v))) {
+for (const v of ['template', 'initdb', 'sources', 'npm start'].filter((v) => samples.some((s) => s.variant === v))) {
   console.log(
     `${v.padEnd(10)} first start ${fmt(of(v, 'startMs') / 1000, 2)} s, idle ${fmt(of(v, 'idleMb'), 0)} MB; restart ${fmt(of(v, 'restartMs') / 1000, 2)} s, idle ${fmt(of(v, 'restartIdleMb'), 0)} MB`,
   );

@@ -1,18 +1,24 @@
 /**
- * `npm start`'s build step: build the console and the embedded-database template only when they are
- * out of date, so that starting a current checkout does not wait for a build.
+ * `npm start`'s build step: build the console, the service's bundle, the demo accounts' password
+ * hashes and the embedded-database template only when they are out of date, so that starting a
+ * current checkout does not wait for a build.
  *
  * The console is current when dist/client/index.html (vite writes it on every build) is newer than
  * every file the build reads: src/client, src/shared, index.html, public/, the build configuration
- * and package-lock.json (a dependency update). Server-only changes do not rebuild it. The template
- * is current when its manifest lists exactly the current migrations (store/template.ts).
+ * and package-lock.json (a dependency update). Server-only changes do not rebuild it. The service's
+ * bundle (dist/server/main.mjs) likewise against src/server, src/shared and the lock file. The
+ * template is current when its manifest lists exactly the current migrations (store/template.ts).
  * No install scripts are involved: this runs as part of `npm start`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEMO_PASSWORD, loadConfig } from '../src/server/config.ts';
+import { seedAccountCount } from '../src/server/seed/bootstrap.ts';
+import { buildDemoHashes, demoHashesStaleReason } from '../src/server/seed/demoHashes.ts';
 import { buildTemplate, DEFAULT_TEMPLATE_DIR, templateStatus } from '../src/server/store/template.ts';
+import { buildServer, SERVER_BUNDLE } from './build-server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CONSOLE_SOURCES = ['src/client', 'src/shared', 'index.html', 'public', 'vite.config.ts', 'postcss.config.cjs', 'tsconfig.json', 'package-lock.json'];
@@ -37,6 +43,32 @@ export function consoleStaleReason(dir = root): string | undefined {
   return newer && `${newer} changed since the last build`;
 }
 
+/** The demo accounts' password hashes (seed/demoHashes.ts), for the configuration's password and cost. */
+async function buildDemoHashesIfStale() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch {
+    return; // the service itself reports a bad configuration
+  }
+  if (config.adminPassword !== DEMO_PASSWORD) return;
+  const count = seedAccountCount({ ...config, demoData: true });
+  const reason = await demoHashesStaleReason(config.adminPassword, config.passwordLogN, count);
+  if (!reason) return;
+  console.log(`Hashing the demo accounts' password (${reason}) …`);
+  await buildDemoHashes(config.adminPassword, config.passwordLogN, count);
+}
+
+const SERVER_SOURCES = ['src/server', 'src/shared', 'scripts/build-server.ts', 'package-lock.json', 'tsconfig.json'];
+
+/** Why the service's bundle (scripts/build-server.ts) needs building, or undefined when it is current. */
+export function serverStaleReason(dir = root): string | undefined {
+  if (!existsSync(SERVER_BUNDLE)) return `${path.relative(dir, SERVER_BUNDLE)} does not exist`;
+  const built = statSync(SERVER_BUNDLE).mtimeMs;
+  const newer = SERVER_SOURCES.find((s) => newestMtime(path.join(dir, s)) > built);
+  return newer && `${newer} changed since the last build`;
+}
+
 async function main() {
   const force = process.argv.includes('--force');
   // --template-only: the test scripts (in-memory databases load the template; no console needed).
@@ -48,6 +80,14 @@ async function main() {
     if (run.status !== 0) process.exit(run.status ?? 1);
   } else if (!process.argv.includes('--template-only')) {
     console.log('Console build is current (dist/client).');
+  }
+  if (!process.argv.includes('--template-only')) {
+    const serverReason = force ? 'forced' : serverStaleReason();
+    if (serverReason) {
+      console.log(`Bundling the service (${serverReason}) …`);
+      await buildServer();
+    }
+    await buildDemoHashesIfStale();
   }
   if (DEFAULT_TEMPLATE_DIR === 'off') return console.log('Embedded-database template: DB_TEMPLATE_DIR=off, not built.');
   const status = await templateStatus();

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
@@ -42,6 +41,7 @@ import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtra
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
 import { FileBlobStore } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
+import { projectPath } from './projectPaths.ts';
 
 export interface AppOptions {
   db: Db;
@@ -52,8 +52,7 @@ export interface AppOptions {
   clientDir?: string;
 }
 
-// Built from this file's path (not `new URL(…, import.meta.url)`, which bundlers rewrite).
-const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/client');
+const DEFAULT_CLIENT_DIR = projectPath('dist', 'client');
 // Paths of the REST interface, portal administration and the federated servers' admin API: never the console.
 const API_PREFIXES = ['/sharing', '/portaladmin', '/server'];
 

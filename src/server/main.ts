@@ -1,16 +1,9 @@
 /** The only file that listens: configuration, database, migrations, first-start data, HTTP. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { buildApp } from './app.ts';
 import { ConfigError, DEMO_PASSWORD, loadConfig } from './config.ts';
-import { migrate } from './store/migrate.ts';
 import { openDb } from './store/db.ts';
-import { bootstrap, hashSeedPasswords } from './seed/bootstrap.ts';
-import { syncConsoleApp } from './areas/oauth/consoleApp.ts';
-import { startJobs } from './jobs/itemJobs.ts';
-import { startWebhookDispatcher } from './jobs/webhooks.ts';
-import { startTaskScheduler } from './jobs/scheduler.ts';
-import { startRetentionSweeps } from './jobs/retention.ts';
+// Everything else is imported once the database is on its way (see main).
 
 const startedAt = performance.now();
 
@@ -25,11 +18,24 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  // A new embedded database is copied from the template (store/template.ts) and still takes a
-  // moment to open: hash the first-start accounts meanwhile.
+  // The database opens (a new embedded one is first copied from the template: store/template.ts)
+  // while the rest of the service's modules load, which takes about a second; the first-start
+  // accounts' password hashes (when not built ahead: seed/demoHashes.ts) are computed meanwhile too.
   const firstStart = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'));
+  const opening = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: (m) => console.log(m) });
+  const [{ buildApp }, { migrate }, { bootstrap, hashSeedPasswords }, { syncConsoleApp }, { startJobs }, { startWebhookDispatcher }, { startTaskScheduler }, { startRetentionSweeps }] =
+    await Promise.all([
+      import('./app.ts'),
+      import('./store/migrate.ts'),
+      import('./seed/bootstrap.ts'),
+      import('./areas/oauth/consoleApp.ts'),
+      import('./jobs/itemJobs.ts'),
+      import('./jobs/webhooks.ts'),
+      import('./jobs/scheduler.ts'),
+      import('./jobs/retention.ts'),
+    ]);
   const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
-  const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: (m) => console.log(m) });
+  const db = await opening;
   await migrate(db);
   const app = await buildApp({ db, config, clientDir: config.consoleDir, logger: process.env.LOG_REQUESTS === '1' });
   const seeded = await bootstrap(app.portal, seedHashes);

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Db } from './db.ts';
+import { projectPath } from '../projectPaths.ts';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
+export const MIGRATIONS_DIR = `${projectPath('src', 'server', 'store', 'migrations')}/`;
 
 /**
  * Apply the plain-SQL migrations in file-name order, each once, each in its own transaction.
