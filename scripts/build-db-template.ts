@@ -4,7 +4,8 @@
  * migrations it holds. `npm start` builds it when stale (scripts/build-if-stale.ts); see
  * src/server/store/template.ts for how the service uses it.
  */
-import { buildTemplate, DEFAULT_TEMPLATE_DIR } from '../src/server/store/template.ts';
+import { buildTemplate } from '../src/server/store/buildTemplate.ts';
+import { DEFAULT_TEMPLATE_DIR } from '../src/server/store/template.ts';
 
 const started = performance.now();
 const dir = process.argv[2] ?? DEFAULT_TEMPLATE_DIR;

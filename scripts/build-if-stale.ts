@@ -17,7 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, loadConfig } from '../src/server/config.ts';
 import { seedAccountCount } from '../src/server/seed/bootstrap.ts';
 import { buildDemoHashes, demoHashesStaleReason } from '../src/server/seed/demoHashes.ts';
-import { buildTemplate, DEFAULT_TEMPLATE_DIR, templateStatus } from '../src/server/store/template.ts';
+import { buildTemplate } from '../src/server/store/buildTemplate.ts';
+import { DEFAULT_TEMPLATE_DIR, templateStatus } from '../src/server/store/template.ts';
 import { buildServer, SERVER_BUNDLE } from './build-server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -2,7 +2,7 @@ import { useDocumentTitle } from '@mantine/hooks';
 import { EmptyPanel } from '../components/states.tsx';
 import { IconLock } from '../components/icons.tsx';
 import { useCurrentUser } from '../lib/session.ts';
-import type { NavEntry } from './nav.tsx';
+import type { NavEntry } from './navEntry.ts';
 
 /** One area's page, or the reason the member may not open it. */
 export function NavPage({ entry }: { entry: NavEntry }) {

@@ -2,24 +2,16 @@
  * The navigation registry: one entry per area of the console. An area is listed here only once it
  * works; `access` hides it from members who may not use it (opening its address then explains why).
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy } from 'react';
 import type { PortalUser } from '../api/index.ts';
 import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup, IconWebhook } from '../components/icons.tsx';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { IconClock } from '../features/tasks/IconClock.tsx';
 import { tasksAccess } from '../features/tasks/permissions.ts';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
-import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../lib/privileges.ts';
+import { ALLOWED, can, describePrivilege, requirePrivilege } from '../lib/privileges.ts';
+import type { NavEntry } from './navEntry.ts';
 
-export interface NavEntry {
-  /** Route path below the app root, e.g. "members". */
-  path: string;
-  label: string;
-  icon: ComponentType<{ size?: number }>;
-  /** The page, loaded on first visit. */
-  Page: LazyExoticComponent<ComponentType>;
-  access?: (user: PortalUser) => Permission;
-}
 
 const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
 

@@ -1,35 +1,10 @@
 /**
- * The one database interface the service uses. Two adapters implement it with the same SQL:
- * PGlite (embedded, in DATA_DIR) and node-postgres (PostgreSQL, for several service processes).
+ * Opens the database the configuration names: PostgreSQL when DATABASE_URL is set, else the
+ * embedded PGlite in DATA_DIR. The interface both adapters implement is in dbInterface.ts.
  */
-export interface Queryable {
-  /** Run one parameterised statement ($1, $2 …) and return its rows. */
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-}
+import type { Db } from './dbInterface.ts';
 
-/** Parameter values a prepared hot-path statement may take. */
-export type PreparedParam = string | number | boolean | null;
-
-export interface Db extends Queryable {
-  readonly kind: 'pglite' | 'postgres';
-  /**
-   * Run a READ statement prepared once per connection under `name` (for the per-request hot path:
-   * planning a join costs more than running it). Outside transactions only. On the embedded
-   * database the rows are kept until the next write (see writeGeneration): do not mutate them.
-   */
-  queryPrepared<T = Record<string, unknown>>(name: string, sql: string, params: readonly PreparedParam[]): Promise<T[]>;
-  /**
-   * Embedded database only (one process owns it): a counter that moves whenever a statement that
-   * may write starts or ends, so a read cached at generation N is known fresh while it is still N.
-   * Undefined for PostgreSQL, where other processes write too.
-   */
-  readonly writeGeneration?: () => number;
-  /** Run `fn` in one transaction: committed if it resolves, rolled back if it throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
-  /** Run a script of several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-  close(): Promise<void>;
-}
+export type { Db, PreparedParam, Queryable } from './dbInterface.ts';
 
 export interface DbConfig {
   dataDir: string;

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Db } from './db.ts';
+import type { Db } from './dbInterface.ts';
 import { projectPath } from '../projectPaths.ts';
 
 export const MIGRATIONS_DIR = `${projectPath('src', 'server', 'store', 'migrations')}/`;

@@ -5,7 +5,7 @@ import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
 // Trigram indexes for item search (migration 013).
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Db, PreparedParam, Queryable } from './db.ts';
+import type { Db, PreparedParam, Queryable } from './dbInterface.ts';
 
 /** int8 columns (epoch-ms timestamps, counts) come back as numbers, as with the pg adapter. */
 const parsers = { [types.INT8]: (value: string) => Number(value) };

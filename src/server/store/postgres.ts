@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, PreparedParam, Queryable } from './db.ts';
+import type { Db, PreparedParam, Queryable } from './dbInterface.ts';
 
 // Epoch-ms timestamps and counts are int8: read them as numbers (they stay well below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));

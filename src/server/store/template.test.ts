@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
-import { buildTemplate, migrationEntries, pgliteVersion, templateStatus, type TemplateManifest } from './template.ts';
+import { buildTemplate } from './buildTemplate.ts';
+import { migrationEntries, pgliteVersion, templateStatus, type TemplateManifest } from './template.ts';
 
 // The template is an embedded-database matter; a PostgreSQL run has nothing to add here.
 describe.skipIf(!!process.env.DATABASE_URL)('the embedded database template', () => {

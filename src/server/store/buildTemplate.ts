@@ -1,0 +1,53 @@
+/**
+ * Building the embedded database's template (see template.ts for what it is and when it is used).
+ * Apart from template.ts because building needs PGlite itself, which the service's start path
+ * loads only after deciding whether to copy a template.
+ */
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { MIGRATIONS_DIR, migrate } from './migrate.ts';
+import { createPglite, wrapPglite } from './pglite.ts';
+import { copyTemplate, DEFAULT_TEMPLATE_DIR, forgetTarball, migrationEntries, pgliteVersion, templateStatus, type TemplateManifest } from './template.ts';
+
+/**
+ * Build a template from the migrations in `migrationsDir` into `templateDir`: a fresh database
+ * (initdb), migrated, closed, with its manifest. `from` starts instead from an existing usable
+ * template and applies the migrations it lacks (as on any database of that age). Written to a
+ * sibling folder and swapped in whole.
+ */
+export async function buildTemplate(
+  templateDir = DEFAULT_TEMPLATE_DIR,
+  migrationsDir = MIGRATIONS_DIR,
+  opts: { from?: string } = {},
+): Promise<TemplateManifest> {
+  if (templateDir === 'off') throw new Error('DB_TEMPLATE_DIR=off: no template to build');
+  const building = `${templateDir.replace(/\/+$/, '')}.building-${process.pid}`;
+  await rm(building, { recursive: true, force: true });
+  await mkdir(building, { recursive: true });
+  try {
+    if (opts.from) {
+      const status = await templateStatus(opts.from, migrationsDir);
+      if (!status.usable) throw new Error(`cannot build on the template in ${opts.from}: ${status.reason}`);
+      await copyTemplate(opts.from, path.join(building, 'pgdata'));
+    }
+    const migrations = await migrationEntries(migrationsDir);
+    const pg = await createPglite(building, { template: false }); // its data in building/pgdata
+    try {
+      await migrate(wrapPglite(pg), migrationsDir);
+      // A checkpoint first: a copy then opens without replaying the migrations' WAL.
+      await pg.exec('CHECKPOINT');
+      const tar = await pg.dumpDataDir('none');
+      await writeFile(path.join(building, 'pgdata.tar'), new Uint8Array(await tar.arrayBuffer()));
+    } finally {
+      await pg.close();
+    }
+    const manifest: TemplateManifest = { pglite: pgliteVersion(), migrations, builtAt: new Date().toISOString() };
+    await writeFile(path.join(building, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await rm(templateDir, { recursive: true, force: true });
+    await rename(building, templateDir);
+    forgetTarball(templateDir);
+    return manifest;
+  } finally {
+    await rm(building, { recursive: true, force: true });
+  }
+}
