@@ -17,7 +17,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { recordEvent } from '../src/server/store/events.ts';
-import { buildRequest, startWebhookDispatcher, WEBHOOK_LIMITS, webhookWork } from '../src/server/jobs/webhooks.ts';
+import { buildRequest } from '../src/server/jobs/webhooks/deliver.ts';
+import { startWebhookDispatcher } from '../src/server/jobs/webhooks/dispatcher.ts';
+import { WEBHOOK_LIMITS } from '../src/server/jobs/webhooks/limits.ts';
+import { webhookWork } from '../src/server/jobs/webhooks/work.ts';
 import { startService } from '../test/support/service.ts';
 import { fmt } from './lib.ts';
 

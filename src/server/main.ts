@@ -30,7 +30,7 @@ async function main(): Promise<void> {
       import('./seed/bootstrap.ts'),
       import('./areas/oauth/consoleApp.ts'),
       import('./jobs/itemJobs.ts'),
-      import('./jobs/webhooks.ts'),
+      import('./jobs/webhooks/dispatcher.ts'),
       import('./jobs/scheduler.ts'),
       import('./jobs/retention.ts'),
     ]);

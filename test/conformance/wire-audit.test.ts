@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createItem, getItem } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runWebhookDispatch } from '../../src/server/jobs/webhooks.ts';
+import { runWebhookDispatch } from '../../src/server/jobs/webhooks/dispatcher.ts';
 import { rejection } from '../support/rest-js.ts';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
 

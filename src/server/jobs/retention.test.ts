@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
 import { RETENTION_DEFAULTS } from '../config.ts';
 import { runRetentionSweeps, startRetentionSweeps } from './retention.ts';
-import { runWebhookDispatch } from './webhooks.ts';
+import { runWebhookDispatch } from './webhooks/dispatcher.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;

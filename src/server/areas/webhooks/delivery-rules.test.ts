@@ -8,7 +8,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
-import { claimDeliveries, fanOut, parseRetryAfter, runWebhookDispatch, WEBHOOK_LIMITS } from '../../jobs/webhooks.ts';
+import { claimDeliveries } from '../../jobs/webhooks/claim.ts';
+import { parseRetryAfter } from '../../jobs/webhooks/deliver.ts';
+import { runWebhookDispatch } from '../../jobs/webhooks/dispatcher.ts';
+import { fanOut } from '../../jobs/webhooks/fanOut.ts';
+import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
 
 const clock = { t: Date.UTC(2026, 2, 1, 9), now: () => clock.t };
 const received: string[] = [];

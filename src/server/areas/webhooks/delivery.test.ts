@@ -11,7 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { buildApp } from '../../app.ts';
-import { claimDeliveries, fanOut, runWebhookDispatch, startWebhookDispatcher, WEBHOOK_LIMITS } from '../../jobs/webhooks.ts';
+import { claimDeliveries } from '../../jobs/webhooks/claim.ts';
+import { runWebhookDispatch, startWebhookDispatcher } from '../../jobs/webhooks/dispatcher.ts';
+import { fanOut } from '../../jobs/webhooks/fanOut.ts';
+import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
 
 const DAY = 86_400_000;
 const clock = { t: Date.UTC(2026, 0, 10, 12), now: () => clock.t };

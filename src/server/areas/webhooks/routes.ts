@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord, type WebhookDeliverySummary } from '../../../shared/contract/webhooks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { WEBHOOK_LIMITS, webhookWork } from '../../jobs/webhooks.ts';
+import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
+import { webhookWork } from '../../jobs/webhooks/work.ts';
 import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
   assertMayManage,

@@ -23,7 +23,7 @@ import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
-import { webhookWork } from '../../jobs/webhooks.ts';
+import { webhookWork } from '../../jobs/webhooks/work.ts';
 import { deleteWebhookRow, findWebhook, insertWebhook, lockWebhook, readSettings, setActive, updateWebhookRow, writeSettings, type WebhookRow } from './repo.ts';
 
 export const MANAGE_WEBHOOKS = 'portal:admin:manageWebhooks';

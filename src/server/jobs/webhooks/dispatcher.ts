@@ -1,0 +1,156 @@
+/**
+ * Organization webhook delivery: the loop that runs the three jobs — fan-out (fanOut.ts), claiming
+ * (claim.ts) and delivery (deliver.ts). Events come only from the outbox (`events`, written in the
+ * same transaction as the change they report).
+ *
+ * At most perWebhook deliveries of one webhook are in flight and maxInFlight overall, so a
+ * slow receiver does not hold up other webhooks.
+ */
+import type { PortalContext } from '../../context.ts';
+import { claimDeliveries, type ClaimedDelivery } from './claim.ts';
+import { attemptDelivery } from './deliver.ts';
+import { fanOut } from './fanOut.ts';
+import { WEBHOOK_LIMITS } from './limits.ts';
+import { listenForWork } from './work.ts';
+
+/**
+ * One pass (tests call this): fan out every new outbox row, then send every due delivery —
+ * several at once — until none is due. Answers how many attempts were made.
+ */
+export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
+  while ((await fanOut(ctx)) > 0);
+  let attempts = 0;
+  const inFlight = new Map<string, number>();
+  const running = new Set<Promise<unknown>>();
+  for (;;) {
+    if (worthClaiming(inFlight)) {
+      const batch = await claimDeliveries(ctx, freeSlots(inFlight), inFlight);
+      attempts += batch.length;
+      for (const d of batch) launch(ctx, d, inFlight, running, () => {});
+    }
+    if (!running.size) return attempts;
+    await Promise.race(running);
+  }
+}
+
+const freeSlots = (inFlight: ReadonlyMap<string, number>) => WEBHOOK_LIMITS.maxInFlight - [...inFlight.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * A claim costs the same for one delivery as for eight: claim when nothing is in flight or at
+ * least half the slots are free, not after every single attempt. A webhook held at its own limit
+ * (a slow receiver) does not count against the others.
+ */
+function worthClaiming(inFlight: ReadonlyMap<string, number>): boolean {
+  const free = freeSlots(inFlight);
+  if (free <= 0) return false;
+  let others = 0;
+  for (const n of inFlight.values()) if (n < WEBHOOK_LIMITS.perWebhook) others += n;
+  return others === 0 || free >= WEBHOOK_LIMITS.maxInFlight / 2;
+}
+
+/** Starts one attempt, counted in `inFlight` per webhook until it ends. */
+function launch(ctx: PortalContext, d: ClaimedDelivery, inFlight: Map<string, number>, running: Set<Promise<unknown>>, ended: () => void): void {
+  inFlight.set(d.webhook_id, (inFlight.get(d.webhook_id) ?? 0) + 1);
+  const p: Promise<unknown> = attemptDelivery(ctx, d)
+    .catch((err) => ctx.log.error({ err }, 'webhook delivery failed'))
+    .finally(() => {
+      const n = (inFlight.get(d.webhook_id) ?? 1) - 1;
+      if (n > 0) inFlight.set(d.webhook_id, n);
+      else inFlight.delete(d.webhook_id);
+      running.delete(p);
+      ended();
+    });
+  running.add(p);
+}
+
+/**
+ * The embedded database has no autovacuum. Every delivery leaves two dead row versions (pending,
+ * running) and index entries that claims must step over, so a burst would slow every later
+ * claim; once the queue has drained after many attempts, the two tables are vacuumed (and their
+ * statistics refreshed for the planner). PostgreSQL's autovacuum does this by itself.
+ */
+async function vacuumDeliveries(ctx: PortalContext): Promise<void> {
+  const started = performance.now();
+  await ctx.db.exec('VACUUM (ANALYZE) webhook_deliveries, webhook_attempts');
+  ctx.log.info({ ms: Math.round(performance.now() - started) }, 'webhook deliveries vacuumed');
+}
+
+export interface WebhookDispatcher {
+  stop(): Promise<void>;
+}
+
+/** The background loop main.ts starts: polls every pollMs, and at once when this process queues work. */
+export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMITS.pollMs): WebhookDispatcher {
+  let stopped = false;
+  let busy = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<unknown> = Promise.resolve();
+  const inFlight = new Map<string, number>();
+  const running = new Set<Promise<unknown>>();
+  // A delivery ending wakes the loop to claim more, not to read the outbox again: the outbox is
+  // read when this process wrote an event (a nudge) or a poll interval has passed (events written
+  // by other processes). Likewise the due check is skipped while claims come back full.
+  let outboxWanted = true;
+  let outboxReadAt = 0;
+  let lastClaimFull = false;
+  let dueCheckedAt = 0;
+  let attemptsSinceVacuum = 0;
+  const ended = () => {
+    attemptsSinceVacuum++;
+    tick();
+  };
+  const pass = async () => {
+    if (outboxWanted || performance.now() - outboxReadAt >= pollMs) {
+      outboxWanted = false;
+      outboxReadAt = performance.now();
+      while (!stopped && (await fanOut(ctx)) > 0);
+    }
+    if (stopped) return;
+    if (!worthClaiming(inFlight)) return;
+    const want = freeSlots(inFlight);
+    const checkDue = !lastClaimFull || performance.now() - dueCheckedAt >= pollMs;
+    if (checkDue) dueCheckedAt = performance.now();
+    const batch = await claimDeliveries(ctx, want, inFlight, { checkDue });
+    lastClaimFull = batch.length >= want;
+    for (const d of batch) launch(ctx, d, inFlight, running, ended);
+    if (!batch.length && !inFlight.size && attemptsSinceVacuum >= WEBHOOK_LIMITS.vacuumAfterAttempts && ctx.db.kind === 'pglite') {
+      attemptsSinceVacuum = 0;
+      await vacuumDeliveries(ctx);
+    }
+  };
+  const nudge = () => {
+    outboxWanted = true;
+    tick();
+  };
+  const tick = () => {
+    if (stopped) return;
+    if (busy) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    busy = true;
+    ticking = pass()
+      .catch((err) => ctx.log.error({ err }, 'webhook dispatch failed'))
+      .finally(() => {
+        busy = false;
+        if (stopped) return;
+        if (again) {
+          again = false;
+          setImmediate(tick);
+        } else timer = setTimeout(nudge, pollMs);
+      });
+  };
+  const unlisten = listenForWork(nudge);
+  timer = setTimeout(nudge, 0);
+  return {
+    async stop() {
+      stopped = true;
+      unlisten();
+      clearTimeout(timer);
+      await ticking;
+      await Promise.all([...running]);
+    },
+  };
+}
