@@ -6,8 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
-import type { Caller } from '../../http/auth.ts';
-import { forbidden } from '../../http/errors.ts';
+import { assertPathUser } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { toItem } from '../items/access.ts';
 import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
@@ -43,11 +42,6 @@ const relatedParams = pagingParams.extend({
     .optional(),
   sortOrder: sortOrder,
 });
-
-/** The path's user must be the caller (content/users/<u>/… operations act as that user). */
-export function assertPathUser(caller: Caller, username: string): void {
-  if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can do this.`);
-}
 
 export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {

@@ -1,0 +1,104 @@
+/**
+ * Layer rules from ../shared/DESIGN.md ("Layout"), checked by `npm run layers`.
+ * Type-only imports count (tsPreCompilationDeps): a circle through types is still a circle.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import circles, type imports included: move what both sides need one layer down.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'client-not-server',
+      comment: 'The console talks to the service only over the wire; both import src/shared.',
+      severity: 'error',
+      // Exception: src/client/test/ is test support that starts the real local portal in a Node
+      // process for the client tests (no hand-written mock of the service); it is never bundled.
+      from: { path: '^src/client/', pathNot: '^src/client/test/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'server-not-client',
+      severity: 'error',
+      from: { path: '^src/server/' },
+      to: { path: '^src/client/' },
+    },
+    {
+      name: 'shared-is-the-bottom',
+      comment: 'src/shared is the wire contract and vocabulary of both halves: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/(client|server)/' },
+    },
+    {
+      name: 'client-api-only-shared',
+      comment: 'client/api is the thin API module: no React, no UI, nothing above it.',
+      severity: 'error',
+      from: { path: '^src/client/api/' },
+      to: { path: '^src/client/(lib|components|features|app)/' },
+    },
+    {
+      name: 'client-lib-components-below-features',
+      comment: 'Shared UI and lib are used by features, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/client/(lib|components)/' },
+      to: { path: '^src/client/(features|app)/' },
+    },
+    {
+      name: 'client-features-below-app',
+      severity: 'error',
+      from: { path: '^src/client/features/' },
+      to: { path: '^src/client/app/' },
+    },
+    {
+      name: 'client-features-independent',
+      comment: 'A feature never imports another feature; app composes them, shared parts go to components or lib.',
+      severity: 'error',
+      from: { path: '^src/client/features/([^/]+)/' },
+      to: { path: '^src/client/features/', pathNot: '^src/client/features/$1/' },
+    },
+    {
+      name: 'server-store-is-the-bottom',
+      comment: 'store (Db interface, adapters, migrations, blobs, outbox) knows no area, route or job.',
+      severity: 'error',
+      // Tests of the store may start the whole app to check a restart end to end.
+      from: { path: '^src/server/store/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^src/server/(areas|http|jobs|seed|app\\.ts|main\\.ts)' },
+    },
+    {
+      name: 'server-repo-below-service',
+      // http/search-query.ts (the search `q` language and its compiler to SQL conditions) is used by
+      // the repos that search; it is not request handling, so repo → http/search-query is allowed.
+      comment: 'repo.ts is SQL only: it does not call services or routes.',
+      severity: 'error',
+      from: { path: '^src/server/areas/[^/]+/repo\\.ts$' },
+      to: { path: '^src/server/(areas/[^/]+/(service|routes)\\.ts$|http/(?!search-query\\.ts$))' },
+    },
+    {
+      name: 'server-service-below-routes',
+      comment: 'Services hold the rules; routes decode requests and call them, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/server/areas/[^/]+/service\\.ts$' },
+      to: { path: '^src/server/areas/[^/]+/routes\\.ts$' },
+    },
+    {
+      name: 'server-areas-through-services',
+      // Tests may seed another area's rows directly. The cross-area repo reads that predate this
+      // rule are recorded in .dependency-cruiser-known-violations.json (`npm run layers` ignores
+      // those and fails on any new one); each should move behind the owning area's service.
+      comment: 'An area uses another area through its service, never through its repo or routes.',
+      severity: 'error',
+      from: { path: '^src/server/areas/([^/]+)/', pathNot: '\\.test\\.tsx?$' },
+      to: { path: '^src/server/areas/[^/]+/(repo|routes)\\.ts$', pathNot: '^src/server/areas/$1/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+};
