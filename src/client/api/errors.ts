@@ -55,10 +55,6 @@ export class ApiError extends Error {
   }
 }
 
-export function isApiError(err: unknown): err is ApiError {
-  return err instanceof ApiError;
-}
-
 export function isSessionInvalid(err: unknown): boolean {
   return err instanceof ApiError && err.isSessionInvalid;
 }

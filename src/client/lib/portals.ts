@@ -54,11 +54,6 @@ export function rememberPortalApp(portalUrl: string, clientId: string): void {
   local()?.setItem(APPS_KEY, JSON.stringify([{ portalUrl: url, clientId }, ...others].slice(0, MAX_REMEMBERED)));
 }
 
-export function forgetPortalApp(portalUrl: string): void {
-  const url = normalizePortalUrl(portalUrl).toLowerCase();
-  local()?.setItem(APPS_KEY, JSON.stringify(rememberedPortalApps().filter((a) => a.portalUrl.toLowerCase() !== url)));
-}
-
 /** host[:port] of a portal URL (the URL itself when it does not parse). */
 export function portalHost(portalUrl: string): string {
   try {

@@ -205,11 +205,6 @@ export function getSession(): Session | null {
   return state.session;
 }
 
-/** Every portal signed in to in this tab. */
-export function getSessions(): readonly Session[] {
-  return state.sessions;
-}
-
 /** Stores a new session (after sign-in), makes its portal the active one and remembers it for the next sign-in. */
 export function setSession(session: Session): void {
   const clean = { ...session, portalUrl: normalizePortalUrl(session.portalUrl) };

@@ -82,10 +82,6 @@ export function requirePrivilege(caller: Caller, ...privileges: string[]): void 
   if (missing) throw forbidden(`Requires the privilege ${missing}.`);
 }
 
-export function requireAnyPrivilege(caller: Caller, ...privileges: string[]): void {
-  if (!privileges.some((p) => caller.privileges.has(p))) throw forbidden(`Requires one of the privileges ${privileges.join(', ')}.`);
-}
-
 /** The path's user must be the caller (content/users/<u>/… operations act as that user). */
 export function assertPathUser(caller: Caller, username: string): void {
   if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can do this.`);

@@ -14,12 +14,6 @@ import { ApiError } from './errors.ts';
  */
 export const ERROR_EXTRAS = ['fieldErrors', 'details.reason', 'details.reasons'] as const;
 
-/**
- * The marker `portals/self` carries while the extras are on: the console reads it to know which
- * local-only operations it may offer. It is itself an extra, so it vanishes with them.
- */
-export const LOCAL_EXTRAS_MARKER = 'localExtras';
-
 /** What a portal answers for a path it has no operation at (ArcGIS: 400 GWM_0002 "Invalid URL"). */
 export const unknownOperation = (url: string) => new ApiError(400, 'Invalid URL', [`No operation at ${url}.`], 'GWM_0002');
 

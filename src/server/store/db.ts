@@ -4,7 +4,7 @@
  */
 import type { Db } from './dbInterface.ts';
 
-export type { Db, PreparedParam, Queryable } from './dbInterface.ts';
+export type { Db, Queryable } from './dbInterface.ts';
 
 export interface DbConfig {
   dataDir: string;

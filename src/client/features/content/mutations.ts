@@ -3,7 +3,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   addItem,
   addRelationship,
-  createFolder,
   deleteItem,
   deleteRelationship,
   moveItem,
@@ -29,8 +28,6 @@ export const useAddItem = (username: string) =>
   useItemsMutation(({ folderId, input, onUploadProgress }: { folderId?: string; input: AddItemInput; onUploadProgress?: (sent: number, total: number) => void }) =>
     addItem(username, folderId, input, { onUploadProgress }),
   );
-
-export const useCreateFolder = (username: string) => useItemsMutation((title: string) => createFolder(username, title));
 
 export const useUpdateItem = (owner: string, itemId: string) =>
   useItemsMutation((fields: ItemFieldsInput & { thumbnail?: File }) => updateItem(owner, itemId, fields));

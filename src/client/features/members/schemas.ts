@@ -9,7 +9,6 @@ export type AddMemberInput = z.input<typeof addMemberSchema>;
 export type AddMemberValues = z.output<typeof addMemberSchema>;
 /** The fields the form shows; the service's fieldErrors for these land beside them. */
 export const ADD_MEMBER_FIELDS = ['username', 'password', 'firstname', 'lastname', 'email', 'role', 'userLicenseTypeId'] as const;
-export type AddMemberField = (typeof ADD_MEMBER_FIELDS)[number];
 
 /** "Change role": a base role or a custom role id. */
 export const changeRoleSchema = z.object({ role: roleParam });

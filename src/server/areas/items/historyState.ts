@@ -6,11 +6,6 @@ export type ItemSharingState = {
   groups: string[];
 };
 
-export interface ItemHistoryHead {
-  owner: string;
-  title: string;
-}
-
 /** The item's access and the groups it is shared with (group ids, sorted). */
 export async function itemSharingState(q: Queryable, itemId: string): Promise<ItemSharingState> {
   const [row] = await q.query<{ access: ItemSharingState['access']; groups: string[] | null }>(
@@ -18,13 +13,6 @@ export async function itemSharingState(q: Queryable, itemId: string): Promise<It
     [itemId],
   );
   return { access: row?.access ?? 'private', groups: row?.groups ?? [] };
-}
-
-/** Owner usernames and titles of items, for the events' `owner` and `title`. */
-export async function itemHeads(q: Queryable, itemIds: readonly string[]): Promise<Map<string, ItemHistoryHead>> {
-  if (!itemIds.length) return new Map();
-  const rows = await q.query<{ id: string; owner: string; title: string }>('SELECT i.id, u.username AS owner, i.title FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = ANY($1::text[])', [itemIds]);
-  return new Map(rows.map((r) => [r.id, { owner: r.owner, title: r.title }]));
 }
 
 /** Folder titles by id (null: the root). */

@@ -18,10 +18,6 @@ export async function findRole(q: Queryable, orgId: string, roleId: string): Pro
   return row;
 }
 
-export async function listRoles(q: Queryable, orgId: string): Promise<RoleRow[]> {
-  return q.query<RoleRow>('SELECT * FROM roles WHERE org_id = $1 ORDER BY built_in DESC, lower(name)', [orgId]);
-}
-
 /** Every organization gets the built-in roles when it is created. */
 export async function insertBuiltInRoles(q: Queryable, orgId: string, now: number): Promise<void> {
   for (const role of BUILT_IN_ROLES) {

@@ -109,13 +109,8 @@ export async function findTask(q: Queryable, orgId: string, id: string, lock = f
   return row ? normaliseTask(row) : undefined;
 }
 
-export async function taskById(q: Queryable, id: string): Promise<TaskRow | undefined> {
-  const [row] = await q.query<TaskRow>(`${SELECT_TASK} WHERE t.id = $1`, [id]);
-  return row ? normaliseTask(row) : undefined;
-}
-
 /**
- * taskById as a prepared statement (the scheduler reads a task for every run it starts: on the
+ * A task by id, as a prepared statement (the scheduler reads a task for every run it starts: on the
  * embedded database a prepared plan is reused rather than planned anew each time).
  */
 export async function taskByIdPrepared(db: Db, id: string): Promise<TaskRow | undefined> {

@@ -12,5 +12,5 @@ export const EXECUTORS: Record<TaskType, Executor> = {
   ExecuteSceneCook: executeWithRunner,
   ExecuteWorkflowManager: executeWithRunner,
 };
-export type { Executor, RunContext } from './types.ts';
+export type { Executor } from './types.ts';
 export { RunFailed } from './types.ts';
