@@ -51,7 +51,7 @@ const timed = async (into: number[], run: () => Promise<unknown>) => {
   into.push(performance.now() - t);
 };
 
-let owner = 0;
+const owner = 0;
 for (let round = 0; round < RUNS; round++) {
   const from = owners[owner];
   const to = owners[1 - owner];

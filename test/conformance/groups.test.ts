@@ -131,7 +131,7 @@ describe('groups through rest-js', () => {
     expect(res.notAdded).toEqual([]);
     expect(res.errors).toHaveLength(1);
     expect(res.errors![0]).toBeInstanceOf(ArcGISRequestError);
-    expect((res.errors![0] as ArcGISRequestError).code).toBe('GWM_0003');
+    expect((res.errors![0]).code).toBe('GWM_0003');
     expect((await membersOf(groupId)).viewer1).toBeUndefined();
   });
 

@@ -99,7 +99,7 @@ export interface RelatedItemsResult extends PageEnvelope {
 export type RelationshipDirection = 'forward' | 'reverse';
 
 function withoutUndefined(fields: object): Record<string, ParamValue | File> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Record<string, ParamValue | File>;
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
 /** `GET search`: one page of the items the caller may see. */

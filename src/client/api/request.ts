@@ -240,7 +240,7 @@ function sendForm<T>(url: string, token: string | undefined, fields: Record<stri
     if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
     else if (value && typeof value === 'object' && 'blob' in value && value.blob instanceof Blob) form.append(key, value.blob, String(value.filename));
     else {
-      const encoded = encodeParamValue(value as ParamValue);
+      const encoded = encodeParamValue(value);
       if (encoded !== undefined) form.append(key, encoded);
     }
   }

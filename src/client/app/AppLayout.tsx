@@ -30,7 +30,10 @@ export function AppLayout() {
   const signOut = useSignOut();
 
   // Privileges may change while signed in (a role change): read community/self again now and then.
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- see the key's comment
   useQuery({
+    // The key is the member's own record (queryKeys.self); the answer is applied to the portal it
+    // was read from (below), so the portal URL need not be part of it.
     queryKey: queryKeys.self,
     queryFn: async ({ signal }) => {
       // Applied to the portal it was read from, even if the member switched portals meanwhile.

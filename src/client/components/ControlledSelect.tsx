@@ -14,5 +14,7 @@ export type ControlledSelectProps<F extends FieldValues> = Omit<SelectProps, 'va
 
 export function ControlledSelect<F extends FieldValues>({ control, name, ...rest }: ControlledSelectProps<F>) {
   const { field } = useController({ control, name });
-  return <Select {...rest} value={(field.value as string | null | undefined) || null} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} ref={field.ref} />;
+  // `field` is react-hook-form's field object; only field.ref is a (callback) ref.
+  // eslint-disable-next-line react-hooks/refs
+  return <Select {...rest} value={(field.value) || null} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} ref={field.ref} />;
 }

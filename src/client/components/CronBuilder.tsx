@@ -122,6 +122,8 @@ export function CronBuilder({ value, onChange, window, now, serverErrors = {} }:
   const [initialPreset] = useState(() => scheduleToPreset(value));
   const [mode, setMode] = useState<'simple' | 'advanced'>(initialPreset ? 'simple' : 'advanced');
   const [preset, setPreset] = useState<Preset>(initialPreset ?? DEFAULT_PRESET);
+  // The preview counts from the current time unless a `now` is given (tests); recomputed with the schedule.
+  // eslint-disable-next-line react-hooks/purity
   const preview = useMemo(() => previewSchedule(value, now ?? Date.now(), window), [value, now, window]);
 
   const applyPreset = (next: Preset) => {
@@ -202,7 +204,7 @@ function PresetEditor({ preset, onChange }: { preset: Preset; onChange: (p: Pres
         label="Repeat"
         allowDeselect={false}
         value={preset.kind}
-        onChange={(v) => v && set({ kind: v as PresetKind })}
+        onChange={(v) => v && set({ kind: v })}
         data={[
           { value: 'minutes', label: 'Every N minutes' },
           { value: 'hourly', label: 'Every hour' },
@@ -268,7 +270,7 @@ function FieldsEditor({ value, onChange, errors }: { value: CronSchedule; onChan
             description={HINTS[f]}
             value={value[f]}
             onChange={(e) => onChange({ ...value, [f]: e.currentTarget.value })}
-            error={errors[f] ? capital(errors[f]!) : undefined}
+            error={errors[f] ? capital(errors[f]) : undefined}
             ff="monospace"
             maxLength={100}
           />

@@ -177,7 +177,7 @@ function PrivilegeRow({ privilege: p, selected, effective, includedBy, readOnly,
   const locked = !!includedBy?.length;
   const missing = checked ? missingRequirements(p.id, effective) : [];
   const notes: { text: string; color?: string; testId: string }[] = [];
-  if (locked) notes.push({ text: `Included by ${labelsOf(includedBy!)}`, color: 'blue', testId: 'included-by' });
+  if (locked) notes.push({ text: `Included by ${labelsOf(includedBy)}`, color: 'blue', testId: 'included-by' });
   if (p.requires?.length) {
     notes.push(
       missing.length

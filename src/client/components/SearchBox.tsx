@@ -26,6 +26,8 @@ export function SearchBox({ value, onSearch, label, placeholder }: SearchBoxProp
       pushed.current = debounced;
       onSearch(debounced);
     }
+    // Runs when the typed text settles, not when the address (value) or the callback changes.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
   useEffect(() => {
     if (value !== pushed.current) {

@@ -30,7 +30,7 @@ class ResizeObserver {
   unobserve() {}
   disconnect() {}
 }
-window.ResizeObserver = ResizeObserver as unknown as typeof window.ResizeObserver;
+window.ResizeObserver = ResizeObserver;
 
 // Autosizing text areas listen for web fonts loading (document.fonts), which jsdom lacks.
 if (!('fonts' in document)) {

@@ -33,7 +33,7 @@ export function installMultipartBodies(app: FastifyInstance, tmpDir: string): vo
 }
 
 async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = Object.create(null);
+  const body = Object.create(null) as Record<string, unknown>;
   req.uploadedFiles = [];
   await mkdir(tmpDir, { recursive: true });
   try {

@@ -121,7 +121,7 @@ function keepAliveAgent(target: CheckedTarget, lookup: LookupFunction): http.Age
     return agent;
   }
   const Agent = url.protocol === 'https:' ? https.Agent : http.Agent;
-  agent = new Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS, maxFreeSockets: 64, lookup } as http.AgentOptions);
+  agent = new Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS, maxFreeSockets: 64, lookup });
   keepAliveAgents.set(key, agent);
   if (keepAliveAgents.size > KEEP_ALIVE_AGENTS_MAX) {
     const [oldest, old] = keepAliveAgents.entries().next().value as [string, http.Agent];
@@ -135,7 +135,7 @@ function keepAliveAgent(target: CheckedTarget, lookup: LookupFunction): http.Age
 export function requestChecked(target: CheckedTarget, req: OutboundRequest = {}): Promise<OutboundResponse> {
   const { url, address, family } = target;
   const lookup: LookupFunction = (_host, options, callback) => {
-    const cb = callback as unknown as (err: Error | null, address: string | { address: string; family: number }[], family?: number) => void;
+    const cb = callback;
     if ((options as { all?: boolean }).all) cb(null, [{ address, family }]);
     else cb(null, address, family);
   };

@@ -27,7 +27,7 @@ const sha256 = (s: string) => createHash('sha256').update(s.normalize('NFKC')).d
 export async function readDemoHashes(password: string, logN: number, count: number, file = DEMO_HASHES_FILE): Promise<string[] | undefined> {
   let stored: DemoHashes;
   try {
-    stored = JSON.parse(await readFile(file, 'utf8'));
+    stored = JSON.parse(await readFile(file, 'utf8')) as DemoHashes;
   } catch {
     return undefined;
   }

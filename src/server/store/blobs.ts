@@ -64,6 +64,7 @@ export class FileBlobStore implements BlobStore {
     }
     if (early) {
       source.destroy();
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the stream's own error, passed on as it came
       throw early;
     }
     const partial = `${target}.${randomUUID()}.partial`;

@@ -65,7 +65,7 @@ export async function templateStatus(templateDir = DEFAULT_TEMPLATE_DIR, migrati
   if (templateDir === 'off') return { usable: false, reason: 'DB_TEMPLATE_DIR=off' };
   let manifest: TemplateManifest;
   try {
-    manifest = JSON.parse(await readFile(path.join(templateDir, 'manifest.json'), 'utf8'));
+    manifest = JSON.parse(await readFile(path.join(templateDir, 'manifest.json'), 'utf8')) as TemplateManifest;
   } catch {
     return { usable: false, reason: `no database template in ${templateDir}` };
   }

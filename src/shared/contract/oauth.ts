@@ -29,7 +29,7 @@ const jsonStringArray = (max: number, item: z.ZodType<string, string>) =>
       if (text === '') return [];
       try {
         const parsed: unknown = JSON.parse(text);
-        if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed as string[];
+        if (Array.isArray(parsed) && parsed.every((x) => typeof x === 'string')) return parsed;
       } catch {
         /* reported below */
       }

@@ -46,14 +46,14 @@ export default function OAuthCallbackPage() {
         queryClient.clear();
         setSession(session);
         clearSignInNotice();
-        navigate(returnTo, { replace: true });
+        void navigate(returnTo, { replace: true });
       },
       (err: unknown) => {
         if (!live) return;
         const failure = err instanceof OAuthSignInError ? err : new OAuthSignInError('Sign-in failed', describeError(err), '/overview');
         const state: SignInLocationState = { oauthError: { title: failure.title, message: failure.message } };
         // The overview is where sign-in goes anyway: no need to say so in the address.
-        navigate(failure.returnTo === '/overview' ? '/sign-in' : signInPath(failure.returnTo), { replace: true, state });
+        void navigate(failure.returnTo === '/overview' ? '/sign-in' : signInPath(failure.returnTo), { replace: true, state });
       },
     );
     return () => {

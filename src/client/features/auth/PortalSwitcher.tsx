@@ -55,7 +55,7 @@ export function PortalSwitcher() {
                   notifications.show({ color: 'red', title: 'Not switched', message: `The session with ${portalLabel(s)} has ended. Sign in to it again.` });
                   return;
                 }
-                navigate(area);
+                void navigate(area);
                 notifications.show({ title: 'Portal switched', message: `Now acting on ${portalLabel(s)} (${portalHost(s.portalUrl)}) as ${s.user.username}.` });
               }}
             >

@@ -62,7 +62,7 @@ export default function SignInPage() {
     signIn.mutate(values, {
       onSuccess: () => {
         clearSignInNotice();
-        navigate(returnTo, { replace: true });
+        void navigate(returnTo, { replace: true });
       },
       onError: () => form.setValue('password', ''),
     });
@@ -88,7 +88,7 @@ export default function SignInPage() {
               </Title>
               <Text c="dimmed" size="sm" ta="center">
                 {another
-                  ? `You stay signed in to ${portalLabel(session!)}; the header switches between the portals.`
+                  ? `You stay signed in to ${portalLabel(session)}; the header switches between the portals.`
                   : 'Use your portal account. Your session stays in this browser tab only.'}
               </Text>
             </Stack>
@@ -184,7 +184,7 @@ export default function SignInPage() {
             {another ? (
               <Text size="sm" ta="center">
                 <Anchor component="button" type="button" onClick={() => navigate(returnTo)}>
-                  Back to {portalLabel(session!)}
+                  Back to {portalLabel(session)}
                 </Anchor>
               </Text>
             ) : null}

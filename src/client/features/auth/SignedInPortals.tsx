@@ -28,7 +28,7 @@ export function SignedInPortals({ sessions, returnTo }: { sessions: readonly Ses
           fullWidth
           justify="space-between"
           onClick={() => {
-            if (switchTo(s.portalUrl)) navigate(areaOf(returnTo), { replace: true });
+            if (switchTo(s.portalUrl)) void navigate(areaOf(returnTo), { replace: true });
           }}
           rightSection={
             <Text span size="xs" c="dimmed">

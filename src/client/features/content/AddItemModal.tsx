@@ -67,6 +67,8 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
     if (v.mode === 'file' && v.file && v.file.size >= MULTIPART_THRESHOLD_BYTES) {
       // Large files: a multipart upload that keeps going in the job tray after this dialog closes.
       const upload = new MultipartUpload({ username: user.username, folderId, file: v.file, fields });
+      // In the submit handler, not in render: a fresh key per upload.
+      // eslint-disable-next-line react-hooks/purity
       const key = `upload-${Date.now()}`;
       addTransfer({ kind: 'upload', key, title: v.title, username: user.username, upload });
       upload

@@ -104,7 +104,7 @@ export default function ContentPage() {
             <SegmentedControl
               aria-label="Whose content"
               value={effective.scope}
-              onChange={(v) => update({ scope: v as ContentListState['scope'], start: 1, folder: '', owner: '' })}
+              onChange={(v) => update({ scope: v, start: 1, folder: '', owner: '' })}
               data={[
                 { value: 'mine', label: 'My content' },
                 { value: 'org', label: 'Organization', disabled: !orgView.allowed },
@@ -145,7 +145,10 @@ export default function ContentPage() {
           onChange: (rows, on) =>
             setSelected((prev) => {
               const next = new Map(prev);
-              for (const r of rows) on ? next.set(r.id, r) : next.delete(r.id);
+              for (const r of rows) {
+                if (on) next.set(r.id, r);
+                else next.delete(r.id);
+              }
               return next;
             }),
         }}

@@ -69,7 +69,7 @@ export function ContentStatusControl({ item }: { item: Item }) {
         <Text size="sm">Current status:</Text>
         {item.contentStatus ? <ContentStatusBadge status={item.contentStatus} /> : <Text size="sm" c="dimmed">None</Text>}
       </Group>
-      <Radio.Group label="Set the content status" value={choice} onChange={(v) => setChoice(v as Choice)}>
+      <Radio.Group label="Set the content status" value={choice} onChange={(v) => setChoice(v)}>
         <Stack gap={6} mt={6}>
           <Radio value="none" label="None" />
           <Radio value="deprecated" label="Deprecated" description="Still works, but people should move to something else." />

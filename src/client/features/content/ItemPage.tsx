@@ -188,7 +188,7 @@ function ItemActions({ item }: { item: Item }) {
                 {
                   onSuccess: () => {
                     notifications.show({ color: 'green', title: 'Item deleted', message: `“${item.title}” was deleted.` });
-                    navigate('/content');
+                    void navigate('/content');
                   },
                   onError: (err) => {
                     setConfirming(false);

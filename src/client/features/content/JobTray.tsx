@@ -130,6 +130,7 @@ function DownloadRow({ transfer }: { transfer: DownloadTransfer }) {
     if (status === 'completed') announce(`Download of “${transfer.title}” finished: the item was added.`);
     else if (status === 'failed') announce(`Download of “${transfer.title}” failed: ${job.data?.statusMessage ?? 'the portal gave no reason'}.`, 'assertive');
     // Only the change of status is news; the message goes with it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status, transfer.title]);
   return (
     <Stack gap={4} data-testid="download-row">

@@ -126,7 +126,7 @@ function AddRelationship({ item }: { item: Item }) {
           aria-label="This item is the"
           value={role}
           onChange={(v) => {
-            setRole(v as 'origin' | 'destination');
+            setRole(v);
             setType('');
           }}
           data={[

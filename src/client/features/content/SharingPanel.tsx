@@ -48,7 +48,7 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
 
   return (
     <Stack gap="sm">
-      <Radio.Group label="Who can see it" value={level} onChange={(v) => setLevel(v as Level)}>
+      <Radio.Group label="Who can see it" value={level} onChange={(v) => setLevel(v)}>
         <Stack gap={6} mt={6}>
           <Radio value="private" label="Owner (and the groups below)" />
           <Radio value="org" label="The organization" disabled={!orgP.allowed && initialLevel !== 'org'} description={orgP.allowed ? undefined : orgP.reason} />

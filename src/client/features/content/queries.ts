@@ -6,8 +6,10 @@ import { contentSearchQuery, type ContentListState } from './schemas.ts';
 
 /** One page of the content list. */
 export const itemsQuery = (list: ContentListState, user: { username: string; orgId?: string }) =>
+  // The key holds both fields of `user` the search reads.
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps
   queryOptions({
-    queryKey: [...queryKeys.items, 'search', list, user.username],
+    queryKey: [...queryKeys.items, 'search', list, user.username, user.orgId],
     queryFn: ({ signal }) =>
       searchItems(
         { q: contentSearchQuery(list, user), start: list.start, num: list.num, sortField: list.sortField || undefined, sortOrder: list.sortOrder },
@@ -49,6 +51,8 @@ export const relatedItemsQuery = (itemId: string, direction: RelationshipDirecti
 
 /** An async addItem job: polled until it completes or fails. */
 export const itemJobQuery = (username: string, itemId: string) =>
+  // An item id names the item; its owner only builds the URL.
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps
   queryOptions({
     queryKey: [...queryKeys.item(itemId), 'status'],
     queryFn: ({ signal }) => getItemStatus(username, itemId, { signal }),

@@ -64,7 +64,7 @@ export class MultipartUpload {
       num: i + 1,
       size: Math.min(this.partBytes, target.file.size - i * this.partBytes),
       sent: 0,
-      state: 'waiting' as PartState,
+      state: 'waiting' as const,
     }));
     this.snapshot = { phase: 'starting', parts, sentBytes: 0, totalBytes: target.file.size };
   }

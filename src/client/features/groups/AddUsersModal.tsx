@@ -190,7 +190,7 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
         onChange={(f) => void readFile(f)}
         clearable
       />
-      <Radio.Group label="Add them as" value={as} onChange={(v) => setAs(v as AddAs)}>
+      <Radio.Group label="Add them as" value={as} onChange={(v) => setAs(v)}>
         <Group gap="lg" mt={6}>
           <Radio value="members" label="Members" />
           <Radio value="managers" label="Managers" />

@@ -72,7 +72,7 @@ export default function GroupsPage() {
         <SegmentedControl
           aria-label="Which groups"
           value={list.mine}
-          onChange={(v) => update({ mine: v as GroupListState['mine'], start: 1 })}
+          onChange={(v) => update({ mine: v, start: 1 })}
           data={[
             { value: '', label: 'All I can see' },
             { value: 'owned', label: 'Owned by me' },

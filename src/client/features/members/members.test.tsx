@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listMembers, type PortalUser } from '../../api/index.ts';
+import { listMembers } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -123,7 +123,7 @@ describe('members page', () => {
     expect(await screen.findByText('Uma User is now Publisher.')).toBeInTheDocument();
     await waitFor(() => expect(within(table).getByText('user1').closest('tr')).toHaveTextContent('Publisher'));
     const page = await listMembers(svc.orgId, { username: 'user1' });
-    expect((page.users[0] as PortalUser).role).toBe('org_publisher');
+    expect(page.users[0].role).toBe('org_publisher');
   });
 
   it('for a member without the privileges, actions are disabled and name the missing privilege', async () => {

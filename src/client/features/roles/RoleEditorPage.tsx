@@ -90,7 +90,7 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
     mode: 'onTouched',
   });
   const { errors } = form.formState;
-  const err = (field: keyof RoleDetailsInput) => (errors[field]?.message ? sentence(errors[field]!.message!) : undefined);
+  const err = (field: keyof RoleDetailsInput) => (errors[field]?.message ? sentence(errors[field].message) : undefined);
 
   const diff = diffPrivileges(saved, selection);
   const privilegesChanged = diff.added.length > 0 || diff.removed.length > 0;
@@ -120,13 +120,13 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
         onSuccess: ({ roleId, created }) => {
           notifications.show({ color: 'green', title: created ? 'Role created' : 'Role saved', message: `“${values.name}” ${created ? 'was created' : 'was saved'}.` });
           setReviewing(null);
-          if (created) navigate(`/roles/${encodeURIComponent(roleId)}`, { replace: true });
+          if (created) void navigate(`/roles/${encodeURIComponent(roleId)}`, { replace: true });
           else form.reset(values);
         },
         onError: (error) => {
           if (error instanceof PrivilegesNotSavedError) {
             setReviewing(null);
-            navigate(`/roles/${encodeURIComponent(error.roleId)}`, {
+            void navigate(`/roles/${encodeURIComponent(error.roleId)}`, {
               replace: true,
               state: { privileges: selection, notice: `The role was created, but its privileges were not saved: ${describeError(error.cause)} Review them and save again.` } satisfies EditorState,
             });
@@ -268,12 +268,12 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               </Text>
             ) : form.formState.isDirty ? (
               <Stack gap={2}>
-                {reviewing.name !== role!.name ? (
+                {reviewing.name !== role.name ? (
                   <Text size="sm">
-                    Name: {role!.name} → <strong>{reviewing.name}</strong>
+                    Name: {role.name} → <strong>{reviewing.name}</strong>
                   </Text>
                 ) : null}
-                {reviewing.description !== (role!.description ?? '') ? <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text> : null}
+                {reviewing.description !== (role.description ?? '') ? <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text> : null}
               </Stack>
             ) : null}
             <Title order={3} fz="md">

@@ -14,6 +14,8 @@ function Harness({ initial = [], seen }: { initial?: string[]; seen: { value: st
     <PrivilegeChecklist
       value={value}
       onChange={(next) => {
+        // The test's probe of what the checklist reported, not component state.
+        // eslint-disable-next-line react-hooks/immutability
         seen.value = next;
         setValue(next);
       }}

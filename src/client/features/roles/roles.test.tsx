@@ -113,7 +113,7 @@ describe('roles page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Compare roles' });
     await user.click(within(dialog).getByLabelText('Role B', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Viewer' }));
-    const label = within(dialog).getByLabelText('Role A', { selector: 'input' }) as HTMLInputElement;
+    const label = within(dialog).getByLabelText<HTMLInputElement>('Role A', { selector: 'input' });
     expect(listed(dialog, `Only in ${label.value}`)).toEqual(['portal:admin:viewUsers']);
     expect(listed(dialog, 'Only in Viewer')).toEqual(['portal:user:joinNonOrgGroup', 'portal:user:viewOrgGroups', 'portal:user:viewOrgItems']);
     expect(listed(dialog, 'In both')).toEqual(['portal:user:viewOrgUsers', 'portal:user:joinGroup']);

@@ -179,7 +179,7 @@ function DefaultsForm({
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<DefaultsInput, unknown, DefaultsValues>({ resolver: zodResolver(defaultsSchema), defaultValues: defaultsToForm(current) });
   const { errors } = form.formState;
-  const err = (field: keyof DefaultsInput) => (errors[field]?.message ? sentence(errors[field]!.message!) : undefined);
+  const err = (field: keyof DefaultsInput) => (errors[field]?.message ? sentence(errors[field].message) : undefined);
 
   // Administrator roles are never defaults: base Administrator is left out, custom ones are shown
   // disabled. So is a role holding privileges the signed-in member lacks (docs/security.md, "Role
@@ -194,6 +194,8 @@ function DefaultsForm({
       ? [
           {
             group: 'Custom roles',
+            // `roles` is the list prop, not a query: an array copy, not an object rest.
+            // eslint-disable-next-line @tanstack/query/no-rest-destructuring
             items: [...roles]
               .sort((a, b) => a.name.localeCompare(b.name))
               .map((r) => {
@@ -218,7 +220,7 @@ function DefaultsForm({
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
     save.mutate(
-      { role: values.role, userLicenseType: values.userLicenseType, userType: values.userType as 'arcgisonly' | 'both' | undefined, groups: values.groups },
+      { role: values.role, userLicenseType: values.userLicenseType, userType: values.userType, groups: values.groups },
       {
         onSuccess: () => {
           notifications.show({ color: 'green', title: 'Defaults saved', message: 'New members get these from now on.' });

@@ -260,7 +260,7 @@ export default function TasksPage() {
             aria-label="Whose tasks"
             value={scope}
             onChange={(v) => {
-              setScope(v as 'mine' | 'org');
+              setScope(v);
               setStart(1);
               setSelected(new Map());
             }}
@@ -312,7 +312,10 @@ export default function TasksPage() {
           onChange: (changed, on) =>
             setSelected((prev) => {
               const next = new Map(prev);
-              for (const t of changed) on ? next.set(t.id, t) : next.delete(t.id);
+              for (const t of changed) {
+                if (on) next.set(t.id, t);
+                else next.delete(t.id);
+              }
               return next;
             }),
         }}

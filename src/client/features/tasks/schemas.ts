@@ -94,7 +94,7 @@ export function toLocalInput(ms: number | null): string {
 }
 
 export function taskToForm(t: TaskRecord): TaskFormInput {
-  const p = t.parameters as Record<string, unknown>;
+  const p = t.parameters;
   return {
     ...EMPTY_TASK,
     type: t.type,

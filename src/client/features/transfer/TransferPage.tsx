@@ -79,7 +79,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const [run, setRun] = useState<Progress<RunOutcome>>({ running: false, done: 0, total: 0 });
   const members = useQuery(targetMembersQuery(user.orgId, targetSearch));
 
-  const items = owned.data?.items ?? [];
+  const items = useMemo(() => owned.data?.items ?? [], [owned.data]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   // Ids passed in the address that the list does not hold are kept: the pre-check says what they are.
   const extra = preset.filter((id) => !byId.has(id));

@@ -92,7 +92,7 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
       <SegmentedControl
         aria-label="Show attempts"
         value={filter}
-        onChange={(v) => setFilter(v as Filter)}
+        onChange={(v) => setFilter(v)}
         data={[
           { value: '', label: 'All' },
           { value: 'success', label: 'Succeeded' },

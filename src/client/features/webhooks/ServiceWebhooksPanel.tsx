@@ -61,7 +61,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
         <SegmentedControl
           aria-label="Service type"
           value={type}
-          onChange={(v) => setType(v as TypeFilter)}
+          onChange={(v) => setType(v)}
           data={[
             { value: '', label: 'All types' },
             { value: 'FeatureServer', label: 'Feature' },
@@ -71,7 +71,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
         <SegmentedControl
           aria-label="State"
           value={state}
-          onChange={(v) => setState(v as StateFilter)}
+          onChange={(v) => setState(v)}
           data={[
             { value: '', label: 'Any state' },
             { value: 'active', label: 'Active' },

@@ -52,7 +52,7 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
         remove.mutate(w.id, {
           onSuccess: () => {
             notifications.show({ color: 'green', title: 'Webhook deleted', message: `“${w.name}” was deleted.` });
-            navigate('/webhooks');
+            void navigate('/webhooks');
           },
           onError: fail('The webhook was not deleted'),
         }),

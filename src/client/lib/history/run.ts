@@ -191,7 +191,7 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
         name: step.fields.name ?? current.name,
         url: step.fields.url ?? current.payloadUrl,
         events: step.fields.events ?? current.events,
-        config: (step.fields.config ?? current.config) as typeof current.config,
+        config: (step.fields.config ?? current.config),
       });
       return;
     }

@@ -35,7 +35,7 @@ export const updateItemParams = z.preprocess(
     const o: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     const empty: string[] = [];
     for (const k of FIELD_NAMES) {
-      if (o[k] === '' || (typeof o[k] === 'string' && (o[k] as string).trim() === '' && k !== 'description')) {
+      if (o[k] === '' || (typeof o[k] === 'string' && (o[k]).trim() === '' && k !== 'description')) {
         empty.push(k);
         delete o[k];
       }
