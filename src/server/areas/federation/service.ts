@@ -2,7 +2,7 @@
  * Federated servers, their feature and geoprocessing services, and the services' webhooks
  * (spec §2 "Service webhook", §3 "Service webhook schedule state", §4.4; facts §3.3).
  *
- * Who may do what (documented in the README):
+ * Who may do what (documented in docs/webhooks.md):
  * - Registering a server or a service: administrators of the organization with
  *   portal:admin:manageServers.
  * - A service's webhooks: administrators with portal:admin:manageWebhooks on any service of the

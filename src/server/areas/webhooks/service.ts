@@ -3,7 +3,7 @@
  * organization holding portal:admin:manageWebhooks manage its webhooks; another organization's
  * administrators get 403.
  *
- * Local choices (documented in the README):
+ * Local choices (documented in docs/rest-operations.md and docs/webhooks.md):
  * - The secret is stored and shown once, in the createWebhook answer; records show "" when there
  *   is none and "********" when there is one. An update that sends "********" (or no secret)
  *   keeps the stored secret; an update that sends "" removes it.
