@@ -4,7 +4,7 @@
  * host — removing a participant after an impact preview and a typed confirmation; a guest may
  * leave the same way.
  */
-import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
@@ -127,7 +127,11 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
                   <Table.Th w={100}>Status</Table.Th>
                   <Table.Th>Contact</Table.Th>
                   <Table.Th>Workspaces</Table.Th>
-                  {isHost ? <Table.Th /> : null}
+                  {isHost ? (
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  ) : null}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

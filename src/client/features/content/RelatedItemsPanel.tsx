@@ -2,7 +2,7 @@
  * Related items in both directions, each with the relationship that links it; add a relationship
  * (the type's allowed origin and destination types are checked first) or remove one.
  */
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Select, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Select, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -50,7 +50,9 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
               <Table.Th>Item</Table.Th>
               <Table.Th>Type</Table.Th>
               <Table.Th>Relationship</Table.Th>
-              <Table.Th w={40} />
+              <Table.Th w={40}>
+                <VisuallyHidden>Actions</VisuallyHidden>
+              </Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
