@@ -20,6 +20,16 @@ function shadeFor(tuple: MantineColorsTuple, from: number, step: 1 | -1, against
   return step === 1 ? 9 : 0;
 }
 
+/** `hex` mixed towards black until it has the ratio against every background (light badges, alerts). */
+function darkenFor(hex: string, against: string[]): string {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  for (let k = 1; k >= 0.3; k -= 0.02) {
+    const out = `#${rgb.map((c) => Math.round(c * k).toString(16).padStart(2, '0')).join('')}`;
+    if (against.every((bg) => ratio(out, bg) >= AA)) return out;
+  }
+  return '#000000';
+}
+
 const WHITE = '#ffffff';
 const LIGHT_SURFACES = [WHITE, '#f1f3f5']; // body, gray.1 (striped rows, filled inputs)
 
@@ -48,6 +58,9 @@ export const contrastCssVariables: CSSVariablesResolver = (theme) => {
     const text = shadeFor(tuple, 6, 1, LIGHT_SURFACES);
     light[`--mantine-color-${name}-text`] = `var(--mantine-color-${name}-${text})`;
     light[`--mantine-color-${name}-outline`] = `var(--mantine-color-${name}-${text})`;
+    // Light variant (badges, light buttons, alerts): Mantine draws shade 9 on shade 1, under 4.5:1
+    // for most colours (green 3.8, orange 3.6); the text is darkened just enough, the tint kept.
+    light[`--mantine-color-${name}-light-color`] = darkenFor(tuple[9], [tuple[1], WHITE]);
     // Dark: white text on the filled shade, coloured text (shade 4 by default) on the dark surfaces.
     const darkFilled = shadeFor(tuple, 8, 1, [WHITE]);
     darkVars[`--mantine-color-${name}-filled`] = `var(--mantine-color-${name}-${darkFilled})`;
