@@ -1,4 +1,4 @@
-import { createTheme, Modal } from '@mantine/core';
+import { createTheme, Drawer, Menu, Modal } from '@mantine/core';
 
 export const theme = createTheme({
   primaryColor: 'blue',
@@ -11,5 +11,8 @@ export const theme = createTheme({
   components: {
     // Every dialog's close button (ours and the modals manager's) gets an accessible name.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // The focus placeholder (a bare tabindex div) is not a menu item: role="menu" may only hold items.
+    Menu: Menu.extend({ defaultProps: { withInitialFocusPlaceholder: false } }),
   },
 });
