@@ -75,7 +75,7 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/roles', 'Roles');
-      await page.getByRole('link', { name: /^Open / }).first().click();
+      await page.getByRole('link', { name: /^(Edit|View) / }).first().click();
       await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Roles');
     },
   },

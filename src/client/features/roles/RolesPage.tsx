@@ -90,7 +90,7 @@ export default function RolesPage() {
       align: 'right',
       render: (r) => (
         <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Button component={Link} to={`/roles/${encodeURIComponent(r.id)}`} size="xs" variant="default" aria-label={`Open ${r.name}`}>
+          <Button component={Link} to={`/roles/${encodeURIComponent(r.id)}`} size="xs" variant="default" aria-label={`${changeRolePermission(user, r).allowed ? 'Edit' : 'View'} ${r.name}`}>
             {changeRolePermission(user, r).allowed ? 'Edit' : 'View'}
           </Button>
           <GuardedButton

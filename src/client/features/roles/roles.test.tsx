@@ -37,7 +37,7 @@ describe('roles page', () => {
     expect(del).toHaveAttribute('aria-disabled', 'true');
     expect(del).toHaveAccessibleDescription('Viewer is a built-in role: it cannot be deleted.');
 
-    await user.click(within(viewer).getByRole('link', { name: 'Open Viewer' }));
+    await user.click(within(viewer).getByRole('link', { name: 'View Viewer' }));
     await waitFor(() => expect(location()).toBe('/roles/iAAAAAAAAAAAAAAA'));
     expect(await screen.findByRole('heading', { name: 'Viewer', level: 1 })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Viewer is a built-in role: it cannot be changed. This is exactly what the role allows.');
