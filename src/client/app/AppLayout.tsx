@@ -74,8 +74,10 @@ export function AppLayout() {
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={240} withinPortal>
               <Menu.Target>
-                {/* The name holds the initials shown (WCAG 2.5.3, label in name). */}
-                <ActionIcon variant="subtle" size="lg" radius="xl" aria-label={`Account menu for ${name} (${initials(name)})`}>
+                {/* Named by its content, hidden words then the initials shown ("Account menu for Ann Lee, AL"):
+                    an aria-label would have to start with the initials to contain the visible text (WCAG 2.5.3). */}
+                <ActionIcon variant="subtle" size="lg" radius="xl">
+                  <VisuallyHidden>{`Account menu for ${name}, `}</VisuallyHidden>
                   <Avatar size={32} radius="xl" color="blue">
                     {initials(name)}
                   </Avatar>
