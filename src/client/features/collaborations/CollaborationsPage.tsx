@@ -38,7 +38,8 @@ export default function CollaborationsPage() {
         <Accordion value={current} onChange={setOpen} variant="separated" radius="md">
           {rows.map((c) => (
             <Accordion.Item key={c.id} value={c.id}>
-              <Accordion.Control aria-label={c.name}>
+              {/* Named by its content, which starts with the collaboration's name (an aria-label would leave out the rest shown). */}
+              <Accordion.Control>
                 <CollaborationHeading c={c} orgId={user.orgId} />
               </Accordion.Control>
               <Accordion.Panel>{current === c.id ? <CollaborationDetails orgId={user.orgId} c={c} /> : null}</Accordion.Panel>
