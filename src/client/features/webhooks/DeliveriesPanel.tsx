@@ -182,8 +182,9 @@ function Section({ title, text }: { title: string; text: string }) {
       <Title order={4} size="sm" mb={4}>
         {title}
       </Title>
-      <ScrollArea.Autosize mah={320}>
-        <Code block aria-label={title}>
+      {/* The scrolling viewport takes focus so a long body can be scrolled with the keyboard. */}
+      <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': title }}>
+        <Code block>
           {text}
         </Code>
       </ScrollArea.Autosize>
