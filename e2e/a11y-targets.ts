@@ -84,7 +84,8 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/roles', 'Roles');
-      await page.getByRole('button', { name: /^Delete / }).first().click();
+      // Built-in roles cannot be deleted (their buttons are aria-disabled): the spec's custom role can.
+      await page.getByRole('button', { name: /^Delete A11y role / }).first().click();
       await dialog(page, /^Delete the role/);
     },
   },
@@ -217,14 +218,15 @@ export const A11Y_TARGETS: A11yTarget[] = [
   },
   { name: 'collaborations', as: 'admin', reflow: true, open: (page) => page1(page, '/collaborations', 'Collaborations') },
   {
-    name: 'collaborations: leave confirmation',
+    // The administrator hosts the demo collaboration: a host removes participants (a guest would leave).
+    name: 'collaborations: remove participant confirmation',
     as: 'admin',
     open: async (page) => {
       await page1(page, '/collaborations', 'Collaborations');
-      const leave = page.getByRole('button', { name: 'Leave collaboration' }).first();
-      if (!(await leave.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
-      await leave.click();
-      await dialog(page, /^Leave /);
+      const remove = page.getByRole('button', { name: /^Remove / }).first();
+      if (!(await remove.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
+      await remove.click();
+      await dialog(page, /^Remove .*\?$/);
     },
   },
   { name: 'settings', as: 'admin', reflow: true, open: (page) => page1(page, '/settings', 'Settings') },

@@ -62,6 +62,15 @@ test.beforeAll(async ({ browser }) => {
   ctx.webhookId = page.url().split('/').pop()!;
   const token = (await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json()).token;
   await page.request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title: `A11y map ${tag}`, type: 'Web Map', text: '{}' } });
+  // The demo organization has no group of the administrator's and only built-in roles (which cannot
+  // be deleted): one of each, so the group page and the delete confirmations can be opened.
+  for (const [path, form] of [
+    ['/sharing/rest/community/createGroup', { title: `A11y group ${tag}` }],
+    ['/sharing/rest/portals/self/createRole', { name: `A11y role ${tag}` }],
+  ] as const) {
+    const made = await (await page.request.post(path, { form: { f: 'json', token, ...form } })).json();
+    expect(made.error, `${path}: ${JSON.stringify(made)}`).toBeUndefined();
+  }
 
   ctx.taskTitle = `A11y report ${tag}`;
   await page.goto('/tasks');
