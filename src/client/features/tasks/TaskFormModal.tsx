@@ -119,7 +119,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
         <TypeParameters form={form} type={type} />
 
         <Stack gap={4}>
-          <Title order={4}>Schedule</Title>
+          <Title order={3} size="h4">Schedule</Title>
           <Controller control={form.control} name="schedule" render={({ field }) => <CronBuilder value={field.value} onChange={field.onChange} window={window} serverErrors={scheduleErrors} />} />
         </Stack>
 

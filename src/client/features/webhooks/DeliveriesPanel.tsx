@@ -179,7 +179,7 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
 function Section({ title, text }: { title: string; text: string }) {
   return (
     <div>
-      <Title order={4} size="sm" mb={4}>
+      <Title order={3} size="sm" mb={4}>
         {title}
       </Title>
       {/* The scrolling viewport takes focus so a long body can be scrolled with the keyboard. */}
