@@ -50,11 +50,13 @@ export function historyCsvHref(orgId: string, query: HistoryQuery): string {
 }
 
 /**
- * The portal has no history operation (ArcGIS Enterprise, an older portal): it answers 404, or a
- * 400 whose message says the resource or operation was not found.
+ * The portal has no history operation (ArcGIS Enterprise, an older portal): it answers 404 or 403
+ * (Enterprise refuses resources it does not have), or a 400 whose message says the resource or
+ * operation was not found or is not supported. The Activity page is for administrators, who may read
+ * history wherever it exists, so a 403 there means the portal does not offer it.
  */
 export function isHistoryUnavailable(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
-  if (err.code === 404) return true;
-  return err.code === 400 && /not (be )?found|does not exist|unknown (operation|resource)|invalid url/i.test(`${err.message} ${err.detailLines.join(' ')}`);
+  if (err.code === 404 || err.code === 403) return true;
+  return err.code === 400 && /not (be )?found|does not exist|not supported|unknown (operation|resource)|invalid url/i.test(`${err.message} ${err.detailLines.join(' ')}`);
 }
