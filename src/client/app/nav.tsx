@@ -4,7 +4,8 @@
  */
 import { lazy } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconBuilding, IconFiles, IconHome, IconSettings, IconShield, IconUsers, IconUsersGroup, IconWebhook } from '../components/icons.tsx';
+import { IconBuilding, IconFiles, IconHome, IconRefresh, IconSettings, IconShield, IconUsers, IconUsersGroup, IconWebhook } from '../components/icons.tsx';
+import { activityAccess } from '../features/activity/permissions.ts';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { IconClock } from '../features/tasks/IconClock.tsx';
 import { tasksAccess } from '../features/tasks/permissions.ts';
@@ -72,6 +73,13 @@ export const NAV: readonly NavEntry[] = [
     icon: IconClock,
     Page: lazy(() => import('./routes/tasks.tsx')),
     access: tasksAccess,
+  },
+  {
+    path: 'activity',
+    label: 'Activity',
+    icon: IconRefresh,
+    Page: lazy(() => import('./routes/activity.tsx')),
+    access: activityAccess,
   },
   {
     path: 'settings',
