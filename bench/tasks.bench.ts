@@ -3,25 +3,36 @@
  * main.ts starts it) on the real service's database (embedded, or PostgreSQL with DATABASE_URL).
  * Each run's work is one query of the organization (the scheduler is what is measured, not a
  * report). Prints the start lateness (run started − scheduled time) p50/p99/max, checks every run
- * started within the minute and none twice, and the process CPU time per run (this process also
- * runs the embedded database, so that is included).
- * Usage: node --import tsx bench/tasks.bench.ts   (BENCH_TASKS=1000, BENCH_SCHEDULERS=1; DATABASE_URL for PostgreSQL)
+ * started within the minute and none twice, and the CPU time per run.
+ *
+ * BENCH_SCHEDULERS=2 runs two scheduler loops in this process; BENCH_PROCESSES=2 (PostgreSQL only)
+ * runs each loop in a process of its own (bench/tasks-process.ts), as two service processes would,
+ * and merges what each executed to check that no run was executed twice.
+ * Usage: npm run bench:tasks   (BENCH_TASKS=1000, BENCH_SCHEDULERS=1, BENCH_PROCESSES; DATABASE_URL for PostgreSQL)
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { setTaskSettings } from '../src/server/areas/tasks/settings.ts';
 import { insertTask } from '../src/server/areas/tasks/repo.ts';
 import { TaskScheduler } from '../src/server/jobs/scheduler.ts';
 import { hexId } from '../src/server/store/ids.ts';
 import { startService } from '../test/support/service.ts';
-import { fmt } from './lib.ts';
+import { fmt, ROOT } from './lib.ts';
+import { benchClock, benchExecutors } from './tasks-work.ts';
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 1000);
 /** Scheduler loops on the same database (2+ shows that none runs an occurrence twice). */
 const SCHEDULERS = Number(process.env.BENCH_SCHEDULERS ?? 1);
+/** Scheduler processes (PostgreSQL only); 0: the loops run in this process. */
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 0);
+if (PROCESSES && !process.env.DATABASE_URL) throw new Error('BENCH_PROCESSES needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process');
 
-// A clock running in real time, set 3 s before a minute boundary so the test does not wait a minute.
+// A clock running in real time, set shortly before a minute boundary so the test does not wait a
+// minute: 3 s, or 20 s when scheduler processes must start first.
+const lead = PROCESSES ? 20_000 : 3000;
 const real = Date.now();
-const offset = Math.ceil(real / 60_000) * 60_000 + 60_000 - 3000 - real;
-const clock = { now: () => Date.now() + offset };
+const offset = Math.ceil(real / 60_000) * 60_000 + 60_000 - lead - real;
+const clock = benchClock(offset);
 
 const svc = await startService({ clock });
 setTaskSettings({ activePerUser: TASKS, activePerOrg: TASKS });
@@ -39,28 +50,59 @@ await svc.db.tx(async (q) => {
     });
   }
 });
-console.log(`${fmt(TASKS)} active tasks due at ${new Date(due).toISOString()}, ${SCHEDULERS} scheduler loop(s) (storage: ${svc.db.kind})`);
+console.log(
+  `${fmt(TASKS)} active tasks due at ${new Date(due).toISOString()}, ` +
+    (PROCESSES ? `${PROCESSES} scheduler processes` : `${SCHEDULERS} scheduler loop(s) in one process`) + ` (storage: ${svc.db.kind})`,
+);
 
-let done = 0;
 /** Executions per run id: the work itself must not happen twice. */
 const executions = new Map<string, number>();
-const executors = {
-  ExecuteWorkflowManager: async ({ ctx, task, runId }: { ctx: typeof svc.app.portal; task: { org_id: string }; runId: string }) => {
-    executions.set(runId, (executions.get(runId) ?? 0) + 1);
-    const [r] = await ctx.db.query<{ n: number }>('SELECT count(*)::int AS n FROM users WHERE org_id = $1', [task.org_id]);
-    done++;
-    return `${r.n} members`;
-  },
-};
-const schedulers = Array.from({ length: SCHEDULERS }, () => new TaskScheduler(svc.app.portal, { clock, executors }));
-const cpuBefore = process.cpuUsage();
-for (const s of schedulers) s.start();
-const deadline = due + 120_000;
-while (done < TASKS && clock.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-// Let the last runs record their end.
-await new Promise((r) => setTimeout(r, 500));
-const cpu = process.cpuUsage(cpuBefore);
-await Promise.all(schedulers.map((s) => s.stop()));
+let cpuMs: number;
+if (PROCESSES) {
+  const children = await Promise.all(Array.from({ length: PROCESSES }, () => startSchedulerProcess()));
+  await waitForRuns(async () => (await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM task_runs WHERE status IN ('succeeded', 'failed')`))[0].n);
+  const reports = await Promise.all(children.map((c) => c.stop()));
+  for (const r of reports) for (const [runId, n] of Object.entries(r.executions)) executions.set(runId, (executions.get(runId) ?? 0) + n);
+  cpuMs = reports.reduce((sum, r) => sum + r.cpuMs, 0);
+} else {
+  let done = 0;
+  const schedulers = Array.from({ length: SCHEDULERS }, () => new TaskScheduler(svc.app.portal, { clock, executors: benchExecutors(executions, () => done++) }));
+  const cpuBefore = process.cpuUsage();
+  for (const s of schedulers) s.start();
+  await waitForRuns(async () => done);
+  const cpu = process.cpuUsage(cpuBefore);
+  cpuMs = (cpu.user + cpu.system) / 1000;
+  await Promise.all(schedulers.map((s) => s.stop()));
+}
+
+/** Until `finished()` reaches TASKS (or two minutes past the due time), then half a second for the last ends to be written. */
+async function waitForRuns(finished: () => Promise<number>) {
+  const deadline = due + 120_000;
+  while ((await finished()) < TASKS && clock.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+/** A scheduler in a process of its own on this benchmark's PostgreSQL schema; stop() gives what it executed. */
+async function startSchedulerProcess(): Promise<{ stop(): Promise<{ executions: Record<string, number>; cpuMs: number }> }> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/tasks-process.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_DATABASE_URL: svc.config.databaseUrl, BENCH_CLOCK_OFFSET: String(offset) },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`a scheduler process exited with ${child.exitCode}`);
+    return line.value;
+  };
+  if ((await next()) !== 'started') throw new Error('a scheduler process did not start');
+  return {
+    async stop() {
+      child.stdin!.write('stop\n');
+      return JSON.parse(await next());
+    },
+  };
+}
 
 const runs = await svc.db.query<{ task_id: string; scheduled_at: number; started: number; status: string }>('SELECT task_id, scheduled_at, started, status FROM task_runs');
 const perTask = new Map<string, number>();
@@ -70,10 +112,9 @@ const missing = ids.filter((id) => !perTask.has(id)).length;
 const lateness = runs.map((r) => Number(r.started) - Number(r.scheduled_at)).sort((a, b) => a - b);
 const pct = (p: number) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
 const succeeded = runs.filter((r) => r.status === 'succeeded').length;
-const cpuMs = (cpu.user + cpu.system) / 1000;
 const executedTwice = [...executions.values()].filter((n) => n > 1).length;
 console.log(`runs: ${fmt(runs.length)} (${fmt(succeeded)} succeeded), tasks without a run: ${missing}, tasks with two runs: ${twice}, runs executed twice: ${executedTwice}`);
 console.log(`start lateness: p50 ${fmt(pct(50))} ms, p99 ${fmt(pct(99))} ms, max ${fmt(lateness.at(-1) ?? 0)} ms — all within the minute: ${(lateness.at(-1) ?? Infinity) < 60_000 ? 'yes' : 'NO'}`);
-console.log(`CPU time of this process (scheduler, executors${svc.db.kind === 'pglite' ? ' and the embedded database' : '; PostgreSQL runs apart'}): ${fmt(cpuMs)} ms in all, ${fmt(cpuMs / Math.max(1, runs.length), 2)} ms per run`);
+console.log(`CPU time of the scheduler process${PROCESSES ? 'es' : ''} (scheduler, executors${svc.db.kind === 'pglite' ? ' and the embedded database' : '; PostgreSQL runs apart'}): ${fmt(cpuMs)} ms in all, ${fmt(cpuMs / Math.max(1, runs.length), 2)} ms per run`);
 await svc.close();
 if (missing || twice || executedTwice || (lateness.at(-1) ?? Infinity) >= 60_000) process.exit(1);

@@ -93,11 +93,14 @@ export class TaskScheduler {
     return this.opts.maxInFlight ?? SCHEDULER_LIMITS.maxInFlight;
   }
 
-  /** Turn due occurrences into runs (step 1); answers how many tasks were handled. */
-  async materialize(): Promise<number> {
+  /**
+   * Turn due occurrences into runs (step 1), a transaction per claimBatch tasks, at most `batches`
+   * of them; answers how many tasks were handled.
+   */
+  async materialize(batches = Infinity): Promise<number> {
     const now = this.clock.now();
     let handled = 0;
-    for (;;) {
+    for (let batch = 0; batch < batches; batch++) {
       const n = await this.ctx.db.tx(async (q) => {
         const due = (
           await q.query<TaskRow>(
@@ -112,6 +115,7 @@ export class TaskScheduler {
       handled += n;
       if (n < SCHEDULER_LIMITS.claimBatch || this.stopped) return handled;
     }
+    return handled;
   }
 
   /**
@@ -317,7 +321,10 @@ export class TaskScheduler {
       [now],
     );
     const nextDue = state.next_due === null ? null : Number(state.next_due);
-    if (nextDue !== null && nextDue <= now) await this.materialize();
+    // One batch of due tasks per pass, then runs start: in a burst (1,000 tasks due at once) the
+    // first runs start after 200 tasks are materialised, not after all of them; the next pass
+    // follows at once and materialises the next batch.
+    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === SCHEDULER_LIMITS.claimBatch) this.again = true;
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
       // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
       const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
