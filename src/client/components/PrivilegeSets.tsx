@@ -25,7 +25,7 @@ function PrivilegeList({ title, ids, color, empty }: { title: string; ids: reado
           {empty}
         </Text>
       ) : (
-        {/* A long list scrolls in its own viewport, which takes focus to be scrolled with the keyboard. */}
+        // A long list scrolls in its own viewport, which takes focus to be scrolled with the keyboard.
         <ScrollArea.Autosize mah={340} type="auto" offsetScrollbars viewportProps={{ tabIndex: 0, role: 'group', 'aria-labelledby': headingId }}>
           <Stack gap={6} component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
             {ids.map((id) => {
