@@ -8,7 +8,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['.scratch/', 'dist/', 'node_modules/', 'e2e/artifacts/', 'test-results/', 'playwright-report/', 'postcss.config.cjs', '.dependency-cruiser.cjs'] },
+  {
+    ignores: ['.scratch/', 'dist/', 'node_modules/', 'e2e/artifacts/', 'test-results/', 'playwright-report/', 'postcss.config.cjs', '.dependency-cruiser.cjs'],
+  },
   js.configs.recommended,
   // Type-aware: the rules that catch real mistakes (floating promises, awaiting non-promises,
   // misused promises in handlers) need the program's types.
@@ -34,7 +36,10 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
       // `_name` marks a value left out on purpose (rest siblings, unused positions).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // Validators reject control characters on purpose (names, redirect URIs, folder titles).
       'no-control-regex': 'off',
     },

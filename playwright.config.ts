@@ -37,7 +37,14 @@ export default defineConfig({
     command: 'node --import tsx src/server/main.ts',
     url: `http://127.0.0.1:${port}/sharing/rest/portals/self?f=json`,
     // Loopback receivers and downloads (webhook and dataUrl specs) are allowed, as the documented setting permits.
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', ALLOW_PRIVATE_OUTBOUND: 'on', ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}) },
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'on',
+      ALLOW_PRIVATE_OUTBOUND: 'on',
+      ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}),
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'pipe',

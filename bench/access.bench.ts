@@ -60,7 +60,11 @@ const results = [
     const users = Array.from({ length: 25 }, (_, k) => `member${String(((i * 25 + k) % 9995) + 1).padStart(5, '0')}`).join(',');
     return () => call(`community/groups/${group.id}/addUsers`, { users });
   }),
-  await measure(`setPrivileges, ${PRIVILEGES.length} privileges`, RUNS, async () => () => call(`portals/self/roles/${roleId}/setPrivileges`, { privileges: everything })),
+  await measure(
+    `setPrivileges, ${PRIVILEGES.length} privileges`,
+    RUNS,
+    async () => () => call(`portals/self/roles/${roleId}/setPrivileges`, { privileges: everything }),
+  ),
   await measure(`members list, ${fmt(total)} members, 100 per page`, RUNS, async (i) => {
     const start = String(1 + ((i * 4999) % Math.max(1, total - 99)));
     return () => call(`portals/${svc.orgId}/users`, { start, num: '100', sortField: 'username' });
@@ -71,5 +75,7 @@ await svc.close();
 const base = results[0];
 console.log(`${RUNS} runs each, over HTTP on loopback, embedded database on disk`);
 for (const r of results) {
-  console.log(`${r.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms  (p95 ${fmt(r.p95 / base.p95, 1)}× baseline)${r === base ? '' : r.p95 < 50 ? '  goal < 50 ms: met' : '  goal < 50 ms: NOT met'}`);
+  console.log(
+    `${r.name.padEnd(42)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms  (p95 ${fmt(r.p95 / base.p95, 1)}× baseline)${r === base ? '' : r.p95 < 50 ? '  goal < 50 ms: met' : '  goal < 50 ms: NOT met'}`,
+  );
 }

@@ -25,7 +25,11 @@ const port = Number(process.env.BENCH_PORT ?? 3797);
 const outDir = process.env.BENCH_CONSOLE_DIR ?? mkdtempSync(path.join(tmpdir(), 'console-bench-'));
 const kb = (bytes: number) => fmt(bytes / 1024, 1);
 
-console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at start`);
+console.log(
+  `machine: ${cpus().length} cores, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} at start`,
+);
 
 // ---- build, keeping each chunk's composition ---------------------------------------------------
 /** chunk file → (package or source folder → rendered bytes). */
@@ -97,7 +101,9 @@ for (const file of css) {
   totalCss += s.gzip;
   console.log(`${file.padEnd(44)} ${kb(s.raw).padStart(8)} ${kb(s.gzip).padStart(8)}`);
 }
-console.log(`initial JavaScript: ${kb(totalJs)} KB gzip in ${initial.length} chunks (budget ${BUDGET_KB} KB: ${totalJs <= BUDGET_KB * 1024 ? 'within' : 'OVER'}); CSS ${kb(totalCss)} KB gzip; ${lazyCount} chunks load later`);
+console.log(
+  `initial JavaScript: ${kb(totalJs)} KB gzip in ${initial.length} chunks (budget ${BUDGET_KB} KB: ${totalJs <= BUDGET_KB * 1024 ? 'within' : 'OVER'}); CSS ${kb(totalCss)} KB gzip; ${lazyCount} chunks load later`,
+);
 
 // ---- first contentful paint --------------------------------------------------------------------
 // A static page of about the size of index.html, served by the same service: the floor for a paint.
@@ -108,7 +114,12 @@ writeFileSync(
 );
 
 const dataDir = freshDataDir();
-const service = await startProcess('src/server/main.ts', { DATA_DIR: dataDir, DEMO_DATA: 'on', CONSOLE_DIR: outDir }, port, '/sharing/rest/portals/self?f=json');
+const service = await startProcess(
+  'src/server/main.ts',
+  { DATA_DIR: dataDir, DEMO_DATA: 'on', CONSOLE_DIR: outDir },
+  port,
+  '/sharing/rest/portals/self?f=json',
+);
 const base = service.baseUrl;
 const testBrowser = findTestBrowser();
 if (!testBrowser) throw new Error(NO_BROWSER_MESSAGE);
@@ -193,7 +204,9 @@ const quantile = (values: number[], q: number) => {
 const median = (v: number[]) => quantile(v, 0.5);
 const baselineFcp = median(results.baseline.map((r) => r.fcp));
 console.log(`\nfirst contentful paint, Chromium, ${runs} runs each (after one warm-up round), ms:`);
-console.log(`${'page'.padEnd(34)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'÷ baseline'.padStart(10)} ${'h1 median'.padStart(10)} ${'h1 p95'.padStart(7)}`);
+console.log(
+  `${'page'.padEnd(34)} ${'median'.padStart(7)} ${'p95'.padStart(7)} ${'÷ baseline'.padStart(10)} ${'h1 median'.padStart(10)} ${'h1 p95'.padStart(7)}`,
+);
 const labels: Record<string, string> = {
   baseline: 'static HTML page (baseline)',
   signIn: 'sign-in page, cold',
@@ -207,5 +220,9 @@ for (const [k, rs] of Object.entries(results)) {
     `${labels[k].padEnd(34)} ${fmt(median(fcp)).padStart(7)} ${fmt(quantile(fcp, 0.95)).padStart(7)} ${fmt(median(fcp) / baselineFcp, 1).padStart(10)} ${(h1.length ? fmt(median(h1)) : '-').padStart(10)} ${(h1.length ? fmt(quantile(h1, 0.95)) : '-').padStart(7)}`,
   );
 }
-console.log(`machine load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (${cpus().length} cores)`);
+console.log(
+  `machine load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} (${cpus().length} cores)`,
+);
 if (totalJs > BUDGET_KB * 1024) process.exitCode = 1;

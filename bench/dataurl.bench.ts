@@ -39,7 +39,12 @@ const server = http.createServer((req, res) => {
     rangeRequests++;
     const start = Number(m[1]);
     const end = Math.min(m[2] ? Number(m[2]) : bytes - 1, bytes - 1);
-    res.writeHead(206, { 'content-range': `bytes ${start}-${end}/${bytes}`, 'content-length': end - start + 1, 'accept-ranges': 'bytes', 'content-type': 'application/octet-stream' });
+    res.writeHead(206, {
+      'content-range': `bytes ${start}-${end}/${bytes}`,
+      'content-length': end - start + 1,
+      'accept-ranges': 'bytes',
+      'content-type': 'application/octet-stream',
+    });
     createReadStream(source, { start, end, highWaterMark: MB }).pipe(res);
     return;
   }
@@ -61,9 +66,15 @@ async function plainGet(): Promise<number> {
   return ms;
 }
 
-const service = await startProcess('src/server/main.ts', { DATA_DIR: path.join(dataDir, 'service'), DEMO_DATA: 'on', ALLOW_PRIVATE_OUTBOUND: 'on' }, 3321, '/sharing/rest/portals/self?f=json');
+const service = await startProcess(
+  'src/server/main.ts',
+  { DATA_DIR: path.join(dataDir, 'service'), DEMO_DATA: 'on', ALLOW_PRIVATE_OUTBOUND: 'on' },
+  3321,
+  '/sharing/rest/portals/self?f=json',
+);
 const rest = `${service.baseUrl}/sharing/rest`;
-const post = async (p: string, params: Record<string, string>) => (await (await fetch(`${rest}/${p}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) })).json()) as Record<string, any>;
+const post = async (p: string, params: Record<string, string>) =>
+  (await (await fetch(`${rest}/${p}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...params }) })).json()) as Record<string, any>;
 const { token } = await post('generateToken', { username: 'user1', password: DEMO_PASSWORD, expiration: '600' });
 
 async function viaService(): Promise<number> {
@@ -96,6 +107,10 @@ await rm(dataDir, { recursive: true, force: true });
 const rate = (ms: number) => bytes / MB / (ms / 1000);
 const best = (xs: number[]) => Math.min(...xs);
 console.log(`file: ${fmt(bytes / MB)} MB from a local range-capable server; best of ${runs} runs`);
-console.log(`baseline: one plain GET to disk          ${fmt(rate(best(plain))).padStart(6)} MB/s  (${fmt(best(plain))} ms; runs ${plain.map((m) => fmt(m)).join(', ')} ms)`);
-console.log(`addItem dataUrl async → completed        ${fmt(rate(best(svc))).padStart(6)} MB/s  (${fmt(best(svc))} ms; runs ${svc.map((m) => fmt(m)).join(', ')} ms; ${rangeRequests / runs} range requests per run)`);
+console.log(
+  `baseline: one plain GET to disk          ${fmt(rate(best(plain))).padStart(6)} MB/s  (${fmt(best(plain))} ms; runs ${plain.map((m) => fmt(m)).join(', ')} ms)`,
+);
+console.log(
+  `addItem dataUrl async → completed        ${fmt(rate(best(svc))).padStart(6)} MB/s  (${fmt(best(svc))} ms; runs ${svc.map((m) => fmt(m)).join(', ')} ms; ${rangeRequests / runs} range requests per run)`,
+);
 console.log(`ratio service : plain GET = ${fmt(rate(best(svc)) / rate(best(plain)), 2)} (goal >= 0.8)`);

@@ -68,7 +68,10 @@ const loadMs = performance.now() - load0;
 // Items for the baseline read (after the load: a keep-alive connection idle through it would be closed).
 const itemIds: string[] = [];
 for (let i = 0; i < 20; i++) {
-  const res = await fetch(`${rest}/content/users/admin/addItem`, { method: 'POST', body: new URLSearchParams({ title: `Bench ${i}`, type: 'Web Map', text: '{}', f: 'json', token }) });
+  const res = await fetch(`${rest}/content/users/admin/addItem`, {
+    method: 'POST',
+    body: new URLSearchParams({ title: `Bench ${i}`, type: 'Web Map', text: '{}', f: 'json', token }),
+  });
   itemIds.push(((await res.json()) as { id: string }).id);
 }
 
@@ -77,17 +80,32 @@ const day = 86_400_000;
 const mid = (await call(`portals/${svc.orgId}/history`, { all: 'true', num: '1', toDate: String(T_START + (EVENTS * STEP_MS) / 2) })).nextKey as string;
 
 const results = [
-  await measure('content/users/<owner>/items/<id> (baseline: by primary key)', RUNS, (i) => call(`content/users/admin/items/${itemIds[i % itemIds.length]}`, {})),
-  await measure('history, id=<target> (≈200 events each), 25 per page', RUNS, (i) => call(`portals/${svc.orgId}/history`, { id: `item${(i * 37) % (TARGETS / 5)}` })),
-  await measure('history, actors=user1 (250,000 events), 100 per page', RUNS, () => call(`portals/${svc.orgId}/history`, { all: 'true', actors: 'user1', num: '100' })),
+  await measure('content/users/<owner>/items/<id> (baseline: by primary key)', RUNS, (i) =>
+    call(`content/users/admin/items/${itemIds[i % itemIds.length]}`, {}),
+  ),
+  await measure('history, id=<target> (≈200 events each), 25 per page', RUNS, (i) =>
+    call(`portals/${svc.orgId}/history`, { id: `item${(i * 37) % (TARGETS / 5)}` }),
+  ),
+  await measure('history, actors=user1 (250,000 events), 100 per page', RUNS, () =>
+    call(`portals/${svc.orgId}/history`, { all: 'true', actors: 'user1', num: '100' }),
+  ),
   await measure('history, one day (≈2,900 events), types=i,g, 100 per page', RUNS, (i) => {
     const from = T_START + ((i * 7) % 360) * day;
     return call(`portals/${svc.orgId}/history`, { types: 'i,g', fromDate: String(from), toDate: String(from + day), num: '100' });
   }),
-  await measure('history, all=true, deep page (nextKey mid-year), 100 per page', RUNS, () => call(`portals/${svc.orgId}/history`, { all: 'true', num: '100', start: mid })),
+  await measure('history, all=true, deep page (nextKey mid-year), 100 per page', RUNS, () =>
+    call(`portals/${svc.orgId}/history`, { all: 'true', num: '100', start: mid }),
+  ),
   await measure('history, actors=admin + actions=reassignItem + 30 days, 100 per page', RUNS, (i) => {
     const from = T_START + ((i * 11) % 330) * day;
-    return call(`portals/${svc.orgId}/history`, { all: 'true', actors: 'admin', actions: 'reassignItem', fromDate: String(from), toDate: String(from + 30 * day), num: '100' });
+    return call(`portals/${svc.orgId}/history`, {
+      all: 'true',
+      actors: 'admin',
+      actions: 'reassignItem',
+      fromDate: String(from),
+      toDate: String(from + 30 * day),
+      num: '100',
+    });
   }),
 ];
 
@@ -104,8 +122,12 @@ csvTimes.sort((a, b) => a - b);
 await svc.close();
 
 const base = results[0];
-console.log(`${fmt(EVENTS)} history events loaded in ${fmt(loadMs / 1000, 1)} s; ${RUNS} runs each, over HTTP on loopback, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded database on disk'}`);
+console.log(
+  `${fmt(EVENTS)} history events loaded in ${fmt(loadMs / 1000, 1)} s; ${RUNS} runs each, over HTTP on loopback, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded database on disk'}`,
+);
 for (const r of results) {
   console.log(`${r.name.padEnd(72)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms  (p95 ${fmt(r.p95 / base.p95, 1)}× baseline)`);
 }
-console.log(`f=csv, ${fmt(csvLines)} events: median ${fmt(csvTimes[Math.floor(csvTimes.length / 2)], 0)} ms, worst ${fmt(csvTimes.at(-1)!, 0)} ms (${CSV_RUNS} runs; goal < 2,000 ms)`);
+console.log(
+  `f=csv, ${fmt(csvLines)} events: median ${fmt(csvTimes[Math.floor(csvTimes.length / 2)], 0)} ms, worst ${fmt(csvTimes.at(-1)!, 0)} ms (${CSV_RUNS} runs; goal < 2,000 ms)`,
+);

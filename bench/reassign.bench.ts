@@ -44,7 +44,14 @@ await svc.db.query(
 );
 
 const owners = ['user1', 'publisher1'];
-const times = { checkBulk: [] as number[], checkSingles: [] as number[], checkOne: [] as number[], moveBulk: [] as number[], moveSingles: [] as number[], moveOne: [] as number[] };
+const times = {
+  checkBulk: [] as number[],
+  checkSingles: [] as number[],
+  checkOne: [] as number[],
+  moveBulk: [] as number[],
+  moveSingles: [] as number[],
+  moveOne: [] as number[],
+};
 const timed = async (into: number[], run: () => Promise<unknown>) => {
   const t = performance.now();
   await run();

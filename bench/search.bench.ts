@@ -62,24 +62,36 @@ await svc.db.query(
 await post(`community/groups/${group.id}/addUsers`, { users: 'user1' });
 await svc.db.query(`INSERT INTO item_shares (item_id, group_id, shared) SELECT id, $1, 0 FROM items WHERE access = 'private' AND md5(id) < '2'`, [group.id]);
 await svc.db.query('ANALYZE');
-const rowsById = await svc.db.query<{ id: string; owner: string }>('SELECT i.id, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id ORDER BY i.id');
+const rowsById = await svc.db.query<{ id: string; owner: string }>(
+  'SELECT i.id, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id ORDER BY i.id',
+);
 const ids = rowsById.map((r) => r.id);
 const owners = rowsById.map((r) => r.owner);
 const total = (await call('search', { q: '', num: '1' })).total as number;
 const pages = Math.ceil(total / 100);
 
 const results = [
-  await measure('content/users/<owner>/items/<id> (baseline: by primary key)', RUNS, (i) => call(`content/users/${owners[(i * 7919) % ids.length]}/items/${ids[(i * 7919) % ids.length]}`, {})),
-  await measure(`search, all ${fmt(total)} visible, 100 per page, pages spread`, RUNS, (i) => call('search', { q: '', num: '100', start: String(1 + ((i * 37) % pages) * 100), sortField: 'modified', sortOrder: 'desc' })),
-  await measure('search, no sortField (authoritative first), pages spread', RUNS, (i) => call('search', { q: '', num: '100', start: String(1 + ((i * 37) % pages) * 100) })),
+  await measure('content/users/<owner>/items/<id> (baseline: by primary key)', RUNS, (i) =>
+    call(`content/users/${owners[(i * 7919) % ids.length]}/items/${ids[(i * 7919) % ids.length]}`, {}),
+  ),
+  await measure(`search, all ${fmt(total)} visible, 100 per page, pages spread`, RUNS, (i) =>
+    call('search', { q: '', num: '100', start: String(1 + ((i * 37) % pages) * 100), sortField: 'modified', sortOrder: 'desc' }),
+  ),
+  await measure('search, no sortField (authoritative first), pages spread', RUNS, (i) =>
+    call('search', { q: '', num: '100', start: String(1 + ((i * 37) % pages) * 100) }),
+  ),
   await measure('search, tags:water AND type:"Web Map"', RUNS, () => call('search', { q: 'tags:water AND type:"Web Map"', num: '10' })),
   await measure('search, free text "parks" (title/tags/snippet/description)', RUNS, () => call('search', { q: 'parks', num: '10' })),
   // Selective free terms (the trigram index's case: a few dozen matches among all the items).
   await measure('search, free text "4242" (a few dozen matches)', RUNS, () => call('search', { q: '4242', num: '10' })),
   // The same matches, but "item" is in every title: its trigrams' index entries list every item.
   await measure('search, free text "item 4242" (phrase, common word)', RUNS, () => call('search', { q: '"item 4242"', num: '10' })),
-  await measure('search, owner:user1 OR (access:org AND title:roads)', RUNS, () => call('search', { q: 'owner:user1 OR (access:org AND title:roads)', num: '10' })),
-  await measure(`search, created range (${fmt(ITEMS / 2)} items), sort by title`, RUNS, () => call('search', { q: `created:[${T0 - ITEMS} TO ${T0 - ITEMS / 2}]`, num: '10', sortField: 'title' })),
+  await measure('search, owner:user1 OR (access:org AND title:roads)', RUNS, () =>
+    call('search', { q: 'owner:user1 OR (access:org AND title:roads)', num: '10' }),
+  ),
+  await measure(`search, created range (${fmt(ITEMS / 2)} items), sort by title`, RUNS, () =>
+    call('search', { q: `created:[${T0 - ITEMS} TO ${T0 - ITEMS / 2}]`, num: '10', sortField: 'title' }),
+  ),
   await measure(`search as a member (group visibility), group:<id>`, RUNS, () => call('search', { q: `group:${group.id}`, num: '10' }, userToken)),
 ];
 await svc.close();

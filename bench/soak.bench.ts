@@ -100,7 +100,8 @@ async function call(op: string, params: Record<string, string> | FormData, opts:
   const url = new URL(`${rest}/${op}`);
   let init: RequestInit;
   if (opts.get) {
-    for (const [k, v] of Object.entries({ f: 'json', ...(params as Record<string, string>), ...(opts.token === false ? {} : { token }) })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({ f: 'json', ...(params as Record<string, string>), ...(opts.token === false ? {} : { token }) }))
+      url.searchParams.set(k, v);
     init = { method: 'GET' };
   } else if (params instanceof FormData) {
     params.set('f', 'json');
@@ -136,7 +137,11 @@ async function signIn(): Promise<void> {
 await signIn();
 const self = await call('portals/self', {}, { get: true });
 const orgId: string = self.id;
-await call(`portals/${orgId}/webhooks/settings/update`, { notificationAttempts: '3', notificationTimeOutInSeconds: '10', notificationElapsedTimeInSeconds: '5' });
+await call(`portals/${orgId}/webhooks/settings/update`, {
+  notificationAttempts: '3',
+  notificationTimeOutInSeconds: '10',
+  notificationElapsedTimeInSeconds: '5',
+});
 const hook = await call(`portals/${orgId}/webhooks/createWebhook`, { name: 'soak', url: hookUrl, changes: 'allChanges' });
 if (!hook?.id) throw new Error(`createWebhook failed: ${errorSamples.join('; ')}`);
 const task = await call('community/users/admin/tasks/createTask', {
@@ -282,7 +287,9 @@ function rssBytes(): number {
 async function dbBytes(): Promise<number> {
   if (!pgClient) return folderBytes(path.join(dataDir, 'pgdata'));
   const [row] = (
-    await pgClient.query(`SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS n FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'm')`)
+    await pgClient.query(
+      `SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint AS n FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'm')`,
+    )
   ).rows;
   return Number(row.n);
 }
@@ -295,7 +302,12 @@ interface Sample {
 }
 const samples: Sample[] = [];
 async function sample(minute: number): Promise<void> {
-  const s = { minute, rss: rssBytes() / MB, db: (await dbBytes()) / MB, files: (await folderBytes(path.join(dataDir, 'blobs'))) / MB + (await folderBytes(path.join(dataDir, 'tmp'))) / MB };
+  const s = {
+    minute,
+    rss: rssBytes() / MB,
+    db: (await dbBytes()) / MB,
+    files: (await folderBytes(path.join(dataDir, 'blobs'))) / MB + (await folderBytes(path.join(dataDir, 'tmp'))) / MB,
+  };
   samples.push(s);
   console.log(
     `${String(minute).padStart(3)} min  rss ${fmt(s.rss, 1).padStart(7)} MB  db ${fmt(s.db, 1).padStart(7)} MB  files ${fmt(s.files, 1).padStart(6)} MB  requests ${String(requests).padStart(7)}  errors ${errors}  deliveries ${deliveries.size}`,
@@ -372,10 +384,14 @@ let extra = 0;
 for (const [k, n] of got) extra += Math.max(0, n - (expected.get(k) ?? 0));
 const from = Math.max(0, MINUTES - 10);
 console.log('');
-console.log(`Slope over minutes ${from}–${MINUTES}: rss ${fmt(slope('rss', from), 2)} MB/min, db ${fmt(slope('db', from), 2)} MB/min, files ${fmt(slope('files', from), 2)} MB/min`);
+console.log(
+  `Slope over minutes ${from}–${MINUTES}: rss ${fmt(slope('rss', from), 2)} MB/min, db ${fmt(slope('db', from), 2)} MB/min, files ${fmt(slope('files', from), 2)} MB/min`,
+);
 const first = samples.find((s) => s.minute >= from)!;
 const last = samples.at(-1)!;
-console.log(`Over the same minutes: rss ${fmt(first.rss, 1)} → ${fmt(last.rss, 1)} MB, db ${fmt(first.db, 1)} → ${fmt(last.db, 1)} MB, files ${fmt(first.files, 1)} → ${fmt(last.files, 1)} MB`);
+console.log(
+  `Over the same minutes: rss ${fmt(first.rss, 1)} → ${fmt(last.rss, 1)} MB, db ${fmt(first.db, 1)} → ${fmt(last.db, 1)} MB, files ${fmt(first.files, 1)} → ${fmt(last.files, 1)} MB`,
+);
 console.log(`Requests: ${requests} (${fmt(requests / (MINUTES * 60), 1)}/s); error answers: ${errors}`);
 console.log(
   `Deliveries: ${expectedTotal} events caused by the traffic, ${expectedTotal - missing} delivered, ${missing} missing (drained in ${fmt((performance.now() - drainStart) / 1000, 1)} s); ` +

@@ -151,7 +151,9 @@ async function measure(variant: string, cmd: string, args: string[], env: Record
 
 const status = await templateStatus();
 if (!status.usable || status.behind.length) {
-  console.error(`The database template is not current (${status.usable ? `lacks ${status.behind.join(', ')}` : status.reason}): run npm run build:db-template first.`);
+  console.error(
+    `The database template is not current (${status.usable ? `lacks ${status.behind.join(', ')}` : status.reason}): run npm run build:db-template first.`,
+  );
   process.exit(1);
 }
 console.log(`Startup benchmark: ${RUNS} run(s) per variant, memory read after ${IDLE_S} s idle; load = 1-minute load average.`);
@@ -177,6 +179,7 @@ for (const v of ['template', 'initdb', 'sources', 'npm start'].filter((v) => sam
     `${v.padEnd(10)} first start ${fmt(of(v, 'startMs') / 1000, 2)} s, idle ${fmt(of(v, 'idleMb'), 0)} MB; restart ${fmt(of(v, 'restartMs') / 1000, 2)} s, idle ${fmt(of(v, 'restartIdleMb'), 0)} MB`,
   );
 }
-if (variants.includes('template') && variants.includes('initdb')) console.log(
-  `initdb / template: first start ${fmt(of('initdb', 'startMs') / of('template', 'startMs'), 2)}×, idle memory after first start ${fmt(of('initdb', 'idleMb') / of('template', 'idleMb'), 2)}×`,
-);
+if (variants.includes('template') && variants.includes('initdb'))
+  console.log(
+    `initdb / template: first start ${fmt(of('initdb', 'startMs') / of('template', 'startMs'), 2)}×, idle memory after first start ${fmt(of('initdb', 'idleMb') / of('template', 'idleMb'), 2)}×`,
+  );

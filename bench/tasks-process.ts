@@ -18,8 +18,17 @@ const app = await buildApp({
   db,
   clock: benchClock(Number(process.env.BENCH_CLOCK_OFFSET)),
   config: {
-    port: 0, host: '127.0.0.1', dataDir: ':memory:', databaseUrl, adminUsername: 'admin', adminPassword: DEMO_PASSWORD, adminPasswordGiven: false,
-    demoData: true, outboundAllow: PRIVATE_OUTBOUND_ALLOW, localExtras: true, passwordLogN: 10,
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: ':memory:',
+    databaseUrl,
+    adminUsername: 'admin',
+    adminPassword: DEMO_PASSWORD,
+    adminPasswordGiven: false,
+    demoData: true,
+    outboundAllow: PRIVATE_OUTBOUND_ALLOW,
+    localExtras: true,
+    passwordLogN: 10,
   },
 });
 const executions = new Map<string, number>();

@@ -44,15 +44,36 @@ await svc.db.tx(async (q) => {
     const id = hexId();
     ids.push(id);
     await insertTask(q, {
-      id, org_id: svc.orgId, owner_id: admin.id, type: 'ExecuteWorkflowManager', title: `bench ${i}`, task_url: null, item_id: null, parameters: {}, run_token: null,
-      minute: '*', hour: '*', day_of_month: '?', month: '*', day_of_week: '*', start_date: null, end_date: null, max_occurrences: null,
-      active: true, state: 'active', state_reason: null, next_run_at: due, created: clock.now(), modified: clock.now(),
+      id,
+      org_id: svc.orgId,
+      owner_id: admin.id,
+      type: 'ExecuteWorkflowManager',
+      title: `bench ${i}`,
+      task_url: null,
+      item_id: null,
+      parameters: {},
+      run_token: null,
+      minute: '*',
+      hour: '*',
+      day_of_month: '?',
+      month: '*',
+      day_of_week: '*',
+      start_date: null,
+      end_date: null,
+      max_occurrences: null,
+      active: true,
+      state: 'active',
+      state_reason: null,
+      next_run_at: due,
+      created: clock.now(),
+      modified: clock.now(),
     });
   }
 });
 console.log(
   `${fmt(TASKS)} active tasks due at ${new Date(due).toISOString()}, ` +
-    (PROCESSES ? `${PROCESSES} scheduler processes` : `${SCHEDULERS} scheduler loop(s) in one process`) + ` (storage: ${svc.db.kind})`,
+    (PROCESSES ? `${PROCESSES} scheduler processes` : `${SCHEDULERS} scheduler loop(s) in one process`) +
+    ` (storage: ${svc.db.kind})`,
 );
 
 /** Executions per run id: the work itself must not happen twice. */
@@ -66,7 +87,10 @@ if (PROCESSES) {
   cpuMs = reports.reduce((sum, r) => sum + r.cpuMs, 0);
 } else {
   let done = 0;
-  const schedulers = Array.from({ length: SCHEDULERS }, () => new TaskScheduler(svc.app.portal, { clock, executors: benchExecutors(executions, () => done++) }));
+  const schedulers = Array.from(
+    { length: SCHEDULERS },
+    () => new TaskScheduler(svc.app.portal, { clock, executors: benchExecutors(executions, () => done++) }),
+  );
   const cpuBefore = process.cpuUsage();
   for (const s of schedulers) s.start();
   await waitForRuns(async () => done);
@@ -104,7 +128,9 @@ async function startSchedulerProcess(): Promise<{ stop(): Promise<{ executions: 
   };
 }
 
-const runs = await svc.db.query<{ task_id: string; scheduled_at: number; started: number; status: string }>('SELECT task_id, scheduled_at, started, status FROM task_runs');
+const runs = await svc.db.query<{ task_id: string; scheduled_at: number; started: number; status: string }>(
+  'SELECT task_id, scheduled_at, started, status FROM task_runs',
+);
 const perTask = new Map<string, number>();
 for (const r of runs) perTask.set(r.task_id, (perTask.get(r.task_id) ?? 0) + 1);
 const twice = [...perTask.values()].filter((n) => n > 1).length;
@@ -113,8 +139,14 @@ const lateness = runs.map((r) => Number(r.started) - Number(r.scheduled_at)).sor
 const pct = (p: number) => lateness[Math.min(lateness.length - 1, Math.floor((p / 100) * lateness.length))];
 const succeeded = runs.filter((r) => r.status === 'succeeded').length;
 const executedTwice = [...executions.values()].filter((n) => n > 1).length;
-console.log(`runs: ${fmt(runs.length)} (${fmt(succeeded)} succeeded), tasks without a run: ${missing}, tasks with two runs: ${twice}, runs executed twice: ${executedTwice}`);
-console.log(`start lateness: p50 ${fmt(pct(50))} ms, p99 ${fmt(pct(99))} ms, max ${fmt(lateness.at(-1) ?? 0)} ms — all within the minute: ${(lateness.at(-1) ?? Infinity) < 60_000 ? 'yes' : 'NO'}`);
-console.log(`CPU time of the scheduler process${PROCESSES ? 'es' : ''} (scheduler, executors${svc.db.kind === 'pglite' ? ' and the embedded database' : '; PostgreSQL runs apart'}): ${fmt(cpuMs)} ms in all, ${fmt(cpuMs / Math.max(1, runs.length), 2)} ms per run`);
+console.log(
+  `runs: ${fmt(runs.length)} (${fmt(succeeded)} succeeded), tasks without a run: ${missing}, tasks with two runs: ${twice}, runs executed twice: ${executedTwice}`,
+);
+console.log(
+  `start lateness: p50 ${fmt(pct(50))} ms, p99 ${fmt(pct(99))} ms, max ${fmt(lateness.at(-1) ?? 0)} ms — all within the minute: ${(lateness.at(-1) ?? Infinity) < 60_000 ? 'yes' : 'NO'}`,
+);
+console.log(
+  `CPU time of the scheduler process${PROCESSES ? 'es' : ''} (scheduler, executors${svc.db.kind === 'pglite' ? ' and the embedded database' : '; PostgreSQL runs apart'}): ${fmt(cpuMs)} ms in all, ${fmt(cpuMs / Math.max(1, runs.length), 2)} ms per run`,
+);
 await svc.close();
 if (missing || twice || executedTwice || (lateness.at(-1) ?? Infinity) >= 60_000) process.exit(1);

@@ -64,7 +64,12 @@ await rm(copyTarget);
 const copyNoSync = await timed(() => pipeline(createReadStream(source, { highWaterMark: MB }), createWriteStream(copyTarget)));
 await rm(copyTarget);
 
-const service = await startProcess('src/server/main.ts', { DATA_DIR: path.join(dataDir, 'service'), DEMO_DATA: 'on' }, 3311, '/sharing/rest/portals/self?f=json');
+const service = await startProcess(
+  'src/server/main.ts',
+  { DATA_DIR: path.join(dataDir, 'service'), DEMO_DATA: 'on' },
+  3311,
+  '/sharing/rest/portals/self?f=json',
+);
 const pid = service.proc.pid!;
 const rssKb = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
@@ -111,16 +116,20 @@ function postFile(url: string, fields: Record<string, string>, start: number, en
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + (end - start) + tail.length } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (text += c));
-      res.on('end', () => {
-        const json = JSON.parse(text) as Record<string, unknown>;
-        if (json.error) reject(new Error(`${url}: ${JSON.stringify(json.error)}`));
-        else resolve(json);
-      });
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + (end - start) + tail.length } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => {
+          const json = JSON.parse(text) as Record<string, unknown>;
+          if (json.error) reject(new Error(`${url}: ${JSON.stringify(json.error)}`));
+          else resolve(json);
+        });
+      },
+    );
     req.on('error', reject);
     req.write(head);
     const body = createReadStream(source, { start, end: end - 1, highWaterMark: MB });
@@ -152,7 +161,13 @@ const multipart = await withRss(async () => {
   const worker = async () => {
     while (next <= parts) {
       const n = next++;
-      await postFile(`${rest}/content/users/user1/items/${id}/addPart?partNum=${n}`, { f: 'json', token }, (n - 1) * partMb * MB, Math.min(bytes, n * partMb * MB), `part${n}`);
+      await postFile(
+        `${rest}/content/users/user1/items/${id}/addPart?partNum=${n}`,
+        { f: 'json', token },
+        (n - 1) * partMb * MB,
+        Math.min(bytes, n * partMb * MB),
+        `part${n}`,
+      );
     }
   };
   const t0 = performance.now();
@@ -173,6 +188,10 @@ const rate = (ms: number) => bytes / MB / (ms / 1000);
 console.log(`file: ${fmt(bytes / MB)} MB, parts of ${partMb} MB, ${parallel} in parallel`);
 console.log(`baseline: streamed copy on the same disk   ${fmt(rate(copy.ms), 0).padStart(6)} MB/s  (${fmt(copy.ms)} ms, with fsync)`);
 console.log(`          the same copy without fsync      ${fmt(rate(copyNoSync.ms), 0).padStart(6)} MB/s  (${fmt(copyNoSync.ms)} ms)`);
-console.log(`multipart upload (addPart × N + commit)    ${fmt(rate(multipart.ms), 0).padStart(6)} MB/s  ratio ${fmt(rate(multipart.ms) / rate(copy.ms), 2)} (goal >= 0.5; ${fmt(rate(multipart.ms) / rate(copyNoSync.ms), 2)} of the copy without fsync)  peak RSS growth ${fmt(multipart.growthMb, 1)} MB (goal < 64)`);
+console.log(
+  `multipart upload (addPart × N + commit)    ${fmt(rate(multipart.ms), 0).padStart(6)} MB/s  ratio ${fmt(rate(multipart.ms) / rate(copy.ms), 2)} (goal >= 0.5; ${fmt(rate(multipart.ms) / rate(copyNoSync.ms), 2)} of the copy without fsync)  peak RSS growth ${fmt(multipart.growthMb, 1)} MB (goal < 64)`,
+);
 console.log(`   of which addPart × ${Math.ceil(bytes / (partMb * MB))}: ${fmt(partsMs)} ms, commit (joining the parts): ${fmt(multipart.ms - partsMs)} ms`);
-console.log(`single multipart/form-data addItem         ${fmt(rate(single.ms), 0).padStart(6)} MB/s  ratio ${fmt(rate(single.ms) / rate(copy.ms), 2)} (goal >= 0.5; ${fmt(rate(single.ms) / rate(copyNoSync.ms), 2)} of the copy without fsync)  peak RSS growth ${fmt(single.growthMb, 1)} MB (goal < 64)`);
+console.log(
+  `single multipart/form-data addItem         ${fmt(rate(single.ms), 0).padStart(6)} MB/s  ratio ${fmt(rate(single.ms) / rate(copy.ms), 2)} (goal >= 0.5; ${fmt(rate(single.ms) / rate(copyNoSync.ms), 2)} of the copy without fsync)  peak RSS growth ${fmt(single.growthMb, 1)} MB (goal < 64)`,
+);

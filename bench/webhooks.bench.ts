@@ -64,7 +64,11 @@ const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE u
 async function makeHooks(paths: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, p] of paths.entries()) {
-    const res = await svc.post(`${hooksPath}/createWebhook`, { name: `bench ${i} ${p}`, url: `${base}${p}`, secret: 'benchSecret', changes: 'manualChanges', events: '/groups/update' }, token);
+    const res = await svc.post(
+      `${hooksPath}/createWebhook`,
+      { name: `bench ${i} ${p}`, url: `${base}${p}`, secret: 'benchSecret', changes: 'manualChanges', events: '/groups/update' },
+      token,
+    );
     if (!res.success) throw new Error(JSON.stringify(res));
     ids.push(res.id);
   }
@@ -81,7 +85,15 @@ async function commitEvents(count: number, commits: Map<string, number>): Promis
   for (let done = 0; done < count; done += COMMIT_BATCH) {
     const subjects = Array.from({ length: Math.min(COMMIT_BATCH, count - done) }, () => `bench${++serial}`);
     await ctx.db.tx(async (q) => {
-      for (const s of subjects) await recordEvent(q, { orgId: svc.orgId, source: 'group', operation: 'update', subjectId: s, actor: { userId: admin.id, username: 'admin' }, when: Date.now() });
+      for (const s of subjects)
+        await recordEvent(q, {
+          orgId: svc.orgId,
+          source: 'group',
+          operation: 'update',
+          subjectId: s,
+          actor: { userId: admin.id, username: 'admin' },
+          when: Date.now(),
+        });
     });
     const at = performance.now();
     for (const s of subjects) commits.set(s, at);
@@ -99,7 +111,16 @@ async function commitSteadily(seconds: number, commits: Map<string, number>): Pr
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const s = `bench${++serial}`;
-    await ctx.db.tx((q) => recordEvent(q, { orgId: svc.orgId, source: 'group', operation: 'update', subjectId: s, actor: { userId: admin.id, username: 'admin' }, when: Date.now() }));
+    await ctx.db.tx((q) =>
+      recordEvent(q, {
+        orgId: svc.orgId,
+        source: 'group',
+        operation: 'update',
+        subjectId: s,
+        actor: { userId: admin.id, username: 'admin' },
+        when: Date.now(),
+      }),
+    );
     commits.set(s, performance.now());
     webhookWork();
   }
@@ -116,10 +137,11 @@ async function waitFor(count: () => number, target: number, limitMs: number): Pr
 
 function latencies(hooks: string[], commits: Map<string, number>): number[] {
   const out: number[] = [];
-  for (const h of hooks) for (const [s, at] of commits) {
-    const got = arrivals.get(`${h}|${s}`);
-    if (got !== undefined) out.push(got - at);
-  }
+  for (const h of hooks)
+    for (const [s, at] of commits) {
+      const got = arrivals.get(`${h}|${s}`);
+      if (got !== undefined) out.push(got - at);
+    }
   return out.sort((a, b) => a - b);
 }
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
@@ -128,7 +150,9 @@ const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(so
 const dispatcher = startWebhookDispatcher(ctx);
 await new Promise((r) => setTimeout(r, 500));
 
-console.log(`Webhook delivery benchmark — ${EVENTS.toLocaleString('en-US')} events, dispatcher: ${WEBHOOK_LIMITS.maxInFlight} in flight, ${WEBHOOK_LIMITS.perWebhook} per webhook`);
+console.log(
+  `Webhook delivery benchmark — ${EVENTS.toLocaleString('en-US')} events, dispatcher: ${WEBHOOK_LIMITS.maxInFlight} in flight, ${WEBHOOK_LIMITS.perWebhook} per webhook`,
+);
 
 // 1. Burst throughput.
 {
@@ -147,7 +171,17 @@ console.log(`Webhook delivery benchmark — ${EVENTS.toLocaleString('en-US')} ev
   const burst = latencies(hooks, commits);
 
   // The same bodies from a plain client, same receiver, same concurrency.
-  const sample = buildRequest({ id: '00000000-0000-4000-8000-000000000000', webhook_id: hooks[0], name: 'bench 0 /a', secret: 'benchSecret', event: { userId: admin.id, username: 'admin', when: Date.now(), operation: 'update', source: 'group', id: 'bench1', properties: {} } }, 'http://127.0.0.1/', Date.now());
+  const sample = buildRequest(
+    {
+      id: '00000000-0000-4000-8000-000000000000',
+      webhook_id: hooks[0],
+      name: 'bench 0 /a',
+      secret: 'benchSecret',
+      event: { userId: admin.id, username: 'admin', when: Date.now(), operation: 'update', source: 'group', id: 'bench1', properties: {} },
+    },
+    'http://127.0.0.1/',
+    Date.now(),
+  );
   let next = 0;
   const p0 = performance.now();
   await Promise.all(
@@ -196,8 +230,12 @@ let healthyP99 = NaN;
   const slow = latencies([hooks[3]], commits);
   const elapsed = (performance.now() - t0) / 1000;
   console.log(`\n3. Same rate, one receiver answering after ${slowDelayMs / 1000} s:`);
-  console.log(`   the three healthy receivers: p50 ${fmt(pct(l, 50))} ms, p99 ${fmt(pct(l, 99))} ms${ok ? '' : ' (some missing)'} (healthy run p99 ${fmt(healthyP99)} ms)`);
-  console.log(`   the slow receiver: ${fmt(slow.length)} of ${fmt(commits.size)} delivered after ${fmt(elapsed, 1)} s (${WEBHOOK_LIMITS.perWebhook} at a time: ~${WEBHOOK_LIMITS.perWebhook / (slowDelayMs / 1000)}/s); the rest stay queued, not lost`);
+  console.log(
+    `   the three healthy receivers: p50 ${fmt(pct(l, 50))} ms, p99 ${fmt(pct(l, 99))} ms${ok ? '' : ' (some missing)'} (healthy run p99 ${fmt(healthyP99)} ms)`,
+  );
+  console.log(
+    `   the slow receiver: ${fmt(slow.length)} of ${fmt(commits.size)} delivered after ${fmt(elapsed, 1)} s (${WEBHOOK_LIMITS.perWebhook} at a time: ~${WEBHOOK_LIMITS.perWebhook / (slowDelayMs / 1000)}/s); the rest stay queued, not lost`,
+  );
 }
 
 await dispatcher.stop();

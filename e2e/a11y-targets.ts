@@ -36,14 +36,24 @@ async function dialog(page: Page, name: string | RegExp): Promise<void> {
 const firstRowLink = (page: Page, table: string) => page.getByRole('table', { name: table }).getByRole('row').nth(1).getByRole('link').first();
 
 export const A11Y_TARGETS: A11yTarget[] = [
-  { name: 'sign-in', as: 'anonymous', reflow: true, open: async (page) => { await page.goto('/sign-in'); await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible(); } },
+  {
+    name: 'sign-in',
+    as: 'anonymous',
+    reflow: true,
+    open: async (page) => {
+      await page.goto('/sign-in');
+      await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    },
+  },
   {
     name: 'portal OAuth sign-in (/sharing/rest/oauth2/authorize)',
     as: 'anonymous',
     reflow: true,
     open: async (page, ctx) => {
       const origin = new URL(page.url()).origin;
-      await page.goto(`/sharing/rest/oauth2/authorize?client_id=${ctx.consoleClientId}&response_type=code&redirect_uri=${encodeURIComponent(`${origin}/oauth-callback`)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`);
+      await page.goto(
+        `/sharing/rest/oauth2/authorize?client_id=${ctx.consoleClientId}&response_type=code&redirect_uri=${encodeURIComponent(`${origin}/oauth-callback`)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+      );
       await expect(page.getByRole('button').first()).toBeVisible();
     },
   },
@@ -75,7 +85,10 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/roles', 'Roles');
-      await page.getByRole('link', { name: /^(Edit|View) / }).first().click();
+      await page
+        .getByRole('link', { name: /^(Edit|View) / })
+        .first()
+        .click();
       await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Roles');
     },
   },
@@ -85,7 +98,10 @@ export const A11Y_TARGETS: A11yTarget[] = [
     open: async (page) => {
       await page1(page, '/roles', 'Roles');
       // Built-in roles cannot be deleted (their buttons are aria-disabled): the spec's custom role can.
-      await page.getByRole('button', { name: /^Delete A11y role / }).first().click();
+      await page
+        .getByRole('button', { name: /^Delete A11y role / })
+        .first()
+        .click();
       await dialog(page, /^Delete the role/);
     },
   },
@@ -181,7 +197,11 @@ export const A11Y_TARGETS: A11yTarget[] = [
     name: 'webhooks: a delivery drawer',
     as: 'admin',
     open: async (page) => {
-      await page.getByRole('table', { name: 'Delivery attempts' }).getByRole('button', { name: /^Attempt / }).first().click();
+      await page
+        .getByRole('table', { name: 'Delivery attempts' })
+        .getByRole('button', { name: /^Attempt / })
+        .first()
+        .click();
       await dialog(page, /^Delivery of/);
     },
   },
@@ -237,7 +257,11 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/overview', /./);
-      await page.getByRole('banner').getByRole('button', { name: /127\.0\.0\.1|localhost|portal/i }).first().click();
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /127\.0\.0\.1|localhost|portal/i })
+        .first()
+        .click();
       await expect(page.getByRole('menu')).toBeVisible();
       await page.waitForTimeout(200);
     },

@@ -60,7 +60,8 @@ test.beforeAll(async ({ browser }) => {
   await page.getByRole('dialog', { name: 'Webhook created' }).getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `A11y feed ${tag}` })).toBeVisible();
   ctx.webhookId = page.url().split('/').pop()!;
-  const token = (await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json()).token;
+  const token = (await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json())
+    .token;
   await page.request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title: `A11y map ${tag}`, type: 'Web Map', text: '{}' } });
   // The demo organization has no group of the administrator's and only built-in roles (which cannot
   // be deleted): one of each, so the group page and the delete confirmations can be opened.
@@ -132,7 +133,8 @@ async function runAll(browser: Browser, scheme: 'light' | 'dark'): Promise<Found
         return;
       }
       // The console follows the system colour scheme until the member picks one.
-      if (new URL(page.url()).pathname.startsWith('/sharing/') === false) await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+      if (new URL(page.url()).pathname.startsWith('/sharing/') === false)
+        await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
       found.push(...(await check(page, target, scheme)));
     });
   }
@@ -158,7 +160,10 @@ for (const scheme of ['light', 'dark'] as const) {
     const found = await runAll(browser, scheme);
     const text = report(found);
     if (found.length) console.log(`axe, ${scheme} (elements by impact and rule):\n${text}`);
-    expect(found.filter((f) => BLOCKING.has(f.impact)), text).toEqual([]);
+    expect(
+      found.filter((f) => BLOCKING.has(f.impact)),
+      text,
+    ).toEqual([]);
   });
 }
 
@@ -176,7 +181,10 @@ test('the main pages reflow at 320 CSS px without scrolling the whole page sidew
         signedIn = true;
       }
       await target.open(page, ctx);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth }));
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
       if (scrollWidth > clientWidth) wide.push(`${target.name}: ${scrollWidth} px wide in ${clientWidth} px`);
     });
   }

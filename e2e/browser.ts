@@ -9,7 +9,14 @@ import { chromium } from '@playwright/test';
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for a headless run in a container (no sandbox, no GPU) without background traffic. */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface TestBrowser {
   executablePath: string;

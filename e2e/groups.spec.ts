@@ -16,7 +16,9 @@ test('a group owner adds a pasted list of users and sees, for each one not added
   const api = await asAdmin(request);
   // Four members who may join groups, and two whose role lacks portal:user:joinGroup.
   const role = await api('portals/self/createRole', { name: `Viewers who cannot join ${tag}` });
-  await api(`portals/self/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups', 'portal:user:viewOrgItems'] }) });
+  await api(`portals/self/roles/${role.id}/setPrivileges`, {
+    privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups', 'portal:user:viewOrgItems'] }),
+  });
   const joiners = [1, 2, 3, 4].map((i) => `crew_${tag}_${i}`);
   const blocked = [1, 2].map((i) => `nojoin_${tag}_${i}`);
   for (const [username, r] of [...joiners.map((u) => [u, 'org_user']), ...blocked.map((u) => [u, role.id])]) {

@@ -47,7 +47,9 @@ test('an administrator builds a role from the checklist and schedules a weekday 
   await snap(page, 'keyboard-role-select-all');
 
   // Two of Content: the area's "select all" shows it is partly ticked.
-  const content = page.getByRole('group', { name: 'Content' }).filter({ has: page.getByRole('checkbox', { name: 'Create, update and delete own content', exact: true }) });
+  const content = page
+    .getByRole('group', { name: 'Content' })
+    .filter({ has: page.getByRole('checkbox', { name: 'Create, update and delete own content', exact: true }) });
   for (const label of ['Create, update and delete own content', 'Publish hosted feature layers']) {
     const box = content.getByRole('checkbox', { name: label, exact: true });
     await tabTo(page, box, { max: 200 });

@@ -13,7 +13,9 @@ test('a group manager pastes 30 usernames by keyboard and hears who was not adde
   const admin = await apiAs(request, 'admin');
   // 26 members who may join, 2 whose role lacks portal:user:joinGroup, 2 who do not exist.
   const role = await admin('portals/self/createRole', { name: `Cannot join ${tag}` });
-  await admin(`portals/self/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups'] }) });
+  await admin(`portals/self/roles/${role.id}/setPrivileges`, {
+    privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups'] }),
+  });
   const joiners = Array.from({ length: 26 }, (_, i) => `kb_${tag}_${i + 1}`);
   const blocked = [1, 2].map((i) => `kbno_${tag}_${i}`);
   const ghosts = [1, 2].map((i) => `kbghost_${tag}_${i}`);
@@ -56,7 +58,8 @@ test('a group manager pastes 30 usernames by keyboard and hears who was not adde
   await expectVisibleFocus(page);
   await expect(counts).toHaveText('26 added4 not added');
   const results = dialog.getByRole('table', { name: 'Add users results' });
-  for (const name of blocked) await expect(results.getByRole('row', { name: new RegExp(name) })).toContainText('The user lacks the privilege to join groups (portal:user:joinGroup).');
+  for (const name of blocked)
+    await expect(results.getByRole('row', { name: new RegExp(name) })).toContainText('The user lacks the privilege to join groups (portal:user:joinGroup).');
   for (const name of ghosts) await expect(results.getByRole('row', { name: new RegExp(name) })).toContainText('The user does not exist.');
   const said = announced(page, 'assertive');
   await expect(said).toContainText('26 added, 4 not added.');

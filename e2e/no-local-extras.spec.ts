@@ -83,6 +83,8 @@ test('the portal answers without extras; the console disables local-only actions
   await expect(page.getByText('Not available on this portal: Demo Organization does not offer a collaboration history.')).toBeVisible();
 
   await page.goto(`${base}/settings`);
-  await expect(page.getByText('Not available on this portal: Demo Organization does not offer a limit on members from other organizations per group.')).toBeVisible();
+  await expect(
+    page.getByText('Not available on this portal: Demo Organization does not offer a limit on members from other organizations per group.'),
+  ).toBeVisible();
   await snap(page, 'no-local-extras-settings');
 });

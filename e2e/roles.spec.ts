@@ -4,7 +4,9 @@ import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
 /** Puts user1 back to the User role (other specs expect the demo accounts as seeded). */
 async function restoreUser1(request: APIRequestContext) {
   const { token } = await (await request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
-  const body = await (await request.post('/sharing/rest/portals/self/updateUserRole', { form: { username: 'user1', role: 'org_user', f: 'json', token } })).json();
+  const body = await (
+    await request.post('/sharing/rest/portals/self/updateUserRole', { form: { username: 'user1', role: 'org_user', f: 'json', token } })
+  ).json();
   expect(body).toMatchObject({ success: true });
 }
 
@@ -33,7 +35,8 @@ test('an administrator builds a role from the checklist and assigns it to user1,
   await page.getByRole('button', { name: 'Review and save' }).click();
   const review = page.getByRole('dialog', { name: 'Create this role?' });
   const added = review.getByRole('region', { name: 'Added' });
-  for (const label of ['View members of the organization', 'Create groups', 'Edit features', 'Edit with full control']) await expect(added).toContainText(label);
+  for (const label of ['View members of the organization', 'Create groups', 'Edit features', 'Edit with full control'])
+    await expect(added).toContainText(label);
   await expect(review.getByRole('region', { name: 'Removed' })).toContainText('Nothing removed.');
   await snap(page, 'roles-review');
   await review.getByRole('button', { name: 'Create role' }).click();

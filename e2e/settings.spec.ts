@@ -43,7 +43,8 @@ test('an administrator sets the new-member defaults, then clears them all after 
   await dialog.getByRole('button', { name: 'Clear all defaults' }).click();
   await expect(dialog).toHaveCount(0);
 
-  for (const label of ['Role', 'User type', 'Groups', 'Apps']) await expect(current.getByRole('row', { name: new RegExp(`^${label}`) })).toContainText('Not set');
+  for (const label of ['Role', 'User type', 'Groups', 'Apps'])
+    await expect(current.getByRole('row', { name: new RegExp(`^${label}`) })).toContainText('Not set');
   await expect(page.getByRole('button', { name: 'Clear all defaults' })).toBeDisabled();
   await snap(page, 'settings-defaults-cleared');
 });

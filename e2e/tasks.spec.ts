@@ -1,7 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { signIn, snap } from './support.ts';
 
-test('an administrator schedules a members report every weekday at 07:30 with the builder, sees its words and next runs, creates it, runs it and sees the run in the history', async ({ page }) => {
+test('an administrator schedules a members report every weekday at 07:30 with the builder, sees its words and next runs, creates it, runs it and sees the run in the history', async ({
+  page,
+}) => {
   const title = `Weekday members ${Date.now().toString(36)}`;
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Scheduled tasks' }).click();

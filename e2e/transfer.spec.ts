@@ -7,7 +7,8 @@ async function rest(request: APIRequestContext, path: string, form: Record<strin
   if (body.error) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
   return body;
 }
-const tokenFor = async (request: APIRequestContext, username: string) => (await rest(request, 'generateToken', { username, password: DEMO_PASSWORD })).token as string;
+const tokenFor = async (request: APIRequestContext, username: string) =>
+  (await rest(request, 'generateToken', { username, password: DEMO_PASSWORD })).token as string;
 
 test('an administrator transfers a mix of transferable and blocked items and reads the reasons', async ({ page, request }) => {
   const tag = Date.now().toString(36);

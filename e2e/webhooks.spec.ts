@@ -72,7 +72,9 @@ test('a webhook made in the console receives an item added through the API; the 
 
   // An item added through the API (as another client would).
   const token = await adminToken(request);
-  const added = await (await request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title: `Webhook map ${tag}`, type: 'Web Map', text: '{}' } })).json();
+  const added = await (
+    await request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title: `Webhook map ${tag}`, type: 'Web Map', text: '{}' } })
+  ).json();
   expect(added.success, JSON.stringify(added)).toBe(true);
 
   // The receiver gets it, signed with the secret shown once.

@@ -134,7 +134,10 @@ function installCors(app: FastifyInstance): void {
 function sendError(reply: import('fastify').FastifyReply, err: ApiError) {
   // With LOCAL_EXTRAS=off the envelope carries only the public fields (docs/local-extras.md).
   const body = reply.server.portal?.config.localExtras === false ? withoutExtras(err.toBody(), ERROR_EXTRAS) : err.toBody();
-  return reply.code(200).type('application/json; charset=utf-8').send(JSON.stringify({ error: body }));
+  return reply
+    .code(200)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ error: body }));
 }
 
 function installErrorEnvelope(app: FastifyInstance): void {

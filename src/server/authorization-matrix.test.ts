@@ -55,10 +55,13 @@ async function insertMember(username: string, orgId: string, role = 'org_user', 
 
 async function insertRole(privileges: string[], orgId = svc.orgId): Promise<string> {
   const id = `r${randomUUID().replaceAll('-', '').slice(0, 15)}`;
-  await svc.db.query(
-    'INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)',
-    [orgId, id, unique('Matrix role '), '', privileges],
-  );
+  await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
+    orgId,
+    id,
+    unique('Matrix role '),
+    '',
+    privileges,
+  ]);
   return id;
 }
 
@@ -142,7 +145,11 @@ const OPERATIONS: Operation[] = [
     expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': N, 'custom without': N, partner_admin: X },
     async run(token) {
       const role = await insertRole(['portal:user:joinGroup']);
-      const body = await post(`portals/${svc.orgId}/roles/${role}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:createItem'] }) }, token);
+      const body = await post(
+        `portals/${svc.orgId}/roles/${role}/setPrivileges`,
+        { privileges: JSON.stringify({ privileges: ['portal:user:createItem'] }) },
+        token,
+      );
       const [row] = await svc.db.query<{ privileges: string[] }>('SELECT privileges FROM roles WHERE org_id = $1 AND id = $2', [svc.orgId, role]);
       return { body, landed: row.privileges.includes('portal:user:createItem') ? 'here' : null };
     },
@@ -165,7 +172,12 @@ const OPERATIONS: Operation[] = [
     expected: { admin: Y, publisher1: N, user1: N, viewer1: N, 'custom with': Y, 'custom without': N, partner_admin: X },
     async run(token) {
       const groupId = randomUUID().replaceAll('-', '');
-      await svc.db.query(`INSERT INTO groups (id, org_id, owner_id, title, access, created, modified) VALUES ($1, $2, $3, $4, 'org', 0, 0)`, [groupId, svc.orgId, ids.admin, unique('Matrix group ')]);
+      await svc.db.query(`INSERT INTO groups (id, org_id, owner_id, title, access, created, modified) VALUES ($1, $2, $3, $4, 'org', 0, 0)`, [
+        groupId,
+        svc.orgId,
+        ids.admin,
+        unique('Matrix group '),
+      ]);
       await svc.db.query(`INSERT INTO group_members (group_id, user_id, member_type, joined) VALUES ($1, $2, 'owner', 0)`, [groupId, ids.admin]);
       const username = unique('joiner.');
       const userId = await insertMember(username, svc.orgId);

@@ -53,7 +53,9 @@ describe('the service bundle npm start runs', () => {
     }).then((r) => r.json() as Promise<{ token?: string; error?: unknown }>);
     expect(token.error).toBeUndefined();
     expect(token.token).toMatch(/\S{20,}/);
-    const self = await fetch(`${rest}/portals/self?f=json&token=${token.token}`).then((r) => r.json() as Promise<{ user?: { username: string }; name?: string }>);
+    const self = await fetch(`${rest}/portals/self?f=json&token=${token.token}`).then(
+      (r) => r.json() as Promise<{ user?: { username: string }; name?: string }>,
+    );
     expect(self.user?.username).toBe('publisher1');
     expect(self.name).toBe('Demo Organization');
     const wrong = await fetch(`${rest}/generateToken`, {

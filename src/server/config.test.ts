@@ -87,7 +87,11 @@ describe('loadConfig', () => {
     ['PORT', '-1', /PORT="-1"/],
     ['DEMO_DATA', 'maybe', /DEMO_DATA="maybe": must be one of on\/off, true\/false, 1\/0, yes\/no/],
     ['ALLOW_PRIVATE_OUTBOUND', 'sometimes', /ALLOW_PRIVATE_OUTBOUND="sometimes"/],
-    ['OUTBOUND_ALLOW', 'hooks.internal,not a host', /OUTBOUND_ALLOW="hooks.internal,not a host": entry "not a host" is not an IP address, a CIDR range or a host name/],
+    [
+      'OUTBOUND_ALLOW',
+      'hooks.internal,not a host',
+      /OUTBOUND_ALLOW="hooks.internal,not a host": entry "not a host" is not an IP address, a CIDR range or a host name/,
+    ],
     ['OUTBOUND_ALLOW', '10.20.1.0/16', /entry "10.20.1.0\/16" has bits set after the prefix: did you mean 10.20.0.0\/16\?/],
     ['OUTBOUND_ALLOW', '10.0.0.0/33', /entry "10.0.0.0\/33" has an invalid prefix length: must be 0–32/],
     ['OUTBOUND_ALLOW', 'fd00::/129', /must be 0–128/],
@@ -176,7 +180,14 @@ describe('retention settings', () => {
         RETENTION_ITEM_JOBS_DAYS: '1.5',
         RETENTION_SWEEP_INTERVAL_SECONDS: '30',
       }).retention,
-    ).toEqual({ deliveriesMs: 7 * 86_400_000, deliveriesPerWebhook: 50, eventsMs: 400 * 86_400_000, uploadsMs: 1_800_000, itemJobsMs: 1.5 * 86_400_000, sweepIntervalMs: 30_000 });
+    ).toEqual({
+      deliveriesMs: 7 * 86_400_000,
+      deliveriesPerWebhook: 50,
+      eventsMs: 400 * 86_400_000,
+      uploadsMs: 1_800_000,
+      itemJobsMs: 1.5 * 86_400_000,
+      sweepIntervalMs: 30_000,
+    });
   });
 
   it.each([

@@ -30,12 +30,7 @@ function isPublicUrl(value: string): boolean {
 }
 
 const envSchema = z.object({
-  PORT: z
-    .string()
-    .regex(/^\d+$/, 'must be a port number')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(65535, 'must be at most 65535'))
-    .default(3000),
+  PORT: z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(0).max(65535, 'must be at most 65535')).default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
   /** Folder of the built console (default dist/client): lets several builds be served side by side. */
@@ -61,18 +56,25 @@ const envSchema = z.object({
     }),
   // Retention (docs/operations.md). Decimals are allowed so tests and the soak benchmark can shorten them.
   RETENTION_DELIVERIES_DAYS: positive('days').default(30),
-  RETENTION_DELIVERIES_PER_WEBHOOK: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000')).default(1000),
+  RETENTION_DELIVERIES_PER_WEBHOOK: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000'))
+    .default(1000),
   RETENTION_EVENTS_DAYS: positive('days').default(365),
   RETENTION_UPLOADS_HOURS: positive('hours').default(24),
   RETENTION_ITEM_JOBS_DAYS: positive('days').default(7),
-  RETENTION_SWEEP_INTERVAL_SECONDS: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400')).default(300),
+  RETENTION_SWEEP_INTERVAL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400'))
+    .default(300),
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
-  PUBLIC_URL: z
-    .string()
-    .refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials')
-    .optional(),
+  PUBLIC_URL: z.string().refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials').optional(),
 });
 
 export interface Config {

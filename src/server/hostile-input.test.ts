@@ -81,7 +81,26 @@ const CORPUS: Hostile[] = [
 const HOSTILE_SEGMENTS = ['%00', 'a%00b', '%ED%A0%80', '%27%20OR%20%271%27%3D%271', '..%2F..%2Fetc%2Fpasswd', '__proto__', 'constructor', 'x'.repeat(90), '%'];
 
 /** Parameter names to try where an operation's schema is not an object (addItem reads its own). */
-const COMMON_PARAMS = ['title', 'type', 'text', 'url', 'tags', 'description', 'snippet', 'properties', 'extent', 'dataUrl', 'async', 'multipart', 'filename', 'id', 'q', 'users', 'items', 'username'];
+const COMMON_PARAMS = [
+  'title',
+  'type',
+  'text',
+  'url',
+  'tags',
+  'description',
+  'snippet',
+  'properties',
+  'extent',
+  'dataUrl',
+  'async',
+  'multipart',
+  'filename',
+  'id',
+  'q',
+  'users',
+  'items',
+  'username',
+];
 
 /** Operations that remove what later operations use run last. */
 const DESTRUCTIVE = /\/(delete|remove|removeParticipation|unregister|leave|cancel|reassign|reassignItems|removeUsers|updateUserRole)$/;
@@ -225,7 +244,10 @@ function requestsFor(op: DeclaredOperation, token: string | null): { sent: Sent;
       const label = `${op.method} ${op.path} [${token ? 'admin' : 'anonymous'}] ${name}=${h.label}`;
       const params = { f: 'json', ...auth, [name]: h.value };
       const sent = h.raw
-        ? { ...jsonRequest(base, { f: 'json', ...auth }, label), payload: `${JSON.stringify({ f: 'json', ...auth }).slice(0, -1)},${JSON.stringify(name)}:${String(h.value)}}` }
+        ? {
+            ...jsonRequest(base, { f: 'json', ...auth }, label),
+            payload: `${JSON.stringify({ f: 'json', ...auth }).slice(0, -1)},${JSON.stringify(name)}:${String(h.value)}}`,
+          }
         : h.json
           ? jsonRequest(base, params, label)
           : formRequest(op, base, params, label, i % 2 === 0);
@@ -242,9 +264,19 @@ function requestsFor(op: DeclaredOperation, token: string | null): { sent: Sent;
   }
   const proto = `__proto__%5Bpolluted%5D=1&constructor%5Bprototype%5D%5Bpolluted%5D=1&__proto__=x&f=json${token ? `&token=${token}` : ''}`;
   out.push({ sent: { method: 'POST', url: base, contentType: 'application/x-www-form-urlencoded', payload: proto, label: `${op.path} __proto__ form keys` } });
-  out.push({ sent: { method: 'POST', url: base, contentType: 'application/json', payload: `{"f":"json","__proto__":{"polluted":true}}`, label: `${op.path} __proto__ JSON body` } });
+  out.push({
+    sent: {
+      method: 'POST',
+      url: base,
+      contentType: 'application/json',
+      payload: `{"f":"json","__proto__":{"polluted":true}}`,
+      label: `${op.path} __proto__ JSON body`,
+    },
+  });
   const many = Array.from({ length: LIMITS.paramsPerRequest + 1 }, (_, i) => `p${i}=1`).join('&');
-  out.push({ sent: { method: 'POST', url: base, contentType: 'application/x-www-form-urlencoded', payload: `${many}&f=json`, label: `${op.path} too many parameters` } });
+  out.push({
+    sent: { method: 'POST', url: base, contentType: 'application/x-www-form-urlencoded', payload: `${many}&f=json`, label: `${op.path} too many parameters` },
+  });
   return out;
 }
 
@@ -298,7 +330,9 @@ beforeAll(async () => {
   fill.roleId = (await post(`portals/${org}/createRole`, { name: 'Hostile role', description: 'x' })).id;
   fill.webhookId = (await post(`portals/${org}/webhooks/createWebhook`, { name: 'Hostile hook', url: 'http://127.0.0.1:9/hook', events: '/items' })).id;
   const weekdays = { minute: '30', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' };
-  fill.taskId = (await post('community/users/admin/tasks/createTask', { type: 'ExecuteReport', title: 'Hostile task', parameters: '{"reportType":"members"}', ...weekdays })).taskId;
+  fill.taskId = (
+    await post('community/users/admin/tasks/createTask', { type: 'ExecuteReport', title: 'Hostile task', parameters: '{"reportType":"members"}', ...weekdays })
+  ).taskId;
   fill.runId = (await post(`community/users/admin/tasks/${fill.taskId}/run`, {})).runId;
   fill.deliveryId = (await post(`portals/${org}/webhooks/${fill.webhookId}/test`, {})).deliveryId;
   const appItem = (await post('content/users/admin/addItem', { title: 'Hostile app', type: 'Web Mapping Application', url: 'https://app.example/' })).id;
@@ -306,7 +340,11 @@ beforeAll(async () => {
   const one = async (sql: string, params: unknown[] = []) => ((await svc.db.query<{ v: string }>(sql, params))[0]?.v as string | undefined) ?? 'missing';
   fill.collaborationId = await one('SELECT id AS v FROM collaborations LIMIT 1');
   fill.portalId = svc.partnerOrgId;
-  const service = (await svc.db.query<{ server_id: string; folder_name: string; service_name: string }>('SELECT server_id, folder_name, service_name FROM federated_services ORDER BY service_name LIMIT 1'))[0];
+  const service = (
+    await svc.db.query<{ server_id: string; folder_name: string; service_name: string }>(
+      'SELECT server_id, folder_name, service_name FROM federated_services ORDER BY service_name LIMIT 1',
+    )
+  )[0];
   fill.serverId = service?.server_id ?? 'missing';
   fill.folder = service?.folder_name || 'Hosted';
   fill.service = service?.service_name ?? 'missing';
@@ -328,24 +366,46 @@ describe('hostile input at the parameter boundary', () => {
     const part = (disposition: string, value: string, type?: string) =>
       `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ''}\r\n${value}\r\n`;
     const addItem = async (extra: string) => {
-      const payload = [part('name="f"', 'json'), part('name="token"', adminToken), part('name="title"', 'Multipart hostile'), part('name="type"', 'CSV'), extra].join('') + `--${boundary}--\r\n`;
-      const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/content/users/admin/addItem', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const payload =
+        [part('name="f"', 'json'), part('name="token"', adminToken), part('name="title"', 'Multipart hostile'), part('name="type"', 'CSV'), extra].join('') +
+        `--${boundary}--\r\n`;
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/content/users/admin/addItem',
+        payload,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
       expect(res.statusCode).toBe(200);
       return res.json().error as { code: number; details: string[]; fieldErrors: Record<string, string> } | undefined;
     };
     const items = async () => (await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM items WHERE title = 'Multipart hostile'`))[0].n;
 
-    expect(await addItem(part('name="ti\u0000tle"', 'x'))).toMatchObject({ code: 400, fieldErrors: { 'ti\uFFFDtle': 'is a field name that contains a character that cannot be stored (U+0000)' } });
+    expect(await addItem(part('name="ti\u0000tle"', 'x'))).toMatchObject({
+      code: 400,
+      fieldErrors: { 'ti\uFFFDtle': 'is a field name that contains a character that cannot be stored (U+0000)' },
+    });
     expect(await addItem(part('name="file"; filename="a\u0000.csv"', 'a,b', 'text/csv'))).toMatchObject({
       code: 400,
       fieldErrors: { file: 'has a filename that contains a character that cannot be stored (U+0000)' },
     });
     // RFC 5987 filenames are percent-decoded by the multipart parser: NUL arrives decoded.
-    expect(await addItem(part(`name="file"; filename*=UTF-8''a%00b.csv`, 'a,b', 'text/csv'))).toMatchObject({ code: 400, details: ["'file' has a filename that contains a character that cannot be stored (U+0000)"] });
-    expect(await addItem(part(`name="file"; filename="${'x'.repeat(1100)}.csv"`, 'a,b', 'text/csv'))).toMatchObject({ code: 400, fieldErrors: { file: 'has a filename longer than 1024 characters' } });
+    expect(await addItem(part(`name="file"; filename*=UTF-8''a%00b.csv`, 'a,b', 'text/csv'))).toMatchObject({
+      code: 400,
+      details: ["'file' has a filename that contains a character that cannot be stored (U+0000)"],
+    });
+    expect(await addItem(part(`name="file"; filename="${'x'.repeat(1100)}.csv"`, 'a,b', 'text/csv'))).toMatchObject({
+      code: 400,
+      fieldErrors: { file: 'has a filename longer than 1024 characters' },
+    });
     expect((await addItem(part(`name="${'n'.repeat(300)}"`, 'x')))?.code).toBe(400);
-    expect(await addItem(part('name="description"', 'a\u0000b'))).toMatchObject({ code: 400, fieldErrors: { description: 'contains a character that cannot be stored (U+0000)' } });
-    expect(await addItem(part('name="snippet"', 'x'.repeat(LIMITS.paramChars + 1)))).toMatchObject({ code: 400, fieldErrors: { snippet: `is too long (at most ${LIMITS.paramChars} characters)` } });
+    expect(await addItem(part('name="description"', 'a\u0000b'))).toMatchObject({
+      code: 400,
+      fieldErrors: { description: 'contains a character that cannot be stored (U+0000)' },
+    });
+    expect(await addItem(part('name="snippet"', 'x'.repeat(LIMITS.paramChars + 1)))).toMatchObject({
+      code: 400,
+      fieldErrors: { snippet: `is too long (at most ${LIMITS.paramChars} characters)` },
+    });
     // A text field over the multipart field limit was cut short silently; now it is refused.
     expect((await addItem(part('name="text"', 'x'.repeat(LIMITS.fieldBytes + 1))))?.code).toBe(413);
     expect(await items()).toBe(0);
@@ -367,7 +427,10 @@ describe('hostile input at the parameter boundary', () => {
     // Item text data is declared longer than the default cap; other parameters are not.
     const text = `{"x":"${'y'.repeat(LIMITS.paramChars)}"}`;
     expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { text }, adminToken)).success).toBe(true);
-    expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { snippet: text }, adminToken)).error).toMatchObject({ code: 400, fieldErrors: { snippet: `is too long (at most ${LIMITS.paramChars} characters)` } });
+    expect((await svc.post(`content/users/admin/items/${fill.itemId}/update`, { snippet: text }, adminToken)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { snippet: `is too long (at most ${LIMITS.paramChars} characters)` },
+    });
   });
 
   it('checks the service proxy route (not a declared operation) the same way', async () => {
@@ -380,7 +443,11 @@ describe('hostile input at the parameter boundary', () => {
   });
 
   it('reads the token from headers through the same check', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: '/sharing/rest/community/self?f=json', headers: { 'x-esri-authorization': `Bearer ${adminToken}\u0000` } });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: '/sharing/rest/community/self?f=json',
+      headers: { 'x-esri-authorization': `Bearer ${adminToken}\u0000` },
+    });
     expect(res.json().error).toMatchObject({ code: 400, fieldErrors: { token: 'contains a character that cannot be stored (U+0000)' } });
   });
 

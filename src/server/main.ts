@@ -23,17 +23,25 @@ async function main(): Promise<void> {
   // accounts' password hashes (when not built ahead: seed/demoHashes.ts) are computed meanwhile too.
   const firstStart = !config.databaseUrl && !existsSync(path.join(config.dataDir, 'pgdata', 'PG_VERSION'));
   const opening = openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, log: (m) => console.log(m) });
-  const [{ buildApp }, { migrate }, { bootstrap, hashSeedPasswords }, { syncConsoleApp }, { startJobs }, { startWebhookDispatcher }, { startTaskScheduler }, { startRetentionSweeps }] =
-    await Promise.all([
-      import('./app.ts'),
-      import('./store/migrate.ts'),
-      import('./seed/bootstrap.ts'),
-      import('./areas/oauth/consoleApp.ts'),
-      import('./jobs/itemJobs.ts'),
-      import('./jobs/webhooks/dispatcher.ts'),
-      import('./jobs/scheduler.ts'),
-      import('./jobs/retention.ts'),
-    ]);
+  const [
+    { buildApp },
+    { migrate },
+    { bootstrap, hashSeedPasswords },
+    { syncConsoleApp },
+    { startJobs },
+    { startWebhookDispatcher },
+    { startTaskScheduler },
+    { startRetentionSweeps },
+  ] = await Promise.all([
+    import('./app.ts'),
+    import('./store/migrate.ts'),
+    import('./seed/bootstrap.ts'),
+    import('./areas/oauth/consoleApp.ts'),
+    import('./jobs/itemJobs.ts'),
+    import('./jobs/webhooks/dispatcher.ts'),
+    import('./jobs/scheduler.ts'),
+    import('./jobs/retention.ts'),
+  ]);
   const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
   const db = await opening;
   await migrate(db);

@@ -89,7 +89,8 @@ function checkField(field: CronField, text: string, rule: FieldRule, style: Cron
   if (/\s/.test(text)) return 'must not contain spaces';
   if (text.includes('C')) {
     // Before name lookup: a month or day name may contain C (DEC, OCT), the calendar modifier may not.
-    if (!(rule.names && text.split(/[,\-/#]/).every((p) => !p.includes('C') || rule.names!.includes(p.replace(/L$/, ''))))) return "'C' (calendar) is not supported";
+    if (!(rule.names && text.split(/[,\-/#]/).every((p) => !p.includes('C') || rule.names!.includes(p.replace(/L$/, '')))))
+      return "'C' (calendar) is not supported";
   }
   for (const part of text.split(',')) {
     if (!part) return 'has an empty list entry';
@@ -127,7 +128,7 @@ function checkPart(field: CronField, part: string, rule: FieldRule, style: CronS
       const k = Number(nth[2]);
       return k >= 1 && k <= 5 ? null : `#${nth[2]} must be 1–5 (which occurrence in the month)`;
     }
-    if (/[#]/.test(part) || /L/.test(part.replace(/SUN|MON|TUE|WED|THU|FRI|SAT/g, ''))) return "use n#k (e.g. 6#3) or nL (e.g. 6L)";
+    if (/[#]/.test(part) || /L/.test(part.replace(/SUN|MON|TUE|WED|THU|FRI|SAT/g, ''))) return 'use n#k (e.g. 6#3) or nL (e.g. 6L)';
   }
   if (/[LW#]/.test(part.replace(/[A-Z]{3}/g, (m) => (rule.names?.includes(m) ? '0' : m)))) return `'L', 'W' and '#' are not allowed in ${field}`;
   const [range, step, extra] = part.split('/');
@@ -185,7 +186,11 @@ function fieldOfCronerError(err: unknown): CronField {
 
 export class CronScheduleError extends Error {
   constructor(readonly errors: CronErrors) {
-    super(Object.entries(errors).map(([f, p]) => `${f} ${p}`).join('; '));
+    super(
+      Object.entries(errors)
+        .map(([f, p]) => `${f} ${p}`)
+        .join('; '),
+    );
   }
 }
 

@@ -25,8 +25,35 @@ export interface EventCategory {
   subjectVerbs: readonly string[];
 }
 
-const ITEM_SUBJECT_VERBS = ['delete', 'update', 'move', 'publish', 'share', 'unshare', 'reassign', 'protect', 'unprotect', 'addComment', 'deleteComment', 'updateComment'] as const;
-const GROUP_SUBJECT_VERBS = ['update', 'delete', 'protect', 'unprotect', 'invite', 'addUsers', 'removeUsers', 'updateUsers', 'reassign', 'share', 'unshare', 'join', 'leave'] as const;
+const ITEM_SUBJECT_VERBS = [
+  'delete',
+  'update',
+  'move',
+  'publish',
+  'share',
+  'unshare',
+  'reassign',
+  'protect',
+  'unprotect',
+  'addComment',
+  'deleteComment',
+  'updateComment',
+] as const;
+const GROUP_SUBJECT_VERBS = [
+  'update',
+  'delete',
+  'protect',
+  'unprotect',
+  'invite',
+  'addUsers',
+  'removeUsers',
+  'updateUsers',
+  'reassign',
+  'share',
+  'unshare',
+  'join',
+  'leave',
+] as const;
 const USER_SUBJECT_VERBS = ['delete', 'update', 'disable', 'enable', 'updateUserRole', 'updateUserLicenseType', 'signin', 'signout'] as const;
 
 export const EVENT_CATALOGUE: Record<EventSource, EventCategory> = {
@@ -53,7 +80,8 @@ export type ParsedEventUri =
 export function parseEventUri(uri: string): ParsedEventUri {
   if (uri === ALL_EVENTS) return { kind: 'all' };
   const parts = uri.split('/');
-  if (parts[0] !== '' || parts.length < 2 || parts.length > 4 || parts.slice(1).some((p) => p === '')) return { kind: 'invalid', reason: 'is not an event URI' };
+  if (parts[0] !== '' || parts.length < 2 || parts.length > 4 || parts.slice(1).some((p) => p === ''))
+    return { kind: 'invalid', reason: 'is not an event URI' };
   const category = Object.values(EVENT_CATALOGUE).find((c) => c.root === `/${parts[1]}`);
   if (!category) return { kind: 'invalid', reason: 'names no event category (/items, /groups, /users, /roles)' };
   if (parts.length === 2) return { kind: 'category', source: category.source };

@@ -30,7 +30,8 @@ describe('the catalogue', () => {
   });
 
   it('names only catalogue ids in implies and requires', () => {
-    for (const p of PRIVILEGES) for (const other of [...(p.implies ?? []), ...(p.requires ?? [])]) expect(PRIVILEGE_IDS.has(other), `${p.id} → ${other}`).toBe(true);
+    for (const p of PRIVILEGES)
+      for (const other of [...(p.implies ?? []), ...(p.requires ?? [])]) expect(PRIVILEGE_IDS.has(other), `${p.id} → ${other}`).toBe(true);
   });
 
   it('holds every privilege of the base roles and of the built-in roles', () => {

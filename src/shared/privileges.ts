@@ -282,7 +282,14 @@ export const BUILT_IN_ROLES = [
     id: 'iBBBBBBBBBBBBBBB',
     name: 'Data Editor',
     description: 'Viewer privileges plus editing features.',
-    privileges: ['portal:user:viewOrgUsers', 'portal:user:joinGroup', 'portal:user:joinNonOrgGroup', 'portal:user:viewOrgGroups', 'portal:user:viewOrgItems', 'features:user:edit'],
+    privileges: [
+      'portal:user:viewOrgUsers',
+      'portal:user:joinGroup',
+      'portal:user:joinNonOrgGroup',
+      'portal:user:viewOrgGroups',
+      'portal:user:viewOrgItems',
+      'features:user:edit',
+    ],
   },
 ] as const;
 export const BUILT_IN_ROLE_IDS: ReadonlySet<string> = new Set(BUILT_IN_ROLES.map((r) => r.id));

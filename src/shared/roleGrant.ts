@@ -39,9 +39,7 @@ const ORDER = new Map(PRIVILEGES.map((p, i) => [p.id, (isAdministrativePrivilege
 /** The role's privileges the grantor lacks, administrative ones first. */
 export function missingPrivileges(grantor: Iterable<string>, role: Iterable<string>): string[] {
   const held = new Set(grantor);
-  return [...new Set(role)]
-    .filter((p) => !held.has(p))
-    .sort((a, b) => (ORDER.get(a) ?? Infinity) - (ORDER.get(b) ?? Infinity) || a.localeCompare(b));
+  return [...new Set(role)].filter((p) => !held.has(p)).sort((a, b) => (ORDER.get(a) ?? Infinity) - (ORDER.get(b) ?? Infinity) || a.localeCompare(b));
 }
 
 /** "a, b, c" — the first few and how many more, so a message stays readable for a role of forty privileges. */

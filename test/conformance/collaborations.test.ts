@@ -14,13 +14,16 @@ let partner: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, partner] = await Promise.all(['admin', 'partner_admin'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
+  [admin, partner] = await Promise.all(
+    ['admin', 'partner_admin'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
+  );
 });
 afterAll(() => svc.close());
 
 const host = (path: string, params: Record<string, unknown> = {}, httpMethod: 'GET' | 'POST' = 'POST') =>
   request(`${portal}/portals/${svc.orgId}/collaborations${path}`, { authentication: admin, params, httpMethod });
-const guest = (path: string, params: Record<string, unknown> = {}) => request(`${portal}/portals/${svc.partnerOrgId}/collaborations${path}`, { authentication: partner, params });
+const guest = (path: string, params: Record<string, unknown> = {}) =>
+  request(`${portal}/portals/${svc.partnerOrgId}/collaborations${path}`, { authentication: partner, params });
 
 describe('collaborations with request()', () => {
   it('reads the demo collaboration, its participants and workspaces (GET)', async () => {
@@ -38,7 +41,10 @@ describe('collaborations with request()', () => {
     const { workspaceId } = await host(`/${id}/addWorkspace`, { name: 'Conformance workspace', config: { maxItemSizeInMB: 10 } });
     const { invitationId } = await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: { [workspaceId]: 'receive' } });
     expect(await guest('/acceptInvitation', { invitationId })).toEqual({ success: true, collaborationId: id });
-    expect(await host(`/${id}/participants/${svc.partnerOrgId}/remove`)).toMatchObject({ success: true, workspacesStopped: [{ id: workspaceId, name: 'Conformance workspace' }] });
+    expect(await host(`/${id}/participants/${svc.partnerOrgId}/remove`)).toMatchObject({
+      success: true,
+      workspacesStopped: [{ id: workspaceId, name: 'Conformance workspace' }],
+    });
     const err = await host(`/${id}/participants/${svc.orgId}/remove`).catch((e) => e);
     expect(err).toBeInstanceOf(ArcGISRequestError);
     expect(err.response.error.code).toBe(400);

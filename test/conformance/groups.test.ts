@@ -68,12 +68,19 @@ describe('groups through rest-js', () => {
       authentication: user1,
     });
     expect(res.success).toBe(true);
-    expect(res.group).toMatchObject({ title: `${word} Field Team`, owner: 'user1', access: 'org', tags: ['field', word], description: 'Made by rest-js', snippet: 'rest-js' });
+    expect(res.group).toMatchObject({
+      title: `${word} Field Team`,
+      owner: 'user1',
+      access: 'org',
+      tags: ['field', word],
+      description: 'Made by rest-js',
+      snippet: 'rest-js',
+    });
     groupId = res.group.id;
     expect(groupId).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  it('getGroup reads it with the caller\'s membership', async () => {
+  it("getGroup reads it with the caller's membership", async () => {
     const group = await getGroup(groupId, { authentication: user1 });
     expect(group).toMatchObject({ id: groupId, owner: 'user1', orgId: svc.orgId, userMembership: { username: 'user1', memberType: 'owner' } });
     const asAdmin = await getGroup(groupId, { authentication: admin });
@@ -131,7 +138,7 @@ describe('groups through rest-js', () => {
     expect(res.notAdded).toEqual([]);
     expect(res.errors).toHaveLength(1);
     expect(res.errors![0]).toBeInstanceOf(ArcGISRequestError);
-    expect((res.errors![0]).code).toBe('GWM_0003');
+    expect(res.errors![0].code).toBe('GWM_0003');
     expect((await membersOf(groupId)).viewer1).toBeUndefined();
   });
 
@@ -149,7 +156,9 @@ describe('groups through rest-js', () => {
   });
 
   it('updateUserMemberships promotes and demotes', async () => {
-    expect((await updateUserMemberships({ id: groupId, users: ['publisher1'], newMemberType: 'admin', authentication: user1 })).results).toEqual([{ username: 'publisher1', success: true }]);
+    expect((await updateUserMemberships({ id: groupId, users: ['publisher1'], newMemberType: 'admin', authentication: user1 })).results).toEqual([
+      { username: 'publisher1', success: true },
+    ]);
     expect((await membersOf(groupId)).publisher1).toBe('admin');
     await updateUserMemberships({ id: groupId, users: ['publisher1'], newMemberType: 'member', authentication: user1 });
     expect((await membersOf(groupId)).publisher1).toBe('member');

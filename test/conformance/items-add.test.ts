@@ -39,7 +39,11 @@ const blob = (key: string) => readFileSync(svc.app.portal.blobs.localPath(key), 
 
 describe('createItem', () => {
   it('with a file', async () => {
-    const res = await createItem({ item: { title: 'Cities', type: 'CSV', tags: ['a', 'b'] }, file: new File(['name,pop\nX,1\n'], 'cities.csv', { type: 'text/csv' }), authentication: user1 });
+    const res = await createItem({
+      item: { title: 'Cities', type: 'CSV', tags: ['a', 'b'] },
+      file: new File(['name,pop\nX,1\n'], 'cities.csv', { type: 'text/csv' }),
+      authentication: user1,
+    });
     expect(res).toEqual({ success: true, id: expect.any(String), folder: null });
     const r = await row(res.id);
     expect(r).toMatchObject({ title: 'Cities', type: 'CSV', tags: ['a', 'b'], name: 'cities.csv', data_kind: 'file' });
@@ -47,12 +51,34 @@ describe('createItem', () => {
   });
 
   it('with text and properties', async () => {
-    const res = await createItem({ item: { title: 'Map', type: 'Web Map', properties: { a: 1 }, extent: [[-1, -2], [3, 4]] }, text: JSON.stringify({ operationalLayers: [] }), authentication: user1 });
-    expect(await row(res.id)).toMatchObject({ data_text: '{"operationalLayers":[]}', properties: { a: 1 }, extent: [[-1, -2], [3, 4]] });
+    const res = await createItem({
+      item: {
+        title: 'Map',
+        type: 'Web Map',
+        properties: { a: 1 },
+        extent: [
+          [-1, -2],
+          [3, 4],
+        ],
+      },
+      text: JSON.stringify({ operationalLayers: [] }),
+      authentication: user1,
+    });
+    expect(await row(res.id)).toMatchObject({
+      data_text: '{"operationalLayers":[]}',
+      properties: { a: 1 },
+      extent: [
+        [-1, -2],
+        [3, 4],
+      ],
+    });
   });
 
   it('with a url', async () => {
-    const res = await createItem({ item: { title: 'Layer', type: 'Feature Service', url: 'https://example.com/arcgis/rest/services/x/FeatureServer' }, authentication: user1 });
+    const res = await createItem({
+      item: { title: 'Layer', type: 'Feature Service', url: 'https://example.com/arcgis/rest/services/x/FeatureServer' },
+      authentication: user1,
+    });
     expect((await row(res.id)).url).toBe('https://example.com/arcgis/rest/services/x/FeatureServer');
   });
 
@@ -63,7 +89,12 @@ describe('createItem', () => {
 
   it('createItemInFolder', async () => {
     const [u] = await svc.db.query<{ id: string; org_id: string }>(`SELECT id, org_id FROM users WHERE username = 'user1'`);
-    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, 0)', ['d'.repeat(32), u.org_id, u.id, 'Conformance']);
+    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, 0)', [
+      'd'.repeat(32),
+      u.org_id,
+      u.id,
+      'Conformance',
+    ]);
     const res = await createItemInFolder({ item: { title: 'In folder', type: 'Web Map' }, folderId: 'd'.repeat(32), authentication: user1 });
     expect(res).toEqual({ success: true, id: expect.any(String), folder: 'd'.repeat(32) });
   });
@@ -77,7 +108,10 @@ describe('multipart upload', () => {
     expect(await addItemPart({ id, owner: 'user1', partNum: 2, file: new File(['2,2\n'], 'p2'), authentication: user1 })).toMatchObject({ success: true });
     expect(await addItemPart({ id, owner: 'user1', partNum: 1, file: new File(['a,b\n'], 'p1'), authentication: user1 })).toMatchObject({ success: true });
     expect(await getItemParts({ id, owner: 'user1', authentication: user1 })).toEqual({ parts: [1, 2] });
-    expect(await commitItemUpload({ id, owner: 'user1', item: { title: 'Big CSV', type: 'CSV', tags: ['x'] }, authentication: user1 })).toEqual({ success: true, id });
+    expect(await commitItemUpload({ id, owner: 'user1', item: { title: 'Big CSV', type: 'CSV', tags: ['x'] }, authentication: user1 })).toEqual({
+      success: true,
+      id,
+    });
     expect(await getItemStatus({ id, owner: 'user1', authentication: user1 })).toMatchObject({ status: 'completed', itemId: id });
     const r = await row(id);
     expect(r).toMatchObject({ title: 'Big CSV', tags: ['x'] });
@@ -106,26 +140,36 @@ describe('relationships', () => {
   it('addItemRelationship, getRelatedItems (both directions), removeItemRelationship', async () => {
     const map = await createItem({ item: { title: 'Map', type: 'Web Map' }, authentication: user1 });
     const layer = await createItem({ item: { title: 'Layer', type: 'Feature Service', url: 'https://example.com/FeatureServer' }, authentication: user1 });
-    expect(await addItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Map2Service', authentication: user1 })).toEqual({ success: true });
+    expect(await addItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Map2Service', authentication: user1 })).toEqual({
+      success: true,
+    });
     const forward = await getRelatedItems({ id: map.id, relationshipType: 'Map2Service', direction: 'forward', authentication: user1 });
     expect(forward.total).toBe(1);
     expect(forward.relatedItems.map((i) => i.id)).toEqual([layer.id]);
     const reverse = await getRelatedItems({ id: layer.id, relationshipType: ['Map2Service', 'Service2Data'], direction: 'reverse', authentication: user1 });
     expect(reverse.relatedItems.map((i) => i.id)).toEqual([map.id]);
-    expect(await removeItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Map2Service', authentication: user1 })).toEqual({ success: true });
+    expect(await removeItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Map2Service', authentication: user1 })).toEqual(
+      { success: true },
+    );
     expect((await getRelatedItems({ id: map.id, relationshipType: 'Map2Service', authentication: user1 })).total).toBe(0);
   });
 
   it('an undefined relationship type is an ArcGISRequestError', async () => {
     const map = await createItem({ item: { title: 'Map', type: 'Web Map' }, authentication: user1 });
     const layer = await createItem({ item: { title: 'Layer', type: 'Feature Service' }, authentication: user1 });
-    const err = await rejection(addItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Nope2Nothing' as never, authentication: user1 }));
+    const err = await rejection(
+      addItemRelationship({ originItemId: map.id, destinationItemId: layer.id, relationshipType: 'Nope2Nothing' as never, authentication: user1 }),
+    );
     expect(err.name).toBe('ArcGISRequestError');
   });
 
   it('createItem with a relationship to an origin (params): the new item is its destination', async () => {
     const map = await createItem({ item: { title: 'Map', type: 'Web Map' }, authentication: user1 });
-    const layer = await createItem({ item: { title: 'Layer', type: 'Feature Service' }, params: { relationshipType: 'Map2Service', originItemId: map.id }, authentication: user1 });
+    const layer = await createItem({
+      item: { title: 'Layer', type: 'Feature Service' },
+      params: { relationshipType: 'Map2Service', originItemId: map.id },
+      authentication: user1,
+    });
     const rel = await getRelatedItems({ id: map.id, relationshipType: 'Map2Service', direction: 'forward', authentication: user1 });
     expect(rel.relatedItems.map((i) => i.id)).toEqual([layer.id]);
   });

@@ -93,7 +93,13 @@ describe('OAuth 2.0 with rest-js', () => {
       authentication: admin,
       params: { itemId: item.id, appType: 'browser', redirect_uris: JSON.stringify([REDIRECT]) },
     });
-    expect(app).toMatchObject({ itemId: item.id, client_id: expect.any(String), client_secret: expect.any(String), appType: 'browser', redirect_uris: [REDIRECT] });
+    expect(app).toMatchObject({
+      itemId: item.id,
+      client_id: expect.any(String),
+      client_secret: expect.any(String),
+      appType: 'browser',
+      redirect_uris: [REDIRECT],
+    });
     clientId = app.client_id;
     const read = await request(`${portal}/oauth2/apps/${clientId}`, { authentication: admin });
     expect(read).toMatchObject({ client_id: clientId, redirect_uris: [REDIRECT] });
@@ -121,7 +127,13 @@ describe('OAuth 2.0 with rest-js', () => {
 
   it('exchanges a refresh token near its end for a new one (exchange_refresh_token)', async () => {
     const { answer } = await signedInManager();
-    const manager = new ArcGISIdentityManager({ clientId, portal, redirectUri: REDIRECT, ...tokenOptions(answer), refreshTokenExpires: new Date(Date.now() + 3_600_000) });
+    const manager = new ArcGISIdentityManager({
+      clientId,
+      portal,
+      redirectUri: REDIRECT,
+      ...tokenOptions(answer),
+      refreshTokenExpires: new Date(Date.now() + 3_600_000),
+    });
     await manager.refreshCredentials();
     expect(manager.refreshToken).toBeTruthy();
     expect(manager.refreshToken).not.toBe(answer.refreshToken);

@@ -58,7 +58,9 @@ describe('sign-in', () => {
   });
 
   it('a direct generateToken request with a wrong password is an ArcGISRequestError', async () => {
-    const err = await rejection(request(`${portal}/generateToken`, { params: { username: 'user1', password: 'not-the-password-1', client: 'referer', referer: 'x', expiration: 60 } }));
+    const err = await rejection(
+      request(`${portal}/generateToken`, { params: { username: 'user1', password: 'not-the-password-1', client: 'referer', referer: 'x', expiration: 60 } }),
+    );
     expect(err).toBeInstanceOf(ArcGISRequestError);
     expect(err).not.toBeInstanceOf(ArcGISAuthError);
     expect(err.code).toBe(400);
@@ -177,7 +179,9 @@ describe('errors as rest-js surfaces them', () => {
 
   it('403 is an ArcGISRequestError with code GWM_0003', async () => {
     const user1 = await ArcGISIdentityManager.signIn({ username: 'user1', password: DEMO_PASSWORD, portal });
-    const err = await rejection(request(`${portal}/portals/${svc.orgId}/updateUserRole`, { authentication: user1, params: { username: 'viewer1', role: 'org_admin' } }));
+    const err = await rejection(
+      request(`${portal}/portals/${svc.orgId}/updateUserRole`, { authentication: user1, params: { username: 'viewer1', role: 'org_admin' } }),
+    );
     expect(err).toBeInstanceOf(ArcGISRequestError);
     expect(err).not.toBeInstanceOf(ArcGISAuthError);
     expect(err.code).toBe('GWM_0003');
@@ -193,7 +197,9 @@ describe('errors as rest-js surfaces them', () => {
   });
 
   it('a bad parameter is an ArcGISRequestError with code 400 naming it', async () => {
-    const err = await rejection(request(`${portal}/portals/${svc.orgId}/updateUserRole`, { authentication: admin, params: { username: 'user1', role: 'org_nonsense' } }));
+    const err = await rejection(
+      request(`${portal}/portals/${svc.orgId}/updateUserRole`, { authentication: admin, params: { username: 'user1', role: 'org_nonsense' } }),
+    );
     expect(err).toBeInstanceOf(ArcGISRequestError);
     expect(err.code).toBe(400);
     expect(JSON.stringify(err.response?.error?.details)).toContain("'role'");

@@ -27,7 +27,10 @@ describe('custom roles through request()', () => {
   const rolesUrl = () => `${portal}/portals/${svc.orgId}/roles`;
 
   it('createRole answers {success, id}', async () => {
-    const res = await request(`${portal}/portals/${svc.orgId}/createRole`, { authentication: admin, params: { name: 'Conformance Editors', description: 'Made with request()' } });
+    const res = await request(`${portal}/portals/${svc.orgId}/createRole`, {
+      authentication: admin,
+      params: { name: 'Conformance Editors', description: 'Made with request()' },
+    });
     expect(res).toEqual({ success: true, id: expect.stringMatching(/^[A-Za-z0-9]{16}$/) });
     roleId = res.id;
   });
@@ -43,7 +46,9 @@ describe('custom roles through request()', () => {
   });
 
   it('a bare array (rest-js sends it comma-joined) is refused as an ArcGISRequestError naming privileges', async () => {
-    const err = await rejection(request(`${rolesUrl()}/${roleId}/setPrivileges`, { authentication: admin, params: { privileges: ['portal:user:createItem'] } }));
+    const err = await rejection(
+      request(`${rolesUrl()}/${roleId}/setPrivileges`, { authentication: admin, params: { privileges: ['portal:user:createItem'] } }),
+    );
     expect(err).toBeInstanceOf(ArcGISRequestError);
     expect(err.code).toBe(400);
     expect(err.response.error.fieldErrors).toHaveProperty('privileges');
@@ -51,7 +56,10 @@ describe('custom roles through request()', () => {
 
   it('unknown privileges are refused, each one named, and nothing changes', async () => {
     const err = await rejection(
-      request(`${rolesUrl()}/${roleId}/setPrivileges`, { authentication: admin, params: { privileges: { privileges: ['portal:user:createItem', 'portal:user:flyToTheMoon'] } } }),
+      request(`${rolesUrl()}/${roleId}/setPrivileges`, {
+        authentication: admin,
+        params: { privileges: { privileges: ['portal:user:createItem', 'portal:user:flyToTheMoon'] } },
+      }),
     );
     expect(err.code).toBe(400);
     expect(err.message).toBe('400: Invalid or missing input parameters.');
@@ -96,10 +104,20 @@ describe('new-member defaults through request()', () => {
   it('setUserDefaultSettings reads arrays of ids (comma-joined) and arrays of objects (JSON); userDefaultSettings reads them back', async () => {
     const { group } = await createGroup({ group: { title: 'New members', access: 'org' }, authentication: admin });
     const role = await request(`${base()}/createRole`, { authentication: admin, params: { name: 'Starter' } });
-    await request(`${base()}/roles/${role.id}/setPrivileges`, { authentication: admin, params: { privileges: { privileges: ['portal:user:joinGroup', 'portal:user:viewOrgUsers'] } } });
+    await request(`${base()}/roles/${role.id}/setPrivileges`, {
+      authentication: admin,
+      params: { privileges: { privileges: ['portal:user:joinGroup', 'portal:user:viewOrgUsers'] } },
+    });
     const res = await request(`${base()}/setUserDefaultSettings`, {
       authentication: admin,
-      params: { role: role.id, userLicenseType: 'creatorUT', groups: [group.id], userType: 'arcgisonly', apps: [{ itemId: 'app1', entitlements: ['e1'] }], appBundles: [{ itemId: 'bundle1' }] },
+      params: {
+        role: role.id,
+        userLicenseType: 'creatorUT',
+        groups: [group.id],
+        userType: 'arcgisonly',
+        apps: [{ itemId: 'app1', entitlements: ['e1'] }],
+        appBundles: [{ itemId: 'bundle1' }],
+      },
     });
     expect(res).toEqual({ success: true });
     expect(await request(`${base()}/userDefaultSettings`, { authentication: admin, httpMethod: 'GET' })).toEqual({

@@ -47,16 +47,33 @@ describe('organization webhooks through request()', () => {
     expect(list.nextStart).toBe(-1);
     expect(list.webhooks.map((w: { id: string }) => w.id)).toContain(id);
     const one = await request(`${hooks}/${id}`, { authentication: admin, httpMethod: 'GET' });
-    expect(one).toMatchObject({ id, payloadUrl: 'http://127.0.0.1:9/hook', secret: '********', isActive: true, events: ['/items', '/groups/add'], config: { deactivationPolicy: { numberOfFailures: 3, daysInPast: 2 } } });
+    expect(one).toMatchObject({
+      id,
+      payloadUrl: 'http://127.0.0.1:9/hook',
+      secret: '********',
+      isActive: true,
+      events: ['/items', '/groups/add'],
+      config: { deactivationPolicy: { numberOfFailures: 3, daysInPast: 2 } },
+    });
   });
 
   it('update re-sends name, url and events (a comma list), with a new policy', async () => {
     const res = await request(`${hooks}/${id}/update`, {
       authentication: admin,
-      params: { name: 'Renamed', url: 'http://127.0.0.1:9/other', events: '/items,/users', config: { deactivationPolicy: { numberOfFailures: 10, daysInPast: 1 } } },
+      params: {
+        name: 'Renamed',
+        url: 'http://127.0.0.1:9/other',
+        events: '/items,/users',
+        config: { deactivationPolicy: { numberOfFailures: 10, daysInPast: 1 } },
+      },
     });
     expect(res).toEqual({ success: true });
-    expect(await request(`${hooks}/${id}`, { authentication: admin })).toMatchObject({ name: 'Renamed', events: ['/items', '/users'], secret: '********', config: { deactivationPolicy: { numberOfFailures: 10, daysInPast: 1 } } });
+    expect(await request(`${hooks}/${id}`, { authentication: admin })).toMatchObject({
+      name: 'Renamed',
+      events: ['/items', '/users'],
+      secret: '********',
+      config: { deactivationPolicy: { numberOfFailures: 10, daysInPast: 1 } },
+    });
   });
 
   it('deactivate, activate, notificationStatus and delete', async () => {
@@ -72,9 +89,22 @@ describe('organization webhooks through request()', () => {
   });
 
   it('settings read and update; a value out of range is a 400 naming it', async () => {
-    expect(await request(`${hooks}/settings`, { authentication: admin })).toEqual({ notificationAttempts: 3, notificationTimeOutInSeconds: 10, notificationElapsedTimeInSeconds: 5 });
-    expect(await request(`${hooks}/settings/update`, { authentication: admin, params: { notificationAttempts: 2, notificationTimeOutInSeconds: 30, notificationElapsedTimeInSeconds: 60 } })).toEqual({ success: true });
-    expect(await request(`${hooks}/settings`, { authentication: admin })).toEqual({ notificationAttempts: 2, notificationTimeOutInSeconds: 30, notificationElapsedTimeInSeconds: 60 });
+    expect(await request(`${hooks}/settings`, { authentication: admin })).toEqual({
+      notificationAttempts: 3,
+      notificationTimeOutInSeconds: 10,
+      notificationElapsedTimeInSeconds: 5,
+    });
+    expect(
+      await request(`${hooks}/settings/update`, {
+        authentication: admin,
+        params: { notificationAttempts: 2, notificationTimeOutInSeconds: 30, notificationElapsedTimeInSeconds: 60 },
+      }),
+    ).toEqual({ success: true });
+    expect(await request(`${hooks}/settings`, { authentication: admin })).toEqual({
+      notificationAttempts: 2,
+      notificationTimeOutInSeconds: 30,
+      notificationElapsedTimeInSeconds: 60,
+    });
     const bad = await rejection(request(`${hooks}/settings/update`, { authentication: admin, params: { notificationTimeOutInSeconds: 61 } }));
     expect(bad.response.error.code).toBe(400);
     expect(bad.response.error.fieldErrors?.notificationTimeOutInSeconds).toBeTruthy();
@@ -93,7 +123,25 @@ describe('listServiceWebhooks through request()', () => {
     expect(all.webhooks.length).toBe(3);
     for (const w of all.webhooks) {
       expect(Object.keys(w)).toEqual(
-        expect.arrayContaining(['id', 'folderName', 'serviceName', 'serviceType', 'name', 'changeTypes', 'signatureKey', 'hookUrl', 'active', 'contentType', 'scheduleInfo', 'payloadFormat', 'createdTime', 'lastUpdatedTime', 'owner', 'modifiedId', 'itemId']),
+        expect.arrayContaining([
+          'id',
+          'folderName',
+          'serviceName',
+          'serviceType',
+          'name',
+          'changeTypes',
+          'signatureKey',
+          'hookUrl',
+          'active',
+          'contentType',
+          'scheduleInfo',
+          'payloadFormat',
+          'createdTime',
+          'lastUpdatedTime',
+          'owner',
+          'modifiedId',
+          'itemId',
+        ]),
       );
     }
     const byUserName = await request(`${hooks}/listServiceWebhooks`, { authentication: admin, params: { userName: 'publisher1' } });
@@ -108,10 +156,18 @@ describe('listServiceWebhooks through request()', () => {
     // The local server-administration path takes the portal token itself (no server-token exchange),
     // so it is passed as a parameter rather than through the identity manager.
     const created = await request(`${origin}/server/${servers[0].id}/admin/services/Hosted/Parcels.FeatureServer/webhooks/create`, {
-      params: { token: admin.token, name: 'From rest-js', hookUrl: 'http://127.0.0.1:9/parcels', changeTypes: ['FeaturesCreated', 'FeaturesUpdated'], scheduleInfo: { name: 'Every minute', state: 'enabled', startAt: 0, recurrenceInfo: { frequency: 'minute', interval: 1 } } },
+      params: {
+        token: admin.token,
+        name: 'From rest-js',
+        hookUrl: 'http://127.0.0.1:9/parcels',
+        changeTypes: ['FeaturesCreated', 'FeaturesUpdated'],
+        scheduleInfo: { name: 'Every minute', state: 'enabled', startAt: 0, recurrenceInfo: { frequency: 'minute', interval: 1 } },
+      },
     });
     expect(created).toMatchObject({ success: true, changeTypes: ['FeaturesCreated', 'FeaturesUpdated'], scheduleInfo: { name: 'Every minute' } });
-    const listed = (await request(`${hooks}/listServiceWebhooks`, { authentication: admin, params: { username: 'admin' } })).webhooks.find((w: { id: string }) => w.id === created.id);
+    const listed = (await request(`${hooks}/listServiceWebhooks`, { authentication: admin, params: { username: 'admin' } })).webhooks.find(
+      (w: { id: string }) => w.id === created.id,
+    );
     expect(listed.lastUpdatedTime).toBe(listed.createdTime);
     expect(listed).toMatchObject({ serviceName: 'Parcels', serviceType: 'FeatureServer', owner: 'admin' });
   });

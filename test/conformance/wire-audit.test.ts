@@ -22,12 +22,15 @@ let publisher: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, publisher] = await Promise.all(['admin', 'publisher1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
+  [admin, publisher] = await Promise.all(
+    ['admin', 'publisher1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
+  );
 });
 afterAll(() => svc.close());
 
 const post = (path: string, params: Record<string, unknown>, authentication = admin) => request(`${portal}/${path}`, { authentication, params });
-const get = (path: string, params: Record<string, unknown> = {}, authentication = admin) => request(`${portal}/${path}`, { authentication, params, httpMethod: 'GET' });
+const get = (path: string, params: Record<string, unknown> = {}, authentication = admin) =>
+  request(`${portal}/${path}`, { authentication, params, httpMethod: 'GET' });
 
 describe('Update User Role (portals/<orgId>/updateUserRole)', () => {
   const roleOf = async (username: string) => (await get(`community/users/${username}`)).role;
@@ -57,12 +60,20 @@ describe('Create Role / Set Role Privileges / Role / Delete Role', () => {
     expect(created).toMatchObject({ success: true, id: expect.any(String) });
     const roleId = created.id as string;
     // The documented example: privileges={"privileges": ["portal:user:createItem","portal:user:joinGroup"]}
-    const set = await post(`portals/${svc.orgId}/roles/${roleId}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:createItem', 'portal:user:joinGroup'] }) });
+    const set = await post(`portals/${svc.orgId}/roles/${roleId}/setPrivileges`, {
+      privileges: JSON.stringify({ privileges: ['portal:user:createItem', 'portal:user:joinGroup'] }),
+    });
     expect(set).toMatchObject({ success: true });
     const privileges = await get(`portals/${svc.orgId}/roles/${roleId}/privileges`);
     expect(privileges.privileges).toEqual(expect.arrayContaining(['portal:user:createItem', 'portal:user:joinGroup']));
     const role = await get(`portals/${svc.orgId}/roles/${roleId}`);
-    expect(role).toMatchObject({ id: roleId, name: 'Audit role', description: 'Made by the wire audit', created: expect.any(Number), modified: expect.any(Number) });
+    expect(role).toMatchObject({
+      id: roleId,
+      name: 'Audit role',
+      description: 'Made by the wire audit',
+      created: expect.any(Number),
+      modified: expect.any(Number),
+    });
     expect(await post(`portals/${svc.orgId}/roles/${roleId}/delete`, {})).toMatchObject({ success: true });
   });
 });
@@ -104,11 +115,19 @@ describe('items: Set Content Status, relationships, User Item, Share', () => {
   let serviceId: string;
   beforeAll(async () => {
     mapId = (await createItem({ item: { title: 'Audit map', type: 'Web Map', tags: ['audit'] }, text: '{}', authentication: publisher })).id;
-    serviceId = (await createItem({ item: { title: 'Audit service', type: 'Feature Service', url: 'https://example.com/arcgis/rest/services/Audit/FeatureServer', tags: ['audit'] }, authentication: publisher })).id;
+    serviceId = (
+      await createItem({
+        item: { title: 'Audit service', type: 'Feature Service', url: 'https://example.com/arcgis/rest/services/Audit/FeatureServer', tags: ['audit'] },
+        authentication: publisher,
+      })
+    ).id;
   });
 
   it('setContentStatus: status=deprecated answers {success, itemId}; the item carries contentStatus', async () => {
-    expect(await post(`content/items/${mapId}/setContentStatus`, { status: 'deprecated', clearEmptyFields: false }, publisher)).toEqual({ success: true, itemId: mapId });
+    expect(await post(`content/items/${mapId}/setContentStatus`, { status: 'deprecated', clearEmptyFields: false }, publisher)).toEqual({
+      success: true,
+      itemId: mapId,
+    });
     expect((await getItem(mapId, { authentication: publisher })).contentStatus).toBe('deprecated');
   });
 
@@ -146,7 +165,10 @@ describe('items: Set Content Status, relationships, User Item, Share', () => {
   });
 
   it('share as the owner takes everyone/org/groups and answers {notSharedWith, itemId}', async () => {
-    expect(await post(`content/users/publisher1/items/${mapId}/share`, { everyone: false, org: true, groups: ' ' }, publisher)).toEqual({ notSharedWith: [], itemId: mapId });
+    expect(await post(`content/users/publisher1/items/${mapId}/share`, { everyone: false, org: true, groups: ' ' }, publisher)).toEqual({
+      notSharedWith: [],
+      itemId: mapId,
+    });
     expect((await get(`content/users/publisher1/items/${mapId}`, {}, publisher)).sharing.access).toBe('org');
   });
 });

@@ -104,7 +104,9 @@ describe('request() on the wire', () => {
   it('turns the HTTP 200 error envelope into an ApiError with every field', async () => {
     vi.stubGlobal(
       'fetch',
-      answer({ error: { code: 400, messageCode: 'ORG_1', message: 'Unable to create user.', details: ["'username' is taken"], fieldErrors: { username: 'is taken' } } }),
+      answer({
+        error: { code: 400, messageCode: 'ORG_1', message: 'Unable to create user.', details: ["'username' is taken"], fieldErrors: { username: 'is taken' } },
+      }),
     );
     configureApi({ portalUrl: 'https://portal.example/sharing/rest' });
     const err = await request('x', {}, { method: 'POST' }).catch((e: unknown) => e);
@@ -129,7 +131,10 @@ describe('request() on the wire', () => {
 
   it('reports unreachable portals and non-JSON answers as ApiErrors in words', async () => {
     configureApi({ portalUrl: 'https://portal.example/sharing/rest' });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('fetch failed'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('fetch failed'))),
+    );
     const down = (await request('community/self').catch((x: unknown) => x)) as ApiError;
     expect(down).toBeInstanceOf(ApiError);
     expect(describeError(down)).toMatch(/No answer from https:\/\/portal\.example\/sharing\/rest/);
@@ -193,7 +198,14 @@ describe('operations against the real service', () => {
     const taken = (await createUser({ username: 'publisher1', password: 'Good.Pass.42', email: 'p@example.com' }).catch((e: unknown) => e)) as ApiError;
     expect(taken).toBeInstanceOf(ApiError);
     expect(taken.fieldErrors?.username).toMatch(/already taken/);
-    const made = await createUser({ username: 'api_member', password: 'Good.Pass.42', email: 'api@example.com', firstname: 'Api', lastname: '', role: 'org_user' });
+    const made = await createUser({
+      username: 'api_member',
+      password: 'Good.Pass.42',
+      email: 'api@example.com',
+      firstname: 'Api',
+      lastname: '',
+      role: 'org_user',
+    });
     expect(made).toEqual({ status: 'success', username: 'api_member' });
   });
 

@@ -28,7 +28,11 @@ export function generateToken(input: GenerateTokenInput, options: Pick<RequestOp
  * its own app's tokens); a refresh token takes the access tokens issued from it along.
  */
 export function revokeToken(token: string, options: Pick<RequestOptions, 'portalUrl'> & { clientId?: string } = {}): Promise<{ success: boolean }> {
-  return request<{ success: boolean }>('oauth2/revokeToken', { auth_token: token, client_id: options.clientId }, { method: 'POST', token: null, portalUrl: options.portalUrl });
+  return request<{ success: boolean }>(
+    'oauth2/revokeToken',
+    { auth_token: token, client_id: options.clientId },
+    { method: 'POST', token: null, portalUrl: options.portalUrl },
+  );
 }
 
 /** The answer of `oauth2/token` (seconds, as the documentation gives them). */
@@ -67,7 +71,10 @@ export function refreshAccessToken(input: { portalUrl: string; clientId: string;
  * console is registered there, the client ID to sign in with. Not a REST operation (no f=json,
  * no token); a server without the file (404, not JSON) means "nothing configured".
  */
-export async function getConsoleConfig(origin: string = typeof location !== 'undefined' ? location.origin : '', signal?: AbortSignal): Promise<ConsoleConfig | null> {
+export async function getConsoleConfig(
+  origin: string = typeof location !== 'undefined' ? location.origin : '',
+  signal?: AbortSignal,
+): Promise<ConsoleConfig | null> {
   let response: Response;
   try {
     response = await fetch(`${origin}/console-config.json`, { signal, credentials: 'same-origin', headers: { Accept: 'application/json' } });

@@ -1,9 +1,22 @@
 /** Collaborations: reads, removing a participant, leaving; the local portal's set-up operations. */
-import type { CollaborationEventRecord, CollaborationRecord, ParticipantRecord, RemoveParticipantAnswer, WorkspaceRecord } from '../../shared/contract/collaborations.ts';
+import type {
+  CollaborationEventRecord,
+  CollaborationRecord,
+  ParticipantRecord,
+  RemoveParticipantAnswer,
+  WorkspaceRecord,
+} from '../../shared/contract/collaborations.ts';
 import { request, type RequestOptions } from './request.ts';
 import type { PageEnvelope, PagingParams } from './types.ts';
 
-export type { CollaborationEventRecord, CollaborationRecord, ParticipantRecord, RemoveParticipantAnswer, WorkspaceLink, WorkspaceRecord } from '../../shared/contract/collaborations.ts';
+export type {
+  CollaborationEventRecord,
+  CollaborationRecord,
+  ParticipantRecord,
+  RemoveParticipantAnswer,
+  WorkspaceLink,
+  WorkspaceRecord,
+} from '../../shared/contract/collaborations.ts';
 
 type ReadOptions = Pick<RequestOptions, 'signal'>;
 const seg = encodeURIComponent;

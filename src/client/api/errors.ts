@@ -47,7 +47,7 @@ export class ApiError extends Error {
     return this.details.flatMap((d) => {
       if (d === null || d === undefined || d === '') return [];
       if (typeof d === 'string') return [d];
-      if (typeof d === 'object' && 'message' in d && typeof (d).message === 'string') {
+      if (typeof d === 'object' && 'message' in d && typeof d.message === 'string') {
         return [(d as { message: string }).message];
       }
       return [JSON.stringify(d)];

@@ -40,7 +40,11 @@ function wireParams(q: HistoryQuery) {
 }
 
 /** `GET portals/<orgId>/history`: one page (at most 100), `start` the previous page's nextKey. */
-export function getHistory(orgId: string, query: HistoryQuery & { num?: number; start?: string }, options: Pick<RequestOptions, 'signal'> = {}): Promise<HistoryResponse> {
+export function getHistory(
+  orgId: string,
+  query: HistoryQuery & { num?: number; start?: string },
+  options: Pick<RequestOptions, 'signal'> = {},
+): Promise<HistoryResponse> {
   return request<HistoryResponse>(path(orgId), { ...wireParams(query), num: query.num, start: query.start }, { ...options, method: 'GET' });
 }
 
@@ -58,5 +62,8 @@ export function historyCsvHref(orgId: string, query: HistoryQuery): string {
 export function isHistoryUnavailable(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
   if (err.code === 404 || err.code === 403) return true;
-  return err.code === 400 && /not (be )?found|does not exist|not supported|unknown (operation|resource)|invalid url/i.test(`${err.message} ${err.detailLines.join(' ')}`);
+  return (
+    err.code === 400 &&
+    /not (be )?found|does not exist|not supported|unknown (operation|resource)|invalid url/i.test(`${err.message} ${err.detailLines.join(' ')}`)
+  );
 }

@@ -158,7 +158,11 @@ export function getItemStatus(username: string, itemId: string, options: ReadOpt
   return request<ItemJobStatus>(`${ownedItem(username, itemId)}/status`, {}, { ...options, method: 'GET', failedStatusIsData: true });
 }
 
-export function updateItem(username: string, itemId: string, fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean }): Promise<{ success: true }> {
+export function updateItem(
+  username: string,
+  itemId: string,
+  fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean },
+): Promise<{ success: true }> {
   return postForm(`${ownedItem(username, itemId)}/update`, withoutUndefined(fields));
 }
 
@@ -221,7 +225,12 @@ export function deleteRelationship(username: string, input: RelationshipInput): 
   return request(`${userContent(username)}/deleteRelationship`, relationshipParams(input), { method: 'POST' });
 }
 
-export function getRelatedItems(itemId: string, relationshipTypes: readonly string[], direction: RelationshipDirection, options: ReadOptions = {}): Promise<RelatedItemsResult> {
+export function getRelatedItems(
+  itemId: string,
+  relationshipTypes: readonly string[],
+  direction: RelationshipDirection,
+  options: ReadOptions = {},
+): Promise<RelatedItemsResult> {
   return request<RelatedItemsResult>(`content/items/${seg(itemId)}/relatedItems`, { relationshipTypes, direction, num: 100 }, { ...options, method: 'GET' });
 }
 

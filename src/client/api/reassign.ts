@@ -27,7 +27,12 @@ export function reassignItems(owner: string, items: readonly string[], targetUse
 }
 
 /** `POST content/users/<owner>/items/<id>/reassign` → {success, itemId}. */
-export function reassignItem(owner: string, itemId: string, targetUsername: string, targetFolderName = '/'): Promise<{ success: boolean; itemId: string; tasksDeactivated?: number }> {
+export function reassignItem(
+  owner: string,
+  itemId: string,
+  targetUsername: string,
+  targetFolderName = '/',
+): Promise<{ success: boolean; itemId: string; tasksDeactivated?: number }> {
   return request(`${userContent(owner)}/items/${seg(itemId)}/reassign`, { targetUsername, targetFolderName }, { method: 'POST' });
 }
 

@@ -8,7 +8,8 @@
  */
 import { ApiError, NETWORK_ERROR } from './errors.ts';
 
-export type ParamValue = string | number | boolean | Date | null | undefined | readonly (string | number)[] | Record<string, unknown> | readonly Record<string, unknown>[];
+export type ParamValue =
+  string | number | boolean | Date | null | undefined | readonly (string | number)[] | Record<string, unknown> | readonly Record<string, unknown>[];
 export type Params = Record<string, ParamValue>;
 
 export interface Connection {
@@ -35,7 +36,9 @@ const MAX_URL_LENGTH = 2000;
 
 /** The portal on the console's own origin: the local portal serving this console. */
 export function defaultPortalUrl(): string {
-  return typeof location !== 'undefined' && location.origin && location.origin !== 'null' ? `${location.origin}/sharing/rest` : 'http://127.0.0.1:3000/sharing/rest';
+  return typeof location !== 'undefined' && location.origin && location.origin !== 'null'
+    ? `${location.origin}/sharing/rest`
+    : 'http://127.0.0.1:3000/sharing/rest';
 }
 
 let connection: Connection = { portalUrl: defaultPortalUrl() };
@@ -178,7 +181,6 @@ async function send<T>(path: string, params: Params, options: RequestOptions, po
   return readAnswer<T>(response.status, response.statusText, await response.text(), url, options.failedStatusIsData);
 }
 
-
 /**
  * Turns a portal answer into its JSON or an ApiError: the error envelope (HTTP 200), a non-2xx
  * status, a body that is not JSON, and `{status: "failed"}` (facts §1.5 step 3).
@@ -197,7 +199,12 @@ export function readAnswer<T>(httpStatus: number, statusText: string, text: stri
     throw new ApiError({ code: httpStatus, message: `HTTP ${httpStatus} ${statusText}`.trim(), details: [`${url} answered HTTP ${httpStatus}.`], url });
   }
   if (json === undefined || json === null || typeof json !== 'object') {
-    throw new ApiError({ code: 500, message: 'The portal sent an answer that is not JSON.', details: [`${url} did not answer with JSON. Is this a portal REST URL (…/sharing/rest)?`], url });
+    throw new ApiError({
+      code: 500,
+      message: 'The portal sent an answer that is not JSON.',
+      details: [`${url} did not answer with JSON. Is this a portal REST URL (…/sharing/rest)?`],
+      url,
+    });
   }
   const status = (json as { status?: unknown }).status;
   if (!failedStatusIsData && (status === 'failed' || status === 'failure')) {
@@ -222,7 +229,11 @@ function operationUrl(path: string): { url: string; token?: string } {
  * Uses XMLHttpRequest because fetch cannot report upload progress; the token and f=json are
  * added as form fields, as the portal's own clients send them.
  */
-export async function postForm<T>(path: string, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions = {}): Promise<T> {
+export async function postForm<T>(
+  path: string,
+  fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>,
+  options: FormRequestOptions = {},
+): Promise<T> {
   const { url, token } = operationUrl(path);
   const portalUrl = normalizePortalUrl(connection.portalUrl);
   try {
@@ -234,7 +245,12 @@ export async function postForm<T>(path: string, fields: Record<string, ParamValu
   }
 }
 
-function sendForm<T>(url: string, token: string | undefined, fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>, options: FormRequestOptions): Promise<T> {
+function sendForm<T>(
+  url: string,
+  token: string | undefined,
+  fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>,
+  options: FormRequestOptions,
+): Promise<T> {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) {
     if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
@@ -267,7 +283,15 @@ function sendForm<T>(url: string, token: string | undefined, fields: Record<stri
     };
     xhr.onerror = () => {
       done();
-      reject(new ApiError({ code: NETWORK_ERROR, messageCode: 'NETWORK_ERROR', message: 'The portal could not be reached.', details: [`The upload to ${url} was interrupted.`], url }));
+      reject(
+        new ApiError({
+          code: NETWORK_ERROR,
+          messageCode: 'NETWORK_ERROR',
+          message: 'The portal could not be reached.',
+          details: [`The upload to ${url} was interrupted.`],
+          url,
+        }),
+      );
     };
     xhr.onabort = () => {
       done();

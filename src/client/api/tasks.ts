@@ -33,7 +33,14 @@ export interface TaskInput extends CronSchedule {
 }
 
 function listParams(q: TaskListQuery) {
-  return { start: q.start ?? 1, num: q.num ?? 25, active: q.active, types: q.types?.length ? q.types.join(',') : undefined, sortField: q.sortField, sortOrder: q.sortOrder };
+  return {
+    start: q.start ?? 1,
+    num: q.num ?? 25,
+    active: q.active,
+    types: q.types?.length ? q.types.join(',') : undefined,
+    sortField: q.sortField,
+    sortOrder: q.sortOrder,
+  };
 }
 
 /** `GET community/users/<u>/tasks` (paged, with activeTasksAvailable). */
@@ -42,7 +49,11 @@ export function listTasks(username: string, q: TaskListQuery = {}, options: Read
 }
 
 /** `GET portals/<orgId>/allScheduledTasks` (administrators). */
-export function listOrgTasks(orgId: string, q: TaskListQuery & { userFilter?: string } = {}, options: ReadOptions = {}): Promise<Omit<TaskListAnswer, 'activeTasksAvailable'>> {
+export function listOrgTasks(
+  orgId: string,
+  q: TaskListQuery & { userFilter?: string } = {},
+  options: ReadOptions = {},
+): Promise<Omit<TaskListAnswer, 'activeTasksAvailable'>> {
   return request(`portals/${seg(orgId)}/allScheduledTasks`, { ...listParams(q), userFilter: q.userFilter }, { ...options, method: 'GET' });
 }
 

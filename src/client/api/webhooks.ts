@@ -57,7 +57,14 @@ export async function createWebhook(orgId: string, input: WebhookInput): Promise
   const all = input.events.length === 1 && input.events[0] === '/';
   const answer = await request<{ success: boolean; id?: string; name?: string; secret?: string }>(
     `${base(orgId)}/createWebhook`,
-    { name: input.name, url: input.url, secret: input.secret, config: input.config, changes: all ? 'allChanges' : 'manualChanges', events: all ? undefined : input.events },
+    {
+      name: input.name,
+      url: input.url,
+      secret: input.secret,
+      config: input.config,
+      changes: all ? 'allChanges' : 'manualChanges',
+      events: all ? undefined : input.events,
+    },
     { method: 'POST' },
   );
   const secret = answer.secret ?? input.secret ?? '';
@@ -68,7 +75,11 @@ export async function createWebhook(orgId: string, input: WebhookInput): Promise
 
 /** `POST …/<id>/update`: name, url and events always; secret only when it changes. */
 export function updateWebhook(orgId: string, id: string, input: WebhookInput): Promise<{ success: boolean }> {
-  return request(`${hookPath(orgId, id)}/update`, { name: input.name, url: input.url, secret: input.secret, config: input.config, events: input.events }, { method: 'POST' });
+  return request(
+    `${hookPath(orgId, id)}/update`,
+    { name: input.name, url: input.url, secret: input.secret, config: input.config, events: input.events },
+    { method: 'POST' },
+  );
 }
 
 export function deleteWebhook(orgId: string, id: string): Promise<{ success: boolean }> {
@@ -119,7 +130,11 @@ export function normalizeAttempt(raw: Partial<WebhookAttemptRecord> & Record<str
 
 /** `…/<id>/notificationStatus`: every attempt, newest first. */
 export async function listWebhookAttempts(orgId: string, id: string, params: PagingParams = {}, options: ReadOptions = {}): Promise<WebhookAttemptPage> {
-  const page = await request<WebhookAttemptPage>(`${hookPath(orgId, id)}/notificationStatus`, { start: params.start ?? 1, num: params.num ?? 25 }, { ...options, method: 'GET' });
+  const page = await request<WebhookAttemptPage>(
+    `${hookPath(orgId, id)}/notificationStatus`,
+    { start: params.start ?? 1, num: params.num ?? 25 },
+    { ...options, method: 'GET' },
+  );
   return { ...page, WebhookStatus: (page.WebhookStatus ?? []).map((a, i) => normalizeAttempt(a as WebhookAttemptRecord & Record<string, unknown>, i)) };
 }
 
@@ -142,6 +157,10 @@ export function updateWebhookSettings(orgId: string, settings: Partial<WebhookSe
 }
 
 /** `POST …/webhooks/listServiceWebhooks` (optional owner filter) → {webhooks}. */
-export function listServiceWebhooks(orgId: string, params: { username?: string } = {}, options: ReadOptions = {}): Promise<{ webhooks: ServiceWebhookRecord[] }> {
+export function listServiceWebhooks(
+  orgId: string,
+  params: { username?: string } = {},
+  options: ReadOptions = {},
+): Promise<{ webhooks: ServiceWebhookRecord[] }> {
   return request(`${base(orgId)}/listServiceWebhooks`, { username: params.username || undefined }, { ...options, method: 'POST' });
 }

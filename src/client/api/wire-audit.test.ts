@@ -71,7 +71,11 @@ afterEach(() => {
 });
 
 async function publisherItem(title: string, type: string, extra: Record<string, string> = {}): Promise<string> {
-  const res = await request<{ id: string }>('content/users/publisher1/addItem', { title, type, ...extra }, { method: 'POST', token: publisherToken, portalUrl: svc.restUrl });
+  const res = await request<{ id: string }>(
+    'content/users/publisher1/addItem',
+    { title, type, ...extra },
+    { method: 'POST', token: publisherToken, portalUrl: svc.restUrl },
+  );
   return res.id;
 }
 
@@ -157,7 +161,12 @@ describe('groups and webhooks', () => {
   });
 
   it('createWebhook sends name, url, config as JSON text and changes=allChanges for every event', async () => {
-    const res = await createWebhook(svc.orgId, { name: 'Console audit hook', url: 'http://127.0.0.1:9/hook', events: ['/'], config: { deactivationPolicy: { numberOfFailures: 5, daysInPast: 5 } } });
+    const res = await createWebhook(svc.orgId, {
+      name: 'Console audit hook',
+      url: 'http://127.0.0.1:9/hook',
+      events: ['/'],
+      config: { deactivationPolicy: { numberOfFailures: 5, daysInPast: 5 } },
+    });
     expect(res.success).toBe(true);
     const s = sentTo('/createWebhook').params;
     expect(s).toMatchObject({ name: 'Console audit hook', url: 'http://127.0.0.1:9/hook', changes: 'allChanges' });
@@ -168,12 +177,30 @@ describe('groups and webhooks', () => {
 
 describe('answers of other portals', () => {
   it('createUser answered with the documented {status:"success"} alone still names the new member', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ status: 'success' }), { status: 200, headers: { 'Content-Type': 'application/json' } })));
-    await expect(createUser({ username: 'elsewhere1', password: 'Good.Pass.42', email: 'e@example.com' })).resolves.toEqual({ status: 'success', username: 'elsewhere1' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ status: 'success' }), { status: 200, headers: { 'Content-Type': 'application/json' } })),
+    );
+    await expect(createUser({ username: 'elsewhere1', password: 'Good.Pass.42', email: 'e@example.com' })).resolves.toEqual({
+      status: 'success',
+      username: 'elsewhere1',
+    });
   });
 
   it('createWebhook answered with the documented {success} alone finds the new webhook by name', async () => {
-    const answers = [{ success: true }, { total: 1, start: 1, num: 1, nextStart: -1, webhooks: [{ id: 'other', name: 'Other' }, { id: 'h-new', name: 'Elsewhere hook' }] }];
+    const answers = [
+      { success: true },
+      {
+        total: 1,
+        start: 1,
+        num: 1,
+        nextStart: -1,
+        webhooks: [
+          { id: 'other', name: 'Other' },
+          { id: 'h-new', name: 'Elsewhere hook' },
+        ],
+      },
+    ];
     const calls: string[] = [];
     vi.stubGlobal(
       'fetch',
@@ -182,7 +209,9 @@ describe('answers of other portals', () => {
         return new Response(JSON.stringify(answers.shift()), { status: 200, headers: { 'Content-Type': 'application/json' } });
       }),
     );
-    await expect(createWebhook(svc.orgId, { name: 'Elsewhere hook', url: 'https://receiver.example/hook', secret: 's3cret', events: ['/items'] })).resolves.toEqual({
+    await expect(
+      createWebhook(svc.orgId, { name: 'Elsewhere hook', url: 'https://receiver.example/hook', secret: 's3cret', events: ['/items'] }),
+    ).resolves.toEqual({
       success: true,
       id: 'h-new',
       name: 'Elsewhere hook',
@@ -192,7 +221,9 @@ describe('answers of other portals', () => {
   });
 
   it('createUser on this portal answers the username it stored', async () => {
-    await expect(createUser({ username: 'audit_member', password: 'Good.Pass.42', email: 'audit@example.com', firstname: 'Audit', lastname: 'Member' })).resolves.toEqual({ status: 'success', username: 'audit_member' });
+    await expect(
+      createUser({ username: 'audit_member', password: 'Good.Pass.42', email: 'audit@example.com', firstname: 'Audit', lastname: 'Member' }),
+    ).resolves.toEqual({ status: 'success', username: 'audit_member' });
     const s = sentTo('/createUser');
     expect(s.path).toMatch(/\/portaladmin\/security\/users\/createUser$/);
     expect(s.params).toMatchObject({ username: 'audit_member', firstname: 'Audit', lastname: 'Member', email: 'audit@example.com' });
@@ -200,7 +231,13 @@ describe('answers of other portals', () => {
 
   it('a notificationStatus entry with only the documented fields reads as a finished attempt', () => {
     const a = normalizeAttempt(
-      { id: '7c001f61f51e440baa81ab0616dc4143', isInvoked: true, invokedTimestamp: '2019-01-23 14:26:44.644' as unknown as number, responseText: '{"success":"true"}', payload: '{"info":{}}' },
+      {
+        id: '7c001f61f51e440baa81ab0616dc4143',
+        isInvoked: true,
+        invokedTimestamp: '2019-01-23 14:26:44.644' as unknown as number,
+        responseText: '{"success":"true"}',
+        payload: '{"info":{}}',
+      },
       0,
     );
     expect(a).toMatchObject({
@@ -216,8 +253,27 @@ describe('answers of other portals', () => {
   });
 
   it('an entry that was not invoked reads as failed; this portal’s own fields are kept', () => {
-    expect(normalizeAttempt({ id: 'w', isInvoked: false, invokedTimestamp: 5, responseText: '', payload: '' }, 3)).toMatchObject({ success: false, deliveryState: 'failed', invokedTimestamp: 5 });
-    const local = normalizeAttempt({ id: 'w', isInvoked: true, responseText: 'x', deliveryId: 'd1', attempt: 2, success: false, deliveryState: 'pending', responseStatus: 500, responseBody: 'x', invokedTimestamp: 9, payload: '' }, 0);
+    expect(normalizeAttempt({ id: 'w', isInvoked: false, invokedTimestamp: 5, responseText: '', payload: '' }, 3)).toMatchObject({
+      success: false,
+      deliveryState: 'failed',
+      invokedTimestamp: 5,
+    });
+    const local = normalizeAttempt(
+      {
+        id: 'w',
+        isInvoked: true,
+        responseText: 'x',
+        deliveryId: 'd1',
+        attempt: 2,
+        success: false,
+        deliveryState: 'pending',
+        responseStatus: 500,
+        responseBody: 'x',
+        invokedTimestamp: 9,
+        payload: '',
+      },
+      0,
+    );
     expect(local).toMatchObject({ deliveryId: 'd1', attempt: 2, success: false, deliveryState: 'pending', responseStatus: 500 });
   });
 });

@@ -24,7 +24,13 @@ function shadeFor(tuple: MantineColorsTuple, from: number, step: 1 | -1, against
 function darkenFor(hex: string, against: string[]): string {
   const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
   for (let k = 1; k >= 0.3; k -= 0.02) {
-    const out = `#${rgb.map((c) => Math.round(c * k).toString(16).padStart(2, '0')).join('')}`;
+    const out = `#${rgb
+      .map((c) =>
+        Math.round(c * k)
+          .toString(16)
+          .padStart(2, '0'),
+      )
+      .join('')}`;
     if (against.every((bg) => ratio(out, bg) >= AA)) return out;
   }
   return '#000000';

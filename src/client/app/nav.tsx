@@ -13,11 +13,12 @@ import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { ALLOWED, can, describePrivilege, requirePrivilege } from '../lib/privileges.ts';
 import type { NavEntry } from './navEntry.ts';
 
-
 const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
 
 const viewMembers = (what: string) => (user: PortalUser) =>
-  VIEW_MEMBERS.some((p) => can(user, p)) ? ALLOWED : { allowed: false as const, missing: VIEW_MEMBERS[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS[0])}.` };
+  VIEW_MEMBERS.some((p) => can(user, p))
+    ? ALLOWED
+    : { allowed: false as const, missing: VIEW_MEMBERS[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS[0])}.` };
 
 export const NAV: readonly NavEntry[] = [
   {

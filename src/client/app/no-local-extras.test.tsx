@@ -34,7 +34,9 @@ beforeAll(async () => {
   ({ token } = await signInAs(svc, 'admin'));
   ids.group = (await call('community/createGroup', { title: 'Field crews', access: 'org' })).group.id;
   ids.map = (await call('content/users/admin/addItem', { title: 'Crew map', type: 'Web Map', text: '{}' })).id;
-  ids.layer = (await call('content/users/admin/addItem', { title: 'Crew layer', type: 'Feature Service', url: 'https://services.example.com/FeatureServer' })).id;
+  ids.layer = (
+    await call('content/users/admin/addItem', { title: 'Crew layer', type: 'Feature Service', url: 'https://services.example.com/FeatureServer' })
+  ).id;
   await call('content/users/admin/addRelationship', { originItemId: ids.map, destinationItemId: ids.layer, relationshipType: 'Map2Service' });
   ids.webhook = (await call(`portals/${svc.orgId}/webhooks/createWebhook`, { name: 'Crew feed', url: 'http://127.0.0.1:9/hook', events: '/items' })).id;
   await call(`portals/${svc.orgId}/webhooks/${ids.webhook}/deactivate`);

@@ -48,14 +48,23 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
                   ) : null}
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Badge size="sm" variant="light" tt="none" style={{ overflow: 'visible' }} color={o.status === 'ok' ? 'green' : o.status === 'blocked' ? 'red' : 'orange'}>
+                  <Badge
+                    size="sm"
+                    variant="light"
+                    tt="none"
+                    style={{ overflow: 'visible' }}
+                    color={o.status === 'ok' ? 'green' : o.status === 'blocked' ? 'red' : 'orange'}
+                  >
                     {o.status === 'ok' ? 'OK' : o.status === 'blocked' ? 'Blocked' : 'Not checked'}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
                   {o.status === 'blocked' ? (
                     <List size="sm" spacing={2}>
-                      {(o.blocked.reasons?.length ? o.blocked.reasons : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal; the portal gave no reason.' }]).map((r, i) => (
+                      {(o.blocked.reasons?.length
+                        ? o.blocked.reasons
+                        : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal; the portal gave no reason.' }]
+                      ).map((r, i) => (
                         <List.Item key={i}>{r.message}</List.Item>
                       ))}
                     </List>

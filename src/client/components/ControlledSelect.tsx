@@ -16,5 +16,5 @@ export function ControlledSelect<F extends FieldValues>({ control, name, ...rest
   const { field } = useController({ control, name });
   // `field` is react-hook-form's field object; only field.ref is a (callback) ref.
   // eslint-disable-next-line react-hooks/refs
-  return <Select {...rest} value={(field.value) || null} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} ref={field.ref} />;
+  return <Select {...rest} value={field.value || null} onChange={(v) => field.onChange(v ?? '')} onBlur={field.onBlur} ref={field.ref} />;
 }

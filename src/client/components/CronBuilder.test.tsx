@@ -54,7 +54,9 @@ function Harness({ initial, onValue }: { initial: CronSchedule; onValue?: (s: Cr
 describe('CronBuilder', () => {
   it('builds "weekdays at 07:30" and shows the words and five next runs in local time and UTC', async () => {
     let last: CronSchedule | undefined;
-    const { user } = renderWithProviders(<Harness initial={{ minute: '0', hour: '0', dayOfMonth: '?', month: '*', dayOfWeek: '*' }} onValue={(v) => (last = v)} />);
+    const { user } = renderWithProviders(
+      <Harness initial={{ minute: '0', hour: '0', dayOfMonth: '?', month: '*', dayOfWeek: '*' }} onValue={(v) => (last = v)} />,
+    );
     expect(screen.getByTestId('schedule-words')).toHaveTextContent('At 12:00 AM (UTC)');
     await user.click(screen.getByLabelText(/^Repeat/, { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Every weekday (Monday to Friday)' }));
@@ -63,7 +65,9 @@ describe('CronBuilder', () => {
     fireEvent.change(time, { target: { value: '07:30' } });
     expect(last).toEqual({ minute: '30', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' });
     expect(screen.getByTestId('schedule-words')).toHaveTextContent('At 07:30 AM, Monday through Friday (UTC)');
-    const rows = within(screen.getByRole('table', { name: 'Next runs' })).getAllByRole('row').slice(1);
+    const rows = within(screen.getByRole('table', { name: 'Next runs' }))
+      .getAllByRole('row')
+      .slice(1);
     expect(rows).toHaveLength(5);
     expect(rows[0]).toHaveTextContent('2026-11-23 07:30 UTC');
     expect(rows[4]).toHaveTextContent('2026-11-27 07:30 UTC');

@@ -6,7 +6,16 @@
  */
 import { Alert, Badge, Chip, Group, NumberInput, Paper, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { bothDayFieldsSet, CRON_FIELDS, describeSchedule, nextRuns, validateSchedule, type CronField, type CronSchedule, type RunWindow } from '../../shared/cron.ts';
+import {
+  bothDayFieldsSet,
+  CRON_FIELDS,
+  describeSchedule,
+  nextRuns,
+  validateSchedule,
+  type CronField,
+  type CronSchedule,
+  type RunWindow,
+} from '../../shared/cron.ts';
 import { IconAlert } from './icons.tsx';
 
 export type PresetKind = 'minutes' | 'hourly' | 'daily' | 'weekdays' | 'weekly' | 'monthly';
@@ -73,10 +82,12 @@ export function scheduleToPreset(s: CronSchedule): Preset | null {
   if (s.dayOfMonth === '?' || (s.dayOfMonth === '*' && s.dayOfWeek === '*')) {
     if (anyDow) return { ...DEFAULT_PRESET, kind: 'daily', time };
     if (s.dayOfMonth === '?' && s.dayOfWeek === '2-6') return { ...DEFAULT_PRESET, kind: 'weekdays', time };
-    if (s.dayOfMonth === '?' && /^[1-7](,[1-7])*$/.test(s.dayOfWeek)) return { ...DEFAULT_PRESET, kind: 'weekly', time, days: s.dayOfWeek.split(',').map(Number) };
+    if (s.dayOfMonth === '?' && /^[1-7](,[1-7])*$/.test(s.dayOfWeek))
+      return { ...DEFAULT_PRESET, kind: 'weekly', time, days: s.dayOfWeek.split(',').map(Number) };
     return null;
   }
-  if (s.dayOfWeek === '?' && (s.dayOfMonth === 'L' || num(s.dayOfMonth, 31))) return { ...DEFAULT_PRESET, kind: 'monthly', time, monthDay: s.dayOfMonth === 'L' ? 'L' : Number(s.dayOfMonth) };
+  if (s.dayOfWeek === '?' && (s.dayOfMonth === 'L' || num(s.dayOfMonth, 31)))
+    return { ...DEFAULT_PRESET, kind: 'monthly', time, monthDay: s.dayOfMonth === 'L' ? 'L' : Number(s.dayOfMonth) };
   return null;
 }
 
@@ -103,7 +114,8 @@ const HINTS: Record<CronField, string> = {
   dayOfWeek: '1–7 (1 = Sun), MON-FRI, 6#3, 6L, ?',
 };
 
-export const formatLocal = (ms: number) => new Date(ms).toLocaleString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+export const formatLocal = (ms: number) =>
+  new Date(ms).toLocaleString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 export const formatUtc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export interface CronBuilderProps {
@@ -147,7 +159,11 @@ export function CronBuilder({ value, onChange, window, now, serverErrors = {} }:
         ]}
         w="fit-content"
       />
-      {mode === 'simple' ? <PresetEditor preset={preset} onChange={applyPreset} /> : <FieldsEditor value={value} onChange={onChange} errors={{ ...preview.errors, ...serverErrors }} />}
+      {mode === 'simple' ? (
+        <PresetEditor preset={preset} onChange={applyPreset} />
+      ) : (
+        <FieldsEditor value={value} onChange={onChange} errors={{ ...preview.errors, ...serverErrors }} />
+      )}
       {preview.bothDays ? (
         <Alert color="yellow" variant="light" icon={<IconAlert />} title="Both day fields are set">
           Day of month and day of week are both set, so a run happens on any day matching either one. To use only one, put ? in the other.
@@ -196,7 +212,14 @@ export function CronBuilder({ value, onChange, window, now, serverErrors = {} }:
 function PresetEditor({ preset, onChange }: { preset: Preset; onChange: (p: Preset) => void }) {
   const set = (patch: Partial<Preset>) => onChange({ ...preset, ...patch });
   const timeInput = (
-    <TextInput type="time" label="Time (UTC)" value={preset.time} onChange={(e) => e.currentTarget.value && set({ time: e.currentTarget.value })} required w={140} />
+    <TextInput
+      type="time"
+      label="Time (UTC)"
+      value={preset.time}
+      onChange={(e) => e.currentTarget.value && set({ time: e.currentTarget.value })}
+      required
+      w={140}
+    />
   );
   return (
     <Stack gap="sm">
@@ -216,9 +239,25 @@ function PresetEditor({ preset, onChange }: { preset: Preset; onChange: (p: Pres
         w={320}
       />
       {preset.kind === 'minutes' ? (
-        <NumberInput label="Every how many minutes" min={1} max={59} value={preset.every} onChange={(v) => typeof v === 'number' && v >= 1 && v <= 59 && set({ every: v })} w={200} />
+        <NumberInput
+          label="Every how many minutes"
+          min={1}
+          max={59}
+          value={preset.every}
+          onChange={(v) => typeof v === 'number' && v >= 1 && v <= 59 && set({ every: v })}
+          w={200}
+        />
       ) : null}
-      {preset.kind === 'hourly' ? <NumberInput label="Minutes past the hour" min={0} max={59} value={preset.minute} onChange={(v) => typeof v === 'number' && v >= 0 && v <= 59 && set({ minute: v })} w={200} /> : null}
+      {preset.kind === 'hourly' ? (
+        <NumberInput
+          label="Minutes past the hour"
+          min={0}
+          max={59}
+          value={preset.minute}
+          onChange={(v) => typeof v === 'number' && v >= 0 && v <= 59 && set({ minute: v })}
+          w={200}
+        />
+      ) : null}
       {preset.kind === 'daily' || preset.kind === 'weekdays' ? timeInput : null}
       {preset.kind === 'weekly' ? (
         <Stack gap={6}>

@@ -31,7 +31,9 @@ export function ItemPicker({ label, description, value, onChange, error, exclude
     queryFn: ({ signal }) => searchItems({ q, num: 20, sortField: 'title', sortOrder: 'asc' }, { signal }),
     placeholderData: keepPreviousData,
   });
-  const options = (found.data?.results ?? []).filter((i) => !exclude.includes(i.id)).map((i) => ({ value: i.id, label: `${i.title} — ${i.type} (${i.owner})` }));
+  const options = (found.data?.results ?? [])
+    .filter((i) => !exclude.includes(i.id))
+    .map((i) => ({ value: i.id, label: `${i.title} — ${i.type} (${i.owner})` }));
   if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: value });
   return (
     <Select

@@ -10,7 +10,16 @@ import { Badge, Checkbox, Group, Paper, SimpleGrid, Stack, Switch, Text, TextInp
 import { useId, useMemo, useState } from 'react';
 import { privilegeById, type PrivilegeDef } from '../../shared/privileges.ts';
 import { capitalize } from '../lib/format.ts';
-import { CATALOGUE_SECTIONS, effectivePrivileges, impliedBy, KIND_TITLES, missingRequirements, privilegeMatches, PRIVILEGE_KINDS, type CatalogueSection } from '../lib/privilegeSets.ts';
+import {
+  CATALOGUE_SECTIONS,
+  effectivePrivileges,
+  impliedBy,
+  KIND_TITLES,
+  missingRequirements,
+  privilegeMatches,
+  PRIVILEGE_KINDS,
+  type CatalogueSection,
+} from '../lib/privilegeSets.ts';
 import { IconSearch } from './icons.tsx';
 
 export interface PrivilegeChecklistProps {
@@ -129,7 +138,11 @@ function AreaSection({ section, shown, filtered, selected, effective, included, 
   const shownGranted = shown.filter((p) => effective.has(p.id)).length;
   const all = shownGranted === shown.length;
   // Ticking "all" names every shown privilege; unticking drops those named (included ones follow their source).
-  const toggleAll = () => onSet(shown.map((p) => p.id), !all);
+  const toggleAll = () =>
+    onSet(
+      shown.map((p) => p.id),
+      !all,
+    );
 
   return (
     // A named group (what a fieldset with a legend is): screen readers say "Members, group" on entering it.

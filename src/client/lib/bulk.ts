@@ -14,7 +14,11 @@ export interface BulkOptions {
 }
 
 /** Runs `work` for every item; the outcomes come back in the items' order. */
-export async function runBulk<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>, options: BulkOptions = {}): Promise<BulkOutcome<T, R>[]> {
+export async function runBulk<T, R>(
+  items: readonly T[],
+  work: (item: T, index: number) => Promise<R>,
+  options: BulkOptions = {},
+): Promise<BulkOutcome<T, R>[]> {
   const outcomes = new Array<BulkOutcome<T, R>>(items.length);
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 1, items.length || 1));
   let next = 0;

@@ -13,7 +13,11 @@ describe('portal capabilities', () => {
   it('another portal (no marker) refuses them with the reason, naming the portal', () => {
     const caps = capabilitiesOf({ name: 'City of Example', portalName: 'ArcGIS Enterprise' });
     expect(caps.localExtras).toBe(false);
-    expect(localOnly(caps, 'a test delivery')).toEqual({ allowed: false, missing: '', reason: 'Not available on this portal: City of Example does not offer a test delivery.' });
+    expect(localOnly(caps, 'a test delivery')).toEqual({
+      allowed: false,
+      missing: '',
+      reason: 'Not available on this portal: City of Example does not offer a test delivery.',
+    });
     expect(capabilitiesOf({ name: '', portalName: 'ArcGIS Online' }).unavailable('x')).toBe('Not available on this portal: ArcGIS Online does not offer x.');
   });
 

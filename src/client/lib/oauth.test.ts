@@ -2,7 +2,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { getConsoleConfig } from '../api/index.ts';
 import { answerOnPortal, registerApp } from '../test/oauth.ts';
 import { startClientService, type ClientTestService } from '../test/service.ts';
-import { base64Url, beginOAuthSignIn, codeChallengeS256, completeOAuthSignIn, createCodeVerifier, createState, OAuthSignInError, OAUTH_SESSION_MINUTES } from './oauth.ts';
+import {
+  base64Url,
+  beginOAuthSignIn,
+  codeChallengeS256,
+  completeOAuthSignIn,
+  createCodeVerifier,
+  createState,
+  OAuthSignInError,
+  OAUTH_SESSION_MINUTES,
+} from './oauth.ts';
 
 const PENDING_KEY = 'portal-admin-console.oauthPending';
 
@@ -44,7 +53,9 @@ describe('PKCE (RFC 7636)', () => {
 
 describe('starting a sign-in', () => {
   it('sends the browser to the portal’s authorize page and keeps what the callback needs in this tab only', async () => {
-    const url = new URL(await beginOAuthSignIn({ portalUrl: 'https://portal.example/arcgis/sharing/rest/', clientId: 'abc123XYZ', returnTo: '/members?q=uma' }));
+    const url = new URL(
+      await beginOAuthSignIn({ portalUrl: 'https://portal.example/arcgis/sharing/rest/', clientId: 'abc123XYZ', returnTo: '/members?q=uma' }),
+    );
     expect(`${url.origin}${url.pathname}`).toBe('https://portal.example/arcgis/sharing/rest/oauth2/authorize');
     const q = url.searchParams;
     expect(q.get('client_id')).toBe('abc123XYZ');
@@ -53,7 +64,12 @@ describe('starting a sign-in', () => {
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('expiration')).toBe(String(OAUTH_SESSION_MINUTES));
     const pending = JSON.parse(sessionStorage.getItem(PENDING_KEY)!);
-    expect(pending).toMatchObject({ state: q.get('state'), portalUrl: 'https://portal.example/arcgis/sharing/rest', clientId: 'abc123XYZ', returnTo: '/members?q=uma' });
+    expect(pending).toMatchObject({
+      state: q.get('state'),
+      portalUrl: 'https://portal.example/arcgis/sharing/rest',
+      clientId: 'abc123XYZ',
+      returnTo: '/members?q=uma',
+    });
     expect(q.get('code_challenge')).toBe(await codeChallengeS256(pending.codeVerifier));
     // The verifier itself never leaves the tab.
     expect(url.href).not.toContain(pending.codeVerifier);
@@ -103,7 +119,14 @@ describe('completing a sign-in against the portal', () => {
     expect(err).toMatchObject({ reason: 'state_mismatch', returnTo: '/members' });
     expect((err as Error).message).toMatch(/state mismatch/);
     // The code was not exchanged: it still works for whoever holds the verifier.
-    const body = new URLSearchParams({ f: 'json', grant_type: 'authorization_code', client_id: clientId, code: forged.get('code')!, redirect_uri: pending.redirectUri, code_verifier: pending.codeVerifier });
+    const body = new URLSearchParams({
+      f: 'json',
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: forged.get('code')!,
+      redirect_uri: pending.redirectUri,
+      code_verifier: pending.codeVerifier,
+    });
     const exchanged = await (await fetch(`${svc.restUrl}/oauth2/token`, { method: 'POST', body })).json();
     expect(exchanged.access_token).toBeTruthy();
   });

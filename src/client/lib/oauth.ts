@@ -154,12 +154,22 @@ export async function completeOAuthSignIn(search: string, now: () => number = Da
   const params = new URLSearchParams(search);
   const pending = takePendingSignIn();
   if (!pending) {
-    throw new OAuthSignInError('Sign-in could not be completed', 'This tab has no sign-in waiting for an answer (it was completed already, or started in another tab). Start again.', '/overview', 'no_pending_sign_in');
+    throw new OAuthSignInError(
+      'Sign-in could not be completed',
+      'This tab has no sign-in waiting for an answer (it was completed already, or started in another tab). Start again.',
+      '/overview',
+      'no_pending_sign_in',
+    );
   }
   const { returnTo } = pending;
   const where = portalHost(pending.portalUrl);
   if (params.get('state') !== pending.state) {
-    throw new OAuthSignInError('Sign-in could not be completed', `The answer from ${where} does not belong to the sign-in this tab started (state mismatch), so it was not used. Start again.`, returnTo, 'state_mismatch');
+    throw new OAuthSignInError(
+      'Sign-in could not be completed',
+      `The answer from ${where} does not belong to the sign-in this tab started (state mismatch), so it was not used. Start again.`,
+      returnTo,
+      'state_mismatch',
+    );
   }
   const error = params.get('error');
   if (error) {
@@ -175,7 +185,13 @@ export async function completeOAuthSignIn(search: string, now: () => number = Da
   const started = now();
   let answer;
   try {
-    answer = await exchangeAuthorizationCode({ portalUrl: pending.portalUrl, clientId: pending.clientId, code, redirectUri: pending.redirectUri, codeVerifier: pending.codeVerifier });
+    answer = await exchangeAuthorizationCode({
+      portalUrl: pending.portalUrl,
+      clientId: pending.clientId,
+      code,
+      redirectUri: pending.redirectUri,
+      codeVerifier: pending.codeVerifier,
+    });
   } catch (err) {
     throw new OAuthSignInError('Sign-in failed', `${where} refused the sign-in: ${describeError(err)}`, returnTo, (err as ApiError).messageCode);
   }

@@ -32,7 +32,10 @@ export function rememberedPortalApps(): PortalApp[] {
     const parsed: unknown = JSON.parse(local()?.getItem(APPS_KEY) ?? '[]');
     if (!Array.isArray(parsed)) return [];
     return parsed
-      .filter((a: Partial<PortalApp> | null): a is PortalApp => !!a && typeof a.portalUrl === 'string' && typeof a.clientId === 'string' && CLIENT_ID_PATTERN.test(a.clientId))
+      .filter(
+        (a: Partial<PortalApp> | null): a is PortalApp =>
+          !!a && typeof a.portalUrl === 'string' && typeof a.clientId === 'string' && CLIENT_ID_PATTERN.test(a.clientId),
+      )
       .map((a) => ({ portalUrl: normalizePortalUrl(a.portalUrl), clientId: a.clientId }))
       .slice(0, MAX_REMEMBERED);
   } catch {

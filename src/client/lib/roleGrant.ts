@@ -18,7 +18,11 @@ const GRANTABLE: GrantPermission = { allowed: true };
  * Whether `user` may give `role` (a base role or a custom role's id). A custom role whose
  * privileges the console could not read is left to the portal to decide.
  */
-export function grantRolePermission(user: Grantor, role: string, customRoles: readonly { id: string; name: string; privileges?: readonly string[] }[] | undefined): GrantPermission {
+export function grantRolePermission(
+  user: Grantor,
+  role: string,
+  customRoles: readonly { id: string; name: string; privileges?: readonly string[] }[] | undefined,
+): GrantPermission {
   if (isDefaultAdmin(user)) return GRANTABLE;
   let target: { name: string; administrator: boolean; privileges: Set<string> };
   if (isBaseRole(role)) {

@@ -104,13 +104,23 @@ describe('session store', () => {
 
 describe('several portals in one tab', () => {
   const other = (over: Partial<Session> = {}) =>
-    session({ portalUrl: 'https://other.example/portal/sharing/rest', token: 'tok-other', portalName: 'Other Org', user: { ...user, username: 'ada' }, ...over });
+    session({
+      portalUrl: 'https://other.example/portal/sharing/rest',
+      token: 'tok-other',
+      portalName: 'Other Org',
+      user: { ...user, username: 'ada' },
+      ...over,
+    });
 
   it('keeps one session per portal; the last one signed in to is the active one', () => {
     setSession(session());
     setSession(other());
     expect(getSession()?.portalUrl).toBe('https://other.example/portal/sharing/rest');
-    expect(getSessionState().sessions.map((s) => s.portalUrl).sort()).toEqual(['https://other.example/portal/sharing/rest', 'https://portal.example/arcgis/sharing/rest']);
+    expect(
+      getSessionState()
+        .sessions.map((s) => s.portalUrl)
+        .sort(),
+    ).toEqual(['https://other.example/portal/sharing/rest', 'https://portal.example/arcgis/sharing/rest']);
     expect(currentConnection()).toEqual({ portalUrl: 'https://other.example/portal/sharing/rest', token: 'tok-other' });
     // Signing in again to the same portal replaces its session.
     setSession(other({ token: 'tok-other-2' }));

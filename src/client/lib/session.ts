@@ -317,7 +317,10 @@ export function refreshSessionToken(portalUrl: string, refusedToken?: string): P
           token: answer.access_token,
           expires: now + answer.expires_in * 1000,
           ...(answer.refresh_token
-            ? { refreshToken: answer.refresh_token, refreshTokenExpires: answer.refresh_token_expires_in ? now + answer.refresh_token_expires_in * 1000 : undefined }
+            ? {
+                refreshToken: answer.refresh_token,
+                refreshTokenExpires: answer.refresh_token_expires_in ? now + answer.refresh_token_expires_in * 1000 : undefined,
+              }
             : {}),
         };
         sessions = { ...sessions, [key]: next };

@@ -14,7 +14,8 @@ export function batches<T>(all: readonly T[], size = BATCH): T[][] {
   return out;
 }
 
-export type CheckOutcome = { itemId: string; status: 'ok' } | { itemId: string; status: 'blocked'; blocked: BlockedItem } | { itemId: string; status: 'error'; message: string };
+export type CheckOutcome =
+  { itemId: string; status: 'ok' } | { itemId: string; status: 'blocked'; blocked: BlockedItem } | { itemId: string; status: 'error'; message: string };
 
 /** canReassignItems for every id, 100 at a time; a batch that fails outright marks its items as not checked. */
 export async function precheck(owner: string, ids: readonly string[], target: string, onProgress: (done: number) => void): Promise<CheckOutcome[]> {
@@ -29,7 +30,9 @@ export async function precheck(owner: string, ids: readonly string[], target: st
         out.push(...batch.map((itemId) => ({ itemId, status: 'error' as const, message: describeError(err) })));
       } else {
         const byId = new Map(blocked.map((b) => [b.itemId, b]));
-        out.push(...batch.map((itemId): CheckOutcome => (byId.has(itemId) ? { itemId, status: 'blocked', blocked: byId.get(itemId)! } : { itemId, status: 'ok' })));
+        out.push(
+          ...batch.map((itemId): CheckOutcome => (byId.has(itemId) ? { itemId, status: 'blocked', blocked: byId.get(itemId)! } : { itemId, status: 'ok' })),
+        );
       }
     }
     onProgress(out.length);
@@ -46,7 +49,13 @@ export interface RunOutcome {
 }
 
 /** reassignItems for every id, 100 at a time; each item answers for itself. */
-export async function runTransfer(owner: string, ids: readonly string[], target: string, folder: string, onProgress: (done: number) => void): Promise<RunOutcome[]> {
+export async function runTransfer(
+  owner: string,
+  ids: readonly string[],
+  target: string,
+  folder: string,
+  onProgress: (done: number) => void,
+): Promise<RunOutcome[]> {
   const out: RunOutcome[] = [];
   for (const batch of batches(ids)) {
     try {
@@ -55,7 +64,14 @@ export async function runTransfer(owner: string, ids: readonly string[], target:
       for (const itemId of batch) {
         const r = byId.get(itemId);
         if (r?.success) out.push({ itemId, ok: true, tasksDeactivated: r.tasksDeactivated ?? 0, unsharedFrom: r.unsharedFrom ?? [] });
-        else out.push({ itemId, ok: false, message: r?.error?.details?.[0]?.reason ?? r?.error?.message ?? 'The service did not answer for this item.', tasksDeactivated: 0, unsharedFrom: [] });
+        else
+          out.push({
+            itemId,
+            ok: false,
+            message: r?.error?.details?.[0]?.reason ?? r?.error?.message ?? 'The service did not answer for this item.',
+            tasksDeactivated: 0,
+            unsharedFrom: [],
+          });
       }
     } catch (err) {
       out.push(...batch.map((itemId) => ({ itemId, ok: false, message: describeError(err), tasksDeactivated: 0, unsharedFrom: [] })));
@@ -75,9 +91,15 @@ export interface Fix {
 export function fixFor(reason: { code: BlockReason; groupId?: string; groupTitle?: string; relatedItemId?: string }, target: string): Fix {
   switch (reason.code) {
     case 'targetNotInGroup':
-      return { text: `Add ${target} to the group “${reason.groupTitle}”, or unshare the item from it.`, href: reason.groupId ? `/groups/${reason.groupId}` : undefined };
+      return {
+        text: `Add ${target} to the group “${reason.groupTitle}”, or unshare the item from it.`,
+        href: reason.groupId ? `/groups/${reason.groupId}` : undefined,
+      };
     case 'targetNotGroupManager':
-      return { text: `Make ${target} a manager of the view-only group “${reason.groupTitle}”.`, href: reason.groupId ? `/groups/${reason.groupId}` : undefined };
+      return {
+        text: `Make ${target} a manager of the view-only group “${reason.groupTitle}”.`,
+        href: reason.groupId ? `/groups/${reason.groupId}` : undefined,
+      };
     case 'targetCannotReceive':
       return { text: `Give ${target} a role that may receive content (Members → Change role).`, href: `/members?q=${encodeURIComponent(target)}` };
     case 'targetCannotOwn':

@@ -8,7 +8,11 @@ import type { ClientTestService } from './service.ts';
 import { DEMO_PASSWORD } from './service.ts';
 
 async function post(url: string, params: Record<string, string>): Promise<Record<string, unknown>> {
-  const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ f: 'json', ...params }).toString() });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ f: 'json', ...params }).toString(),
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
@@ -40,7 +44,9 @@ export async function answerOnPortal(authorizeUrl: string, how: { username?: str
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-  const form: Record<string, string> = how.cancel ? { nonce, action: 'cancel' } : { nonce, action: 'signin', username: how.username ?? 'admin', password: how.password ?? DEMO_PASSWORD };
+  const form: Record<string, string> = how.cancel
+    ? { nonce, action: 'cancel' }
+    : { nonce, action: 'signin', username: how.username ?? 'admin', password: how.password ?? DEMO_PASSWORD };
   const answer = await fetch(authorizeUrl.split('?')[0], {
     method: 'POST',
     redirect: 'manual',

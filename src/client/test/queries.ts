@@ -5,7 +5,9 @@
  */
 export function inputByLabel(label: string, within: ParentNode = document): HTMLInputElement {
   const byAria = [...within.querySelectorAll<HTMLInputElement>('input[aria-label]')].filter((i) => i.getAttribute('aria-label') === label);
-  const byText = [...within.querySelectorAll('label')].filter((l) => l.textContent === label).map((l) => document.getElementById(l.htmlFor) as HTMLInputElement | null);
+  const byText = [...within.querySelectorAll('label')]
+    .filter((l) => l.textContent === label)
+    .map((l) => document.getElementById(l.htmlFor) as HTMLInputElement | null);
   const found = [...byAria, ...byText].filter((x): x is HTMLInputElement => !!x);
   if (found.length !== 1) throw new Error(`${found.length} inputs are labelled “${label}”`);
   return found[0];

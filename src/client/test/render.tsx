@@ -37,5 +37,13 @@ export function renderWithProviders(ui: ReactElement) {
   const queryClient = createQueryClient({ retry: false });
   // Checking pointer-events walks computed styles up the tree at every click: slow on big forms in jsdom.
   const user = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
-  return { ...render(<Providers queryClient={queryClient} env="test">{ui}</Providers>), user, queryClient };
+  return {
+    ...render(
+      <Providers queryClient={queryClient} env="test">
+        {ui}
+      </Providers>,
+    ),
+    user,
+    queryClient,
+  };
 }

@@ -16,7 +16,8 @@ function refusal(fn: () => void): { code: number; details: unknown[]; fieldError
 
 describe('unstorable', () => {
   it('accepts text, control characters other than NUL, and surrogate pairs', () => {
-    for (const s of ['', 'plain', 'tab\tand\nnewline', '\u0001\u001f\u007f', 'emoji 😀 and 𝄞', '\uFFFE\uFFFF', '\uD83D\uDE00']) expect(unstorable(s), JSON.stringify(s)).toBeNull();
+    for (const s of ['', 'plain', 'tab\tand\nnewline', '\u0001\u001f\u007f', 'emoji 😀 and 𝄞', '\uFFFE\uFFFF', '\uD83D\uDE00'])
+      expect(unstorable(s), JSON.stringify(s)).toBeNull();
   });
 
   it('refuses NUL and lone surrogates anywhere, naming the code point', () => {
@@ -37,8 +38,12 @@ describe('checkRawParams', () => {
       details: ["'users' contains a character that cannot be stored (U+0000)"],
       fieldErrors: { users: 'contains a character that cannot be stored (U+0000)' },
     });
-    expect(refusal(() => checkRawParams({ config: { deep: [{ x: '\uDC00' }] } }))?.fieldErrors).toEqual({ config: 'contains a lone surrogate that cannot be stored (U+DC00)' });
-    expect(refusal(() => checkRawParams({ config: { 'k\u0000': 1 } }))?.fieldErrors).toEqual({ config: 'holds a key that contains a character that cannot be stored (U+0000)' });
+    expect(refusal(() => checkRawParams({ config: { deep: [{ x: '\uDC00' }] } }))?.fieldErrors).toEqual({
+      config: 'contains a lone surrogate that cannot be stored (U+DC00)',
+    });
+    expect(refusal(() => checkRawParams({ config: { 'k\u0000': 1 } }))?.fieldErrors).toEqual({
+      config: 'holds a key that contains a character that cannot be stored (U+0000)',
+    });
   });
 
   it('caps each value at the default unless the operation declares more', () => {
@@ -50,11 +55,17 @@ describe('checkRawParams', () => {
   });
 
   it('refuses bad parameter names, too many parameters and too many values in one', () => {
-    expect(refusal(() => checkRawParams({ 'a\u0000b': '1' }))?.fieldErrors).toEqual({ 'a\uFFFDb': 'is a parameter name that contains a character that cannot be stored (U+0000)' });
+    expect(refusal(() => checkRawParams({ 'a\u0000b': '1' }))?.fieldErrors).toEqual({
+      'a\uFFFDb': 'is a parameter name that contains a character that cannot be stored (U+0000)',
+    });
     expect(refusal(() => checkRawParams({ ['n'.repeat(LIMITS.paramNameChars + 1)]: '1' }))?.code).toBe(400);
     const many = Object.fromEntries(Array.from({ length: LIMITS.paramsPerRequest + 1 }, (_, i) => [`p${i}`, '1']));
-    expect(refusal(() => checkRawParams(many))?.details).toEqual([`The request has ${LIMITS.paramsPerRequest + 1} parameters; at most ${LIMITS.paramsPerRequest} are accepted.`]);
-    expect(refusal(() => checkRawParams({ ids: Array.from({ length: LIMITS.valuesPerParam }, () => 'x') }))?.fieldErrors).toEqual({ ids: `holds more than ${LIMITS.valuesPerParam} values` });
+    expect(refusal(() => checkRawParams(many))?.details).toEqual([
+      `The request has ${LIMITS.paramsPerRequest + 1} parameters; at most ${LIMITS.paramsPerRequest} are accepted.`,
+    ]);
+    expect(refusal(() => checkRawParams({ ids: Array.from({ length: LIMITS.valuesPerParam }, () => 'x') }))?.fieldErrors).toEqual({
+      ids: `holds more than ${LIMITS.valuesPerParam} values`,
+    });
   });
 
   it('refuses nesting deeper than the JSON depth limit, without exhausting the stack itself', () => {
@@ -63,10 +74,14 @@ describe('checkRawParams', () => {
       for (let i = 0; i < levels; i++) v = i % 2 ? [v] : { a: v };
       return v;
     };
-    expect(refusal(() => checkRawParams({ nested: nest(50_000, 'x') }))?.fieldErrors).toEqual({ nested: `must not be nested more than ${LIMITS.jsonDepth} levels deep` });
+    expect(refusal(() => checkRawParams({ nested: nest(50_000, 'x') }))?.fieldErrors).toEqual({
+      nested: `must not be nested more than ${LIMITS.jsonDepth} levels deep`,
+    });
     expect(refusal(() => checkRawParams({ nested: nest(LIMITS.jsonDepth, 'x') }))).toBeNull();
     expect(refusal(() => checkRawParams({ nested: nest(LIMITS.jsonDepth + 1, 'x') }))?.code).toBe(400);
-    expect(refusal(() => checkRawParams({ nested: nest(10, 'x\u0000') }))?.fieldErrors).toEqual({ nested: 'contains a character that cannot be stored (U+0000)' });
+    expect(refusal(() => checkRawParams({ nested: nest(10, 'x\u0000') }))?.fieldErrors).toEqual({
+      nested: 'contains a character that cannot be stored (U+0000)',
+    });
   });
 });
 
@@ -78,8 +93,12 @@ describe('checkPathParams and checkParsedParams', () => {
   });
 
   it('checks strings and keys of parsed values, not their length (the schema bounds that)', () => {
-    expect(refusal(() => checkParsedParams({ apps: [{ itemId: 'a\u0000' }] }))?.fieldErrors).toEqual({ apps: 'contains a character that cannot be stored (U+0000)' });
-    expect(refusal(() => checkParsedParams({ parameters: { '\uD800': 1 } }))?.fieldErrors).toEqual({ parameters: 'holds a key that contains a lone surrogate that cannot be stored (U+D800)' });
+    expect(refusal(() => checkParsedParams({ apps: [{ itemId: 'a\u0000' }] }))?.fieldErrors).toEqual({
+      apps: 'contains a character that cannot be stored (U+0000)',
+    });
+    expect(refusal(() => checkParsedParams({ parameters: { '\uD800': 1 } }))?.fieldErrors).toEqual({
+      parameters: 'holds a key that contains a lone surrogate that cannot be stored (U+D800)',
+    });
     expect(refusal(() => checkParsedParams({ text: 'x'.repeat(LIMITS.paramChars * 2), when: new Date(), n: 5 }))).toBeNull();
   });
 });

@@ -45,7 +45,9 @@ export function printable(name: string): string {
 export function checkRawParams(raw: Record<string, unknown>, longParams: LongParams = {}): void {
   const names = Object.keys(raw);
   if (names.length > LIMITS.paramsPerRequest) {
-    throw new ApiError(400, 'Invalid or missing input parameters.', [`The request has ${names.length} parameters; at most ${LIMITS.paramsPerRequest} are accepted.`]);
+    throw new ApiError(400, 'Invalid or missing input parameters.', [
+      `The request has ${names.length} parameters; at most ${LIMITS.paramsPerRequest} are accepted.`,
+    ]);
   }
   for (const name of names) {
     checkName(name);

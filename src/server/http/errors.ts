@@ -32,12 +32,7 @@ export const invalidToken = () => new ApiError(498, 'Invalid token.', ['Invalid 
 
 /** 403, naming what was missing so the console can say it. */
 export const forbidden = (detail?: string) =>
-  new ApiError(
-    403,
-    'You do not have permissions to access this resource or perform this operation.',
-    detail ? [detail] : [],
-    MESSAGE_CODES.forbidden,
-  );
+  new ApiError(403, 'You do not have permissions to access this resource or perform this operation.', detail ? [detail] : [], MESSAGE_CODES.forbidden);
 
 /** 400 for one bad parameter, named. */
 export const badParam = (param: string, problem: string, message = 'Invalid or missing input parameters.') =>

@@ -28,14 +28,27 @@ async function portalWith(localExtras: boolean): Promise<Portal> {
   for (const u of ['admin', 'user1']) tokens[u] = await svc.tokenFor(u);
   const groupId = (await svc.post('community/createGroup', { title: word(), access: 'org' }, tokens.admin)).group.id;
   const mapId = (await svc.post('content/users/admin/addItem', { title: 'Map', type: 'Web Map', text: '{}' }, tokens.admin)).id;
-  const layerId = (await svc.post('content/users/admin/addItem', { title: 'Layer', type: 'Feature Service', url: 'https://example.com/FeatureServer' }, tokens.admin)).id;
-  expect(await svc.post('content/users/admin/addRelationship', { originItemId: mapId, destinationItemId: layerId, relationshipType: 'Map2Service' }, tokens.admin)).toEqual({ success: true });
+  const layerId = (
+    await svc.post('content/users/admin/addItem', { title: 'Layer', type: 'Feature Service', url: 'https://example.com/FeatureServer' }, tokens.admin)
+  ).id;
+  expect(
+    await svc.post('content/users/admin/addRelationship', { originItemId: mapId, destinationItemId: layerId, relationshipType: 'Map2Service' }, tokens.admin),
+  ).toEqual({ success: true });
   const hook = await svc.post(`portals/${svc.orgId}/webhooks/createWebhook`, { name: 'hook', url: 'http://127.0.0.1:9/hook', events: '/items' }, tokens.admin);
   expect(hook.success, JSON.stringify(hook)).toBe(true);
   const webhookId = hook.id;
   const task = await svc.post(
     'community/users/admin/tasks/createTask',
-    { type: 'ExecuteReport', title: 'Members report', parameters: JSON.stringify({ reportType: 'members' }), minute: '30', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' },
+    {
+      type: 'ExecuteReport',
+      title: 'Members report',
+      parameters: JSON.stringify({ reportType: 'members' }),
+      minute: '30',
+      hour: '7',
+      dayOfMonth: '?',
+      month: '*',
+      dayOfWeek: '2-6',
+    },
     tokens.admin,
   );
   expect(task.success).toBe(true);
@@ -73,9 +86,13 @@ const localOnly = (p: Portal): [string, Record<string, string>][] => {
 describe('local-only operations', () => {
   it('with LOCAL_EXTRAS=off each answers exactly as a path with no operation (GET and POST), and changes nothing', async () => {
     const unknown = await off.svc.post('portals/self/noSuchOperation', {}, off.tokens.admin);
-    expect(unknown).toEqual({ error: { code: 400, messageCode: 'GWM_0002', message: 'Invalid URL', details: ['No operation at /sharing/rest/portals/self/noSuchOperation.'] } });
+    expect(unknown).toEqual({
+      error: { code: 400, messageCode: 'GWM_0002', message: 'Invalid URL', details: ['No operation at /sharing/rest/portals/self/noSuchOperation.'] },
+    });
     for (const [path, params] of localOnly(off)) {
-      expect(await off.svc.post(path, params, off.tokens.admin), path).toEqual({ error: { code: 400, messageCode: 'GWM_0002', message: 'Invalid URL', details: [`No operation at /sharing/rest/${path}.`] } });
+      expect(await off.svc.post(path, params, off.tokens.admin), path).toEqual({
+        error: { code: 400, messageCode: 'GWM_0002', message: 'Invalid URL', details: [`No operation at /sharing/rest/${path}.`] },
+      });
       const viaGet = await off.svc.app.inject({ method: 'GET', url: `/sharing/rest/${path}?f=json&token=${off.tokens.admin}` });
       expect(viaGet.json().error, path).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
     }
@@ -115,7 +132,10 @@ describe('extras in answers', () => {
       expect(role).not.toHaveProperty('memberCount');
       expect(role).not.toHaveProperty('builtIn');
     }
-    const search = await both(() => 'community/groups', () => ({ q: '*' }));
+    const search = await both(
+      () => 'community/groups',
+      () => ({ q: '*' }),
+    );
     expect(search.on.results[0]).toHaveProperty('memberCount');
     expect(search.off.results.length).toBeGreaterThan(0);
     for (const g of search.off.results) expect(g).not.toHaveProperty('memberCount');
@@ -123,16 +143,25 @@ describe('extras in answers', () => {
     expect(one.on.memberCount).toBe(1);
     expect(one.off).not.toHaveProperty('memberCount');
     expect(one.off.id).toBe(off.groupId);
-    const created = await both(() => 'community/createGroup', () => ({ title: word(), access: 'org' }));
+    const created = await both(
+      () => 'community/createGroup',
+      () => ({ title: word(), access: 'org' }),
+    );
     expect(created.on.group).toHaveProperty('memberCount');
     expect(created.off.group).not.toHaveProperty('memberCount');
-    const add = await both((p) => `community/groups/${p.groupId}/addUsers`, () => ({ users: 'nobody_here,user1' }));
+    const add = await both(
+      (p) => `community/groups/${p.groupId}/addUsers`,
+      () => ({ users: 'nobody_here,user1' }),
+    );
     expect(add.on).toEqual({ notAdded: ['nobody_here'], notAddedReasons: [{ username: 'nobody_here', reason: expect.any(String) }] });
     expect(add.off).toEqual({ notAdded: ['nobody_here'] });
   });
 
   it('related items without relationshipTypes; the owner’s item view without infoFiles', async () => {
-    const rel = await both((p) => `content/items/${p.mapId}/relatedItems`, () => ({ relationshipType: 'Map2Service', direction: 'forward' }));
+    const rel = await both(
+      (p) => `content/items/${p.mapId}/relatedItems`,
+      () => ({ relationshipType: 'Map2Service', direction: 'forward' }),
+    );
     expect(rel.on.relatedItems).toEqual([expect.objectContaining({ relationshipTypes: ['Map2Service'] })]);
     expect(rel.off.relatedItems).toEqual([expect.objectContaining({ id: off.layerId })]);
     expect(rel.off.relatedItems[0]).not.toHaveProperty('relationshipTypes');
@@ -144,9 +173,17 @@ describe('extras in answers', () => {
 
   it('webhooks without the delivery summary and deactivation reason', async () => {
     await Promise.all([on, off].map((p) => p.svc.post(`portals/${p.svc.orgId}/webhooks/${p.webhookId}/deactivate`, {}, p.tokens.admin)));
-    const list = await both((p) => `portals/${p.svc.orgId}/webhooks`, () => ({ num: '100' }));
+    const list = await both(
+      (p) => `portals/${p.svc.orgId}/webhooks`,
+      () => ({ num: '100' }),
+    );
     const mine = (a: any, p: Portal) => a.webhooks.find((w: any) => w.id === p.webhookId);
-    expect(mine(list.on, on)).toMatchObject({ lastDelivery: null, recentFailures: 0, deactivationReason: expect.any(String), deactivatedAt: expect.any(Number) });
+    expect(mine(list.on, on)).toMatchObject({
+      lastDelivery: null,
+      recentFailures: 0,
+      deactivationReason: expect.any(String),
+      deactivatedAt: expect.any(Number),
+    });
     const w = mine(list.off, off);
     expect(w).toMatchObject({ id: off.webhookId, isActive: false, payloadUrl: 'http://127.0.0.1:9/hook', events: ['/items'] });
     for (const f of ['lastDelivery', 'recentFailures', 'deactivationReason', 'deactivatedAt']) expect(w).not.toHaveProperty(f);
@@ -191,23 +228,39 @@ describe('extras in answers', () => {
   });
 
   it('a CONT_0291 refusal keeps the public detail without reason/reasons; a bad parameter keeps message and details without fieldErrors', async () => {
-    const refused = await both((p) => `content/users/admin/items/${p.mapId}/reassign`, () => ({ targetUsername: 'viewer1' }));
+    const refused = await both(
+      (p) => `content/users/admin/items/${p.mapId}/reassign`,
+      () => ({ targetUsername: 'viewer1' }),
+    );
     expect(refused.on.error.details[0]).toMatchObject({ itemId: on.mapId, owner: 'admin', reason: expect.any(String), reasons: expect.any(Array) });
-    expect(refused.off.error).toMatchObject({ code: 403, messageCode: 'CONT_0291', details: [{ itemId: off.mapId, type: 'Web Map', url: null, reservedTypeKeywords: [], owner: 'admin' }] });
+    expect(refused.off.error).toMatchObject({
+      code: 403,
+      messageCode: 'CONT_0291',
+      details: [{ itemId: off.mapId, type: 'Web Map', url: null, reservedTypeKeywords: [], owner: 'admin' }],
+    });
     expect(refused.off.error.details[0]).not.toHaveProperty('reason');
     expect(refused.off.error.details[0]).not.toHaveProperty('reasons');
-    const bulk = await both(() => 'content/users/admin/reassignItems', (p) => ({ items: p.mapId, targetUsername: 'viewer1' }));
+    const bulk = await both(
+      () => 'content/users/admin/reassignItems',
+      (p) => ({ items: p.mapId, targetUsername: 'viewer1' }),
+    );
     expect(bulk.on.results[0].error.details[0]).toHaveProperty('reasons');
     expect(bulk.off.results[0]).toMatchObject({ itemId: off.mapId, success: false, error: { messageCode: 'CONT_0291' } });
     expect(bulk.off.results[0].error.details[0]).not.toHaveProperty('reasons');
-    const bad = await both(() => 'community/createGroup', () => ({ access: 'org' }));
+    const bad = await both(
+      () => 'community/createGroup',
+      () => ({ access: 'org' }),
+    );
     expect(bad.on.error.fieldErrors).toHaveProperty('title');
     expect(bad.off.error).toMatchObject({ code: 400, message: 'Invalid or missing input parameters.', details: [expect.stringContaining("'title'")] });
     expect(bad.off.error).not.toHaveProperty('fieldErrors');
   });
 
   it('a reassigned item’s answer without tasksDeactivated', async () => {
-    const moved = await both((p) => `content/users/admin/items/${p.layerId}/reassign`, () => ({ targetUsername: 'publisher1' }));
+    const moved = await both(
+      (p) => `content/users/admin/items/${p.layerId}/reassign`,
+      () => ({ targetUsername: 'publisher1' }),
+    );
     expect(moved.on).toMatchObject({ success: true, tasksDeactivated: 0 });
     expect(moved.off).toEqual({ success: true, itemId: off.layerId });
   });
@@ -215,9 +268,16 @@ describe('extras in answers', () => {
 
 describe('local-only parameters', () => {
   it('with LOCAL_EXTRAS=off isVerified and maxExternalMembersPerGroup on portals/update are ignored as unknown parameters', async () => {
-    const before = await off.svc.db.query<{ is_verified: boolean; settings: unknown }>('SELECT is_verified, settings FROM organizations WHERE id = $1', [off.svc.orgId]);
-    expect(await off.svc.post('portals/self/update', { isVerified: 'true', maxExternalMembersPerGroup: '3', description: 'changed' }, off.tokens.admin)).toEqual({ success: true });
-    const after = await off.svc.db.query<{ is_verified: boolean; settings: unknown; description: string }>('SELECT is_verified, settings, description FROM organizations WHERE id = $1', [off.svc.orgId]);
+    const before = await off.svc.db.query<{ is_verified: boolean; settings: unknown }>('SELECT is_verified, settings FROM organizations WHERE id = $1', [
+      off.svc.orgId,
+    ]);
+    expect(
+      await off.svc.post('portals/self/update', { isVerified: 'true', maxExternalMembersPerGroup: '3', description: 'changed' }, off.tokens.admin),
+    ).toEqual({ success: true });
+    const after = await off.svc.db.query<{ is_verified: boolean; settings: unknown; description: string }>(
+      'SELECT is_verified, settings, description FROM organizations WHERE id = $1',
+      [off.svc.orgId],
+    );
     expect(after[0]).toMatchObject({ ...before[0], description: 'changed' });
     // A bad value is not even read: a real portal does not know the parameter.
     expect(await off.svc.post('portals/self/update', { maxExternalMembersPerGroup: 'lots' }, off.tokens.admin)).toEqual({ success: true });
@@ -226,14 +286,20 @@ describe('local-only parameters', () => {
   it('with the default (on) they are read', async () => {
     expect(await on.svc.post('portals/self/update', { maxExternalMembersPerGroup: '3' }, on.tokens.admin)).toEqual({ success: true });
     expect((await on.svc.post('portals/self', {}, on.tokens.admin)).maxExternalMembersPerGroup).toBe(3);
-    expect((await on.svc.post('portals/self/update', { maxExternalMembersPerGroup: 'lots' }, on.tokens.admin)).error.fieldErrors).toHaveProperty('maxExternalMembersPerGroup');
+    expect((await on.svc.post('portals/self/update', { maxExternalMembersPerGroup: 'lots' }, on.tokens.admin)).error.fieldErrors).toHaveProperty(
+      'maxExternalMembersPerGroup',
+    );
   });
 });
 
 describe('withoutExtras', () => {
   it('removes dotted paths through arrays, leaves other values and the input untouched', () => {
     const input = { a: 1, list: [{ x: 1, y: 2 }, 'text', null], error: { details: ['s', { reason: 'r', itemId: 'i' }] } };
-    expect(withoutExtras(input, ['list.y', 'error.details.reason', 'missing.path'])).toEqual({ a: 1, list: [{ x: 1 }, 'text', null], error: { details: ['s', { itemId: 'i' }] } });
+    expect(withoutExtras(input, ['list.y', 'error.details.reason', 'missing.path'])).toEqual({
+      a: 1,
+      list: [{ x: 1 }, 'text', null],
+      error: { details: ['s', { itemId: 'i' }] },
+    });
     expect(input.list[0]).toEqual({ x: 1, y: 2 });
     expect(withoutExtras(input, [])).toBe(input);
   });

@@ -24,7 +24,10 @@ export const unknownOperation = (url: string) => new ApiError(400, 'Invalid URL'
  */
 export function withoutExtras<T>(value: T, paths: readonly string[]): T {
   if (paths.length === 0) return value;
-  return strip(value, paths.map((p) => p.split('.'))) as T;
+  return strip(
+    value,
+    paths.map((p) => p.split('.')),
+  ) as T;
 }
 
 function strip(value: unknown, paths: string[][]): unknown {

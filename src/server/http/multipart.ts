@@ -41,7 +41,8 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
     for await (const part of req.parts(cap ? { limits: { fileSize: cap.bytes } } : undefined)) {
       checkPartNames(part);
       if (part.type === 'field') {
-        if (part.valueTruncated) throw new ApiError(413, 'The request is larger than this service accepts.', [`'${part.fieldname}' is longer than ${LIMITS.fieldBytes} bytes`]);
+        if (part.valueTruncated)
+          throw new ApiError(413, 'The request is larger than this service accepts.', [`'${part.fieldname}' is longer than ${LIMITS.fieldBytes} bytes`]);
         body[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
         continue;
       }
@@ -54,7 +55,8 @@ async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<stri
       };
       req.uploadedFiles.push(file);
       await pipeline(part.file, createWriteStream(file.path));
-      if (part.file.truncated) throw new ApiError(413, cap?.message ?? 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
+      if (part.file.truncated)
+        throw new ApiError(413, cap?.message ?? 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
       file.size = part.file.bytesRead;
       body[part.fieldname] = file;
     }

@@ -58,7 +58,13 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
   declaredOperations(app).push({ method: def.method, path: def.path, params: def.params, access: def.access ?? 'signedIn', longParams: def.longParams });
   const publicOnly = portal.config.localExtras === false;
   if (publicOnly && def.localOnly) {
-    app.route({ method: ['GET', 'POST'], url: def.path, handler: async (req) => { throw unknownOperation(req.url.split('?')[0]); } });
+    app.route({
+      method: ['GET', 'POST'],
+      url: def.path,
+      handler: async (req) => {
+        throw unknownOperation(req.url.split('?')[0]);
+      },
+    });
     return;
   }
   const localParams = publicOnly ? (def.localParams ?? []) : [];
@@ -112,6 +118,9 @@ function responseFormat(f: unknown, csv = false): 'json' | 'pjson' | 'csv' {
   if (f === undefined || f === '' || f === 'json' || f === 'html') return 'json';
   if (f === 'pjson') return 'pjson';
   if (csv && f === 'csv') return 'csv';
-  if (csv) throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson, csv`], undefined, { f: 'must be one of: json, pjson, csv' });
+  if (csv)
+    throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson, csv`], undefined, {
+      f: 'must be one of: json, pjson, csv',
+    });
   throw new ApiError(400, 'Invalid or missing input parameters.', [`'f' must be one of: json, pjson`], undefined, { f: 'must be one of: json, pjson' });
 }

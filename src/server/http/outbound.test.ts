@@ -42,12 +42,25 @@ describe('classifyAddress', () => {
     expect(classifyAddress(ip)).toContain(kind);
   });
 
-  it.each(['8.8.8.8', '9.255.255.255', '11.0.0.0', '172.15.255.255', '172.32.0.0', '192.167.255.255', '192.169.0.0', '169.253.255.255', '169.255.0.0', '223.255.255.255', '1.1.1.1', '2606:4700:4700::1111', 'fbff::1', 'fec0::1'.replace('fec0', '2001:4860'), '::ffff:8.8.8.8'])(
-    '%s is public',
-    (ip) => {
-      expect(classifyAddress(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '9.255.255.255',
+    '11.0.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.167.255.255',
+    '192.169.0.0',
+    '169.253.255.255',
+    '169.255.0.0',
+    '223.255.255.255',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    'fbff::1',
+    'fec0::1'.replace('fec0', '2001:4860'),
+    '::ffff:8.8.8.8',
+  ])('%s is public', (ip) => {
+    expect(classifyAddress(ip)).toBeNull();
+  });
 
   it('a name is not an address', () => {
     expect(classifyAddress('example.com')).not.toBeNull();
@@ -59,13 +72,21 @@ describe('checkOutboundUrl', () => {
   const lenient = PRIVATE;
 
   it('only http and https, without embedded credentials', async () => {
-    for (const url of ['ftp://8.8.8.8/x', 'file:///etc/passwd', 'gopher://8.8.8.8/', 'not a url']) await expect(checkOutboundUrl(url, lenient)).rejects.toBeInstanceOf(OutboundRefused);
+    for (const url of ['ftp://8.8.8.8/x', 'file:///etc/passwd', 'gopher://8.8.8.8/', 'not a url'])
+      await expect(checkOutboundUrl(url, lenient)).rejects.toBeInstanceOf(OutboundRefused);
     await expect(checkOutboundUrl('http://user:pw@8.8.8.8/', lenient)).rejects.toThrow(/credentials/);
     await expect(checkOutboundUrl('https://8.8.8.8/x', strict)).resolves.toMatchObject({ address: '8.8.8.8', family: 4 });
   });
 
   it('loopback names and addresses are refused unless private outbound is allowed', async () => {
-    for (const url of ['http://127.0.0.1:8080/', 'http://[::1]/', 'http://localhost/', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.5/', 'http://0.0.0.0/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/',
+      'http://[::1]/',
+      'http://localhost/',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.5/',
+      'http://0.0.0.0/',
+    ]) {
       await expect(checkOutboundUrl(url, strict)).rejects.toThrow(/not allowed|never contacted|only OUTBOUND_ALLOW naming this exact address/);
     }
     await expect(checkOutboundUrl('http://127.0.0.1:8080/', lenient)).resolves.toMatchObject({ address: '127.0.0.1' });
@@ -120,7 +141,9 @@ describe('checkOutboundUrl with an allowlist', () => {
   it.each(metadataUrls)('%s is refused by ALLOW_PRIVATE_OUTBOUND and by any range or host entry', async (url) => {
     await expect(checkOutboundUrl(url, STRICT)).rejects.toBeInstanceOf(OutboundRefused);
     await expect(checkOutboundUrl(url, PRIVATE)).rejects.toThrow(/link-local|metadata/);
-    await expect(checkOutboundUrl(url, allow('0.0.0.0/0,::/0,169.254.0.0/16,fd00::/8,100.64.0.0/10,2002::/16,*.internal', undefined, true))).rejects.toThrow(/only OUTBOUND_ALLOW naming this exact address/);
+    await expect(checkOutboundUrl(url, allow('0.0.0.0/0,::/0,169.254.0.0/16,fd00::/8,100.64.0.0/10,2002::/16,*.internal', undefined, true))).rejects.toThrow(
+      /only OUTBOUND_ALLOW naming this exact address/,
+    );
   });
 
   it('the exact metadata address listed allows every spelling of it, and only it', async () => {
@@ -175,7 +198,18 @@ describe('checkOutboundUrl with an allowlist', () => {
 
   it('a range allows exactly its addresses, in every spelling', async () => {
     const p = allow('10.20.0.0/16,fd12:3456::/48,127.0.0.1/32');
-    for (const host of ['10.20.0.0', '10.20.255.255', '10.20.1', '0xa14ffff', '[::ffff:10.20.0.9]', '[fd12:3456:0:ffff::1]', '127.1', '2130706433', '017700000001', '0x7f.1']) {
+    for (const host of [
+      '10.20.0.0',
+      '10.20.255.255',
+      '10.20.1',
+      '0xa14ffff',
+      '[::ffff:10.20.0.9]',
+      '[fd12:3456:0:ffff::1]',
+      '127.1',
+      '2130706433',
+      '017700000001',
+      '0x7f.1',
+    ]) {
       await expect(checkOutboundUrl(`http://${host}/`, p), host).resolves.toBeDefined();
     }
     for (const host of ['10.19.255.255', '10.21.0.0', '[fd12:3457::1]', '127.0.0.2', '127.2', '[::1]']) {
@@ -199,14 +233,18 @@ describe('checkOutboundUrl with an allowlist', () => {
     await expect(checkOutboundUrl('https://hooks.internal/x', p)).resolves.toMatchObject({ address: '10.1.2.3', family: 4 });
     await expect(checkOutboundUrl('https://HOOKS.Internal./x', p)).resolves.toMatchObject({ address: '10.1.2.3' });
     await expect(checkOutboundUrl('https://other.internal/', p)).rejects.toThrow(/other.internal resolves to 10.1.2.3, a private address/);
-    await expect(checkOutboundUrl('https://rebind.internal/', p)).rejects.toThrow(/rebind.internal resolves to 169.254.169.254, a link-local address of a cloud metadata service/);
+    await expect(checkOutboundUrl('https://rebind.internal/', p)).rejects.toThrow(
+      /rebind.internal resolves to 169.254.169.254, a link-local address of a cloud metadata service/,
+    );
     await expect(checkOutboundUrl('https://mapped.internal/', p)).rejects.toThrow(/metadata/);
     await expect(checkOutboundUrl('https://zero.internal/', p)).rejects.toThrow(/never contacted/);
     await expect(checkOutboundUrl('https://a.svc.local/', p)).resolves.toMatchObject({ address: '192.168.1.1' });
     await expect(checkOutboundUrl('https://svc.local/', p)).rejects.toThrow(/not allowed/);
     await expect(checkOutboundUrl('https://evilsvc.local/', p)).rejects.toThrow(/not allowed/);
     // The exact address listed as well lets the named host reach it.
-    await expect(checkOutboundUrl('https://rebind.internal/', allow('rebind.internal,169.254.169.254', dns))).resolves.toMatchObject({ address: '169.254.169.254' });
+    await expect(checkOutboundUrl('https://rebind.internal/', allow('rebind.internal,169.254.169.254', dns))).resolves.toMatchObject({
+      address: '169.254.169.254',
+    });
   });
 
   it('a DNS answer mixing allowed and forbidden addresses is refused as a whole', async () => {
@@ -230,7 +268,9 @@ describe('checkOutboundUrl with an allowlist', () => {
     }
     expect(dns.asked).toEqual([]);
     await expect(checkOutboundUrl('http://instance-data/', allow('instance-data,10.0.0.0/8', dns))).resolves.toMatchObject({ address: '10.0.0.1' });
-    await expect(checkOutboundUrl('http://metadata.google.internal/', allow('metadata.google.internal', dns))).rejects.toThrow(/169.254.169.254, a link-local address of a cloud metadata service/);
+    await expect(checkOutboundUrl('http://metadata.google.internal/', allow('metadata.google.internal', dns))).rejects.toThrow(
+      /169.254.169.254, a link-local address of a cloud metadata service/,
+    );
   });
 
   it('an IP literal is not resolved; a name is resolved once', async () => {

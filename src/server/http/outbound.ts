@@ -57,7 +57,10 @@ export async function checkOutboundUrl(raw: string, policy: OutboundPolicy): Pro
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefused(`Only http and https URLs may be fetched, not ${url.protocol}`);
   if (url.username || url.password) throw new OutboundRefused('URLs with embedded credentials may not be fetched.');
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   const allow = policy.outboundAllow;
   if (METADATA_HOSTS.has(host) && !allow.hosts.has(host)) throw new OutboundRefused(`The host ${host} is a cloud metadata service and may not be contacted.`);
   let addresses: { address: string; family: number }[];

@@ -93,7 +93,9 @@ describe('classify', () => {
 
 describe('parseOutboundAllow', () => {
   it('reads each kind of entry and ignores empty ones', () => {
-    const { allow, errors } = parseOutboundAllow('127.0.0.1/32, 10.20.0.0/16 ,,Hooks.Internal.,*.svc.local,fd12:3456::/48,::ffff:10.30.0.0/112,[::1],0.0.0.0/0');
+    const { allow, errors } = parseOutboundAllow(
+      '127.0.0.1/32, 10.20.0.0/16 ,,Hooks.Internal.,*.svc.local,fd12:3456::/48,::ffff:10.30.0.0/112,[::1],0.0.0.0/0',
+    );
     expect(errors).toEqual([]);
     expect([...allow.exact].sort()).toEqual(['127.0.0.1', '::1']);
     expect(allow.ranges.map((r) => `${r.family}/${r.bits}`)).toEqual(['4/16', '6/48', '4/16', '4/0']);
@@ -102,7 +104,9 @@ describe('parseOutboundAllow', () => {
   });
 
   it('names every bad entry', () => {
-    const { errors } = parseOutboundAllow('ok.example,a b,10.1.0.0/8,::/129,::ffff:0:0/64,224.0.0.1,255.255.255.255/32,-bad.example,*,*.,x..y,10.0.0.0/x,0x7f.1');
+    const { errors } = parseOutboundAllow(
+      'ok.example,a b,10.1.0.0/8,::/129,::ffff:0:0/64,224.0.0.1,255.255.255.255/32,-bad.example,*,*.,x..y,10.0.0.0/x,0x7f.1',
+    );
     expect(errors).toEqual([
       'entry "a b" is not an IP address, a CIDR range or a host name',
       'entry "10.1.0.0/8" has bits set after the prefix: did you mean 10.0.0.0/8?',
@@ -127,8 +131,10 @@ describe('parseOutboundAllow', () => {
 
 describe('refusal', () => {
   it('ALLOW_PRIVATE_OUTBOUND allows loopback and the private ranges but not link-local, metadata or the other special ranges', () => {
-    for (const a of ['127.0.0.1', '::1', '10.1.1.1', '172.20.0.1', '192.168.1.1', '100.64.0.1', 'fd12::1', '::ffff:192.168.1.1']) expect(refusal(PRIVATE_OUTBOUND_ALLOW, a, a), a).toBeNull();
-    for (const a of ['169.254.1.1', 'fe80::1', '100.100.100.200', 'fd00:ec2::254', '::ffff:169.254.169.254', '198.18.0.1', 'fec0::1', '0.0.0.0', '::']) expect(refusal(PRIVATE_OUTBOUND_ALLOW, a, a), a).not.toBeNull();
+    for (const a of ['127.0.0.1', '::1', '10.1.1.1', '172.20.0.1', '192.168.1.1', '100.64.0.1', 'fd12::1', '::ffff:192.168.1.1'])
+      expect(refusal(PRIVATE_OUTBOUND_ALLOW, a, a), a).toBeNull();
+    for (const a of ['169.254.1.1', 'fe80::1', '100.100.100.200', 'fd00:ec2::254', '::ffff:169.254.169.254', '198.18.0.1', 'fec0::1', '0.0.0.0', '::'])
+      expect(refusal(PRIVATE_OUTBOUND_ALLOW, a, a), a).not.toBeNull();
   });
 
   it('an IPv4 range applies to the IPv6 spellings of its addresses', () => {

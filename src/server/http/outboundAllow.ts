@@ -57,7 +57,7 @@ function v6Text(n: bigint): string {
   // The longest run of zero words (at least two) becomes '::' (RFC 5952).
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && words[j] === 0) j++;
     if (j - i > bestLen) [best, bestLen] = [i, j - i];
@@ -233,7 +233,8 @@ function addEntry(entry: string, into: { ranges: Cidr[]; exact: Set<string>; hos
       return null;
     }
     const shift = BigInt(full - bits);
-    if ((c.n >> shift) << shift !== c.n) return `has bits set after the prefix: did you mean ${c.family === 4 ? v4Text((c.n >> shift) << shift) : v6Text((c.n >> shift) << shift)}/${bits}?`;
+    if ((c.n >> shift) << shift !== c.n)
+      return `has bits set after the prefix: did you mean ${c.family === 4 ? v4Text((c.n >> shift) << shift) : v6Text((c.n >> shift) << shift)}/${bits}?`;
     into.ranges.push({ family: c.family, base: c.n, bits });
     return null;
   }

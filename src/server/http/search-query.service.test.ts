@@ -20,7 +20,8 @@ async function get(path: string, params: Record<string, string>) {
 }
 
 describe('member search with the parser', () => {
-  const names = async (q: string) => ((await get('portals/self/users/search', { q, sortField: 'username' })).results as { username: string }[]).map((u) => u.username);
+  const names = async (q: string) =>
+    ((await get('portals/self/users/search', { q, sortField: 'username' })).results as { username: string }[]).map((u) => u.username);
 
   it('OR, NOT, parentheses and field: value', async () => {
     expect(await names('username:user1 OR username:viewer1')).toEqual(['user1', 'viewer1']);

@@ -14,7 +14,9 @@ const term = (value: string, field?: string, extra: Partial<{ phrase: boolean; p
 
 /** A readable rendering: leaves as field=value, operators as words. */
 function show(q: string): string {
-  return compileQuery(parseQuery(q), (l: QueryLeaf) => (l.kind === 'range' ? `${l.field}${l.inclusive ? '[' : '{'}${l.from}..${l.to}` : `${l.field ?? '*'}=${l.value}${l.prefix ? '*' : ''}`));
+  return compileQuery(parseQuery(q), (l: QueryLeaf) =>
+    l.kind === 'range' ? `${l.field}${l.inclusive ? '[' : '{'}${l.from}..${l.to}` : `${l.field ?? '*'}=${l.value}${l.prefix ? '*' : ''}`,
+  );
 }
 
 describe('parseQuery', () => {

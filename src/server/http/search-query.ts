@@ -10,11 +10,7 @@
 import { badParam } from './errors.ts';
 
 export type QueryNode =
-  | { kind: 'all' }
-  | { kind: 'and'; children: QueryNode[] }
-  | { kind: 'or'; children: QueryNode[] }
-  | { kind: 'not'; child: QueryNode }
-  | QueryLeaf;
+  { kind: 'all' } | { kind: 'and'; children: QueryNode[] } | { kind: 'or'; children: QueryNode[] } | { kind: 'not'; child: QueryNode } | QueryLeaf;
 
 export type QueryLeaf =
   /** A value: `field` lower-cased, or undefined for a free term. `prefix` when it ended with `*`. */

@@ -23,7 +23,13 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** The body of an error answer, after checking it is the envelope on HTTP 200 as JSON. */
-function envelope(res: LightMyRequestResponse): { code: number; messageCode?: string; message: string; details: unknown[]; fieldErrors?: Record<string, string> } {
+function envelope(res: LightMyRequestResponse): {
+  code: number;
+  messageCode?: string;
+  message: string;
+  details: unknown[];
+  fieldErrors?: Record<string, string>;
+} {
   expect(res.statusCode).toBe(200);
   expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
   expect(res.body).not.toMatch(/<html|<!doctype/i);
@@ -149,18 +155,30 @@ describe('token transport', () => {
   });
 
   it('reads Authorization: Bearer (scheme in any case)', async () => {
-    expect(await self(await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json`, headers: { Authorization: `Bearer ${userToken}` } }))).toBe('user1');
-    expect(await self(await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json`, headers: { authorization: `bearer ${userToken}` } }))).toBe('user1');
+    expect(await self(await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json`, headers: { Authorization: `Bearer ${userToken}` } }))).toBe(
+      'user1',
+    );
+    expect(await self(await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json`, headers: { authorization: `bearer ${userToken}` } }))).toBe(
+      'user1',
+    );
   });
 
   it('prefers the token parameter over a header', async () => {
     const adminToken = await svc.tokenFor('admin');
-    const res = await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json&token=${userToken}`, headers: { Authorization: `Bearer ${adminToken}` } });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `${REST}/community/self?f=json&token=${userToken}`,
+      headers: { Authorization: `Bearer ${adminToken}` },
+    });
     expect(await self(res)).toBe('user1');
   });
 
   it('ignores an Authorization header that is not a bearer token (499)', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: `${REST}/community/self?f=json`, headers: { Authorization: `Basic ${Buffer.from('user1:x').toString('base64')}` } });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `${REST}/community/self?f=json`,
+      headers: { Authorization: `Basic ${Buffer.from('user1:x').toString('base64')}` },
+    });
     expect(envelope(res)).toMatchObject({ code: 499, messageCode: 'GWM_0003' });
   });
 });
@@ -172,12 +190,20 @@ describe('499 and 498', () => {
     ['GET', 'portals/self/users/search?q=*'],
     ['POST', 'portals/self/updateUserRole'],
   ])('%s %s without a token is 499 GWM_0003', async (method, path) => {
-    const res = await svc.app.inject({ method: method as 'GET' | 'POST', url: `${REST}/${path}`, payload: method === 'POST' ? { username: 'user1', role: 'org_admin' } : undefined });
+    const res = await svc.app.inject({
+      method: method as 'GET' | 'POST',
+      url: `${REST}/${path}`,
+      payload: method === 'POST' ? { username: 'user1', role: 'org_admin' } : undefined,
+    });
     expect(envelope(res)).toEqual({ code: 499, messageCode: 'GWM_0003', message: 'Token Required', details: ['Token Required'] });
   });
 
   it('createUser under /portaladmin without a token is 499', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: '/portaladmin/security/users/createUser', payload: { username: 'someone1', password: 'Xy.12345678', email: 'a@b.co' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: '/portaladmin/security/users/createUser',
+      payload: { username: 'someone1', password: 'Xy.12345678', email: 'a@b.co' },
+    });
     expect(envelope(res).code).toBe(499);
   });
 
@@ -198,7 +224,11 @@ describe('499 and 498', () => {
 
   it('a token works until its expiry and is 498 from that moment on', async () => {
     const start = now;
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/generateToken`, payload: { username: 'publisher1', password: 'Portal.Demo.2026', expiration: '1', f: 'json' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/generateToken`,
+      payload: { username: 'publisher1', password: 'Portal.Demo.2026', expiration: '1', f: 'json' },
+    });
     const { token, expires } = res.json();
     expect(expires).toBe(start + 60_000);
     try {
@@ -229,7 +259,10 @@ describe('writes are POST only; reads take GET and POST', () => {
 
   it('refuses updateUserRole by GET and changes nothing', async () => {
     const adminToken = await svc.tokenFor('admin');
-    const res = await svc.app.inject({ method: 'GET', url: `${REST}/portals/${svc.orgId}/updateUserRole?username=user1&role=org_admin&f=json&token=${adminToken}` });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `${REST}/portals/${svc.orgId}/updateUserRole?username=user1&role=org_admin&f=json&token=${adminToken}`,
+    });
     expect(envelope(res).code).toBe(405);
     const [row] = await svc.db.query<{ role: string }>(`SELECT role FROM users WHERE username = 'user1'`);
     expect(row.role).toBe('org_user');
@@ -243,7 +276,14 @@ describe('writes are POST only; reads take GET and POST', () => {
   });
 
   it('answers reads by GET and by POST alike', async () => {
-    for (const path of ['portals/self', `portals/${svc.orgId}`, 'community/self', 'community/users/admin', `portals/${svc.orgId}/users`, 'portals/self/users/search']) {
+    for (const path of [
+      'portals/self',
+      `portals/${svc.orgId}`,
+      'community/self',
+      'community/users/admin',
+      `portals/${svc.orgId}/users`,
+      'portals/self/users/search',
+    ]) {
       const get = await svc.app.inject({ method: 'GET', url: `${REST}/${path}?f=json&token=${userToken}&num=2` });
       const post = await svc.app.inject({ method: 'POST', url: `${REST}/${path}`, payload: { f: 'json', token: userToken, num: '2' } });
       expect(get.json().error, path).toBeUndefined();
@@ -252,7 +292,11 @@ describe('writes are POST only; reads take GET and POST', () => {
   });
 
   it('takes list parameters from a POST body (rest-js turns long GETs into POSTs)', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/portals/self/users`, payload: { f: 'json', token: userToken, num: '1', start: '2', sortField: 'username' } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/portals/self/users`,
+      payload: { f: 'json', token: userToken, num: '1', start: '2', sortField: 'username' },
+    });
     const body = res.json();
     expect(body.users.map((u: { username: string }) => u.username)).toEqual(['publisher1']);
     expect(body).toMatchObject({ start: 2, num: 1 });
@@ -282,7 +326,13 @@ describe('unknown paths and unreadable requests', () => {
     await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><title>console</title>');
     const app = await buildApp({ db: svc.db, config: svc.config, clientDir });
     try {
-      for (const url of [`${REST}/nothing/here`, '/sharing/rest', '/portaladmin/unknownOp', `${REST}/portals/self/unknown`, '/server/unknownServer/admin/nothing']) {
+      for (const url of [
+        `${REST}/nothing/here`,
+        '/sharing/rest',
+        '/portaladmin/unknownOp',
+        `${REST}/portals/self/unknown`,
+        '/server/unknownServer/admin/nothing',
+      ]) {
         const res = await app.inject({ method: 'GET', url });
         expect(envelope(res), url).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
       }
@@ -323,18 +373,33 @@ describe('unknown paths and unreadable requests', () => {
   });
 
   it('malformed JSON is the envelope (400)', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/generateToken`, headers: { 'content-type': 'application/json' }, payload: '{"username": "admin", ' });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/generateToken`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username": "admin", ',
+    });
     expect(envelope(res).code).toBe(400);
   });
 
   it('a __proto__ key in a JSON body is refused with the envelope', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/generateToken`, headers: { 'content-type': 'application/json' }, payload: '{"username":"admin","password":"x","__proto__":{"polluted":true}}' });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/generateToken`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":"admin","password":"x","__proto__":{"polluted":true}}',
+    });
     expect(envelope(res).code).toBe(400);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it('a multipart body without its boundary is the envelope (400)', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/community/self`, headers: { 'content-type': 'multipart/form-data' }, payload: 'token=abc' });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/community/self`,
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'token=abc',
+    });
     expect(envelope(res)).toMatchObject({ code: 400, message: 'The multipart body could not be read.' });
   });
 
@@ -346,7 +411,12 @@ describe('unknown paths and unreadable requests', () => {
   });
 
   it('an unsupported body type is the envelope', async () => {
-    const res = await svc.app.inject({ method: 'POST', url: `${REST}/generateToken`, headers: { 'content-type': 'application/xml' }, payload: '<username>admin</username>' });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `${REST}/generateToken`,
+      headers: { 'content-type': 'application/xml' },
+      payload: '<username>admin</username>',
+    });
     expect(envelope(res).code).toBe(415);
   });
 });

@@ -84,7 +84,11 @@ beforeEach(async () => {
 });
 
 async function addFromUrl(url: string): Promise<string> {
-  const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token, title: 'Download', type: 'CSV', dataUrl: url, async: 'true' } });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: '/sharing/rest/content/users/user1/addItem',
+    payload: { f: 'json', token, title: 'Download', type: 'CSV', dataUrl: url, async: 'true' },
+  });
   const body = res.json();
   expect(body.status).toBe('processing');
   return body.id;
@@ -127,7 +131,13 @@ describe('downloads', () => {
     expect(await status(id)).toMatchObject({ status: 'completed' });
     expect(sha((await stored(id)).bytes)).toBe(sha(files['/big.bin']));
     const ranges = requests.filter((r) => r.range).map((r) => r.range);
-    expect(ranges.sort()).toEqual([`bytes=0-${JOB_LIMITS.partBytes - 1}`, `bytes=${JOB_LIMITS.partBytes * 2}-${files['/big.bin'].length - 1}`, `bytes=${JOB_LIMITS.partBytes}-${JOB_LIMITS.partBytes * 2 - 1}`].sort());
+    expect(ranges.sort()).toEqual(
+      [
+        `bytes=0-${JOB_LIMITS.partBytes - 1}`,
+        `bytes=${JOB_LIMITS.partBytes * 2}-${files['/big.bin'].length - 1}`,
+        `bytes=${JOB_LIMITS.partBytes}-${JOB_LIMITS.partBytes * 2 - 1}`,
+      ].sort(),
+    );
   });
 
   it('above 500 KB without Accept-Ranges: a single download', async () => {
@@ -175,7 +185,11 @@ describe('failures', () => {
     const strict = await startService({ config: { outboundAllow: NO_OUTBOUND_ALLOW } });
     try {
       const t = await strict.tokenFor('user1');
-      const res = await strict.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token: t, title: 'D', type: 'CSV', dataUrl: `${base}/small.csv`, async: 'true' } });
+      const res = await strict.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/content/users/user1/addItem',
+        payload: { f: 'json', token: t, title: 'D', type: 'CSV', dataUrl: `${base}/small.csv`, async: 'true' },
+      });
       const id = res.json().id;
       await runDueItemJobs(strict.app.portal);
       const [row] = await strict.db.query<{ status: string; status_message: string }>('SELECT status, status_message FROM items WHERE id = $1', [id]);

@@ -68,7 +68,11 @@ export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefin
       [now],
     );
     if (!job) return undefined;
-    await q.query(`UPDATE item_jobs SET state = 'running', attempts = attempts + 1, locked_until = $2, updated = $3 WHERE id = $1`, [job.id, now + JOB_LIMITS.leaseMs, now]);
+    await q.query(`UPDATE item_jobs SET state = 'running', attempts = attempts + 1, locked_until = $2, updated = $3 WHERE id = $1`, [
+      job.id,
+      now + JOB_LIMITS.leaseMs,
+      now,
+    ]);
     return { ...job, attempts: job.attempts + 1 };
   });
 }
@@ -90,7 +94,9 @@ async function runJob(ctx: PortalContext, job: JobRow): Promise<void> {
   // Keep the lease while working.
   const renew = setInterval(() => {
     const now = ctx.clock.now();
-    ctx.db.query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + JOB_LIMITS.leaseMs, now]).catch(() => {});
+    ctx.db
+      .query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + JOB_LIMITS.leaseMs, now])
+      .catch(() => {});
   }, JOB_LIMITS.leaseMs / 3);
   try {
     if (job.attempts > JOB_LIMITS.maxAttempts) throw new JobFailure(`The job was given up after ${JOB_LIMITS.maxAttempts} attempts.`);
@@ -131,8 +137,21 @@ async function recordDownload(ctx: PortalContext, job: JobRow, d: Download, now:
     const row = await findItem(q, job.item_id);
     await q.query(`UPDATE item_jobs SET state = 'done', message = NULL, locked_until = 0, updated = $2 WHERE id = $1`, [job.id, now]);
     if (!row || row.status !== 'processing') return false; // deleted (or changed) meanwhile
-    await updateItemRow(q, job.item_id, { data_kind: 'file', data_blob: d.blobKey, data_mime: d.mime, size: d.size, status: 'completed', status_message: null, modified: now });
-    await applyFileFields(ctx, q, { title: row.title, documentation: row.documentation ?? undefined }, { itemId: row.id, blobKey: d.blobKey, fileName: job.payload.fileName ?? 'download', size: d.size });
+    await updateItemRow(q, job.item_id, {
+      data_kind: 'file',
+      data_blob: d.blobKey,
+      data_mime: d.mime,
+      size: d.size,
+      status: 'completed',
+      status_message: null,
+      modified: now,
+    });
+    await applyFileFields(
+      ctx,
+      q,
+      { title: row.title, documentation: row.documentation ?? undefined },
+      { itemId: row.id, blobKey: d.blobKey, fileName: job.payload.fileName ?? 'download', size: d.size },
+    );
     return true;
   });
 }
@@ -151,7 +170,10 @@ const describeStatus = (status: number, url: URL) =>
     : `The source ${url.host} answered HTTP ${status}.`;
 
 const tooLarge = (length: number) => new JobFailure(`The file is ${length} bytes, more than the ${JOB_LIMITS.maxDownloadBytes} bytes a dataUrl may bring.`);
-const mimeOf = (value: unknown) => String(value ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+const mimeOf = (value: unknown) =>
+  String(value ?? 'application/octet-stream')
+    .split(';')[0]
+    .trim() || 'application/octet-stream';
 
 /** Fetches `rawUrl` into a new blob (see the file comment). */
 export async function downloadDataUrl(ctx: PortalContext, rawUrl: string): Promise<Download> {

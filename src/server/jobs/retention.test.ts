@@ -61,7 +61,12 @@ async function multipartForm(svc: TestService, url: string, fields: Record<strin
     else fd.set(k, v);
   }
   const r = new Request('http://x/', { method: 'POST', body: fd });
-  const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/${url}`, payload: Buffer.from(await r.arrayBuffer()), headers: { 'content-type': r.headers.get('content-type')! } });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: `/sharing/rest/${url}`,
+    payload: Buffer.from(await r.arrayBuffer()),
+    headers: { 'content-type': r.headers.get('content-type')! },
+  });
   return res.json();
 }
 
@@ -96,9 +101,12 @@ describe('webhook deliveries and the events outbox', () => {
 
     const [e1, e2, e3, e4, e5] = await Promise.all([eventOf(i1, 'add'), eventOf(i2, 'add'), eventOf(i3, 'add'), eventOf(g1, 'add'), eventOf(i4, 'add')]);
     const deliveriesOf = async (hook: string) =>
-      (await svc.db.query<{ event_id: string; state: string }>('SELECT event_id, state FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created, event_id', [hook])).map(
-        (d) => `${d.event_id}:${d.state}`,
-      );
+      (
+        await svc.db.query<{ event_id: string; state: string }>(
+          'SELECT event_id, state FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created, event_id',
+          [hook],
+        )
+      ).map((d) => `${d.event_id}:${d.state}`);
     const allBefore = await deliveriesOf(all);
     expect(allBefore).toEqual(expect.arrayContaining([`${e1.id}:delivered`, `${e2.id}:delivered`, `${e3.id}:delivered`, `${e4.id}:delivered`]));
     expect(await deliveriesOf(groupsOnly)).toEqual([`${e4.id}:pending`]);
@@ -157,7 +165,9 @@ describe('the per-webhook cap, batches and vacuum', () => {
     expect(result.removed['webhook deliveries beyond the per-webhook cap']).toBe(3);
     // 2 + 1: the short second batch ends it.
     expect(result.batches['webhook deliveries beyond the per-webhook cap']).toBe(2);
-    const kept = await svc.db.query<{ subject: string }>(`SELECT event->>'id' AS subject FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY finished`, [hook]);
+    const kept = await svc.db.query<{ subject: string }>(`SELECT event->>'id' AS subject FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY finished`, [
+      hook,
+    ]);
     expect(kept.map((k) => k.subject)).toEqual(items.slice(3));
     expect(await count('webhook_attempts WHERE webhook_id = $1', [hook])).toBe(3);
     expect((await sweep()).removed['webhook deliveries beyond the per-webhook cap']).toBe(0);
@@ -196,7 +206,10 @@ describe('vacuum on the embedded database', () => {
     const { svc, clock, sweep } = s;
     const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
     const expiredTokens = (n: number) =>
-      svc.db.query(`INSERT INTO tokens (token_hash, user_id, created, expires) SELECT md5(random()::text || g), $1, $2::bigint, $2::bigint FROM generate_series(1, $3::int) g`, [admin.id, clock.t - 1, n]);
+      svc.db.query(
+        `INSERT INTO tokens (token_hash, user_id, created, expires) SELECT md5(random()::text || g), $1, $2::bigint, $2::bigint FROM generate_series(1, $3::int) g`,
+        [admin.id, clock.t - 1, n],
+      );
     const vacuum = { removed: new Map<string, number>(), passes: 0 };
     const embedded = svc.db.kind === 'pglite';
     await expiredTokens(1500);
@@ -224,16 +237,36 @@ describe('OAuth codes, sign-in forms and refresh tokens', () => {
     const item = await addItem('oauth app');
     const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
     const client = randomBytes(8).toString('hex');
-    await svc.db.query(`INSERT INTO oauth_apps (client_id, item_id, org_id, client_secret_hash, app_type, registered, modified) VALUES ($1, $2, $3, 'x', 'browser', $4, $4)`, [client, item, svc.orgId, now]);
+    await svc.db.query(
+      `INSERT INTO oauth_apps (client_id, item_id, org_id, client_secret_hash, app_type, registered, modified) VALUES ($1, $2, $3, 'x', 'browser', $4, $4)`,
+      [client, item, svc.orgId, now],
+    );
     const hash = () => randomBytes(16).toString('hex');
     const code = (expires: number) =>
-      svc.db.query(`INSERT INTO oauth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, $2, $3, 'urn:x', 'c', 'S256', $4, $5)`, [hash(), client, admin.id, now - 1, expires]);
+      svc.db.query(
+        `INSERT INTO oauth_codes (code_hash, client_id, user_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, $2, $3, 'urn:x', 'c', 'S256', $4, $5)`,
+        [hash(), client, admin.id, now - 1, expires],
+      );
     const form = (expires: number) =>
-      svc.db.query(`INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, 'b', $2, 'urn:x', 'c', 'S256', $3, $4)`, [hash(), client, now - 1, expires]);
+      svc.db.query(
+        `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, code_challenge, code_challenge_method, created, expires) VALUES ($1, 'b', $2, 'urn:x', 'c', 'S256', $3, $4)`,
+        [hash(), client, now - 1, expires],
+      );
     const refresh = async (expires: number, accessExpires?: number) => {
       const h = hash();
-      await svc.db.query(`INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, 'urn:x', $4, $5)`, [h, client, admin.id, now - 1, expires]);
-      if (accessExpires !== undefined) await svc.db.query('INSERT INTO tokens (token_hash, user_id, created, expires, client_id, refresh_hash) VALUES ($1, $2, $3, $4, $5, $6)', [hash(), admin.id, now - 1, accessExpires, client, h]);
+      await svc.db.query(
+        `INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, 'urn:x', $4, $5)`,
+        [h, client, admin.id, now - 1, expires],
+      );
+      if (accessExpires !== undefined)
+        await svc.db.query('INSERT INTO tokens (token_hash, user_id, created, expires, client_id, refresh_hash) VALUES ($1, $2, $3, $4, $5, $6)', [
+          hash(),
+          admin.id,
+          now - 1,
+          accessExpires,
+          client,
+          h,
+        ]);
       return h;
     };
     await Promise.all([code(now - 1), code(now + 60_000), form(now - 1), form(now + 60_000)]);
@@ -268,7 +301,11 @@ describe('uploads, jobs, proxy windows and files', () => {
     const ctx = svc.app.portal;
     const start = async () => (await post('content/users/admin/addItem', { multipart: 'true', filename: 'data.bin' })).id as string;
     const addPart = async (id: string, n: number) =>
-      expect(await multipartForm(svc, `content/users/admin/items/${id}/addPart?partNum=${n}&token=${await svc.tokenFor('admin')}`, { file: [new Blob([`part ${n}`]), 'blob'] })).toEqual({ success: true, id });
+      expect(
+        await multipartForm(svc, `content/users/admin/items/${id}/addPart?partNum=${n}&token=${await svc.tokenFor('admin')}`, {
+          file: [new Blob([`part ${n}`]), 'blob'],
+        }),
+      ).toEqual({ success: true, id });
     const abandoned = await start();
     await addPart(abandoned, 1);
     await addPart(abandoned, 2);
@@ -286,7 +323,10 @@ describe('uploads, jobs, proxy windows and files', () => {
     expect(await count('items WHERE id = $1', [abandoned])).toBe(0);
     expect(await count('item_parts WHERE item_id = $1', [abandoned])).toBe(0);
     expect(parts.some((p) => existsSync(ctx.blobs.localPath(p.blob_key)))).toBe(false);
-    const [event] = await svc.db.query<{ user_id: string | null; properties: Record<string, unknown> }>(`SELECT user_id, properties FROM events WHERE subject_id = $1 AND operation = 'delete'`, [abandoned]);
+    const [event] = await svc.db.query<{ user_id: string | null; properties: Record<string, unknown> }>(
+      `SELECT user_id, properties FROM events WHERE subject_id = $1 AND operation = 'delete'`,
+      [abandoned],
+    );
     expect(event).toEqual({ user_id: null, properties: { cancelledUpload: true, abandoned: true } });
     expect(await count('items WHERE id = ANY($1)', [[active, finished]])).toBe(2);
     expect(await count('item_parts WHERE item_id = $1', [active])).toBe(1);
@@ -296,9 +336,20 @@ describe('uploads, jobs, proxy windows and files', () => {
     const { svc, clock, addItem, count, sweep } = s;
     const item = await addItem('job target');
     const job = (state: string, updated: number) =>
-      svc.db.query('INSERT INTO item_jobs (id, item_id, kind, state, created, updated) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id', [randomUUID(), item, 'test', state, updated]);
+      svc.db.query('INSERT INTO item_jobs (id, item_id, kind, state, created, updated) VALUES ($1, $2, $3, $4, $5, $5) RETURNING id', [
+        randomUUID(),
+        item,
+        'test',
+        state,
+        updated,
+      ]);
     const old = clock.t - 8 * DAY;
-    const [[done], [failed], [queued], [recent]] = await Promise.all([job('done', old), job('failed', old), job('queued', old), job('done', clock.t - 6 * DAY)]);
+    const [[done], [failed], [queued], [recent]] = await Promise.all([
+      job('done', old),
+      job('failed', old),
+      job('queued', old),
+      job('done', clock.t - 6 * DAY),
+    ]);
     const result = await sweep();
     expect(result.removed['finished item jobs']).toBe(2);
     expect(await count('item_jobs WHERE id = ANY($1)', [[done.id, failed.id]])).toBe(0);
@@ -309,7 +360,10 @@ describe('uploads, jobs, proxy windows and files', () => {
     const { svc, clock, addItem, count, sweep } = s;
     const proxied = await addItem('proxied');
     const plain = await addItem('no proxy');
-    await svc.db.query(`UPDATE items SET service_proxy = $2 WHERE id = $1`, [proxied, JSON.stringify({ hitsPerInterval: 10, intervalSeconds: 60, referrers: [] })]);
+    await svc.db.query(`UPDATE items SET service_proxy = $2 WHERE id = $1`, [
+      proxied,
+      JSON.stringify({ hitsPerInterval: 10, intervalSeconds: 60, referrers: [] }),
+    ]);
     const hits = (item: string, start: number) => svc.db.query('INSERT INTO proxy_hits (item_id, window_start, hits) VALUES ($1, $2, 3)', [item, start]);
     await hits(proxied, clock.t - 120_000);
     await hits(proxied, clock.t - 30_000);
@@ -379,7 +433,11 @@ describe('uploads, jobs, proxy windows and files', () => {
     const ctx = svc.app.portal;
     clock.t = Date.now();
     const token = await svc.tokenFor('admin');
-    const added = await multipartForm(svc, `content/users/admin/addItem?token=${token}`, { title: 'kept file', type: 'CSV', file: [new Blob(['a,b\n1,2\n']), 'kept.csv'] });
+    const added = await multipartForm(svc, `content/users/admin/addItem?token=${token}`, {
+      title: 'kept file',
+      type: 'CSV',
+      file: [new Blob(['a,b\n1,2\n']), 'kept.csv'],
+    });
     expect(added.success).toBe(true);
     const [{ data_blob: kept }] = await svc.db.query<{ data_blob: string }>('SELECT data_blob FROM items WHERE id = $1', [added.id]);
     const stray = ctx.blobs.newKey();
@@ -408,7 +466,11 @@ describe('uploads, jobs, proxy windows and files', () => {
   it('runs in the background loop and stops cleanly', async () => {
     const { svc, clock, count } = s;
     const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
-    await svc.db.query('INSERT INTO tokens (token_hash, user_id, created, expires) VALUES ($1, $2, $3, $3)', [randomBytes(16).toString('hex'), admin.id, clock.t - 1]);
+    await svc.db.query('INSERT INTO tokens (token_hash, user_id, created, expires) VALUES ($1, $2, $3, $3)', [
+      randomBytes(16).toString('hex'),
+      admin.id,
+      clock.t - 1,
+    ]);
     svc.app.portal.config.retention = { ...RETENTION_DEFAULTS, sweepIntervalMs: 50 };
     const loop = startRetentionSweeps(svc.app.portal);
     for (let i = 0; i < 200 && (await count('tokens WHERE expires <= $1', [clock.t])) > 0; i++) await new Promise((r) => setTimeout(r, 50));

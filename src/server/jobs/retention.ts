@@ -239,7 +239,8 @@ export const SWEEPS: Sweep[] = [
     setting: 'RETENTION_UPLOADS_HOURS',
     tables: [],
     every: RETENTION_LIMITS.blobScanEveryMs,
-    targets: async (ctx) => (ctx.blobs instanceof FileBlobStore ? (await readdir(ctx.blobs.root).catch(() => [])).filter((d) => /^[a-f0-9]{2}$/.test(d)).sort() : []),
+    targets: async (ctx) =>
+      ctx.blobs instanceof FileBlobStore ? (await readdir(ctx.blobs.root).catch(() => [])).filter((d) => /^[a-f0-9]{2}$/.test(d)).sort() : [],
     run: ({ ctx, limits, now, batch, target }) => removeStrayBlobs(ctx, target!, now - limits.uploadsMs, batch),
   },
 ];
@@ -250,10 +251,10 @@ async function ids(ctx: PortalContext, sql: string): Promise<string[]> {
 
 async function expired(ctx: PortalContext, table: string, key: string, now: number, batch: number): Promise<Batch> {
   return count(
-    ctx.db.query(
-      `DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
-      [now, batch],
-    ),
+    ctx.db.query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`, [
+      now,
+      batch,
+    ]),
     batch,
   );
 }

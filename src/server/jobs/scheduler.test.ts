@@ -13,7 +13,12 @@ import type { Executor } from '../areas/tasks/executors/index.ts';
 import { TaskScheduler, type SchedulerOptions } from './scheduler.ts';
 
 const MON_0730 = Date.parse('2026-11-23T07:30:00Z');
-const clock = { t: MON_0730 - 3600_000, now() { return this.t; } };
+const clock = {
+  t: MON_0730 - 3600_000,
+  now() {
+    return this.t;
+  },
+};
 let svc: TestService;
 let itemOfUser1: string;
 /** A token signed in at the test clock's current time (the clock jumps past tokens' lifetimes). */
@@ -37,9 +42,14 @@ async function createTask(user: 'admin' | 'user1', params: Record<string, string
   if (!r.success) throw new Error(JSON.stringify(r));
   return r.taskId;
 }
-const runsOf = (taskId: string) => svc.db.query<{ id: string; status: string; result: string; scheduled_at: number; attempts: number }>('SELECT * FROM task_runs WHERE task_id = $1 ORDER BY scheduled_at', [taskId]);
+const runsOf = (taskId: string) =>
+  svc.db.query<{ id: string; status: string; result: string; scheduled_at: number; attempts: number }>(
+    'SELECT * FROM task_runs WHERE task_id = $1 ORDER BY scheduled_at',
+    [taskId],
+  );
 const taskRow = async (id: string) => (await svc.db.query<any>('SELECT * FROM tasks WHERE id = $1', [id]))[0];
-const scheduler = (executors?: SchedulerOptions['executors'], extra: SchedulerOptions = {}) => new TaskScheduler(svc.app.portal, { clock, executors, ...extra });
+const scheduler = (executors?: SchedulerOptions['executors'], extra: SchedulerOptions = {}) =>
+  new TaskScheduler(svc.app.portal, { clock, executors, ...extra });
 
 /** An executor that does its (test) work: counts each run it is given. */
 function counting(): { executor: Executor; runs: string[] } {
@@ -92,7 +102,12 @@ describe('runs at their time', () => {
       expect(csv.split('\r\n')[0]).toBe(header);
     }
     const [itemsRun] = await runsOf(items);
-    const csv = (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${/CSV item (\w+)/.exec(itemsRun.result)![1]}/data?token=${await token('admin')}` })).body;
+    const csv = (
+      await svc.app.inject({
+        method: 'GET',
+        url: `/sharing/rest/content/items/${/CSV item (\w+)/.exec(itemsRun.result)![1]}/data?token=${await token('admin')}`,
+      })
+    ).body;
     expect(csv).toContain(itemOfUser1);
   });
 });
@@ -159,9 +174,15 @@ describe('run history', () => {
   it('keeps the newest 100 finished runs of each task', async () => {
     const id = await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...hourly });
     for (let i = 0; i < 105; i++) {
-      await svc.db.query(`INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'succeeded', '', 0, 0)`, [`${id}-${i}`, id, svc.orgId, i]);
+      await svc.db.query(
+        `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, 'succeeded', '', 0, 0)`,
+        [`${id}-${i}`, id, svc.orgId, i],
+      );
     }
-    await svc.db.query(`INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, -1, 'scheduled', '', 0, 0)`, [`${id}--1`, id, svc.orgId]);
+    await svc.db.query(
+      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, -1, 'scheduled', '', 0, 0)`,
+      [`${id}--1`, id, svc.orgId],
+    );
     expect(await scheduler().prune()).toBe(5);
     const left = await runsOf(id);
     expect(left.length).toBe(101); // 100 finished + the one still waiting
@@ -182,7 +203,9 @@ describe('failures and completion', () => {
     }
     const runs = await runsOf(id);
     expect(runs.map((r) => r.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
-    expect(runs[0].result).toBe('No runner is configured for ExecuteWorkflowManager tasks: set TASK_RUNNER_WORKFLOW_URL to the runner\u2019s URL.'.replace('\u2019', "'"));
+    expect(runs[0].result).toBe(
+      'No runner is configured for ExecuteWorkflowManager tasks: set TASK_RUNNER_WORKFLOW_URL to the runner\u2019s URL.'.replace('\u2019', "'"),
+    );
     const row = await taskRow(id);
     expect(row).toMatchObject({ active: false, state: 'failed', next_run_at: null, consecutive_failures: 5 });
     expect(row.state_reason).toMatch(/^Disabled after 5 consecutive failed runs\. The last: No runner is configured/);
@@ -224,13 +247,20 @@ describe('failures and completion', () => {
       t += 3600_000;
     }
     expect(c.runs.length).toBe(2);
-    expect(await taskRow(id)).toMatchObject({ active: false, state: 'completed', next_run_at: null, state_reason: 'Completed: it ran the maximum of 2 times.' });
+    expect(await taskRow(id)).toMatchObject({
+      active: false,
+      state: 'completed',
+      next_run_at: null,
+      state_reason: 'Completed: it ran the maximum of 2 times.',
+    });
   });
 });
 
 // ---- executors against real HTTP servers on loopback ----
 
-async function listen(handler: (req: IncomingMessage, body: string) => { status?: number; json?: unknown; text?: string }): Promise<{ server: Server; url: string }> {
+async function listen(
+  handler: (req: IncomingMessage, body: string) => { status?: number; json?: unknown; text?: string },
+): Promise<{ server: Server; url: string }> {
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -262,7 +292,14 @@ describe('GPService executor against a geoprocessing job server', () => {
         if (form.get('token') !== 'gp-admin-token') return { json: { error: { code: 498, message: 'Invalid token.', details: [] } } };
         const jobId = `j${++nextJob}`;
         const mode = form.get('Mode');
-        scripts.set(jobId, mode === 'fail' ? ['esriJobExecuting', 'esriJobFailed'] : mode === 'slow' ? [...Array(40).fill('esriJobExecuting'), 'esriJobSucceeded'] : ['esriJobExecuting', 'esriJobExecuting', 'esriJobSucceeded']);
+        scripts.set(
+          jobId,
+          mode === 'fail'
+            ? ['esriJobExecuting', 'esriJobFailed']
+            : mode === 'slow'
+              ? [...Array(40).fill('esriJobExecuting'), 'esriJobSucceeded']
+              : ['esriJobExecuting', 'esriJobExecuting', 'esriJobSucceeded'],
+        );
         return { json: { jobId, jobStatus: 'esriJobSubmitted' } };
       }
       const m = /\/jobs\/(\w+)$/.exec(u.pathname);
@@ -286,7 +323,12 @@ describe('GPService executor against a geoprocessing job server', () => {
   afterAll(() => new Promise<void>((r) => gp.server.close(() => r())));
 
   async function gpTask(params: Record<string, unknown>, token = 'gp-admin-token'): Promise<string> {
-    const id = await createTask('admin', { type: 'GPService', taskURL: `${gp.url}/arcgis/rest/services/Buffer/GPServer/Buffer`, parameters: JSON.stringify(params), ...weekdays730 });
+    const id = await createTask('admin', {
+      type: 'GPService',
+      taskURL: `${gp.url}/arcgis/rest/services/Buffer/GPServer/Buffer`,
+      parameters: JSON.stringify(params),
+      ...weekdays730,
+    });
     // The token the task keeps is the form token it was created with; here one the job server knows.
     await svc.db.query('UPDATE tasks SET run_token = $2 WHERE id = $1', [id, token]);
     return id;
@@ -312,7 +354,10 @@ describe('GPService executor against a geoprocessing job server', () => {
     const refused = await gpTask({ Mode: 'ok' }, 'wrong-token');
     clock.t = MON_0730;
     await scheduler().runDue();
-    expect((await runsOf(failing))[0]).toMatchObject({ status: 'failed', result: expect.stringMatching(/^Job j\d+ ended with esriJobFailed: Input layer has no features\.$/) });
+    expect((await runsOf(failing))[0]).toMatchObject({
+      status: 'failed',
+      result: expect.stringMatching(/^Job j\d+ ended with esriJobFailed: Input layer has no features\.$/),
+    });
     expect((await runsOf(refused))[0]).toMatchObject({ status: 'failed', result: 'submitJob failed: 498 Invalid token.' });
   });
 
@@ -335,7 +380,10 @@ describe('GPService executor against a geoprocessing job server', () => {
     const id = await createTask('admin', { type: 'GPService', taskURL: 'http://127.0.0.1:9/GPServer/Tool', parameters: '{"a":1}', ...weekdays730 });
     clock.t = MON_0730;
     await scheduler().runDue();
-    expect((await runsOf(id))[0]).toMatchObject({ status: 'failed', result: expect.stringMatching(/request to http:\/\/127\.0\.0\.1:9\/GPServer\/Tool\/submitJob failed: .*ECONNREFUSED/) });
+    expect((await runsOf(id))[0]).toMatchObject({
+      status: 'failed',
+      result: expect.stringMatching(/request to http:\/\/127\.0\.0\.1:9\/GPServer\/Tool\/submitJob failed: .*ECONNREFUSED/),
+    });
   });
 });
 
@@ -423,7 +471,15 @@ describe('the background loop', () => {
     const moving = { now: () => Date.now() + offset };
     const c = counting();
     clock.t = moving.now();
-    const id = await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, minute: '*', hour: '*', dayOfMonth: '?', month: '*', dayOfWeek: '*' });
+    const id = await createTask('user1', {
+      type: 'ExecuteWorkflowManager',
+      itemId: itemOfUser1,
+      minute: '*',
+      hour: '*',
+      dayOfMonth: '?',
+      month: '*',
+      dayOfWeek: '*',
+    });
     const due = Number((await taskRow(id)).next_run_at);
     expect(due - moving.now()).toBeGreaterThan(1000);
     const loop = new TaskScheduler(svc.app.portal, { clock: moving, executors: { ExecuteWorkflowManager: c.executor } }).start();

@@ -108,7 +108,12 @@ export class TaskScheduler {
               WHERE t.active AND t.next_run_at <= $1 ORDER BY t.next_run_at LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
             [now, SCHEDULER_LIMITS.claimBatch],
           )
-        ).map((t) => ({ ...t, next_run_at: Number(t.next_run_at), start_date: t.start_date == null ? null : Number(t.start_date), end_date: t.end_date == null ? null : Number(t.end_date) }));
+        ).map((t) => ({
+          ...t,
+          next_run_at: Number(t.next_run_at),
+          start_date: t.start_date == null ? null : Number(t.start_date),
+          end_date: t.end_date == null ? null : Number(t.end_date),
+        }));
         if (due.length) await this.fire(q, due, now);
         return due.length;
       });
@@ -129,7 +134,7 @@ export class TaskScheduler {
       const window = { startDate: t.start_date, endDate: t.end_date };
       const missed: number[] = [t.next_run_at!];
       let more = false;
-      for (let at = t.next_run_at!; ; ) {
+      for (let at = t.next_run_at!; ;) {
         const next = nextRun(scheduleOf(t), at, window);
         if (next === null || next > now) break;
         if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
@@ -141,7 +146,9 @@ export class TaskScheduler {
       }
       const earlier = missed.slice(0, -1);
       for (const at of earlier.slice(-SCHEDULER_LIMITS.skippedRecorded)) skipped.push({ task: t.id, org: t.org_id, at });
-      const note = earlier.length ? `Started on recovery; ${more ? 'more than ' : ''}${earlier.length} earlier missed run${earlier.length === 1 ? ' was' : 's were'} skipped.` : '';
+      const note = earlier.length
+        ? `Started on recovery; ${more ? 'more than ' : ''}${earlier.length} earlier missed run${earlier.length === 1 ? ' was' : 's were'} skipped.`
+        : '';
       fired.push({ task: t, at: missed[missed.length - 1], note });
     }
     if (skipped.length) {
@@ -149,7 +156,13 @@ export class TaskScheduler {
         `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
          SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'skipped', $4, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[]) AS r(task, org, at)
          ON CONFLICT DO NOTHING`,
-        [skipped.map((x) => x.task), skipped.map((x) => x.org), skipped.map((x) => x.at), 'Missed while the scheduler was not running; only the latest missed run was started.', now],
+        [
+          skipped.map((x) => x.task),
+          skipped.map((x) => x.org),
+          skipped.map((x) => x.at),
+          'Missed while the scheduler was not running; only the latest missed run was started.',
+          now,
+        ],
       );
     }
     const inserted = await q.query<{ task_id: string }>(
@@ -167,8 +180,14 @@ export class TaskScheduler {
         moved.push({ id: t.id, next, count: runCount });
         continue;
       }
-      const reason = t.max_occurrences != null && runCount >= t.max_occurrences ? `Completed: it ran the maximum of ${t.max_occurrences} times.` : 'Completed: no run is left before its end date.';
-      await q.query(`UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`, [t.id, runCount, reason, now]);
+      const reason =
+        t.max_occurrences != null && runCount >= t.max_occurrences
+          ? `Completed: it ran the maximum of ${t.max_occurrences} times.`
+          : 'Completed: no run is left before its end date.';
+      await q.query(
+        `UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`,
+        [t.id, runCount, reason, now],
+      );
     }
     if (moved.length) {
       await q.query(
@@ -186,10 +205,11 @@ export class TaskScheduler {
     const { claimed, interrupted } = await this.ctx.db.tx(async (q) => {
       // Runs taken over too often are failed below rather than tried again.
       const interrupted = (
-        await q.query<RunRow>(
-          `SELECT * FROM task_runs WHERE status = 'executing' AND locked_until < $1 AND attempts >= $2 LIMIT $3 FOR UPDATE SKIP LOCKED`,
-          [now, SCHEDULER_LIMITS.maxAttempts, limit],
-        )
+        await q.query<RunRow>(`SELECT * FROM task_runs WHERE status = 'executing' AND locked_until < $1 AND attempts >= $2 LIMIT $3 FOR UPDATE SKIP LOCKED`, [
+          now,
+          SCHEDULER_LIMITS.maxAttempts,
+          limit,
+        ])
       ).map(normaliseRun);
       const rows = await q.query<{ id: string; task_id: string; scheduled_at: number; attempts: number }>(
         `UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $1, modified = $1
@@ -199,10 +219,19 @@ export class TaskScheduler {
           RETURNING id, task_id, scheduled_at, attempts`,
         [now, now + lease, limit, SCHEDULER_LIMITS.maxAttempts],
       );
-      if (rows.length) await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [[...new Set(rows.map((r) => r.task_id))], now]);
+      if (rows.length)
+        await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [
+          [...new Set(rows.map((r) => r.task_id))],
+          now,
+        ]);
       return { claimed: rows.map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: r.attempts })), interrupted };
     });
-    for (const r of interrupted) await this.finish({ id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts }, 'failed', 'Interrupted: the service stopped during the run, twice.');
+    for (const r of interrupted)
+      await this.finish(
+        { id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts },
+        'failed',
+        'Interrupted: the service stopped during the run, twice.',
+      );
     return claimed;
   }
 
@@ -223,7 +252,10 @@ export class TaskScheduler {
     }
     if (status === 'failed' && this.abort.signal.aborted) {
       // Stopped mid-run: hand the run back (not counted as an attempt) for the next start, or another process.
-      await this.ctx.db.query(`UPDATE task_runs SET status = 'scheduled', attempts = attempts - 1, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $2`, [run.id, run.attempt]);
+      await this.ctx.db.query(
+        `UPDATE task_runs SET status = 'scheduled', attempts = attempts - 1, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $2`,
+        [run.id, run.attempt],
+      );
       return;
     }
     await this.finish(run, status, result, startedAt);

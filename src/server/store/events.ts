@@ -36,8 +36,22 @@ function eventRow(e: NewEvent): unknown[] {
   const view = historyView(e.source, e.operation, e.history?.op);
   const data = e.history?.data ?? e.properties ?? {};
   return [
-    randomUUID(), e.orgId, uriOf(e), e.source, e.operation, e.subjectId, e.actor?.userId ?? null, e.actor?.username ?? null, JSON.stringify(e.properties ?? {}), e.when,
-    view.idType, view.action, view.op, e.history?.owner ?? null, e.history?.title ?? null, JSON.stringify(data),
+    randomUUID(),
+    e.orgId,
+    uriOf(e),
+    e.source,
+    e.operation,
+    e.subjectId,
+    e.actor?.userId ?? null,
+    e.actor?.username ?? null,
+    JSON.stringify(e.properties ?? {}),
+    e.when,
+    view.idType,
+    view.action,
+    view.op,
+    e.history?.owner ?? null,
+    e.history?.title ?? null,
+    JSON.stringify(data),
   ];
 }
 

@@ -113,7 +113,9 @@ describe.skipIf(onPostgres)('the embedded database', () => {
   it('seeds only once', () => expectSeedingOnce(db!, app!));
 
   it('keeps organizations, members, tokens and changes across a restart; the second start creates nothing', async () => {
-    token = (await app!.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json().token;
+    token = (
+      await app!.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })
+    ).json().token;
     const changed = await app!.inject({
       method: 'POST',
       url: '/sharing/rest/portals/self/updateUserRole',

@@ -37,15 +37,18 @@ export interface TemplateManifest {
   builtAt: string;
 }
 
-export type TemplateStatus =
-  | { usable: true; dir: string; manifest: TemplateManifest; behind: string[] }
-  | { usable: false; reason: string };
+export type TemplateStatus = { usable: true; dir: string; manifest: TemplateManifest; behind: string[] } | { usable: false; reason: string };
 
 /** The migrations in apply order, each with a hash of its text. */
 export async function migrationEntries(dir = MIGRATIONS_DIR): Promise<MigrationEntry[]> {
   const names = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
   return Promise.all(
-    names.map(async (name) => ({ name, sha256: createHash('sha256').update(await readFile(path.join(dir, name))).digest('hex') })),
+    names.map(async (name) => ({
+      name,
+      sha256: createHash('sha256')
+        .update(await readFile(path.join(dir, name)))
+        .digest('hex'),
+    })),
   );
 }
 

@@ -30,7 +30,9 @@ const sizeIn = (limit: { min: number; max: number }) => z.number().int().min(lim
 export const workspaceConfig = z
   .object({
     maxItemSizeInMB: sizeIn(COLLABORATION_LIMITS.maxItemSizeInMB).default(COLLABORATION_LIMITS.maxItemSizeInMB.default),
-    maxReplicationPackageSizeInMB: sizeIn(COLLABORATION_LIMITS.maxReplicationPackageSizeInMB).default(COLLABORATION_LIMITS.maxReplicationPackageSizeInMB.default),
+    maxReplicationPackageSizeInMB: sizeIn(COLLABORATION_LIMITS.maxReplicationPackageSizeInMB).default(
+      COLLABORATION_LIMITS.maxReplicationPackageSizeInMB.default,
+    ),
     copyByRefIfCopyFail: z.boolean().default(false),
   })
   .strict();
@@ -96,7 +98,14 @@ export interface ParticipantRecord {
   portalInfo: PortalInfo;
   collaborationRole: 'Host' | 'Guest';
   status: ParticipantStatus;
-  config: { contactEmailAddress: string; contactFirstname: string; contactLastname: string; canRunAgent: boolean; portalVersion: string; lastConfigSync: number };
+  config: {
+    contactEmailAddress: string;
+    contactFirstname: string;
+    contactLastname: string;
+    canRunAgent: boolean;
+    portalVersion: string;
+    lastConfigSync: number;
+  };
   created: number;
   modified: number;
   /** Local extra: the participant's workspace links. */

@@ -39,7 +39,19 @@ export const ID_TYPE_LABELS: Record<HistoryIdType, string> = {
 // ---------------------------------------------------------------- actions
 
 /** The documented action values (the `actions` filter and each event's `action`). */
-export const HISTORY_ACTIONS = ['add', 'addusers', 'create', 'delete', 'removeusers', 'share', 'unshare', 'update', 'failedlogin', 'login', 'updateUsers'] as const;
+export const HISTORY_ACTIONS = [
+  'add',
+  'addusers',
+  'create',
+  'delete',
+  'removeusers',
+  'share',
+  'unshare',
+  'update',
+  'failedlogin',
+  'login',
+  'updateUsers',
+] as const;
 export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
 
 /**
@@ -49,23 +61,75 @@ export type HistoryAction = (typeof HISTORY_ACTIONS)[number];
  */
 export const HISTORY_OPERATIONS = [
   // items
-  'addItem', 'updateItem', 'deleteItem', 'shareItem', 'unshareItem', 'moveItem', 'reassignItem', 'setContentStatus',
-  'addRelationship', 'deleteRelationship', 'protectItem', 'unprotectItem', 'registerApp', 'updateApp',
+  'addItem',
+  'updateItem',
+  'deleteItem',
+  'shareItem',
+  'unshareItem',
+  'moveItem',
+  'reassignItem',
+  'setContentStatus',
+  'addRelationship',
+  'deleteRelationship',
+  'protectItem',
+  'unprotectItem',
+  'registerApp',
+  'updateApp',
   // groups
-  'createGroup', 'updateGroup', 'deleteGroup', 'protectGroup', 'unprotectGroup', 'reassignGroup', 'addUsers', 'removeUsers', 'updateUsers', 'joinGroup', 'leaveGroup',
+  'createGroup',
+  'updateGroup',
+  'deleteGroup',
+  'protectGroup',
+  'unprotectGroup',
+  'reassignGroup',
+  'addUsers',
+  'removeUsers',
+  'updateUsers',
+  'joinGroup',
+  'leaveGroup',
   // members
-  'createUser', 'updateUser', 'deleteUser', 'updateUserRole', 'disableUser', 'enableUser', 'signin', 'failedSignin',
+  'createUser',
+  'updateUser',
+  'deleteUser',
+  'updateUserRole',
+  'disableUser',
+  'enableUser',
+  'signin',
+  'failedSignin',
   // roles
-  'createRole', 'updateRole', 'setPrivileges', 'deleteRole',
+  'createRole',
+  'updateRole',
+  'setPrivileges',
+  'deleteRole',
   // organization
-  'updateOrganization', 'setUserDefaultSettings',
+  'updateOrganization',
+  'setUserDefaultSettings',
   // webhooks (organization and service)
-  'createWebhook', 'updateWebhook', 'deleteWebhook', 'activateWebhook', 'deactivateWebhook', 'updateWebhookSettings',
-  'createServiceWebhook', 'updateServiceWebhook', 'deleteServiceWebhook',
+  'createWebhook',
+  'updateWebhook',
+  'deleteWebhook',
+  'activateWebhook',
+  'deactivateWebhook',
+  'updateWebhookSettings',
+  'createServiceWebhook',
+  'updateServiceWebhook',
+  'deleteServiceWebhook',
   // scheduled tasks
-  'createTask', 'updateTask', 'deleteTask', 'enableTask', 'disableTask',
+  'createTask',
+  'updateTask',
+  'deleteTask',
+  'enableTask',
+  'disableTask',
   // collaborations
-  'createCollaboration', 'updateCollaboration', 'deleteCollaboration', 'inviteParticipant', 'acceptInvitation', 'addWorkspace', 'updateWorkspace', 'deleteWorkspace', 'removeParticipant',
+  'createCollaboration',
+  'updateCollaboration',
+  'deleteCollaboration',
+  'inviteParticipant',
+  'acceptInvitation',
+  'addWorkspace',
+  'updateWorkspace',
+  'deleteWorkspace',
+  'removeParticipant',
 ] as const;
 export type HistoryOperation = (typeof HISTORY_OPERATIONS)[number];
 
@@ -167,16 +231,15 @@ export const HISTORY_LIMITS = {
 } as const;
 
 /** Epoch ms (digits) or an ISO 8601 date / date-time ("2018-01-01", "2018-01-01T10:00:00Z"). */
-export const historyDate = z
-  .union([z.number(), z.string().trim()])
-  .transform((v, ctx) => {
-    const ms = typeof v === 'number' ? v : /^-?\d+$/.test(v) ? Number(v) : /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : NaN;
-    if (!Number.isSafeInteger(ms) || ms < 0) {
-      ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date' });
-      return z.NEVER;
-    }
-    return ms;
-  });
+export const historyDate = z.union([z.number(), z.string().trim()]).transform((v, ctx) => {
+  const ms =
+    typeof v === 'number' ? v : /^-?\d+$/.test(v) ? Number(v) : /^\d{4}-\d{2}-\d{2}([T ][0-9:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) ? Date.parse(v) : NaN;
+  if (!Number.isSafeInteger(ms) || ms < 0) {
+    ctx.addIssue({ code: 'custom', message: 'must be epoch milliseconds or an ISO 8601 date' });
+    return z.NEVER;
+  }
+  return ms;
+});
 
 const list = commaList.pipe(z.array(z.string().max(256)).max(HISTORY_LIMITS.maxListValues, `must list at most ${HISTORY_LIMITS.maxListValues} values`));
 
@@ -186,7 +249,10 @@ const list = commaList.pipe(z.array(z.string().max(256)).max(HISTORY_LIMITS.maxL
  * only organization events (idType a), as documented; `all=true` returns every type.
  */
 export const historyParams = z.object({
-  num: z.union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number')]).transform(Number).optional(),
+  num: z
+    .union([z.number(), z.string().trim().regex(/^\d+$/, 'must be a whole number')])
+    .transform(Number)
+    .optional(),
   start: z.string().max(HISTORY_LIMITS.maxCursorChars).optional(),
   all: wireBool.optional(),
   id: z.string().trim().max(256).optional(),
@@ -206,4 +272,21 @@ export type HistoryParams = z.output<typeof historyParams>;
  * `created_utc` is ISO 8601 UTC; `data` is the event's data as JSON text. Columns this portal has
  * no value for (ip, request, reqId, clientId) are empty.
  */
-export const HISTORY_CSV_COLUMNS = ['id', 'itemTitle', 'idType', 'orgId', 'orgName', 'owner', 'ownerName', 'actor', 'actorFullName', 'ip', 'action', 'created_utc', 'request', 'reqId', 'clientId', 'data'] as const;
+export const HISTORY_CSV_COLUMNS = [
+  'id',
+  'itemTitle',
+  'idType',
+  'orgId',
+  'orgName',
+  'owner',
+  'ownerName',
+  'actor',
+  'actorFullName',
+  'ip',
+  'action',
+  'created_utc',
+  'request',
+  'reqId',
+  'clientId',
+  'data',
+] as const;

@@ -32,9 +32,7 @@ export const extentParam = z.string().transform((v, ctx) => {
   ];
 });
 
-export const itemIdParam = z
-  .string()
-  .regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be ${LIMITS.itemIdLength} letters and digits`);
+export const itemIdParam = z.string().regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be ${LIMITS.itemIdLength} letters and digits`);
 
 /** The service-proxy object (spec §4.1). */
 export const serviceProxy = z.object({
@@ -44,33 +42,35 @@ export const serviceProxy = z.object({
 });
 
 /** Descriptive fields accepted by addItem, update and commit. Every one optional here. */
-export const itemFields = z.object({
-  title: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
-  type: z.string().trim().min(1, 'must not be empty').max(128),
-  typeKeywords: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 keywords')),
-  description: z.string().refine((s) => utf8Bytes(s) < LIMITS.descriptionBytes, 'must be less than 64 KB'),
-  tags: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 tags')),
-  snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
-  extent: extentParam,
-  spatialReference: z.string().max(1024),
-  accessInformation: z.string().max(LIMITS.descriptionBytes),
-  licenseInfo: z.string().max(LIMITS.descriptionBytes),
-  culture: z.string().regex(/^([a-zA-Z]{2,3}-[a-zA-Z]{2,3}|[a-zA-Z]{2,3})?$/, 'must be a language code and a country code separated by a dash, e.g. en-us'),
-  properties: jsonObject(z.record(z.string(), z.unknown())).refine((o) => JSON.stringify(o).length <= LIMITS.descriptionBytes, 'is too large'),
-  url: z.string().max(2048),
-  categories: commaList.pipe(z.array(z.string().max(256)).max(100)),
-  appCategories: commaList.pipe(z.array(z.string().max(256)).max(100)),
-  industries: commaList.pipe(z.array(z.string().max(256)).max(100)),
-  languages: commaList.pipe(z.array(z.string().max(64)).max(100)),
-  largeThumbnail: z.string().max(2048),
-  banner: z.string().max(2048),
-  screenshots: commaList.pipe(z.array(z.string().max(2048)).max(20)),
-  listingProperties: jsonObject(z.record(z.string(), z.unknown())),
-  documentation: z.string().max(2048),
-  serviceUsername: z.string().max(256),
-  servicePassword: z.string().max(1024),
-  service: jsonObject(serviceProxy),
-}).partial();
+export const itemFields = z
+  .object({
+    title: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+    type: z.string().trim().min(1, 'must not be empty').max(128),
+    typeKeywords: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 keywords')),
+    description: z.string().refine((s) => utf8Bytes(s) < LIMITS.descriptionBytes, 'must be less than 64 KB'),
+    tags: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 tags')),
+    snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
+    extent: extentParam,
+    spatialReference: z.string().max(1024),
+    accessInformation: z.string().max(LIMITS.descriptionBytes),
+    licenseInfo: z.string().max(LIMITS.descriptionBytes),
+    culture: z.string().regex(/^([a-zA-Z]{2,3}-[a-zA-Z]{2,3}|[a-zA-Z]{2,3})?$/, 'must be a language code and a country code separated by a dash, e.g. en-us'),
+    properties: jsonObject(z.record(z.string(), z.unknown())).refine((o) => JSON.stringify(o).length <= LIMITS.descriptionBytes, 'is too large'),
+    url: z.string().max(2048),
+    categories: commaList.pipe(z.array(z.string().max(256)).max(100)),
+    appCategories: commaList.pipe(z.array(z.string().max(256)).max(100)),
+    industries: commaList.pipe(z.array(z.string().max(256)).max(100)),
+    languages: commaList.pipe(z.array(z.string().max(64)).max(100)),
+    largeThumbnail: z.string().max(2048),
+    banner: z.string().max(2048),
+    screenshots: commaList.pipe(z.array(z.string().max(2048)).max(20)),
+    listingProperties: jsonObject(z.record(z.string(), z.unknown())),
+    documentation: z.string().max(2048),
+    serviceUsername: z.string().max(256),
+    servicePassword: z.string().max(1024),
+    service: jsonObject(serviceProxy),
+  })
+  .partial();
 export type ItemFields = z.output<typeof itemFields>;
 
 export const ITEM_ACCESS = ['private', 'shared', 'org', 'public'] as const;

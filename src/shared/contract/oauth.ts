@@ -78,7 +78,10 @@ const referrer = z
   .refine((v) => !/[\u0000-\u001f\u007f]/.test(v) && !LONE_SURROGATE.test(v), { message: 'may not contain control characters' });
 
 export const registerAppParams = z.object({
-  itemId: z.string().trim().regex(/^[0-9a-f]{32}$/i, 'must be an item id'),
+  itemId: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{32}$/i, 'must be an item id'),
   appType: z.enum(APP_TYPES),
   redirect_uris: jsonStringArray(LIMITS.redirectUrisPerApp, redirectUriSchema).default([]),
   httpReferrers: jsonStringArray(LIMITS.httpReferrersPerApp, referrer).default([]),
@@ -111,9 +114,7 @@ export interface RegisteredApp {
   isBeta: boolean;
 }
 
-const verifier = z
-  .string()
-  .regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43–128 characters of A–Z a–z 0–9 - . _ ~');
+const verifier = z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43–128 characters of A–Z a–z 0–9 - . _ ~');
 
 /** oauth2/token. Parameters that do not belong to the grant are ignored, as the docs' table implies. */
 export const tokenParams = z.discriminatedUnion('grant_type', [

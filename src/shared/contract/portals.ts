@@ -47,7 +47,10 @@ export interface Portal {
  */
 export const updatePortalParams = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(250).optional(),
-  description: z.string().max(64 * 1024 - 1).optional(),
+  description: z
+    .string()
+    .max(64 * 1024 - 1)
+    .optional(),
   access: z.enum(['private', 'public']).optional(),
   maxExternalMembersPerGroup: wireInt(0, 100_000).optional(),
   /** Local operation: marks the organization verified (public_authoritative needs a public, verified organization). */

@@ -13,7 +13,10 @@ const folderName = z
   .string()
   .trim()
   .max(255, 'must be at most 255 characters')
-  .refine((t) => t === '/' || !/[\\/<>:"|?*\u0000-\u001f]/.test(t), 'must be "/" for the root folder, or a title without / \\ < > : " | ? * or control characters');
+  .refine(
+    (t) => t === '/' || !/[\\/<>:"|?*\u0000-\u001f]/.test(t),
+    'must be "/" for the root folder, or a title without / \\ < > : " | ? * or control characters',
+  );
 
 const itemIds = commaList.pipe(
   z

@@ -3,15 +3,8 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { pagingParams, wireBool } from './wire.ts';
 
-export const roleName = z
-  .string()
-  .trim()
-  .min(1, 'is required')
-  .max(LIMITS.roleNameChars, `must be at most ${LIMITS.roleNameChars} characters`);
-export const roleDescription = z
-  .string()
-  .trim()
-  .max(LIMITS.roleDescriptionChars, `must be at most ${LIMITS.roleDescriptionChars} characters`);
+export const roleName = z.string().trim().min(1, 'is required').max(LIMITS.roleNameChars, `must be at most ${LIMITS.roleNameChars} characters`);
+export const roleDescription = z.string().trim().max(LIMITS.roleDescriptionChars, `must be at most ${LIMITS.roleDescriptionChars} characters`);
 
 export const listRolesParams = pagingParams.extend({ returnPrivileges: wireBool.default(false) });
 export const createRoleParams = z.object({ name: roleName, description: roleDescription.default('') });
@@ -24,7 +17,10 @@ export const updateRoleParams = z.object({ name: roleName.optional(), descriptio
  * every unknown one.
  */
 export const setPrivilegesParams = z.object({
-  privileges: z.string().min(1, 'is required').max(64 * 1024, 'is too long'),
+  privileges: z
+    .string()
+    .min(1, 'is required')
+    .max(64 * 1024, 'is too long'),
 });
 
 export interface Role {

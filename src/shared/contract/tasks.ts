@@ -148,7 +148,14 @@ export const updateTaskParams = taskFields.extend({
 });
 export type UpdateTaskParams = z.output<typeof updateTaskParams>;
 
-const TASK_SORT_FIELDS: Record<string, string> = { created: 'created', updated: 'modified', modified: 'modified', title: 'title', type: 'type', nextrun: 'nextRun' };
+const TASK_SORT_FIELDS: Record<string, string> = {
+  created: 'created',
+  updated: 'modified',
+  modified: 'modified',
+  title: 'title',
+  type: 'type',
+  nextrun: 'nextRun',
+};
 
 export const taskListParams = pagingParams.extend({
   itemId: z.string().trim().max(64).optional(),

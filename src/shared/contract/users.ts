@@ -26,7 +26,15 @@ export const passwordSchema = z
 export const roleParam = z.string().trim().min(1, 'is required').max(64);
 export const isBaseRole = (role: string): role is (typeof BASE_ROLES)[number] => (BASE_ROLES as readonly string[]).includes(role);
 
-export const USER_LICENSE_TYPES = ['creatorUT', 'GISProfessionalBasicUT', 'GISProfessionalStdUT', 'GISProfessionalAdvUT', 'mobileWorkerUT', 'contributorUT', 'viewerUT'] as const;
+export const USER_LICENSE_TYPES = [
+  'creatorUT',
+  'GISProfessionalBasicUT',
+  'GISProfessionalStdUT',
+  'GISProfessionalAdvUT',
+  'mobileWorkerUT',
+  'contributorUT',
+  'viewerUT',
+] as const;
 
 export const generateTokenParams = z.object({
   username: z.string().min(1, 'is required').max(LIMITS.usernameMaxChars),

@@ -52,8 +52,14 @@ export const webhookListParams = pagingParams;
 
 export const webhookSettingsParams = z.object({
   notificationAttempts: wireInt(WEBHOOK_SETTINGS_LIMITS.notificationAttempts.min, WEBHOOK_SETTINGS_LIMITS.notificationAttempts.max).optional(),
-  notificationTimeOutInSeconds: wireInt(WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.min, WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.max).optional(),
-  notificationElapsedTimeInSeconds: wireInt(WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.min, WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.max).optional(),
+  notificationTimeOutInSeconds: wireInt(
+    WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.min,
+    WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.max,
+  ).optional(),
+  notificationElapsedTimeInSeconds: wireInt(
+    WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.min,
+    WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.max,
+  ).optional(),
 });
 
 export interface WebhookSettings {
@@ -153,9 +159,15 @@ export type ScheduleInfo = z.output<typeof scheduleInfo>;
 
 const serviceWebhookFields = {
   name,
-  changeTypes: commaList.pipe(z.array(z.enum(FEATURE_CHANGE_TYPES, { message: `must be among ${FEATURE_CHANGE_TYPES.join(', ')}` })).max(FEATURE_CHANGE_TYPES.length)).optional(),
+  changeTypes: commaList
+    .pipe(z.array(z.enum(FEATURE_CHANGE_TYPES, { message: `must be among ${FEATURE_CHANGE_TYPES.join(', ')}` })).max(FEATURE_CHANGE_TYPES.length))
+    .optional(),
   // Alphanumeric; the mask (an edit re-sending what it was shown) keeps the stored key.
-  signatureKey: z.string().max(256, 'must be at most 256 characters').regex(/^(?:[A-Za-z0-9]*|\*{8})$/, 'must be alphanumeric').optional(),
+  signatureKey: z
+    .string()
+    .max(256, 'must be at most 256 characters')
+    .regex(/^(?:[A-Za-z0-9]*|\*{8})$/, 'must be alphanumeric')
+    .optional(),
   hookUrl: url,
   active: wireBool.optional(),
   contentType: z.enum(['application/json', 'application/x-www-form-urlencoded']).optional(),
@@ -178,10 +190,24 @@ export const registerServerParams = z.object({
 });
 
 export const createServiceParams = z.object({
-  serviceName: z.string().trim().min(1, 'is required').max(120).regex(/^[A-Za-z0-9_]+$/, 'must be letters, digits and underscores'),
+  serviceName: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(120)
+    .regex(/^[A-Za-z0-9_]+$/, 'must be letters, digits and underscores'),
   type: z.enum(SERVICE_TYPES),
-  folderName: z.string().trim().max(120).regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and underscores').optional(),
-  itemId: z.string().trim().regex(/^[a-f0-9]{32}$/, 'must be an item id').optional(),
+  folderName: z
+    .string()
+    .trim()
+    .max(120)
+    .regex(/^[A-Za-z0-9_]*$/, 'must be letters, digits and underscores')
+    .optional(),
+  itemId: z
+    .string()
+    .trim()
+    .regex(/^[a-f0-9]{32}$/, 'must be an item id')
+    .optional(),
   /** The member who owns the service (default: the caller). */
   owner: z.string().trim().min(1).max(128).optional(),
 });

@@ -12,7 +12,13 @@ export const wireBool = z
 
 export const wireInt = (min: number, max: number) =>
   z
-    .union([z.number(), z.string().trim().regex(/^-?\d+$/, 'must be a whole number')])
+    .union([
+      z.number(),
+      z
+        .string()
+        .trim()
+        .regex(/^-?\d+$/, 'must be a whole number'),
+    ])
     .transform((v) => Number(v))
     .pipe(z.number().int().min(min).max(max));
 
@@ -30,7 +36,10 @@ export const commaList = z.union([z.string(), z.array(z.string())]).transform((v
     ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list or a JSON array of strings' });
     return z.NEVER;
   }
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 });
 
 /** A JSON object sent as text (or already an object). */

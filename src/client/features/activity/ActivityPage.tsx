@@ -42,20 +42,35 @@ export default function ActivityPage() {
     setErrors({});
     setApplied(parsed.data);
   };
-  const field = (k: keyof Filters) => ({ value: draft[k], error: errors[k], onChange: (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value }) });
+  const field = (k: keyof Filters) => ({
+    value: draft[k],
+    error: errors[k],
+    onChange: (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value }),
+  });
 
   if (history.error && isHistoryUnavailable(history.error)) {
     return (
       <>
         <PageHeader title="Activity" />
-        <EmptyPanel title="Activity is not available on this portal" description="This portal has no organization history operation (ArcGIS Enterprise). The rest of the console works as usual." />
+        <EmptyPanel
+          title="Activity is not available on this portal"
+          description="This portal has no organization history operation (ArcGIS Enterprise). The rest of the console works as usual."
+        />
       </>
     );
   }
 
   const rows = history.data?.pages.flatMap((p) => p.items);
   const columns: DataTableColumn<HistoryEvent>[] = [
-    { id: 'when', header: 'When', render: (e) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(e.created)}</Text> },
+    {
+      id: 'when',
+      header: 'When',
+      render: (e) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(e.created)}
+        </Text>
+      ),
+    },
     { id: 'what', header: 'Event', render: (e) => <EventCell event={e} /> },
     { id: 'type', header: 'Target', render: (e) => <Text size="sm">{ID_TYPE_LABELS[e.idType] ?? e.idType}</Text> },
   ];
@@ -74,8 +89,20 @@ export default function ActivityPage() {
       <form onSubmit={submit} aria-label="Filter activity">
         <Group align="flex-end" mb="md" wrap="wrap">
           <TextInput label="Actor (username)" {...field('actor')} />
-          <Select label="Action" data={[{ value: '', label: 'Any' }, ...HISTORY_ACTIONS.map((a) => ({ value: a, label: a }))]} value={draft.action} onChange={(v) => setDraft({ ...draft, action: v ?? '' })} allowDeselect={false} />
-          <Select label="Target type" data={[{ value: '', label: 'Any' }, ...HISTORY_ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] ?? t }))]} value={draft.type} onChange={(v) => setDraft({ ...draft, type: v ?? '' })} allowDeselect={false} />
+          <Select
+            label="Action"
+            data={[{ value: '', label: 'Any' }, ...HISTORY_ACTIONS.map((a) => ({ value: a, label: a }))]}
+            value={draft.action}
+            onChange={(v) => setDraft({ ...draft, action: v ?? '' })}
+            allowDeselect={false}
+          />
+          <Select
+            label="Target type"
+            data={[{ value: '', label: 'Any' }, ...HISTORY_ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] ?? t }))]}
+            value={draft.type}
+            onChange={(v) => setDraft({ ...draft, type: v ?? '' })}
+            allowDeselect={false}
+          />
           <TextInput label="Target id or username" {...field('id')} />
           <TextInput type="date" label="From" {...field('from')} />
           <TextInput type="date" label="To" {...field('to')} />
@@ -83,7 +110,18 @@ export default function ActivityPage() {
         </Group>
       </form>
       <Stack>
-        <DataTable label="Organization activity" itemName="events" columns={columns} rows={rows} rowKey={eventKey} loading={history.isPending} fetching={history.isFetching} error={history.error} onRetry={() => void history.refetch()} empty={<EmptyPanel title="No events" description="Nothing matches these filters." />} />
+        <DataTable
+          label="Organization activity"
+          itemName="events"
+          columns={columns}
+          rows={rows}
+          rowKey={eventKey}
+          loading={history.isPending}
+          fetching={history.isFetching}
+          error={history.error}
+          onRetry={() => void history.refetch()}
+          empty={<EmptyPanel title="No events" description="Nothing matches these filters." />}
+        />
         {history.hasNextPage ? (
           <Button variant="default" onClick={() => void history.fetchNextPage()} loading={history.isFetchingNextPage} style={{ alignSelf: 'center' }}>
             Load more

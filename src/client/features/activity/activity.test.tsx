@@ -8,7 +8,11 @@ let svc: ClientTestService;
 let token: string;
 
 async function call(path: string, params: Record<string, string> = {}) {
-  const res = await fetch(`${svc.restUrl}/${path}`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ f: 'json', token, ...params }).toString() });
+  const res = await fetch(`${svc.restUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ f: 'json', token, ...params }).toString(),
+  });
   const body = (await res.json()) as Record<string, unknown>;
   if (body.error) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
   return body;

@@ -68,7 +68,14 @@ export function OAuthSignIn({ portalUrl, option, returnTo, errorId, onRemembered
     return (
       <Stack gap={6}>
         {failure}
-        <Button fullWidth size="md" leftSection={<IconBuilding size={18} />} loading={starting} onClick={() => void start(option.clientId!, false)} aria-describedby={describedBy}>
+        <Button
+          fullWidth
+          size="md"
+          leftSection={<IconBuilding size={18} />}
+          loading={starting}
+          onClick={() => void start(option.clientId!, false)}
+          aria-describedby={describedBy}
+        >
           Sign in with {option.label}
         </Button>
         <Text size="xs" c="dimmed" ta="center" id={ids.hint}>
@@ -123,13 +130,19 @@ export function OAuthSignIn({ portalUrl, option, returnTo, errorId, onRemembered
             Sign in with {option.label}
           </Title>
           <Text size="sm">
-            Register this console once on {host} as an application (an Application item’s Settings → Register, or OAuth developer credentials) with this redirect URI, then enter its client ID. This browser remembers it for this portal.
+            Register this console once on {host} as an application (an Application item’s Settings → Register, or OAuth developer credentials) with this
+            redirect URI, then enter its client ID. This browser remembers it for this portal.
           </Text>
           <Group gap="xs" wrap="nowrap" align="flex-end">
             <TextInput label="Redirect URI" value={redirectUri} readOnly spellCheck={false} style={{ flex: 1 }} onFocus={(e) => e.currentTarget.select()} />
             <CopyButton value={redirectUri}>
               {({ copied, copy }) => (
-                <Button variant="default" onClick={copy} leftSection={copied ? <IconCheck size={14} /> : undefined} aria-label={copied ? 'Redirect URI copied' : 'Copy redirect URI'}>
+                <Button
+                  variant="default"
+                  onClick={copy}
+                  leftSection={copied ? <IconCheck size={14} /> : undefined}
+                  aria-label={copied ? 'Redirect URI copied' : 'Copy redirect URI'}
+                >
                   {copied ? 'Copied' : 'Copy'}
                 </Button>
               )}

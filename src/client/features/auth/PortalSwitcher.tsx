@@ -56,7 +56,10 @@ export function PortalSwitcher() {
                   return;
                 }
                 void navigate(area);
-                notifications.show({ title: 'Portal switched', message: `Now acting on ${portalLabel(s)} (${portalHost(s.portalUrl)}) as ${s.user.username}.` });
+                notifications.show({
+                  title: 'Portal switched',
+                  message: `Now acting on ${portalLabel(s)} (${portalHost(s.portalUrl)}) as ${s.user.username}.`,
+                });
               }}
             >
               <Stack gap={0}>
@@ -79,4 +82,3 @@ export function PortalSwitcher() {
     </Menu>
   );
 }
-

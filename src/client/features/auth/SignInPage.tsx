@@ -157,9 +157,7 @@ export default function SignInPage() {
               />
             ) : null}
 
-            {oauthPrimary ? (
-              <Divider label="or with a built-in account" labelPosition="center" />
-            ) : null}
+            {oauthPrimary ? <Divider label="or with a built-in account" labelPosition="center" /> : null}
 
             <form onSubmit={onSubmit} noValidate aria-label="Sign in with username and password">
               <Stack gap="md">

@@ -9,8 +9,16 @@ export const TOKEN_MINUTES = 120;
 
 /** generateToken, then community/self (and the portal's name) with the new token; the session is stored only when both worked. */
 export async function signIn(values: SignInValues): Promise<Session> {
-  const { token, expires } = await generateToken({ portalUrl: values.portalUrl, username: values.username, password: values.password, expiration: TOKEN_MINUTES });
-  const [user, portal] = await Promise.all([getSelf({ portalUrl: values.portalUrl, token }), getPortal({ portalUrl: values.portalUrl, token }).catch(() => null)]);
+  const { token, expires } = await generateToken({
+    portalUrl: values.portalUrl,
+    username: values.username,
+    password: values.password,
+    expiration: TOKEN_MINUTES,
+  });
+  const [user, portal] = await Promise.all([
+    getSelf({ portalUrl: values.portalUrl, token }),
+    getPortal({ portalUrl: values.portalUrl, token }).catch(() => null),
+  ]);
   return { portalUrl: values.portalUrl, token, expires, user, portalName: portal?.name || undefined };
 }
 

@@ -30,7 +30,10 @@ export default function CollaborationsPage() {
 
   return (
     <>
-      <PageHeader title="Collaborations" description="Distributed collaborations your organization hosts or takes part in, who participates, and the workspaces content is exchanged through." />
+      <PageHeader
+        title="Collaborations"
+        description="Distributed collaborations your organization hosts or takes part in, who participates, and the workspaces content is exchanged through."
+      />
       {list.isPending ? <LoadingState label="Loading collaborations…" /> : null}
       {list.isError ? <ErrorState error={list.error} title="Collaborations could not be loaded" onRetry={() => list.refetch()} /> : null}
       {list.data && !rows.length ? <EmptyPanel title="No collaborations" description="Collaborations your organization hosts or joins appear here." /> : null}
@@ -163,7 +166,9 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
                     <Table.Td>
                       <Text size="sm">
                         {p.workspaces?.length
-                          ? p.workspaces.map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`).join('; ')
+                          ? p.workspaces
+                              .map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`)
+                              .join('; ')
                           : '—'}
                       </Text>
                     </Table.Td>

@@ -7,7 +7,19 @@ import { useLeaveCollaboration } from './mutations.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { StoppingWorkspaces } from './StoppingWorkspaces.tsx';
 
-export function LeaveCollaborationModal({ orgId, collaboration, me, opened, onClose }: { orgId: string; collaboration: CollaborationRecord; me?: ParticipantRecord; opened: boolean; onClose: () => void }) {
+export function LeaveCollaborationModal({
+  orgId,
+  collaboration,
+  me,
+  opened,
+  onClose,
+}: {
+  orgId: string;
+  collaboration: CollaborationRecord;
+  me?: ParticipantRecord;
+  opened: boolean;
+  onClose: () => void;
+}) {
   const [typed, setTyped] = useState('');
   const leave = useLeaveCollaboration(orgId, collaboration.id);
   const stopping = me?.workspaces?.filter((w) => w.exchanging) ?? [];
@@ -26,7 +38,13 @@ export function LeaveCollaborationModal({ orgId, collaboration, me, opened, onCl
           none="Your organization exchanges through no workspace now."
           note={`Your groups, members and items stay as they are. Only ${collaboration.hostPortalName} can invite your organization again.`}
         />
-        <TextInput label={`Type ${collaboration.name} to confirm`} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
+        <TextInput
+          label={`Type ${collaboration.name} to confirm`}
+          value={typed}
+          onChange={(e) => setTyped(e.currentTarget.value)}
+          autoComplete="off"
+          data-autofocus
+        />
         {leave.isError ? (
           <Alert color="red" variant="light" role="alert">
             {describeError(leave.error)}
@@ -40,7 +58,11 @@ export function LeaveCollaborationModal({ orgId, collaboration, me, opened, onCl
           onConfirm={() =>
             leave.mutate(undefined, {
               onSuccess: () => {
-                notifications.show({ color: 'green', title: 'Left the collaboration', message: `Your organization no longer takes part in ${collaboration.name}.` });
+                notifications.show({
+                  color: 'green',
+                  title: 'Left the collaboration',
+                  message: `Your organization no longer takes part in ${collaboration.name}.`,
+                });
                 close();
               },
             })

@@ -10,7 +10,17 @@ import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { useRemoveParticipant } from './mutations.ts';
 import { StoppingWorkspaces } from './StoppingWorkspaces.tsx';
 
-export function RemoveParticipantModal({ orgId, collaborationId, participant, onClose }: { orgId: string; collaborationId: string; participant: ParticipantRecord | null; onClose: () => void }) {
+export function RemoveParticipantModal({
+  orgId,
+  collaborationId,
+  participant,
+  onClose,
+}: {
+  orgId: string;
+  collaborationId: string;
+  participant: ParticipantRecord | null;
+  onClose: () => void;
+}) {
   const [typed, setTyped] = useState('');
   const remove = useRemoveParticipant(orgId, collaborationId);
   const name = participant?.portalInfo.name ?? '';
@@ -24,7 +34,11 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
     participant &&
     remove.mutate(participant.portalInfo.id, {
       onSuccess: (answer) => {
-        notifications.show({ color: 'green', title: 'Participant removed', message: `${name} no longer takes part; ${answer.workspacesStopped ? `${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}` });
+        notifications.show({
+          color: 'green',
+          title: 'Participant removed',
+          message: `${name} no longer takes part; ${answer.workspacesStopped ? `${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}`,
+        });
         close();
       },
     });
@@ -38,13 +52,7 @@ export function RemoveParticipantModal({ orgId, collaborationId, participant, on
           none={`${name} exchanges through no workspace now.`}
           note="Nothing else changes: the groups, members and items of both organizations stay as they are, and content already copied stays where it is. The removal is recorded in the collaboration's history."
         />
-        <TextInput
-          label={`Type ${name} to confirm`}
-          value={typed}
-          onChange={(e) => setTyped(e.currentTarget.value)}
-          autoComplete="off"
-          data-autofocus
-        />
+        <TextInput label={`Type ${name} to confirm`} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
         {remove.isError ? (
           <Alert color="red" variant="light" role="alert">
             {describeError(remove.error)}

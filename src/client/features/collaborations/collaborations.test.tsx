@@ -23,7 +23,9 @@ describe('collaborations page', () => {
 
     await user.click(within(partnerRow).getByRole('button', { name: 'Remove Partner Organization' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove Partner Organization?' });
-    expect(within(dialog).getByTestId('impact-preview')).toHaveTextContent('These workspaces stop exchanging content with Partner Organization:Field operations (sends and receives)');
+    expect(within(dialog).getByTestId('impact-preview')).toHaveTextContent(
+      'These workspaces stop exchanging content with Partner Organization:Field operations (sends and receives)',
+    );
     const confirm = within(dialog).getByRole('button', { name: 'Remove participant' });
     expect(confirm).toBeDisabled();
     await user.type(within(dialog).getByRole('textbox', { name: 'Type Partner Organization to confirm' }), 'Partner Organization');
@@ -31,7 +33,13 @@ describe('collaborations page', () => {
     await user.click(confirm);
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    await waitFor(() => expect(within(screen.getByRole('table', { name: 'Participants of Demo and Partner field data' })).getByText('Partner Organization').closest('tr')).toHaveTextContent('removed'));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('table', { name: 'Participants of Demo and Partner field data' }))
+          .getByText('Partner Organization')
+          .closest('tr'),
+      ).toHaveTextContent('removed'),
+    );
     const [c] = (await listCollaborations(svc.orgId)).collaborations;
     const partner = (await listParticipants(svc.orgId, c.id)).participants.find((p) => p.portalInfo.id === svc.partnerOrgId)!;
     expect(partner.workspaces.map((w) => w.exchanging)).toEqual([false]);
@@ -42,7 +50,11 @@ describe('collaborations page', () => {
     const base = `portals/${svc.orgId}/collaborations`;
     const { id } = await request<{ id: string }>(`${base}/createCollaboration`, { name: 'Shared surveys' }, { method: 'POST' });
     const { workspaceId } = await request<{ workspaceId: string }>(`${base}/${id}/addWorkspace`, { name: 'Surveys' }, { method: 'POST' });
-    const { invitationId } = await request<{ invitationId: string }>(`${base}/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: { [workspaceId]: 'receive' } }, { method: 'POST' });
+    const { invitationId } = await request<{ invitationId: string }>(
+      `${base}/${id}/inviteParticipant`,
+      { participantPortalId: svc.partnerOrgId, workspaces: { [workspaceId]: 'receive' } },
+      { method: 'POST' },
+    );
     await signInAs(svc, 'partner_admin');
     await request(`portals/${svc.partnerOrgId}/collaborations/acceptInvitation`, { invitationId }, { method: 'POST' });
 

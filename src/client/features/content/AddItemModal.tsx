@@ -5,7 +5,28 @@
  * all: title, type, tags, summary, folder, thumbnail and a relationship made with the item.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Checkbox, FileInput, Group, Modal, NumberInput, Progress, Radio, Select, SimpleGrid, Stack, Tabs, TagsInput, Text, Textarea, TextInput, Autocomplete, PasswordInput, Fieldset } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  FileInput,
+  Group,
+  Modal,
+  NumberInput,
+  Progress,
+  Radio,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  TagsInput,
+  Text,
+  Textarea,
+  TextInput,
+  Autocomplete,
+  PasswordInput,
+  Fieldset,
+} from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -26,7 +47,24 @@ import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
 import { finishUploadedItem } from './afterUpload.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 
-const FORM_FIELDS = ['title', 'type', 'tags', 'snippet', 'file', 'url', 'text', 'dataUrl', 'thumbnail', 'relationshipType', 'relatedItemId', 'hitsPerInterval', 'intervalSeconds', 'referrers', 'serviceUsername', 'servicePassword'] as const;
+const FORM_FIELDS = [
+  'title',
+  'type',
+  'tags',
+  'snippet',
+  'file',
+  'url',
+  'text',
+  'dataUrl',
+  'thumbnail',
+  'relationshipType',
+  'relatedItemId',
+  'hitsPerInterval',
+  'intervalSeconds',
+  'referrers',
+  'serviceUsername',
+  'servicePassword',
+] as const;
 const PARAM_TO_FIELD: Record<string, (typeof FORM_FIELDS)[number]> = {
   originItemId: 'relatedItemId',
   destinationItemId: 'relatedItemId',
@@ -61,7 +99,12 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
   const onSubmit = form.handleSubmit(async (v) => {
     setFormError(null);
     const folderId = v.folderId || undefined;
-    const relation = v.relate === 'none' ? {} : v.relate === 'origin' ? { relationshipType: v.relationshipType, destinationItemId: v.relatedItemId } : { relationshipType: v.relationshipType, originItemId: v.relatedItemId };
+    const relation =
+      v.relate === 'none'
+        ? {}
+        : v.relate === 'origin'
+          ? { relationshipType: v.relationshipType, destinationItemId: v.relatedItemId }
+          : { relationshipType: v.relationshipType, originItemId: v.relatedItemId };
     const fields = { title: v.title, type: v.type, tags: v.tags, snippet: v.snippet || undefined };
 
     if (v.mode === 'file' && v.file && v.file.size >= MULTIPART_THRESHOLD_BYTES) {
@@ -92,12 +135,20 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
       }
     }
     try {
-      const result = await add.mutateAsync({ folderId, input, onUploadProgress: v.mode === 'file' ? (loaded, total) => setSent({ loaded, total }) : undefined });
+      const result = await add.mutateAsync({
+        folderId,
+        input,
+        onUploadProgress: v.mode === 'file' ? (loaded, total) => setSent({ loaded, total }) : undefined,
+      });
       if (result.status === 'processing') {
         addTransfer({ kind: 'dataUrl', key: `job-${result.id}`, title: v.title, username: user.username, itemId: result.id, source: v.dataUrl });
         notifications.show({ title: 'Download started', message: `The portal is downloading “${v.title}” — follow it in the tray at the bottom right.` });
       } else {
-        notifications.show({ color: 'green', title: 'Item added', message: result.proxyUrl ? `“${v.title}” was added. Its proxy URL: ${result.proxyUrl}` : `“${v.title}” was added.` });
+        notifications.show({
+          color: 'green',
+          title: 'Item added',
+          message: result.proxyUrl ? `“${v.title}” was added. Its proxy URL: ${result.proxyUrl}` : `“${v.title}” was added.`,
+        });
       }
       onClose();
     } catch (error) {
@@ -151,13 +202,50 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
           </Tabs.Panel>
           <Tabs.Panel value="url" pt="md">
             <Stack gap="sm">
-              <TextInput label="URL" placeholder="https://services.example.com/arcgis/rest/services/Parks/FeatureServer" required error={err('url')} {...form.register('url')} />
-              <Checkbox label="Put the service behind the portal's proxy" description="The item gets a proxy URL that forwards to the service with stored credentials, limited to so many requests per interval." {...form.register('useProxy')} error={err('useProxy')} />
+              <TextInput
+                label="URL"
+                placeholder="https://services.example.com/arcgis/rest/services/Parks/FeatureServer"
+                required
+                error={err('url')}
+                {...form.register('url')}
+              />
+              <Checkbox
+                label="Put the service behind the portal's proxy"
+                description="The item gets a proxy URL that forwards to the service with stored credentials, limited to so many requests per interval."
+                {...form.register('useProxy')}
+                error={err('useProxy')}
+              />
               {useProxy ? (
                 <Fieldset legend="Service proxy">
                   <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                    <Controller control={form.control} name="hitsPerInterval" render={({ field }) => <NumberInput label="Requests per interval" min={1} max={1_000_000} value={field.value} onChange={(n) => field.onChange(Number(n) || 0)} error={err('hitsPerInterval')} />} />
-                    <Controller control={form.control} name="intervalSeconds" render={({ field }) => <NumberInput label="Interval (seconds)" min={1} max={86_400} value={field.value} onChange={(n) => field.onChange(Number(n) || 0)} error={err('intervalSeconds')} />} />
+                    <Controller
+                      control={form.control}
+                      name="hitsPerInterval"
+                      render={({ field }) => (
+                        <NumberInput
+                          label="Requests per interval"
+                          min={1}
+                          max={1_000_000}
+                          value={field.value}
+                          onChange={(n) => field.onChange(Number(n) || 0)}
+                          error={err('hitsPerInterval')}
+                        />
+                      )}
+                    />
+                    <Controller
+                      control={form.control}
+                      name="intervalSeconds"
+                      render={({ field }) => (
+                        <NumberInput
+                          label="Interval (seconds)"
+                          min={1}
+                          max={86_400}
+                          value={field.value}
+                          onChange={(n) => field.onChange(Number(n) || 0)}
+                          error={err('intervalSeconds')}
+                        />
+                      )}
+                    />
                     <TextInput label="Service username" autoComplete="off" {...form.register('serviceUsername')} error={err('serviceUsername')} />
                     <PasswordInput label="Service password" autoComplete="new-password" {...form.register('servicePassword')} error={err('servicePassword')} />
                   </SimpleGrid>
@@ -165,7 +253,15 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
                     control={form.control}
                     name="referrers"
                     render={({ field }) => (
-                      <TagsInput mt="sm" label="Allowed referrers" description="Sites that may use the proxy, e.g. https://*.example.com. None: any." value={field.value} onChange={field.onChange} splitChars={[',', ' ']} error={err('referrers')} />
+                      <TagsInput
+                        mt="sm"
+                        label="Allowed referrers"
+                        description="Sites that may use the proxy, e.g. https://*.example.com. None: any."
+                        value={field.value}
+                        onChange={field.onChange}
+                        splitChars={[',', ' ']}
+                        error={err('referrers')}
+                      />
                     )}
                   />
                   <Text size="xs" c="dimmed" mt="xs">
@@ -176,7 +272,16 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="text" pt="md">
-            <Textarea label="Text or JSON" description="JSON is checked before it is sent (web maps, data stores…)." autosize minRows={6} maxRows={16} ff="monospace" error={err('text')} {...form.register('text')} />
+            <Textarea
+              label="Text or JSON"
+              description="JSON is checked before it is sent (web maps, data stores…)."
+              autosize
+              minRows={6}
+              maxRows={16}
+              ff="monospace"
+              error={err('text')}
+              {...form.register('text')}
+            />
           </Tabs.Panel>
           <Tabs.Panel value="dataUrl" pt="md">
             <TextInput
@@ -195,13 +300,33 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
           <Controller
             control={form.control}
             name="type"
-            render={({ field }) => <Autocomplete label="Type" required data={[...COMMON_ITEM_TYPES]} value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={err('type')} />}
+            render={({ field }) => (
+              <Autocomplete
+                label="Type"
+                required
+                data={[...COMMON_ITEM_TYPES]}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={err('type')}
+              />
+            )}
           />
         </SimpleGrid>
         <Controller
           control={form.control}
           name="tags"
-          render={({ field }) => <TagsInput label="Tags" description="Press Enter or type a comma after each tag." value={field.value} onChange={field.onChange} splitChars={[',']} acceptValueOnBlur error={err('tags')} />}
+          render={({ field }) => (
+            <TagsInput
+              label="Tags"
+              description="Press Enter or type a comma after each tag."
+              value={field.value}
+              onChange={field.onChange}
+              splitChars={[',']}
+              acceptValueOnBlur
+              error={err('tags')}
+            />
+          )}
         />
         <Textarea label="Summary" autosize minRows={1} maxRows={3} error={err('snippet')} {...form.register('snippet')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
@@ -209,13 +334,29 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
             control={form.control}
             name="folderId"
             render={({ field }) => (
-              <Select label="Folder" data={[{ value: '', label: 'Root folder' }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.title }))]} value={field.value} onChange={(v) => field.onChange(v ?? '')} allowDeselect={false} />
+              <Select
+                label="Folder"
+                data={[{ value: '', label: 'Root folder' }, ...(folders.data ?? []).map((f) => ({ value: f.id, label: f.title }))]}
+                value={field.value}
+                onChange={(v) => field.onChange(v ?? '')}
+                allowDeselect={false}
+              />
             )}
           />
           <Controller
             control={form.control}
             name="thumbnail"
-            render={({ field }) => <FileInput label="Thumbnail" placeholder="PNG, JPEG, GIF or WebP" accept="image/png,image/jpeg,image/gif,image/webp" clearable value={field.value} onChange={field.onChange} error={err('thumbnail')} />}
+            render={({ field }) => (
+              <FileInput
+                label="Thumbnail"
+                placeholder="PNG, JPEG, GIF or WebP"
+                accept="image/png,image/jpeg,image/gif,image/webp"
+                clearable
+                value={field.value}
+                onChange={field.onChange}
+                error={err('thumbnail')}
+              />
+            )}
           />
         </SimpleGrid>
 
@@ -246,7 +387,14 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
               <Controller
                 control={form.control}
                 name="relatedItemId"
-                render={({ field }) => <ItemPicker label={relate === 'destination' ? 'Origin item' : 'Destination item'} value={field.value} onChange={field.onChange} error={err('relatedItemId')} />}
+                render={({ field }) => (
+                  <ItemPicker
+                    label={relate === 'destination' ? 'Origin item' : 'Destination item'}
+                    value={field.value}
+                    onChange={field.onChange}
+                    error={err('relatedItemId')}
+                  />
+                )}
               />
             </SimpleGrid>
           ) : null}

@@ -78,9 +78,27 @@ export default function ContentPage() {
       ),
     },
     { id: 'type', header: 'Type', sortField: 'type', render: (item) => <Text size="sm">{item.type}</Text> },
-    { id: 'owner', header: 'Owner', sortField: 'owner', render: (item) => <Text size="sm" ff="monospace">{item.owner}</Text> },
+    {
+      id: 'owner',
+      header: 'Owner',
+      sortField: 'owner',
+      render: (item) => (
+        <Text size="sm" ff="monospace">
+          {item.owner}
+        </Text>
+      ),
+    },
     { id: 'access', header: 'Shared with', render: (item) => <ItemAccessBadge access={item.access} /> },
-    { id: 'modified', header: 'Changed', sortField: 'modified', render: (item) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(item.modified)}</Text> },
+    {
+      id: 'modified',
+      header: 'Changed',
+      sortField: 'modified',
+      render: (item) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(item.modified)}
+        </Text>
+      ),
+    },
   ];
 
   const filtered = !!(list.q || list.type || list.status || list.access || list.group || list.folder || list.owner);
@@ -113,14 +131,60 @@ export default function ContentPage() {
           </Tooltip>
           <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search content" placeholder="Title, summary, description or tag" />
           {effective.scope === 'org' ? (
-            <TextInput label="Owner" placeholder="Username" defaultValue={list.owner} key={`owner-${list.owner}`} onBlur={(e) => e.currentTarget.value.trim() !== list.owner && update({ owner: e.currentTarget.value.trim(), start: 1 })} onKeyDown={(e) => e.key === 'Enter' && update({ owner: e.currentTarget.value.trim(), start: 1 })} w={150} />
+            <TextInput
+              label="Owner"
+              placeholder="Username"
+              defaultValue={list.owner}
+              key={`owner-${list.owner}`}
+              onBlur={(e) => e.currentTarget.value.trim() !== list.owner && update({ owner: e.currentTarget.value.trim(), start: 1 })}
+              onKeyDown={(e) => e.key === 'Enter' && update({ owner: e.currentTarget.value.trim(), start: 1 })}
+              w={150}
+            />
           ) : (
-            <Select label="Folder" data={folderOptions} value={list.folder} onChange={(v) => update({ folder: v ?? '', start: 1 })} allowDeselect={false} w={170} />
+            <Select
+              label="Folder"
+              data={folderOptions}
+              value={list.folder}
+              onChange={(v) => update({ folder: v ?? '', start: 1 })}
+              allowDeselect={false}
+              w={170}
+            />
           )}
-          <Autocomplete label="Type" placeholder="Any type" data={[...COMMON_ITEM_TYPES]} defaultValue={list.type} key={`type-${list.type}`} onOptionSubmit={(v) => update({ type: v, start: 1 })} onBlur={(e) => e.currentTarget.value.trim() !== list.type && update({ type: e.currentTarget.value.trim(), start: 1 })} w={190} />
-          <Select label="Status" data={STATUS_FILTERS} value={list.status === 'org_authoritative' || list.status === 'public_authoritative' ? 'authoritative' : list.status} onChange={(v) => update({ status: (v ?? '') as ContentListState['status'], start: 1 })} allowDeselect={false} w={150} />
-          <Select label="Shared with" data={ACCESS_FILTERS} value={list.access} onChange={(v) => update({ access: (v ?? '') as ContentListState['access'], start: 1 })} allowDeselect={false} w={160} />
-          <Select label="Group" data={groupOptions} value={list.group} onChange={(v) => update({ group: v ?? '', start: 1 })} allowDeselect={false} searchable w={180} />
+          <Autocomplete
+            label="Type"
+            placeholder="Any type"
+            data={[...COMMON_ITEM_TYPES]}
+            defaultValue={list.type}
+            key={`type-${list.type}`}
+            onOptionSubmit={(v) => update({ type: v, start: 1 })}
+            onBlur={(e) => e.currentTarget.value.trim() !== list.type && update({ type: e.currentTarget.value.trim(), start: 1 })}
+            w={190}
+          />
+          <Select
+            label="Status"
+            data={STATUS_FILTERS}
+            value={list.status === 'org_authoritative' || list.status === 'public_authoritative' ? 'authoritative' : list.status}
+            onChange={(v) => update({ status: (v ?? '') as ContentListState['status'], start: 1 })}
+            allowDeselect={false}
+            w={150}
+          />
+          <Select
+            label="Shared with"
+            data={ACCESS_FILTERS}
+            value={list.access}
+            onChange={(v) => update({ access: (v ?? '') as ContentListState['access'], start: 1 })}
+            allowDeselect={false}
+            w={160}
+          />
+          <Select
+            label="Group"
+            data={groupOptions}
+            value={list.group}
+            onChange={(v) => update({ group: v ?? '', start: 1 })}
+            allowDeselect={false}
+            searchable
+            w={180}
+          />
         </Group>
       </Paper>
       <ContentSelectionBar selected={[...selected.values()]} onClear={() => setSelected(new Map())} />

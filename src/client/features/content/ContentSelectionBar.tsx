@@ -44,7 +44,13 @@ export function ContentSelectionBar({ selected, onClear }: { selected: Item[]; o
           </Button>
         </Group>
       </Group>
-      <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`} size="lg" centered>
+      <Modal
+        opened={deleting}
+        onClose={() => setDeleting(false)}
+        title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`}
+        size="lg"
+        centered
+      >
         {deleting ? <BulkDelete items={selected} onDone={onClear} onClose={() => setDeleting(false)} /> : null}
       </Modal>
     </Paper>
@@ -60,7 +66,10 @@ function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => v
 
   const run = async (targets: Item[]) => {
     setResults(null);
-    const outcomes = await runBulk(targets, (item) => remove.mutateAsync({ owner: item.owner, itemId: item.id }), { concurrency: 3, onProgress: (done, total) => setProgress({ done, total }) });
+    const outcomes = await runBulk(targets, (item) => remove.mutateAsync({ owner: item.owner, itemId: item.id }), {
+      concurrency: 3,
+      onProgress: (done, total) => setProgress({ done, total }),
+    });
     setProgress(null);
     const rows = outcomes.map((o) => ({ key: o.item.id, name: o.item.title || o.item.id, ok: o.ok, detail: o.ok ? 'Deleted' : describeError(o.error) }));
     setResults(rows);
@@ -74,7 +83,11 @@ function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => v
       <Stack>
         <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" />
         <Group justify="flex-end">
-          {failed.length ? <Button variant="light" onClick={() => run(failed)}>Retry failed ({failed.length})</Button> : null}
+          {failed.length ? (
+            <Button variant="light" onClick={() => run(failed)}>
+              Retry failed ({failed.length})
+            </Button>
+          ) : null}
           <Button onClick={onClose}>Close</Button>
         </Group>
       </Stack>

@@ -18,15 +18,21 @@ type Choice = ContentStatus | 'none';
 const AUTHORITATIVE = new Set<Choice>(['org_authoritative', 'public_authoritative']);
 
 /** What setting `next` on the item will do, in words (spec §3 Item content status). */
-export function statusSideEffects(item: Pick<Item, 'contentStatus' | 'access'>, next: Choice, org: { access: string; isVerified: boolean } | undefined): string[] {
+export function statusSideEffects(
+  item: Pick<Item, 'contentStatus' | 'access'>,
+  next: Choice,
+  org: { access: string; isVerified: boolean } | undefined,
+): string[] {
   const out: string[] = [];
   const was = item.contentStatus ?? 'none';
   if (next === was) return out;
   if (AUTHORITATIVE.has(next)) {
     out.push('It is listed first in search results across the organization.');
     out.push('It cannot be deleted while it is authoritative.');
-    if (next === 'org_authoritative' && org?.isVerified && item.access === 'public') out.push('The organization is verified and the item is public, so the portal makes it public authoritative.');
-    else if (next === 'org_authoritative' && org?.isVerified) out.push('If it is later shared with everyone, it becomes public authoritative (and back when unshared).');
+    if (next === 'org_authoritative' && org?.isVerified && item.access === 'public')
+      out.push('The organization is verified and the item is public, so the portal makes it public authoritative.');
+    else if (next === 'org_authoritative' && org?.isVerified)
+      out.push('If it is later shared with everyone, it becomes public authoritative (and back when unshared).');
     if (next === 'public_authoritative') out.push('Everyone outside the organization sees it as authoritative.');
   }
   if (next === 'deprecated') {
@@ -58,7 +64,12 @@ export function ContentStatusControl({ item }: { item: Item }) {
   const apply = () => {
     setError(null);
     setStatus.mutate(choice === 'none' ? null : choice, {
-      onSuccess: () => notifications.show({ color: 'green', title: 'Content status changed', message: choice === 'none' ? 'The status was removed.' : `The item is now ${CONTENT_STATUS_LABELS[choice].toLowerCase()}.` }),
+      onSuccess: () =>
+        notifications.show({
+          color: 'green',
+          title: 'Content status changed',
+          message: choice === 'none' ? 'The status was removed.' : `The item is now ${CONTENT_STATUS_LABELS[choice].toLowerCase()}.`,
+        }),
       onError: (e) => setError(describeError(e)),
     });
   };
@@ -67,14 +78,24 @@ export function ContentStatusControl({ item }: { item: Item }) {
     <Stack gap="sm">
       <Group gap="xs">
         <Text size="sm">Current status:</Text>
-        {item.contentStatus ? <ContentStatusBadge status={item.contentStatus} /> : <Text size="sm" c="dimmed">None</Text>}
+        {item.contentStatus ? (
+          <ContentStatusBadge status={item.contentStatus} />
+        ) : (
+          <Text size="sm" c="dimmed">
+            None
+          </Text>
+        )}
       </Group>
       <Radio.Group label="Set the content status" value={choice} onChange={(v) => setChoice(v)}>
         <Stack gap={6} mt={6}>
           <Radio value="none" label="None" />
           <Radio value="deprecated" label="Deprecated" description="Still works, but people should move to something else." />
           {/* Selectable by everyone, so an owner can read what it would change and who can apply it. */}
-          <Radio value="org_authoritative" label="Authoritative" description={`The organization's trusted source. Administrators only${canAuthoritative ? '' : ': you can read what it changes, an administrator applies it'}.`} />
+          <Radio
+            value="org_authoritative"
+            label="Authoritative"
+            description={`The organization's trusted source. Administrators only${canAuthoritative ? '' : ': you can read what it changes, an administrator applies it'}.`}
+          />
           <Radio
             value="public_authoritative"
             label="Authoritative (public)"
@@ -107,7 +128,12 @@ export function ContentStatusControl({ item }: { item: Item }) {
         </Alert>
       ) : null}
       <Group>
-        <Button onClick={apply} disabled={choice === current || !permission.allowed} loading={setStatus.isPending} aria-describedby={refused ? reasonId : undefined}>
+        <Button
+          onClick={apply}
+          disabled={choice === current || !permission.allowed}
+          loading={setStatus.isPending}
+          aria-describedby={refused ? reasonId : undefined}
+        >
           Apply status
         </Button>
       </Group>

@@ -49,10 +49,23 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
         <TextInput label="Title" required readOnly={readOnly} error={err('title')} {...form.register('title')} />
         <Textarea label="Summary" autosize minRows={1} maxRows={3} readOnly={readOnly} error={err('snippet')} {...form.register('snippet')} />
         <Textarea label="Description" autosize minRows={3} maxRows={10} readOnly={readOnly} error={err('description')} {...form.register('description')} />
-        <Controller control={form.control} name="tags" render={({ field }) => <TagsInput label="Tags" value={field.value} onChange={field.onChange} splitChars={[',']} readOnly={readOnly} error={err('tags')} />} />
+        <Controller
+          control={form.control}
+          name="tags"
+          render={({ field }) => (
+            <TagsInput label="Tags" value={field.value} onChange={field.onChange} splitChars={[',']} readOnly={readOnly} error={err('tags')} />
+          )}
+        />
         <TextInput label="URL" readOnly={readOnly} error={err('url')} {...form.register('url')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Textarea label="Credits (attribution)" autosize minRows={1} readOnly={readOnly} error={err('accessInformation')} {...form.register('accessInformation')} />
+          <Textarea
+            label="Credits (attribution)"
+            autosize
+            minRows={1}
+            readOnly={readOnly}
+            error={err('accessInformation')}
+            {...form.register('accessInformation')}
+          />
           <Textarea label="Terms of use" autosize minRows={1} readOnly={readOnly} error={err('licenseInfo')} {...form.register('licenseInfo')} />
         </SimpleGrid>
         <Group>

@@ -138,7 +138,13 @@ function ItemView({ item: publicView }: { item: Item }) {
         </Tabs.Panel>
         <Tabs.Panel value="sharing" pt="md">
           <Paper withBorder p="md" radius="md" maw={640}>
-            {owned.data ? <SharingPanel key={`${item.access}-${owned.data.sharing.groups.join()}`} item={item} groups={owned.data.sharing.groups} /> : <Text size="sm" c="dimmed">Only the owner and administrators see and change the item's sharing.</Text>}
+            {owned.data ? (
+              <SharingPanel key={`${item.access}-${owned.data.sharing.groups.join()}`} item={item} groups={owned.data.sharing.groups} />
+            ) : (
+              <Text size="sm" c="dimmed">
+                Only the owner and administrators see and change the item's sharing.
+              </Text>
+            )}
           </Paper>
         </Tabs.Panel>
         <Tabs.Panel value="related" pt="md">
@@ -169,7 +175,9 @@ function ItemActions({ item }: { item: Item }) {
         checked={item.protected}
         disabled={!edit.allowed || protect.isPending}
         onChange={(e) =>
-          protect.mutate(e.currentTarget.checked, { onError: (err) => notifications.show({ color: 'red', title: 'Protection not changed', message: describeError(err) }) })
+          protect.mutate(e.currentTarget.checked, {
+            onError: (err) => notifications.show({ color: 'red', title: 'Protection not changed', message: describeError(err) }),
+          })
         }
       />
       <GuardedButton permission={del} color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>

@@ -18,7 +18,19 @@ export function JobTray() {
   const transfers = useTransfers();
   if (!transfers.length) return null;
   return (
-    <Paper withBorder shadow="lg" radius="md" p="sm" w={380} pos="fixed" bottom={16} right={16} style={{ zIndex: 190 }} aria-label="Uploads and downloads" role="region">
+    <Paper
+      withBorder
+      shadow="lg"
+      radius="md"
+      p="sm"
+      w={380}
+      pos="fixed"
+      bottom={16}
+      right={16}
+      style={{ zIndex: 190 }}
+      aria-label="Uploads and downloads"
+      role="region"
+    >
       <Text fw={700} size="sm" mb="xs">
         Uploads and downloads
       </Text>
@@ -41,7 +53,12 @@ function Dismiss({ id, label }: { id: string; label: string }) {
   );
 }
 
-const PART_COLORS: Record<PartState, string> = { waiting: 'var(--mantine-color-gray-4)', sending: 'var(--mantine-color-blue-5)', done: 'var(--mantine-color-teal-6)', failed: 'var(--mantine-color-red-6)' };
+const PART_COLORS: Record<PartState, string> = {
+  waiting: 'var(--mantine-color-gray-4)',
+  sending: 'var(--mantine-color-blue-5)',
+  done: 'var(--mantine-color-teal-6)',
+  failed: 'var(--mantine-color-red-6)',
+};
 
 function UploadRow({ transfer }: { transfer: UploadTransfer }) {
   const { upload } = transfer;
@@ -58,7 +75,15 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
   useUploadAnnouncements(transfer.title, s.phase, percent, s.error);
   const failed = s.parts.filter((p) => p.state === 'failed').length;
   const done = s.parts.filter((p) => p.state === 'done').length;
-  const phaseLabel = { starting: 'Starting…', uploading: 'Uploading', 'needs-retry': 'Some parts failed', committing: 'Finishing…', done: 'Added', failed: 'Failed', cancelled: 'Cancelled' }[s.phase];
+  const phaseLabel = {
+    starting: 'Starting…',
+    uploading: 'Uploading',
+    'needs-retry': 'Some parts failed',
+    committing: 'Finishing…',
+    done: 'Added',
+    failed: 'Failed',
+    cancelled: 'Cancelled',
+  }[s.phase];
   const active = s.phase === 'starting' || s.phase === 'uploading' || s.phase === 'committing';
   return (
     <Stack gap={4} data-testid="upload-row">
@@ -79,7 +104,13 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
           {!active ? <Dismiss id={transfer.key} label={transfer.title} /> : null}
         </Group>
       </Group>
-      <Progress value={percent} animated={active} color={failed ? 'red' : undefined} aria-label={`Upload of ${transfer.title}`} aria-valuetext={`${Math.round(percent)}%`} />
+      <Progress
+        value={percent}
+        animated={active}
+        color={failed ? 'red' : undefined}
+        aria-label={`Upload of ${transfer.title}`}
+        aria-valuetext={`${Math.round(percent)}%`}
+      />
       <Group justify="space-between">
         <Text size="xs" c="dimmed">
           {formatBytes(s.sentBytes)} of {formatBytes(s.totalBytes)} · part {done} of {s.parts.length} done{failed ? ` · ${failed} failed` : ''}
@@ -92,7 +123,9 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
         <SimpleGrid cols={16} spacing={2} verticalSpacing={2} aria-label="Parts">
           {s.parts.slice(0, 512).map((p) => (
             <Tooltip key={p.num} label={`Part ${p.num}: ${p.state}${p.error ? ` — ${p.error}` : ''} (${formatBytes(p.sent)} of ${formatBytes(p.size)})`}>
-              <div style={{ height: 8, borderRadius: 2, background: PART_COLORS[p.state], opacity: p.state === 'sending' ? 0.5 + (p.sent / p.size) * 0.5 : 1 }} />
+              <div
+                style={{ height: 8, borderRadius: 2, background: PART_COLORS[p.state], opacity: p.state === 'sending' ? 0.5 + (p.sent / p.size) * 0.5 : 1 }}
+              />
             </Tooltip>
           ))}
         </SimpleGrid>

@@ -2,7 +2,23 @@
  * Related items in both directions, each with the relationship that links it; add a relationship
  * (the type's allowed origin and destination types are checked first) or remove one.
  */
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Select, SegmentedControl, SimpleGrid, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -67,7 +83,15 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
                   <Table.Td>
                     <Text size="sm">{other.type}</Text>
                   </Table.Td>
-                  <Table.Td>{type ? <Badge variant="light" tt="none">{type}</Badge> : '—'}</Table.Td>
+                  <Table.Td>
+                    {type ? (
+                      <Badge variant="light" tt="none">
+                        {type}
+                      </Badge>
+                    ) : (
+                      '—'
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     {type ? (
                       <Tooltip label="Remove this relationship (only the member who made it can)">
@@ -78,7 +102,10 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
                           loading={remove.isPending}
                           onClick={() => {
                             setError(null);
-                            const ends = direction === 'forward' ? { originItemId: item.id, destinationItemId: other.id } : { originItemId: other.id, destinationItemId: item.id };
+                            const ends =
+                              direction === 'forward'
+                                ? { originItemId: item.id, destinationItemId: other.id }
+                                : { originItemId: other.id, destinationItemId: item.id };
                             remove.mutate({ ...ends, relationshipType: type }, { onError: (e) => setError(describeError(e)) });
                           }}
                         >
@@ -149,8 +176,11 @@ function AddRelationship({ item }: { item: Item }) {
         </SimpleGrid>
         {rel ? (
           <Text size="xs" c="dimmed">
-            {rel.description}. The {role === 'origin' ? 'destination' : 'origin'} must be: {(role === 'origin' ? rel.destination : rel.origin).join(', ').replace('*', 'any type')}.
-            {rel.mustOwnOrigin || rel.mustOwnDestination ? ` You must own the ${[rel.mustOwnOrigin && 'origin', rel.mustOwnDestination && 'destination'].filter(Boolean).join(' and ')}.` : ''}
+            {rel.description}. The {role === 'origin' ? 'destination' : 'origin'} must be:{' '}
+            {(role === 'origin' ? rel.destination : rel.origin).join(', ').replace('*', 'any type')}.
+            {rel.mustOwnOrigin || rel.mustOwnDestination
+              ? ` You must own the ${[rel.mustOwnOrigin && 'origin', rel.mustOwnDestination && 'destination'].filter(Boolean).join(' and ')}.`
+              : ''}
           </Text>
         ) : null}
         {error ? (

@@ -38,7 +38,11 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
       {
         onSuccess: (r) => {
           const refused = [...r.notSharedWith, ...r.notUnsharedFrom];
-          if (refused.length) setResult({ ok: false, text: `Not changed for: ${refused.map(groupTitle).join(', ')} (you must be a member of a group to share to it; view-only groups take managers' items only).` });
+          if (refused.length)
+            setResult({
+              ok: false,
+              text: `Not changed for: ${refused.map(groupTitle).join(', ')} (you must be a member of a group to share to it; view-only groups take managers' items only).`,
+            });
           else notifications.show({ color: 'green', title: 'Sharing saved', message: `Sharing of “${item.title}” was saved.` });
         },
         onError: (e) => setResult({ ok: false, text: describeError(e) }),
@@ -52,7 +56,12 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
         <Stack gap={6} mt={6}>
           <Radio value="private" label="Owner (and the groups below)" />
           <Radio value="org" label="The organization" disabled={!orgP.allowed && initialLevel !== 'org'} description={orgP.allowed ? undefined : orgP.reason} />
-          <Radio value="public" label="Everyone (public)" disabled={!publicP.allowed && initialLevel !== 'public'} description={publicP.allowed ? undefined : publicP.reason} />
+          <Radio
+            value="public"
+            label="Everyone (public)"
+            disabled={!publicP.allowed && initialLevel !== 'public'}
+            description={publicP.allowed ? undefined : publicP.reason}
+          />
         </Stack>
       </Radio.Group>
       <MultiSelect

@@ -28,7 +28,12 @@ export const CONTENT_STATUS_LABELS: Record<ContentStatus, string> = {
 export function ContentStatusBadge({ status }: { status: ContentStatus | null | undefined }) {
   if (!status) return null;
   return (
-    <Badge variant={status === 'deprecated' ? 'outline' : 'filled'} color={status === 'deprecated' ? 'orange' : 'teal'} tt="none" data-testid="content-status-badge">
+    <Badge
+      variant={status === 'deprecated' ? 'outline' : 'filled'}
+      color={status === 'deprecated' ? 'orange' : 'teal'}
+      tt="none"
+      data-testid="content-status-badge"
+    >
       {CONTENT_STATUS_LABELS[status]}
     </Badge>
   );

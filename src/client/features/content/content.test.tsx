@@ -23,9 +23,16 @@ describe('content list state', () => {
     expect(contentSearchQuery(list, { username: 'admin', orgId: 'ORG1' })).toBe(
       'orgid:ORG1 AND owner:"user1" AND type:"Feature Service" AND (contentstatus:org_authoritative OR contentstatus:public_authoritative) AND access:shared AND (parks  old)',
     );
-    expect(contentSearchQuery(parseContentList(new URLSearchParams('folder=0123456789abcdef0123456789abcdef')), { username: 'pub"lisher' })).toBe('owner:"pub lisher" AND ownerfolder:0123456789abcdef0123456789abcdef');
+    expect(contentSearchQuery(parseContentList(new URLSearchParams('folder=0123456789abcdef0123456789abcdef')), { username: 'pub"lisher' })).toBe(
+      'owner:"pub lisher" AND ownerfolder:0123456789abcdef0123456789abcdef',
+    );
     // Anything the address cannot hold falls back to the default.
-    expect(parseContentList(new URLSearchParams('num=1000&scope=everyone&folder=../x&status=bogus'))).toMatchObject({ num: 25, scope: 'mine', folder: '', status: '' });
+    expect(parseContentList(new URLSearchParams('num=1000&scope=everyone&folder=../x&status=bogus'))).toMatchObject({
+      num: 25,
+      scope: 'mine',
+      folder: '',
+      status: '',
+    });
   });
 
   it('checks the add form per mode: a file, an http URL, JSON that parses, and a relationship with both its parts', () => {
@@ -106,7 +113,14 @@ describe('content page', () => {
   it("the owner and an administrator find a proxied item's proxy URL on its page, with a copy button; other members do not", async () => {
     const { token } = await signInAs(svc, 'user1');
     configureApi({ portalUrl: svc.restUrl, token });
-    const added = await addItem('user1', undefined, { title: 'Secured parcels', type: 'Map Service', url: 'https://services.example.com/arcgis/rest/services/Parcels/MapServer', serviceUsername: 'svc', servicePassword: 'stored-secret', service: { hitsPerInterval: 10 } });
+    const added = await addItem('user1', undefined, {
+      title: 'Secured parcels',
+      type: 'Map Service',
+      url: 'https://services.example.com/arcgis/rest/services/Parcels/MapServer',
+      serviceUsername: 'svc',
+      servicePassword: 'stored-secret',
+      service: { hitsPerInterval: 10 },
+    });
     expect(added.proxyUrl).toMatch(new RegExp(`/sharing/rest/content/items/${added.id}/proxy$`));
     await shareItem('user1', added.id, { org: true });
     const { user, unmount } = renderApp(`/content/items/${added.id}`);

@@ -25,8 +25,9 @@ function useItemsMutation<V, R>(fn: (v: V) => Promise<R>) {
 }
 
 export const useAddItem = (username: string) =>
-  useItemsMutation(({ folderId, input, onUploadProgress }: { folderId?: string; input: AddItemInput; onUploadProgress?: (sent: number, total: number) => void }) =>
-    addItem(username, folderId, input, { onUploadProgress }),
+  useItemsMutation(
+    ({ folderId, input, onUploadProgress }: { folderId?: string; input: AddItemInput; onUploadProgress?: (sent: number, total: number) => void }) =>
+      addItem(username, folderId, input, { onUploadProgress }),
   );
 
 export const useUpdateItem = (owner: string, itemId: string) =>

@@ -19,7 +19,11 @@ export const viewOrgContentPermission = (user: Member) => requirePrivilege(user,
 function ownerOrAdmin(user: Member, item: Pick<Item, 'owner' | 'orgId'>, adminPrivilege: string, action: string): Permission {
   if (owns(user, item)) return requirePrivilege(user, CREATE_ITEM, action);
   if (adminOf(user, item, adminPrivilege)) return ALLOWED;
-  return { allowed: false, missing: adminPrivilege, reason: `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(adminPrivilege)}.` };
+  return {
+    allowed: false,
+    missing: adminPrivilege,
+    reason: `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(adminPrivilege)}.`,
+  };
 }
 
 export const editItemPermission = (user: Member, item: Item) => ownerOrAdmin(user, item, UPDATE_ITEMS, 'change this item');
@@ -29,7 +33,11 @@ export function deleteItemPermission(user: Member, item: Item): Permission {
   if (!who.allowed) return who;
   if (item.protected) return { allowed: false, missing: 'unprotect', reason: 'The item is protected from deletion: turn protection off first.' };
   if (item.contentStatus === 'org_authoritative' || item.contentStatus === 'public_authoritative') {
-    return { allowed: false, missing: 'authoritative', reason: 'Authoritative items cannot be deleted: an administrator must remove the authoritative status first.' };
+    return {
+      allowed: false,
+      missing: 'authoritative',
+      reason: 'Authoritative items cannot be deleted: an administrator must remove the authoritative status first.',
+    };
   }
   return ALLOWED;
 }
@@ -38,7 +46,8 @@ export function deleteItemPermission(user: Member, item: Item): Permission {
 export function shareLevelPermission(user: Member, item: Item, level: 'Group' | 'Org' | 'Public'): Permission {
   const privilege = owns(user, item) ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
   const what = level === 'Group' ? 'share to groups' : level === 'Org' ? 'share with the organization' : 'share with everyone';
-  if (!owns(user, item) && user.orgId !== item.orgId) return { allowed: false, missing: privilege, reason: 'Only the owner or an administrator of its organization can share this item.' };
+  if (!owns(user, item) && user.orgId !== item.orgId)
+    return { allowed: false, missing: privilege, reason: 'Only the owner or an administrator of its organization can share this item.' };
   return requirePrivilege(user, privilege, what);
 }
 
@@ -46,7 +55,11 @@ export function shareLevelPermission(user: Member, item: Item, level: 'Group' | 
 export function contentStatusPermission(user: Member, item: Item, authoritative: boolean): Permission {
   if (adminOf(user, item, UPDATE_ITEMS)) return ALLOWED;
   if (authoritative) {
-    return { allowed: false, missing: UPDATE_ITEMS, reason: `Only an administrator of the organization with ${describePrivilege(UPDATE_ITEMS)} can set or remove an authoritative status.` };
+    return {
+      allowed: false,
+      missing: UPDATE_ITEMS,
+      reason: `Only an administrator of the organization with ${describePrivilege(UPDATE_ITEMS)} can set or remove an authoritative status.`,
+    };
   }
   return ownerOrAdmin(user, item, UPDATE_ITEMS, 'set the content status');
 }

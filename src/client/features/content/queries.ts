@@ -42,7 +42,9 @@ export const relatedItemsQuery = (itemId: string, direction: RelationshipDirecti
       if (all.relatedItems.every((r) => r.relationshipTypes)) return all;
       // `relationshipTypes` on each item is a local extra: without it, ask type by type so every
       // row still names the relationship that links it (and can be removed).
-      const perType = await Promise.all(ALL_TYPES.map(async (type) => ({ type, items: (await getRelatedItems(itemId, [type], direction, { signal })).relatedItems })));
+      const perType = await Promise.all(
+        ALL_TYPES.map(async (type) => ({ type, items: (await getRelatedItems(itemId, [type], direction, { signal })).relatedItems })),
+      );
       const types = new Map<string, string[]>();
       for (const { type, items } of perType) for (const r of items) types.set(r.id, [...(types.get(r.id) ?? []), type]);
       return { ...all, relatedItems: all.relatedItems.map((r) => ({ ...r, relationshipTypes: types.get(r.id) })) };

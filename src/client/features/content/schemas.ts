@@ -45,14 +45,35 @@ export const contentListSchema = z.object({
   scope: z.enum(['mine', 'org']).catch('mine'),
   owner: z.string().trim().max(128).catch(''),
   type: z.string().trim().max(128).catch(''),
-  folder: z.string().regex(/^[a-f0-9]{32}$/i).or(z.literal('')).catch(''),
+  folder: z
+    .string()
+    .regex(/^[a-f0-9]{32}$/i)
+    .or(z.literal(''))
+    .catch(''),
   status: z.enum(CONTENT_STATUS_FILTERS).catch(''),
   access: z.enum(ACCESS_FILTERS).catch(''),
-  group: z.string().regex(/^[a-zA-Z0-9]{1,64}$/).or(z.literal('')).catch(''),
+  group: z
+    .string()
+    .regex(/^[a-zA-Z0-9]{1,64}$/)
+    .or(z.literal(''))
+    .catch(''),
 });
 export type ContentListState = z.output<typeof contentListSchema>;
 
-const DEFAULTS: ContentListState = { start: 1, num: 25, sortField: 'modified', sortOrder: 'desc', q: '', scope: 'mine', owner: '', type: '', folder: '', status: '', access: '', group: '' };
+const DEFAULTS: ContentListState = {
+  start: 1,
+  num: 25,
+  sortField: 'modified',
+  sortOrder: 'desc',
+  q: '',
+  scope: 'mine',
+  owner: '',
+  type: '',
+  folder: '',
+  status: '',
+  access: '',
+  group: '',
+};
 
 export function parseContentList(params: URLSearchParams): ContentListState {
   return contentListSchema.parse(Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, params.get(k) ?? undefined])));
@@ -91,8 +112,10 @@ export function contentSearchQuery(state: ContentListState, user: { username: st
 const tags = z.array(z.string().trim().min(1).max(256, 'must be at most 256 characters')).max(128, 'may be at most 128 tags');
 const title = z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters');
 const itemType = z.string().trim().min(1, 'is required').max(128, 'must be at most 128 characters');
-const itemId = z.string().trim().regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be an item id (${LIMITS.itemIdLength} letters and digits)`);
-
+const itemId = z
+  .string()
+  .trim()
+  .regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be an item id (${LIMITS.itemIdLength} letters and digits)`);
 
 export const ADD_MODES = ['file', 'url', 'text', 'dataUrl'] as const;
 export type AddMode = (typeof ADD_MODES)[number];

@@ -63,5 +63,9 @@ function subscribe(listener: () => void) {
 }
 
 export function useTransfers(): Transfer[] {
-  return useSyncExternalStore(subscribe, () => transfers, () => transfers);
+  return useSyncExternalStore(
+    subscribe,
+    () => transfers,
+    () => transfers,
+  );
 }

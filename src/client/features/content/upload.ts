@@ -104,7 +104,11 @@ export class MultipartUpload {
   async retryFailed(): Promise<string> {
     if (this.snapshot.phase !== 'needs-retry' && this.snapshot.phase !== 'failed') throw new Error('Nothing to retry.');
     if (!this.snapshot.itemId) return this.start();
-    this.set({ phase: 'uploading', error: undefined, parts: this.snapshot.parts.map((p) => (p.state === 'failed' ? { ...p, state: 'waiting', sent: 0, error: undefined } : p)) });
+    this.set({
+      phase: 'uploading',
+      error: undefined,
+      parts: this.snapshot.parts.map((p) => (p.state === 'failed' ? { ...p, state: 'waiting', sent: 0, error: undefined } : p)),
+    });
     return this.sendAndCommit();
   }
 
@@ -149,7 +153,10 @@ export class MultipartUpload {
       this.controllers.add(controller);
       this.setPart(num, { state: 'sending', sent: 0, error: undefined });
       try {
-        await addItemPart(this.target.username, itemId, num, blob, { signal: controller.signal, onUploadProgress: (sent) => this.setPart(num, { sent: Math.min(sent, blob.size) }) });
+        await addItemPart(this.target.username, itemId, num, blob, {
+          signal: controller.signal,
+          onUploadProgress: (sent) => this.setPart(num, { sent: Math.min(sent, blob.size) }),
+        });
         this.setPart(num, { state: 'done', sent: blob.size });
         return;
       } catch (err) {

@@ -78,7 +78,8 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
               for (const name of o.item) {
                 const key = name.toLowerCase();
                 if (!o.ok) next.set(key, { name, ok: false, detail: `The request failed: ${describeError(o.error)}` });
-                else if (notAdded.has(key) || reasons.has(key)) next.set(key, { name, ok: false, detail: reasons.get(key) ?? 'The portal did not add this user and gave no reason.' });
+                else if (notAdded.has(key) || reasons.has(key))
+                  next.set(key, { name, ok: false, detail: reasons.get(key) ?? 'The portal did not add this user and gave no reason.' });
                 else next.set(key, { name, ok: true, detail: addAs === 'managers' ? 'In the group as a manager' : 'In the group' });
               }
             }
@@ -127,7 +128,17 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
       <Stack gap="md">
         <BulkResultTable
           label="Add users results"
-          rows={rows.map((r) => ({ key: r.name.toLowerCase(), name: <Text size="sm" ff="monospace">{r.name}</Text>, spoken: r.name, ok: r.ok, detail: r.detail }))}
+          rows={rows.map((r) => ({
+            key: r.name.toLowerCase(),
+            name: (
+              <Text size="sm" ff="monospace">
+                {r.name}
+              </Text>
+            ),
+            spoken: r.name,
+            ok: r.ok,
+            detail: r.detail,
+          }))}
           nameHeader="Username"
           successLabel="Added"
           failureLabel="Not added"
@@ -182,7 +193,11 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
       />
       <FileInput
         label="Or a CSV file"
-        description={csv ? `${csv.names.length} username${csv.names.length === 1 ? '' : 's'} read from the first column${csv.headerSkipped ? ' (header row left out)' : ''}.` : 'Usernames in the first column; a header row is fine.'}
+        description={
+          csv
+            ? `${csv.names.length} username${csv.names.length === 1 ? '' : 's'} read from the first column${csv.headerSkipped ? ' (header row left out)' : ''}.`
+            : 'Usernames in the first column; a header row is fine.'
+        }
         placeholder="Choose a .csv file"
         accept=".csv,text/csv,text/plain"
         leftSection={<IconUpload size={16} />}

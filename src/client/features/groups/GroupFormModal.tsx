@@ -155,7 +155,11 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
             Membership
           </Text>
           <Checkbox label="Invitation only" description="People join only when a manager adds or invites them." {...form.register('isInvitationOnly')} />
-          <Checkbox label="Only managers can share content" description="A view-only group: members see what managers share." {...form.register('isViewOnly')} />
+          <Checkbox
+            label="Only managers can share content"
+            description="A view-only group: members see what managers share."
+            {...form.register('isViewOnly')}
+          />
           <Checkbox label="Hide the member list" description="Only managers see who is in the group." {...form.register('hiddenMembers')} />
           <Checkbox
             label="Members cannot leave"
@@ -170,7 +174,14 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
             control={form.control}
             name="sortField"
             render={({ field }) => (
-              <Select label="Sort the group's content by" data={SORT_FIELDS} value={field.value} onChange={(v) => v && field.onChange(v)} allowDeselect={false} ref={field.ref} />
+              <Select
+                label="Sort the group's content by"
+                data={SORT_FIELDS}
+                value={field.value}
+                onChange={(v) => v && field.onChange(v)}
+                allowDeselect={false}
+                ref={field.ref}
+              />
             )}
           />
           <Controller

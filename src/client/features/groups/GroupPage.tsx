@@ -93,7 +93,12 @@ function GroupView({ group }: { group: GroupRecord }) {
         }
         actions={
           <>
-            <GuardedButton permission={editGroupPermission(user, group)} variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)}>
+            <GuardedButton
+              permission={editGroupPermission(user, group)}
+              variant="default"
+              leftSection={<IconPencil size={16} />}
+              onClick={() => setEditing(true)}
+            >
               Edit group
             </GuardedButton>
             <GuardedButton permission={addUsersPermission(user, group)} leftSection={<IconUserPlus size={16} />} onClick={() => setAdding(true)}>
@@ -151,7 +156,14 @@ function GroupView({ group }: { group: GroupRecord }) {
                 })
               }
             />
-            <GuardedButton permission={deleteGroupPermission(user, group)} variant="default" color="red" mt="xs" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
+            <GuardedButton
+              permission={deleteGroupPermission(user, group)}
+              variant="default"
+              color="red"
+              mt="xs"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setDeleting(true)}
+            >
               Delete group
             </GuardedButton>
           </Stack>
@@ -215,7 +227,9 @@ function MembersSection({ group }: { group: GroupRecord }) {
           notifications.show({
             color: failed.length ? 'orange' : 'green',
             title: to === 'admin' ? 'Managers changed' : 'Members changed',
-            message: failed.length ? `Not changed: ${failed.join(', ')}.` : `${results.length} ${to === 'admin' ? 'now manage the group' : 'are now plain members'}.`,
+            message: failed.length
+              ? `Not changed: ${failed.join(', ')}.`
+              : `${results.length} ${to === 'admin' ? 'now manage the group' : 'are now plain members'}.`,
           });
           setSelected(new Map());
         },
@@ -291,13 +305,32 @@ function MembersSection({ group }: { group: GroupRecord }) {
             {selected.size ? `${selected.size} selected` : 'Tick members to remove them or change who manages the group.'}
           </Text>
           <Group gap="xs">
-            <GuardedButton permission={managersPermission} size="xs" variant="default" disabled={!selected.size || change.isPending} onClick={() => changeType('admin')}>
+            <GuardedButton
+              permission={managersPermission}
+              size="xs"
+              variant="default"
+              disabled={!selected.size || change.isPending}
+              onClick={() => changeType('admin')}
+            >
               Make managers
             </GuardedButton>
-            <GuardedButton permission={managersPermission} size="xs" variant="default" disabled={!selected.size || change.isPending} onClick={() => changeType('member')}>
+            <GuardedButton
+              permission={managersPermission}
+              size="xs"
+              variant="default"
+              disabled={!selected.size || change.isPending}
+              onClick={() => changeType('member')}
+            >
               Make members
             </GuardedButton>
-            <GuardedButton permission={removePermission} size="xs" color="red" disabled={!selected.size} leftSection={<IconTrash size={14} />} onClick={() => setRemoving(true)}>
+            <GuardedButton
+              permission={removePermission}
+              size="xs"
+              color="red"
+              disabled={!selected.size}
+              leftSection={<IconTrash size={14} />}
+              onClick={() => setRemoving(true)}
+            >
               Remove from group
             </GuardedButton>
           </Group>
@@ -322,7 +355,12 @@ function MembersSection({ group }: { group: GroupRecord }) {
         onPageChange={(start) => setPaging((p) => ({ ...p, start }))}
         onPageSizeChange={(num) => setPaging({ start: 1, num })}
         selection={{ selected: new Set(selected.keys()), onChange: select, rowLabel: (m) => `Select ${m.username}`, disabled: (m) => m.memberType === 'owner' }}
-        empty={<EmptyPanel title={debounced || memberType ? 'Nobody matches' : 'No members'} description={debounced || memberType ? 'Try another name or show everyone.' : undefined} />}
+        empty={
+          <EmptyPanel
+            title={debounced || memberType ? 'Nobody matches' : 'No members'}
+            description={debounced || memberType ? 'Try another name or show everyone.' : undefined}
+          />
+        }
         minWidth={560}
       />
       <RemoveMembersModal
@@ -338,7 +376,17 @@ function MembersSection({ group }: { group: GroupRecord }) {
   );
 }
 
-function RemoveMembersModal({ opened, group, members, onClose }: { opened: boolean; group: GroupRecord; members: GroupMember[]; onClose: (done: boolean) => void }) {
+function RemoveMembersModal({
+  opened,
+  group,
+  members,
+  onClose,
+}: {
+  opened: boolean;
+  group: GroupRecord;
+  members: GroupMember[];
+  onClose: (done: boolean) => void;
+}) {
   const remove = useRemoveGroupUsers(group.id);
   const close = (done: boolean) => {
     remove.reset();
@@ -398,7 +446,9 @@ function DeleteGroupModal({ opened, group, onClose, onDeleted }: { opened: boole
     <Modal opened={opened} onClose={close} title={`Delete ${group.title}?`} centered>
       <Stack gap="md">
         <List size="sm" spacing={4}>
-          <List.Item>The group is removed for good, with its {group.memberCount !== undefined ? `${group.memberCount} ` : ''}memberships; this cannot be undone.</List.Item>
+          <List.Item>
+            The group is removed for good, with its {group.memberCount !== undefined ? `${group.memberCount} ` : ''}memberships; this cannot be undone.
+          </List.Item>
           <List.Item>Content shared with it stays with its owners but is no longer shared through it.</List.Item>
           <List.Item>If it is a group new members join by default, it stops being one.</List.Item>
         </List>

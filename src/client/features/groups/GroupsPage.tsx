@@ -25,7 +25,6 @@ export default function GroupsPage() {
   const list = parseGroupList(searchParams);
   const update = (patch: Partial<GroupListState>, replace = false) => setSearchParams(groupListToParams({ ...list, ...patch }), { replace });
 
-
   const groups = useQuery(groupsQuery(list, user.username));
   const [creating, setCreating] = useState(false);
 
@@ -47,11 +46,29 @@ export default function GroupsPage() {
         </Stack>
       ),
     },
-    { id: 'owner', header: 'Owner', sortField: 'owner', render: (g) => <Text size="sm" ff="monospace">{g.owner}</Text> },
+    {
+      id: 'owner',
+      header: 'Owner',
+      sortField: 'owner',
+      render: (g) => (
+        <Text size="sm" ff="monospace">
+          {g.owner}
+        </Text>
+      ),
+    },
     { id: 'access', header: 'Visible to', render: (g) => <AccessBadge access={g.access} /> },
     { id: 'members', header: 'Members', align: 'right', render: (g) => <Text size="sm">{g.memberCount ?? '—'}</Text> },
     { id: 'membership', header: 'You', render: (g) => <MembershipBadge group={g} /> },
-    { id: 'modified', header: 'Changed', sortField: 'modified', render: (g) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(g.modified)}</Text> },
+    {
+      id: 'modified',
+      header: 'Changed',
+      sortField: 'modified',
+      render: (g) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(g.modified)}
+        </Text>
+      ),
+    },
   ];
 
   const filtered = !!(list.q || list.mine);

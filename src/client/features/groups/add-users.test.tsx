@@ -40,7 +40,9 @@ describe('add users dialog', () => {
     await setRolePrivileges(svc.orgId, noJoinRole, ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups']);
     const accounts = [...ordinary.map((u) => [u, 'org_user']), ...cannotJoin.map((u) => [u, noJoinRole])];
     for (let i = 0; i < accounts.length; i += 10) {
-      await Promise.all(accounts.slice(i, i + 10).map(([username, role]) => createUser({ username, password: PASSWORD, email: `${username}@example.com`, role })));
+      await Promise.all(
+        accounts.slice(i, i + 10).map(([username, role]) => createUser({ username, password: PASSWORD, email: `${username}@example.com`, role })),
+      );
     }
   }, 120_000);
   afterAll(() => svc?.close());
@@ -59,7 +61,9 @@ describe('add users dialog', () => {
     await user.click(within(dialog).getByRole('textbox', { name: /^Paste a list/ }));
     await user.paste(pasted);
     // CSV: a header row, the rest of the members and the five who may not join, plus a repeat.
-    const csv = ['Username,Email', ...ordinary.slice(32).map((u) => `${u},${u}@example.com`), ...cannotJoin.map((u) => `"${u}",x`), 'crew40,again'].join('\r\n');
+    const csv = ['Username,Email', ...ordinary.slice(32).map((u) => `${u},${u}@example.com`), ...cannotJoin.map((u) => `"${u}",x`), 'crew40,again'].join(
+      '\r\n',
+    );
     const input = dialog.querySelector('input[type="file"]') as HTMLInputElement;
     await user.upload(input, new File([csv], 'crew.csv', { type: 'text/csv' }));
     expect(await within(dialog).findByText('29 usernames read from the first column (header row left out).')).toBeInTheDocument();

@@ -78,7 +78,8 @@ export function useAddGroupUsers(groupId: string) {
   return useMutation({
     mutationFn: ({ names, as, onProgress }: AddUsersInput) =>
       runBulk(chunk(names, BATCH_SIZE), (batch) => addGroupUsers(groupId, as === 'managers' ? { admins: batch } : { users: batch }), { onProgress }),
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }), queryClient.invalidateQueries({ queryKey: queryKeys.groups })]),
+    onSettled: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }), queryClient.invalidateQueries({ queryKey: queryKeys.groups })]),
   });
 }
 
@@ -105,7 +106,8 @@ export function useRemoveGroupUsers(groupId: string) {
 export function useChangeMemberType(groupId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ names, to }: { names: readonly string[]; to: 'admin' | 'member' }) => updateGroupUsers(groupId, to === 'admin' ? { admins: names } : { users: names }),
+    mutationFn: ({ names, to }: { names: readonly string[]; to: 'admin' | 'member' }) =>
+      updateGroupUsers(groupId, to === 'admin' ? { admins: names } : { users: names }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }),
   });
 }

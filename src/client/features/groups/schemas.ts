@@ -21,7 +21,19 @@ export const groupFormSchema = z.object({
 });
 export type GroupFormInput = z.input<typeof groupFormSchema>;
 export type GroupFormValues = z.output<typeof groupFormSchema>;
-export const GROUP_FORM_FIELDS = ['title', 'snippet', 'description', 'tags', 'access', 'isInvitationOnly', 'isViewOnly', 'hiddenMembers', 'leavingDisallowed', 'sortField', 'sortOrder'] as const;
+export const GROUP_FORM_FIELDS = [
+  'title',
+  'snippet',
+  'description',
+  'tags',
+  'access',
+  'isInvitationOnly',
+  'isViewOnly',
+  'hiddenMembers',
+  'leavingDisallowed',
+  'sortField',
+  'sortOrder',
+] as const;
 
 export const EMPTY_GROUP: GroupFormInput = {
   title: '',

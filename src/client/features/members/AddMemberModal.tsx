@@ -64,7 +64,14 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
             </Alert>
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <TextInput label="First name" autoComplete="off" maxLength={LIMITS.nameMaxChars} error={err('firstname')} data-autofocus {...form.register('firstname')} />
+            <TextInput
+              label="First name"
+              autoComplete="off"
+              maxLength={LIMITS.nameMaxChars}
+              error={err('firstname')}
+              data-autofocus
+              {...form.register('firstname')}
+            />
             <TextInput label="Last name" autoComplete="off" maxLength={LIMITS.nameMaxChars} error={err('lastname')} {...form.register('lastname')} />
           </SimpleGrid>
           <TextInput label="Email" type="email" required autoComplete="off" error={err('email')} {...form.register('email')} />

@@ -26,7 +26,13 @@ export interface AssignRoleModalProps {
 
 export function AssignRoleModal({ opened, members, onClose, customRoles, rolesNote }: AssignRoleModalProps) {
   return (
-    <Modal opened={opened} onClose={() => onClose(false)} title={`Assign a role to ${members.length} member${members.length === 1 ? '' : 's'}`} size="xl" centered>
+    <Modal
+      opened={opened}
+      onClose={() => onClose(false)}
+      title={`Assign a role to ${members.length} member${members.length === 1 ? '' : 's'}`}
+      size="xl"
+      centered
+    >
       {opened ? <AssignRole members={members} onClose={onClose} customRoles={customRoles} rolesNote={rolesNote} /> : null}
     </Modal>
   );
@@ -60,7 +66,9 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
           notifications.show({
             color: failed ? 'orange' : 'green',
             title: failed ? 'Role assigned to some members' : 'Role assigned',
-            message: failed ? `${failed} member${failed === 1 ? ' was' : 's were'} not changed; the results say why.` : `${newLabel(chosen)} for ${next.size} member${next.size === 1 ? '' : 's'}.`,
+            message: failed
+              ? `${failed} member${failed === 1 ? ' was' : 's were'} not changed; the results say why.`
+              : `${newLabel(chosen)} for ${next.size} member${next.size === 1 ? '' : 's'}.`,
           });
         },
         onError: (error) => {
@@ -174,13 +182,23 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
       </ScrollArea.Autosize>
       <Group justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite">
-          {role ? `${toChange.length} will change, ${members.length - toChange.length} already ${members.length - toChange.length === 1 ? 'has' : 'have'} it.` : 'Pick a role to see what changes.'}
+          {role
+            ? `${toChange.length} will change, ${members.length - toChange.length} already ${members.length - toChange.length === 1 ? 'has' : 'have'} it.`
+            : 'Pick a role to see what changes.'}
         </Text>
         <Group gap="sm">
           <Button variant="default" onClick={() => onClose(false)}>
             Cancel
           </Button>
-          <Button disabled={!role} onClick={() => run(toChange.map((m) => m.username), role!)}>
+          <Button
+            disabled={!role}
+            onClick={() =>
+              run(
+                toChange.map((m) => m.username),
+                role!,
+              )
+            }
+          >
             Assign role
           </Button>
         </Group>

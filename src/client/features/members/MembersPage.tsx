@@ -31,7 +31,6 @@ export default function MembersPage() {
   const list = parseMemberList(searchParams);
   const update = (patch: Partial<MemberListState>, replace = false) => setSearchParams(memberListToParams({ ...list, ...patch }), { replace });
 
-
   const members = useQuery(membersQuery(orgId, list));
   const roles = useQuery(rolesQuery(orgId));
   const customRoles = roles.data?.roles;
@@ -59,7 +58,10 @@ export default function MembersPage() {
     ...roleChoices(user, customRoles).map((g) => ({ group: g.group, items: g.items.map((i) => ({ value: i.value, label: i.label })) })),
   ];
   if (list.role && !filterData.some((g) => g.items.some((i) => i.value === list.role))) {
-    filterData.push({ group: 'Filter', items: [{ value: list.role, label: roleLabel({ role: list.role, roleId: list.role.startsWith('org_') ? undefined : list.role }) }] });
+    filterData.push({
+      group: 'Filter',
+      items: [{ value: list.role, label: roleLabel({ role: list.role, roleId: list.role.startsWith('org_') ? undefined : list.role }) }],
+    });
   }
 
   const columns: DataTableColumn<PortalUser>[] = [
@@ -80,7 +82,16 @@ export default function MembersPage() {
         </Stack>
       ),
     },
-    { id: 'username', header: 'Username', sortField: 'username', render: (m) => <Text size="sm" ff="monospace">{m.username}</Text> },
+    {
+      id: 'username',
+      header: 'Username',
+      sortField: 'username',
+      render: (m) => (
+        <Text size="sm" ff="monospace">
+          {m.username}
+        </Text>
+      ),
+    },
     {
       id: 'role',
       header: 'Role',
@@ -162,7 +173,13 @@ export default function MembersPage() {
                 Clear selection
               </Button>
             ) : null}
-            <GuardedButton permission={changeRolesPermission(user)} size="xs" leftSection={<IconShield size={14} />} disabled={selected.size === 0} onClick={() => setAssigning(true)}>
+            <GuardedButton
+              permission={changeRolesPermission(user)}
+              size="xs"
+              leftSection={<IconShield size={14} />}
+              disabled={selected.size === 0}
+              onClick={() => setAssigning(true)}
+            >
               Assign role
             </GuardedButton>
           </Group>

@@ -20,7 +20,8 @@ describe('assigning a role to several members', () => {
     await signInAs(svc, 'admin');
     const { id: roleId } = await createRole(svc.orgId, { name: 'Bulk Analyst' });
     await setRolePrivileges(svc.orgId, roleId, ['portal:user:viewOrgUsers', 'portal:user:createItem']);
-    for (const name of ['bulk_one', 'bulk_two']) await createUser({ username: name, password: 'Bulk.Pass.4242', email: `${name}@example.com`, role: 'org_user' });
+    for (const name of ['bulk_one', 'bulk_two'])
+      await createUser({ username: name, password: 'Bulk.Pass.4242', email: `${name}@example.com`, role: 'org_user' });
 
     const { user } = renderApp('/members?q=bulk');
     const table = await screen.findByRole('table', { name: 'Members' });
@@ -42,7 +43,9 @@ describe('assigning a role to several members', () => {
     await user.click(await screen.findByRole('option', { name: 'Bulk Analyst' }));
     const preview = within(dialog).getByRole('table', { name: 'Preview' });
     expect(within(preview).getAllByRole('row')).toHaveLength(4);
-    expect(within(preview).getByText('admin').closest('tr')).toHaveTextContent('AdministratorBulk AnalystYou cannot change your own role. The portal will likely refuse it.');
+    expect(within(preview).getByText('admin').closest('tr')).toHaveTextContent(
+      'AdministratorBulk AnalystYou cannot change your own role. The portal will likely refuse it.',
+    );
     expect(dialog).toHaveTextContent('3 will change, 0 already have it.');
     await user.click(within(dialog).getByRole('button', { name: 'Assign role' }));
 

@@ -20,11 +20,13 @@ async function membersTable() {
 
 /** Usernames in table order. */
 function usernames(table: HTMLElement): string[] {
-  return within(table)
-    .getAllByRole('row')
-    .slice(1)
-    // Cells: selection box, name, username, …
-    .map((row) => within(row).getAllByRole('cell')[2]?.textContent ?? '');
+  return (
+    within(table)
+      .getAllByRole('row')
+      .slice(1)
+      // Cells: selection box, name, username, …
+      .map((row) => within(row).getAllByRole('cell')[2]?.textContent ?? '')
+  );
 }
 
 describe('members page', () => {

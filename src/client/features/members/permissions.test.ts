@@ -5,7 +5,12 @@ import { BASE_ROLE_PRIVILEGES } from '../../../shared/privileges.ts';
 
 const defaultAdmin = { username: 'admin', role: 'org_admin' as const, privileges: ['portal:admin:inviteUsers', 'portal:admin:changeUserRoles'] };
 // A custom role that may change roles and invite, and holds what a User holds, but is not a default administrator.
-const roleManager = { username: 'manager', role: 'org_admin' as const, roleId: 'managerRoleId00', privileges: ['portal:admin:changeUserRoles', 'portal:admin:inviteUsers', ...BASE_ROLE_PRIVILEGES.org_user] };
+const roleManager = {
+  username: 'manager',
+  role: 'org_admin' as const,
+  roleId: 'managerRoleId00',
+  privileges: ['portal:admin:changeUserRoles', 'portal:admin:inviteUsers', ...BASE_ROLE_PRIVILEGES.org_user],
+};
 const plainUser = { username: 'plain', role: 'org_user' as const, privileges: ['portal:user:viewOrgUsers'] };
 
 describe('members permissions', () => {
@@ -47,15 +52,30 @@ describe('members permissions', () => {
     expect(forManager[0].items.find((i) => i.value === 'org_admin')).toMatchObject({ disabled: true, note: 'default administrators only' });
     expect(forManager[0].items.find((i) => i.value === 'org_user')?.disabled).toBeUndefined();
     const publisher = forManager[0].items.find((i) => i.value === 'org_publisher')!;
-    expect(publisher).toMatchObject({ disabled: true, note: expect.stringMatching(/^you lack portal:publisher:publishFeatures, portal:publisher:publishTiles and \d+ more$/) });
+    expect(publisher).toMatchObject({
+      disabled: true,
+      note: expect.stringMatching(/^you lack portal:publisher:publishFeatures, portal:publisher:publishTiles and \d+ more$/),
+    });
     expect(publisher.reason).toMatch(/^You cannot assign the role 'Publisher': it holds privileges you do not hold \(portal:publisher:publishFeatures, /);
     // A custom role whose privileges could not be read is left to the portal.
-    expect(forManager[1].items).toEqual([
-      { value: 'r3', label: 'Member viewer' },
-      { value: 'r4', label: 'Role admin', disabled: true, reason: "You cannot assign the role 'Role admin': it holds privileges you do not hold (portal:admin:manageRoles).", note: 'you lack portal:admin:manageRoles' },
-      { value: 'r2', label: 'Analyst' },
-    ].sort((a, b) => a.label.localeCompare(b.label)));
-    expect(toSelectData(forManager)[1].items.find((i) => i.value === 'r4')).toEqual({ value: 'r4', label: 'Role admin (you lack portal:admin:manageRoles)', disabled: true });
+    expect(forManager[1].items).toEqual(
+      [
+        { value: 'r3', label: 'Member viewer' },
+        {
+          value: 'r4',
+          label: 'Role admin',
+          disabled: true,
+          reason: "You cannot assign the role 'Role admin': it holds privileges you do not hold (portal:admin:manageRoles).",
+          note: 'you lack portal:admin:manageRoles',
+        },
+        { value: 'r2', label: 'Analyst' },
+      ].sort((a, b) => a.label.localeCompare(b.label)),
+    );
+    expect(toSelectData(forManager)[1].items.find((i) => i.value === 'r4')).toEqual({
+      value: 'r4',
+      label: 'Role admin (you lack portal:admin:manageRoles)',
+      disabled: true,
+    });
     const forAdmin = roleChoices(defaultAdmin, undefined);
     expect(forAdmin).toHaveLength(1);
     expect(forAdmin[0].items.map((i) => [i.label, !!i.disabled])).toEqual([

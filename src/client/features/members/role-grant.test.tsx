@@ -39,7 +39,7 @@ async function membersTable() {
 }
 
 describe('changing roles as a member holding only viewUsers and changeUserRoles', () => {
-  it("cannot open their own role change: the button says why", async () => {
+  it('cannot open their own role change: the button says why', async () => {
     await signInAs(svc, 'changer');
     renderApp('/members?q=changer');
     const table = await screen.findByRole('table', { name: 'Members' });
@@ -57,8 +57,14 @@ describe('changing roles as a member holding only viewUsers and changeUserRoles'
     await user.click(within(dialog).getByLabelText(/^New role/, { selector: 'input' }));
 
     expect(await screen.findByRole('option', { name: 'Administrator (default administrators only)' })).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByRole('option', { name: /^Publisher \(you lack portal:user:viewOrgUsers, portal:user:createGroup and \d+ more\)$/ })).toHaveAttribute('aria-disabled', 'true');
-    expect(screen.getByRole('option', { name: 'Almost admin (you lack portal:admin:manageRoles, portal:admin:manageWebhooks)' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: /^Publisher \(you lack portal:user:viewOrgUsers, portal:user:createGroup and \d+ more\)$/ })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
+    expect(screen.getByRole('option', { name: 'Almost admin (you lack portal:admin:manageRoles, portal:admin:manageWebhooks)' })).toHaveAttribute(
+      'aria-disabled',
+      'true',
+    );
     // The built-in Viewer holds member-level privileges this role does not.
     expect(screen.getByRole('option', { name: /^Viewer \(you lack / })).toHaveAttribute('aria-disabled', 'true');
     const smaller = screen.getByRole('option', { name: 'Member viewer' });
@@ -86,10 +92,9 @@ describe('new-member defaults as a member holding manageSecurity and what a User
     const form = await screen.findByRole('form', { name: 'New-member defaults' });
     await user.click(within(form).getByLabelText(/^Role/, { selector: 'input' }));
 
-    expect(await screen.findByRole('option', { name: /^Publisher \(you lack portal:publisher:publishFeatures, portal:publisher:publishTiles and \d+ more\)$/ })).toHaveAttribute(
-      'aria-disabled',
-      'true',
-    );
+    expect(
+      await screen.findByRole('option', { name: /^Publisher \(you lack portal:publisher:publishFeatures, portal:publisher:publishTiles and \d+ more\)$/ }),
+    ).toHaveAttribute('aria-disabled', 'true');
     expect(screen.getByRole('option', { name: 'Almost admin (administrator role)' })).toHaveAttribute('aria-disabled', 'true');
     const plain = screen.getByRole('option', { name: 'User' });
     expect(plain).not.toHaveAttribute('aria-disabled', 'true');

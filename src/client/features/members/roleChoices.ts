@@ -18,7 +18,10 @@ export interface RoleChoiceGroup {
   items: RoleChoice[];
 }
 
-export function roleChoices(user: Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string }, customRoles: readonly RoleRecord[] | undefined): RoleChoiceGroup[] {
+export function roleChoices(
+  user: Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string },
+  customRoles: readonly RoleRecord[] | undefined,
+): RoleChoiceGroup[] {
   const choice = (value: string, label: string): RoleChoice => {
     const permission = assignRolePermission(user, value, customRoles);
     return { value, label, ...(permission.allowed ? {} : { disabled: true, reason: permission.reason, note: permission.note }) };

@@ -139,7 +139,13 @@ function PrivilegesSection() {
                         </Group>
                       </Accordion.Control>
                       <Accordion.Panel>
-                        <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} spacing="md" verticalSpacing="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                        <SimpleGrid
+                          cols={{ base: 1, md: 2, xl: 3 }}
+                          spacing="md"
+                          verticalSpacing="xs"
+                          component="ul"
+                          style={{ listStyle: 'none', padding: 0, margin: 0 }}
+                        >
                           {g.privileges.map((p) => (
                             <li key={p.id}>
                               <Text size="sm">{p.label}</Text>

@@ -32,7 +32,16 @@ function Comparison({ options, initialA, initialB }: Pick<CompareRolesModalProps
     <Stack gap="md">
       <Group grow align="flex-end" wrap="wrap">
         <Select label="Role A" data={data} value={a} onChange={setA} allowDeselect={false} searchable comboboxProps={{ withinPortal: true }} />
-        <Select label="Role B" placeholder="Pick a role to compare with" data={data} value={b} onChange={setB} allowDeselect={false} searchable data-autofocus />
+        <Select
+          label="Role B"
+          placeholder="Pick a role to compare with"
+          data={data}
+          value={b}
+          onChange={setB}
+          allowDeselect={false}
+          searchable
+          data-autofocus
+        />
       </Group>
       {roleA && roleB ? (
         <PrivilegeComparisonView nameA={roleA.label} nameB={roleB.label} comparison={comparePrivileges(roleA.privileges, roleB.privileges)} />

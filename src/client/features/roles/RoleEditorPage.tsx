@@ -97,7 +97,15 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
   const detailsChanged = isNew || form.formState.isDirty;
   const changed = privilegesChanged || detailsChanged;
   const options = roleOptions(allRoles?.filter((r) => r.id !== role?.id));
-  const compareOptions = [{ value: 'this', label: role ? `${role.name}${privilegesChanged ? ' (as edited)' : ''}` : 'New role (as edited)', privileges: selection, group: 'This role' }, ...options];
+  const compareOptions = [
+    {
+      value: 'this',
+      label: role ? `${role.name}${privilegesChanged ? ' (as edited)' : ''}` : 'New role (as edited)',
+      privileges: selection,
+      group: 'This role',
+    },
+    ...options,
+  ];
 
   const discard = () => {
     form.reset();
@@ -118,7 +126,11 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
       },
       {
         onSuccess: ({ roleId, created }) => {
-          notifications.show({ color: 'green', title: created ? 'Role created' : 'Role saved', message: `“${values.name}” ${created ? 'was created' : 'was saved'}.` });
+          notifications.show({
+            color: 'green',
+            title: created ? 'Role created' : 'Role saved',
+            message: `“${values.name}” ${created ? 'was created' : 'was saved'}.`,
+          });
           setReviewing(null);
           if (created) void navigate(`/roles/${encodeURIComponent(roleId)}`, { replace: true });
           else form.reset(values);
@@ -128,7 +140,10 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
             setReviewing(null);
             void navigate(`/roles/${encodeURIComponent(error.roleId)}`, {
               replace: true,
-              state: { privileges: selection, notice: `The role was created, but its privileges were not saved: ${describeError(error.cause)} Review them and save again.` } satisfies EditorState,
+              state: {
+                privileges: selection,
+                notice: `The role was created, but its privileges were not saved: ${describeError(error.cause)} Review them and save again.`,
+              } satisfies EditorState,
             });
             return;
           }
@@ -167,7 +182,13 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               Compare with another role
             </Button>
             {role ? (
-              <GuardedButton permission={changeRolePermission(user, role, 'delete')} variant="default" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleting(true)}>
+              <GuardedButton
+                permission={changeRolePermission(user, role, 'delete')}
+                variant="default"
+                color="red"
+                leftSection={<IconTrash size={16} />}
+                onClick={() => setDeleting(true)}
+              >
                 Delete role
               </GuardedButton>
             ) : null}
@@ -242,7 +263,9 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
             <Paper withBorder shadow="md" radius="md" p="sm" pos="sticky" bottom={12} style={{ zIndex: 5 }}>
               <Group justify="space-between" wrap="nowrap" gap="sm">
                 <Text size="sm" aria-live="polite" data-testid="pending-changes" style={{ minWidth: 0 }}>
-                  {privilegesChanged ? `${diff.added.length} privilege${diff.added.length === 1 ? '' : 's'} added, ${diff.removed.length} removed` : 'Privileges unchanged'}
+                  {privilegesChanged
+                    ? `${diff.added.length} privilege${diff.added.length === 1 ? '' : 's'} added, ${diff.removed.length} removed`
+                    : 'Privileges unchanged'}
                   {!isNew && form.formState.isDirty ? ' · details changed' : ''}
                 </Text>
                 <Group gap="sm" wrap="nowrap">
@@ -273,7 +296,9 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
                     Name: {role.name} → <strong>{reviewing.name}</strong>
                   </Text>
                 ) : null}
-                {reviewing.description !== (role.description ?? '') ? <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text> : null}
+                {reviewing.description !== (role.description ?? '') ? (
+                  <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text>
+                ) : null}
               </Stack>
             ) : null}
             <Title order={3} fz="md">
@@ -287,7 +312,13 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               </Alert>
             ) : null}
             {unmet.length ? (
-              <Alert color="orange" variant="light" icon={<IconAlert />} title="Some privileges need others that are not granted" data-testid="unmet-requirements">
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconAlert />}
+                title="Some privileges need others that are not granted"
+                data-testid="unmet-requirements"
+              >
                 <List size="sm" spacing={2}>
                   {unmet.map((u) => (
                     <List.Item key={u.id}>
@@ -320,7 +351,9 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
       </Modal>
 
       <CompareRolesModal opened={comparing} onClose={() => setComparing(false)} options={compareOptions} initialA="this" />
-      {role ? <DeleteRoleModal role={deleting ? role : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/roles', { replace: true })} /> : null}
+      {role ? (
+        <DeleteRoleModal role={deleting ? role : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/roles', { replace: true })} />
+      ) : null}
     </>
   );
 }

@@ -83,14 +83,28 @@ export default function RolesPage() {
           </Text>
         ),
     },
-    { id: 'modified', header: 'Changed', render: (r) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDate(r.modified)}</Text> },
+    {
+      id: 'modified',
+      header: 'Changed',
+      render: (r) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDate(r.modified)}
+        </Text>
+      ),
+    },
     {
       id: 'actions',
       header: 'Actions',
       align: 'right',
       render: (r) => (
         <Group gap="xs" justify="flex-end" wrap="nowrap">
-          <Button component={Link} to={`/roles/${encodeURIComponent(r.id)}`} size="xs" variant="default" aria-label={`${changeRolePermission(user, r).allowed ? 'Edit' : 'View'} ${r.name}`}>
+          <Button
+            component={Link}
+            to={`/roles/${encodeURIComponent(r.id)}`}
+            size="xs"
+            variant="default"
+            aria-label={`${changeRolePermission(user, r).allowed ? 'Edit' : 'View'} ${r.name}`}
+          >
             {changeRolePermission(user, r).allowed ? 'Edit' : 'View'}
           </Button>
           <GuardedButton

@@ -24,7 +24,11 @@ function Harness({ initial = [], seen }: { initial?: string[]; seen: { value: st
 }
 
 const box = (label: string) => inputByLabel(label);
-const areas = () => screen.queryAllByRole('group').filter((g) => g.hasAttribute('data-area')).map((r) => r.getAttribute('data-area'));
+const areas = () =>
+  screen
+    .queryAllByRole('group')
+    .filter((g) => g.hasAttribute('data-area'))
+    .map((r) => r.getAttribute('data-area'));
 
 describe('privilege checklist', () => {
   it('groups the catalogue by general / administrative, then area, with every privilege once', () => {
@@ -84,7 +88,9 @@ describe('privilege checklist', () => {
 
     // Publishing needs content creation: noted, in warning words while it is missing.
     await user.click(box('Publish hosted feature layers'));
-    expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(expect.stringContaining('Needs Create, update and delete own content, which is not granted'));
+    expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(
+      expect.stringContaining('Needs Create, update and delete own content, which is not granted'),
+    );
     await user.click(box('Create, update and delete own content'));
     expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(expect.stringContaining('Requires Create, update and delete own content'));
 
@@ -119,6 +125,9 @@ describe('privilege sets', () => {
       onlyB: ['portal:admin:viewUsers'],
       both: ['features:user:edit'],
     });
-    expect(impliedBy(['features:user:manageVersions', 'features:user:fullEdit']).get('features:user:edit')?.sort()).toEqual(['features:user:fullEdit', 'features:user:manageVersions']);
+    expect(impliedBy(['features:user:manageVersions', 'features:user:fullEdit']).get('features:user:edit')?.sort()).toEqual([
+      'features:user:fullEdit',
+      'features:user:manageVersions',
+    ]);
   });
 });

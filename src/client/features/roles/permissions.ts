@@ -11,6 +11,11 @@ export function manageRolesPermission(user: Member): Permission {
 
 /** Changing or deleting this role: built-in roles are read-only for everyone. */
 export function changeRolePermission(user: Member, role: Pick<RoleRecord, 'builtIn' | 'name'>, action = 'change'): Permission {
-  if (role.builtIn) return { allowed: false, missing: 'built-in role', reason: `${role.name} is a built-in role: it cannot be ${action === 'delete' ? 'deleted' : 'changed'}.` };
+  if (role.builtIn)
+    return {
+      allowed: false,
+      missing: 'built-in role',
+      reason: `${role.name} is a built-in role: it cannot be ${action === 'delete' ? 'deleted' : 'changed'}.`,
+    };
   return manageRolesPermission(user);
 }

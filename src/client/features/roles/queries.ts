@@ -11,7 +11,6 @@ export const rolesPageQuery = (orgId: string, list: RoleListState) =>
     placeholderData: keepPreviousData,
   });
 
-
 /** One role and its privileges. */
 export const roleQuery = (orgId: string, roleId: string) =>
   queryOptions({

@@ -87,7 +87,9 @@ describe('roles page', () => {
     expect(listed(second, 'Removed')).toEqual(['portal:user:viewOrgUsers']);
     await user.click(within(second).getByRole('button', { name: 'Save role' }));
     expect(await screen.findByText('Role saved')).toBeInTheDocument();
-    await waitFor(async () => expect((await getRolePrivileges(svc.orgId, created!.id)).privileges).toEqual(['features:user:edit', 'features:user:fullEdit', 'portal:user:createGroup']));
+    await waitFor(async () =>
+      expect((await getRolePrivileges(svc.orgId, created!.id)).privileges).toEqual(['features:user:edit', 'features:user:fullEdit', 'portal:user:createGroup']),
+    );
     expect((await roleNamed(`${name} v2`))?.id).toBe(created!.id);
     await waitFor(() => expect(screen.getByTestId('pending-changes')).toHaveTextContent('Privileges unchanged'));
   });

@@ -46,7 +46,11 @@ const NOT_SET = 'Not set';
 function describeDefaults(d: UserDefaultSettings, roles: readonly RoleRecord[], groups: readonly GroupRecord[]) {
   const groupTitle = (id: string) => groups.find((g) => g.id === id)?.title ?? id;
   return [
-    { key: 'role', label: 'Role', value: d.role ? roleLabel(d.role.startsWith('org_') ? { role: d.role } : { role: 'org_user', roleId: d.role }, roles) : null },
+    {
+      key: 'role',
+      label: 'Role',
+      value: d.role ? roleLabel(d.role.startsWith('org_') ? { role: d.role } : { role: 'org_user', roleId: d.role }, roles) : null,
+    },
     { key: 'userLicenseType', label: 'User type', value: d.userLicenseType ? licenseLabel(d.userLicenseType) : null },
     { key: 'groups', label: 'Groups', value: d.groups.length ? d.groups.map(groupTitle) : null },
     { key: 'userType', label: 'Apps', value: d.userType ? USER_TYPE_LABELS[d.userType] : null },
@@ -54,8 +58,18 @@ function describeDefaults(d: UserDefaultSettings, roles: readonly RoleRecord[], 
 }
 
 function Value({ value }: { value: string | readonly string[] | null }) {
-  if (value === null) return <Text size="sm" c="dimmed">{NOT_SET}</Text>;
-  if (typeof value === 'string') return <Text size="sm" fw={500}>{value}</Text>;
+  if (value === null)
+    return (
+      <Text size="sm" c="dimmed">
+        {NOT_SET}
+      </Text>
+    );
+  if (typeof value === 'string')
+    return (
+      <Text size="sm" fw={500}>
+        {value}
+      </Text>
+    );
   return (
     <Group gap={4} justify="flex-end">
       {value.map((v) => (
@@ -120,10 +134,23 @@ function NewMemberDefaults() {
       actions={
         editing ? null : (
           <>
-            <GuardedButton permission={permission} variant="default" leftSection={<IconPencil size={16} />} onClick={() => setEditing(true)} disabled={!defaults.data}>
+            <GuardedButton
+              permission={permission}
+              variant="default"
+              leftSection={<IconPencil size={16} />}
+              onClick={() => setEditing(true)}
+              disabled={!defaults.data}
+            >
               Edit defaults
             </GuardedButton>
-            <GuardedButton permission={permission} variant="default" color="red" leftSection={<IconTrash size={16} />} onClick={() => setClearing(true)} disabled={!anySet}>
+            <GuardedButton
+              permission={permission}
+              variant="default"
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => setClearing(true)}
+              disabled={!anySet}
+            >
               Clear all defaults
             </GuardedButton>
           </>
@@ -139,7 +166,13 @@ function NewMemberDefaults() {
       ) : defaults.isError ? (
         <ErrorState error={defaults.error} title="Could not load the new-member defaults" onRetry={() => defaults.refetch()} />
       ) : editing ? (
-        <DefaultsForm current={defaults.data} roles={known} groups={orgGroups} groupsError={groups.isError ? groups.error : undefined} onDone={() => setEditing(false)} />
+        <DefaultsForm
+          current={defaults.data}
+          roles={known}
+          groups={orgGroups}
+          groupsError={groups.isError ? groups.error : undefined}
+          onDone={() => setEditing(false)}
+        />
       ) : (
         <Table aria-label="Current new-member defaults" verticalSpacing="xs" maw={640}>
           <Table.Tbody>
@@ -209,13 +242,18 @@ function DefaultsForm({
   // A default group must be one the member could add members to themselves (the portal refuses
   // others): its owner or a manager, or a holder of portal:admin:assignToGroups.
   const mayAddTo = (g: GroupRecord) =>
-    user.privileges.includes('portal:admin:assignToGroups') || current.groups.includes(g.id) || ['owner', 'admin'].includes(g.userMembership?.memberType ?? 'none');
+    user.privileges.includes('portal:admin:assignToGroups') ||
+    current.groups.includes(g.id) ||
+    ['owner', 'admin'].includes(g.userMembership?.memberType ?? 'none');
   const groupData = [
-    ...groups.map((g) => (mayAddTo(g) ? { value: g.id, label: g.title } : { value: g.id, label: `${g.title} (only its managers add members)`, disabled: true })),
+    ...groups.map((g) =>
+      mayAddTo(g) ? { value: g.id, label: g.title } : { value: g.id, label: `${g.title} (only its managers add members)`, disabled: true },
+    ),
     // A default group the list did not include still shows (by id).
     ...current.groups.filter((id) => !groups.some((g) => g.id === id)).map((id) => ({ value: id, label: id })),
   ];
-  const keep = (field: 'role' | 'userLicenseType' | 'userType') => (current[field] ? 'Set: it can be changed, or cleared with all the others.' : 'Leave empty to keep it unset.');
+  const keep = (field: 'role' | 'userLicenseType' | 'userType') =>
+    current[field] ? 'Set: it can be changed, or cleared with all the others.' : 'Leave empty to keep it unset.';
 
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
@@ -278,7 +316,11 @@ function DefaultsForm({
           render={({ field }) => (
             <MultiSelect
               label="Groups"
-              description={groupsError ? `The organization's groups could not be loaded (${describeError(groupsError)}).` : 'New members join these groups of the organization.'}
+              description={
+                groupsError
+                  ? `The organization's groups could not be loaded (${describeError(groupsError)}).`
+                  : 'New members join these groups of the organization.'
+              }
               placeholder={field.value.length ? undefined : 'No groups'}
               data={groupData}
               value={field.value}
@@ -315,7 +357,9 @@ function ClearDefaultsModal({ opened, onClose, rows }: { opened: boolean; onClos
   return (
     <Modal opened={opened} onClose={close} title="Clear all new-member defaults?" size="lg" centered>
       <Stack gap="md">
-        <Text size="sm">New members then start as Users with the portal's own defaults, in no groups. Members already in the organization keep what they have.</Text>
+        <Text size="sm">
+          New members then start as Users with the portal's own defaults, in no groups. Members already in the organization keep what they have.
+        </Text>
         <Table aria-label="Before and after" verticalSpacing="xs" withTableBorder>
           <Table.Thead>
             <Table.Tr>
@@ -399,7 +443,12 @@ function ExternalMembersForm({ current, permission }: { current?: number; permis
     update.mutate(
       { maxExternalMembersPerGroup: values.maxExternalMembersPerGroup },
       {
-        onSuccess: () => notifications.show({ color: 'green', title: 'Setting saved', message: `A group may now hold ${values.maxExternalMembersPerGroup} members from other organizations.` }),
+        onSuccess: () =>
+          notifications.show({
+            color: 'green',
+            title: 'Setting saved',
+            message: `A group may now hold ${values.maxExternalMembersPerGroup} members from other organizations.`,
+          }),
         onError: (err) => {
           const left = applyServerErrors(err, ['maxExternalMembersPerGroup'] as const, form.setError);
           if (left) notifications.show({ color: 'red', title: 'Setting not saved', message: left });

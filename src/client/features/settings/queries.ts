@@ -8,7 +8,6 @@ export const defaultsQuery = (orgId: string) =>
     queryFn: ({ signal }) => getUserDefaultSettings(orgId, { signal }),
   });
 
-
 /** The organization's groups, by title (the first 100): what new members may join by default. */
 export const orgGroupsQuery = (orgId: string) =>
   queryOptions({

@@ -16,7 +16,11 @@ const EMPTY = { role: null, userLicenseType: null, groups: [], userType: null, a
 /** The summary table as {label: value}. */
 function summary(): Record<string, string> {
   const table = screen.getByRole('table', { name: 'Current new-member defaults' });
-  return Object.fromEntries(within(table).getAllByRole('row').map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]));
+  return Object.fromEntries(
+    within(table)
+      .getAllByRole('row')
+      .map((r) => [r.querySelector('th')!.textContent, r.querySelector('td')!.textContent]),
+  );
 }
 
 async function pick(user: UserEvent, label: string | RegExp, option: string) {
@@ -50,11 +54,18 @@ describe('settings: new-member defaults', () => {
     await waitFor(() =>
       expect(summary()).toEqual({ Role: 'Publisher', 'User type': 'GIS Professional Standard', Groups: 'North teamSouth team', Apps: 'ArcGIS and Esri apps' }),
     );
-    expect(await getUserDefaultSettings(svc.orgId)).toMatchObject({ role: 'org_publisher', userLicenseType: 'GISProfessionalStdUT', groups: [north.id, south.id], userType: 'both' });
+    expect(await getUserDefaultSettings(svc.orgId)).toMatchObject({
+      role: 'org_publisher',
+      userLicenseType: 'GISProfessionalStdUT',
+      groups: [north.id, south.id],
+      userType: 'both',
+    });
 
     await user.click(screen.getByRole('button', { name: 'Clear all defaults' }));
     const dialog = await screen.findByRole('dialog', { name: 'Clear all new-member defaults?' });
-    const rows = within(within(dialog).getByRole('table', { name: 'Before and after' })).getAllByRole('row').map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
+    const rows = within(within(dialog).getByRole('table', { name: 'Before and after' }))
+      .getAllByRole('row')
+      .map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent));
     expect(rows.slice(1)).toEqual([
       ['Role', 'Publisher', 'Not set'],
       ['User type', 'GIS Professional Standard', 'Not set'],

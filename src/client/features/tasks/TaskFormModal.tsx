@@ -56,7 +56,9 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
   const window = useMemo(() => ({ startDate: startDate ? Date.parse(startDate) : null, endDate: endDate ? Date.parse(endDate) : null }), [startDate, endDate]);
   const rules = TASK_TYPE_RULES[type];
   const msg = (e: { message?: string } | undefined) => (e?.message ? sentence(e.message) : undefined);
-  const scheduleErrors = Object.fromEntries(Object.entries(errors.schedule ?? {}).flatMap(([f, e]) => ((e as { type?: string })?.type === 'server' ? [[f, (e as { message: string }).message]] : []))) as Partial<Record<CronField, string>>;
+  const scheduleErrors = Object.fromEntries(
+    Object.entries(errors.schedule ?? {}).flatMap(([f, e]) => ((e as { type?: string })?.type === 'server' ? [[f, (e as { message: string }).message]] : [])),
+  ) as Partial<Record<CronField, string>>;
 
   const typeChoices = TASK_TYPES.map((t) => ({
     value: t,
@@ -68,7 +70,9 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
     setFormError(null);
     const input = formToInput(values);
     const onError = (error: unknown) =>
-      setFormError(applyServerErrors<FieldName>(error, Object.values(SERVER_FIELD_MAP) as FieldName[], form.setError, SERVER_FIELD_MAP as Record<string, FieldName>));
+      setFormError(
+        applyServerErrors<FieldName>(error, Object.values(SERVER_FIELD_MAP) as FieldName[], form.setError, SERVER_FIELD_MAP as Record<string, FieldName>),
+      );
     const done = (what: string) => {
       notifications.show({ color: 'green', title: what, message: `“${values.title || TASK_TYPE_LABELS[values.type]}” is scheduled.` });
       onClose();
@@ -106,7 +110,9 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
             render={({ field }) => (
               <ItemPicker
                 label={rules.itemRequired ? 'Item (required)' : 'Item (optional)'}
-                description={type === 'ExecuteNotebook' ? 'The notebook to run.' : type === 'UpdateInsightsWorkbook' ? 'The Insights workbook to update.' : undefined}
+                description={
+                  type === 'ExecuteNotebook' ? 'The notebook to run.' : type === 'UpdateInsightsWorkbook' ? 'The Insights workbook to update.' : undefined
+                }
                 value={field.value}
                 onChange={field.onChange}
                 inputRef={field.ref}
@@ -119,13 +125,31 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
         <TypeParameters form={form} type={type} />
 
         <Stack gap={4}>
-          <Title order={3} size="h4">Schedule</Title>
-          <Controller control={form.control} name="schedule" render={({ field }) => <CronBuilder value={field.value} onChange={field.onChange} window={window} serverErrors={scheduleErrors} />} />
+          <Title order={3} size="h4">
+            Schedule
+          </Title>
+          <Controller
+            control={form.control}
+            name="schedule"
+            render={({ field }) => <CronBuilder value={field.value} onChange={field.onChange} window={window} serverErrors={scheduleErrors} />}
+          />
         </Stack>
 
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <TextInput type="datetime-local" label="Start (your time)" description="Optional: no run before this." {...form.register('startDate')} error={msg(errors.startDate)} />
-          <TextInput type="datetime-local" label="End (your time)" description="Optional: no run after this." {...form.register('endDate')} error={msg(errors.endDate)} />
+          <TextInput
+            type="datetime-local"
+            label="Start (your time)"
+            description="Optional: no run before this."
+            {...form.register('startDate')}
+            error={msg(errors.startDate)}
+          />
+          <TextInput
+            type="datetime-local"
+            label="End (your time)"
+            description="Optional: no run after this."
+            {...form.register('endDate')}
+            error={msg(errors.endDate)}
+          />
           <Controller
             control={form.control}
             name="maxOccurrences"
@@ -197,7 +221,16 @@ function TypeParameters({ form, type }: { form: ReturnType<typeof useForm<TaskFo
         <Controller
           control={form.control}
           name="instances"
-          render={({ field }) => <NumberInput label="Caching service instances" min={1} max={64} value={field.value} onChange={(v) => field.onChange(Number(v) || 1)} error={msg(errors.instances)} />}
+          render={({ field }) => (
+            <NumberInput
+              label="Caching service instances"
+              min={1}
+              max={64}
+              value={field.value}
+              onChange={(v) => field.onChange(Number(v) || 1)}
+              error={msg(errors.instances)}
+            />
+          )}
         />
         <TextInput label="Layer" description="Blank: all layers." {...form.register('layer')} />
         <Controller

@@ -52,7 +52,12 @@ export function nextRunOf(t: TaskRecord, now = Date.now()): number | null {
 }
 
 export function WhenCell({ ms }: { ms: number | null }) {
-  if (ms === null) return <Text size="sm" c="dimmed">—</Text>;
+  if (ms === null)
+    return (
+      <Text size="sm" c="dimmed">
+        —
+      </Text>
+    );
   return (
     <Stack gap={0}>
       <Text size="sm">{formatLocal(ms)}</Text>
@@ -78,7 +83,14 @@ export default function TasksPage() {
   const [bulk, setBulk] = useState<{ label: string; done: number; total: number; rows?: BulkResultRow[] } | null>(null);
   const action = useTaskAction();
   const runNow = localOnly(usePortalCapabilities(), 'running a task on demand');
-  const list = useQuery(tasksQuery(scope === 'org' && admin ? { orgId: user.orgId } : { username: user.username }, { start, num, sortField: sort.field as never, sortOrder: sort.order }));
+  const list = useQuery(
+    tasksQuery(scope === 'org' && admin ? { orgId: user.orgId } : { username: user.username }, {
+      start,
+      num,
+      sortField: sort.field as never,
+      sortOrder: sort.order,
+    }),
+  );
   const rows = list.data?.tasks;
 
   const act = (t: TaskRecord, what: 'enable' | 'disable' | 'delete' | 'run') =>
@@ -119,7 +131,12 @@ export default function TasksPage() {
       label,
       done: targets.length,
       total: targets.length,
-      rows: outcomes.map((o) => ({ key: o.item.id, name: o.item.title || TASK_TYPE_LABELS[o.item.type], ok: o.ok, detail: o.ok ? (enable ? 'Resumed' : 'Paused') : describeError(o.error) })),
+      rows: outcomes.map((o) => ({
+        key: o.item.id,
+        name: o.item.title || TASK_TYPE_LABELS[o.item.type],
+        ok: o.ok,
+        detail: o.ok ? (enable ? 'Resumed' : 'Paused') : describeError(o.error),
+      })),
     });
     setSelected(new Map());
   };
@@ -334,11 +351,20 @@ export default function TasksPage() {
           setHistory(null);
           fromMenu.restore();
         }}
-        position="right" size="xl" title={history ? `Run history: ${history.title || TASK_TYPE_LABELS[history.type]}` : ''}>
+        position="right"
+        size="xl"
+        title={history ? `Run history: ${history.title || TASK_TYPE_LABELS[history.type]}` : ''}
+      >
         {history ? <RunHistory task={history} /> : null}
       </Drawer>
       <Modal opened={!!bulk} onClose={() => bulk?.rows && setBulk(null)} title={bulk?.label ?? ''} size="lg" centered>
-        {bulk ? bulk.rows ? <BulkResultTable label={`${bulk.label}: results`} rows={bulk.rows} nameHeader="Task" /> : <BulkProgress label={bulk.label} done={bulk.done} total={bulk.total} /> : null}
+        {bulk ? (
+          bulk.rows ? (
+            <BulkResultTable label={`${bulk.label}: results`} rows={bulk.rows} nameHeader="Task" />
+          ) : (
+            <BulkProgress label={bulk.label} done={bulk.done} total={bulk.total} />
+          )
+        ) : null}
       </Modal>
     </>
   );
@@ -348,7 +374,13 @@ function RunHistory({ task }: { task: TaskRecord }) {
   const runs = useQuery(runsQuery(task.userId, task.id));
   if (runs.isPending) return <LoadingState label="Loading runs…" />;
   if (runs.isError) return <ErrorState error={runs.error} title="Runs could not be loaded" onRetry={() => runs.refetch()} />;
-  if (!runs.data.runs.length) return <EmptyPanel title="No runs yet" description={nextRunOf(task) ? `The first run is due ${formatLocal(nextRunOf(task)!)} (${formatUtc(nextRunOf(task)!)}).` : undefined} />;
+  if (!runs.data.runs.length)
+    return (
+      <EmptyPanel
+        title="No runs yet"
+        description={nextRunOf(task) ? `The first run is due ${formatLocal(nextRunOf(task)!)} (${formatUtc(nextRunOf(task)!)}).` : undefined}
+      />
+    );
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">

@@ -3,7 +3,15 @@
  * task URL and parameters are required, and the parameter shapes) checked before sending.
  */
 import { z } from 'zod';
-import { REPORT_TYPES, TASK_LIMITS, TASK_PARAMETER_SHAPES, TASK_TYPE_RULES, TASK_TYPES, type TaskRecord, type TaskType } from '../../../shared/contract/tasks.ts';
+import {
+  REPORT_TYPES,
+  TASK_LIMITS,
+  TASK_PARAMETER_SHAPES,
+  TASK_TYPE_RULES,
+  TASK_TYPES,
+  type TaskRecord,
+  type TaskType,
+} from '../../../shared/contract/tasks.ts';
 import { CRON_FIELDS, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { TaskInput } from '../../api/index.ts';
 
@@ -33,15 +41,23 @@ export const taskFormSchema = z
   .superRefine((v, ctx) => {
     const rules = TASK_TYPE_RULES[v.type];
     if (rules.itemRequired && !v.itemId) ctx.addIssue({ code: 'custom', path: ['itemId'], message: `is required for this type of task` });
-    if (rules.taskUrlRequired && !/^https?:\/\/\S+$/.test(v.taskURL)) ctx.addIssue({ code: 'custom', path: ['taskURL'], message: 'must be the http(s) URL of the geoprocessing task' });
-    if (v.type === 'ExecuteSceneCook' && !/^https?:\/\/\S+$/.test(v.serviceUrl)) ctx.addIssue({ code: 'custom', path: ['serviceUrl'], message: 'must be the http(s) URL of the scene service' });
+    if (rules.taskUrlRequired && !/^https?:\/\/\S+$/.test(v.taskURL))
+      ctx.addIssue({ code: 'custom', path: ['taskURL'], message: 'must be the http(s) URL of the geoprocessing task' });
+    if (v.type === 'ExecuteSceneCook' && !/^https?:\/\/\S+$/.test(v.serviceUrl))
+      ctx.addIssue({ code: 'custom', path: ['serviceUrl'], message: 'must be the http(s) URL of the scene service' });
     if (usesJson(v.type)) {
       const parsed = parseJson(v.parametersJson);
       if (parsed === undefined) ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'must be a JSON object' });
-      else if (rules.parametersRequired && !Object.keys(parsed).length) ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'is required for this type of task' });
+      else if (rules.parametersRequired && !Object.keys(parsed).length)
+        ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'is required for this type of task' });
       else if (Object.keys(parsed).length) {
         const r = TASK_PARAMETER_SHAPES[v.type].safeParse(parsed);
-        if (!r.success) ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: r.error.issues.map((i) => `${i.path.join('.') || 'parameters'}: ${i.message}`).join('; ') });
+        if (!r.success)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['parametersJson'],
+            message: r.error.issues.map((i) => `${i.path.join('.') || 'parameters'}: ${i.message}`).join('; '),
+          });
       }
     }
     const check = validateSchedule(v.schedule);
@@ -119,7 +135,12 @@ export function formToInput(v: TaskFormValues): TaskInput {
   let parameters: Record<string, unknown> | undefined;
   if (v.type === 'ExecuteReport') parameters = { reportType: v.reportType, ...(v.reportTitle ? { title: v.reportTitle } : {}) };
   else if (v.type === 'ExecuteSceneCook')
-    parameters = { service_url: v.serviceUrl, num_of_caching_service_instances: v.instances, ...(v.layer ? { layer: v.layer } : {}), update_mode: v.updateMode };
+    parameters = {
+      service_url: v.serviceUrl,
+      num_of_caching_service_instances: v.instances,
+      ...(v.layer ? { layer: v.layer } : {}),
+      update_mode: v.updateMode,
+    };
   else parameters = parseJson(v.parametersJson) ?? {};
   const schedule = Object.fromEntries(CRON_FIELDS.map((f) => [f, v.schedule[f].trim()])) as unknown as CronSchedule;
   return {

@@ -43,7 +43,12 @@ describe('scheduled tasks page', () => {
     expect(row).toHaveTextContent(/07:30 UTC/);
     expect(row).toHaveTextContent('active');
     const listed = await listTasks('admin');
-    expect(listed.tasks[0]).toMatchObject({ title: 'Items every weekday', type: 'ExecuteReport', parameters: { reportType: 'members' }, cronSchedule: weekdays });
+    expect(listed.tasks[0]).toMatchObject({
+      title: 'Items every weekday',
+      type: 'ExecuteReport',
+      parameters: { reportType: 'members' },
+      cronSchedule: weekdays,
+    });
   });
 
   it('pauses and resumes selected tasks with a result per task', async () => {
@@ -70,7 +75,18 @@ describe('scheduled tasks page', () => {
 
   it('edits a task: the form opens on its preset (monthly, last day) and saves a new time', async () => {
     await signInAs(svc, 'admin');
-    const id = (await createTask('admin', { type: 'ExecuteReport', title: 'Month end', parameters: { reportType: 'items' }, minute: '0', hour: '22', dayOfMonth: 'L', month: '*', dayOfWeek: '?' })).taskId;
+    const id = (
+      await createTask('admin', {
+        type: 'ExecuteReport',
+        title: 'Month end',
+        parameters: { reportType: 'items' },
+        minute: '0',
+        hour: '22',
+        dayOfMonth: 'L',
+        month: '*',
+        dayOfWeek: '?',
+      })
+    ).taskId;
     const { user } = renderApp('/tasks');
     await user.click(await screen.findByRole('button', { name: 'Actions for Month end' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
@@ -81,6 +97,9 @@ describe('scheduled tasks page', () => {
     fireEvent.change(within(dialog).getByLabelText(/Time \(UTC\)/), { target: { value: '21:15' } });
     await user.click(within(dialog).getByRole('button', { name: 'Save task' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Month end' })).toBeNull());
-    expect(await getTask('admin', id)).toMatchObject({ cronSchedule: { minute: '15', hour: '21', dayOfMonth: 'L', month: '*', dayOfWeek: '?' }, parameters: { reportType: 'items' } });
+    expect(await getTask('admin', id)).toMatchObject({
+      cronSchedule: { minute: '15', hour: '21', dayOfMonth: 'L', month: '*', dayOfWeek: '?' },
+      parameters: { reportType: 'items' },
+    });
   });
 });

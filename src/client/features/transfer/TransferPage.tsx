@@ -31,10 +31,19 @@ export default function TransferPage() {
   const user = useCurrentUser();
   const [params] = useSearchParams();
   const from = (params.get('from') ?? '').trim();
-  const preset = useMemo(() => (params.get('items') ?? '').split(',').map((s) => s.trim()).filter(Boolean), [params]);
+  const preset = useMemo(
+    () =>
+      (params.get('items') ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    [params],
+  );
   const mayTransfer = can(user, 'portal:admin:reassignItems') || (from.toLowerCase() === user.username.toLowerCase() && can(user, 'portal:user:reassignItems'));
 
-  const header = <PageHeader title="Transfer content" description={from ? `Give ${from}'s items to another member.` : 'Give a member’s items to another member.'} />;
+  const header = (
+    <PageHeader title="Transfer content" description={from ? `Give ${from}'s items to another member.` : 'Give a member’s items to another member.'} />
+  );
   if (!from) {
     return (
       <>
@@ -52,8 +61,8 @@ export default function TransferPage() {
       <>
         {header}
         <Alert color="red" variant="light" title="Not allowed" role="alert">
-          To transfer another member’s content you need the privilege “Transfer any content” (portal:admin:reassignItems); to transfer your own, “Transfer own content to other members”
-          (portal:user:reassignItems).
+          To transfer another member’s content you need the privilege “Transfer any content” (portal:admin:reassignItems); to transfer your own, “Transfer own
+          content to other members” (portal:user:reassignItems).
         </Alert>
       </>
     );
@@ -89,7 +98,9 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const [titles, setTitles] = useState<ReadonlyMap<string, string>>(new Map());
   const titleOf = (id: string) => titles.get(id) ?? byId.get(id)?.title ?? id;
 
-  const targetOptions = (members.data?.users ?? []).filter((m) => m.username.toLowerCase() !== from.toLowerCase()).map((m) => ({ value: m.username, label: `${m.fullName || m.username} (${m.username})` }));
+  const targetOptions = (members.data?.users ?? [])
+    .filter((m) => m.username.toLowerCase() !== from.toLowerCase())
+    .map((m) => ({ value: m.username, label: `${m.fullName || m.username} (${m.username})` }));
   if (target && !targetOptions.some((o) => o.value === target)) targetOptions.unshift({ value: target, label: target });
 
   async function startCheck() {
@@ -240,7 +251,8 @@ function TransferSummary({ outcomes, target, folder }: { outcomes: RunOutcome[];
     <Alert color={moved.length === outcomes.length ? 'green' : 'yellow'} variant="light" title="Summary" role="status">
       <Stack gap={4}>
         <Text size="sm">
-          {moved.length} of {outcomes.length} item{outcomes.length === 1 ? '' : 's'} now belong to {target}, in {folder === '/' ? 'the root folder' : `the folder “${folder}”`}.
+          {moved.length} of {outcomes.length} item{outcomes.length === 1 ? '' : 's'} now belong to {target}, in{' '}
+          {folder === '/' ? 'the root folder' : `the folder “${folder}”`}.
         </Text>
         <Text size="sm" data-testid="tasks-deactivated">
           Scheduled tasks deactivated: {tasks}
@@ -256,7 +268,21 @@ function TransferSummary({ outcomes, target, folder }: { outcomes: RunOutcome[];
   );
 }
 
-function ItemPicker({ items, extra, selected, onChange, total, from }: { items: Item[]; extra: string[]; selected: Set<string>; onChange: (s: Set<string>) => void; total: number; from: string }) {
+function ItemPicker({
+  items,
+  extra,
+  selected,
+  onChange,
+  total,
+  from,
+}: {
+  items: Item[];
+  extra: string[];
+  selected: Set<string>;
+  onChange: (s: Set<string>) => void;
+  total: number;
+  from: string;
+}) {
   const all = [...extra, ...items.map((i) => i.id)];
   const count = all.filter((id) => selected.has(id)).length;
   const toggle = (id: string, on: boolean) => {

@@ -36,7 +36,10 @@ describe('transfer in batches of 100', () => {
     expect(blocked.map((o) => o.itemId)).toEqual(blockedIds);
     const first = blocked[0].status === 'blocked' ? blocked[0].blocked : null;
     expect(first?.reasons).toEqual([expect.objectContaining({ code: 'targetNotInGroup', groupId: group, groupTitle: 'Batch crews' })]);
-    expect(fixFor(first!.reasons[0], 'publisher1')).toEqual({ text: 'Add publisher1 to the group “Batch crews”, or unshare the item from it.', href: `/groups/${group}` });
+    expect(fixFor(first!.reasons[0], 'publisher1')).toEqual({
+      text: 'Add publisher1 to the group “Batch crews”, or unshare the item from it.',
+      href: `/groups/${group}`,
+    });
 
     const ok = checked.filter((o) => o.status === 'ok').map((o) => o.itemId);
     const moved = await runTransfer('user1', ok, 'publisher1', 'Batch', () => {});
@@ -47,7 +50,9 @@ describe('transfer in batches of 100', () => {
 
     // Running the blocked ones anyway: each fails with its reason, nothing moves.
     const refused = await runTransfer('user1', blockedIds, 'publisher1', '/', () => {});
-    expect(refused.map((o) => [o.ok, o.message])).toEqual(blockedIds.map(() => [false, "publisher1 is not a member of the group 'Batch crews' the item is shared to."]));
+    expect(refused.map((o) => [o.ok, o.message])).toEqual(
+      blockedIds.map(() => [false, "publisher1 is not a member of the group 'Batch crews' the item is shared to."]),
+    );
     expect((await getItem(blockedIds[0])).owner).toBe('user1');
     wire.stop();
   }, 60_000);

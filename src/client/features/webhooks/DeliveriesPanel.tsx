@@ -73,14 +73,25 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
       id: 'time',
       header: 'Time',
       render: (a) => (
-        <UnstyledButton onClick={() => setOpen(a)} aria-label={`Attempt ${a.attempt ?? ''} of ${a.event ?? 'an event'} at ${formatDateTime(a.invokedTimestamp)}`.replace('Attempt  of', 'Attempt of')}>
+        <UnstyledButton
+          onClick={() => setOpen(a)}
+          aria-label={`Attempt ${a.attempt ?? ''} of ${a.event ?? 'an event'} at ${formatDateTime(a.invokedTimestamp)}`.replace('Attempt  of', 'Attempt of')}
+        >
           <Text size="sm" c="blue" style={{ whiteSpace: 'nowrap' }}>
             {formatDateTime(a.invokedTimestamp)}
           </Text>
         </UnstyledButton>
       ),
     },
-    { id: 'event', header: 'Event', render: (a) => <Text size="sm" ff="monospace">{orDash(a.event)}</Text> },
+    {
+      id: 'event',
+      header: 'Event',
+      render: (a) => (
+        <Text size="sm" ff="monospace">
+          {orDash(a.event)}
+        </Text>
+      ),
+    },
     { id: 'attempt', header: 'Attempt', align: 'right', render: (a) => <Text size="sm">{orDash(a.attempt)}</Text> },
     { id: 'status', header: 'Answer', render: (a) => <AttemptBadge a={a} /> },
     { id: 'duration', header: 'Took', align: 'right', render: (a) => <Text size="sm">{orDash(a.durationMs, ' ms')}</Text> },
@@ -117,7 +128,12 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
           setNum(n);
           setStart(1);
         }}
-        empty={<EmptyPanel title={filter ? 'No attempts match' : 'No deliveries yet'} description={filter ? 'Filters apply to the page shown.' : 'Deliveries appear here as events happen, or send a test event.'} />}
+        empty={
+          <EmptyPanel
+            title={filter ? 'No attempts match' : 'No deliveries yet'}
+            description={filter ? 'Filters apply to the page shown.' : 'Deliveries appear here as events happen, or send a test event.'}
+          />
+        }
       />
       <Drawer opened={!!open} onClose={() => setOpen(null)} position="right" size="xl" title={open ? `Delivery of ${open.event ?? 'an event'}` : ''}>
         {open ? <AttemptDetail orgId={orgId} webhookId={webhookId} attempt={open} /> : null}
@@ -161,7 +177,8 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
           loading={redeliver.isPending}
           onClick={() =>
             redeliver.mutate(a.deliveryId, {
-              onSuccess: () => notifications.show({ color: 'green', title: 'Redelivery queued', message: 'The delivery is sent again with the same webhook-id.' }),
+              onSuccess: () =>
+                notifications.show({ color: 'green', title: 'Redelivery queued', message: 'The delivery is sent again with the same webhook-id.' }),
               onError: (err) => notifications.show({ color: 'red', title: 'Not redelivered', message: describeError(err) }),
             })
           }
@@ -169,7 +186,14 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
           Redeliver
         </GuardedButton>
       </Group>
-      {a.requestHeaders ? <Section title="Request headers" text={Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')} /> : null}
+      {a.requestHeaders ? (
+        <Section
+          title="Request headers"
+          text={Object.entries(a.requestHeaders)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n')}
+        />
+      ) : null}
       <Section title="Request body" text={pretty(a.payload)} />
       <Section title="Response body (first 2 KB)" text={(a.responseBody ?? a.responseText) ? pretty(a.responseBody ?? a.responseText) : '(empty)'} />
     </Stack>
@@ -184,12 +208,8 @@ function Section({ title, text }: { title: string; text: string }) {
       </Title>
       {/* The scrolling viewport takes focus so a long body can be scrolled with the keyboard. */}
       <ScrollArea.Autosize mah={320} viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': title }}>
-        <Code block>
-          {text}
-        </Code>
+        <Code block>{text}</Code>
       </ScrollArea.Autosize>
     </div>
   );
 }
-
-

@@ -132,7 +132,14 @@ function SubjectAdder({ source, onAdd }: { source: EventSource; onAdd: (uri: str
   const valid = /^[^/\s]+$/.test(trimmed);
   return (
     <Group gap={6} align="flex-end" wrap="nowrap">
-      <TextInput size="xs" label={`One ${label.one}`} placeholder={label.subjectLabel} value={subject} onChange={(e) => setSubject(e.currentTarget.value)} style={{ flex: 1 }} />
+      <TextInput
+        size="xs"
+        label={`One ${label.one}`}
+        placeholder={label.subjectLabel}
+        value={subject}
+        onChange={(e) => setSubject(e.currentTarget.value)}
+        style={{ flex: 1 }}
+      />
       <Select
         size="xs"
         label="Event"

@@ -46,15 +46,45 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
       ),
     },
     { id: 'triggers', header: 'Triggers', render: (w) => <Text size="sm">{w.changeTypes.join(', ')}</Text> },
-    { id: 'owner', header: 'Owner', render: (w) => <Text size="sm" ff="monospace">{w.owner}</Text> },
-    { id: 'state', header: 'State', render: (w) => (w.active ? <Badge color="green" variant="light">Active</Badge> : <Badge color="gray" variant="light">Inactive</Badge>) },
-    { id: 'modified', header: 'Changed', render: (w) => <Text size="sm" style={{ whiteSpace: 'nowrap' }}>{formatDateTime(w.lastUpdatedTime)}</Text> },
+    {
+      id: 'owner',
+      header: 'Owner',
+      render: (w) => (
+        <Text size="sm" ff="monospace">
+          {w.owner}
+        </Text>
+      ),
+    },
+    {
+      id: 'state',
+      header: 'State',
+      render: (w) =>
+        w.active ? (
+          <Badge color="green" variant="light">
+            Active
+          </Badge>
+        ) : (
+          <Badge color="gray" variant="light">
+            Inactive
+          </Badge>
+        ),
+    },
+    {
+      id: 'modified',
+      header: 'Changed',
+      render: (w) => (
+        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTime(w.lastUpdatedTime)}
+        </Text>
+      ),
+    },
   ];
 
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        Feature-service and geoprocessing webhooks of the servers federated with this organization. They are managed on each server&apos;s administration path; this list reads them.
+        Feature-service and geoprocessing webhooks of the servers federated with this organization. They are managed on each server&apos;s administration path;
+        this list reads them.
       </Text>
       <Group gap="sm" align="flex-end" wrap="wrap">
         <SearchBox value={owner} onSearch={setOwner} label="Owner" placeholder="Username" />
@@ -89,7 +119,12 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
         fetching={list.isPlaceholderData}
         error={list.isError ? list.error : undefined}
         onRetry={() => list.refetch()}
-        empty={<EmptyPanel title="No service webhooks" description={owner || type || state ? 'None match these filters.' : 'No federated service has a webhook yet.'} />}
+        empty={
+          <EmptyPanel
+            title="No service webhooks"
+            description={owner || type || state ? 'None match these filters.' : 'No federated service has a webhook yet.'}
+          />
+        }
       />
       <Drawer opened={!!open} onClose={() => setOpen(null)} position="right" size="lg" title={open?.name ?? ''}>
         {open ? <ServiceWebhookFields webhook={open} /> : null}
@@ -111,7 +146,16 @@ function ServiceWebhookFields({ webhook: w }: { webhook: ServiceWebhookRecord })
     ['hookUrl', <Code key="url">{w.hookUrl}</Code>],
     ['active', w.active ? 'true' : 'false'],
     ['contentType', w.contentType],
-    ['scheduleInfo', empty ? '{} (none: a geoprocessing webhook fires when a job succeeds, is canceled or fails)' : <Code key="s" block>{JSON.stringify(w.scheduleInfo, null, 2)}</Code>],
+    [
+      'scheduleInfo',
+      empty ? (
+        '{} (none: a geoprocessing webhook fires when a job succeeds, is canceled or fails)'
+      ) : (
+        <Code key="s" block>
+          {JSON.stringify(w.scheduleInfo, null, 2)}
+        </Code>
+      ),
+    ],
     ['payloadFormat', w.payloadFormat],
     ['createdTime', formatDateTime(w.createdTime)],
     ['lastUpdatedTime', formatDateTime(w.lastUpdatedTime)],

@@ -18,8 +18,18 @@ import { SETTINGS_FIELDS, settingsFormSchema, type SettingsFormValues } from './
 
 const FIELDS: { name: keyof WebhookSettings; label: string; description: string; range: { min: number; max: number; default: number } }[] = [
   { name: 'notificationAttempts', label: 'Retries', description: 'Attempts after the first one fails', range: L.notificationAttempts },
-  { name: 'notificationTimeOutInSeconds', label: 'Time limit (seconds)', description: 'For the receiver to answer one attempt', range: L.notificationTimeOutInSeconds },
-  { name: 'notificationElapsedTimeInSeconds', label: 'First wait (seconds)', description: 'Before the first retry; each later wait doubles', range: L.notificationElapsedTimeInSeconds },
+  {
+    name: 'notificationTimeOutInSeconds',
+    label: 'Time limit (seconds)',
+    description: 'For the receiver to answer one attempt',
+    range: L.notificationTimeOutInSeconds,
+  },
+  {
+    name: 'notificationElapsedTimeInSeconds',
+    label: 'First wait (seconds)',
+    description: 'Before the first retry; each later wait doubles',
+    range: L.notificationElapsedTimeInSeconds,
+  },
 ];
 
 export function SettingsPanel({ orgId }: { orgId: string }) {
@@ -49,7 +59,8 @@ function SettingsForm({ orgId, current }: { orgId: string; current: WebhookSetti
       <form onSubmit={onSubmit} noValidate aria-label="Delivery settings">
         <Stack gap="md">
           <Text size="sm" c="dimmed">
-            These apply to every organization webhook. Only a 2xx answer counts as delivered; redirects are not followed; a 429 or 503 with Retry-After waits as asked (up to {L.notificationElapsedTimeInSeconds.max} s); a 410 Gone turns the webhook off.
+            These apply to every organization webhook. Only a 2xx answer counts as delivered; redirects are not followed; a 429 or 503 with Retry-After waits as
+            asked (up to {L.notificationElapsedTimeInSeconds.max} s); a 410 Gone turns the webhook off.
           </Text>
           {formError ? (
             <Alert color="red" variant="light" icon={<IconAlert />} title="The settings were not saved" role="alert">

@@ -3,7 +3,12 @@ import { Badge, Tooltip } from '@mantine/core';
 import type { WebhookRecord } from '../../api/index.ts';
 
 export function StateBadge({ webhook }: { webhook: Pick<WebhookRecord, 'isActive' | 'deactivationReason'> }) {
-  if (webhook.isActive) return <Badge color="green" variant="light">Active</Badge>;
+  if (webhook.isActive)
+    return (
+      <Badge color="green" variant="light">
+        Active
+      </Badge>
+    );
   const byPolicy = webhook.deactivationReason?.startsWith('Deactivated by its policy');
   const badge = (
     <Badge color={byPolicy ? 'red' : 'gray'} variant="light">

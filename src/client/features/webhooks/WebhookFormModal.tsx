@@ -13,7 +13,16 @@ import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { EventPicker } from './EventPicker.tsx';
 import { useCreateWebhook, useUpdateWebhook } from './mutations.ts';
-import { EMPTY_WEBHOOK, formToInput, generateSecret, WEBHOOK_FORM_FIELDS, webhookFormSchema, webhookToForm, type WebhookFormInput, type WebhookFormValues } from './schemas.ts';
+import {
+  EMPTY_WEBHOOK,
+  formToInput,
+  generateSecret,
+  WEBHOOK_FORM_FIELDS,
+  webhookFormSchema,
+  webhookToForm,
+  type WebhookFormInput,
+  type WebhookFormValues,
+} from './schemas.ts';
 
 export interface WebhookFormModalProps {
   opened: boolean;
@@ -38,13 +47,28 @@ export function WebhookFormModal({ opened, onClose, orgId, webhook, onCreated }:
       {!opened ? null : created ? (
         <SecretOnce secret={created.secret} onDone={close} />
       ) : (
-        <WebhookForm orgId={orgId} webhook={webhook} onClose={onClose} onCreated={(id, secret) => (secret ? setCreated({ id, secret }) : (onClose(), onCreated?.(id)))} />
+        <WebhookForm
+          orgId={orgId}
+          webhook={webhook}
+          onClose={onClose}
+          onCreated={(id, secret) => (secret ? setCreated({ id, secret }) : (onClose(), onCreated?.(id)))}
+        />
       )}
     </Modal>
   );
 }
 
-function WebhookForm({ orgId, webhook, onClose, onCreated }: { orgId: string; webhook?: WebhookRecord; onClose: () => void; onCreated: (id: string, secret: string) => void }) {
+function WebhookForm({
+  orgId,
+  webhook,
+  onClose,
+  onCreated,
+}: {
+  orgId: string;
+  webhook?: WebhookRecord;
+  onClose: () => void;
+  onCreated: (id: string, secret: string) => void;
+}) {
   const create = useCreateWebhook(orgId);
   const update = useUpdateWebhook(orgId, webhook?.id ?? '');
   const saving = webhook ? update : create;
@@ -98,12 +122,21 @@ function WebhookForm({ orgId, webhook, onClose, onCreated }: { orgId: string; we
             {...form.register('url')}
           />
         </SimpleGrid>
-        <Controller control={form.control} name="events" render={({ field }) => <EventPicker value={field.value} onChange={field.onChange} error={err('events')} />} />
+        <Controller
+          control={form.control}
+          name="events"
+          render={({ field }) => <EventPicker value={field.value} onChange={field.onChange} error={err('events')} />}
+        />
         <Controller
           control={form.control}
           name="secretMode"
           render={({ field }) => (
-            <Radio.Group label="Secret" description="Signs each delivery so the receiver knows it came from this portal." value={field.value} onChange={field.onChange}>
+            <Radio.Group
+              label="Secret"
+              description="Signs each delivery so the receiver knows it came from this portal."
+              value={field.value}
+              onChange={field.onChange}
+            >
               <Group gap="md" mt={6}>
                 {webhook?.secret ? <Radio value="keep" label="Keep the current secret" /> : null}
                 <Radio value="set" label={webhook?.secret ? 'Replace it' : 'Set a secret'} />
@@ -133,18 +166,43 @@ function WebhookForm({ orgId, webhook, onClose, onCreated }: { orgId: string; we
             Deactivation policy
           </Text>
           <Text size="xs" c="dimmed" mb={6}>
-            The portal turns the webhook off once this many deliveries have failed (after every retry) within this many days. Activating it again starts a new count.
+            The portal turns the webhook off once this many deliveries have failed (after every retry) within this many days. Activating it again starts a new
+            count.
           </Text>
           <SimpleGrid cols={2}>
             <Controller
               control={form.control}
               name="numberOfFailures"
-              render={({ field }) => <NumberInput label="Failed deliveries" min={1} max={1000} allowDecimal={false} clampBehavior="none" value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('numberOfFailures')} />}
+              render={({ field }) => (
+                <NumberInput
+                  label="Failed deliveries"
+                  min={1}
+                  max={1000}
+                  allowDecimal={false}
+                  clampBehavior="none"
+                  value={field.value}
+                  onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)}
+                  onBlur={field.onBlur}
+                  error={err('numberOfFailures')}
+                />
+              )}
             />
             <Controller
               control={form.control}
               name="daysInPast"
-              render={({ field }) => <NumberInput label="Within days" min={1} max={365} allowDecimal={false} clampBehavior="none" value={field.value} onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)} onBlur={field.onBlur} error={err('daysInPast')} />}
+              render={({ field }) => (
+                <NumberInput
+                  label="Within days"
+                  min={1}
+                  max={365}
+                  allowDecimal={false}
+                  clampBehavior="none"
+                  value={field.value}
+                  onChange={(v) => field.onChange(typeof v === 'number' ? v : NaN)}
+                  onBlur={field.onBlur}
+                  error={err('daysInPast')}
+                />
+              )}
             />
           </SimpleGrid>
         </div>
@@ -172,7 +230,13 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
         <Code block style={{ flex: 1, wordBreak: 'break-all' }} aria-label="Webhook secret">
           {secret}
         </Code>
-        <CopyButton value={secret}>{({ copied, copy }) => <Button onClick={copy} color={copied ? 'teal' : undefined}>{copied ? 'Copied' : 'Copy secret'}</Button>}</CopyButton>
+        <CopyButton value={secret}>
+          {({ copied, copy }) => (
+            <Button onClick={copy} color={copied ? 'teal' : undefined}>
+              {copied ? 'Copied' : 'Copy secret'}
+            </Button>
+          )}
+        </CopyButton>
       </Group>
       <Text size="sm">How the receiver checks a delivery:</Text>
       <Text size="sm" component="div">
@@ -181,8 +245,8 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
             <Code>x-esriHook-Signature</Code> is <Code>sha256=</Code> followed by the base64 HMAC-SHA256 of the raw body with the secret.
           </li>
           <li>
-            <Code>webhook-signature</Code> is <Code>v1,</Code> and the base64 HMAC-SHA256 of <Code>{'<webhook-id>.<webhook-timestamp>.<body>'}</Code>; reject timestamps more than 5 minutes
-            off, and drop a <Code>webhook-id</Code> already seen.
+            <Code>webhook-signature</Code> is <Code>v1,</Code> and the base64 HMAC-SHA256 of <Code>{'<webhook-id>.<webhook-timestamp>.<body>'}</Code>; reject
+            timestamps more than 5 minutes off, and drop a <Code>webhook-id</Code> already seen.
           </li>
           <li>Compare in constant time, over the exact bytes received.</li>
         </ul>

@@ -100,10 +100,14 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
       />
       <Stack gap="lg">
         {!w.isActive ? (
-          <Alert color={w.deactivationReason?.startsWith('Deactivated by its policy') ? 'red' : 'gray'} variant="light" title="This webhook is off: nothing is delivered">
+          <Alert
+            color={w.deactivationReason?.startsWith('Deactivated by its policy') ? 'red' : 'gray'}
+            variant="light"
+            title="This webhook is off: nothing is delivered"
+          >
             {/* deactivationReason is a local extra: another portal does not say why. */}
-            {w.deactivationReason ?? 'It was deactivated; the portal does not say why.'} {w.deactivatedAt ? `(${formatDateTime(w.deactivatedAt)})` : ''} Activate it to deliver new events again; events
-            that happened while it was off are not sent.
+            {w.deactivationReason ?? 'It was deactivated; the portal does not say why.'} {w.deactivatedAt ? `(${formatDateTime(w.deactivatedAt)})` : ''}{' '}
+            Activate it to deliver new events again; events that happened while it was off are not sent.
           </Alert>
         ) : null}
         <Paper withBorder p="md">
@@ -137,4 +141,3 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
     </>
   );
 }
-

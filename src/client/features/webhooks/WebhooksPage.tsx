@@ -126,7 +126,11 @@ function OrganizationWebhooks({ orgId }: { orgId: string }) {
           );
         }
         return (
-          <Text size="sm" c={(w.recentFailures ?? 0) > 0 ? 'red' : undefined} title={`Failed deliveries counted by the deactivation policy (turns off at ${limit})`}>
+          <Text
+            size="sm"
+            c={(w.recentFailures ?? 0) > 0 ? 'red' : undefined}
+            title={`Failed deliveries counted by the deactivation policy (turns off at ${limit})`}
+          >
             {w.recentFailures ?? 0} / {limit}
           </Text>
         );

@@ -10,7 +10,8 @@ export const DEFAULT_POLICY = { numberOfFailures: 5, daysInPast: 5 };
 
 const httpUrl = z.string().trim().min(1, 'is required').pipe(httpUrlSchema);
 
-const count = (max: number) => z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+const count = (max: number) =>
+  z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
 
 export const webhookFormSchema = z
   .object({
@@ -76,7 +77,10 @@ export function formToInput(v: WebhookFormValues, existing?: WebhookRecord): Web
 export function generateSecret(): string {
   const bytes = new Uint8Array(32);
   crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes)).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '');
 }
 
 const L = WEBHOOK_SETTINGS_LIMITS;

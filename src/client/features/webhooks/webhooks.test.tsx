@@ -50,7 +50,13 @@ describe('webhooks page', () => {
     expect(await screen.findByRole('heading', { name: 'Item feed', level: 1 })).toBeInTheDocument();
     const id = location().split('/')[2];
     const stored = await getWebhook(svc.orgId, id);
-    expect(stored).toMatchObject({ name: 'Item feed', payloadUrl: 'http://127.0.0.1:9/hook', secret: '********', isActive: true, config: { deactivationPolicy: { numberOfFailures: 5, daysInPast: 5 } } });
+    expect(stored).toMatchObject({
+      name: 'Item feed',
+      payloadUrl: 'http://127.0.0.1:9/hook',
+      secret: '********',
+      isActive: true,
+      config: { deactivationPolicy: { numberOfFailures: 5, daysInPast: 5 } },
+    });
     expect(stored.events.sort()).toEqual(['/groups/add', '/items', '/users/user1']);
     // The page never shows the secret again.
     expect(screen.queryByText(secret)).toBeNull();
@@ -100,7 +106,8 @@ describe('webhooks page', () => {
     await waitFor(() => expect(within(table).getAllByRole('button', { name: /^Show / })).toHaveLength(1));
     await user.click(within(table).getByRole('button', { name: 'Show Buffer job finished' }));
     const fields = await screen.findByRole('table', { name: 'Service webhook fields' });
-    for (const f of ['changeTypes', 'scheduleInfo', 'signatureKey', 'lastUpdatedTime', 'modifiedId', 'itemId']) expect(within(fields).getByText(f)).toBeInTheDocument();
+    for (const f of ['changeTypes', 'scheduleInfo', 'signatureKey', 'lastUpdatedTime', 'modifiedId', 'itemId'])
+      expect(within(fields).getByText(f)).toBeInTheDocument();
     expect(within(fields).getByText(/^\{\} \(none/)).toBeInTheDocument();
     expect(fields).toHaveTextContent('BufferTool');
   });

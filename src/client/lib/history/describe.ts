@@ -206,7 +206,10 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       const users = usernamesOf(e);
       const managers = users.filter((u) => types[u] === 'admin');
       const members = users.filter((u) => types[u] !== 'admin');
-      const parts = [managers.length ? `made ${listWords(managers)} ${managers.length === 1 ? 'a manager' : 'managers'}` : '', members.length ? `made ${listWords(members)} ${members.length === 1 ? 'a member' : 'members'} (no longer managing)` : ''].filter(Boolean);
+      const parts = [
+        managers.length ? `made ${listWords(managers)} ${managers.length === 1 ? 'a manager' : 'managers'}` : '',
+        members.length ? `made ${listWords(members)} ${members.length === 1 ? 'a member' : 'members'} (no longer managing)` : '',
+      ].filter(Boolean);
       return `${who} ${parts.join(' and ') || 'changed member types'} of the group ${title}`;
     }
     case 'joinGroup':
@@ -294,7 +297,11 @@ export function valueText(v: unknown): string {
 export function changeRows(e: HistoryEvent): ChangeRow[] {
   const before = fieldsOf(e.data?.before);
   const after = fieldsOf(e.data?.after);
-  return changedKeys(e).map((field) => ({ field, before: field in before ? valueText(before[field]) : '—', after: field in after ? valueText(after[field]) : '—' }));
+  return changedKeys(e).map((field) => ({
+    field,
+    before: field in before ? valueText(before[field]) : '—',
+    after: field in after ? valueText(after[field]) : '—',
+  }));
 }
 
 /** The other details an event carries (usernames of a batch, groups shared with, a reason). */

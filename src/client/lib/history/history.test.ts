@@ -12,20 +12,37 @@ function ev(partial: Partial<HistoryEvent> & Pick<HistoryEvent, 'id' | 'idType' 
 
 describe('describeEvent', () => {
   it('says who shared what with whom', () => {
-    const e = ev({ id: 'item1', idType: 'i', action: 'share', actor: 'publisher1', title: 'Parcels', data: { before: { access: 'private', groups: [] }, after: { access: 'org', groups: [] } } });
+    const e = ev({
+      id: 'item1',
+      idType: 'i',
+      action: 'share',
+      actor: 'publisher1',
+      title: 'Parcels',
+      data: { before: { access: 'private', groups: [] }, after: { access: 'org', groups: [] } },
+    });
     expect(operationOf(e)).toBe('shareItem');
     expect(describeEvent(e)).toBe("publisher1 shared 'Parcels' with the organization");
   });
 
   it('names both owners and the folder of a transfer', () => {
-    const e = ev({ id: 'item2', idType: 'i', action: 'update', title: 'Roads', data: { before: { owner: 'alice', ownerFolder: 'f1', folderName: 'Field' }, after: { owner: 'bob', ownerFolder: null, folderName: null } } });
+    const e = ev({
+      id: 'item2',
+      idType: 'i',
+      action: 'update',
+      title: 'Roads',
+      data: { before: { owner: 'alice', ownerFolder: 'f1', folderName: 'Field' }, after: { owner: 'bob', ownerFolder: null, folderName: null } },
+    });
     expect(operationOf(e)).toBe('reassignItem');
     expect(describeEvent(e)).toBe("admin1 transferred 'Roads' from alice to bob");
   });
 
   it('words a role change and a group batch', () => {
-    expect(describeEvent(ev({ id: 'carol', idType: 'u', action: 'update', data: { before: { role: 'org_user' }, after: { role: 'org_admin' } } }))).toMatch(/^admin1 changed the role of carol from .+ to .+$/);
-    expect(describeEvent(ev({ id: 'g1', idType: 'g', action: 'addusers', title: 'Crews', data: { usernames: ['a', 'b', 'c', 'd', 'e'] } }))).toBe("admin1 added a, b, c and 2 more to the group 'Crews'");
+    expect(describeEvent(ev({ id: 'carol', idType: 'u', action: 'update', data: { before: { role: 'org_user' }, after: { role: 'org_admin' } } }))).toMatch(
+      /^admin1 changed the role of carol from .+ to .+$/,
+    );
+    expect(describeEvent(ev({ id: 'g1', idType: 'g', action: 'addusers', title: 'Crews', data: { usernames: ['a', 'b', 'c', 'd', 'e'] } }))).toBe(
+      "admin1 added a, b, c and 2 more to the group 'Crews'",
+    );
   });
 
   it('lists before/after rows per field', () => {
@@ -37,7 +54,13 @@ describe('describeEvent', () => {
 
 describe('planUndo', () => {
   it('transfers an item back to its previous owner and folder', () => {
-    const e = ev({ id: 'item2', idType: 'i', action: 'update', title: 'Roads', data: { before: { owner: 'alice', ownerFolder: 'f1', folderName: 'Field' }, after: { owner: 'bob', ownerFolder: null, folderName: null } } });
+    const e = ev({
+      id: 'item2',
+      idType: 'i',
+      action: 'update',
+      title: 'Roads',
+      data: { before: { owner: 'alice', ownerFolder: 'f1', folderName: 'Field' }, after: { owner: 'bob', ownerFolder: null, folderName: null } },
+    });
     const plan = planUndo(e);
     expect(plan.undoable).toBe(true);
     if (plan.undoable) expect(plan.steps).toEqual([{ kind: 'reassign', itemId: 'item2', title: 'Roads', from: 'bob', to: 'alice', folderName: 'Field' }]);
@@ -49,13 +72,50 @@ describe('planUndo', () => {
       if (!p.undoable) throw new Error(p.reason);
       return p.steps;
     };
-    expect(steps(ev({ id: 'r1', idType: 'r', action: 'update', title: 'Editors', data: { before: { privileges: ['a', 'b'] }, after: { privileges: ['a'] } } }))).toEqual([{ kind: 'privileges', roleId: 'r1', title: 'Editors', privileges: ['a', 'b'] }]);
-    expect(steps(ev({ id: 'item1', idType: 'i', action: 'share', title: 'P', data: { before: { access: 'private', groups: ['g1'] }, after: { access: 'org', groups: ['g2'] } } }))).toEqual([{ kind: 'share', itemId: 'item1', title: 'P', access: 'private', addGroups: ['g1'], removeGroups: ['g2'] }]);
-    expect(steps(ev({ id: 'item3', idType: 'i', action: 'update', title: 'O', data: { before: { contentStatus: 'org_authoritative' }, after: { contentStatus: 'deprecated' } } }))).toEqual([{ kind: 'contentStatus', itemId: 'item3', title: 'O', status: 'org_authoritative' }]);
-    expect(steps(ev({ id: 'carol', idType: 'u', action: 'update', data: { before: { role: 'org_user' }, after: { role: 'org_admin' } } }))).toEqual([{ kind: 'userRole', username: 'carol', role: 'org_user' }]);
-    expect(steps(ev({ id: 'org1', idType: 'a', action: 'update', data: { before: { role: 'org_viewer', groups: ['g1'], userLicenseType: null }, after: { role: 'org_user', groups: [] } } }))).toEqual([{ kind: 'userDefaults', role: 'org_viewer', userLicenseType: null, groups: ['g1'], userType: null }]);
-    expect(steps(ev({ id: 'org1', idType: 'w', action: 'update', data: { before: { notificationAttempts: 3 }, after: { notificationAttempts: 5 } } }))).toEqual([{ kind: 'webhookSettings', settings: { notificationAttempts: 3 } }]);
-    expect(steps(ev({ id: 'g1', idType: 'g', action: 'addusers', title: 'Crews', data: { usernames: ['a', 'b'] } }))).toEqual([{ kind: 'removeGroupUsers', groupId: 'g1', title: 'Crews', usernames: ['a', 'b'] }]);
+    expect(
+      steps(ev({ id: 'r1', idType: 'r', action: 'update', title: 'Editors', data: { before: { privileges: ['a', 'b'] }, after: { privileges: ['a'] } } })),
+    ).toEqual([{ kind: 'privileges', roleId: 'r1', title: 'Editors', privileges: ['a', 'b'] }]);
+    expect(
+      steps(
+        ev({
+          id: 'item1',
+          idType: 'i',
+          action: 'share',
+          title: 'P',
+          data: { before: { access: 'private', groups: ['g1'] }, after: { access: 'org', groups: ['g2'] } },
+        }),
+      ),
+    ).toEqual([{ kind: 'share', itemId: 'item1', title: 'P', access: 'private', addGroups: ['g1'], removeGroups: ['g2'] }]);
+    expect(
+      steps(
+        ev({
+          id: 'item3',
+          idType: 'i',
+          action: 'update',
+          title: 'O',
+          data: { before: { contentStatus: 'org_authoritative' }, after: { contentStatus: 'deprecated' } },
+        }),
+      ),
+    ).toEqual([{ kind: 'contentStatus', itemId: 'item3', title: 'O', status: 'org_authoritative' }]);
+    expect(steps(ev({ id: 'carol', idType: 'u', action: 'update', data: { before: { role: 'org_user' }, after: { role: 'org_admin' } } }))).toEqual([
+      { kind: 'userRole', username: 'carol', role: 'org_user' },
+    ]);
+    expect(
+      steps(
+        ev({
+          id: 'org1',
+          idType: 'a',
+          action: 'update',
+          data: { before: { role: 'org_viewer', groups: ['g1'], userLicenseType: null }, after: { role: 'org_user', groups: [] } },
+        }),
+      ),
+    ).toEqual([{ kind: 'userDefaults', role: 'org_viewer', userLicenseType: null, groups: ['g1'], userType: null }]);
+    expect(steps(ev({ id: 'org1', idType: 'w', action: 'update', data: { before: { notificationAttempts: 3 }, after: { notificationAttempts: 5 } } }))).toEqual(
+      [{ kind: 'webhookSettings', settings: { notificationAttempts: 3 } }],
+    );
+    expect(steps(ev({ id: 'g1', idType: 'g', action: 'addusers', title: 'Crews', data: { usernames: ['a', 'b'] } }))).toEqual([
+      { kind: 'removeGroupUsers', groupId: 'g1', title: 'Crews', usernames: ['a', 'b'] },
+    ]);
   });
 
   it('gives the reason when there is no undo', () => {
@@ -83,7 +143,10 @@ describe('changedSince', () => {
     expect(changedSince(reassign, [reassign, gone])).toMatchObject({ kind: 'gone', by: gone });
   });
   it('ignores events on other targets and earlier events', () => {
-    const earlier = { ...ev({ id: 'item2', idType: 'i', action: 'update', data: { before: { owner: 'x' }, after: { owner: 'alice' } } }), created: reassign.created - 5000 };
+    const earlier = {
+      ...ev({ id: 'item2', idType: 'i', action: 'update', data: { before: { owner: 'x' }, after: { owner: 'alice' } } }),
+      created: reassign.created - 5000,
+    };
     const other = ev({ id: 'item7', idType: 'i', action: 'delete' });
     expect(changedSince(reassign, [earlier, reassign, other])).toBeUndefined();
   });

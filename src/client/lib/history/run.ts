@@ -52,7 +52,11 @@ async function eventsSince(orgId: string, e: HistoryEvent): Promise<HistoryEvent
 const reassignOf = (p: Undoable) => p.steps.find((s): s is Extract<UndoStep, { kind: 'reassign' }> => s.kind === 'reassign');
 
 /** Checks every plan; `onProgress` after each. */
-export async function checkUndo(orgId: string, plans: readonly Undoable[], onProgress: (done: number, total: number) => void = () => {}): Promise<CheckedPlan[]> {
+export async function checkUndo(
+  orgId: string,
+  plans: readonly Undoable[],
+  onProgress: (done: number, total: number) => void = () => {},
+): Promise<CheckedPlan[]> {
   const out: CheckedPlan[] = plans.map((plan) => ({ plan }));
   let done = 0;
   const total = plans.length + 1;
@@ -75,7 +79,12 @@ export async function checkUndo(orgId: string, plans: readonly Undoable[], onPro
   }
   for (const group of byParties.values()) {
     const r = reassignOf(group[0].plan)!;
-    const outcomes = await precheck(r.from, group.map((c) => reassignOf(c.plan)!.itemId), r.to, () => {});
+    const outcomes = await precheck(
+      r.from,
+      group.map((c) => reassignOf(c.plan)!.itemId),
+      r.to,
+      () => {},
+    );
     const byItem = new Map(outcomes.map((o) => [o.itemId, o]));
     for (const c of group) {
       const o = byItem.get(reassignOf(c.plan)!.itemId);
@@ -116,7 +125,12 @@ export async function runUndo(orgId: string, plans: readonly Undoable[], onProgr
     const outcomes = await runTransfer(r.from, [...byItem.keys()], r.to, r.folderName, () => {});
     for (const o of outcomes) {
       for (const p of byItem.get(o.itemId) ?? []) {
-        const notes = [o.unsharedFrom.length ? `no longer shared with ${o.unsharedFrom.join(' and ')}` : '', o.tasksDeactivated ? `${o.tasksDeactivated} scheduled task(s) deactivated` : ''].filter(Boolean).join('; ');
+        const notes = [
+          o.unsharedFrom.length ? `no longer shared with ${o.unsharedFrom.join(' and ')}` : '',
+          o.tasksDeactivated ? `${o.tasksDeactivated} scheduled task(s) deactivated` : '',
+        ]
+          .filter(Boolean)
+          .join('; ');
         results.set(p.key, { key: p.key, ok: o.ok, message: o.ok ? `Back with ${r.to}${notes ? `; ${notes}` : ''}` : o.message });
         tick();
       }
@@ -181,7 +195,12 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
     case 'userDefaults': {
       // setUserDefaultSettings changes only what is sent: clear first, so unset defaults are unset again.
       await deleteUserDefaultSettings(orgId);
-      const input = { role: step.role ?? undefined, userLicenseType: step.userLicenseType ?? undefined, userType: step.userType ?? undefined, groups: step.groups.length ? step.groups : undefined };
+      const input = {
+        role: step.role ?? undefined,
+        userLicenseType: step.userLicenseType ?? undefined,
+        userType: step.userType ?? undefined,
+        groups: step.groups.length ? step.groups : undefined,
+      };
       if (Object.values(input).some((v) => v !== undefined)) await setUserDefaultSettings(orgId, input);
       return;
     }
@@ -191,7 +210,7 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
         name: step.fields.name ?? current.name,
         url: step.fields.url ?? current.payloadUrl,
         events: step.fields.events ?? current.events,
-        config: (step.fields.config ?? current.config),
+        config: step.fields.config ?? current.config,
       });
       return;
     }

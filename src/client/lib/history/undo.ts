@@ -40,12 +40,24 @@ export type UndoPlan =
   | { event: HistoryEvent; key: string; undoable: true; steps: UndoStep[]; summary: string; note?: string }
   | { event: HistoryEvent; key: string; undoable: false; reason: string };
 
-const STATUS_WORDS: Record<string, string> = { org_authoritative: 'authoritative', public_authoritative: 'authoritative (public)', deprecated: 'deprecated', '': 'no status' };
+const STATUS_WORDS: Record<string, string> = {
+  org_authoritative: 'authoritative',
+  public_authoritative: 'authoritative (public)',
+  deprecated: 'deprecated',
+  '': 'no status',
+};
 const ACCESS_WORDS = { private: 'private', shared: 'shared with groups only', org: 'the organization', public: 'everyone (public)' } as const;
 const ACCESS = ['private', 'shared', 'org', 'public'] as const;
 
 const no = (event: HistoryEvent, reason: string): UndoPlan => ({ event, key: eventKey(event), undoable: false, reason });
-const yes = (event: HistoryEvent, steps: UndoStep[], summary: string, note?: string): UndoPlan => ({ event, key: eventKey(event), undoable: true, steps, summary, note });
+const yes = (event: HistoryEvent, steps: UndoStep[], summary: string, note?: string): UndoPlan => ({
+  event,
+  key: eventKey(event),
+  undoable: true,
+  steps,
+  summary,
+  note,
+});
 
 /** The compensating operations for one event, or why there are none. */
 export function planUndo(e: HistoryEvent): UndoPlan {
@@ -59,11 +71,19 @@ export function planUndo(e: HistoryEvent): UndoPlan {
       const to = str(before.owner);
       if (!from || !to) return no(e, 'The event does not record the previous owner, so there is nowhere to transfer the item back to.');
       const folderName = str(before.folderName) ?? '/';
-      return yes(e, [{ kind: 'reassign', itemId: e.id, title, from, to, folderName }], `Transfer '${title}' from ${from} back to ${to}, into ${folderName === '/' ? 'the root folder' : `the folder '${folderName}'`}.`);
+      return yes(
+        e,
+        [{ kind: 'reassign', itemId: e.id, title, from, to, folderName }],
+        `Transfer '${title}' from ${from} back to ${to}, into ${folderName === '/' ? 'the root folder' : `the folder '${folderName}'`}.`,
+      );
     }
     case 'moveItem': {
       const folder = str(before.ownerFolder) ?? '/';
-      return yes(e, [{ kind: 'move', itemId: e.id, title, folder }], `Move '${title}' back to ${str(before.folderName) ? `the folder '${String(before.folderName)}'` : 'the root folder'}.`);
+      return yes(
+        e,
+        [{ kind: 'move', itemId: e.id, title, folder }],
+        `Move '${title}' back to ${str(before.folderName) ? `the folder '${String(before.folderName)}'` : 'the root folder'}.`,
+      );
     }
     case 'shareItem':
     case 'unshareItem': {
@@ -74,20 +94,40 @@ export function planUndo(e: HistoryEvent): UndoPlan {
       const removeGroups = strings(after.groups).filter((g) => !strings(before.groups).includes(g));
       const accessChanged = before.access !== after.access;
       if (!accessChanged && !addGroups.length && !removeGroups.length) return no(e, 'The event changed nothing: there is nothing to undo.');
-      const parts = [accessChanged ? `share with ${ACCESS_WORDS[access]} again` : '', addGroups.length ? `share with ${addGroups.length} group${addGroups.length === 1 ? '' : 's'} again` : '', removeGroups.length ? `stop sharing with ${removeGroups.length} group${removeGroups.length === 1 ? '' : 's'}` : ''].filter(Boolean);
-      return yes(e, [{ kind: 'share', itemId: e.id, title, access: accessChanged ? access : null, addGroups, removeGroups }], `Put the sharing of '${title}' back: ${parts.join('; ')}.`);
+      const parts = [
+        accessChanged ? `share with ${ACCESS_WORDS[access]} again` : '',
+        addGroups.length ? `share with ${addGroups.length} group${addGroups.length === 1 ? '' : 's'} again` : '',
+        removeGroups.length ? `stop sharing with ${removeGroups.length} group${removeGroups.length === 1 ? '' : 's'}` : '',
+      ].filter(Boolean);
+      return yes(
+        e,
+        [{ kind: 'share', itemId: e.id, title, access: accessChanged ? access : null, addGroups, removeGroups }],
+        `Put the sharing of '${title}' back: ${parts.join('; ')}.`,
+      );
     }
     case 'setContentStatus': {
       if (!('contentStatus' in before)) return no(e, 'The event does not record the previous content status.');
       const status = String(before.contentStatus ?? '');
-      return yes(e, [{ kind: 'contentStatus', itemId: e.id, title, status }], `Set the content status of '${title}' back to ${STATUS_WORDS[status] ?? status}.`);
+      return yes(
+        e,
+        [{ kind: 'contentStatus', itemId: e.id, title, status }],
+        `Set the content status of '${title}' back to ${STATUS_WORDS[status] ?? status}.`,
+      );
     }
     case 'protectItem':
     case 'unprotectItem':
-      return yes(e, [{ kind: 'protect', itemId: e.id, title, protect: op === 'unprotectItem' }], op === 'protectItem' ? `Remove the delete protection of '${title}'.` : `Protect '${title}' from deletion again.`);
+      return yes(
+        e,
+        [{ kind: 'protect', itemId: e.id, title, protect: op === 'unprotectItem' }],
+        op === 'protectItem' ? `Remove the delete protection of '${title}'.` : `Protect '${title}' from deletion again.`,
+      );
     case 'setPrivileges':
       if (!Array.isArray(before.privileges)) return no(e, 'The event does not record the previous privileges.');
-      return yes(e, [{ kind: 'privileges', roleId: e.id, title, privileges: strings(before.privileges) }], `Give the role '${title}' its ${strings(before.privileges).length} previous privileges back.`);
+      return yes(
+        e,
+        [{ kind: 'privileges', roleId: e.id, title, privileges: strings(before.privileges) }],
+        `Give the role '${title}' its ${strings(before.privileges).length} previous privileges back.`,
+      );
     case 'updateRole': {
       const fields: { name?: string; description?: string } = {};
       if (typeof before.name === 'string') fields.name = before.name;
@@ -103,7 +143,8 @@ export function planUndo(e: HistoryEvent): UndoPlan {
     case 'setUserDefaultSettings': {
       if (!e.data?.before) return no(e, 'The event does not record the previous defaults.');
       const userType = before.userType === 'arcgisonly' || before.userType === 'both' ? before.userType : null;
-      const apps = strings(before.apps).length || (Array.isArray(before.apps) && before.apps.length) || (Array.isArray(before.appBundles) && before.appBundles.length);
+      const apps =
+        strings(before.apps).length || (Array.isArray(before.apps) && before.apps.length) || (Array.isArray(before.appBundles) && before.appBundles.length);
       return yes(
         e,
         [{ kind: 'userDefaults', role: str(before.role), userLicenseType: str(before.userLicenseType), groups: strings(before.groups), userType }],
@@ -118,12 +159,27 @@ export function planUndo(e: HistoryEvent): UndoPlan {
       if (Array.isArray(before.events)) fields.events = strings(before.events);
       if (before.config && typeof before.config === 'object') fields.config = fieldsOf(before.config);
       const secretChanged = 'secret' in before || 'secret' in after;
-      if (!Object.keys(fields).length) return no(e, secretChanged ? 'Only the secret changed, and a secret is never kept in history: set it again on the webhook.' : 'The event does not record the previous settings.');
-      return yes(e, [{ kind: 'webhook', webhookId: e.id, title, fields }], `Set the ${Object.keys(fields).join(', ')} of the webhook '${title}' back.`, secretChanged ? 'The secret is never kept in history: it stays as it is now.' : undefined);
+      if (!Object.keys(fields).length)
+        return no(
+          e,
+          secretChanged
+            ? 'Only the secret changed, and a secret is never kept in history: set it again on the webhook.'
+            : 'The event does not record the previous settings.',
+        );
+      return yes(
+        e,
+        [{ kind: 'webhook', webhookId: e.id, title, fields }],
+        `Set the ${Object.keys(fields).join(', ')} of the webhook '${title}' back.`,
+        secretChanged ? 'The secret is never kept in history: it stays as it is now.' : undefined,
+      );
     }
     case 'activateWebhook':
     case 'deactivateWebhook':
-      return yes(e, [{ kind: 'webhookActive', webhookId: e.id, title, active: op === 'deactivateWebhook' }], `${op === 'deactivateWebhook' ? 'Activate' : 'Deactivate'} the webhook '${title}' again.`);
+      return yes(
+        e,
+        [{ kind: 'webhookActive', webhookId: e.id, title, active: op === 'deactivateWebhook' }],
+        `${op === 'deactivateWebhook' ? 'Activate' : 'Deactivate'} the webhook '${title}' again.`,
+      );
     case 'updateWebhookSettings': {
       const settings: Record<string, number> = {};
       for (const [k, v] of Object.entries(before)) if (typeof v === 'number') settings[k] = v;
@@ -133,7 +189,11 @@ export function planUndo(e: HistoryEvent): UndoPlan {
     case 'addUsers': {
       const usernames = strings(e.data?.usernames);
       if (!usernames.length) return no(e, 'The batch added nobody (it only changed member types): undo the member type change instead.');
-      return yes(e, [{ kind: 'removeGroupUsers', groupId: e.id, title, usernames }], `Remove the ${usernames.length} member${usernames.length === 1 ? '' : 's'} the batch added from the group '${title}' (${usernames.slice(0, 5).join(', ')}${usernames.length > 5 ? ', …' : ''}).`);
+      return yes(
+        e,
+        [{ kind: 'removeGroupUsers', groupId: e.id, title, usernames }],
+        `Remove the ${usernames.length} member${usernames.length === 1 ? '' : 's'} the batch added from the group '${title}' (${usernames.slice(0, 5).join(', ')}${usernames.length > 5 ? ', …' : ''}).`,
+      );
     }
     case 'updateUsers': {
       const types = fieldsOf(before.memberTypes);
@@ -141,13 +201,21 @@ export function planUndo(e: HistoryEvent): UndoPlan {
       if (!users.length) return no(e, 'The event does not record the previous member types.');
       const admins = users.filter((u) => types[u] === 'admin');
       const members = users.filter((u) => types[u] !== 'admin');
-      return yes(e, [{ kind: 'groupMemberTypes', groupId: e.id, title, admins, members }], `Give ${users.join(', ')} their previous member type in the group '${title}' back.`);
+      return yes(
+        e,
+        [{ kind: 'groupMemberTypes', groupId: e.id, title, admins, members }],
+        `Give ${users.join(', ')} their previous member type in the group '${title}' back.`,
+      );
     }
     case 'enableTask':
     case 'disableTask': {
       const owner = str(e.owner);
       if (!owner) return no(e, 'The event does not record the task owner.');
-      return yes(e, [{ kind: 'taskEnabled', taskId: e.id, owner, title, enabled: op === 'disableTask' }], `${op === 'disableTask' ? 'Enable' : 'Disable'} the scheduled task '${title}' again.`);
+      return yes(
+        e,
+        [{ kind: 'taskEnabled', taskId: e.id, owner, title, enabled: op === 'disableTask' }],
+        `${op === 'disableTask' ? 'Enable' : 'Disable'} the scheduled task '${title}' again.`,
+      );
     }
     default:
       return no(e, notUndoableReason(e));
@@ -167,7 +235,7 @@ export function notUndoableReason(e: HistoryEvent): string {
     case 'deleteServiceWebhook':
       return 'A deleted object cannot be brought back: history keeps what changed, not the object itself.';
     case 'updateItem':
-      return "History keeps only the changed fields of an item (never its data or credentials); edit the item to change them back.";
+      return 'History keeps only the changed fields of an item (never its data or credentials); edit the item to change them back.';
     case 'createGroup':
     case 'createRole':
     case 'createWebhook':

@@ -115,7 +115,7 @@ describe('generateToken', () => {
     expect(mine[0].token_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('refuses a disabled member, and a disabled member\'s tokens stop working', async () => {
+  it("refuses a disabled member, and a disabled member's tokens stop working", async () => {
     const token = (await signIn('viewer1', DEMO_PASSWORD)).json().token;
     await svc.db.query(`UPDATE users SET disabled = true WHERE username = 'viewer1'`);
     try {
@@ -159,7 +159,9 @@ describe('sign-in throttling', () => {
       for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await signIn('user1', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
       expect((await signIn('user1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
     }
-    const [row] = await svc.db.query<{ failed_sign_ins: number; locked_until: number }>(`SELECT failed_sign_ins, locked_until FROM users WHERE username = 'user1'`);
+    const [row] = await svc.db.query<{ failed_sign_ins: number; locked_until: number }>(
+      `SELECT failed_sign_ins, locked_until FROM users WHERE username = 'user1'`,
+    );
     expect(row).toEqual({ failed_sign_ins: 0, locked_until: 0 });
   });
 

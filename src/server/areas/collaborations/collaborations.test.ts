@@ -19,7 +19,8 @@ afterAll(() => svc.close());
 
 const word = () => `C${randomUUID().slice(0, 8)}`;
 const host = (path: string, params: Record<string, string> = {}, as = 'admin') => svc.post(`portals/${svc.orgId}/collaborations${path}`, params, tokens[as]);
-const guest = (path: string, params: Record<string, string> = {}, as = 'partner_admin') => svc.post(`portals/${svc.partnerOrgId}/collaborations${path}`, params, tokens[as]);
+const guest = (path: string, params: Record<string, string> = {}, as = 'partner_admin') =>
+  svc.post(`portals/${svc.partnerOrgId}/collaborations${path}`, params, tokens[as]);
 
 async function groupOf(as: string) {
   return (await svc.post('community/createGroup', { title: word(), access: 'org' }, tokens[as])).group.id as string;
@@ -30,9 +31,15 @@ async function collaborationWithPartner() {
   const created = await host('/createCollaboration', { name: word(), description: 'test' });
   const hostGroup = await groupOf('admin');
   const { workspaceId } = await host(`/${created.id}/addWorkspace`, { name: 'Main', groupId: hostGroup, config: JSON.stringify({ maxItemSizeInMB: 50 }) });
-  const { invitationId } = await host(`/${created.id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'receive' }) });
+  const { invitationId } = await host(`/${created.id}/inviteParticipant`, {
+    participantPortalId: svc.partnerOrgId,
+    workspaces: JSON.stringify({ [workspaceId]: 'receive' }),
+  });
   const guestGroup = await groupOf('partner_admin');
-  expect(await guest('/acceptInvitation', { invitationId, workspaceGroups: JSON.stringify({ [workspaceId]: guestGroup }) })).toEqual({ success: true, collaborationId: created.id });
+  expect(await guest('/acceptInvitation', { invitationId, workspaceGroups: JSON.stringify({ [workspaceId]: guestGroup }) })).toEqual({
+    success: true,
+    collaborationId: created.id,
+  });
   return { id: created.id as string, workspaceId: workspaceId as string, hostGroup, guestGroup };
 }
 
@@ -41,7 +48,14 @@ describe('the demo collaboration', () => {
     const mine = await host('');
     expect(mine).toMatchObject({ total: 1, start: 1, num: 1, nextStart: -1 });
     const [c] = mine.collaborations;
-    expect(c).toMatchObject({ name: DEMO_COLLABORATION.name, collaborationHostPortalId: svc.orgId, config: { ownerUsername: 'admin' }, collaborationRole: 'Host', activeParticipants: 2, workspaceCount: 1 });
+    expect(c).toMatchObject({
+      name: DEMO_COLLABORATION.name,
+      collaborationHostPortalId: svc.orgId,
+      config: { ownerUsername: 'admin' },
+      collaborationRole: 'Host',
+      activeParticipants: 2,
+      workspaceCount: 1,
+    });
     expect((await guest('')).collaborations).toEqual([expect.objectContaining({ id: c.id, collaborationRole: 'Guest' })]);
     const participants = await host(`/${c.id}/participants`);
     expect(participants.participants.map((p: any) => [p.portalInfo.id, p.collaborationRole, p.status])).toEqual([
@@ -51,7 +65,11 @@ describe('the demo collaboration', () => {
     expect(participants.participants[1].config).toMatchObject({ contactFirstname: 'Parker', contactEmailAddress: 'partner_admin@partner.example.com' });
     const workspaces = await guest(`/${c.id}/workspaces`);
     expect(workspaces.workspaces).toEqual([
-      expect.objectContaining({ name: DEMO_COLLABORATION.workspace, collaborationId: c.id, config: { maxItemSizeInMB: 1024, maxReplicationPackageSizeInMB: 10240, copyByRefIfCopyFail: false } }),
+      expect.objectContaining({
+        name: DEMO_COLLABORATION.workspace,
+        collaborationId: c.id,
+        config: { maxItemSizeInMB: 1024, maxReplicationPackageSizeInMB: 10240, copyByRefIfCopyFail: false },
+      }),
     ]);
     expect(workspaces.workspaces[0].participants.map((p: any) => [p.portalId, p.exchanging])).toEqual([
       [svc.orgId, true],
@@ -94,19 +112,37 @@ describe('setting one up', () => {
 
   it('checks names, configs, groups, portals and workspaces', async () => {
     expect((await host('/createCollaboration', {})).error).toMatchObject({ code: 400, fieldErrors: { name: 'is required' } });
-    expect((await host('/createCollaboration', { name: 'x'.repeat(129) })).error).toMatchObject({ code: 400, fieldErrors: { name: expect.stringContaining('128') } });
+    expect((await host('/createCollaboration', { name: 'x'.repeat(129) })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: expect.stringContaining('128') },
+    });
     const name = word();
     await host('/createCollaboration', { name });
-    expect((await host('/createCollaboration', { name: name.toLowerCase() })).error).toMatchObject({ code: 400, fieldErrors: { name: expect.stringContaining('already exists') } });
+    expect((await host('/createCollaboration', { name: name.toLowerCase() })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: expect.stringContaining('already exists') },
+    });
     const { id } = await host('/createCollaboration', { name: word() });
-    expect((await host(`/${id}/addWorkspace`, { name: 'W', config: '{bad' })).error).toMatchObject({ code: 400, fieldErrors: { config: 'must be valid JSON' } });
+    expect((await host(`/${id}/addWorkspace`, { name: 'W', config: '{bad' })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { config: 'must be valid JSON' },
+    });
     expect((await host(`/${id}/addWorkspace`, { name: 'W', config: JSON.stringify({ maxItemSizeInMB: 0 }) })).error.code).toBe(400);
-    expect((await host(`/${id}/addWorkspace`, { name: 'W', groupId: await groupOf('partner_admin') })).error).toMatchObject({ code: 400, fieldErrors: { groupId: expect.stringContaining('not a group of your organization') } });
+    expect((await host(`/${id}/addWorkspace`, { name: 'W', groupId: await groupOf('partner_admin') })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { groupId: expect.stringContaining('not a group of your organization') },
+    });
     const { workspaceId } = await host(`/${id}/addWorkspace`, { name: 'W' });
     const invite = (params: Record<string, string>) => host(`/${id}/inviteParticipant`, params);
-    expect((await invite({ participantPortalId: 'nosuchportal', workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error.fieldErrors).toMatchObject({ participantPortalId: expect.any(String) });
-    expect((await invite({ participantPortalId: svc.orgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error.fieldErrors).toMatchObject({ participantPortalId: 'must be another portal than the host' });
-    expect((await invite({ participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ other: 'send' }) })).error.fieldErrors).toMatchObject({ workspaces: expect.stringContaining('not a workspace') });
+    expect((await invite({ participantPortalId: 'nosuchportal', workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error.fieldErrors).toMatchObject({
+      participantPortalId: expect.any(String),
+    });
+    expect((await invite({ participantPortalId: svc.orgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error.fieldErrors).toMatchObject({
+      participantPortalId: 'must be another portal than the host',
+    });
+    expect((await invite({ participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ other: 'send' }) })).error.fieldErrors).toMatchObject({
+      workspaces: expect.stringContaining('not a workspace'),
+    });
     expect((await invite({ participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'everything' }) })).error.code).toBe(400);
     expect((await invite({ participantPortalId: svc.partnerOrgId, workspaces: '{}' })).error.code).toBe(400);
   });
@@ -114,17 +150,36 @@ describe('setting one up', () => {
   it('the guest sees the invitation, accepts it with its own groups only, and becomes an active participant', async () => {
     const { id } = await host('/createCollaboration', { name: word() });
     const { workspaceId } = await host(`/${id}/addWorkspace`, { name: 'Shared' });
-    const { invitationId } = await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) });
-    expect((await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error.fieldErrors).toMatchObject({ participantPortalId: expect.stringContaining('already invited') });
+    const { invitationId } = await host(`/${id}/inviteParticipant`, {
+      participantPortalId: svc.partnerOrgId,
+      workspaces: JSON.stringify({ [workspaceId]: 'send' }),
+    });
+    expect(
+      (await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) })).error
+        .fieldErrors,
+    ).toMatchObject({ participantPortalId: expect.stringContaining('already invited') });
     const { invitations } = await guest('/invitations');
-    expect(invitations).toContainEqual(expect.objectContaining({ id: invitationId, collaborationId: id, hostPortalId: svc.orgId, workspaces: [{ id: workspaceId, name: 'Shared', access: 'send' }] }));
+    expect(invitations).toContainEqual(
+      expect.objectContaining({
+        id: invitationId,
+        collaborationId: id,
+        hostPortalId: svc.orgId,
+        workspaces: [{ id: workspaceId, name: 'Shared', access: 'send' }],
+      }),
+    );
     expect((await guest(`/${id}`)).error.code).toBe(400);
-    expect((await guest('/acceptInvitation', { invitationId, workspaceGroups: JSON.stringify({ [workspaceId]: await groupOf('admin') }) })).error.code).toBe(400);
+    expect((await guest('/acceptInvitation', { invitationId, workspaceGroups: JSON.stringify({ [workspaceId]: await groupOf('admin') }) })).error.code).toBe(
+      400,
+    );
     expect((await guest('/acceptInvitation', { invitationId: 'nosuchinvitation' })).error.code).toBe(400);
     expect(await guest('/acceptInvitation', { invitationId })).toEqual({ success: true, collaborationId: id });
     expect((await guest('/acceptInvitation', { invitationId })).error.code).toBe(400);
     const p = await host(`/${id}/participants/${svc.partnerOrgId}`);
-    expect(p).toMatchObject({ status: 'active', collaborationRole: 'Guest', workspaces: [{ workspaceId, access: 'send', groupId: null, exchanging: true, stopped: null }] });
+    expect(p).toMatchObject({
+      status: 'active',
+      collaborationRole: 'Guest',
+      workspaces: [{ workspaceId, access: 'send', groupId: null, exchanging: true, stopped: null }],
+    });
   });
 });
 
@@ -170,11 +225,20 @@ describe('removing a participant', () => {
 
   it('refuses removing the host (400) and an unknown participant (404); a guest cannot remove (403); GET is refused', async () => {
     const { id } = await collaborationWithPartner();
-    expect((await host(`/${id}/participants/${svc.orgId}/remove`)).error).toMatchObject({ code: 400, message: 'The host cannot be removed from its own collaboration.' });
-    expect((await host(`/${id}/participants/nosuchportal/remove`)).error).toMatchObject({ code: 404, message: 'Participant does not exist or is inaccessible.' });
+    expect((await host(`/${id}/participants/${svc.orgId}/remove`)).error).toMatchObject({
+      code: 400,
+      message: 'The host cannot be removed from its own collaboration.',
+    });
+    expect((await host(`/${id}/participants/nosuchportal/remove`)).error).toMatchObject({
+      code: 404,
+      message: 'Participant does not exist or is inaccessible.',
+    });
     expect((await guest(`/${id}/participants/${svc.orgId}/remove`)).error).toMatchObject({ code: 403 });
     expect((await host(`/${id}/participants/${svc.partnerOrgId}/remove`, {}, 'user1')).error).toMatchObject({ code: 403 });
-    const get = await svc.app.inject({ method: 'GET', url: `/sharing/rest/portals/${svc.orgId}/collaborations/${id}/participants/${svc.partnerOrgId}/remove?f=json&token=${tokens.admin}` });
+    const get = await svc.app.inject({
+      method: 'GET',
+      url: `/sharing/rest/portals/${svc.orgId}/collaborations/${id}/participants/${svc.partnerOrgId}/remove?f=json&token=${tokens.admin}`,
+    });
     expect(get.json().error.code).toBe(405);
     expect((await host(`/${id}/participants/${svc.partnerOrgId}`)).status).toBe('active');
   });
@@ -182,15 +246,24 @@ describe('removing a participant', () => {
   it('a removed guest can be invited again and exchanges again once it accepts', async () => {
     const { id, workspaceId } = await collaborationWithPartner();
     await host(`/${id}/participants/${svc.partnerOrgId}/remove`);
-    const { invitationId } = await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'sendAndReceive' }) });
+    const { invitationId } = await host(`/${id}/inviteParticipant`, {
+      participantPortalId: svc.partnerOrgId,
+      workspaces: JSON.stringify({ [workspaceId]: 'sendAndReceive' }),
+    });
     await guest('/acceptInvitation', { invitationId });
-    expect(await host(`/${id}/participants/${svc.partnerOrgId}`)).toMatchObject({ status: 'active', workspaces: [expect.objectContaining({ exchanging: true, access: 'sendAndReceive', stopped: null })] });
+    expect(await host(`/${id}/participants/${svc.partnerOrgId}`)).toMatchObject({
+      status: 'active',
+      workspaces: [expect.objectContaining({ exchanging: true, access: 'sendAndReceive', stopped: null })],
+    });
   });
 
   it('removing an invited guest cancels its invitation', async () => {
     const { id } = await host('/createCollaboration', { name: word() });
     const { workspaceId } = await host(`/${id}/addWorkspace`, { name: 'W' });
-    const { invitationId } = await host(`/${id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [workspaceId]: 'send' }) });
+    const { invitationId } = await host(`/${id}/inviteParticipant`, {
+      participantPortalId: svc.partnerOrgId,
+      workspaces: JSON.stringify({ [workspaceId]: 'send' }),
+    });
     expect(await host(`/${id}/participants/${svc.partnerOrgId}/remove`)).toEqual({ success: true, workspacesStopped: [] });
     expect((await guest('/invitations')).invitations.map((i: any) => i.id)).not.toContain(invitationId);
     expect((await guest('/acceptInvitation', { invitationId })).error.code).toBe(400);

@@ -128,11 +128,20 @@ export async function stopExchange(q: Queryable, collaborationId: string, orgId:
 }
 
 export async function setParticipantStatus(q: Queryable, collaborationId: string, orgId: string, status: ParticipantStatus, now: number): Promise<void> {
-  await q.query('UPDATE collaboration_participants SET status = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2', [collaborationId, orgId, status, now]);
+  await q.query('UPDATE collaboration_participants SET status = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2', [
+    collaborationId,
+    orgId,
+    status,
+    now,
+  ]);
 }
 
 export async function cancelInvitations(q: Queryable, collaborationId: string, orgId: string, now: number): Promise<void> {
-  await q.query(`UPDATE collaboration_invitations SET state = 'cancelled', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND state = 'pending'`, [collaborationId, orgId, now]);
+  await q.query(`UPDATE collaboration_invitations SET state = 'cancelled', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND state = 'pending'`, [
+    collaborationId,
+    orgId,
+    now,
+  ]);
 }
 
 export interface CollaborationEvent {
@@ -165,7 +174,12 @@ export async function recordCollaborationEvent(q: Queryable, e: CollaborationEve
   );
   const [c] = await q.query<{ name: string }>('SELECT name FROM collaborations WHERE id = $1', [e.collaborationId]);
   await recordEvent(q, {
-    orgId: e.orgId, source: 'collaboration', operation: e.operation, subjectId: e.collaborationId, actor: e.actor ?? null, when: e.when,
+    orgId: e.orgId,
+    source: 'collaboration',
+    operation: e.operation,
+    subjectId: e.collaborationId,
+    actor: e.actor ?? null,
+    when: e.when,
     history: { op: HISTORY_OP[e.operation] ?? 'updateCollaboration', title: c?.name, data: { ...e.properties, collaborationOperation: e.operation } },
   });
 }

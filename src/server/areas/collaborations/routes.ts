@@ -101,7 +101,8 @@ export function collaborationRoutes(app: FastifyInstance): void {
     path: ONE,
     extras: COLLABORATION_EXTRAS,
     params: none,
-    handler: async ({ caller, path, portal }) => toCollaborationRecord(await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId)),
+    handler: async ({ caller, path, portal }) =>
+      toCollaborationRecord(await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId)),
   });
 
   operation(app, {

@@ -18,12 +18,18 @@ export async function seedDemoCollaboration(ctx: PortalContext, orgIds: string[]
   if (!hostAdmin || !guestAdmin) return;
   const host = callerFromUser(hostAdmin);
   const guest = callerFromUser(guestAdmin);
-  const collaboration = await createCollaboration(ctx, host, host.orgId, { name: DEMO_COLLABORATION.name, description: 'Field data shared between the two demo organizations.' });
+  const collaboration = await createCollaboration(ctx, host, host.orgId, {
+    name: DEMO_COLLABORATION.name,
+    description: 'Field data shared between the two demo organizations.',
+  });
   const { workspaceId } = await addWorkspace(ctx, host, host.orgId, collaboration.id, {
     name: DEMO_COLLABORATION.workspace,
     description: 'Survey layers and maps for the field crews of both organizations.',
     access: 'sendAndReceive',
   });
-  const { invitationId } = await inviteParticipant(ctx, host, host.orgId, collaboration.id, { participantPortalId: guest.orgId, workspaces: { [workspaceId]: 'sendAndReceive' } });
+  const { invitationId } = await inviteParticipant(ctx, host, host.orgId, collaboration.id, {
+    participantPortalId: guest.orgId,
+    workspaces: { [workspaceId]: 'sendAndReceive' },
+  });
   await acceptInvitation(ctx, guest, guest.orgId, { invitationId, workspaceGroups: {} });
 }

@@ -101,7 +101,14 @@ export function toParticipantRecord(p: ParticipantRow, links: LinkRow[], baseUrl
     modified: p.modified,
     workspaces: links
       .filter((l) => l.org_id === p.org_id)
-      .map((l) => ({ workspaceId: l.workspace_id, workspaceName: l.workspace_name, access: l.access, groupId: l.group_id, exchanging: l.exchanging, stopped: l.stopped })),
+      .map((l) => ({
+        workspaceId: l.workspace_id,
+        workspaceName: l.workspace_name,
+        access: l.access,
+        groupId: l.group_id,
+        exchanging: l.exchanging,
+        stopped: l.stopped,
+      })),
   };
 }
 
@@ -129,12 +136,23 @@ export async function createCollaboration(ctx: PortalContext, caller: Caller, or
   const id = hexId();
   try {
     await ctx.db.tx(async (q) => {
-      await q.query('INSERT INTO collaborations (id, host_org_id, owner_id, name, description, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $6)', [id, orgId, caller.userId, p.name, p.description, now]);
-      await q.query(`INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, contact_user_id, created, modified) VALUES ($1, $2, 'host', 'active', $3, $4, $4)`, [id, orgId, caller.userId, now]);
+      await q.query('INSERT INTO collaborations (id, host_org_id, owner_id, name, description, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $6)', [
+        id,
+        orgId,
+        caller.userId,
+        p.name,
+        p.description,
+        now,
+      ]);
+      await q.query(
+        `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, contact_user_id, created, modified) VALUES ($1, $2, 'host', 'active', $3, $4, $4)`,
+        [id, orgId, caller.userId, now],
+      );
       await recordCollaborationEvent(q, { collaborationId: id, operation: 'create', orgId, actor: actorOf(caller), properties: { name: p.name }, when: now });
     });
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw badParam('name', `'${p.name}': a collaboration with this name already exists`, 'Unable to create the collaboration.');
+    if ((err as { code?: string }).code === '23505')
+      throw badParam('name', `'${p.name}': a collaboration with this name already exists`, 'Unable to create the collaboration.');
     throw err;
   }
   return { success: true as const, ...toCollaborationRecord((await findCollaboration(ctx.db, orgId, id))!) };
@@ -165,26 +183,41 @@ export async function addWorkspace(
       }
       if (p.groupId) await linkableGroup(q, orgId, p.groupId, 'groupId');
       const config = p.config ?? workspaceConfig.parse({});
-      await q.query('INSERT INTO collaboration_workspaces (id, collaboration_id, name, description, config, created, modified) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)', [
+      await q.query(
+        'INSERT INTO collaboration_workspaces (id, collaboration_id, name, description, config, created, modified) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)',
+        [id, collaborationId, p.name, p.description, JSON.stringify(config), now],
+      );
+      await q.query('INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id) VALUES ($1, $2, $3, $4)', [
         id,
-        collaborationId,
-        p.name,
-        p.description,
-        JSON.stringify(config),
-        now,
+        orgId,
+        p.access,
+        p.groupId ?? null,
       ]);
-      await q.query('INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id) VALUES ($1, $2, $3, $4)', [id, orgId, p.access, p.groupId ?? null]);
       await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
-      await recordCollaborationEvent(q, { collaborationId, operation: 'addWorkspace', orgId, actor: actorOf(caller), properties: { workspaceId: id, name: p.name }, when: now });
+      await recordCollaborationEvent(q, {
+        collaborationId,
+        operation: 'addWorkspace',
+        orgId,
+        actor: actorOf(caller),
+        properties: { workspaceId: id, name: p.name },
+        when: now,
+      });
     });
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw badParam('name', `'${p.name}': a workspace with this name already exists`, 'Unable to add the workspace.');
+    if ((err as { code?: string }).code === '23505')
+      throw badParam('name', `'${p.name}': a workspace with this name already exists`, 'Unable to add the workspace.');
     throw err;
   }
   return { success: true as const, workspaceId: id };
 }
 
-export async function inviteParticipant(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, p: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> }) {
+export async function inviteParticipant(
+  ctx: PortalContext,
+  caller: Caller,
+  orgId: string,
+  collaborationId: string,
+  p: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> },
+) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const row = await visibleCollaboration(q, orgId, collaborationId);
@@ -196,29 +229,39 @@ export async function inviteParticipant(ctx: PortalContext, caller: Caller, orgI
     if (existing && (existing.status === 'active' || existing.status === 'invited')) {
       throw badParam('participantPortalId', `'${guest.name}' is already ${existing.status === 'active' ? 'a participant' : 'invited'}`);
     }
-    const workspaceIds = new Set((await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id));
+    const workspaceIds = new Set(
+      (await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id),
+    );
     const unknown = Object.keys(p.workspaces).find((w) => !workspaceIds.has(w));
     if (unknown) throw badParam('workspaces', `'${unknown}' is not a workspace of this collaboration`);
     const invitationId = hexId();
-    await q.query('INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)', [
-      invitationId,
-      collaborationId,
-      guest.id,
-      JSON.stringify(p.workspaces),
-      caller.userId,
-      now,
-    ]);
+    await q.query(
+      'INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)',
+      [invitationId, collaborationId, guest.id, JSON.stringify(p.workspaces), caller.userId, now],
+    );
     await q.query(
       `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, created, modified) VALUES ($1, $2, 'guest', 'invited', $3, $3)
        ON CONFLICT (collaboration_id, org_id) DO UPDATE SET status = 'invited', modified = $3`,
       [collaborationId, guest.id, now],
     );
-    await recordCollaborationEvent(q, { collaborationId, operation: 'inviteParticipant', orgId, actor: actorOf(caller), properties: { participantPortalId: guest.id, invitationId }, when: now });
+    await recordCollaborationEvent(q, {
+      collaborationId,
+      operation: 'inviteParticipant',
+      orgId,
+      actor: actorOf(caller),
+      properties: { participantPortalId: guest.id, invitationId },
+      when: now,
+    });
     return { success: true as const, invitationId };
   });
 }
 
-export async function acceptInvitation(ctx: PortalContext, caller: Caller, orgId: string, p: { invitationId: string; workspaceGroups: Record<string, string> }) {
+export async function acceptInvitation(
+  ctx: PortalContext,
+  caller: Caller,
+  orgId: string,
+  p: { invitationId: string; workspaceGroups: Record<string, string> },
+) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const inv = await findInvitation(q, orgId, p.invitationId, true);
@@ -234,22 +277,46 @@ export async function acceptInvitation(ctx: PortalContext, caller: Caller, orgId
       );
     }
     await q.query(`UPDATE collaboration_invitations SET state = 'accepted', modified = $2 WHERE id = $1`, [inv.id, now]);
-    await q.query(`UPDATE collaboration_participants SET status = 'active', contact_user_id = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2`, [inv.collaboration_id, orgId, caller.userId, now]);
-    await recordCollaborationEvent(q, { collaborationId: inv.collaboration_id, operation: 'acceptInvitation', orgId, actor: actorOf(caller), properties: { invitationId: inv.id }, when: now });
+    await q.query(`UPDATE collaboration_participants SET status = 'active', contact_user_id = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2`, [
+      inv.collaboration_id,
+      orgId,
+      caller.userId,
+      now,
+    ]);
+    await recordCollaborationEvent(q, {
+      collaborationId: inv.collaboration_id,
+      operation: 'acceptInvitation',
+      orgId,
+      actor: actorOf(caller),
+      properties: { invitationId: inv.id },
+      when: now,
+    });
     return { success: true as const, collaborationId: inv.collaboration_id };
   });
 }
 
 /** The host removes a guest (spec §4.12). */
-export async function removeParticipant(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, participantPortalId: string): Promise<RemoveParticipantAnswer> {
+export async function removeParticipant(
+  ctx: PortalContext,
+  caller: Caller,
+  orgId: string,
+  collaborationId: string,
+  participantPortalId: string,
+): Promise<RemoveParticipantAnswer> {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const row = await visibleCollaboration(q, orgId, collaborationId);
     assertHost(row);
     if (participantPortalId === row.host_org_id) {
-      throw new ApiError(400, 'The host cannot be removed from its own collaboration.', [`'${participantPortalId}' is the host of this collaboration; remove the guests instead.`], undefined, {
-        participantPortalId: 'is the host',
-      });
+      throw new ApiError(
+        400,
+        'The host cannot be removed from its own collaboration.',
+        [`'${participantPortalId}' is the host of this collaboration; remove the guests instead.`],
+        undefined,
+        {
+          participantPortalId: 'is the host',
+        },
+      );
     }
     const p = await findParticipant(q, collaborationId, participantPortalId, true);
     if (!p || p.status === 'removed' || p.status === 'left') {
@@ -270,7 +337,15 @@ export async function removeParticipation(ctx: PortalContext, caller: Caller, or
   });
 }
 
-async function endParticipation(q: Queryable, caller: Caller, collaborationId: string, p: ParticipantRow, status: 'removed' | 'left', operation: string, now: number): Promise<RemoveParticipantAnswer> {
+async function endParticipation(
+  q: Queryable,
+  caller: Caller,
+  collaborationId: string,
+  p: ParticipantRow,
+  status: 'removed' | 'left',
+  operation: string,
+  now: number,
+): Promise<RemoveParticipantAnswer> {
   await setParticipantStatus(q, collaborationId, p.org_id, status, now);
   const workspacesStopped = await stopExchange(q, collaborationId, p.org_id, now);
   await cancelInvitations(q, collaborationId, p.org_id, now);

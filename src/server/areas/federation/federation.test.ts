@@ -19,10 +19,15 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const list = (params: Record<string, string> = {}, token = tokens.admin, orgId = svc.orgId) => svc.post(`portals/${orgId}/webhooks/listServiceWebhooks`, params, token);
+const list = (params: Record<string, string> = {}, token = tokens.admin, orgId = svc.orgId) =>
+  svc.post(`portals/${orgId}/webhooks/listServiceWebhooks`, params, token);
 /** POST to the server-administration path (outside /sharing/rest). */
 async function admin(path: string, params: Record<string, string> = {}, token = tokens.admin, server = serverId): Promise<any> {
-  const res = await svc.app.inject({ method: 'POST', url: `/server/${server}/admin/services${path}`, payload: { f: 'json', ...params, ...(token ? { token } : {}) } });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: `/server/${server}/admin/services${path}`,
+    payload: { f: 'json', ...params, ...(token ? { token } : {}) },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
@@ -34,7 +39,25 @@ describe('listServiceWebhooks', () => {
   it('returns the demo webhooks with every field of the spec table', async () => {
     const { webhooks } = await list();
     expect(webhooks).toHaveLength(3);
-    const fields = ['id', 'folderName', 'serviceName', 'serviceType', 'name', 'changeTypes', 'signatureKey', 'hookUrl', 'active', 'contentType', 'scheduleInfo', 'payloadFormat', 'createdTime', 'lastUpdatedTime', 'owner', 'modifiedId', 'itemId'];
+    const fields = [
+      'id',
+      'folderName',
+      'serviceName',
+      'serviceType',
+      'name',
+      'changeTypes',
+      'signatureKey',
+      'hookUrl',
+      'active',
+      'contentType',
+      'scheduleInfo',
+      'payloadFormat',
+      'createdTime',
+      'lastUpdatedTime',
+      'owner',
+      'modifiedId',
+      'itemId',
+    ];
     for (const w of webhooks) for (const f of fields) expect(w, f).toHaveProperty(f);
     const parcels = webhooks.find((w: any) => w.serviceName === 'Parcels');
     expect(parcels).toMatchObject({
@@ -72,8 +95,20 @@ describe('listServiceWebhooks', () => {
 
 describe('server administration: service webhooks', () => {
   it('create on a feature service in a folder: the key shown once, lastUpdatedTime = createdTime, listed everywhere', async () => {
-    const created = await admin('/Hosted/Parcels.FeatureServer/webhooks/create', hook({ changeTypes: 'FeaturesCreated,FeaturesDeleted', signatureKey: 'abc123', active: 'false' }));
-    expect(created).toMatchObject({ success: true, name: 'Edits', signatureKey: 'abc123', changeTypes: ['FeaturesCreated', 'FeaturesDeleted'], active: false, owner: 'admin', modifiedId: 'admin', serverId });
+    const created = await admin(
+      '/Hosted/Parcels.FeatureServer/webhooks/create',
+      hook({ changeTypes: 'FeaturesCreated,FeaturesDeleted', signatureKey: 'abc123', active: 'false' }),
+    );
+    expect(created).toMatchObject({
+      success: true,
+      name: 'Edits',
+      signatureKey: 'abc123',
+      changeTypes: ['FeaturesCreated', 'FeaturesDeleted'],
+      active: false,
+      owner: 'admin',
+      modifiedId: 'admin',
+      serverId,
+    });
     expect(created.createdTime).toBe(clock.t);
     expect(created.lastUpdatedTime).toBe(created.createdTime);
     const one = await admin(`/Hosted/Parcels.FeatureServer/webhooks/${created.id}`);
@@ -89,10 +124,22 @@ describe('server administration: service webhooks', () => {
       signatureKey: SECRET_MASK,
       scheduleInfo: JSON.stringify({ name: 'Hourly', state: 'disabled', startAt: 0, recurrenceInfo: { frequency: 'hour', interval: 1 } }),
     });
-    expect(edited).toMatchObject({ success: true, name: 'Edits v2', changeTypes: ['*'], active: false, signatureKey: SECRET_MASK, lastUpdatedTime: clock.t, createdTime: clock.t - 5000 });
+    expect(edited).toMatchObject({
+      success: true,
+      name: 'Edits v2',
+      changeTypes: ['*'],
+      active: false,
+      signatureKey: SECRET_MASK,
+      lastUpdatedTime: clock.t,
+      createdTime: clock.t - 5000,
+    });
     expect(edited.scheduleInfo).toEqual({ name: 'Hourly', state: 'disabled', startAt: 0, recurrenceInfo: { frequency: 'hour', interval: 1 } });
     // The key was kept (masked): an edit by publisher1 (the service's owner) records them as modifier.
-    const byOwner = await admin(`/Hosted/Parcels.FeatureServer/webhooks/${created.id}/edit`, { name: 'Edits v3', hookUrl: `${RECEIVER}/v3`, signatureKey: '' }, tokens.publisher1);
+    const byOwner = await admin(
+      `/Hosted/Parcels.FeatureServer/webhooks/${created.id}/edit`,
+      { name: 'Edits v3', hookUrl: `${RECEIVER}/v3`, signatureKey: '' },
+      tokens.publisher1,
+    );
     expect(byOwner).toMatchObject({ modifiedId: 'publisher1', owner: 'admin', signatureKey: '' });
 
     expect(await admin(`/Hosted/Parcels.FeatureServer/webhooks/${created.id}/delete`)).toEqual({ success: true });
@@ -106,7 +153,10 @@ describe('server administration: service webhooks', () => {
     const bad = await admin('/BufferTool.GPServer/webhooks/create', hook({ changeTypes: 'FeaturesCreated' }));
     expect(bad.error.code).toBe(400);
     expect(bad.error.fieldErrors.changeTypes).toBeTruthy();
-    const badSchedule = await admin('/BufferTool.GPServer/webhooks/create', hook({ scheduleInfo: JSON.stringify({ name: 'x', state: 'enabled', startAt: 0, recurrenceInfo: { frequency: 'hour', interval: 1 } }) }));
+    const badSchedule = await admin(
+      '/BufferTool.GPServer/webhooks/create',
+      hook({ scheduleInfo: JSON.stringify({ name: 'x', state: 'enabled', startAt: 0, recurrenceInfo: { frequency: 'hour', interval: 1 } }) }),
+    );
     expect(badSchedule.error.fieldErrors.scheduleInfo).toBeTruthy();
     expect((await admin('/BufferTool.GPServer/webhooks/create', hook({ changeTypes: '*', scheduleInfo: '{}' }))).success).toBe(true);
   });
@@ -129,7 +179,10 @@ describe('server administration: service webhooks', () => {
     for (const [params, field] of cases) {
       const res = await admin('/Hosted/Parcels.FeatureServer/webhooks/create', hook(params));
       expect(res.error?.code, JSON.stringify(params)).toBe(400);
-      expect(Object.keys(res.error.fieldErrors ?? {}).some((k) => k.startsWith(field)), `${field}: ${JSON.stringify(res.error)}`).toBe(true);
+      expect(
+        Object.keys(res.error.fieldErrors ?? {}).some((k) => k.startsWith(field)),
+        `${field}: ${JSON.stringify(res.error)}`,
+      ).toBe(true);
     }
     expect((await list()).webhooks.length).toBe(before);
   });
@@ -139,7 +192,10 @@ describe('server administration: service webhooks', () => {
     expect((await admin('/Hosted/Nothing.FeatureServer/webhooks')).error.code).toBe(404);
     expect((await admin('/Parcels.FeatureServer/webhooks')).error.code).toBe(404); // wrong folder
     expect((await admin('/Hosted/Parcels.MapServer/webhooks')).error.code).toBe(400);
-    const res = await svc.app.inject({ method: 'GET', url: `/server/${serverId}/admin/services/Hosted/Parcels.FeatureServer/webhooks/create?f=json&token=${tokens.admin}` });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `/server/${serverId}/admin/services/Hosted/Parcels.FeatureServer/webhooks/create?f=json&token=${tokens.admin}`,
+    });
     expect(res.json().error.code).toBe(405);
     expect((await admin('/Hosted/Parcels.FeatureServer/webhooks/nope/edit', hook())).error.code).toBe(404);
   });
@@ -162,7 +218,8 @@ describe('server administration: service webhooks', () => {
 
   it(`a service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks`, async () => {
     const existing = (await admin('/Hosted/Inspections.FeatureServer/webhooks')).webhooks.length;
-    for (let i = existing; i < MAX_WEBHOOKS_PER_SERVICE; i++) expect((await admin('/Hosted/Inspections.FeatureServer/webhooks/create', hook({ name: `n${i}` }))).success).toBe(true);
+    for (let i = existing; i < MAX_WEBHOOKS_PER_SERVICE; i++)
+      expect((await admin('/Hosted/Inspections.FeatureServer/webhooks/create', hook({ name: `n${i}` }))).success).toBe(true);
     const over = await admin('/Hosted/Inspections.FeatureServer/webhooks/create', hook({ name: 'one too many' }));
     expect(over.error.code).toBe(400);
     expect(over.error.message).toContain(String(MAX_WEBHOOKS_PER_SERVICE));
@@ -172,19 +229,36 @@ describe('server administration: service webhooks', () => {
 describe('the registry: servers and services', () => {
   it('register a server, add services, list them; only administrators with manageServers', async () => {
     const reg = await svc.post(`portals/${svc.orgId}/servers/register`, { name: 'Analysis', url: 'https://analysis.example.com/server' }, tokens.admin);
-    expect(reg).toMatchObject({ success: true, name: 'Analysis', url: 'https://analysis.example.com/server', adminUrl: 'https://analysis.example.com/server/admin' });
+    expect(reg).toMatchObject({
+      success: true,
+      name: 'Analysis',
+      url: 'https://analysis.example.com/server',
+      adminUrl: 'https://analysis.example.com/server/admin',
+    });
     expect((await svc.post(`portals/${svc.orgId}/servers`, {}, tokens.admin)).servers.map((s: any) => s.id)).toContain(reg.id);
     expect((await svc.post(`portals/${svc.orgId}/servers/register`, { name: 'x', url: 'https://x.example.com' }, tokens.publisher1)).error.code).toBe(403);
     expect((await svc.post(`portals/${svc.orgId}/servers/register`, { name: 'x', url: 'not a url' }, tokens.admin)).error.fieldErrors.url).toBeTruthy();
     expect((await svc.post(`portals/${svc.orgId}/servers`, {}, tokens.partner_admin)).error.code).toBe(403);
 
-    expect(await admin('/createService', { serviceName: 'Roads', type: 'FeatureServer', folderName: 'Transport', owner: 'publisher1' }, tokens.admin, reg.id)).toEqual({ success: true });
-    expect((await admin('/createService', { serviceName: 'Roads', type: 'FeatureServer', folderName: 'Transport' }, tokens.admin, reg.id)).error.fieldErrors.serviceName).toBeTruthy();
-    expect((await admin('/createService', { serviceName: 'Bad name', type: 'FeatureServer' }, tokens.admin, reg.id)).error.fieldErrors.serviceName).toBeTruthy();
+    expect(
+      await admin('/createService', { serviceName: 'Roads', type: 'FeatureServer', folderName: 'Transport', owner: 'publisher1' }, tokens.admin, reg.id),
+    ).toEqual({ success: true });
+    expect(
+      (await admin('/createService', { serviceName: 'Roads', type: 'FeatureServer', folderName: 'Transport' }, tokens.admin, reg.id)).error.fieldErrors
+        .serviceName,
+    ).toBeTruthy();
+    expect(
+      (await admin('/createService', { serviceName: 'Bad name', type: 'FeatureServer' }, tokens.admin, reg.id)).error.fieldErrors.serviceName,
+    ).toBeTruthy();
     expect((await admin('/createService', { serviceName: 'X', type: 'MapServer' }, tokens.admin, reg.id)).error.fieldErrors.type).toBeTruthy();
-    expect((await admin('/createService', { serviceName: 'X', type: 'GPServer', owner: 'partner_admin' }, tokens.admin, reg.id)).error.fieldErrors.owner).toBeTruthy();
+    expect(
+      (await admin('/createService', { serviceName: 'X', type: 'GPServer', owner: 'partner_admin' }, tokens.admin, reg.id)).error.fieldErrors.owner,
+    ).toBeTruthy();
     expect((await admin('/createService', { serviceName: 'X', type: 'GPServer' }, tokens.partner_admin, reg.id)).error.code).toBe(403);
-    expect(await admin('', {}, tokens.admin, reg.id)).toEqual({ folders: ['Transport'], services: [{ folderName: 'Transport', serviceName: 'Roads', type: 'FeatureServer', itemId: null, owner: 'publisher1', webhookCount: 0 }] });
+    expect(await admin('', {}, tokens.admin, reg.id)).toEqual({
+      folders: ['Transport'],
+      services: [{ folderName: 'Transport', serviceName: 'Roads', type: 'FeatureServer', itemId: null, owner: 'publisher1', webhookCount: 0 }],
+    });
 
     await admin('/Transport/Roads.FeatureServer/webhooks/create', hook({ name: 'Roads edits' }), tokens.publisher1, reg.id);
     const listed = (await list({ username: 'publisher1' })).webhooks.find((w: any) => w.name === 'Roads edits');

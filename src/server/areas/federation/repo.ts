@@ -169,12 +169,27 @@ export async function insertServiceWebhook(q: Queryable, w: ServiceWebhookRow): 
 export async function updateServiceWebhook(
   q: Queryable,
   id: string,
-  w: Pick<ServiceWebhookRow, 'name' | 'change_types' | 'signature_key' | 'hook_url' | 'active' | 'content_type' | 'schedule_info' | 'payload_format' | 'modified_id' | 'modified'>,
+  w: Pick<
+    ServiceWebhookRow,
+    'name' | 'change_types' | 'signature_key' | 'hook_url' | 'active' | 'content_type' | 'schedule_info' | 'payload_format' | 'modified_id' | 'modified'
+  >,
 ): Promise<void> {
   await q.query(
     `UPDATE service_webhooks SET name = $2, change_types = $3, signature_key = $4, hook_url = $5, active = $6, content_type = $7,
             schedule_info = $8, payload_format = $9, modified_id = $10, modified = $11 WHERE id = $1`,
-    [id, w.name, w.change_types, w.signature_key, w.hook_url, w.active, w.content_type, JSON.stringify(w.schedule_info), w.payload_format, w.modified_id, w.modified],
+    [
+      id,
+      w.name,
+      w.change_types,
+      w.signature_key,
+      w.hook_url,
+      w.active,
+      w.content_type,
+      JSON.stringify(w.schedule_info),
+      w.payload_format,
+      w.modified_id,
+      w.modified,
+    ],
   );
 }
 

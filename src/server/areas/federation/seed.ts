@@ -34,10 +34,25 @@ export async function seedFederation(ctx: PortalContext, orgId: string): Promise
       { folder: '', name: 'BufferTool', type: 'GPServer' as const, owner: admin.id },
     ];
     for (const s of services) {
-      await repo.insertService(q, { server_id: serverId, folder_name: s.folder, service_name: s.name, service_type: s.type, item_id: null, owner_id: s.owner, created: now });
+      await repo.insertService(q, {
+        server_id: serverId,
+        folder_name: s.folder,
+        service_name: s.name,
+        service_type: s.type,
+        item_id: null,
+        owner_id: s.owner,
+        created: now,
+      });
     }
     const hooks = [
-      { s: services[0], name: 'Parcel edits', changeTypes: ['FeaturesCreated', 'FeaturesUpdated', 'FeaturesDeleted'], owner: 'publisher1', key: 'parcelsKey2026', active: true },
+      {
+        s: services[0],
+        name: 'Parcel edits',
+        changeTypes: ['FeaturesCreated', 'FeaturesUpdated', 'FeaturesDeleted'],
+        owner: 'publisher1',
+        key: 'parcelsKey2026',
+        active: true,
+      },
       { s: services[1], name: 'New inspections', changeTypes: ['FeaturesCreated', 'AttachmentsCreated'], owner: 'publisher1', key: '', active: false },
       { s: services[2], name: 'Buffer job finished', changeTypes: ['*'], owner: admin.username, key: 'bufferKey', active: true },
     ];

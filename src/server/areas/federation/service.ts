@@ -79,7 +79,8 @@ async function serviceFor(q: Queryable, caller: Caller, k: repo.ServiceKey) {
   if (!service) throw serviceNotFound(k);
   if (!hasPrivilege(caller, 'portal:admin:manageWebhooks')) {
     requirePrivilege(caller, TYPE_PRIVILEGE[k.serviceType]);
-    if (service.owner_id !== caller.userId) throw forbidden(`Only the service's owner or an administrator with portal:admin:manageWebhooks manages its webhooks.`);
+    if (service.owner_id !== caller.userId)
+      throw forbidden(`Only the service's owner or an administrator with portal:admin:manageWebhooks manages its webhooks.`);
   }
   return service;
 }
@@ -154,14 +155,36 @@ function triggersFor(type: ServiceType, p: ServiceWebhookInput, now: number, cur
 /** What history keeps of a service webhook (never its signature key). */
 function serviceWebhookView(w: repo.ServiceWebhookRow): Record<string, unknown> {
   return {
-    name: w.name, service: `${w.folder_name ? `${w.folder_name}/` : ''}${w.service_name}/${w.service_type}`, serverId: w.server_id, changeTypes: w.change_types, hookUrl: w.hook_url,
-    active: w.active, contentType: w.content_type, scheduleInfo: w.schedule_info, payloadFormat: w.payload_format,
+    name: w.name,
+    service: `${w.folder_name ? `${w.folder_name}/` : ''}${w.service_name}/${w.service_type}`,
+    serverId: w.server_id,
+    changeTypes: w.change_types,
+    hookUrl: w.hook_url,
+    active: w.active,
+    contentType: w.content_type,
+    scheduleInfo: w.schedule_info,
+    payloadFormat: w.payload_format,
   };
 }
 
 /** A service webhook change in the organization's history (idType w). */
-async function recordServiceWebhookEvent(q: Queryable, caller: Caller, w: repo.ServiceWebhookRow, op: HistoryOperation, data: HistoryData, now: number): Promise<void> {
-  await recordEvent(q, { orgId: caller.orgId, source: 'webhook', operation: op, subjectId: w.id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, owner: w.owner, title: w.name, data } });
+async function recordServiceWebhookEvent(
+  q: Queryable,
+  caller: Caller,
+  w: repo.ServiceWebhookRow,
+  op: HistoryOperation,
+  data: HistoryData,
+  now: number,
+): Promise<void> {
+  await recordEvent(q, {
+    orgId: caller.orgId,
+    source: 'webhook',
+    operation: op,
+    subjectId: w.id,
+    actor: { userId: caller.userId, username: caller.username },
+    when: now,
+    history: { op, owner: w.owner, title: w.name, data },
+  });
 }
 
 export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, p: ServiceWebhookInput) {
@@ -339,7 +362,15 @@ export async function createService(
     }
     const k = { serverId, folderName: p.folderName ?? '', serviceName: p.serviceName, serviceType: p.type };
     if (await repo.findService(q, k)) throw badParam('serviceName', `a ${p.type} named '${p.serviceName}' already exists in this folder`);
-    await repo.insertService(q, { server_id: serverId, folder_name: k.folderName, service_name: p.serviceName, service_type: p.type, item_id: p.itemId ?? null, owner_id: ownerId, created: ctx.clock.now() });
+    await repo.insertService(q, {
+      server_id: serverId,
+      folder_name: k.folderName,
+      service_name: p.serviceName,
+      service_type: p.type,
+      item_id: p.itemId ?? null,
+      owner_id: ownerId,
+      created: ctx.clock.now(),
+    });
     return { success: true };
   });
 }

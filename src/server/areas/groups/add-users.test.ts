@@ -111,7 +111,10 @@ describe('who may add users', () => {
     const pub = await createGroup('user1', { access: 'public' });
     expect((await addUsers(pub, { users: ['member2'] }, tokens.partner_admin)).error).toMatchObject({ code: 403 });
     const priv = await createGroup('user1');
-    expect((await addUsers(priv, { users: ['member2'] }, tokens.partner_admin)).error).toMatchObject({ code: 400, message: 'Group does not exist or is inaccessible.' });
+    expect((await addUsers(priv, { users: ['member2'] }, tokens.partner_admin)).error).toMatchObject({
+      code: 400,
+      message: 'Group does not exist or is inaccessible.',
+    });
     // Even as a plain member of the group.
     await addUsers(priv, { users: ['partner_admin'] }, tokens.admin);
     expect((await addUsers(priv, { users: ['member2'] }, tokens.partner_admin)).error).toMatchObject({ code: 403 });
@@ -176,7 +179,13 @@ describe('who is not added, and why', () => {
 
   it('a user whose role lacks portal:user:joinGroup', async () => {
     const role = await post(`portals/${svc.orgId}/createRole`, { name: `No joining ${++n}` }, tokens.admin);
-    expect(await post(`portals/${svc.orgId}/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups'] }) }, tokens.admin)).toEqual({ success: true });
+    expect(
+      await post(
+        `portals/${svc.orgId}/roles/${role.id}/setPrivileges`,
+        { privileges: JSON.stringify({ privileges: ['portal:user:viewOrgUsers', 'portal:user:viewOrgGroups'] }) },
+        tokens.admin,
+      ),
+    ).toEqual({ success: true });
     const username = `nojoin${n}`;
     await insertMember(username, svc.orgId);
     expect(await post(`portals/${svc.orgId}/updateUserRole`, { username, role: role.id }, tokens.admin)).toMatchObject({ success: true });
@@ -242,9 +251,14 @@ describe('who is not added, and why', () => {
     const busy = await svc.tokenFor('busy512');
     const open = await createGroup('admin', { access: 'org' });
     expect((await post(`community/groups/${open}/join`, {}, busy)).error).toMatchObject({ code: 400, message: expect.stringContaining('512 groups') });
-    expect((await post('community/createGroup', { title: `Busy ${randomUUID()}` }, busy)).error).toMatchObject({ code: 400, message: expect.stringContaining('512 groups') });
+    expect((await post('community/createGroup', { title: `Busy ${randomUUID()}` }, busy)).error).toMatchObject({
+      code: 400,
+      message: expect.stringContaining('512 groups'),
+    });
     expect(await membersOf(open)).toEqual({ admin: 'owner' });
-    const [{ c }] = await svc.db.query<{ c: number }>(`SELECT count(*) AS c FROM group_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'busy512'`);
+    const [{ c }] = await svc.db.query<{ c: number }>(
+      `SELECT count(*) AS c FROM group_members m JOIN users u ON u.id = m.user_id WHERE u.username = 'busy512'`,
+    );
     expect(Number(c)).toBe(512);
   });
 });
@@ -315,7 +329,8 @@ describe('members from other organizations', () => {
     const [one, two] = [await partnerMember(), await partnerMember()];
     const g = await createGroup('admin', { access: 'public' });
     const signIn = async (username: string) =>
-      (await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username, password: 'Partner.Member.2468' } })).json().token as string;
+      (await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username, password: 'Partner.Member.2468' } })).json()
+        .token as string;
     expect(await post(`community/groups/${g}/join`, {}, await signIn(one))).toEqual({ success: true, groupId: g });
     expect((await post(`community/groups/${g}/join`, {}, await signIn(two))).error).toMatchObject({ code: 400, message: expect.stringContaining('limit') });
     expect(await membersOf(g)).toEqual({ admin: 'owner', [one]: 'member' });
@@ -337,7 +352,10 @@ describe('members from other organizations', () => {
     const body = await addUsers(g, { users: [`${prefix}_${limit}`, `${prefix}_${limit + 1}`] }, tokens.admin);
     expect(body.notAdded).toEqual([`${prefix}_${limit + 1}`]);
     expect(body.notAddedReasons[0].reason).toContain(`limit of ${limit} members`);
-    const [{ c }] = await svc.db.query<{ c: number }>('SELECT count(*) AS c FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 AND u.org_id = $2', [g, svc.partnerOrgId]);
+    const [{ c }] = await svc.db.query<{ c: number }>(
+      'SELECT count(*) AS c FROM group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = $1 AND u.org_id = $2',
+      [g, svc.partnerOrgId],
+    );
     expect(Number(c)).toBe(limit);
   });
 
@@ -350,10 +368,14 @@ describe('members from other organizations', () => {
     expect(await membersOf(g)).toEqual({ member2: 'member', user1: 'owner' });
   });
 
-  it('an added external member sees the group and is listed in it, but not the organization\'s other private groups', async () => {
+  it("an added external member sees the group and is listed in it, but not the organization's other private groups", async () => {
     const ext = await partnerMember();
     const extToken = await (async () => {
-      const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username: ext, password: 'Partner.Member.2468' } });
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/generateToken',
+        payload: { f: 'json', username: ext, password: 'Partner.Member.2468' },
+      });
       return res.json().token as string;
     })();
     const g = await createGroup('admin');

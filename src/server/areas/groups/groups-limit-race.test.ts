@@ -41,10 +41,10 @@ afterAll(() => svc.close());
 
 /** Back to 511 before each round: only the filler memberships, no group the racer owns. */
 async function resetRacer() {
-  await svc.db.query(`DELETE FROM group_members WHERE user_id = $1 AND group_id NOT IN (SELECT md5('race-filler' || g::text) FROM generate_series(1, $2::int) AS g)`, [
-    racerId,
-    LIMITS.groupsPerUser - 1,
-  ]);
+  await svc.db.query(
+    `DELETE FROM group_members WHERE user_id = $1 AND group_id NOT IN (SELECT md5('race-filler' || g::text) FROM generate_series(1, $2::int) AS g)`,
+    [racerId, LIMITS.groupsPerUser - 1],
+  );
   await svc.db.query('DELETE FROM groups WHERE owner_id = $1', [racerId]);
 }
 beforeEach(resetRacer);
@@ -85,8 +85,14 @@ describe(`a member at ${LIMITS.groupsPerUser - 1} groups`, () => {
       await resetRacer();
       const [g1, g2] = [await adminGroup(), await adminGroup()];
       const results = await Promise.all([g1, g2].map((g) => svc.post(`community/groups/${g}/join`, {}, tokens.racer)));
-      expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
-      expect(results.filter((r) => r.error?.code === 400 && /512 groups/.test(r.error.message)), JSON.stringify(results)).toHaveLength(1);
+      expect(
+        results.filter((r) => r.success),
+        JSON.stringify(results),
+      ).toHaveLength(1);
+      expect(
+        results.filter((r) => r.error?.code === 400 && /512 groups/.test(r.error.message)),
+        JSON.stringify(results),
+      ).toHaveLength(1);
       expect(await groupsOfRacer()).toBe(512);
     }
   });

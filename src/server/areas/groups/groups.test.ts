@@ -61,10 +61,11 @@ async function createGroup(owner: string, fields: Record<string, string> = {}): 
 
 /** Direct membership, for fixtures (addUsers itself is tested elsewhere). */
 async function addMember(groupId: string, username: string, type: 'admin' | 'member' = 'member') {
-  await svc.db.query(
-    `INSERT INTO group_members (group_id, user_id, member_type, joined) SELECT $1, id, $3, 0 FROM users WHERE username = $2`,
-    [groupId, username, type],
-  );
+  await svc.db.query(`INSERT INTO group_members (group_id, user_id, member_type, joined) SELECT $1, id, $3, 0 FROM users WHERE username = $2`, [
+    groupId,
+    username,
+    type,
+  ]);
 }
 
 async function membersOf(groupId: string) {
@@ -115,8 +116,14 @@ describe('createGroup', () => {
   });
 
   it('requires a title', async () => {
-    expect((await post('community/createGroup', { access: 'private' }, tokens.user1)).error).toMatchObject({ code: 400, fieldErrors: { title: 'is required' } });
-    expect((await post('community/createGroup', { title: '   ' }, tokens.user1)).error).toMatchObject({ code: 400, fieldErrors: { title: expect.any(String) } });
+    expect((await post('community/createGroup', { access: 'private' }, tokens.user1)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { title: 'is required' },
+    });
+    expect((await post('community/createGroup', { title: '   ' }, tokens.user1)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { title: expect.any(String) },
+    });
   });
 
   it('accepts a title of 250 characters and refuses 251', async () => {
@@ -127,7 +134,10 @@ describe('createGroup', () => {
   });
 
   it('refuses an unknown access value', async () => {
-    expect((await post('community/createGroup', { title: unique('Bad access'), access: 'everyone' }, tokens.user1)).error).toMatchObject({ code: 400, fieldErrors: { access: expect.any(String) } });
+    expect((await post('community/createGroup', { title: unique('Bad access'), access: 'everyone' }, tokens.user1)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { access: expect.any(String) },
+    });
   });
 
   it('refuses a title the owner already uses (any case), naming `title`; another owner may use it', async () => {
@@ -141,8 +151,13 @@ describe('createGroup', () => {
 
   it('the same new title asked for several times at once: one group, the others refused naming `title`', async () => {
     const title = unique('Race');
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post('community/createGroup', { title: i % 2 ? title.toUpperCase() : title }, tokens.user1)));
-    expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post('community/createGroup', { title: i % 2 ? title.toUpperCase() : title }, tokens.user1)),
+    );
+    expect(
+      results.filter((r) => r.success),
+      JSON.stringify(results),
+    ).toHaveLength(1);
     for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ code: 400, fieldErrors: { title: expect.stringContaining('already') } });
     expect(await svc.db.query('SELECT 1 FROM groups WHERE lower(title) = lower($1)', [title])).toHaveLength(1);
   });
@@ -168,9 +183,17 @@ describe('createGroup', () => {
 
   it('leaving-disallowed and shared-update groups need administrative privileges', async () => {
     expect((await post('community/createGroup', { title: unique('No leaving'), leavingDisallowed: 'true' }, tokens.user1)).error).toMatchObject({ code: 403 });
-    expect((await post('community/createGroup', { title: unique('Shared update'), capabilities: 'updateitemcontrol' }, tokens.user1)).error).toMatchObject({ code: 403 });
-    expect((await post('community/createGroup', { title: unique('Bad cap'), capabilities: 'flying' }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { capabilities: expect.any(String) } });
-    expect(await createGroup('admin', { leavingDisallowed: 'true', capabilities: 'updateitemcontrol' })).toMatchObject({ leavingDisallowed: true, capabilities: ['updateitemcontrol'] });
+    expect((await post('community/createGroup', { title: unique('Shared update'), capabilities: 'updateitemcontrol' }, tokens.user1)).error).toMatchObject({
+      code: 403,
+    });
+    expect((await post('community/createGroup', { title: unique('Bad cap'), capabilities: 'flying' }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { capabilities: expect.any(String) },
+    });
+    expect(await createGroup('admin', { leavingDisallowed: 'true', capabilities: 'updateitemcontrol' })).toMatchObject({
+      leavingDisallowed: true,
+      capabilities: ['updateitemcontrol'],
+    });
   });
 
   it('needs a token', async () => {
@@ -198,7 +221,7 @@ describe('who sees a group', () => {
     return true;
   };
 
-  it('a private group: its members and the organization\'s administrators only', async () => {
+  it("a private group: its members and the organization's administrators only", async () => {
     expect(await sees(priv.id, 'user1')).toBe(true);
     expect(await sees(priv.id, 'admin')).toBe(true);
     for (const who of ['publisher1', 'viewer1', 'limited1', 'partner_admin', undefined]) expect(await sees(priv.id, who), who).toBe(false);
@@ -237,7 +260,7 @@ describe('who sees a group', () => {
     expect((await get(`community/groups/${g.id}`, {}, tokens.partner_admin)).userMembership).toEqual({ username: 'partner_admin', memberType: 'member' });
   });
 
-  it('the administrator of another organization does not see this organization\'s private groups', async () => {
+  it("the administrator of another organization does not see this organization's private groups", async () => {
     expect(await sees(priv.id, 'partner_admin')).toBe(false);
     const mine = await createGroup('partner_admin', { access: 'private' });
     expect(await sees(mine.id, 'admin')).toBe(false);
@@ -258,7 +281,8 @@ describe('searching groups', () => {
     groups.partnerPrivate = await createGroup('partner_admin', { title: `${word} Partner hidden`, access: 'private', tags: tag });
   });
 
-  const search = async (q: string, who?: string, extra: Record<string, string> = {}) => get('community/groups', { q, num: '100', ...extra }, who ? tokens[who] : undefined);
+  const search = async (q: string, who?: string, extra: Record<string, string> = {}) =>
+    get('community/groups', { q, num: '100', ...extra }, who ? tokens[who] : undefined);
   const titles = (body: { results: { title: string }[] }) => body.results.map((r) => r.title).sort();
 
   it('tags: finds groups carrying the tag that the caller may see', async () => {
@@ -270,7 +294,9 @@ describe('searching groups', () => {
   });
 
   it('title: matches within the title', async () => {
-    expect(titles(await search(`title:${word}`, 'admin'))).toEqual([`${word} Alpha`, `${word} Beta`, `${word} Gamma`, `${word} Partner`, `Other Delta ${word.toLowerCase()}`].sort());
+    expect(titles(await search(`title:${word}`, 'admin'))).toEqual(
+      [`${word} Alpha`, `${word} Beta`, `${word} Gamma`, `${word} Partner`, `Other Delta ${word.toLowerCase()}`].sort(),
+    );
     expect(titles(await search(`title:"${word} Gamma"`, 'admin'))).toEqual([`${word} Gamma`]);
   });
 
@@ -280,7 +306,9 @@ describe('searching groups', () => {
   });
 
   it('free text matches title, description and tags', async () => {
-    expect(titles(await search(tag, 'admin'))).toEqual([`${word} Alpha`, `${word} Beta`, `${word} Gamma`, `${word} Partner`, `Other Delta ${word.toLowerCase()}`].sort());
+    expect(titles(await search(tag, 'admin'))).toEqual(
+      [`${word} Alpha`, `${word} Beta`, `${word} Gamma`, `${word} Partner`, `Other Delta ${word.toLowerCase()}`].sort(),
+    );
     expect(titles(await search(`${word} Beta`, 'admin'))).toEqual([`${word} Beta`]);
   });
 
@@ -298,7 +326,7 @@ describe('searching groups', () => {
     expect(past).toMatchObject({ total: 4, start: 10, num: 0, nextStart: -1, results: [] });
   });
 
-  it('each result carries the caller\'s membership', async () => {
+  it("each result carries the caller's membership", async () => {
     const body = await search(`tags:${tag}`, 'user1');
     const alpha = body.results.find((r: Group) => r.id === groups.alphaPrivate.id);
     const gamma = body.results.find((r: Group) => r.id === groups.gammaPublic.id);
@@ -311,7 +339,10 @@ describe('updating a group', () => {
   it('the owner updates fields; a group update event is written', async () => {
     const g = await createGroup('user1');
     const title = unique('Renamed');
-    expect(await post(`community/groups/${g.id}/update`, { title, description: 'New description', tags: 'a,b', access: 'org' }, tokens.user1)).toEqual({ success: true, groupId: g.id });
+    expect(await post(`community/groups/${g.id}/update`, { title, description: 'New description', tags: 'a,b', access: 'org' }, tokens.user1)).toEqual({
+      success: true,
+      groupId: g.id,
+    });
     expect(await get(`community/groups/${g.id}`, {}, tokens.user1)).toMatchObject({ title, description: 'New description', tags: ['a', 'b'], access: 'org' });
     expect((await groupEvents(g.id)).at(-1)).toMatchObject({ uri: `/groups/${g.id}/update`, operation: 'update', username: 'user1' });
   });
@@ -344,7 +375,10 @@ describe('updating a group', () => {
 
   it('making a group visible to the organization or everyone needs the same privileges as at creation', async () => {
     const g = await createGroup('limited1');
-    expect((await post(`community/groups/${g.id}/update`, { access: 'org' }, tokens.limited1)).error).toMatchObject({ code: 403, details: ['Requires the privilege portal:user:shareGroupToOrg.'] });
+    expect((await post(`community/groups/${g.id}/update`, { access: 'org' }, tokens.limited1)).error).toMatchObject({
+      code: 403,
+      details: ['Requires the privilege portal:user:shareGroupToOrg.'],
+    });
     expect((await post(`community/groups/${g.id}/update`, { access: 'public' }, tokens.limited1)).error).toMatchObject({ code: 403 });
     expect((await get(`community/groups/${g.id}`, {}, tokens.limited1)).access).toBe('private');
     expect(await post(`community/groups/${g.id}/update`, { snippet: 'still private' }, tokens.limited1)).toEqual({ success: true, groupId: g.id });
@@ -353,7 +387,10 @@ describe('updating a group', () => {
   it('refuses a title the owner uses for another group', async () => {
     const a = await createGroup('user1');
     const b = await createGroup('user1');
-    expect((await post(`community/groups/${b.id}/update`, { title: a.title.toLowerCase() }, tokens.user1)).error).toMatchObject({ code: 400, fieldErrors: { title: expect.any(String) } });
+    expect((await post(`community/groups/${b.id}/update`, { title: a.title.toLowerCase() }, tokens.user1)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { title: expect.any(String) },
+    });
     expect(await post(`community/groups/${b.id}/update`, { title: b.title.toUpperCase() }, tokens.user1)).toEqual({ success: true, groupId: b.id });
   });
 });
@@ -395,7 +432,8 @@ describe('protect, unprotect and delete', () => {
     const g = await createGroup('user1', { access: 'org' });
     await addMember(g.id, 'publisher1', 'admin');
     await addMember(g.id, 'member2');
-    for (const who of ['member2', 'publisher1', 'viewer1']) expect((await post(`community/groups/${g.id}/delete`, {}, tokens[who])).error, who).toMatchObject({ code: 403 });
+    for (const who of ['member2', 'publisher1', 'viewer1'])
+      expect((await post(`community/groups/${g.id}/delete`, {}, tokens[who])).error, who).toMatchObject({ code: 403 });
     expect((await post(`community/groups/${g.id}/delete`, {}, tokens.partner_admin)).error).toMatchObject(notFound);
     expect(await svc.db.query('SELECT 1 FROM groups WHERE id = $1', [g.id])).toHaveLength(1);
     expect(await post(`community/groups/${g.id}/delete`, {}, tokens.admin)).toEqual({ success: true, groupId: g.id });
@@ -452,7 +490,11 @@ describe('member lists: users and userlist', () => {
       expect((await get(`community/groups/${hidden.id}/userlist`, {}, tokens[who])).error, who).toMatchObject({ code: 403 });
     }
     for (const who of ['user1', 'publisher1', 'admin']) {
-      expect(await get(`community/groups/${hidden.id}/users`, {}, tokens[who]), who).toEqual({ owner: 'user1', admins: ['publisher1', 'user1'], users: ['member2'] });
+      expect(await get(`community/groups/${hidden.id}/users`, {}, tokens[who]), who).toEqual({
+        owner: 'user1',
+        admins: ['publisher1', 'user1'],
+        users: ['member2'],
+      });
       expect((await get(`community/groups/${hidden.id}/userlist`, {}, tokens[who])).total, who).toBe(3);
     }
   });
@@ -470,7 +512,13 @@ describe('join and leave', () => {
     const events = (await groupEvents(g.id)).filter((e) => e.operation !== 'add');
     expect(events).toEqual([
       { uri: `/groups/${g.id}/addUsers`, source: 'group', operation: 'addUsers', username: 'publisher1', properties: { addedUserNames: ['publisher1'] } },
-      { uri: `/groups/${g.id}/removeUsers`, source: 'group', operation: 'removeUsers', username: 'publisher1', properties: { removedUserNames: ['publisher1'] } },
+      {
+        uri: `/groups/${g.id}/removeUsers`,
+        source: 'group',
+        operation: 'removeUsers',
+        username: 'publisher1',
+        properties: { removedUserNames: ['publisher1'] },
+      },
     ]);
   });
 
@@ -483,7 +531,10 @@ describe('join and leave', () => {
 
   it('joining needs portal:user:joinGroup', async () => {
     const g = await createGroup('user1', { access: 'org' });
-    expect((await post(`community/groups/${g.id}/join`, {}, tokens.nojoin1)).error).toMatchObject({ code: 403, details: [expect.stringContaining('portal:user:joinGroup')] });
+    expect((await post(`community/groups/${g.id}/join`, {}, tokens.nojoin1)).error).toMatchObject({
+      code: 403,
+      details: [expect.stringContaining('portal:user:joinGroup')],
+    });
     expect(await post(`community/groups/${g.id}/join`, {}, tokens.viewer1)).toEqual({ success: true, groupId: g.id });
     expect(await membersOf(g.id)).toEqual({ user1: 'owner', viewer1: 'member' });
   });
@@ -523,7 +574,15 @@ describe('removeUsers', () => {
     expect(body).toEqual({ notRemoved: ['user1', 'nobody_here', 'admin'] });
     expect(await membersOf(g.id)).toEqual({ publisher1: 'admin', user1: 'owner' });
     const removed = (await groupEvents(g.id)).filter((e) => e.operation === 'removeUsers');
-    expect(removed).toEqual([{ uri: `/groups/${g.id}/removeUsers`, source: 'group', operation: 'removeUsers', username: 'user1', properties: { removedUserNames: ['member2', 'viewer1'] } }]);
+    expect(removed).toEqual([
+      {
+        uri: `/groups/${g.id}/removeUsers`,
+        source: 'group',
+        operation: 'removeUsers',
+        username: 'user1',
+        properties: { removedUserNames: ['member2', 'viewer1'] },
+      },
+    ]);
   });
 
   it('the owner is never removed, not even by an administrator; no event when no one was removed', async () => {
@@ -555,7 +614,10 @@ describe('removeUsers', () => {
     const g = await createGroup('user1', { access: 'org' });
     await addMember(g.id, 'member2');
     const names = (k: number) => ['member2', ...Array.from({ length: k - 1 }, (_, i) => `ghost${i}`)].join(',');
-    expect((await post(`community/groups/${g.id}/removeUsers`, { users: names(26) }, tokens.user1)).error).toMatchObject({ code: 400, messageCode: 'ORG_3100' });
+    expect((await post(`community/groups/${g.id}/removeUsers`, { users: names(26) }, tokens.user1)).error).toMatchObject({
+      code: 400,
+      messageCode: 'ORG_3100',
+    });
     expect(await membersOf(g.id)).toEqual({ member2: 'member', user1: 'owner' });
     const ok = await post(`community/groups/${g.id}/removeUsers`, { users: names(25) }, tokens.user1);
     expect(ok.notRemoved).toHaveLength(24);

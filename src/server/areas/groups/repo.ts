@@ -118,7 +118,11 @@ export async function insertMembers(q: Queryable, groupId: string, members: { us
 
 export async function setMemberType(q: Queryable, groupId: string, userIds: string[], type: 'admin' | 'member'): Promise<void> {
   if (!userIds.length) return;
-  await q.query(`UPDATE group_members SET member_type = $3 WHERE group_id = $1 AND user_id = ANY($2::text[]) AND member_type <> 'owner'`, [groupId, userIds, type]);
+  await q.query(`UPDATE group_members SET member_type = $3 WHERE group_id = $1 AND user_id = ANY($2::text[]) AND member_type <> 'owner'`, [
+    groupId,
+    userIds,
+    type,
+  ]);
 }
 
 export async function deleteMembers(q: Queryable, groupId: string, userIds: string[]): Promise<void> {
@@ -151,7 +155,8 @@ export async function listGroupMembers(
   }
   const where = conds.join(' AND ');
   const [{ n }] = await q.query<{ n: number }>(`SELECT count(*) AS n FROM group_members m JOIN users u ON u.id = m.user_id WHERE ${where}`, params);
-  const sortCol = { username: 'lower(u.username)', fullname: 'lower(u.full_name)', joined: 'm.joined', membertype: 'm.member_type' }[opts.sort] ?? 'lower(u.username)';
+  const sortCol =
+    { username: 'lower(u.username)', fullname: 'lower(u.full_name)', joined: 'm.joined', membertype: 'm.member_type' }[opts.sort] ?? 'lower(u.username)';
   const dir = opts.order === 'desc' ? 'DESC' : 'ASC';
   const rows = await q.query<MemberListRow>(
     `SELECT u.username, u.full_name, m.member_type, m.joined, u.org_id

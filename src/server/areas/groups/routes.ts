@@ -85,7 +85,10 @@ export function groupRoutes(app: FastifyInstance): void {
     handler: ({ caller, path, portal }) => deleteGroup(portal, caller, path.groupId),
   });
 
-  for (const [op, value] of [['protect', true], ['unprotect', false]] as const) {
+  for (const [op, value] of [
+    ['protect', true],
+    ['unprotect', false],
+  ] as const) {
     operation(app, {
       method: 'write',
       path: `${GROUP}/${op}`,
@@ -133,7 +136,14 @@ export function groupRoutes(app: FastifyInstance): void {
         return {
           ...pageEnvelope(total, params, rows.length),
           owner: { username: group.owner_username },
-          users: rows.map((r) => ({ username: r.username, fullName: r.full_name, memberType: r.member_type, thumbnail: null, joined: r.joined, orgId: r.org_id })),
+          users: rows.map((r) => ({
+            username: r.username,
+            fullName: r.full_name,
+            memberType: r.member_type,
+            thumbnail: null,
+            joined: r.joined,
+            orgId: r.org_id,
+          })),
         };
       },
     });

@@ -86,7 +86,8 @@ function assertManages(caller: Caller, row: GroupRow, privilege: string): void {
 /** Field rules that need privileges: who may make a group visible, shared-update or leave-proof. */
 function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
   if (fields.access === 'org' && !caller.privileges.has('portal:user:shareGroupToOrg')) throw forbidden('Requires the privilege portal:user:shareGroupToOrg.');
-  if (fields.access === 'public' && !caller.privileges.has('portal:user:shareGroupToPublic')) throw forbidden('Requires the privilege portal:user:shareGroupToPublic.');
+  if (fields.access === 'public' && !caller.privileges.has('portal:user:shareGroupToPublic'))
+    throw forbidden('Requires the privilege portal:user:shareGroupToPublic.');
   if (fields.capabilities?.length) {
     const bad = fields.capabilities.filter((c) => c !== 'updateitemcontrol');
     if (bad.length) throw badParam('capabilities', `holds unknown capabilities: ${bad.join(', ')}`);
@@ -117,42 +118,55 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
   if (!caller.privileges.has('portal:user:createGroup')) throw forbidden('Requires the privilege portal:user:createGroup.');
   assertFieldPrivileges(caller, fields);
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    await assertTitleFree(q, caller.userId, fields.title);
-    await lockMember(q, caller.userId);
-    if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
-      throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, [`A member may belong to at most ${LIMITS.groupsPerUser} groups.`]);
-    }
-    const id = hexId();
-    await q.query(
-      `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
+  return ctx.db
+    .tx(async (q) => {
+      await assertTitleFree(q, caller.userId, fields.title);
+      await lockMember(q, caller.userId);
+      if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {
+        throw new ApiError(400, `You already belong to ${LIMITS.groupsPerUser} groups, the most a member may.`, [
+          `A member may belong to at most ${LIMITS.groupsPerUser} groups.`,
+        ]);
+      }
+      const id = hexId();
+      await q.query(
+        `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
                            auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, created, modified)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
-      [
-        id,
-        caller.orgId,
-        caller.userId,
-        fields.title,
-        fields.description ?? '',
-        fields.snippet ?? '',
-        fields.tags ?? [],
-        fields.access ?? 'private',
-        fields.isInvitationOnly ?? false,
-        fields.isViewOnly ?? false,
-        fields.autoJoin ?? false,
-        fields.leavingDisallowed ?? false,
-        fields.hiddenMembers ?? false,
-        fields.sortField ?? 'title',
-        fields.sortOrder ?? 'asc',
-        fields.capabilities ?? [],
-        now,
-      ],
-    );
-    await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
-    await recordEvent(q, { orgId: caller.orgId, source: 'group', operation: 'add', subjectId: id, actor: actor(caller), properties: { title: [fields.title] }, when: now, history: { owner: caller.username, title: fields.title, data: { after: { ...fields } } } });
-    const row = await findGroup(q, id, caller.userId);
-    return { success: true as const, group: toGroupRecord(row!, caller) };
-  }).catch(uniqueTitle(fields.title));
+        [
+          id,
+          caller.orgId,
+          caller.userId,
+          fields.title,
+          fields.description ?? '',
+          fields.snippet ?? '',
+          fields.tags ?? [],
+          fields.access ?? 'private',
+          fields.isInvitationOnly ?? false,
+          fields.isViewOnly ?? false,
+          fields.autoJoin ?? false,
+          fields.leavingDisallowed ?? false,
+          fields.hiddenMembers ?? false,
+          fields.sortField ?? 'title',
+          fields.sortOrder ?? 'asc',
+          fields.capabilities ?? [],
+          now,
+        ],
+      );
+      await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
+      await recordEvent(q, {
+        orgId: caller.orgId,
+        source: 'group',
+        operation: 'add',
+        subjectId: id,
+        actor: actor(caller),
+        properties: { title: [fields.title] },
+        when: now,
+        history: { owner: caller.username, title: fields.title, data: { after: { ...fields } } },
+      });
+      const row = await findGroup(q, id, caller.userId);
+      return { success: true as const, group: toGroupRecord(row!, caller) };
+    })
+    .catch(uniqueTitle(fields.title));
 }
 
 const COLUMNS: Record<keyof GroupFields, string> = {
@@ -173,25 +187,35 @@ const COLUMNS: Record<keyof GroupFields, string> = {
 
 export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: string, fields: GroupFields) {
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    const row = await visibleGroup(q, groupId, caller);
-    assertManages(caller, row, 'portal:admin:updateGroups');
-    assertFieldPrivileges(caller, fields);
-    if (fields.title) await assertTitleFree(q, row.owner_id, fields.title, row.id);
-    const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof GroupFields, unknown][];
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    for (const [k, v] of entries) {
-      const prev = (row as unknown as Record<string, unknown>)[COLUMNS[k]] ?? null;
-      if (JSON.stringify(prev) !== JSON.stringify(v)) [before[k], after[k]] = [prev, v];
-    }
-    if (entries.length) {
-      const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
-      await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [row.id, now, ...entries.map(([, v]) => v)]);
-    }
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'update', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: fields.title ?? row.title, data: { before, after } } });
-    return { success: true as const, groupId: row.id };
-  }).catch(uniqueTitle(fields.title));
+  return ctx.db
+    .tx(async (q) => {
+      const row = await visibleGroup(q, groupId, caller);
+      assertManages(caller, row, 'portal:admin:updateGroups');
+      assertFieldPrivileges(caller, fields);
+      if (fields.title) await assertTitleFree(q, row.owner_id, fields.title, row.id);
+      const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof GroupFields, unknown][];
+      const before: Record<string, unknown> = {};
+      const after: Record<string, unknown> = {};
+      for (const [k, v] of entries) {
+        const prev = (row as unknown as Record<string, unknown>)[COLUMNS[k]] ?? null;
+        if (JSON.stringify(prev) !== JSON.stringify(v)) [before[k], after[k]] = [prev, v];
+      }
+      if (entries.length) {
+        const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
+        await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [row.id, now, ...entries.map(([, v]) => v)]);
+      }
+      await recordEvent(q, {
+        orgId: row.org_id,
+        source: 'group',
+        operation: 'update',
+        subjectId: row.id,
+        actor: actor(caller),
+        when: now,
+        history: { owner: row.owner_username, title: fields.title ?? row.title, data: { before, after } },
+      });
+      return { success: true as const, groupId: row.id };
+    })
+    .catch(uniqueTitle(fields.title));
 }
 
 export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: string) {
@@ -205,7 +229,16 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: s
     await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
     // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
     await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [row.org_id, row.id]);
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title] }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'group',
+      operation: 'delete',
+      subjectId: row.id,
+      actor: actor(caller),
+      properties: { title: [row.title] },
+      when: now,
+      history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } },
+    });
     return { success: true as const, groupId: row.id };
   });
 }
@@ -218,7 +251,15 @@ export async function setGroupProtected(ctx: PortalContext, caller: Caller, grou
       throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
     }
     await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'group', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'group',
+      operation: value ? 'protect' : 'unprotect',
+      subjectId: row.id,
+      actor: actor(caller),
+      when: now,
+      history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } },
+    });
     return { success: true as const, groupId: row.id };
   });
 }
@@ -254,9 +295,12 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     // Who may add comes first: an outsider learns nothing from the size check.
     assertManages(caller, group, 'portal:admin:assignToGroups');
     if (users.length + admins.length > LIMITS.usersPerAddToGroupRequest) {
-      throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [
-        `At most ${LIMITS.usersPerAddToGroupRequest} users (users and admins together) per request; ${users.length + admins.length} were sent.`,
-      ], MESSAGE_CODES.tooManyUsers);
+      throw new ApiError(
+        400,
+        'Exceeded maximum number of users allowed per call.',
+        [`At most ${LIMITS.usersPerAddToGroupRequest} users (users and admins together) per request; ${users.length + admins.length} were sent.`],
+        MESSAGE_CODES.tooManyUsers,
+      );
     }
     await lockGroup(q, group.id);
     const wanted = new Map<string, { name: string; type: 'admin' | 'member' }>();
@@ -291,7 +335,8 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
       const privileges = privilegesOf(c);
       if (c.disabled) refuse('The account is disabled.');
       else if (!isExternal && !privileges.has('portal:user:joinGroup')) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
-      else if (isExternal && !privileges.has('portal:user:joinNonOrgGroup')) refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
+      else if (isExternal && !privileges.has('portal:user:joinNonOrgGroup'))
+        refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
       else if (c.group_count >= LIMITS.groupsPerUser) refuse(`The user already belongs to ${LIMITS.groupsPerUser} groups, the most a member may.`);
       else if (isExternal && !caller.privileges.has('portal:user:addExternalMembersToGroup')) {
         refuse('The user is in another organization; adding external members requires the privilege portal:user:addExternalMembersToGroup.');
@@ -306,14 +351,38 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     await setMemberType(q, group.id, toPromote, 'admin');
     if (added.length) {
       await recordEvent(q, {
-        orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: added }, when: now,
-        history: { owner: group.owner_username, title: group.title, data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin'), ...(promoted.length ? { promoted } : {}) } },
+        orgId: group.org_id,
+        source: 'group',
+        operation: 'addUsers',
+        subjectId: group.id,
+        actor: actor(caller),
+        properties: { addedUserNames: added },
+        when: now,
+        history: {
+          owner: group.owner_username,
+          title: group.title,
+          data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin'), ...(promoted.length ? { promoted } : {}) },
+        },
       });
     } else if (promoted.length) {
       // Only existing members made managers: the change updateUsers would have made, recorded as one.
       await recordEvent(q, {
-        orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: promoted }, when: now,
-        history: { owner: group.owner_username, title: group.title, data: { usernames: promoted, before: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'member'])) }, after: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'admin'])) } } },
+        orgId: group.org_id,
+        source: 'group',
+        operation: 'updateUsers',
+        subjectId: group.id,
+        actor: actor(caller),
+        properties: { updatedUserNames: promoted },
+        when: now,
+        history: {
+          owner: group.owner_username,
+          title: group.title,
+          data: {
+            usernames: promoted,
+            before: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'member'])) },
+            after: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'admin'])) },
+          },
+        },
       });
     }
     return { notAdded: reasons.map((r) => r.username), notAddedReasons: reasons };
@@ -322,7 +391,12 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
 
 export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[]) {
   if (users.length > LIMITS.usersPerAddToGroupRequest) {
-    throw new ApiError(400, 'Exceeded maximum number of users allowed per call.', [`At most ${LIMITS.usersPerAddToGroupRequest} users per request.`], MESSAGE_CODES.tooManyUsers);
+    throw new ApiError(
+      400,
+      'Exceeded maximum number of users allowed per call.',
+      [`At most ${LIMITS.usersPerAddToGroupRequest} users per request.`],
+      MESSAGE_CODES.tooManyUsers,
+    );
   }
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
@@ -335,14 +409,34 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: s
       const c = found.get(name.toLowerCase());
       // The owner stays; managers may be removed only by the owner or an administrator.
       if (!c || !c.member_type || c.member_type === 'owner') notRemoved.push(name);
-      else if (c.member_type === 'admin' && group.my_member_type === 'admin' && c.id !== caller.userId && !isOrgAdminFor(caller, group, 'portal:admin:assignToGroups')) notRemoved.push(name);
+      else if (
+        c.member_type === 'admin' &&
+        group.my_member_type === 'admin' &&
+        c.id !== caller.userId &&
+        !isOrgAdminFor(caller, group, 'portal:admin:assignToGroups')
+      )
+        notRemoved.push(name);
       else removed.push(c);
     }
-    await deleteMembers(q, group.id, removed.map((c) => c.id));
+    await deleteMembers(
+      q,
+      group.id,
+      removed.map((c) => c.id),
+    );
     if (removed.length) {
       await recordEvent(q, {
-        orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: removed.map((c) => c.username) }, when: now,
-        history: { owner: group.owner_username, title: group.title, data: { usernames: removed.map((c) => c.username), before: { memberTypes: Object.fromEntries(removed.map((c) => [c.username, c.member_type])) } } },
+        orgId: group.org_id,
+        source: 'group',
+        operation: 'removeUsers',
+        subjectId: group.id,
+        actor: actor(caller),
+        properties: { removedUserNames: removed.map((c) => c.username) },
+        when: now,
+        history: {
+          owner: group.owner_username,
+          title: group.title,
+          data: { usernames: removed.map((c) => c.username), before: { memberTypes: Object.fromEntries(removed.map((c) => [c.username, c.member_type])) } },
+        },
       });
     }
     return { notRemoved };
@@ -363,7 +457,10 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
     const updated: string[] = [];
     const previous: Record<string, string> = {};
     const next: Record<string, string> = {};
-    for (const [names, type] of [[admins, 'admin'], [users, 'member']] as const) {
+    for (const [names, type] of [
+      [admins, 'admin'],
+      [users, 'member'],
+    ] as const) {
       for (const name of names) {
         const c = found.get(name.toLowerCase());
         const ok = !!c && !!c.member_type && c.member_type !== 'owner';
@@ -380,8 +477,18 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
     await setMemberType(q, group.id, changes.member, 'member');
     if (updated.length) {
       await recordEvent(q, {
-        orgId: group.org_id, source: 'group', operation: 'updateUsers', subjectId: group.id, actor: actor(caller), properties: { updatedUserNames: updated }, when: now,
-        history: { owner: group.owner_username, title: group.title, data: { usernames: updated, before: { memberTypes: previous }, after: { memberTypes: next } } },
+        orgId: group.org_id,
+        source: 'group',
+        operation: 'updateUsers',
+        subjectId: group.id,
+        actor: actor(caller),
+        properties: { updatedUserNames: updated },
+        when: now,
+        history: {
+          owner: group.owner_username,
+          title: group.title,
+          data: { usernames: updated, before: { memberTypes: previous }, after: { memberTypes: next } },
+        },
       });
     }
     return { results };
@@ -406,7 +513,16 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
       throw new ApiError(400, 'The group has reached its limit of members from other organizations.', []);
     }
     await insertMembers(q, group.id, [{ userId: caller.userId, type: 'member' }], now);
-    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'addUsers', subjectId: group.id, actor: actor(caller), properties: { addedUserNames: [caller.username] }, when: now, history: { op: 'joinGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } } });
+    await recordEvent(q, {
+      orgId: group.org_id,
+      source: 'group',
+      operation: 'addUsers',
+      subjectId: group.id,
+      actor: actor(caller),
+      properties: { addedUserNames: [caller.username] },
+      when: now,
+      history: { op: 'joinGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },
+    });
     return { success: true as const, groupId: group.id };
   });
 }
@@ -419,7 +535,16 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, groupId: st
     if (group.my_member_type === 'owner') throw new ApiError(400, "The group's owner cannot leave it; transfer ownership or delete the group.", []);
     if (group.leaving_disallowed) throw new ApiError(400, 'Members cannot leave this group.', ['The group disallows leaving.']);
     await deleteMembers(q, group.id, [caller.userId]);
-    await recordEvent(q, { orgId: group.org_id, source: 'group', operation: 'removeUsers', subjectId: group.id, actor: actor(caller), properties: { removedUserNames: [caller.username] }, when: now, history: { op: 'leaveGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } } });
+    await recordEvent(q, {
+      orgId: group.org_id,
+      source: 'group',
+      operation: 'removeUsers',
+      subjectId: group.id,
+      actor: actor(caller),
+      properties: { removedUserNames: [caller.username] },
+      when: now,
+      history: { op: 'leaveGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },
+    });
     return { success: true as const, groupId: group.id };
   });
 }

@@ -23,9 +23,18 @@ export function decodeCursor(text: string, order: 'asc' | 'desc'): Position {
     throw badParam('start', 'is not a nextKey of this operation');
   }
   const v = value as { c?: unknown; s?: unknown; o?: unknown };
-  if (!v || typeof v !== 'object' || !Number.isSafeInteger(v.c) || !Number.isSafeInteger(v.s) || (v.c as number) < 0 || (v.s as number) < 0 || (v.o !== 'a' && v.o !== 'd')) {
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    !Number.isSafeInteger(v.c) ||
+    !Number.isSafeInteger(v.s) ||
+    (v.c as number) < 0 ||
+    (v.s as number) < 0 ||
+    (v.o !== 'a' && v.o !== 'd')
+  ) {
     throw badParam('start', 'is not a nextKey of this operation');
   }
-  if ((v.o === 'a') !== (order === 'asc')) throw badParam('start', `was returned for sortOrder=${v.o === 'a' ? 'asc' : 'desc'}; send the same sortOrder with it`);
+  if ((v.o === 'a') !== (order === 'asc'))
+    throw badParam('start', `was returned for sortOrder=${v.o === 'a' ? 'asc' : 'desc'}; send the same sortOrder with it`);
   return { created: v.c as number, seq: v.s as number };
 }

@@ -24,16 +24,34 @@ beforeAll(async () => {
     const kind = n % 4;
     const actor = n % 3 === 0 ? 'admin' : 'publisher1';
     const base = { orgId: svc.orgId, actor: { userId: `uid-${actor}`, username: actor }, when: T0 + n * HOUR, properties: { n } };
-    if (kind === 0) events.push({ ...base, source: 'item', operation: n % 8 === 0 ? 'reassign' : 'share', subjectId: `i${n % 3}`, history: { owner: (n / 4) % 2 ? 'user1' : 'publisher1', title: n % 3 === 2 ? 'Parcels, "north"\nzone' : `Item ${n % 3}`, data: { n } } });
+    if (kind === 0)
+      events.push({
+        ...base,
+        source: 'item',
+        operation: n % 8 === 0 ? 'reassign' : 'share',
+        subjectId: `i${n % 3}`,
+        history: { owner: (n / 4) % 2 ? 'user1' : 'publisher1', title: n % 3 === 2 ? 'Parcels, "north"\nzone' : `Item ${n % 3}`, data: { n } },
+      });
     if (kind === 1) events.push({ ...base, source: 'group', operation: 'addUsers', subjectId: 'g1', history: { data: { usernames: ['user1'], n } } });
     if (kind === 2) events.push({ ...base, source: 'role', operation: 'update', subjectId: 'r1', history: { op: 'setPrivileges', data: { n } } });
-    if (kind === 3) events.push({ ...base, source: 'organization', operation: 'update', subjectId: svc.orgId, history: { op: 'updateOrganization', title: 'Demo', data: { n } } });
+    if (kind === 3)
+      events.push({
+        ...base,
+        source: 'organization',
+        operation: 'update',
+        subjectId: svc.orgId,
+        history: { op: 'updateOrganization', title: 'Demo', data: { n } },
+      });
   }
   await svc.db.tx((q) => recordEvents(q, events));
 });
 afterAll(() => svc.close());
 
-async function history(params: Record<string, string>, as = 'admin', orgId = svc.orgId): Promise<HistoryResponse & { error?: { code: number; fieldErrors?: Record<string, string>; details: string[] } }> {
+async function history(
+  params: Record<string, string>,
+  as = 'admin',
+  orgId = svc.orgId,
+): Promise<HistoryResponse & { error?: { code: number; fieldErrors?: Record<string, string>; details: string[] } }> {
   return svc.post(`portals/${orgId}/history`, params, tokens[as]);
 }
 const ns = (items: HistoryEvent[]) => items.map((e) => (e.data as { n: number }).n);
@@ -44,7 +62,15 @@ describe('filters', () => {
     expect(page.items).toHaveLength(25);
     expect(ns(page.items)).toEqual(Array.from({ length: 25 }, (_, i) => 59 - i));
     expect(page.nextKey).toEqual(expect.any(String));
-    expect(page.items[0]).toMatchObject({ idType: 'a', action: 'update', actor: 'publisher1', orgId: svc.orgId, created: T0 + 59 * HOUR, eventId: expect.any(String), operation: 'updateOrganization' });
+    expect(page.items[0]).toMatchObject({
+      idType: 'a',
+      action: 'update',
+      actor: 'publisher1',
+      orgId: svc.orgId,
+      created: T0 + 59 * HOUR,
+      eventId: expect.any(String),
+      operation: 'updateOrganization',
+    });
   });
 
   it('all=false (the default) with neither id nor types: organization events only', async () => {
@@ -87,7 +113,10 @@ describe('filters', () => {
   });
 
   it('GET answers like POST; f=pjson is indented', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: `/sharing/rest/portals/self/history?f=pjson&all=true&num=2&fromDate=${WINDOW.fromDate}&toDate=${WINDOW.toDate}&token=${tokens.admin}` });
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `/sharing/rest/portals/self/history?f=pjson&all=true&num=2&fromDate=${WINDOW.fromDate}&toDate=${WINDOW.toDate}&token=${tokens.admin}`,
+    });
     expect(ns(res.json().items)).toEqual([59, 58]);
     expect(res.body).toContain('\n  ');
   });
@@ -100,7 +129,18 @@ describe('paging', () => {
       const admin = await own.tokenFor('admin');
       const write = (from: number, count: number, when: (i: number) => number) =>
         own.db.tx((q) =>
-          recordEvents(q, Array.from({ length: count }, (_, i) => ({ orgId: own.orgId, source: 'item' as const, operation: 'update', subjectId: `p${from + i}`, actor: null, when: when(i), properties: { n: from + i } }))),
+          recordEvents(
+            q,
+            Array.from({ length: count }, (_, i) => ({
+              orgId: own.orgId,
+              source: 'item' as const,
+              operation: 'update',
+              subjectId: `p${from + i}`,
+              actor: null,
+              when: when(i),
+              properties: { n: from + i },
+            })),
+          ),
         );
       // 230 events, several sharing one millisecond (the seq breaks the tie).
       await write(0, 230, (i) => T0 + Math.floor(i / 3));
@@ -110,7 +150,11 @@ describe('paging', () => {
         let extra = 1000;
         do {
           const [page] = await Promise.all([
-            own.post(`portals/${own.orgId}/history`, { all: 'true', types: 'i', num: '40', sortOrder, fromDate: String(T0), toDate: String(T0 + 10_000), ...(start ? { start } : {}) }, admin),
+            own.post(
+              `portals/${own.orgId}/history`,
+              { all: 'true', types: 'i', num: '40', sortOrder, fromDate: String(T0), toDate: String(T0 + 10_000), ...(start ? { start } : {}) },
+              admin,
+            ),
             // Concurrent writers: events inside the window at its newest end, and newer than it.
             write(extra, 2, () => T0 + 5000),
           ]);
@@ -131,7 +175,8 @@ describe('paging', () => {
 
 describe('f=csv', () => {
   it("streams the activity report's columns, num capping the file, start ignored, fields quoted", async () => {
-    const url = (q: string) => `/sharing/rest/portals/${svc.orgId}/history?f=csv&all=true&fromDate=${WINDOW.fromDate}&toDate=${WINDOW.toDate}&token=${tokens.admin}${q}`;
+    const url = (q: string) =>
+      `/sharing/rest/portals/${svc.orgId}/history?f=csv&all=true&fromDate=${WINDOW.fromDate}&toDate=${WINDOW.toDate}&token=${tokens.admin}${q}`;
     const res = await svc.app.inject({ method: 'GET', url: url('&num=7&start=whatever') });
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
     const lines = res.body.trimEnd().split('\r\n');
@@ -174,11 +219,19 @@ describe('custom roles and local extras', () => {
   it('a custom administrator role needs the view-all privileges; an administrator with them reads history', async () => {
     const create = await svc.post(`portals/${svc.orgId}/createRole`, { name: 'Half admin', description: '' }, tokens.admin);
     // Administrative, but without portal:admin:viewItems (nor viewGroups).
-    await svc.post(`portals/${svc.orgId}/roles/${create.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers'] }) }, tokens.admin);
+    await svc.post(
+      `portals/${svc.orgId}/roles/${create.id}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:updateUsers'] }) },
+      tokens.admin,
+    );
     expect((await svc.post(`portals/${svc.orgId}/updateUserRole`, { user: 'publisher1', role: create.id }, tokens.admin)).success).toBe(true);
     const half = await svc.tokenFor('publisher1');
     expect((await svc.post(`portals/${svc.orgId}/history`, { all: 'true' }, half)).error.code).toBe(403);
-    await svc.post(`portals/${svc.orgId}/roles/${create.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'] }) }, tokens.admin);
+    await svc.post(
+      `portals/${svc.orgId}/roles/${create.id}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'] }) },
+      tokens.admin,
+    );
     const page = await svc.post(`portals/${svc.orgId}/history`, { all: 'true', num: '1', ...WINDOW }, half);
     expect(page.error).toBeUndefined();
     expect(ns(page.items)).toEqual([59]);
@@ -194,7 +247,14 @@ describe('custom roles and local extras', () => {
       for (const e of page.items) {
         expect(e).not.toHaveProperty('eventId');
         expect(e).not.toHaveProperty('operation');
-        expect(e).toMatchObject({ id: expect.any(String), idType: expect.any(String), action: expect.any(String), created: expect.any(Number), orgId: plain.orgId, data: expect.any(Object) });
+        expect(e).toMatchObject({
+          id: expect.any(String),
+          idType: expect.any(String),
+          action: expect.any(String),
+          created: expect.any(Number),
+          orgId: plain.orgId,
+          data: expect.any(Object),
+        });
       }
     } finally {
       await plain.close();
@@ -221,7 +281,11 @@ describe('bad input: 400 naming the parameter, never a 500', () => {
     ['id', { id: 'x'.repeat(300) }],
   ];
   it.each(cases)('%s: %j', async (param, params) => {
-    const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/portals/${svc.orgId}/history`, payload: { f: 'json', token: tokens.admin, all: 'true', ...params } });
+    const res = await svc.app.inject({
+      method: 'POST',
+      url: `/sharing/rest/portals/${svc.orgId}/history`,
+      payload: { f: 'json', token: tokens.admin, all: 'true', ...params },
+    });
     expect(res.statusCode).toBe(200);
     const { error } = res.json();
     expect(error.code).toBe(400);

@@ -34,14 +34,33 @@ const JSON_SECRETS = /secret-value-123|Sup3rSecretPass|abcSIGNATUREkey/;
 describe('items', () => {
   it('addItem: add, with owner and title', async () => {
     const id = await addItem('Parcels');
-    expect(await latest(id)).toMatchObject({ id, idType: 'i', action: 'add', operation: 'addItem', actor: 'publisher1', owner: 'publisher1', title: 'Parcels', orgId: svc.orgId, data: { after: { title: 'Parcels', type: 'Web Map' } } });
+    expect(await latest(id)).toMatchObject({
+      id,
+      idType: 'i',
+      action: 'add',
+      operation: 'addItem',
+      actor: 'publisher1',
+      owner: 'publisher1',
+      title: 'Parcels',
+      orgId: svc.orgId,
+      data: { after: { title: 'Parcels', type: 'Web Map' } },
+    });
   });
 
   it('update: the changed fields before and after, never the service password', async () => {
     const id = await addItem('Roads');
-    await svc.post(`content/users/publisher1/items/${id}/update`, { title: 'Roads 2025', snippet: 'All roads', serviceUsername: 'svc', servicePassword: 'Sup3rSecretPass' }, tokens.publisher1);
+    await svc.post(
+      `content/users/publisher1/items/${id}/update`,
+      { title: 'Roads 2025', snippet: 'All roads', serviceUsername: 'svc', servicePassword: 'Sup3rSecretPass' },
+      tokens.publisher1,
+    );
     const e = await latest(id);
-    expect(e).toMatchObject({ action: 'update', operation: 'updateItem', title: 'Roads 2025', data: { before: { title: 'Roads', snippet: null }, after: { title: 'Roads 2025', snippet: 'All roads' }, serviceCredentials: 'changed' } });
+    expect(e).toMatchObject({
+      action: 'update',
+      operation: 'updateItem',
+      title: 'Roads 2025',
+      data: { before: { title: 'Roads', snippet: null }, after: { title: 'Roads 2025', snippet: 'All roads' }, serviceCredentials: 'changed' },
+    });
     expect(JSON.stringify(e)).not.toMatch(JSON_SECRETS);
   });
 
@@ -50,9 +69,17 @@ describe('items', () => {
     const group = (await svc.post('community/createGroup', { title: 'History share group', access: 'org' }, tokens.publisher1)).group.id;
     await svc.post(`content/users/publisher1/items/${id}/share`, { org: 'true', groups: group }, tokens.publisher1);
     const shared = await latest(id);
-    expect(shared).toMatchObject({ action: 'share', operation: 'shareItem', data: { before: { access: 'private', groups: [] }, after: { access: 'org', groups: [group] } } });
+    expect(shared).toMatchObject({
+      action: 'share',
+      operation: 'shareItem',
+      data: { before: { access: 'private', groups: [] }, after: { access: 'org', groups: [group] } },
+    });
     await svc.post(`content/users/publisher1/items/${id}/unshare`, { groups: group }, tokens.publisher1);
-    expect(await latest(id)).toMatchObject({ action: 'unshare', operation: 'unshareItem', data: { before: { access: 'org', groups: [group] }, after: { access: 'org', groups: [] } } });
+    expect(await latest(id)).toMatchObject({
+      action: 'unshare',
+      operation: 'unshareItem',
+      data: { before: { access: 'org', groups: [group] }, after: { access: 'org', groups: [] } },
+    });
     // The group's own history names the item.
     expect((await historyOf(group, 1))[0]).toMatchObject({ idType: 'g', action: 'unshare', data: { items: [{ itemId: id, title: 'Parks' }] } });
   });
@@ -61,7 +88,11 @@ describe('items', () => {
     const folder = (await svc.post('content/users/publisher1/createFolder', { title: 'History A' }, tokens.publisher1)).folder.id;
     const id = await addItem('Lakes');
     await svc.post(`content/users/publisher1/items/${id}/move`, { folder }, tokens.publisher1);
-    expect(await latest(id)).toMatchObject({ action: 'update', operation: 'moveItem', data: { before: { ownerFolder: null, folderName: null }, after: { ownerFolder: folder, folderName: 'History A' } } });
+    expect(await latest(id)).toMatchObject({
+      action: 'update',
+      operation: 'moveItem',
+      data: { before: { ownerFolder: null, folderName: null }, after: { ownerFolder: folder, folderName: 'History A' } },
+    });
   });
 
   it('reassign: the previous owner and folder (what undo needs), and the new ones', async () => {
@@ -78,9 +109,16 @@ describe('items', () => {
   it('content status: the previous status', async () => {
     const id = await addItem('Status item');
     await svc.post(`content/items/${id}/setContentStatus`, { status: 'deprecated' }, tokens.publisher1);
-    expect(await latest(id)).toMatchObject({ action: 'update', operation: 'setContentStatus', data: { before: { contentStatus: '' }, after: { contentStatus: 'deprecated' } } });
+    expect(await latest(id)).toMatchObject({
+      action: 'update',
+      operation: 'setContentStatus',
+      data: { before: { contentStatus: '' }, after: { contentStatus: 'deprecated' } },
+    });
     await svc.post(`content/items/${id}/setContentStatus`, { status: 'org_authoritative' }, tokens.admin);
-    expect(await latest(id)).toMatchObject({ actor: 'admin', data: { before: { contentStatus: 'deprecated' }, after: { contentStatus: 'org_authoritative' } } });
+    expect(await latest(id)).toMatchObject({
+      actor: 'admin',
+      data: { before: { contentStatus: 'deprecated' }, after: { contentStatus: 'org_authoritative' } },
+    });
   });
 
   it('protect, relationships (add and delete) and delete', async () => {
@@ -105,17 +143,26 @@ describe('groups', () => {
     const gid = created.group.id;
     expect(await latest(gid)).toMatchObject({ idType: 'g', action: 'create', operation: 'createGroup', owner: 'admin', title: 'History group' });
     await svc.post(`community/groups/${gid}/update`, { title: 'History group 2', access: 'org' }, tokens.admin);
-    expect(await latest(gid)).toMatchObject({ action: 'update', data: { before: { title: 'History group', access: 'private' }, after: { title: 'History group 2', access: 'org' } } });
+    expect(await latest(gid)).toMatchObject({
+      action: 'update',
+      data: { before: { title: 'History group', access: 'private' }, after: { title: 'History group 2', access: 'org' } },
+    });
     await svc.post(`community/groups/${gid}/addUsers`, { users: 'user1', admins: 'publisher1' }, tokens.admin);
     const add = await latest(gid);
     expect(add).toMatchObject({ action: 'addusers', operation: 'addUsers' });
     expect(add.data.usernames).toEqual(expect.arrayContaining(['user1', 'publisher1']));
     expect(add.data.admins).toEqual(['publisher1']);
     await svc.post(`community/groups/${gid}/updateUsers`, { users: 'publisher1' }, tokens.admin);
-    expect(await latest(gid)).toMatchObject({ action: 'updateUsers', data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'admin' } }, after: { memberTypes: { publisher1: 'member' } } } });
+    expect(await latest(gid)).toMatchObject({
+      action: 'updateUsers',
+      data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'admin' } }, after: { memberTypes: { publisher1: 'member' } } },
+    });
     // addUsers naming an existing member among admins makes them a manager: recorded like updateUsers.
     await svc.post(`community/groups/${gid}/addUsers`, { admins: 'publisher1' }, tokens.admin);
-    expect(await latest(gid)).toMatchObject({ action: 'updateUsers', data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'member' } }, after: { memberTypes: { publisher1: 'admin' } } } });
+    expect(await latest(gid)).toMatchObject({
+      action: 'updateUsers',
+      data: { usernames: ['publisher1'], before: { memberTypes: { publisher1: 'member' } }, after: { memberTypes: { publisher1: 'admin' } } },
+    });
     await svc.post(`community/groups/${gid}/removeUsers`, { users: 'user1' }, tokens.admin);
     expect(await latest(gid)).toMatchObject({ action: 'removeusers', data: { usernames: ['user1'] } });
     await svc.post(`community/groups/${gid}/delete`, {}, tokens.admin);
@@ -127,10 +174,23 @@ describe('roles and members', () => {
   it('createRole, setPrivileges (previous privileges), updateUserRole (previous role and roleId)', async () => {
     const role = await svc.post(`portals/${svc.orgId}/createRole`, { name: 'History role', description: 'x' }, tokens.admin);
     expect(await latest(role.id)).toMatchObject({ idType: 'r', action: 'create', operation: 'createRole', title: 'History role' });
-    await svc.post(`portals/${svc.orgId}/roles/${role.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup'] }) }, tokens.admin);
-    expect(await latest(role.id)).toMatchObject({ action: 'update', operation: 'setPrivileges', data: { before: { privileges: [] }, after: { privileges: ['portal:user:joinGroup'] } } });
+    await svc.post(
+      `portals/${svc.orgId}/roles/${role.id}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup'] }) },
+      tokens.admin,
+    );
+    expect(await latest(role.id)).toMatchObject({
+      action: 'update',
+      operation: 'setPrivileges',
+      data: { before: { privileges: [] }, after: { privileges: ['portal:user:joinGroup'] } },
+    });
     await svc.post(`portals/${svc.orgId}/updateUserRole`, { user: 'user1', role: role.id }, tokens.admin);
-    expect(await latest('user1')).toMatchObject({ idType: 'u', action: 'update', operation: 'updateUserRole', data: { before: { role: 'org_user', roleId: null }, after: { roleId: role.id } } });
+    expect(await latest('user1')).toMatchObject({
+      idType: 'u',
+      action: 'update',
+      operation: 'updateUserRole',
+      data: { before: { role: 'org_user', roleId: null }, after: { roleId: role.id } },
+    });
     await svc.post(`portals/${svc.orgId}/updateUserRole`, { user: 'user1', role: 'org_user' }, tokens.admin);
   });
 
@@ -138,7 +198,16 @@ describe('roles and members', () => {
     const res = await svc.app.inject({
       method: 'POST',
       url: '/portaladmin/security/users/createUser',
-      payload: { f: 'json', token: tokens.admin, username: 'history_member', password: 'Sup3rSecretPass', email: 'h@example.com', firstname: 'His', lastname: 'Tory', role: 'org_user' },
+      payload: {
+        f: 'json',
+        token: tokens.admin,
+        username: 'history_member',
+        password: 'Sup3rSecretPass',
+        email: 'h@example.com',
+        firstname: 'His',
+        lastname: 'Tory',
+        role: 'org_user',
+      },
     });
     expect(res.json().error).toBeUndefined();
     const e = await latest('history_member');
@@ -169,19 +238,40 @@ describe('organization settings', () => {
 
   it('portals/update: the settings before and after', async () => {
     await svc.post(`portals/${svc.orgId}/update`, { description: 'History test org' }, tokens.admin);
-    expect(await latest(svc.orgId)).toMatchObject({ idType: 'a', operation: 'updateOrganization', data: { before: { description: expect.any(String) }, after: { description: 'History test org' } } });
+    expect(await latest(svc.orgId)).toMatchObject({
+      idType: 'a',
+      operation: 'updateOrganization',
+      data: { before: { description: expect.any(String) }, after: { description: 'History test org' } },
+    });
   });
 });
 
 describe('webhooks and tasks', () => {
   it('organization webhooks: create, update, deactivate, settings, delete — never the secret', async () => {
     const base = `portals/${svc.orgId}/webhooks`;
-    const hook = await svc.post(`${base}/createWebhook`, { name: 'History hook', url: 'http://127.0.0.1:9/hook', changes: 'allChanges', secret: 'secret-value-123' }, tokens.admin);
+    const hook = await svc.post(
+      `${base}/createWebhook`,
+      { name: 'History hook', url: 'http://127.0.0.1:9/hook', changes: 'allChanges', secret: 'secret-value-123' },
+      tokens.admin,
+    );
     expect(hook.success).toBe(true);
-    expect(await latest(hook.id)).toMatchObject({ idType: 'w', action: 'create', operation: 'createWebhook', title: 'History hook', data: { after: { secret: 'set' } } });
-    await svc.post(`${base}/${hook.id}/update`, { name: 'History hook 2', url: 'http://127.0.0.1:9/hook', events: '/items', secret: 'secret-value-456' }, tokens.admin);
+    expect(await latest(hook.id)).toMatchObject({
+      idType: 'w',
+      action: 'create',
+      operation: 'createWebhook',
+      title: 'History hook',
+      data: { after: { secret: 'set' } },
+    });
+    await svc.post(
+      `${base}/${hook.id}/update`,
+      { name: 'History hook 2', url: 'http://127.0.0.1:9/hook', events: '/items', secret: 'secret-value-456' },
+      tokens.admin,
+    );
     const updated = await latest(hook.id);
-    expect(updated).toMatchObject({ operation: 'updateWebhook', data: { before: { name: 'History hook', events: ['/'], secret: 'changed' }, after: { name: 'History hook 2', events: ['/items'] } } });
+    expect(updated).toMatchObject({
+      operation: 'updateWebhook',
+      data: { before: { name: 'History hook', events: ['/'], secret: 'changed' }, after: { name: 'History hook 2', events: ['/items'] } },
+    });
     await svc.post(`${base}/${hook.id}/deactivate`, {}, tokens.admin);
     expect(await latest(hook.id)).toMatchObject({ operation: 'deactivateWebhook', data: { before: { isActive: true }, after: { isActive: false } } });
     await svc.post(`${base}/settings/update`, { notificationAttempts: '2' }, tokens.admin);
@@ -193,7 +283,20 @@ describe('webhooks and tasks', () => {
 
   it('scheduled tasks: create, update, disable, delete', async () => {
     const base = 'community/users/admin/tasks';
-    const t = await svc.post(`${base}/createTask`, { type: 'ExecuteReport', title: 'History report', parameters: JSON.stringify({ reportType: 'members' }), minute: '30', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' }, tokens.admin);
+    const t = await svc.post(
+      `${base}/createTask`,
+      {
+        type: 'ExecuteReport',
+        title: 'History report',
+        parameters: JSON.stringify({ reportType: 'members' }),
+        minute: '30',
+        hour: '7',
+        dayOfMonth: '?',
+        month: '*',
+        dayOfWeek: '2-6',
+      },
+      tokens.admin,
+    );
     expect(t.success).toBe(true);
     expect(await latest(t.taskId)).toMatchObject({ idType: 't', action: 'create', operation: 'createTask', owner: 'admin', title: 'History report' });
     await svc.post(`${base}/${t.taskId}/update`, { hour: '8' }, tokens.admin);

@@ -81,7 +81,10 @@ export async function historyCsvPage(q: Queryable, f: HistoryFilter, limit: numb
 
 /** Which of these usernames are members of the organization (the `actors` check). */
 export async function existingMembers(q: Queryable, orgId: string, usernames: string[]): Promise<Set<string>> {
-  const rows = await q.query<{ username: string }>('SELECT username FROM users WHERE org_id = $1 AND lower(username) = ANY($2::text[])', [orgId, usernames.map((u) => u.toLowerCase())]);
+  const rows = await q.query<{ username: string }>('SELECT username FROM users WHERE org_id = $1 AND lower(username) = ANY($2::text[])', [
+    orgId,
+    usernames.map((u) => u.toLowerCase()),
+  ]);
   return new Set(rows.map((r) => r.username.toLowerCase()));
 }
 

@@ -35,7 +35,8 @@ async function filterOf(portal: PortalContext, orgId: string, p: HistoryParams):
   const unknownType = p.types?.find((t) => !ID_TYPES.has(t));
   if (unknownType !== undefined) throw badParam('types', `has an unknown target type '${unknownType}' (known: ${HISTORY_ID_TYPES.join(', ')})`);
   const unknownAction = p.actions?.find((a) => !ACTION_NAMES.has(a));
-  if (unknownAction !== undefined) throw badParam('actions', `has an unknown action '${unknownAction}' (known: ${HISTORY_ACTIONS.join(', ')}, or an operation name)`);
+  if (unknownAction !== undefined)
+    throw badParam('actions', `has an unknown action '${unknownAction}' (known: ${HISTORY_ACTIONS.join(', ')}, or an operation name)`);
   if (p.fromDate !== undefined && p.toDate !== undefined && p.fromDate > p.toDate) throw badParam('fromDate', 'must not be after toDate');
   let actors = p.actors;
   if (actors?.length) {
@@ -50,7 +51,17 @@ async function filterOf(portal: PortalContext, orgId: string, p: HistoryParams):
   let id = p.id || undefined;
   if (id) id = (await memberSpelling(portal.db, orgId, id)) ?? id;
   const types: HistoryIdType[] | undefined = p.types?.length ? (p.types as HistoryIdType[]) : !p.all && p.id === undefined ? ['a'] : undefined;
-  return { orgId, id, types, actors, owners: p.owners?.length ? p.owners : undefined, actions: p.actions?.length ? p.actions : undefined, fromDate: p.fromDate, toDate: p.toDate, order: p.sortOrder };
+  return {
+    orgId,
+    id,
+    types,
+    actors,
+    owners: p.owners?.length ? p.owners : undefined,
+    actions: p.actions?.length ? p.actions : undefined,
+    fromDate: p.fromDate,
+    toDate: p.toDate,
+    order: p.sortOrder,
+  };
 }
 
 function numOf(p: HistoryParams, max: number): number {
@@ -111,9 +122,22 @@ export async function historyCsv(portal: PortalContext, caller: Caller, orgId: s
       let chunk = '';
       for (const r of rows) {
         const fields: Record<(typeof HISTORY_CSV_COLUMNS)[number], unknown> = {
-          id: r.subject_id, itemTitle: r.id_type === 'i' ? r.title : '', idType: r.id_type, orgId: r.org_id, orgName: r.org_name,
-          owner: r.owner, ownerName: r.owner_full_name, actor: r.username, actorFullName: r.actor_full_name, ip: '', action: r.action,
-          created_utc: new Date(Number(r.created)).toISOString(), request: '', reqId: '', clientId: '', data: r.data ?? {},
+          id: r.subject_id,
+          itemTitle: r.id_type === 'i' ? r.title : '',
+          idType: r.id_type,
+          orgId: r.org_id,
+          orgName: r.org_name,
+          owner: r.owner,
+          ownerName: r.owner_full_name,
+          actor: r.username,
+          actorFullName: r.actor_full_name,
+          ip: '',
+          action: r.action,
+          created_utc: new Date(Number(r.created)).toISOString(),
+          request: '',
+          reqId: '',
+          clientId: '',
+          data: r.data ?? {},
         };
         chunk += `${HISTORY_CSV_COLUMNS.map((c) => csvField(fields[c])).join(',')}\r\n`;
       }

@@ -33,7 +33,11 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
 export function assertMayChange(row: ItemRow, caller: Caller, adminPrivilege = 'portal:admin:updateItems'): void {
   if (row.owner_id === caller.userId && caller.privileges.has('portal:user:createItem')) return;
   if (caller.orgId === row.org_id && caller.privileges.has(adminPrivilege)) return;
-  throw forbidden(row.owner_id === caller.userId ? 'Requires the privilege portal:user:createItem.' : `Only the owner or an administrator (${adminPrivilege}) can change this item.`);
+  throw forbidden(
+    row.owner_id === caller.userId
+      ? 'Requires the privilege portal:user:createItem.'
+      : `Only the owner or an administrator (${adminPrivilege}) can change this item.`,
+  );
 }
 
 export function toItem(row: ItemRow): Item {

@@ -36,7 +36,12 @@ async function postForm(path: string, fields: Record<string, string | Blob | [Bl
   }
   const r = new Request('http://x/', { method: 'POST', body: fd });
   const payload = Buffer.from(await r.arrayBuffer());
-  const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/${path}`, payload, headers: { 'content-type': r.headers.get('content-type')!, ...headers } });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: `/sharing/rest/${path}`,
+    payload,
+    headers: { 'content-type': r.headers.get('content-type')!, ...headers },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
@@ -86,14 +91,24 @@ async function itemRow(id: string) {
   return row;
 }
 
-const add = (params: Record<string, string>, user = 'user1', folder?: string) => post(`content/users/${user}/${folder ? `${folder}/` : ''}addItem`, params, tokens[user]);
+const add = (params: Record<string, string>, user = 'user1', folder?: string) =>
+  post(`content/users/${user}/${folder ? `${folder}/` : ''}addItem`, params, tokens[user]);
 
 describe('who may add', () => {
   it('the named user (any letter case) adds to their root folder; the item is private and the add event written', async () => {
     const body = await post('content/users/USER1/addItem', { title: 'Notes', type: 'Web Map', text: '{"a":1}', tags: 'a,b' }, tokens.user1);
     expect(body).toEqual({ success: true, id: expect.stringMatching(/^[a-f0-9]{32}$/), folder: null });
     const row = await itemRow(body.id);
-    expect(row).toMatchObject({ title: 'Notes', type: 'Web Map', tags: ['a', 'b'], access: 'private', data_kind: 'text', data_text: '{"a":1}', status: 'completed', folder_id: null });
+    expect(row).toMatchObject({
+      title: 'Notes',
+      type: 'Web Map',
+      tags: ['a', 'b'],
+      access: 'private',
+      data_kind: 'text',
+      data_text: '{"a":1}',
+      status: 'completed',
+      folder_id: null,
+    });
     const events = await svc.db.query('SELECT source, operation, username FROM events WHERE subject_id = $1', [body.id]);
     expect(events).toEqual([{ source: 'item', operation: 'add', username: 'user1' }]);
   });
@@ -117,8 +132,20 @@ describe('who may add', () => {
     const now = Date.now();
     const [u1] = await svc.db.query<{ id: string; org_id: string }>(`SELECT id, org_id FROM users WHERE username = 'user1'`);
     const [p1] = await svc.db.query<{ id: string; org_id: string }>(`SELECT id, org_id FROM users WHERE username = 'publisher1'`);
-    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5)', ['f'.repeat(32), u1.org_id, u1.id, 'Mine', now]);
-    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5)', ['e'.repeat(32), p1.org_id, p1.id, 'Theirs', now]);
+    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5)', [
+      'f'.repeat(32),
+      u1.org_id,
+      u1.id,
+      'Mine',
+      now,
+    ]);
+    await svc.db.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5)', [
+      'e'.repeat(32),
+      p1.org_id,
+      p1.id,
+      'Theirs',
+      now,
+    ]);
     const body = await add({ title: 'In folder', type: 'Web Map' }, 'user1', 'f'.repeat(32));
     expect(body).toEqual({ success: true, id: expect.any(String), folder: 'f'.repeat(32) });
     expect((await itemRow(body.id)).folder_id).toBe('f'.repeat(32));
@@ -153,21 +180,36 @@ describe('fields', () => {
 
   it('extent, properties, typeKeywords and culture are stored; a bad extent names the parameter', async () => {
     const body = await add({ title: 'E', type: 'Web Map', extent: '-10,-5,10,5', properties: '{"v":"1"}', typeKeywords: 'k1,k2', culture: 'en-us' });
-    expect(await itemRow(body.id)).toMatchObject({ extent: [[-10, -5], [10, 5]], properties: { v: '1' }, type_keywords: ['k1', 'k2'], culture: 'en-us' });
+    expect(await itemRow(body.id)).toMatchObject({
+      extent: [
+        [-10, -5],
+        [10, 5],
+      ],
+      properties: { v: '1' },
+      type_keywords: ['k1', 'k2'],
+      culture: 'en-us',
+    });
     expect((await add({ title: 'E', type: 'Web Map', extent: '1,2,3' })).error.details[0]).toContain("'extent'");
   });
 
   it('a supplied id: 32 letters and digits are used; 31 or 33 or symbols are refused; an existing id is refused naming id', async () => {
     const id = 'A1'.repeat(16);
     expect(await add({ title: 'Id', type: 'Web Map', id })).toMatchObject({ success: true, id });
-    for (const bad of ['a'.repeat(31), 'a'.repeat(33), `${'a'.repeat(31)}-`]) expect((await add({ title: 'Id', type: 'Web Map', id: bad })).error.details[0]).toContain("'id'");
+    for (const bad of ['a'.repeat(31), 'a'.repeat(33), `${'a'.repeat(31)}-`])
+      expect((await add({ title: 'Id', type: 'Web Map', id: bad })).error.details[0]).toContain("'id'");
     const taken = await add({ title: 'Again', type: 'Web Map', id });
     expect(taken.error).toMatchObject({ code: 400, message: `The item id ${id} already exists.` });
     expect(taken.error.details[0]).toContain("'id'");
   });
 
   it('service credentials are stored and never returned', async () => {
-    const body = await add({ title: 'Secured', type: 'Map Service', url: 'https://example.com/arcgis/rest/services/x/MapServer', serviceUsername: 'svc', servicePassword: 's3cret' });
+    const body = await add({
+      title: 'Secured',
+      type: 'Map Service',
+      url: 'https://example.com/arcgis/rest/services/x/MapServer',
+      serviceUsername: 'svc',
+      servicePassword: 's3cret',
+    });
     expect(JSON.stringify(body)).not.toContain('s3cret');
     expect((await itemRow(body.id)).service_credentials).toEqual({ username: 'svc', password: 's3cret' });
   });
@@ -180,7 +222,11 @@ describe('fields', () => {
   it('a Data Store item’s text must have the data store shape', async () => {
     const good = {
       type: 'cloudStore',
-      info: { isManaged: false, connectionString: { accessKeyId: 'k', secretAccessKey: 's', region: 'us-east-1', defaultEndpointProtocol: 'https', credentialType: 'accesskey' }, objectStore: 'bucket/folder' },
+      info: {
+        isManaged: false,
+        connectionString: { accessKeyId: 'k', secretAccessKey: 's', region: 'us-east-1', defaultEndpointProtocol: 'https', credentialType: 'accesskey' },
+        objectStore: 'bucket/folder',
+      },
       path: '/cloudStores/store1',
       provider: 'amazon',
     };
@@ -206,7 +252,11 @@ describe('fields', () => {
 
 describe('files', () => {
   it('an uploaded file is moved into the blob store; size, name and type recorded', async () => {
-    const body = await postForm('content/users/user1/addItem', { title: 'CSV', type: 'CSV', file: [new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'data.csv'] }, tokens.user1);
+    const body = await postForm(
+      'content/users/user1/addItem',
+      { title: 'CSV', type: 'CSV', file: [new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'data.csv'] },
+      tokens.user1,
+    );
     expect(body.success).toBe(true);
     const row = await itemRow(body.id);
     expect(row).toMatchObject({ data_kind: 'file', size: 8, name: 'data.csv', data_mime: 'text/csv' });
@@ -238,7 +288,12 @@ describe('files', () => {
           else c.enqueue(value);
         },
       });
-      const res = await fetch(`${url}/content/users/user1/addItem`, { method: 'POST', body: stream, headers: { 'content-type': ct }, duplex: 'half' } as RequestInit);
+      const res = await fetch(`${url}/content/users/user1/addItem`, {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': ct },
+        duplex: 'half',
+      } as RequestInit);
       return res.json();
     };
     const ok = await send(LIMITS.chunkedUploadBytes);
@@ -286,7 +341,13 @@ describe('relationship in the same call', () => {
     }
     await svc.db.query(`UPDATE items SET access = 'org' WHERE id = $1`, [map.id]);
     await svc.db.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, 1)', [map.id, groupId]);
-    const svcItem = await add({ title: 'Layer', type: 'Feature Service', url: 'https://example.com/FeatureServer', relationshipType: 'Map2Service', originItemId: map.id });
+    const svcItem = await add({
+      title: 'Layer',
+      type: 'Feature Service',
+      url: 'https://example.com/FeatureServer',
+      relationshipType: 'Map2Service',
+      originItemId: map.id,
+    });
     expect(svcItem.success).toBe(true);
     expect(await svc.db.query('SELECT type, origin_id, destination_id FROM relationships WHERE destination_id = $1', [svcItem.id])).toEqual([
       { type: 'Map2Service', origin_id: map.id, destination_id: svcItem.id },
@@ -304,7 +365,13 @@ describe('relationship in the same call', () => {
 
   it('both origin and destination: 400 and nothing created', async () => {
     const before = (await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items'))[0].n;
-    const body = await add({ title: 'Both', type: 'Web Map', relationshipType: 'Map2Service', originItemId: 'a'.repeat(32), destinationItemId: 'b'.repeat(32) });
+    const body = await add({
+      title: 'Both',
+      type: 'Web Map',
+      relationshipType: 'Map2Service',
+      originItemId: 'a'.repeat(32),
+      destinationItemId: 'b'.repeat(32),
+    });
     expect(body.error.code).toBe(400);
     expect((await svc.db.query<{ n: number }>('SELECT count(*)::int AS n FROM items'))[0].n).toBe(before);
   });
@@ -327,16 +394,31 @@ describe('relationship in the same call', () => {
       expect((await svc.db.query('SELECT 1 FROM items WHERE data_blob IS NOT NULL')).length).toBe(blobsBefore);
     }
     // A package whose info files the file hook extracted: they go too.
-    const pkg = zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) }, { name: 'esriinfo/docs/readme.txt', data: Buffer.from('read me') }]);
-    const good = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'] }, tokens.user1);
+    const pkg = zip([
+      { name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) },
+      { name: 'esriinfo/docs/readme.txt', data: Buffer.from('read me') },
+    ]);
+    const good = await postForm(
+      'content/users/user1/addItem',
+      { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'] },
+      tokens.user1,
+    );
     expect((await svc.db.query('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [good.id])).length).toBeGreaterThan(0);
-    const failed = await postForm('content/users/user1/addItem', { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'], relationshipType: 'NoSuchType', originItemId: map.id }, tokens.user1);
+    const failed = await postForm(
+      'content/users/user1/addItem',
+      { title: 'Pkg', type: 'Code Attachment', file: [new Blob([new Uint8Array(pkg)]), 'pkg.zip'], relationshipType: 'NoSuchType', originItemId: map.id },
+      tokens.user1,
+    );
     expect(failed.error.code).toBe(400);
     // No blob file is left behind in the store.
     const { readdir } = await import('node:fs/promises');
     const root = svc.app.portal.blobs.localPath('0'.repeat(32)).split('/').slice(0, -2).join('/');
     const stored = (await Promise.all((await readdir(root)).map((d) => readdir(`${root}/${d}`)))).flat();
-    const known = new Set((await svc.db.query<{ k: string }>('SELECT data_blob AS k FROM items WHERE data_blob IS NOT NULL UNION ALL SELECT blob_key FROM item_info_files')).map((r) => r.k));
+    const known = new Set(
+      (await svc.db.query<{ k: string }>('SELECT data_blob AS k FROM items WHERE data_blob IS NOT NULL UNION ALL SELECT blob_key FROM item_info_files')).map(
+        (r) => r.k,
+      ),
+    );
     expect(stored.filter((f) => !known.has(f))).toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder } from './repo.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 
-export const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file sent as a multipart part');
+export const uploadedFile = z.custom<UploadedFile>(
+  (v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file',
+  'must be a file sent as a multipart part',
+);
 
 /** The Data Store item content (spec §2, text parameter of addItem when type is "Data Store"). */
 export const dataStoreContent = z.object({
@@ -30,13 +33,15 @@ export const dataStoreContent = z.object({
   info: z.object({
     isManaged: z.boolean(),
     connectionString: z.union([
-      z.object({
-        accessKeyId: z.string(),
-        secretAccessKey: z.string(),
-        region: z.string(),
-        defaultEndpointProtocol: z.string(),
-        credentialType: z.string(),
-      }).partial(),
+      z
+        .object({
+          accessKeyId: z.string(),
+          secretAccessKey: z.string(),
+          region: z.string(),
+          defaultEndpointProtocol: z.string(),
+          credentialType: z.string(),
+        })
+        .partial(),
       // Some clients send the connection string as JSON text.
       z.string().transform((s, ctx) => {
         try {
@@ -162,9 +167,19 @@ export interface AddItemResult {
 }
 
 const missingTitleType = () =>
-  new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, { title: 'is required', type: 'is required' });
+  new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, {
+    title: 'is required',
+    type: 'is required',
+  });
 
-export async function addItem(ctx: PortalContext, caller: Caller, username: string, folderRef: string | undefined, raw: RawParams, baseUrl: string): Promise<AddItemResult> {
+export async function addItem(
+  ctx: PortalContext,
+  caller: Caller,
+  username: string,
+  folderRef: string | undefined,
+  raw: RawParams,
+  baseUrl: string,
+): Promise<AddItemResult> {
   assertPathUser(caller, username);
   requirePrivilege(caller, 'portal:user:createItem');
   const multipart = raw.multipart === undefined ? false : parseParams(z.object({ multipart: wireBool }), { multipart: raw.multipart }).multipart;
@@ -187,7 +202,16 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
         created: now,
         modified: now,
       });
-      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, properties: { multipart: true }, history: { owner: caller.username, title: filename, data: { after: { title: filename, ownerFolder: folder }, multipart: true } } });
+      await recordEvent(q, {
+        orgId: caller.orgId,
+        source: 'item',
+        operation: 'add',
+        subjectId: id,
+        actor: actor(caller),
+        when: now,
+        properties: { multipart: true },
+        history: { owner: caller.username, title: filename, data: { after: { title: filename, ownerFolder: folder }, multipart: true } },
+      });
     });
     return { success: true, id, folder };
   }
@@ -222,12 +246,19 @@ export async function addItem(ctx: PortalContext, caller: Caller, username: stri
   if (p.service && !p.url) throw badParam('service', 'needs the url of the service to proxy');
   const relType = p.relationshipType ?? p.relationshipTypes;
   if (p.originItemId && p.destinationItemId) {
-    throw new ApiError(400, 'Unable to add the item: send either originItemId or destinationItemId, not both.', ["'originItemId' and 'destinationItemId' cannot both be sent"], undefined, {
-      destinationItemId: 'cannot be sent together with originItemId',
-    });
+    throw new ApiError(
+      400,
+      'Unable to add the item: send either originItemId or destinationItemId, not both.',
+      ["'originItemId' and 'destinationItemId' cannot both be sent"],
+      undefined,
+      {
+        destinationItemId: 'cannot be sent together with originItemId',
+      },
+    );
   }
   if (relType && !p.originItemId && !p.destinationItemId) throw badParam('originItemId', 'or destinationItemId is required with relationshipType');
-  if (!relType && (p.originItemId || p.destinationItemId)) throw badParam('relationshipType', `is required with ${p.originItemId ? 'originItemId' : 'destinationItemId'}`);
+  if (!relType && (p.originItemId || p.destinationItemId))
+    throw badParam('relationshipType', `is required with ${p.originItemId ? 'originItemId' : 'destinationItemId'}`);
 
   if (p.thumbnail && p.thumbnailUrl) throw badParam('thumbnailUrl', 'cannot be sent together with a thumbnail file');
 
@@ -262,7 +293,8 @@ async function addItemWith(
 
   try {
     await ctx.db.tx(async (q) => {
-      if (p.id && (await q.query('SELECT 1 FROM items WHERE id = $1', [p.id])).length) throw badParam('id', `an item with the id ${p.id} already exists`, `The item id ${p.id} already exists.`);
+      if (p.id && (await q.query('SELECT 1 FROM items WHERE id = $1', [p.id])).length)
+        throw badParam('id', `an item with the id ${p.id} already exists`, `The item id ${p.id} already exists.`);
       const cols: Record<string, unknown> = {
         id,
         org_id: caller.orgId,
@@ -279,19 +311,38 @@ async function addItemWith(
       await insertItemRow(q, cols);
       if (file && blobKey) await applyFileFields(ctx, q, p, { itemId: id, blobKey, fileName: fileName ?? 'file', size });
       if (thumbnail) await updateItemRow(q, id, { thumbnail: await storeUploadedThumbnail(ctx, q, id, thumbnail) });
-      await recordEvent(q, { orgId: caller.orgId, source: 'item', operation: 'add', subjectId: id, actor: actor(caller), when: now, history: { owner: caller.username, title: String(cols.title ?? ''), data: { after: { title: cols.title ?? '', type: cols.type ?? '', ownerFolder: folder } } } });
+      await recordEvent(q, {
+        orgId: caller.orgId,
+        source: 'item',
+        operation: 'add',
+        subjectId: id,
+        actor: actor(caller),
+        when: now,
+        history: {
+          owner: caller.username,
+          title: String(cols.title ?? ''),
+          data: { after: { title: cols.title ?? '', type: cols.type ?? '', ownerFolder: folder } },
+        },
+      });
       if (isAsync) {
-        await q.query(
-          `INSERT INTO item_jobs (id, item_id, kind, payload, created, updated) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4)`,
-          [hexId(), id, JSON.stringify({ url: p.dataUrl, fileName: cols.name }), now],
-        );
+        await q.query(`INSERT INTO item_jobs (id, item_id, kind, payload, created, updated) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4)`, [
+          hexId(),
+          id,
+          JSON.stringify({ url: p.dataUrl, fileName: cols.name }),
+          now,
+        ]);
       }
       if (relType) {
         // The relationship comes after the item (rule 6); a failure rolls the item back with it,
         // and the files stored for it (its data, info files extracted by the file hook) are removed.
         const newIsOrigin = !!p.destinationItemId;
         try {
-          const { origin } = await addRelationship(q, caller, { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id }, now);
+          const { origin } = await addRelationship(
+            q,
+            caller,
+            { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id },
+            now,
+          );
           if (!newIsOrigin) await inheritSharing(q, origin.id, id, now);
         } catch (err) {
           orphans.push(...(await q.query<{ blob_key: string }>('SELECT blob_key FROM item_info_files WHERE item_id = $1', [id])).map((r) => r.blob_key));
@@ -316,14 +367,20 @@ async function addItemWith(
 /** The destination inherits every sharing permission of the origin (spec §4.1 rule 5). */
 async function inheritSharing(q: Queryable, originId: string, destinationId: string, now: number): Promise<void> {
   await q.query(`UPDATE items SET access = (SELECT access FROM items WHERE id = $1) WHERE id = $2`, [originId, destinationId]);
-  await q.query(
-    `INSERT INTO item_shares (item_id, group_id, shared) SELECT $2, group_id, $3 FROM item_shares WHERE item_id = $1 ON CONFLICT DO NOTHING`,
-    [originId, destinationId, now],
-  );
+  await q.query(`INSERT INTO item_shares (item_id, group_id, shared) SELECT $2, group_id, $3 FROM item_shares WHERE item_id = $1 ON CONFLICT DO NOTHING`, [
+    originId,
+    destinationId,
+    now,
+  ]);
 }
 
 /** After a file is stored: the hook's derived fields fill what the caller did not send. */
-export async function applyFileFields(ctx: PortalContext, q: Queryable, sent: ItemFields, file: { itemId: string; blobKey: string; fileName: string; size: number }): Promise<void> {
+export async function applyFileFields(
+  ctx: PortalContext,
+  q: Queryable,
+  sent: ItemFields,
+  file: { itemId: string; blobKey: string; fileName: string; size: number },
+): Promise<void> {
   const derived = await afterItemFileStored(ctx, q, file);
   const cols: Record<string, unknown> = {};
   if (derived.name) cols.name = derived.name;

@@ -74,7 +74,9 @@ const defaults = { ...ESRIINFO_LIMITS };
 beforeAll(async () => {
   svc = await startService();
   for (const u of ['admin', 'user1', 'publisher1']) tokens[u] = await svc.tokenFor(u);
-  png600 = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+  png600 = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 200, g: 30, b: 30 } } })
+    .png()
+    .toBuffer();
 });
 afterAll(() => svc.close());
 afterEach(() => Object.assign(ESRIINFO_LIMITS, defaults));
@@ -102,7 +104,8 @@ async function upload(file: Buffer, filename: string, fields: Record<string, str
   const body = await postMultipart(svc, `content/users/user1/items/${id}/update`, { ...fields, file: { filename, content: file } }, tokens.user1);
   return { id, body };
 }
-const infoFiles = async (id: string) => (await svc.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [id])).map((r) => r.path);
+const infoFiles = async (id: string) =>
+  (await svc.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path', [id])).map((r) => r.path);
 
 describe('esriinfo extraction', () => {
   it('extracts every file under esriinfo/ and sets name, title, thumbnail and documentation from the card', async () => {
@@ -140,7 +143,13 @@ describe('esriinfo extraction', () => {
     ['/etc/esriinfo/x', 'an absolute path'],
     ['esriinfo\\..\\evil.txt', 'backslashes'],
   ])('refuses an archive with %s (%s), storing nothing', async (name) => {
-    const { id, body } = await upload(zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) }, { name, data: Buffer.from('x') }]), 'bad.zip');
+    const { id, body } = await upload(
+      zip([
+        { name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) },
+        { name, data: Buffer.from('x') },
+      ]),
+      'bad.zip',
+    );
     expect(body.error).toMatchObject({ code: 400, message: expect.stringMatching(/unsafe/) });
     expect(await infoFiles(id)).toEqual([]);
     const item = await getJson(svc, `content/items/${id}`);
@@ -218,7 +227,12 @@ describe('thumbnails', () => {
 
   it('takes an uploaded thumbnail on update; refuses what is not an image', async () => {
     const id = await insertItem(svc, 'user1', { access: 'org' });
-    const body = await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 'my pic.png', content: png600, type: 'image/png' } }, tokens.user1);
+    const body = await postMultipart(
+      svc,
+      `content/users/user1/items/${id}/update`,
+      { thumbnail: { filename: 'my pic.png', content: png600, type: 'image/png' } },
+      tokens.user1,
+    );
     expect(body.success).toBe(true);
     const item = await getJson(svc, `content/items/${id}`, {}, tokens.user1);
     expect(item.thumbnail).toBe('thumbnail/my_pic.png');
@@ -226,7 +240,12 @@ describe('thumbnails', () => {
     expect((await sharp(res.rawPayload).metadata()).width).toBe(600);
     // Not visible to anonymous callers (the item is the organization's).
     expect((await getJson(svc, `content/items/${id}/info/${item.thumbnail}`)).error.messageCode).toBe('CONT_0001');
-    const bad = await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 'x.png', content: Buffer.from('<svg/>') } }, tokens.user1);
+    const bad = await postMultipart(
+      svc,
+      `content/users/user1/items/${id}/update`,
+      { thumbnail: { filename: 'x.png', content: Buffer.from('<svg/>') } },
+      tokens.user1,
+    );
     expect(bad.error.details[0]).toMatch(/^'thumbnail'/);
     // A thumbnail string (a fetched item sent back) changes nothing.
     expect((await svc.post(`content/users/user1/items/${id}/update`, { thumbnail: 'thumbnail/other.png' }, tokens.user1)).success).toBe(true);
@@ -237,7 +256,9 @@ describe('thumbnails', () => {
     const id = await insertItem(svc, 'user1', { access: 'public' });
     await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 't.png', content: png600 } }, tokens.user1);
     const red = (await get(svc, `content/items/${id}/info/thumbnail/t.png`)).rawPayload;
-    const blue = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 0, b: 255 } } }).png().toBuffer();
+    const blue = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 0, g: 0, b: 255 } } })
+      .png()
+      .toBuffer();
     await postMultipart(svc, `content/users/user1/items/${id}/update`, { thumbnail: { filename: 't.png', content: blue } }, tokens.user1);
     const now = await get(svc, `content/items/${id}/info/thumbnail/t.png`);
     expect(now.headers['x-thumbnail-rendition']).toBe('new');
@@ -282,14 +303,33 @@ describe('thumbnailUrl', () => {
 
 describe('addItem with a package', () => {
   it('extracts esriinfo/ when the item is added with the file', async () => {
-    const body = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Service Definition', title: 'Parks package', file: { filename: 'parks.sd', content: goodPackage() } }, tokens.user1);
+    const body = await postMultipart(
+      svc,
+      'content/users/user1/addItem',
+      { type: 'Service Definition', title: 'Parks package', file: { filename: 'parks.sd', content: goodPackage() } },
+      tokens.user1,
+    );
     expect(body.success, JSON.stringify(body)).toBe(true);
     const id = body.id as string;
     expect(await infoFiles(id)).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
-    expect(await getJson(svc, `content/items/${id}`, {}, tokens.user1)).toMatchObject({ title: 'Parks package', name: 'parks_pkg', thumbnail: 'thumbnail/thumb.png', documentation: 'docs/readme.txt' });
+    expect(await getJson(svc, `content/items/${id}`, {}, tokens.user1)).toMatchObject({
+      title: 'Parks package',
+      name: 'parks_pkg',
+      thumbnail: 'thumbnail/thumb.png',
+      documentation: 'docs/readme.txt',
+    });
     // The owner's view of the item lists what info/ serves (a local-portal extra).
-    expect((await getJson(svc, `content/users/user1/items/${id}`, {}, tokens.user1)).infoFiles).toEqual(['docs/readme.txt', 'iteminfo.xml', 'thumbnail/thumb.png']);
-    const bad = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Service Definition', title: 'Bad', file: { filename: 'bad.sd', content: zip([{ name: 'esriinfo/../x', data: Buffer.from('x') }]) } }, tokens.user1);
+    expect((await getJson(svc, `content/users/user1/items/${id}`, {}, tokens.user1)).infoFiles).toEqual([
+      'docs/readme.txt',
+      'iteminfo.xml',
+      'thumbnail/thumb.png',
+    ]);
+    const bad = await postMultipart(
+      svc,
+      'content/users/user1/addItem',
+      { type: 'Service Definition', title: 'Bad', file: { filename: 'bad.sd', content: zip([{ name: 'esriinfo/../x', data: Buffer.from('x') }]) } },
+      tokens.user1,
+    );
     expect(bad.error.code).toBe(400);
   });
 });
@@ -297,12 +337,19 @@ describe('addItem with a package', () => {
 describe('addItem with a thumbnail', () => {
   it('an uploaded image or an image URL becomes the thumbnail; both at once, or a non-image, is a 400 and no item is added', async () => {
     const { createServer } = await import('node:http');
-    const server = createServer((req, res) => (req.url === '/pic.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end(png600) : res.writeHead(404).end()));
+    const server = createServer((req, res) =>
+      req.url === '/pic.png' ? res.writeHead(200, { 'content-type': 'image/png' }).end(png600) : res.writeHead(404).end(),
+    );
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const count = async () => Number((await svc.db.query<{ n: string }>("SELECT count(*) AS n FROM items WHERE title LIKE 'Thumb test%'"))[0].n);
     try {
-      const uploaded = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 1', text: '{}', thumbnail: { filename: 'cover.png', content: png600, type: 'image/png' } }, tokens.user1);
+      const uploaded = await postMultipart(
+        svc,
+        'content/users/user1/addItem',
+        { type: 'Web Map', title: 'Thumb test 1', text: '{}', thumbnail: { filename: 'cover.png', content: png600, type: 'image/png' } },
+        tokens.user1,
+      );
       expect(uploaded.success, JSON.stringify(uploaded)).toBe(true);
       expect((await getJson(svc, `content/items/${uploaded.id}`, {}, tokens.user1)).thumbnail).toBe('thumbnail/cover.png');
       const fetched = await svc.post('content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 2', thumbnailUrl: `${base}/pic.png` }, tokens.user1);
@@ -311,11 +358,25 @@ describe('addItem with a thumbnail', () => {
       expect(item.thumbnail).toBe('thumbnail/pic.png');
       expect((await sharp((await get(svc, `content/items/${fetched.id}/info/${item.thumbnail}`, {}, tokens.user1)).rawPayload).metadata()).width).toBe(200);
       expect(await count()).toBe(2);
-      const both = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 3', thumbnailUrl: `${base}/pic.png`, thumbnail: { filename: 'c.png', content: png600 } }, tokens.user1);
+      const both = await postMultipart(
+        svc,
+        'content/users/user1/addItem',
+        { type: 'Web Map', title: 'Thumb test 3', thumbnailUrl: `${base}/pic.png`, thumbnail: { filename: 'c.png', content: png600 } },
+        tokens.user1,
+      );
       expect(both.error.details[0]).toMatch(/^'thumbnailUrl'/);
-      const notImage = await postMultipart(svc, 'content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 4', thumbnail: { filename: 'c.png', content: Buffer.from('<svg/>') } }, tokens.user1);
+      const notImage = await postMultipart(
+        svc,
+        'content/users/user1/addItem',
+        { type: 'Web Map', title: 'Thumb test 4', thumbnail: { filename: 'c.png', content: Buffer.from('<svg/>') } },
+        tokens.user1,
+      );
       expect(notImage.error.details[0]).toMatch(/^'thumbnail'/);
-      const missing = await svc.post('content/users/user1/addItem', { type: 'Web Map', title: 'Thumb test 5', thumbnailUrl: `${base}/missing.png` }, tokens.user1);
+      const missing = await svc.post(
+        'content/users/user1/addItem',
+        { type: 'Web Map', title: 'Thumb test 5', thumbnailUrl: `${base}/missing.png` },
+        tokens.user1,
+      );
       expect(missing.error.details[0]).toMatch(/^'thumbnailUrl'/);
       expect(await count()).toBe(2);
     } finally {

@@ -114,7 +114,8 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
         const rel = safeRelativePath(name.slice('esriinfo/'.length));
         if (!rel) return fail(new UnsafeArchive(`'${name}' leaves the esriinfo folder`));
         // The headers first …
-        if (total + entry.uncompressedSize > ESRIINFO_LIMITS.maxTotalBytes) return fail(new UnsafeArchive(`esriinfo inflates to more than ${ESRIINFO_LIMITS.maxTotalBytes} bytes`));
+        if (total + entry.uncompressedSize > ESRIINFO_LIMITS.maxTotalBytes)
+          return fail(new UnsafeArchive(`esriinfo inflates to more than ${ESRIINFO_LIMITS.maxTotalBytes} bytes`));
         if (entry.uncompressedSize > ESRIINFO_LIMITS.maxRatio * Math.max(entry.compressedSize, 1)) {
           return fail(new UnsafeArchive(`'${name}' is compressed more than ${ESRIINFO_LIMITS.maxRatio}:1`));
         }

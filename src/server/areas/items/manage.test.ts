@@ -61,7 +61,12 @@ describe('content/items/<id>/data', () => {
 
   it('streams a file with its type and a safe attachment name', async () => {
     const id = await insertItem(svc, 'user1');
-    const body = await postMultipart(svc, `content/users/user1/items/${id}/update`, { file: { filename: 'données 1.csv', content: Buffer.from('x,y\n1,2\n'), type: 'text/csv' } }, tokens.user1);
+    const body = await postMultipart(
+      svc,
+      `content/users/user1/items/${id}/update`,
+      { file: { filename: 'données 1.csv', content: Buffer.from('x,y\n1,2\n'), type: 'text/csv' } },
+      tokens.user1,
+    );
     expect(body).toMatchObject({ success: true, id });
     const res = await get(svc, `content/items/${id}/data`, {}, tokens.user1);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
@@ -140,7 +145,10 @@ describe('folders and user content', () => {
     const refused = await post(`content/users/user1/${folder.id}/delete`, {}, 'user1');
     expect(refused.error).toMatchObject({ code: 400, message: expect.stringMatching(/not empty/) });
     expect((await post(`content/users/user1/items/${id}/move`, { folder: '/' }, 'user1')).success).toBe(true);
-    expect(await post(`content/users/user1/${folder.id}/delete`, {}, 'user1')).toEqual({ success: true, folder: { username: 'user1', id: folder.id, title: 'Temp', created: expect.any(Number) } });
+    expect(await post(`content/users/user1/${folder.id}/delete`, {}, 'user1')).toEqual({
+      success: true,
+      folder: { username: 'user1', id: folder.id, title: 'Temp', created: expect.any(Number) },
+    });
     expect((await post(`content/users/user1/${folder.id}/delete`, {}, 'user1')).error.code).toBe(400);
   });
 
@@ -159,7 +167,16 @@ describe('update', () => {
     const body = await post(`content/users/user1/items/${id}/update`, { title: 'After', tags: 'x, y', extent: '-10,-5,10,5', properties: '{"k":1}' }, 'user1');
     expect(body).toEqual({ success: true, id });
     const item = await getJson(svc, `content/items/${id}`, {}, tokens.user1);
-    expect(item).toMatchObject({ title: 'After', snippet: 'keep me', tags: ['x', 'y'], extent: [[-10, -5], [10, 5]], properties: { k: 1 } });
+    expect(item).toMatchObject({
+      title: 'After',
+      snippet: 'keep me',
+      tags: ['x', 'y'],
+      extent: [
+        [-10, -5],
+        [10, 5],
+      ],
+      properties: { k: 1 },
+    });
     expect((await eventsFor(svc, id)).map((e) => e.operation)).toEqual(['update']);
   });
 
@@ -201,7 +218,12 @@ describe('update', () => {
     const id = await insertItem(svc, 'user1', { text: '{"v":1}' });
     await post(`content/users/user1/items/${id}/update`, { text: '{"v":2}' }, 'user1');
     expect((await get(svc, `content/items/${id}/data`, {}, tokens.user1)).json()).toEqual({ v: 2 });
-    const both = await postMultipart(svc, `content/users/user1/items/${id}/update`, { text: 'x', file: { filename: 'a.txt', content: Buffer.from('y') } }, tokens.user1);
+    const both = await postMultipart(
+      svc,
+      `content/users/user1/items/${id}/update`,
+      { text: 'x', file: { filename: 'a.txt', content: Buffer.from('y') } },
+      tokens.user1,
+    );
     expect(both.error.details[0]).toMatch(/^'text'/);
   });
 
@@ -220,7 +242,12 @@ describe('move, delete, protect', () => {
   it('moves to a folder (by id) and back to the root', async () => {
     const { folder } = await post('content/users/user1/createFolder', { title: 'Dest' }, 'user1');
     const id = await insertItem(svc, 'user1');
-    expect(await post(`content/users/user1/items/${id}/move`, { folder: folder.id }, 'user1')).toEqual({ success: true, itemId: id, owner: 'user1', folder: folder.id });
+    expect(await post(`content/users/user1/items/${id}/move`, { folder: folder.id }, 'user1')).toEqual({
+      success: true,
+      itemId: id,
+      owner: 'user1',
+      folder: folder.id,
+    });
     expect((await getJson(svc, `content/items/${id}`, {}, tokens.user1)).ownerFolder).toBe(folder.id);
     expect(await post(`content/users/user1/items/${id}/move`, { folder: '/' }, 'user1')).toEqual({ success: true, itemId: id, owner: 'user1', folder: null });
     const bad = await post(`content/users/user1/items/${id}/move`, { folder: 'nope' }, 'user1');
@@ -252,7 +279,7 @@ describe('move, delete, protect', () => {
     expect((await post(`content/users/user1/items/${deprecated}/delete`, {}, 'user1')).success).toBe(true);
   });
 
-  it("lets only the owner or an administrator (deleteItems) delete; a GET is refused", async () => {
+  it('lets only the owner or an administrator (deleteItems) delete; a GET is refused', async () => {
     const id = await insertItem(svc, 'user1', { access: 'org' });
     expect((await post(`content/users/user1/items/${id}/delete`, {}, 'publisher1')).error.code).toBe(403);
     expect((await post(`content/users/user1/items/${id}/protect`, {}, 'publisher1')).error.code).toBe(403);

@@ -35,7 +35,7 @@ export const updateItemParams = z.preprocess(
     const o: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
     const empty: string[] = [];
     for (const k of FIELD_NAMES) {
-      if (o[k] === '' || (typeof o[k] === 'string' && (o[k]).trim() === '' && k !== 'description')) {
+      if (o[k] === '' || (typeof o[k] === 'string' && o[k].trim() === '' && k !== 'description')) {
         empty.push(k);
         delete o[k];
       }
@@ -44,7 +44,10 @@ export const updateItemParams = z.preprocess(
     return o;
   },
   itemFields.extend({
-    text: z.string().max(16 * 1024 * 1024, 'must be at most 16 MB').optional(),
+    text: z
+      .string()
+      .max(16 * 1024 * 1024, 'must be at most 16 MB')
+      .optional(),
     file: uploadedFile.optional(),
     /** A new thumbnail image; a string (the current thumbnail path, as a fetched item carries it) changes nothing. */
     thumbnail: z.union([uploadedFile, z.string()]).optional(),
@@ -201,7 +204,15 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
         throw err;
       }
     }
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: typeof cols.title === 'string' ? cols.title : row.title, data: change } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'update',
+      subjectId: row.id,
+      actor: actor(caller),
+      when: now,
+      history: { owner: row.owner_username, title: typeof cols.title === 'string' ? cols.title : row.title, data: change },
+    });
     return { success: true as const, id: row.id };
   });
   await Promise.all(oldBlobs.map((k) => ctx.blobs.remove(k)));
@@ -224,7 +235,16 @@ export async function moveItem(ctx: PortalContext, caller: Caller, username: str
     await q.query('UPDATE items SET folder_id = $2, modified = $3 WHERE id = $1', [row.id, folderId, now]);
     const names = await folderNames(q, [row.folder_id, folderId]);
     const place = (id: string | null) => ({ ownerFolder: id, folderName: id ? (names.get(id) ?? null) : null });
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'move', subjectId: row.id, actor: actor(caller), properties: { folder: folderId }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: place(row.folder_id), after: place(folderId) } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'move',
+      subjectId: row.id,
+      actor: actor(caller),
+      properties: { folder: folderId },
+      when: now,
+      history: { owner: row.owner_username, title: row.title, data: { before: place(row.folder_id), after: place(folderId) } },
+    });
     return { success: true as const, itemId: row.id, owner: row.owner_username, folder: folderId };
   });
 }
@@ -256,7 +276,20 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
     await q.query('DELETE FROM items WHERE id = $1', [row.id]);
     // Its scheduled tasks have nothing left to run on: stop them, saying why (they stay listed).
     await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: row.id, actor: actor(caller), properties: { title: [row.title], type: row.type }, when: now, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id } } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'delete',
+      subjectId: row.id,
+      actor: actor(caller),
+      properties: { title: [row.title], type: row.type },
+      when: now,
+      history: {
+        owner: row.owner_username,
+        title: row.title,
+        data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id } },
+      },
+    });
     return keys.map((k) => k.key);
   });
   await Promise.all(blobs.map((k) => ctx.blobs.remove(k)));
@@ -270,7 +303,15 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
     const row = await ownedItem(q, username, itemId, caller);
     assertMayChange(row, caller, value ? 'portal:admin:updateItems' : 'portal:admin:updateItems');
     await q.query('UPDATE items SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: value ? 'protect' : 'unprotect', subjectId: row.id, actor: actor(caller), when: now, history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: value ? 'protect' : 'unprotect',
+      subjectId: row.id,
+      actor: actor(caller),
+      when: now,
+      history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } },
+    });
     return { success: true as const };
   });
 }
@@ -297,7 +338,10 @@ export function itemManageRoutes(app: FastifyInstance): void {
       params: z.object({ permanent: wireBool.optional() }),
       handler: ({ caller, path, portal }) => deleteItem(portal, caller, path.username, path.itemId),
     });
-    for (const [op, value] of [['protect', true], ['unprotect', false]] as const) {
+    for (const [op, value] of [
+      ['protect', true],
+      ['unprotect', false],
+    ] as const) {
       operation(app, {
         method: 'write',
         path: `${base}/${op}`,

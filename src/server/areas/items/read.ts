@@ -129,8 +129,11 @@ export function itemReadRoutes(app: FastifyInstance): void {
     access: 'public',
     handler: async ({ caller, path, params, portal, reply }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
-      const rel = decodeURIComponent((path)['*'] ?? '');
-      const [file] = await portal.db.query<{ path: string; blob_key: string; size: number }>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [row.id, rel]);
+      const rel = decodeURIComponent(path['*'] ?? '');
+      const [file] = await portal.db.query<{ path: string; blob_key: string; size: number }>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [
+        row.id,
+        rel,
+      ]);
       if (!file) throw new ApiError(404, 'File not found.', [`The item has no info file '${rel}'.`]);
       safeHeaders(reply);
       if (row.thumbnail && rel === row.thumbnail) return serveThumbnail(portal, row.id, file, params.w ?? 200, reply);

@@ -75,7 +75,10 @@ export interface FolderRow {
 }
 
 export async function findFolder(q: Queryable, ownerId: string, idOrTitle: string): Promise<FolderRow | undefined> {
-  const [row] = await q.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 AND (id = $2 OR lower(title) = lower($2)) ORDER BY (id = $2) DESC LIMIT 1', [ownerId, idOrTitle]);
+  const [row] = await q.query<FolderRow>(
+    'SELECT * FROM folders WHERE owner_id = $1 AND (id = $2 OR lower(title) = lower($2)) ORDER BY (id = $2) DESC LIMIT 1',
+    [ownerId, idOrTitle],
+  );
   return row;
 }
 

@@ -17,16 +17,38 @@ beforeAll(async () => {
   const g = await svc.post('community/createGroup', { title: `G ${W}`, access: 'private' }, tokens.publisher1);
   groupId = g.group.id;
   ids.private = await insertItem(svc, 'user1', { title: `${W} Private Lake`, tags: [W, 'water'], created: 1000, modified: 1000 });
-  ids.org = await insertItem(svc, 'user1', { title: `${W} Org Park`, tags: [W, 'parks'], type: 'Feature Service', access: 'org', created: 2000, modified: 2000 });
-  ids.public = await insertItem(svc, 'publisher1', { title: `${W} Public River`, tags: [W, 'water'], access: 'public', snippet: 'A river snippet', created: 3000, modified: 3000 });
+  ids.org = await insertItem(svc, 'user1', {
+    title: `${W} Org Park`,
+    tags: [W, 'parks'],
+    type: 'Feature Service',
+    access: 'org',
+    created: 2000,
+    modified: 2000,
+  });
+  ids.public = await insertItem(svc, 'publisher1', {
+    title: `${W} Public River`,
+    tags: [W, 'water'],
+    access: 'public',
+    snippet: 'A river snippet',
+    created: 3000,
+    modified: 3000,
+  });
   ids.shared = await insertItem(svc, 'admin', { title: `${W} Shared Trail`, tags: [W], typeKeywords: ['Hiking'], created: 4000, modified: 4000 });
-  ids.auth = await insertItem(svc, 'user1', { title: `${W} Authoritative Base`, tags: [W], access: 'public', contentStatus: 'org_authoritative', created: 500, modified: 500 });
+  ids.auth = await insertItem(svc, 'user1', {
+    title: `${W} Authoritative Base`,
+    tags: [W],
+    access: 'public',
+    contentStatus: 'org_authoritative',
+    created: 500,
+    modified: 500,
+  });
   ids.partner = await insertItem(svc, 'partner_admin', { title: `${W} Partner Org Item`, tags: [W], access: 'org', created: 5000, modified: 5000 });
   await shareToGroup(svc, ids.shared, groupId);
 });
 afterAll(() => svc.close());
 
-const search = (q: string, who?: string, extra: Record<string, string> = {}) => getJson(svc, 'search', { q, num: '100', ...extra }, who ? tokens[who] : undefined);
+const search = (q: string, who?: string, extra: Record<string, string> = {}) =>
+  getJson(svc, 'search', { q, num: '100', ...extra }, who ? tokens[who] : undefined);
 const found = async (q: string, who?: string, extra: Record<string, string> = {}) => {
   const body = await search(q, who, extra);
   expect(body.error, JSON.stringify(body.error)).toBeUndefined();
@@ -145,7 +167,10 @@ describe('search: free terms through the trigram index (migration 013)', () => {
   const ours = async (q: string) => {
     const body = await search(q, 'admin');
     expect(body.error, JSON.stringify(body.error)).toBeUndefined();
-    return (body.results as { id: string }[]).map((r) => Object.entries(t).find(([, v]) => v === r.id)?.[0]).filter(Boolean).sort();
+    return (body.results as { id: string }[])
+      .map((r) => Object.entries(t).find(([, v]) => v === r.id)?.[0])
+      .filter(Boolean)
+      .sort();
   };
 
   it('matches a case-insensitive substring of any one field, as before', async () => {

@@ -146,10 +146,13 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total
     ? `${SORT_SQL[s.sortField]} ${dir}, i.id`
     : `(i.content_status IN ('org_authoritative', 'public_authoritative')) DESC NULLS LAST, i.modified DESC, i.id`;
   // One pass over the matches: the page's ids (a top-N sort) and the total beside each.
-  const page = s.limit === 0 ? [] : await db.query<{ id: string; total: number }>(
-    `SELECT i.id, count(*) OVER () AS total ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}`,
-    params,
-  );
+  const page =
+    s.limit === 0
+      ? []
+      : await db.query<{ id: string; total: number }>(
+          `SELECT i.id, count(*) OVER () AS total ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}`,
+          params,
+        );
   // An empty page (past the end, or num=0) still answers the total.
   const n = page.length ? Number(page[0].total) : Number((await db.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params))[0].n);
   if (!page.length) return { total: n, rows: [] };

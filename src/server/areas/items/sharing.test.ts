@@ -33,8 +33,10 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const post = (path: string, params: Record<string, string>, who: string) => svc.post(path, params, tokens[who]);
-const newGroup = async (owner: string, fields: Record<string, string> = {}) => (await post('community/createGroup', { title: `G ${randomUUID().slice(0, 8)}`, ...fields }, owner)).group.id as string;
-const sharingOf = async (id: string) => (await getJson(svc, `content/users/${(await getJson(svc, `content/items/${id}`, {}, tokens.admin)).owner}/items/${id}`, {}, tokens.admin)).sharing;
+const newGroup = async (owner: string, fields: Record<string, string> = {}) =>
+  (await post('community/createGroup', { title: `G ${randomUUID().slice(0, 8)}`, ...fields }, owner)).group.id as string;
+const sharingOf = async (id: string) =>
+  (await getJson(svc, `content/users/${(await getJson(svc, `content/items/${id}`, {}, tokens.admin)).owner}/items/${id}`, {}, tokens.admin)).sharing;
 
 describe('share', () => {
   it('shares to groups the owner belongs to; others land in notSharedWith', async () => {
@@ -51,7 +53,9 @@ describe('share', () => {
 
   it('everyone=true makes it public, org=true the organization’s, both false private (setItemAccess), groups=" " none', async () => {
     const id = await insertItem(svc, 'user1');
-    expect((await post(`content/users/user1/items/${id}/share`, { everyone: 'true', account: 'true', org: 'false', groups: ' ' }, 'user1')).notSharedWith).toEqual([]);
+    expect(
+      (await post(`content/users/user1/items/${id}/share`, { everyone: 'true', account: 'true', org: 'false', groups: ' ' }, 'user1')).notSharedWith,
+    ).toEqual([]);
     expect((await sharingOf(id)).access).toBe('public');
     await post(`content/users/user1/items/${id}/share`, { org: 'true', everyone: 'false', groups: ' ' }, 'user1');
     expect((await sharingOf(id)).access).toBe('org');
@@ -70,8 +74,13 @@ describe('share', () => {
 
   it('needs shareToOrg / shareToPublic for the owner', async () => {
     const id = await insertItem(svc, 'groupsharer');
-    expect((await post(`content/users/groupsharer/items/${id}/share`, { org: 'true' }, 'groupsharer')).error).toMatchObject({ code: 403, details: ['Requires the privilege portal:user:shareToOrg.'] });
-    expect((await post(`content/users/groupsharer/items/${id}/share`, { everyone: 'true' }, 'groupsharer')).error.details).toEqual(['Requires the privilege portal:user:shareToPublic.']);
+    expect((await post(`content/users/groupsharer/items/${id}/share`, { org: 'true' }, 'groupsharer')).error).toMatchObject({
+      code: 403,
+      details: ['Requires the privilege portal:user:shareToOrg.'],
+    });
+    expect((await post(`content/users/groupsharer/items/${id}/share`, { everyone: 'true' }, 'groupsharer')).error.details).toEqual([
+      'Requires the privilege portal:user:shareToPublic.',
+    ]);
     const g = await newGroup('admin');
     await post(`community/groups/${g}/addUsers`, { users: 'groupsharer' }, 'admin');
     expect(await post(`content/users/groupsharer/items/${id}/share`, { groups: g }, 'groupsharer')).toEqual({ notSharedWith: [], itemId: id });
@@ -118,7 +127,10 @@ describe('unshare', () => {
     const g = await newGroup('user1');
     const id = await insertItem(svc, 'user1');
     await post(`content/users/user1/items/${id}/share`, { groups: g }, 'user1');
-    expect(await post(`content/users/user1/items/${id}/unshare`, { groups: `${g},nonexistent` }, 'user1')).toEqual({ notUnsharedFrom: ['nonexistent'], itemId: id });
+    expect(await post(`content/users/user1/items/${id}/unshare`, { groups: `${g},nonexistent` }, 'user1')).toEqual({
+      notUnsharedFrom: ['nonexistent'],
+      itemId: id,
+    });
     expect(await sharingOf(id)).toEqual({ access: 'private', groups: [] });
     expect((await eventsFor(svc, id)).at(-1)).toEqual({ operation: 'unshare', properties: { unsharedFromGroups: [g] } });
   });

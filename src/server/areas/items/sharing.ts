@@ -73,7 +73,12 @@ function mayShareTo(group: GroupRow | undefined, caller: Caller): boolean {
 function mayUnshareFrom(group: GroupRow | undefined, caller: Caller, row: ItemRow): boolean {
   if (!group) return false;
   const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
-  return manager || row.owner_id === caller.userId || isAdminOf(caller, group.org_id) || (caller.orgId === row.org_id && caller.privileges.has('portal:admin:shareToGroup'));
+  return (
+    manager ||
+    row.owner_id === caller.userId ||
+    isAdminOf(caller, group.org_id) ||
+    (caller.orgId === row.org_id && caller.privileges.has('portal:admin:shareToGroup'))
+  );
 }
 
 /** The status an item's access implies for it in its organization (verified organizations only). */
@@ -125,7 +130,11 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
       notSharedWith.push(gid);
       continue;
     }
-    const inserted = await q.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [row.id, gid, now]);
+    const inserted = await q.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [
+      row.id,
+      gid,
+      now,
+    ]);
     if (inserted.length) added.push(group!);
   }
   const sharedTo: string[] = added.map((g) => g.id);
@@ -134,18 +143,52 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
     await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
     if (access === 'public') sharedTo.push('Everyone');
     else if (access === 'org' && row.access === 'private') sharedTo.push('Organization');
-    const unsharedFrom = row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : row.access === 'org' && access === 'private' ? ['Organization'] : [];
+    const unsharedFrom =
+      row.access === 'public'
+        ? access === 'org'
+          ? ['Everyone']
+          : ['Everyone', 'Organization']
+        : row.access === 'org' && access === 'private'
+          ? ['Organization']
+          : [];
     if (unsharedFrom.length) {
       const history = await sharingHistory(q, row, before, unsharedFrom);
-      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now, history });
+      await recordEvent(q, {
+        orgId: row.org_id,
+        source: 'item',
+        operation: 'unshare',
+        subjectId: row.id,
+        actor: actor(caller),
+        properties: { unsharedFromGroups: unsharedFrom },
+        when: now,
+        history,
+      });
     }
   }
   if (sharedTo.length) {
     const history = await sharingHistory(q, row, before, sharedTo);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'share', subjectId: row.id, actor: actor(caller), properties: { sharedToGroups: sharedTo }, when: now, history });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'share',
+      subjectId: row.id,
+      actor: actor(caller),
+      properties: { sharedToGroups: sharedTo },
+      when: now,
+      history,
+    });
   }
   for (const g of added) {
-    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'share', subjectId: g.id, actor: actor(caller), properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now, history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } } });
+    await recordEvent(q, {
+      orgId: g.org_id,
+      source: 'group',
+      operation: 'share',
+      subjectId: g.id,
+      actor: actor(caller),
+      properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] },
+      when: now,
+      history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },
+    });
   }
   return { notSharedWith, itemId: row.id };
 }
@@ -178,16 +221,41 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
   }
   if (unsharedFrom.length) {
     const history = await sharingHistory(q, row, before, unsharedFrom);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor: actor(caller), properties: { unsharedFromGroups: unsharedFrom }, when: now, history });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'unshare',
+      subjectId: row.id,
+      actor: actor(caller),
+      properties: { unsharedFromGroups: unsharedFrom },
+      when: now,
+      history,
+    });
   }
   for (const g of removed) {
-    await recordEvent(q, { orgId: g.org_id, source: 'group', operation: 'unshare', subjectId: g.id, actor: actor(caller), properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] }, when: now, history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } } });
+    await recordEvent(q, {
+      orgId: g.org_id,
+      source: 'group',
+      operation: 'unshare',
+      subjectId: g.id,
+      actor: actor(caller),
+      properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] },
+      when: now,
+      history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },
+    });
   }
   return { notUnsharedFrom, itemId: row.id };
 }
 
 export function itemSharingRoutes(app: FastifyInstance): void {
-  type ShareFn = (ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) => Promise<{ itemId: string; notSharedWith?: string[]; notUnsharedFrom?: string[] }>;
+  type ShareFn = (
+    ctx: PortalContext,
+    q: Queryable,
+    caller: Caller,
+    itemId: string,
+    p: ShareParams,
+    owner?: string,
+  ) => Promise<{ itemId: string; notSharedWith?: string[]; notUnsharedFrom?: string[] }>;
   const ops: [string, ShareFn][] = [
     ['share', shareItemIn],
     ['unshare', unshareItemIn],
@@ -222,7 +290,12 @@ export function itemSharingRoutes(app: FastifyInstance): void {
             results.push({ itemId, success: true, ...rest });
           } catch (err) {
             const e = err as { code?: number; message?: string };
-            results.push({ itemId, success: false, ...(op === 'share' ? { notSharedWith: params.groups } : { notUnsharedFrom: params.groups }), error: { code: e.code ?? 500, message: e.message ?? 'failed' } });
+            results.push({
+              itemId,
+              success: false,
+              ...(op === 'share' ? { notSharedWith: params.groups } : { notUnsharedFrom: params.groups }),
+              error: { code: e.code ?? 500, message: e.message ?? 'failed' },
+            });
           }
         }
         return { results };

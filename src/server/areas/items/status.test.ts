@@ -14,7 +14,8 @@ afterAll(() => svc.close());
 
 const post = (path: string, params: Record<string, string>, who: string) => svc.post(path, params, tokens[who]);
 const status = async (id: string) => (await getJson(svc, `content/items/${id}`, {}, tokens.admin)).contentStatus;
-const setStatus = (id: string, s: string, who: string, extra: Record<string, string> = {}) => post(`content/items/${id}/setContentStatus`, { status: s, ...extra }, who);
+const setStatus = (id: string, s: string, who: string, extra: Record<string, string> = {}) =>
+  post(`content/items/${id}/setContentStatus`, { status: s, ...extra }, who);
 const setOrg = (params: Record<string, string>) => post(`portals/${svc.orgId}/update`, params, 'admin');
 
 describe('setContentStatus', () => {

@@ -45,7 +45,8 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
     const owner = row.owner_id === caller.userId;
     if (p.status === '' && !p.clearEmptyFields) throw badParam('clearEmptyFields', 'must be true to remove the content status');
     const touchesAuthoritative = AUTHORITATIVE.has(p.status) || (row.content_status !== null && AUTHORITATIVE.has(row.content_status));
-    if (touchesAuthoritative && !admin) throw forbidden('Only an administrator of the organization (portal:admin:updateItems) can set or remove an authoritative status.');
+    if (touchesAuthoritative && !admin)
+      throw forbidden('Only an administrator of the organization (portal:admin:updateItems) can set or remove an authoritative status.');
     if (!admin && !owner) throw forbidden('Only the owner or an administrator (portal:admin:updateItems) can set the content status.');
     if (p.status === 'public_authoritative') {
       const org = await findOrg(q, row.org_id);
@@ -61,8 +62,19 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
     const status = p.status === '' ? null : p.status;
     await q.query('UPDATE items SET content_status = $2, modified = $3 WHERE id = $1', [row.id, status, now]);
     await recordEvent(q, {
-      orgId: row.org_id, source: 'item', operation: 'update', subjectId: row.id, actor: { userId: caller.userId, username: caller.username }, properties: { contentStatus: status ?? '' }, when: now,
-      history: { op: 'setContentStatus', owner: row.owner_username, title: row.title, data: { before: { contentStatus: row.content_status ?? '' }, after: { contentStatus: status ?? '' } } },
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'update',
+      subjectId: row.id,
+      actor: { userId: caller.userId, username: caller.username },
+      properties: { contentStatus: status ?? '' },
+      when: now,
+      history: {
+        op: 'setContentStatus',
+        owner: row.owner_username,
+        title: row.title,
+        data: { before: { contentStatus: row.content_status ?? '' }, after: { contentStatus: status ?? '' } },
+      },
     });
     return { success: true as const, itemId: row.id };
   });
@@ -75,9 +87,23 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
  */
 export async function applyOrgVerification(q: Queryable, orgId: string, verifiedPublic: boolean, actorCaller: Caller, now: number): Promise<number> {
   const [from, to] = verifiedPublic ? ['org_authoritative', 'public_authoritative'] : ['public_authoritative', 'org_authoritative'];
-  const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [orgId, from, to, now]);
+  const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [
+    orgId,
+    from,
+    to,
+    now,
+  ]);
   for (const r of rows) {
-    await recordEvent(q, { orgId, source: 'item', operation: 'update', subjectId: r.id, actor: { userId: actorCaller.userId, username: actorCaller.username }, properties: { contentStatus: to }, when: now, history: { op: 'setContentStatus', data: { before: { contentStatus: from }, after: { contentStatus: to }, reason: 'organization verification' } } });
+    await recordEvent(q, {
+      orgId,
+      source: 'item',
+      operation: 'update',
+      subjectId: r.id,
+      actor: { userId: actorCaller.userId, username: actorCaller.username },
+      properties: { contentStatus: to },
+      when: now,
+      history: { op: 'setContentStatus', data: { before: { contentStatus: from }, after: { contentStatus: to }, reason: 'organization verification' } },
+    });
   }
   return rows.length;
 }

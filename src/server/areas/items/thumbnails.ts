@@ -45,7 +45,11 @@ export async function imageFormat(input: string | Buffer): Promise<string | unde
   }
 }
 
-const safeName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, 100);
+const safeName = (name: string) =>
+  name
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 100);
 
 /**
  * Stores an uploaded thumbnail for the item (inside the caller's transaction); answers its info
@@ -116,7 +120,13 @@ export async function serveThumbnail(
  */
 export async function downloadThumbnail(ctx: PortalContext, url: string): Promise<UploadedFile> {
   await mkdir(ctx.tmpDir, { recursive: true });
-  const file: UploadedFile = { kind: 'file', path: nodePath.join(ctx.tmpDir, randomUUID()), filename: 'thumbnail', mimetype: 'application/octet-stream', size: 0 };
+  const file: UploadedFile = {
+    kind: 'file',
+    path: nodePath.join(ctx.tmpDir, randomUUID()),
+    filename: 'thumbnail',
+    mimetype: 'application/octet-stream',
+    size: 0,
+  };
   try {
     const res = await outboundRequest(url, ctx.config, { timeoutMs: 15_000 });
     if (res.status !== 200) {

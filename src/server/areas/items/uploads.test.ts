@@ -32,7 +32,12 @@ async function postForm(path: string, fields: Record<string, string | [Blob, str
     else fd.set(k, v);
   }
   const r = new Request('http://x/', { method: 'POST', body: fd });
-  const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/${path}`, payload: Buffer.from(await r.arrayBuffer()), headers: { 'content-type': r.headers.get('content-type')! } });
+  const res = await svc.app.inject({
+    method: 'POST',
+    url: `/sharing/rest/${path}`,
+    payload: Buffer.from(await r.arrayBuffer()),
+    headers: { 'content-type': r.headers.get('content-type')! },
+  });
   expect(res.statusCode).toBe(200);
   return res.json();
 }
@@ -69,7 +74,9 @@ describe('parts', () => {
   it('only the owner adds parts; someone else’s item is "does not exist"', async () => {
     const id = await start();
     expect((await postForm(`content/users/user1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.admin)).error.code).toBe(403);
-    expect((await postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(400);
+    expect((await postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(
+      400,
+    );
   });
 });
 
@@ -91,7 +98,12 @@ describe('chunked parts', () => {
           else c.enqueue(value);
         },
       });
-      const res = await fetch(`${url}/content/users/user1/items/${id}/addPart?partNum=1`, { method: 'POST', body: stream, headers: { 'content-type': r.headers.get('content-type')! }, duplex: 'half' } as RequestInit);
+      const res = await fetch(`${url}/content/users/user1/items/${id}/addPart?partNum=1`, {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': r.headers.get('content-type')! },
+        duplex: 'half',
+      } as RequestInit);
       return res.json();
     };
     expect(await send(LIMITS.chunkedUploadBytes)).toEqual({ success: true, id });
@@ -139,7 +151,9 @@ describe('commit', () => {
     expect((await post(`content/users/user1/items/${id}/commit`, { title: 'T', type: 'CSV' }, tokens.user1)).error.code).toBe(400);
     await part(id, 1, 'A');
     expect((await post(`content/users/user1/items/${id}/commit`, { title: 'T' }, tokens.user1)).error.message).toBe("'type' and 'title' property required.");
-    expect((await post(`content/users/user1/items/${id}/commit`, { title: 'T', type: 'CSV', snippet: 'x'.repeat(2049) }, tokens.user1)).error.details[0]).toContain("'snippet'");
+    expect(
+      (await post(`content/users/user1/items/${id}/commit`, { title: 'T', type: 'CSV', snippet: 'x'.repeat(2049) }, tokens.user1)).error.details[0],
+    ).toContain("'snippet'");
   });
 });
 
@@ -156,7 +170,11 @@ describe('cancel and status', () => {
 
   it('status: partial for an open upload (GET or POST); the owner and an administrator see it, others do not', async () => {
     const id = await start();
-    expect(await post(`content/users/user1/items/${id}/status`, { jobType: 'publish' }, tokens.user1)).toEqual({ status: 'partial', statusMessage: expect.any(String), itemId: id });
+    expect(await post(`content/users/user1/items/${id}/status`, { jobType: 'publish' }, tokens.user1)).toEqual({
+      status: 'partial',
+      statusMessage: expect.any(String),
+      itemId: id,
+    });
     const res = await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/users/user1/items/${id}/status?f=json&token=${tokens.admin}` });
     expect(res.json()).toMatchObject({ status: 'partial', itemId: id });
     expect((await post(`content/users/user1/items/${id}/status`, {}, tokens.publisher1)).error.code).toBe(400);
@@ -166,6 +184,10 @@ describe('cancel and status', () => {
   it('status reports failed with its message', async () => {
     const id = await start();
     await svc.db.query(`UPDATE items SET status = 'failed', status_message = 'HTTP 404 from the source' WHERE id = $1`, [id]);
-    expect(await post(`content/users/user1/items/${id}/status`, {}, tokens.user1)).toEqual({ status: 'failed', statusMessage: 'HTTP 404 from the source', itemId: id });
+    expect(await post(`content/users/user1/items/${id}/status`, {}, tokens.user1)).toEqual({
+      status: 'failed',
+      statusMessage: 'HTTP 404 from the source',
+      itemId: id,
+    });
   });
 });

@@ -89,14 +89,22 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
     const row = (await findItem(q, itemId))!;
     if (row.status !== 'partial') throw notPartial(row);
     if (!(fields.title ?? row.title) || !(fields.type ?? row.type)) {
-      throw new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, { title: 'is required', type: 'is required' });
+      throw new ApiError(400, "'type' and 'title' property required.", ["'type' and 'title' property required."], undefined, {
+        title: 'is required',
+        type: 'is required',
+      });
     }
-    const parts = await q.query<{ part_num: number; blob_key: string; size: number }>('SELECT part_num, blob_key, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
+    const parts = await q.query<{ part_num: number; blob_key: string; size: number }>(
+      'SELECT part_num, blob_key, size FROM item_parts WHERE item_id = $1 ORDER BY part_num',
+      [itemId],
+    );
     if (!parts.length) throw badParam('partNum', 'no parts were uploaded: add part 1 before committing', 'Unable to commit the upload.');
     const missing = missingParts(parts.map((p) => p.part_num));
     if (missing.length) {
       const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')} … (${missing.length} in all)` : missing.join(', ');
-      throw new ApiError(400, `Unable to commit the upload: parts ${shown} are missing.`, [`Missing part numbers: ${shown}`], undefined, { partNum: `missing ${shown}` });
+      throw new ApiError(400, `Unable to commit the upload: parts ${shown} are missing.`, [`Missing part numbers: ${shown}`], undefined, {
+        partNum: `missing ${shown}`,
+      });
     }
     await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
     return { parts, row };
@@ -105,10 +113,21 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
   const key = ctx.blobs.newKey();
   let size: number;
   try {
-    size = await ctx.blobs.write(key, Readable.from(concat(ctx, parts.map((p) => p.blob_key))));
+    size = await ctx.blobs.write(
+      key,
+      Readable.from(
+        concat(
+          ctx,
+          parts.map((p) => p.blob_key),
+        ),
+      ),
+    );
   } catch (err) {
     await removeBlobs(ctx, [key]);
-    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [itemId, `Joining the parts failed: ${(err as Error).message}`]);
+    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [
+      itemId,
+      `Joining the parts failed: ${(err as Error).message}`,
+    ]);
     throw new ApiError(500, 'The uploaded parts could not be joined.', [(err as Error).message]);
   }
   // 3. Record the file, the fields, completion; drop the parts.
@@ -128,14 +147,26 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
       await applyFileFields(ctx, q, fields, { itemId, blobKey: key, fileName: row.name ?? 'file', size });
       await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
-      await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, properties: { commit: true }, history: { owner: row.owner_username, title: row.title, data: { after: { size }, commit: true } } });
+      await recordEvent(q, {
+        orgId: row.org_id,
+        source: 'item',
+        operation: 'update',
+        subjectId: itemId,
+        actor: { userId: caller.userId, username: caller.username },
+        when: now,
+        properties: { commit: true },
+        history: { owner: row.owner_username, title: row.title, data: { after: { size }, commit: true } },
+      });
     });
   } catch (err) {
     await removeBlobs(ctx, [key]);
     await ctx.db.query(`UPDATE items SET status = 'partial', status_message = null WHERE id = $1 AND status = 'processing'`, [itemId]);
     throw err;
   }
-  await removeBlobs(ctx, parts.map((p) => p.blob_key));
+  await removeBlobs(
+    ctx,
+    parts.map((p) => p.blob_key),
+  );
   return { success: true, id: itemId };
 }
 
@@ -170,7 +201,16 @@ export async function discardUpload(
     const row = await findItem(q, itemId);
     if (!row || row.status !== 'partial') return { row, keys: null };
     const keys = await deleteItemRow(q, itemId);
-    await recordEvent(q, { orgId: row.org_id, source: 'item', operation: 'delete', subjectId: itemId, actor, when: ctx.clock.now(), properties, history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, status: 'partial' }, ...properties } } });
+    await recordEvent(q, {
+      orgId: row.org_id,
+      source: 'item',
+      operation: 'delete',
+      subjectId: itemId,
+      actor,
+      when: ctx.clock.now(),
+      properties,
+      history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, status: 'partial' }, ...properties } },
+    });
     return { row, keys };
   });
   if (result.keys) await removeBlobs(ctx, result.keys);

@@ -85,7 +85,10 @@ function formTarget(redirectUri: string | null): string {
 
 export function securityHeaders(reply: FastifyReply, nonce: string, redirectUri: string | null): void {
   reply
-    .header('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; form-action ${formTarget(redirectUri)}; frame-ancestors 'none'; base-uri 'none'`)
+    .header(
+      'Content-Security-Policy',
+      `default-src 'none'; style-src 'nonce-${nonce}'; form-action ${formTarget(redirectUri)}; frame-ancestors 'none'; base-uri 'none'`,
+    )
     .header('X-Frame-Options', 'DENY')
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
@@ -124,7 +127,12 @@ function cookiePath(ctx: PortalContext): string {
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
-async function renderForm(ctx: PortalContext, reply: FastifyReply, form: { nonce: string; app: repo.AppRow; redirectUri: string }, extra: { username?: string; error?: string }) {
+async function renderForm(
+  ctx: PortalContext,
+  reply: FastifyReply,
+  form: { nonce: string; app: repo.AppRow; redirectUri: string },
+  extra: { username?: string; error?: string },
+) {
   const org = await findOrg(ctx.db, form.app.org_id);
   const nonce = styleNonce();
   securityHeaders(reply, nonce, form.redirectUri);
@@ -143,18 +151,22 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
   const existing = cookies(req)[BINDING_COOKIE];
   const binding = existing && TOKEN_SHAPE.test(existing) ? existing : randomBytes(32).toString('base64url');
   const nonce = randomBytes(32).toString('base64url');
-  const stored = await repo.insertSignInForm(ctx.db, {
-    nonce_hash: tokenHash(nonce),
-    binding_hash: sha256(binding),
-    client_id: checked.app.client_id,
-    redirect_uri: checked.redirectUri,
-    state: checked.state,
-    code_challenge: checked.challenge,
-    code_challenge_method: checked.method,
-    expiration: checked.expiration,
-    now,
-    expires: now + LIMITS.oauthSignInFormMinutes * 60_000,
-  }, LIMITS.oauthPendingSignInFormsPerApp);
+  const stored = await repo.insertSignInForm(
+    ctx.db,
+    {
+      nonce_hash: tokenHash(nonce),
+      binding_hash: sha256(binding),
+      client_id: checked.app.client_id,
+      redirect_uri: checked.redirectUri,
+      state: checked.state,
+      code_challenge: checked.challenge,
+      code_challenge_method: checked.method,
+      expiration: checked.expiration,
+      now,
+      expires: now + LIMITS.oauthSignInFormMinutes * 60_000,
+    },
+    LIMITS.oauthPendingSignInFormsPerApp,
+  );
   if (!stored) {
     return sendError(reply, 'Too many sign-ins to this app are in progress. Try again in a few minutes.', 503);
   }

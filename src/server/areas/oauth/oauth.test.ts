@@ -54,7 +54,15 @@ function pkce() {
 }
 
 function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string> = {}) {
-  return { client_id: clientId, response_type: 'code', redirect_uri: REDIRECT, state: 'st-1', code_challenge: challenge, code_challenge_method: 'S256', ...extra };
+  return {
+    client_id: clientId,
+    response_type: 'code',
+    redirect_uri: REDIRECT,
+    state: 'st-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    ...extra,
+  };
 }
 
 async function openPage(query: Record<string, string>, cookie?: string) {
@@ -112,7 +120,9 @@ describe('registerApp and the registered app', () => {
     });
     const item = await post(`content/items/${itemId}`, {}, tokens.publisher1);
     expect(item.typeKeywords).toContain('Registered App');
-    const events = await svc.db.query<{ operation: string; username: string }>('SELECT operation, username FROM events WHERE subject_id = $1 ORDER BY seq', [itemId]);
+    const events = await svc.db.query<{ operation: string; username: string }>('SELECT operation, username FROM events WHERE subject_id = $1 ORDER BY seq', [
+      itemId,
+    ]);
     expect(events.at(-1)).toEqual({ operation: 'update', username: 'publisher1' });
     expect((await post('portals/self', {}, tokens.publisher1)).supportsOAuth).toBe(true);
     const [row] = await svc.db.query<{ client_secret_hash: string }>('SELECT client_secret_hash FROM oauth_apps WHERE client_id = $1', [clientId]);
@@ -135,13 +145,26 @@ describe('registerApp and the registered app', () => {
     const map = await appItem('publisher1', 'A map', 'Web Map');
     const notApp = await post('oauth2/registerApp', { itemId: map, appType: 'browser' }, tokens.publisher1);
     expect(notApp.error).toMatchObject({ code: 400, fieldErrors: { itemId: expect.any(String) } });
-    for (const uris of ['["https://a.example/\\u0000"]', '["https://a.example/\\ud800"]', '["https://a.example/a\\u0007b"]', '["javascript:alert(1)"]', '["https://a.example/cb#frag"]', '["not a url"]', 'https://a.example', `["https://a.example/${'x'.repeat(LIMITS.redirectUriChars)}"]`]) {
+    for (const uris of [
+      '["https://a.example/\\u0000"]',
+      '["https://a.example/\\ud800"]',
+      '["https://a.example/a\\u0007b"]',
+      '["javascript:alert(1)"]',
+      '["https://a.example/cb#frag"]',
+      '["not a url"]',
+      'https://a.example',
+      `["https://a.example/${'x'.repeat(LIMITS.redirectUriChars)}"]`,
+    ]) {
       const bad = await post('oauth2/registerApp', { itemId: other, appType: 'browser', redirect_uris: uris }, tokens.publisher1);
       expect(bad.error, uris).toMatchObject({ code: 400, fieldErrors: expect.anything() });
     }
     const badType = await post('oauth2/registerApp', { itemId: other, appType: 'desktop' }, tokens.publisher1);
     expect(badType.error.fieldErrors).toHaveProperty('appType');
-    const badReferrer = await post('oauth2/registerApp', { itemId: other, appType: 'browser', httpReferrers: '["https://a.example/\\u0000"]' }, tokens.publisher1);
+    const badReferrer = await post(
+      'oauth2/registerApp',
+      { itemId: other, appType: 'browser', httpReferrers: '["https://a.example/\\u0000"]' },
+      tokens.publisher1,
+    );
     expect(badReferrer.error.code).toBe(400);
     const rows = await svc.db.query('SELECT 1 FROM oauth_apps WHERE item_id IN ($1, $2)', [other, map]);
     expect(rows).toHaveLength(0);
@@ -249,7 +272,10 @@ describe('oauth2/authorize: the sign-in page', () => {
       expect(res.body, name).not.toContain('<script>');
       expect(res.headers['set-cookie'], name).toBeUndefined();
     }
-    const twice = await svc.app.inject({ method: 'GET', url: `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}&state=again` });
+    const twice = await svc.app.inject({
+      method: 'GET',
+      url: `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}&state=again`,
+    });
     expect(twice.statusCode).toBe(400);
     await svc.app.inject({ method: 'HEAD', url: `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}` });
     expect(await count('oauth_sign_in_forms')).toBe(forms);
@@ -299,7 +325,11 @@ describe('oauth2/authorize: the sign-in page', () => {
     const codes = await count('oauth_codes');
     const attempts: [string, Record<string, string>, string | undefined][] = [
       ['no cookie', { nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, undefined],
-      ['another browser', { nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, `portal_oauth_binding=${randomBytes(32).toString('base64url')}`],
+      [
+        'another browser',
+        { nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' },
+        `portal_oauth_binding=${randomBytes(32).toString('base64url')}`,
+      ],
       ['no nonce', { username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie],
       ['unknown nonce', { nonce: randomBytes(32).toString('base64url'), username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie],
       ['cancel without cookie', { nonce: page.nonce!, action: 'cancel' }, undefined],
@@ -412,10 +442,9 @@ describe('oauth2/token', () => {
       refresh_token_expires_in: 600 * 60,
     });
     expect((await selfWith(body.access_token)).username).toBe('user1');
-    const [row] = await svc.db.query<{ client_id: string; expires: number }>(
-      'SELECT client_id, expires FROM tokens WHERE token_hash = $1',
-      [createHash('sha256').update(body.access_token).digest('hex')],
-    );
+    const [row] = await svc.db.query<{ client_id: string; expires: number }>('SELECT client_id, expires FROM tokens WHERE token_hash = $1', [
+      createHash('sha256').update(body.access_token).digest('hex'),
+    ]);
     expect(row).toEqual({ client_id: clientId, expires: clockNow + LIMITS.oauthAccessTokenMinutes * 60_000 });
     // Single use.
     const again = await exchange(clientId, code, verifier);
@@ -510,10 +539,24 @@ describe('oauth2/token', () => {
     const { clientId } = await registered();
     const { verifier, challenge } = pkce();
     const issued = await exchange(clientId, (await signIn(clientId, challenge)).code, verifier);
-    const wrongUri = await post('oauth2/token', { grant_type: 'exchange_refresh_token', client_id: clientId, refresh_token: issued.refresh_token, redirect_uri: 'https://x.example/cb' });
+    const wrongUri = await post('oauth2/token', {
+      grant_type: 'exchange_refresh_token',
+      client_id: clientId,
+      refresh_token: issued.refresh_token,
+      redirect_uri: 'https://x.example/cb',
+    });
     expect(wrongUri.error.code).toBe(498);
-    const rotated = await post('oauth2/token', { grant_type: 'exchange_refresh_token', client_id: clientId, refresh_token: issued.refresh_token, redirect_uri: REDIRECT });
-    expect(rotated).toMatchObject({ access_token: expect.any(String), refresh_token: expect.any(String), refresh_token_expires_in: LIMITS.defaultRefreshTokenMinutes * 60 });
+    const rotated = await post('oauth2/token', {
+      grant_type: 'exchange_refresh_token',
+      client_id: clientId,
+      refresh_token: issued.refresh_token,
+      redirect_uri: REDIRECT,
+    });
+    expect(rotated).toMatchObject({
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+      refresh_token_expires_in: LIMITS.defaultRefreshTokenMinutes * 60,
+    });
     expect(rotated.refresh_token).not.toBe(issued.refresh_token);
     expect((await post('oauth2/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: issued.refresh_token })).error.code).toBe(498);
     expect((await post('oauth2/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: rotated.refresh_token })).access_token).toBeTruthy();
@@ -554,7 +597,10 @@ describe('/console-config.json and the console app', () => {
     expect(item.typeKeywords).toContain('Registered App');
 
     expect(await syncConsoleApp(svc.app.portal, 4200)).toBe(first);
-    expect((await post(`oauth2/apps/${first}`, {}, tokens.admin)).redirect_uris).toEqual(['http://127.0.0.1:4200/oauth-callback', 'http://localhost:4200/oauth-callback']);
+    expect((await post(`oauth2/apps/${first}`, {}, tokens.admin)).redirect_uris).toEqual([
+      'http://127.0.0.1:4200/oauth-callback',
+      'http://localhost:4200/oauth-callback',
+    ]);
     expect(await svc.db.query('SELECT 1 FROM oauth_apps WHERE console')).toHaveLength(1);
 
     const res = await svc.app.inject({ method: 'GET', url: '/console-config.json', headers: { host: 'localhost:0' } });
@@ -583,7 +629,14 @@ describe('PUBLIC_URL', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.org/admin' }).publicUrl).toBe('https://portal.example.org/admin');
     expect(loadConfig({ PUBLIC_URL: 'http://10.1.2.3:8080' }).publicUrl).toBe('http://10.1.2.3:8080');
     expect(loadConfig({}).publicUrl).toBeUndefined();
-    for (const bad of ['https://portal.example.org/', 'ftp://portal.example.org', 'portal.example.org', 'https://portal.example.org?x=1', 'https://u:p@portal.example.org', 'https://portal.example.org#a']) {
+    for (const bad of [
+      'https://portal.example.org/',
+      'ftp://portal.example.org',
+      'portal.example.org',
+      'https://portal.example.org?x=1',
+      'https://u:p@portal.example.org',
+      'https://portal.example.org#a',
+    ]) {
       expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(ConfigError);
       expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(/PUBLIC_URL=/);
     }

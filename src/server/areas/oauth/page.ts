@@ -35,50 +35,64 @@ const STYLE = `
 
 function layout(title: string, styleNonce: string, body: SafeHtml): string {
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<style nonce="${styleNonce}">${new SafeHtml(STYLE)}</style>
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.toString();
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title}</title>
+        <style nonce="${styleNonce}">
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main>${body}</main>
+      </body>
+    </html> `.toString();
 }
 
 export function signInPage(m: SignInPageModel): string {
   const errorId = 'sign-in-error';
   const invalid = m.error ? 'true' : undefined;
   const body = html`<h1>Sign in to ${m.orgName}</h1>
-<p><strong>${m.appTitle}</strong> would like to use your ${m.orgName} account. Sign in to continue.</p>
-<form method="post" action="authorize" novalidate>
-<input type="hidden" name="nonce" value="${m.nonce}">
-${m.error ? html`<div class="error" id="${errorId}" role="alert">${m.error}</div>` : ''}
-<label for="username">Username</label>
-<input type="text" id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required
-  value="${m.username ?? ''}"${attr('aria-invalid', invalid)}${attr('aria-describedby', m.error ? errorId : undefined)}${m.username ? '' : html` autofocus`}>
-<label for="password">Password</label>
-<input type="password" id="password" name="password" autocomplete="current-password" required${attr('aria-invalid', invalid)}${attr('aria-describedby', m.error ? errorId : undefined)}${m.username ? html` autofocus` : ''}>
-<div class="actions">
-<button type="submit" name="action" value="signin" class="primary">Sign in</button>
-<button type="submit" name="action" value="cancel" class="secondary" formnovalidate>Cancel</button>
-</div>
-</form>
-<p class="org">Only enter your password on this page if its address is the portal you know.</p>`;
+    <p><strong>${m.appTitle}</strong> would like to use your ${m.orgName} account. Sign in to continue.</p>
+    <form method="post" action="authorize" novalidate>
+      <input type="hidden" name="nonce" value="${m.nonce}" />
+      ${m.error ? html`<div class="error" id="${errorId}" role="alert">${m.error}</div>` : ''}
+      <label for="username">Username</label>
+      <input
+        type="text"
+        id="username"
+        name="username"
+        autocomplete="username"
+        autocapitalize="none"
+        spellcheck="false"
+        required
+        value="${m.username ?? ''}"
+        ${attr('aria-invalid', invalid)}${attr('aria-describedby', m.error ? errorId : undefined)}${m.username ? '' : html` autofocus`}
+      />
+      <label for="password">Password</label>
+      <input
+        type="password"
+        id="password"
+        name="password"
+        autocomplete="current-password"
+        required${attr('aria-invalid', invalid)}${attr('aria-describedby', m.error ? errorId : undefined)}${m.username ? html` autofocus` : ''}
+      />
+      <div class="actions">
+        <button type="submit" name="action" value="signin" class="primary">Sign in</button>
+        <button type="submit" name="action" value="cancel" class="secondary" formnovalidate>Cancel</button>
+      </div>
+    </form>
+    <p class="org">Only enter your password on this page if its address is the portal you know.</p>`;
   return layout(`Sign in – ${m.orgName}`, m.styleNonce, body);
 }
 
 /** The page for a request that cannot go on: nothing is redirected anywhere. */
 export function errorPage(message: string, styleNonce: string): string {
   const body = html`<h1>Sign-in cannot continue</h1>
-<p role="alert">${message}</p>
-<p>Go back to the app you came from and start signing in again. If this keeps happening, tell the app's administrator.</p>`;
+    <p role="alert">${message}</p>
+    <p>Go back to the app you came from and start signing in again. If this keeps happening, tell the app's administrator.</p>`;
   return layout('Sign-in error', styleNonce, body);
 }
 

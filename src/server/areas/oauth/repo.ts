@@ -176,14 +176,20 @@ export interface RefreshRow {
 
 export async function insertRefreshToken(q: Queryable, r: Omit<RefreshRow, 'expires'>, now: number, expires: number): Promise<void> {
   await q.query('DELETE FROM oauth_refresh_tokens WHERE user_id = $1 AND expires <= $2', [r.user_id, now]);
-  await q.query(
-    'INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, $4, $5, $6)',
-    [r.token_hash, r.client_id, r.user_id, r.redirect_uri, now, expires],
-  );
+  await q.query('INSERT INTO oauth_refresh_tokens (token_hash, client_id, user_id, redirect_uri, created, expires) VALUES ($1, $2, $3, $4, $5, $6)', [
+    r.token_hash,
+    r.client_id,
+    r.user_id,
+    r.redirect_uri,
+    now,
+    expires,
+  ]);
 }
 
 export async function findRefreshToken(q: Queryable, tokenHash: string): Promise<RefreshRow | undefined> {
-  const [row] = await q.query<RefreshRow>('SELECT token_hash, client_id, user_id, redirect_uri, expires FROM oauth_refresh_tokens WHERE token_hash = $1', [tokenHash]);
+  const [row] = await q.query<RefreshRow>('SELECT token_hash, client_id, user_id, redirect_uri, expires FROM oauth_refresh_tokens WHERE token_hash = $1', [
+    tokenHash,
+  ]);
   return row;
 }
 
@@ -197,8 +203,12 @@ export async function insertAccessToken(
   t: { tokenHash: string; userId: string; clientId: string; refreshHash: string | null; now: number; expires: number },
 ): Promise<void> {
   await q.query('DELETE FROM tokens WHERE user_id = $1 AND expires <= $2', [t.userId, t.now]);
-  await q.query(
-    `INSERT INTO tokens (token_hash, user_id, created, expires, client, client_id, refresh_hash) VALUES ($1, $2, $3, $4, 'oauth', $5, $6)`,
-    [t.tokenHash, t.userId, t.now, t.expires, t.clientId, t.refreshHash],
-  );
+  await q.query(`INSERT INTO tokens (token_hash, user_id, created, expires, client, client_id, refresh_hash) VALUES ($1, $2, $3, $4, 'oauth', $5, $6)`, [
+    t.tokenHash,
+    t.userId,
+    t.now,
+    t.expires,
+    t.clientId,
+    t.refreshHash,
+  ]);
 }

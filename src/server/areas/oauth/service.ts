@@ -67,7 +67,7 @@ export function appJson(app: repo.AppRow, secret?: string): RegisteredApp {
 function requireAppManager(caller: Caller, app: repo.AppRow): void {
   if (caller.userId === app.owner_id) return;
   if (caller.orgId === app.org_id && caller.role === 'org_admin') return;
-  throw forbidden('Only the app item\'s owner or an administrator of its organization may do this.');
+  throw forbidden("Only the app item's owner or an administrator of its organization may do this.");
 }
 
 async function managedApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<repo.AppRow> {
@@ -91,12 +91,19 @@ export async function registerApp(
     await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
     const item = await findItem(q, itemId);
     // Someone else's item is "inaccessible" here as everywhere: its existence is not confirmed.
-    if (!item || item.org_id !== caller.orgId) throw new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${p.itemId}' does not exist or is inaccessible.`], 'CONT_0001');
-    if (item.owner_id !== caller.userId) throw forbidden('Only the item\'s owner may register it as an app.');
+    if (!item || item.org_id !== caller.orgId)
+      throw new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${p.itemId}' does not exist or is inaccessible.`], 'CONT_0001');
+    if (item.owner_id !== caller.userId) throw forbidden("Only the item's owner may register it as an app.");
     if (!(REGISTRABLE_ITEM_TYPES as readonly string[]).includes(item.type)) {
-      throw new ApiError(400, 'Unable to register app.', [`Items of type '${item.type}' cannot be registered as apps; use an item of type Application.`], undefined, {
-        itemId: 'must be an app item (type Application)',
-      });
+      throw new ApiError(
+        400,
+        'Unable to register app.',
+        [`Items of type '${item.type}' cannot be registered as apps; use an item of type Application.`],
+        undefined,
+        {
+          itemId: 'must be an app item (type Application)',
+        },
+      );
     }
     if (await repo.findAppByItem(q, itemId)) {
       throw new ApiError(400, 'Unable to register app.', [`Item '${itemId}' is already registered as an app.`], undefined, { itemId: 'is already registered' });
@@ -113,7 +120,15 @@ export async function registerApp(
     });
     await repo.setItemKeyword(q, itemId, REGISTERED_APP_KEYWORD, true, now);
     // The item changed (its type keywords): the same event an item update writes.
-    await recordEvent(q, { orgId: item.org_id, source: 'item', operation: 'update', subjectId: itemId, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op: 'registerApp', data: { after: { registeredApp: true } } } });
+    await recordEvent(q, {
+      orgId: item.org_id,
+      source: 'item',
+      operation: 'update',
+      subjectId: itemId,
+      actor: { userId: caller.userId, username: caller.username },
+      when: now,
+      history: { op: 'registerApp', data: { after: { registeredApp: true } } },
+    });
   });
   const app = await repo.findApp(ctx.db, clientId);
   return appJson(app!, secret);
@@ -159,7 +174,15 @@ export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId
   await ctx.db.tx(async (q) => {
     await q.query('DELETE FROM oauth_apps WHERE client_id = $1', [clientId]);
     await repo.setItemKeyword(q, app.item_id, REGISTERED_APP_KEYWORD, false, now);
-    await recordEvent(q, { orgId: app.org_id, source: 'item', operation: 'update', subjectId: app.item_id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op: 'updateApp', data: { before: { registeredApp: true }, after: { registeredApp: false } } } });
+    await recordEvent(q, {
+      orgId: app.org_id,
+      source: 'item',
+      operation: 'update',
+      subjectId: app.item_id,
+      actor: { userId: caller.userId, username: caller.username },
+      when: now,
+      history: { op: 'updateApp', data: { before: { registeredApp: true }, after: { registeredApp: false } } },
+    });
   });
   return { success: true, itemId: app.item_id };
 }
@@ -222,7 +245,12 @@ async function exchangeCode(ctx: PortalContext, p: Extract<TokenParams, { grant_
   const refreshHash = tokenHash(refreshToken);
   const accessExpires = now + LIMITS.oauthAccessTokenMinutes * 60_000;
   await ctx.db.tx(async (q) => {
-    await repo.insertRefreshToken(q, { token_hash: refreshHash, client_id: code.client_id, user_id: user.id, redirect_uri: code.redirect_uri }, now, now + refreshMinutes * 60_000);
+    await repo.insertRefreshToken(
+      q,
+      { token_hash: refreshHash, client_id: code.client_id, user_id: user.id, redirect_uri: code.redirect_uri },
+      now,
+      now + refreshMinutes * 60_000,
+    );
     await repo.insertAccessToken(q, { tokenHash: tokenHash(accessToken), userId: user.id, clientId: code.client_id, refreshHash, now, expires: accessExpires });
   });
   return {
@@ -266,7 +294,12 @@ async function refresh(ctx: PortalContext, clientId: string, presented: string, 
   await ctx.db.tx(async (q) => {
     // Single use: of two concurrent exchanges only one deletes the row.
     if (!(await repo.deleteRefreshToken(q, hash))) throw invalidRefresh('Invalid refresh_token');
-    await repo.insertRefreshToken(q, { token_hash: newRefreshHash, client_id: clientId, user_id: user.id, redirect_uri: row.redirect_uri }, now, now + refreshMinutes * 60_000);
+    await repo.insertRefreshToken(
+      q,
+      { token_hash: newRefreshHash, client_id: clientId, user_id: user.id, redirect_uri: row.redirect_uri },
+      now,
+      now + refreshMinutes * 60_000,
+    );
     await repo.insertAccessToken(q, { tokenHash: tokenHash(accessToken), userId: user.id, clientId, refreshHash: newRefreshHash, now, expires: accessExpires });
   });
   return { ...base, refresh_token: newRefresh, refresh_token_expires_in: refreshMinutes * 60 };

@@ -45,14 +45,14 @@ describe('portals/self', () => {
     expect(body).not.toHaveProperty('memberCount');
   });
 
-  it("answers a member with their organization and their own user record", async () => {
+  it('answers a member with their organization and their own user record', async () => {
     const body = await portal('portals/self', tokens.user1);
     expectOrgCard(body, svc.orgId, 'Demo Organization', 'demo');
     expect(body.user).toMatchObject({ username: 'user1', orgId: svc.orgId, role: 'org_user', email: 'user1@demo.example.com' });
     expect(body.user.privileges).toEqual([...body.user.privileges].sort());
   });
 
-  it("answers partner_admin with the partner organization", async () => {
+  it('answers partner_admin with the partner organization', async () => {
     const body = await portal('portals/self', tokens.partner_admin);
     expectOrgCard(body, svc.partnerOrgId, 'Partner Organization', 'partner');
     expect(body.user).toMatchObject({ username: 'partner_admin', orgId: svc.partnerOrgId, role: 'org_admin' });
@@ -77,7 +77,7 @@ describe('portals/self', () => {
 });
 
 describe('portals/<orgId>', () => {
-  it("answers a member of the organization as portals/self does", async () => {
+  it('answers a member of the organization as portals/self does', async () => {
     expect(await portal(`portals/${svc.orgId}`, tokens.admin)).toEqual(await portal('portals/self', tokens.admin));
   });
 

@@ -25,8 +25,11 @@ export async function defaultOrg(q: Queryable): Promise<OrgRow | undefined> {
 }
 
 export async function insertOrg(q: Queryable, org: { id: string; name: string; urlKey: string; description?: string; now: number }): Promise<void> {
-  await q.query(
-    `INSERT INTO organizations (id, name, url_key, description, created, modified) VALUES ($1, $2, $3, $4, $5, $5)`,
-    [org.id, org.name, org.urlKey, org.description ?? '', org.now],
-  );
+  await q.query(`INSERT INTO organizations (id, name, url_key, description, created, modified) VALUES ($1, $2, $3, $4, $5, $5)`, [
+    org.id,
+    org.name,
+    org.urlKey,
+    org.description ?? '',
+    org.now,
+  ]);
 }

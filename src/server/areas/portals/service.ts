@@ -70,7 +70,13 @@ export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId
 
 /** The settings an update changes, before and after. */
 function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { before: Record<string, unknown>; after: Record<string, unknown> } {
-  const was: Record<string, unknown> = { name: org.name, description: org.description, access: org.access, isVerified: org.is_verified, maxExternalMembersPerGroup: org.settings?.maxExternalMembersPerGroup ?? null };
+  const was: Record<string, unknown> = {
+    name: org.name,
+    description: org.description,
+    access: org.access,
+    isVerified: org.is_verified,
+    maxExternalMembersPerGroup: org.settings?.maxExternalMembersPerGroup ?? null,
+  };
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
@@ -105,7 +111,12 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     const after = (params.isVerified ?? org.is_verified) && (params.access ?? org.access) === 'public';
     if (before !== after) await applyOrgVerification(q, orgId, after, caller, now);
     await recordEvent(q, {
-      orgId, source: 'organization', operation: 'update', subjectId: orgId, actor: { userId: caller.userId, username: caller.username }, when: now,
+      orgId,
+      source: 'organization',
+      operation: 'update',
+      subjectId: orgId,
+      actor: { userId: caller.userId, username: caller.username },
+      when: now,
       history: { op: 'updateOrganization', title: params.name ?? org.name, data: orgChange(org, params) },
     });
   });

@@ -44,7 +44,15 @@ async function addProxied(service: object, extra: Record<string, string> = {}) {
   const res = await svc.app.inject({
     method: 'POST',
     url: '/sharing/rest/content/users/user1/addItem',
-    payload: { f: 'json', token, title: 'Secured', type: 'Map Service', url: `${upstreamBase}/arcgis/rest/services/x/MapServer`, service: JSON.stringify(service), ...extra },
+    payload: {
+      f: 'json',
+      token,
+      title: 'Secured',
+      type: 'Map Service',
+      url: `${upstreamBase}/arcgis/rest/services/x/MapServer`,
+      service: JSON.stringify(service),
+      ...extra,
+    },
   });
   const body = res.json();
   expect(body.success, JSON.stringify(body)).toBe(true);
@@ -94,7 +102,13 @@ describe('forwarding', () => {
   });
 
   it('an item without a proxy, or not visible to the caller, is refused', async () => {
-    const plain = (await svc.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token, title: 'Plain', type: 'Map Service', url: upstreamBase } })).json();
+    const plain = (
+      await svc.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/content/users/user1/addItem',
+        payload: { f: 'json', token, title: 'Plain', type: 'Map Service', url: upstreamBase },
+      })
+    ).json();
     expect((await svc.app.inject({ method: 'GET', url: proxyPath(plain.id, '/x') })).json().error.code).toBe(400);
     const item = await addProxied({ hitsPerInterval: 100 });
     await svc.db.query(`UPDATE items SET access = 'private' WHERE id = $1`, [item.id]);
@@ -104,8 +118,9 @@ describe('forwarding', () => {
   });
 });
 
-describe('the proxy URL in the owner\'s item view', () => {
-  const ownerView = async (id: string, as: string) => (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/users/user1/items/${id}?f=json&token=${await svc.tokenFor(as)}` })).json();
+describe("the proxy URL in the owner's item view", () => {
+  const ownerView = async (id: string, as: string) =>
+    (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/users/user1/items/${id}?f=json&token=${await svc.tokenFor(as)}` })).json();
 
   it('the owner and an administrator of the org read the proxy URL addItem answered, and it forwards', async () => {
     const item = await addProxied({ hitsPerInterval: 100 }, { serviceUsername: 'svcuser', servicePassword: 'secret-pw' });
@@ -128,7 +143,13 @@ describe('the proxy URL in the owner\'s item view', () => {
     const publicRecord = (await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${item.id}?f=json&token=${token}` })).json();
     expect(publicRecord.id).toBe(item.id);
     expect(JSON.stringify(publicRecord)).not.toContain('/proxy');
-    const plain = (await svc.app.inject({ method: 'POST', url: '/sharing/rest/content/users/user1/addItem', payload: { f: 'json', token, title: 'Plain', type: 'Map Service', url: upstreamBase } })).json();
+    const plain = (
+      await svc.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/content/users/user1/addItem',
+        payload: { f: 'json', token, title: 'Plain', type: 'Map Service', url: upstreamBase },
+      })
+    ).json();
     const plainView = await ownerView(plain.id, 'user1');
     expect(plainView.item.id).toBe(plain.id);
     expect(plainView).not.toHaveProperty('proxyUrl');

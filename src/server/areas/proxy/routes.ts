@@ -93,7 +93,8 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   if (!settings || !item.url) throw new ApiError(400, 'This item has no service proxy.', [`Item '${item.id}' was not added with a service proxy.`]);
   if (settings.referrers?.length) {
     const referer = String(req.headers.referer ?? req.headers.origin ?? '');
-    if (!referer || !settings.referrers.some((p) => referrerMatches(p, referer))) throw forbidden(referer ? `The referrer ${referer} is not allowed to use this proxy.` : 'This proxy needs a Referer header.');
+    if (!referer || !settings.referrers.some((p) => referrerMatches(p, referer)))
+      throw forbidden(referer ? `The referrer ${referer} is not allowed to use this proxy.` : 'This proxy needs a Referer header.');
   }
   const hits = await countHit(portal, item.id, settings.intervalSeconds ?? 60);
   if (hits > settings.hitsPerInterval) throw rateLimited(settings);

@@ -60,8 +60,10 @@ export function targetBlockers(target: UserRow, orgId: string): Blocker[] {
   if (target.org_id !== orgId) out.push({ code: 'targetOtherOrg', message: `${target.username} is not a member of the item's organization.` });
   if (target.disabled) out.push({ code: 'targetDisabled', message: `${target.username}'s account is disabled.` });
   const privileges = new Set(userPrivileges(target));
-  if (!privileges.has('portal:user:receiveItems')) out.push({ code: 'targetCannotReceive', message: `${target.username}'s role lacks the privilege to receive content (portal:user:receiveItems).` });
-  if (!privileges.has('portal:user:createItem')) out.push({ code: 'targetCannotOwn', message: `${target.username}'s role cannot own content (portal:user:createItem).` });
+  if (!privileges.has('portal:user:receiveItems'))
+    out.push({ code: 'targetCannotReceive', message: `${target.username}'s role lacks the privilege to receive content (portal:user:receiveItems).` });
+  if (!privileges.has('portal:user:createItem'))
+    out.push({ code: 'targetCannotOwn', message: `${target.username}'s role cannot own content (portal:user:createItem).` });
   return out;
 }
 
@@ -84,14 +86,25 @@ export async function evaluateItems(q: Queryable, source: UserRow, target: UserR
     if (!row) return { itemId, blockers: [{ code: 'itemNotFound', message: `Item '${itemId}' does not exist or is not owned by ${source.username}.` }] };
     if (!forTarget.has(row.org_id)) forTarget.set(row.org_id, targetBlockers(target, row.org_id));
     const blockers = [...forTarget.get(row.org_id)!];
-    if (row.status !== 'completed') blockers.push({ code: 'itemNotReady', message: `The item is still ${row.status === 'partial' ? 'being uploaded' : 'processing'}.` });
+    if (row.status !== 'completed')
+      blockers.push({ code: 'itemNotReady', message: `The item is still ${row.status === 'partial' ? 'being uploaded' : 'processing'}.` });
     for (const gid of row.group_ids) {
       const g = groups.get(gid);
       if (!g) continue;
       if (!g.member_type) {
-        blockers.push({ code: 'targetNotInGroup', message: `${target.username} is not a member of the group '${g.title}' the item is shared to.`, groupId: g.id, groupTitle: g.title });
+        blockers.push({
+          code: 'targetNotInGroup',
+          message: `${target.username} is not a member of the group '${g.title}' the item is shared to.`,
+          groupId: g.id,
+          groupTitle: g.title,
+        });
       } else if (g.is_view_only && g.member_type === 'member') {
-        blockers.push({ code: 'targetNotGroupManager', message: `'${g.title}' is a view-only group: ${target.username} must be one of its managers to keep the item in it.`, groupId: g.id, groupTitle: g.title });
+        blockers.push({
+          code: 'targetNotGroupManager',
+          message: `'${g.title}' is a view-only group: ${target.username} must be one of its managers to keep the item in it.`,
+          groupId: g.id,
+          groupTitle: g.title,
+        });
       }
     }
     blockers.push(...relationshipBlockers(row, relationships, target, requested));
@@ -105,14 +118,22 @@ function relationshipBlockers(row: ItemRow, relationships: RelationshipFacts[], 
   for (const r of relationships) {
     if (r.origin_id !== row.id && r.destination_id !== row.id) continue;
     if (r.type === 'Service2Service' && r.destination_id === row.id && isView(r.destination_keywords) && isView(r.origin_keywords)) {
-      out.push({ code: 'viewOfView', message: `The item is a view of the view '${r.origin_id}'; a view of a view cannot change owner.`, relatedItemId: r.origin_id });
+      out.push({
+        code: 'viewOfView',
+        message: `The item is a view of the view '${r.origin_id}'; a view of a view cannot change owner.`,
+        relatedItemId: r.origin_id,
+      });
       continue;
     }
     const rel = findRelationshipType(r.type);
     if (!rel?.mustOwnOrigin || !rel.mustOwnDestination) continue;
     const [partner, partnerOwner] = r.origin_id === row.id ? [r.destination_id, r.destination_owner] : [r.origin_id, r.origin_owner];
     if (partnerOwner === target.id || batch.has(partner)) continue;
-    out.push({ code: 'relatedItemStays', message: `A ${rel.name} relationship ties the item to '${partner}', which must have the same owner: transfer both together.`, relatedItemId: partner });
+    out.push({
+      code: 'relatedItemStays',
+      message: `A ${rel.name} relationship ties the item to '${partner}', which must have the same owner: transfer both together.`,
+      relatedItemId: partner,
+    });
   }
   return out;
 }
@@ -127,10 +148,17 @@ function settlePartners(evaluations: Evaluation[], pairs: [string, string][]): E
   while (changed) {
     changed = false;
     for (const [a, b] of pairs) {
-      for (const [self, partner] of [[a, b], [b, a]]) {
+      for (const [self, partner] of [
+        [a, b],
+        [b, a],
+      ]) {
         const mine = byId.get(self);
         if (!mine || mine.blockers.length || !byId.get(partner)?.blockers.length) continue;
-        mine.blockers.push({ code: 'relatedItemStays', message: `The related item '${partner}' cannot be transferred, and the two must have the same owner.`, relatedItemId: partner });
+        mine.blockers.push({
+          code: 'relatedItemStays',
+          message: `The related item '${partner}' cannot be transferred, and the two must have the same owner.`,
+          relatedItemId: partner,
+        });
         changed = true;
       }
     }

@@ -18,10 +18,19 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const word = () => `R${randomUUID().slice(0, 8)}`;
-const owner = async (id: string) => (await svc.db.query<{ username: string; folder_id: string | null; access: string }>('SELECT u.username, i.folder_id, i.access FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [id]))[0];
-const reassign = (from: string, id: string, params: Record<string, string>, as = 'admin') => svc.post(`content/users/${from}/items/${id}/reassign`, params, tokens[as]);
-const canReassignItems = (from: string, items: string[], targetUsername: string, as = 'admin') => svc.post(`content/users/${from}/canReassignItems`, { items: items.join(','), targetUsername }, tokens[as]);
-const reassignItems = (from: string, items: string[], params: Record<string, string>, as = 'admin') => svc.post(`content/users/${from}/reassignItems`, { items: items.join(','), ...params }, tokens[as]);
+const owner = async (id: string) =>
+  (
+    await svc.db.query<{ username: string; folder_id: string | null; access: string }>(
+      'SELECT u.username, i.folder_id, i.access FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1',
+      [id],
+    )
+  )[0];
+const reassign = (from: string, id: string, params: Record<string, string>, as = 'admin') =>
+  svc.post(`content/users/${from}/items/${id}/reassign`, params, tokens[as]);
+const canReassignItems = (from: string, items: string[], targetUsername: string, as = 'admin') =>
+  svc.post(`content/users/${from}/canReassignItems`, { items: items.join(','), targetUsername }, tokens[as]);
+const reassignItems = (from: string, items: string[], params: Record<string, string>, as = 'admin') =>
+  svc.post(`content/users/${from}/reassignItems`, { items: items.join(','), ...params }, tokens[as]);
 const reasonCodes = (body: any) => body.error.details.flatMap((d: any) => d.reasons.map((r: any) => r.code));
 
 async function group(title: string, as = 'admin', extra: Record<string, string> = {}) {
@@ -43,7 +52,10 @@ describe('reassign one item', () => {
     const title = word();
     const a = await insertItem(svc, 'user1');
     await reassign('user1', a, { targetUsername: 'publisher1', targetFolderName: title });
-    const folder = await svc.db.query<{ id: string; title: string }>('SELECT f.id, f.title FROM folders f JOIN users u ON u.id = f.owner_id WHERE u.username = $1 AND f.title = $2', ['publisher1', title]);
+    const folder = await svc.db.query<{ id: string; title: string }>(
+      'SELECT f.id, f.title FROM folders f JOIN users u ON u.id = f.owner_id WHERE u.username = $1 AND f.title = $2',
+      ['publisher1', title],
+    );
     expect(folder).toHaveLength(1);
     expect((await owner(a)).folder_id).toBe(folder[0].id);
     const b = await insertItem(svc, 'user1');
@@ -61,12 +73,24 @@ describe('reassign one item', () => {
   it('refuses bad parameters with a 400 naming them, changing nothing', async () => {
     const id = await insertItem(svc, 'user1');
     expect((await reassign('user1', id, {})).error).toMatchObject({ code: 400, fieldErrors: { targetUsername: 'is required' } });
-    expect((await reassign('user1', id, { targetUsername: 'nobody_here' })).error).toMatchObject({ code: 400, fieldErrors: { targetUsername: expect.stringContaining('names no member') } });
-    expect((await reassign('user1', id, { targetUsername: 'user1' })).error).toMatchObject({ code: 400, fieldErrors: { targetUsername: expect.stringContaining('must differ') } });
-    expect((await reassign('user1', id, { targetUsername: 'publisher1', targetFolderName: 'a/b' })).error).toMatchObject({ code: 400, fieldErrors: { targetFolderName: expect.any(String) } });
+    expect((await reassign('user1', id, { targetUsername: 'nobody_here' })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { targetUsername: expect.stringContaining('names no member') },
+    });
+    expect((await reassign('user1', id, { targetUsername: 'user1' })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { targetUsername: expect.stringContaining('must differ') },
+    });
+    expect((await reassign('user1', id, { targetUsername: 'publisher1', targetFolderName: 'a/b' })).error).toMatchObject({
+      code: 400,
+      fieldErrors: { targetFolderName: expect.any(String) },
+    });
     expect((await reassign('user1', id, { targetUsername: 'publisher1', targetFolderName: 'x'.repeat(256) })).error).toMatchObject({ code: 400 });
     expect((await reassign('nobody_here', id, { targetUsername: 'publisher1' })).error).toMatchObject({ code: 400 });
-    const get = await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/users/user1/items/${id}/reassign?f=json&targetUsername=publisher1&token=${tokens.admin}` });
+    const get = await svc.app.inject({
+      method: 'GET',
+      url: `/sharing/rest/content/users/user1/items/${id}/reassign?f=json&targetUsername=publisher1&token=${tokens.admin}`,
+    });
     expect(get.json().error.code).toBe(405);
     expect(await owner(id)).toMatchObject({ username: 'user1' });
   });
@@ -74,9 +98,16 @@ describe('reassign one item', () => {
   it('an item not owned by the path user is not found (400 CONT_0001); in a bulk request it is a refused entry', async () => {
     const id = await insertItem(svc, 'publisher1');
     expect((await reassign('user1', id, { targetUsername: 'admin' })).error).toMatchObject({ code: 400, messageCode: 'CONT_0001' });
-    expect((await svc.post(`content/users/user1/items/${id}/canReassign`, { targetUsername: 'admin' }, tokens.admin)).error).toMatchObject({ code: 400, messageCode: 'CONT_0001' });
+    expect((await svc.post(`content/users/user1/items/${id}/canReassign`, { targetUsername: 'admin' }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      messageCode: 'CONT_0001',
+    });
     const bulk = await reassignItems('user1', [id], { targetUsername: 'admin' });
-    expect(bulk.results[0]).toMatchObject({ itemId: id, success: false, error: { messageCode: 'CONT_0291', details: [expect.objectContaining({ reasons: [expect.objectContaining({ code: 'itemNotFound' })] })] } });
+    expect(bulk.results[0]).toMatchObject({
+      itemId: id,
+      success: false,
+      error: { messageCode: 'CONT_0291', details: [expect.objectContaining({ reasons: [expect.objectContaining({ code: 'itemNotFound' })] })] },
+    });
     expect(await owner(id)).toMatchObject({ username: 'publisher1' });
   });
 });
@@ -85,7 +116,12 @@ describe('scheduled tasks', () => {
   it("the item's active tasks are deactivated with the transfer, and counted in the answer", async () => {
     const id = await insertItem(svc, 'user1', { type: 'Notebook' });
     const other = await insertItem(svc, 'user1', { type: 'Notebook' });
-    for (const [taskId, itemId, active] of [[word(), id, true], [word(), id, true], [word(), id, false], [word(), other, true]] as const) {
+    for (const [taskId, itemId, active] of [
+      [word(), id, true],
+      [word(), id, true],
+      [word(), id, false],
+      [word(), other, true],
+    ] as const) {
       await svc.db.query(
         `INSERT INTO tasks (id, org_id, owner_id, type, item_id, minute, hour, day_of_month, month, day_of_week, active, next_run_at, created, modified)
          SELECT $1, u.org_id, u.id, 'ExecuteNotebook', $2, '0', '1', '*', '*', '*', $3, 1, 0, 0 FROM users u WHERE u.username = 'user1'`,
@@ -104,7 +140,10 @@ describe('scheduled tasks', () => {
 describe('callers', () => {
   it('an owner needs portal:user:reassignItems (publishers have it, users do not)', async () => {
     const mine = await insertItem(svc, 'user1');
-    expect((await reassign('user1', mine, { targetUsername: 'publisher1' }, 'user1')).error).toMatchObject({ code: 403, details: [expect.stringContaining('portal:user:reassignItems')] });
+    expect((await reassign('user1', mine, { targetUsername: 'publisher1' }, 'user1')).error).toMatchObject({
+      code: 403,
+      details: [expect.stringContaining('portal:user:reassignItems')],
+    });
     expect((await svc.post(`content/users/user1/canReassignItems`, { items: mine, targetUsername: 'publisher1' }, tokens.user1)).error.code).toBe(403);
     const pub = await insertItem(svc, 'publisher1');
     expect(await reassign('publisher1', pub, { targetUsername: 'user1' }, 'publisher1')).toMatchObject({ success: true });
@@ -124,10 +163,13 @@ describe('callers', () => {
   it('a custom administrative role transfers with portal:admin:reassignItems, not without', async () => {
     const roleWith = `r${word()}`.slice(0, 16);
     const roleWithout = `s${word()}`.slice(0, 16);
-    await svc.db.query(
-      `INSERT INTO roles (org_id, id, name, privileges, created, modified) VALUES ($1, $2, $2, $3, 0, 0), ($1, $4, $4, $5, 0, 0)`,
-      [svc.orgId, roleWith, ['portal:admin:viewItems', 'portal:admin:reassignItems', 'portal:user:createItem'], roleWithout, ['portal:admin:viewItems', 'portal:user:createItem']],
-    );
+    await svc.db.query(`INSERT INTO roles (org_id, id, name, privileges, created, modified) VALUES ($1, $2, $2, $3, 0, 0), ($1, $4, $4, $5, 0, 0)`, [
+      svc.orgId,
+      roleWith,
+      ['portal:admin:viewItems', 'portal:admin:reassignItems', 'portal:user:createItem'],
+      roleWithout,
+      ['portal:admin:viewItems', 'portal:user:createItem'],
+    ]);
     const id = await insertItem(svc, 'user1');
     await svc.db.query(`UPDATE users SET role_id = $1 WHERE username = 'viewer1'`, [roleWithout]);
     try {
@@ -147,7 +189,14 @@ describe('eligibility of the target (403 CONT_0291, one detail per item)', () =>
     const body = await reassign('user1', id, { targetUsername: 'viewer1' });
     expect(body.error).toMatchObject({ code: 403, messageCode: 'CONT_0291' });
     expect(body.error.details).toEqual([
-      expect.objectContaining({ itemId: id, type: 'Feature Service', url: 'https://example.com/FeatureServer', reservedTypeKeywords: ['Hosted Service'], owner: 'user1', reason: expect.stringContaining('receive content') }),
+      expect.objectContaining({
+        itemId: id,
+        type: 'Feature Service',
+        url: 'https://example.com/FeatureServer',
+        reservedTypeKeywords: ['Hosted Service'],
+        owner: 'user1',
+        reason: expect.stringContaining('receive content'),
+      }),
     ]);
     expect(reasonCodes(body)).toEqual(['targetCannotReceive', 'targetCannotOwn']);
     expect(await owner(id)).toMatchObject({ username: 'user1' });
@@ -239,13 +288,24 @@ describe('relationships', () => {
     expect(await relate('user1', service, data, 'Service2Data')).toEqual({ success: true });
     const alone = await reassign('user1', service, { targetUsername: 'publisher1' });
     expect(alone.error.details[0].reasons).toEqual([expect.objectContaining({ code: 'relatedItemStays', relatedItemId: data })]);
-    expect(await canReassignItems('user1', [service, data], 'publisher1')).toEqual({ results: [{ itemId: service, success: true }, { itemId: data, success: true }] });
+    expect(await canReassignItems('user1', [service, data], 'publisher1')).toEqual({
+      results: [
+        { itemId: service, success: true },
+        { itemId: data, success: true },
+      ],
+    });
     const both = await reassignItems('user1', [service, data], { targetUsername: 'publisher1' });
     expect(both.results.map((r: any) => r.success)).toEqual([true, true]);
     const related = await svc.post(`content/items/${service}/relatedItems`, { relationshipTypes: 'Service2Data', direction: 'forward' }, tokens.publisher1);
     expect(related.relatedItems.map((i: any) => i.id)).toEqual([data]);
     // The new owner manages the relationship now.
-    expect(await svc.post('content/users/publisher1/deleteRelationship', { originItemId: service, destinationItemId: data, relationshipType: 'Service2Data' }, tokens.publisher1)).toEqual({ success: true });
+    expect(
+      await svc.post(
+        'content/users/publisher1/deleteRelationship',
+        { originItemId: service, destinationItemId: data, relationshipType: 'Service2Data' },
+        tokens.publisher1,
+      ),
+    ).toEqual({ success: true });
   });
 
   it('a partner refused for another reason holds back the item tied to it', async () => {
@@ -277,7 +337,10 @@ describe('relationships', () => {
     const viewOfView = await insertItem(svc, 'user1', { type: 'Feature Service', typeKeywords: ['View Service'] });
     await relate('user1', view, viewOfView, 'Service2Service');
     const body = await reassign('user1', viewOfView, { targetUsername: 'publisher1' });
-    expect(body.error.details[0]).toMatchObject({ reservedTypeKeywords: ['View Service'], reasons: [expect.objectContaining({ code: 'viewOfView', relatedItemId: view })] });
+    expect(body.error.details[0]).toMatchObject({
+      reservedTypeKeywords: ['View Service'],
+      reasons: [expect.objectContaining({ code: 'viewOfView', relatedItemId: view })],
+    });
     expect(await reassign('user1', view, { targetUsername: 'publisher1' })).toMatchObject({ success: true });
   });
 });
@@ -288,7 +351,10 @@ describe('canReassignItems and reassignItems', () => {
     for (const op of ['canReassignItems', 'reassignItems']) {
       const over = await svc.post(`content/users/user1/${op}`, { items: ids.join(','), targetUsername: 'publisher1' }, tokens.admin);
       expect(over.error).toMatchObject({ code: 400, fieldErrors: { items: 'may name at most 100 items' } });
-      expect((await svc.post(`content/users/user1/${op}`, { items: '', targetUsername: 'publisher1' }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { items: expect.any(String) } });
+      expect((await svc.post(`content/users/user1/${op}`, { items: '', targetUsername: 'publisher1' }, tokens.admin)).error).toMatchObject({
+        code: 400,
+        fieldErrors: { items: expect.any(String) },
+      });
     }
   });
 
@@ -299,7 +365,10 @@ describe('canReassignItems and reassignItems', () => {
     expect(check.results.every((r: any) => r.success)).toBe(true);
     const run = await reassignItems('user1', ids, { targetUsername: 'publisher1', targetFolderName: word() });
     expect(run.results.filter((r: any) => r.success)).toHaveLength(100);
-    const [{ n }] = await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM items i JOIN users u ON u.id = i.owner_id WHERE u.username = 'publisher1' AND i.id = ANY ($1::text[])`, [ids]);
+    const [{ n }] = await svc.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM items i JOIN users u ON u.id = i.owner_id WHERE u.username = 'publisher1' AND i.id = ANY ($1::text[])`,
+      [ids],
+    );
     expect(n).toBe(100);
   });
 
@@ -333,7 +402,10 @@ describe('canReassignItems and reassignItems', () => {
   it('an owner checks their own items (with portal:user:reassignItems)', async () => {
     const id = await insertItem(svc, 'publisher1');
     expect(await canReassignItems('publisher1', [id], 'user1', 'publisher1')).toEqual({ results: [{ itemId: id, success: true }] });
-    expect(await svc.post(`content/users/publisher1/items/${id}/canReassign`, { targetUsername: 'user1' }, tokens.publisher1)).toEqual({ success: true, itemId: id });
+    expect(await svc.post(`content/users/publisher1/items/${id}/canReassign`, { targetUsername: 'user1' }, tokens.publisher1)).toEqual({
+      success: true,
+      itemId: id,
+    });
   });
 
   it('a target refused for every item: reassignItems answers each item refused and moves nothing', async () => {
@@ -347,10 +419,7 @@ describe('canReassignItems and reassignItems', () => {
 describe('never half an item', () => {
   it('two transfers of the same items at once: each item moves once, to one target', async () => {
     const ids = [await insertItem(svc, 'user1'), await insertItem(svc, 'user1'), await insertItem(svc, 'user1')];
-    const [a, b] = await Promise.all([
-      reassignItems('user1', ids, { targetUsername: 'publisher1' }),
-      reassignItems('user1', ids, { targetUsername: 'admin' }),
-    ]);
+    const [a, b] = await Promise.all([reassignItems('user1', ids, { targetUsername: 'publisher1' }), reassignItems('user1', ids, { targetUsername: 'admin' })]);
     for (const [i, id] of ids.entries()) {
       const wins = [a.results[i].success, b.results[i].success].filter(Boolean);
       expect(wins).toHaveLength(1);

@@ -13,7 +13,14 @@
  *   changes. The answer also says, per item, the scheduled tasks deactivated (local extra).
  */
 import type { FastifyInstance } from 'fastify';
-import { canReassignItemsParams, canReassignParams, reassignItemsParams, reassignParams, type BlockedItem, type ReassignItemResult } from '../../../shared/contract/reassign.ts';
+import {
+  canReassignItemsParams,
+  canReassignParams,
+  reassignItemsParams,
+  reassignParams,
+  type BlockedItem,
+  type ReassignItemResult,
+} from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { itemNotFound } from '../items/access.ts';
 import { evaluateItems } from './eligibility.ts';
@@ -36,7 +43,12 @@ export function reassignRoutes(app: FastifyInstance): void {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
       const { moved, refused } = await transferItems(portal, caller, parties, [path.itemId], params.targetFolderName);
       if (refused.length) throw singleRefusal(refused[0]);
-      return { success: true, itemId: path.itemId, tasksDeactivated: moved[0].tasksDeactivated, ...(moved[0].unsharedFrom.length ? { unsharedFrom: moved[0].unsharedFrom } : {}) };
+      return {
+        success: true,
+        itemId: path.itemId,
+        tasksDeactivated: moved[0].tasksDeactivated,
+        ...(moved[0].unsharedFrom.length ? { unsharedFrom: moved[0].unsharedFrom } : {}),
+      };
     },
   });
 

@@ -63,7 +63,8 @@ export function reassignRefused(blocked: BlockedItem[]): ApiError {
   return new ApiError(403, message, blocked, MESSAGE_CODES.reassignBlocked);
 }
 
-export const refusedDetails = (evaluations: Evaluation[], source: UserRow) => evaluations.filter((e) => e.blockers.length).map((e) => blockedDetail(e, source.username));
+export const refusedDetails = (evaluations: Evaluation[], source: UserRow) =>
+  evaluations.filter((e) => e.blockers.length).map((e) => blockedDetail(e, source.username));
 
 export interface Moved {
   itemId: string;
@@ -80,7 +81,13 @@ export interface TransferOutcome {
  * Moves every eligible item of `itemIds` to the target in one transaction, after checking them
  * again with their rows locked; refused items stay as they are. `folderName` "/" is the root.
  */
-export async function transferItems(ctx: PortalContext, caller: Caller, parties: Parties, itemIds: readonly string[], folderName: string): Promise<TransferOutcome> {
+export async function transferItems(
+  ctx: PortalContext,
+  caller: Caller,
+  parties: Parties,
+  itemIds: readonly string[],
+  folderName: string,
+): Promise<TransferOutcome> {
   const { source, target } = parties;
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
@@ -95,7 +102,11 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
     const ids = rows.map((r) => r.id);
     await q.query('UPDATE items SET owner_id = $2, folder_id = $3, modified = $4 WHERE id = ANY ($1::text[])', [ids, target.id, folderId, now]);
     // Relationships the previous owner made pass with the item: only their creator may delete them.
-    await q.query('UPDATE relationships SET created_by = $2 WHERE created_by = $3 AND (origin_id = ANY ($1::text[]) OR destination_id = ANY ($1::text[]))', [ids, target.id, source.id]);
+    await q.query('UPDATE relationships SET created_by = $2 WHERE created_by = $3 AND (origin_id = ANY ($1::text[]) OR destination_id = ANY ($1::text[]))', [
+      ids,
+      target.id,
+      source.id,
+    ]);
     const privileges = new Set(userPrivileges(target));
     const actor = { userId: caller.userId, username: caller.username };
     // Items are all of the source's organization: one statement deactivates their tasks.
@@ -105,11 +116,34 @@ export async function transferItems(ctx: PortalContext, caller: Caller, parties:
     for (const row of rows) {
       const unsharedFrom = await narrowAccess(q, row, privileges, now);
       if (unsharedFrom.length) {
-        const data = { before: { access: row.access }, after: { access: (await q.query<{ access: string }>('SELECT access FROM items WHERE id = $1', [row.id]))[0]?.access }, groups: unsharedFrom, reason: 'reassign' };
-        events.push({ orgId: row.org_id, source: 'item', operation: 'unshare', subjectId: row.id, actor, properties: { unsharedFromGroups: unsharedFrom }, when: now, history: { owner: target.username, title: row.title, data } });
+        const data = {
+          before: { access: row.access },
+          after: { access: (await q.query<{ access: string }>('SELECT access FROM items WHERE id = $1', [row.id]))[0]?.access },
+          groups: unsharedFrom,
+          reason: 'reassign',
+        };
+        events.push({
+          orgId: row.org_id,
+          source: 'item',
+          operation: 'unshare',
+          subjectId: row.id,
+          actor,
+          properties: { unsharedFromGroups: unsharedFrom },
+          when: now,
+          history: { owner: target.username, title: row.title, data },
+        });
       }
       const before = { owner: source.username, ownerFolder: row.folder_id, folderName: row.folder_id ? (folders.get(row.folder_id) ?? null) : null };
-      events.push({ orgId: row.org_id, source: 'item', operation: 'reassign', subjectId: row.id, actor, properties: { reassignedTo: [target.username] }, when: now, history: { owner: target.username, title: row.title, data: { before, after } } });
+      events.push({
+        orgId: row.org_id,
+        source: 'item',
+        operation: 'reassign',
+        subjectId: row.id,
+        actor,
+        properties: { reassignedTo: [target.username] },
+        when: now,
+        history: { owner: target.username, title: row.title, data: { before, after } },
+      });
       moved.push({ itemId: row.id, tasksDeactivated: tasksOf.get(row.id) ?? 0, unsharedFrom });
     }
     await recordEvents(q, events);
@@ -135,7 +169,13 @@ async function targetFolder(q: Queryable, target: UserRow, folderName: string, n
   const found = await findFolder(q, target.id, name);
   if (found) return found.id;
   // Two transfers creating the same folder at once: the unique title index keeps one, both use it.
-  await q.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [hexId(), target.org_id, target.id, name, now]);
+  await q.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
+    hexId(),
+    target.org_id,
+    target.id,
+    name,
+    now,
+  ]);
   const created = await findFolder(q, target.id, name);
   if (!created) throw new ApiError(500, 'The target folder could not be created.', []);
   return created.id;

@@ -32,7 +32,21 @@ const relate = (user: string, originItemId: string, destinationItemId: string, r
 
 describe('catalogue', () => {
   it('holds the rest-js types, each with origin and destination types; lookup ignores case', () => {
-    for (const name of ['Map2Service', 'Service2Data', 'Map2FeatureCollection', 'Map2AppConfig', 'Item2Attachment', 'Item2Report', 'Service2Service', 'Survey2Service', 'Survey2Data', 'Solution2Item', 'Area2Package', 'Map2Area', 'APIKey2Item']) {
+    for (const name of [
+      'Map2Service',
+      'Service2Data',
+      'Map2FeatureCollection',
+      'Map2AppConfig',
+      'Item2Attachment',
+      'Item2Report',
+      'Service2Service',
+      'Survey2Service',
+      'Survey2Data',
+      'Solution2Item',
+      'Area2Package',
+      'Map2Area',
+      'APIKey2Item',
+    ]) {
       expect(findRelationshipType(name.toLowerCase())?.name).toBe(name);
     }
     for (const r of RELATIONSHIP_TYPES) expect(r.origin.length && r.destination.length).toBeTruthy();
@@ -49,13 +63,30 @@ describe('addRelationship and deleteRelationship', () => {
     const map = await add('user1', 'Map', 'Web Map');
     const layer = await add('publisher1', 'Layer', 'Feature Service');
     await svc.db.query(`UPDATE items SET access = 'org' WHERE id = $1`, [layer]);
-    expect(await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer, relationshipTypes: 'Map2Service' }, tokens.user1)).toEqual({ success: true });
-    expect(await svc.db.query('SELECT type, created_by IS NOT NULL AS by FROM relationships WHERE origin_id = $1', [map])).toEqual([{ type: 'Map2Service', by: true }]);
+    expect(
+      await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer, relationshipTypes: 'Map2Service' }, tokens.user1),
+    ).toEqual({ success: true });
+    expect(await svc.db.query('SELECT type, created_by IS NOT NULL AS by FROM relationships WHERE origin_id = $1', [map])).toEqual([
+      { type: 'Map2Service', by: true },
+    ]);
     // The other item's owner did not create it: refused.
-    expect((await post('content/users/publisher1/deleteRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.publisher1)).error.code).toBe(403);
-    expect(await post('content/users/user1/deleteRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.user1)).toEqual({ success: true });
+    expect(
+      (
+        await post(
+          'content/users/publisher1/deleteRelationship',
+          { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' },
+          tokens.publisher1,
+        )
+      ).error.code,
+    ).toBe(403);
+    expect(
+      await post('content/users/user1/deleteRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.user1),
+    ).toEqual({ success: true });
     expect(await svc.db.query('SELECT 1 FROM relationships WHERE origin_id = $1', [map])).toEqual([]);
-    expect((await post('content/users/user1/deleteRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.user1)).error.code).toBe(400);
+    expect(
+      (await post('content/users/user1/deleteRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.user1))
+        .error.code,
+    ).toBe(400);
   });
 
   it('undefined type, invalid pair, missing type: 400', async () => {
@@ -65,7 +96,9 @@ describe('addRelationship and deleteRelationship', () => {
     expect((await relate('user1', map, layer, 'Map2Nothing')).error.details[0]).toContain("'relationshipType'");
     expect((await relate('user1', map, csv)).error.code).toBe(400);
     expect((await relate('user1', csv, layer)).error.code).toBe(400);
-    expect((await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer }, tokens.user1)).error.details[0]).toContain("'relationshipType'");
+    expect((await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer }, tokens.user1)).error.details[0]).toContain(
+      "'relationshipType'",
+    );
     expect((await relate('user1', map, map)).error.code).toBe(400);
   });
 
@@ -87,7 +120,10 @@ describe('addRelationship and deleteRelationship', () => {
   it('only as the path user', async () => {
     const map = await add('user1', 'Map', 'Web Map');
     const layer = await add('user1', 'Layer', 'Feature Service');
-    expect((await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.admin)).error.code).toBe(403);
+    expect(
+      (await post('content/users/user1/addRelationship', { originItemId: map, destinationItemId: layer, relationshipType: 'Map2Service' }, tokens.admin)).error
+        .code,
+    ).toBe(403);
   });
 });
 
@@ -103,13 +139,20 @@ describe('relatedItems', () => {
     const fwd = await call('GET', `content/items/${map}/relatedItems`, { relationshipType: 'Map2Service', direction: 'forward' }, tokens.user1);
     expect(fwd).toMatchObject({ total: 3, start: 1, num: 3, nextStart: -1 });
     expect(fwd.relatedItems.map((i: { id: string }) => i.id)).toEqual(layers);
-    const paged = await call('GET', `content/items/${map}/relatedItems`, { relationshipTypes: 'Map2Service,Map2AppConfig', num: '2', start: '2' }, tokens.user1);
+    const paged = await call(
+      'GET',
+      `content/items/${map}/relatedItems`,
+      { relationshipTypes: 'Map2Service,Map2AppConfig', num: '2', start: '2' },
+      tokens.user1,
+    );
     expect(paged).toMatchObject({ total: 4, start: 2, num: 2, nextStart: 4 });
     const rev = await call('GET', `content/items/${layers[0]}/relatedItems`, { relationshipType: 'Map2Service', direction: 'reverse' }, tokens.user1);
     expect(rev.relatedItems.map((i: { id: string }) => i.id)).toEqual([map]);
     // Each related item says which types relate it (local-portal extra).
     expect(rev.relatedItems[0].relationshipTypes).toEqual(['Map2Service']);
-    expect((await call('GET', `content/items/${layers[0]}/relatedItems`, { relationshipType: 'Map2Service', direction: 'forward' }, tokens.user1)).total).toBe(0);
+    expect((await call('GET', `content/items/${layers[0]}/relatedItems`, { relationshipType: 'Map2Service', direction: 'forward' }, tokens.user1)).total).toBe(
+      0,
+    );
     // Inferred direction: both ways.
     expect((await call('GET', `content/items/${layers[0]}/relatedItems`, {}, tokens.user1)).total).toBe(1);
     // publisher1 sees the map? No (private): relatedItems of L3 for publisher1 lists nothing visible.

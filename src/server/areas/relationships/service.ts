@@ -17,7 +17,11 @@ const actor = (c: Caller) => ({ userId: c.userId, username: c.username });
 export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {
   const rel = findRelationshipType(name);
   if (!rel) {
-    throw badParam(param, `'${name}' is not a defined relationship type (known: ${RELATIONSHIP_TYPES.map((r) => r.name).join(', ')})`, 'Invalid relationship type.');
+    throw badParam(
+      param,
+      `'${name}' is not a defined relationship type (known: ${RELATIONSHIP_TYPES.map((r) => r.name).join(', ')})`,
+      'Invalid relationship type.',
+    );
   }
   return rel;
 }
@@ -29,7 +33,12 @@ export interface RelationshipInput {
 }
 
 /** Checks every rule, then stores the relationship (an existing identical one is kept). */
-export async function addRelationship(q: Queryable, caller: Caller, input: RelationshipInput, now: number): Promise<{ rel: RelationshipType; origin: ItemRow; destination: ItemRow }> {
+export async function addRelationship(
+  q: Queryable,
+  caller: Caller,
+  input: RelationshipInput,
+  now: number,
+): Promise<{ rel: RelationshipType; origin: ItemRow; destination: ItemRow }> {
   const rel = relationshipType(input.type);
   if (input.originId === input.destinationId) throw badParam('destinationItemId', 'must differ from originItemId', 'Unable to add the relationship.');
   const origin = await visibleItem(q, input.originId, caller);
@@ -37,14 +46,23 @@ export async function addRelationship(q: Queryable, caller: Caller, input: Relat
   const problem = pairProblem(rel, origin.type, destination.type);
   if (problem) throw new ApiError(400, 'Unable to add the relationship: invalid origin or destination item type.', [problem]);
   if (rel.mustOwnOrigin && origin.owner_id !== caller.userId) throw forbidden(`A ${rel.name} relationship can only be added by the owner of the origin item.`);
-  if (rel.mustOwnDestination && destination.owner_id !== caller.userId) throw forbidden(`A ${rel.name} relationship can only be added by the owner of the destination item.`);
+  if (rel.mustOwnDestination && destination.owner_id !== caller.userId)
+    throw forbidden(`A ${rel.name} relationship can only be added by the owner of the destination item.`);
   await q.query(
     `INSERT INTO relationships (org_id, type, origin_id, destination_id, created_by, created)
      VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (type, origin_id, destination_id) DO NOTHING`,
     [caller.orgId, rel.name, origin.id, destination.id, caller.userId, now],
   );
   const relationship = { relationshipType: rel.name, originItemId: origin.id, destinationItemId: destination.id };
-  await recordEvent(q, { orgId: origin.org_id, source: 'relationship', operation: 'add', subjectId: origin.id, actor: actor(caller), when: now, history: { op: 'addRelationship', owner: origin.owner_username, title: origin.title, data: { after: relationship } } });
+  await recordEvent(q, {
+    orgId: origin.org_id,
+    source: 'relationship',
+    operation: 'add',
+    subjectId: origin.id,
+    actor: actor(caller),
+    when: now,
+    history: { op: 'addRelationship', owner: origin.owner_username, title: origin.title, data: { after: relationship } },
+  });
   return { rel, origin, destination };
 }
 
@@ -54,12 +72,26 @@ export async function deleteRelationship(q: Queryable, caller: Caller, input: Re
     'SELECT id, created_by FROM relationships WHERE type = $1 AND origin_id = $2 AND destination_id = $3 FOR UPDATE',
     [rel.name, input.originId, input.destinationId],
   );
-  if (!row) throw new ApiError(400, 'Relationship does not exist or is inaccessible.', [`No ${rel.name} relationship from '${input.originId}' to '${input.destinationId}'.`]);
+  if (!row)
+    throw new ApiError(400, 'Relationship does not exist or is inaccessible.', [
+      `No ${rel.name} relationship from '${input.originId}' to '${input.destinationId}'.`,
+    ]);
   if (row.created_by !== caller.userId) throw forbidden('Only the member who created a relationship can delete it.');
   await q.query('DELETE FROM relationships WHERE id = $1', [row.id]);
-  const [origin] = await q.query<{ org_id: string; title: string; owner: string }>('SELECT i.org_id, i.title, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1', [input.originId]);
+  const [origin] = await q.query<{ org_id: string; title: string; owner: string }>(
+    'SELECT i.org_id, i.title, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1',
+    [input.originId],
+  );
   const relationship = { relationshipType: rel.name, originItemId: input.originId, destinationItemId: input.destinationId };
-  await recordEvent(q, { orgId: origin?.org_id ?? caller.orgId, source: 'relationship', operation: 'delete', subjectId: input.originId, actor: actor(caller), when: now, history: { op: 'deleteRelationship', owner: origin?.owner, title: origin?.title, data: { before: relationship } } });
+  await recordEvent(q, {
+    orgId: origin?.org_id ?? caller.orgId,
+    source: 'relationship',
+    operation: 'delete',
+    subjectId: input.originId,
+    actor: actor(caller),
+    when: now,
+    history: { op: 'deleteRelationship', owner: origin?.owner, title: origin?.title, data: { before: relationship } },
+  });
 }
 
 export interface RelatedQuery {
@@ -71,7 +103,12 @@ export interface RelatedQuery {
 }
 
 /** Items related to `itemId` the caller may see, newest relationship last (or first with desc). */
-export async function relatedItems(q: Queryable, caller: Caller | null, itemId: string, query: RelatedQuery): Promise<{ total: number; rows: (ItemRow & { rel_types: string[] })[] }> {
+export async function relatedItems(
+  q: Queryable,
+  caller: Caller | null,
+  itemId: string,
+  query: RelatedQuery,
+): Promise<{ total: number; rows: (ItemRow & { rel_types: string[] })[] }> {
   await visibleItem(q, itemId, caller);
   const types = query.types.map((t) => relationshipType(t, 'relationshipTypes').name);
   const forward = query.direction !== 'reverse';

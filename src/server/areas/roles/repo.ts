@@ -29,7 +29,12 @@ export async function insertBuiltInRoles(q: Queryable, orgId: string, now: numbe
   }
 }
 
-export async function listRolesPage(q: Queryable, orgId: string, offset: number, limit: number): Promise<{ total: number; rows: (RoleRow & { member_count: number })[] }> {
+export async function listRolesPage(
+  q: Queryable,
+  orgId: string,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: (RoleRow & { member_count: number })[] }> {
   const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM roles WHERE org_id = $1', [orgId]);
   const rows = await q.query<RoleRow & { member_count: number }>(
     `SELECT r.*, (SELECT count(*) FROM users u WHERE u.org_id = r.org_id AND u.role_id = r.id) AS member_count

@@ -20,10 +20,13 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   svc = await startService({ clock: { now: () => clockNow } });
   for (const u of ['admin', 'publisher1', 'user1', 'viewer1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
-  await svc.db.query(
-    'INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)',
-    [svc.orgId, ALL_ADMIN, 'Every administrative privilege', '', ADMIN_PRIVILEGES],
-  );
+  await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
+    svc.orgId,
+    ALL_ADMIN,
+    'Every administrative privilege',
+    '',
+    ADMIN_PRIVILEGES,
+  ]);
 });
 afterAll(() => svc.close());
 
@@ -53,7 +56,8 @@ let counter = 0;
 async function newRole(privileges?: string[], name = `Role ${++counter} ${Math.random().toString(36).slice(2, 8)}`): Promise<string> {
   const body = await post(`portals/${svc.orgId}/createRole`, { name, description: 'made by a test' }, tokens.admin);
   expect(body).toEqual({ success: true, id: expect.any(String) });
-  if (privileges) expect(await post(`${roles()}/${body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges }) }, tokens.admin)).toEqual({ success: true });
+  if (privileges)
+    expect(await post(`${roles()}/${body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges }) }, tokens.admin)).toEqual({ success: true });
   return body.id;
 }
 
@@ -66,10 +70,15 @@ async function roleRow(id: string, org = svc.orgId) {
 }
 
 async function roleEvents(id: string) {
-  return svc.db.query<{ org_id: string; uri: string; source: string; operation: string; subject_id: string; username: string; properties: Record<string, unknown> }>(
-    `SELECT org_id, uri, source, operation, subject_id, username, properties FROM events WHERE source = 'role' AND subject_id = $1 ORDER BY seq`,
-    [id],
-  );
+  return svc.db.query<{
+    org_id: string;
+    uri: string;
+    source: string;
+    operation: string;
+    subject_id: string;
+    username: string;
+    properties: Record<string, unknown>;
+  }>(`SELECT org_id, uri, source, operation, subject_id, username, properties FROM events WHERE source = 'role' AND subject_id = $1 ORDER BY seq`, [id]);
 }
 
 async function assign(username: string, role: string) {
@@ -88,12 +97,20 @@ describe('listing roles', () => {
       [VIEWER, 'Viewer'],
     ]);
     for (const role of body.roles) {
-      expect(role).toEqual(expect.objectContaining({ id: expect.any(String), name: expect.any(String), description: expect.any(String), created: expect.any(Number), modified: expect.any(Number) }));
+      expect(role).toEqual(
+        expect.objectContaining({
+          id: expect.any(String),
+          name: expect.any(String),
+          description: expect.any(String),
+          created: expect.any(Number),
+          modified: expect.any(Number),
+        }),
+      );
       expect(role).not.toHaveProperty('privileges');
     }
   });
 
-  it('returnPrivileges=true adds each role\'s sorted privileges', async () => {
+  it("returnPrivileges=true adds each role's sorted privileges", async () => {
     const id = await newRole(['portal:user:joinGroup', 'features:user:edit']);
     const body = await get(roles(), { returnPrivileges: 'true', num: '100' }, tokens.admin);
     const byId = new Map(body.roles.map((r: { id: string }) => [r.id, r]));
@@ -134,7 +151,10 @@ describe('listing roles', () => {
 
   it('every organization has the built-in roles, with the same ids', async () => {
     const body = await get('portals/self/roles', {}, tokens.partner_admin);
-    expect(body.roles.filter((r: { id: string }) => r.id === VIEWER || r.id === DATA_EDITOR).map((r: { name: string }) => r.name)).toEqual(['Data Editor', 'Viewer']);
+    expect(body.roles.filter((r: { id: string }) => r.id === VIEWER || r.id === DATA_EDITOR).map((r: { name: string }) => r.name)).toEqual([
+      'Data Editor',
+      'Viewer',
+    ]);
   });
 
   it('members of the organization may read roles; another organization may not', async () => {
@@ -161,11 +181,19 @@ describe('createRole', () => {
     });
     expect(await get(`${roles()}/${body.id}/privileges`, {}, tokens.admin)).toEqual({ id: body.id, privileges: [] });
     expect(await roleEvents(body.id)).toEqual([
-      { org_id: svc.orgId, uri: `/roles/${body.id}/add`, source: 'role', operation: 'add', subject_id: body.id, username: 'admin', properties: { name: ['Field Crew'] } },
+      {
+        org_id: svc.orgId,
+        uri: `/roles/${body.id}/add`,
+        source: 'role',
+        operation: 'add',
+        subject_id: body.id,
+        username: 'admin',
+        properties: { name: ['Field Crew'] },
+      },
     ]);
   });
 
-  it('portals/self/createRole creates in the caller\'s organization', async () => {
+  it("portals/self/createRole creates in the caller's organization", async () => {
     const body = await post('portals/self/createRole', { name: 'Self-made' }, tokens.admin);
     expect(body.success).toBe(true);
     expect((await roleRow(body.id))?.name).toBe('Self-made');
@@ -195,8 +223,14 @@ describe('createRole', () => {
   });
 
   it('requires a name', async () => {
-    expect((await post(`portals/${svc.orgId}/createRole`, { description: 'x' }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { name: 'is required' } });
-    expect((await post(`portals/${svc.orgId}/createRole`, { name: '   ' }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { name: expect.any(String) } });
+    expect((await post(`portals/${svc.orgId}/createRole`, { description: 'x' }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: 'is required' },
+    });
+    expect((await post(`portals/${svc.orgId}/createRole`, { name: '   ' }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: expect.any(String) },
+    });
   });
 
   it('refuses a name already used in the organization, whatever its case, naming `name`', async () => {
@@ -212,8 +246,13 @@ describe('createRole', () => {
 
   it('the same new name asked for several times at once: one role, the others refused naming `name`', async () => {
     const name = `Race ${randomUUID().slice(0, 8)}`;
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => post(`portals/${svc.orgId}/createRole`, { name: i % 2 ? name.toUpperCase() : name }, tokens.admin)));
-    expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => post(`portals/${svc.orgId}/createRole`, { name: i % 2 ? name.toUpperCase() : name }, tokens.admin)),
+    );
+    expect(
+      results.filter((r) => r.success),
+      JSON.stringify(results),
+    ).toHaveLength(1);
     for (const r of results.filter((r) => r.error)) expect(r.error).toMatchObject({ code: 400, fieldErrors: { name: expect.stringContaining('already') } });
     expect(await svc.db.query('SELECT 1 FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [svc.orgId, name])).toHaveLength(1);
   });
@@ -247,7 +286,13 @@ describe('reading and updating a role', () => {
     const created = (await roleRow(id)).modified;
     clockNow += 5_000;
     expect(await post(`${roles()}/${id}/update`, { name: 'Renamed role', description: 'New words' }, tokens.admin)).toEqual({ success: true });
-    expect(await get(`${roles()}/${id}`, {}, tokens.admin)).toMatchObject({ id, name: 'Renamed role', description: 'New words', created, modified: created + 5_000 });
+    expect(await get(`${roles()}/${id}`, {}, tokens.admin)).toMatchObject({
+      id,
+      name: 'Renamed role',
+      description: 'New words',
+      created,
+      modified: created + 5_000,
+    });
     const events = await roleEvents(id);
     expect(events.at(-1)).toMatchObject({ uri: `/roles/${id}/update`, operation: 'update', username: 'admin', properties: { name: ['Renamed role'] } });
   });
@@ -261,15 +306,24 @@ describe('reading and updating a role', () => {
   it('update holds the same limits: 128/129 name, 250/251 description', async () => {
     const id = await newRole();
     expect(await post(`${roles()}/${id}/update`, { name: 'u'.repeat(128), description: 'e'.repeat(250) }, tokens.admin)).toEqual({ success: true });
-    expect((await post(`${roles()}/${id}/update`, { name: 'u'.repeat(129) }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { name: expect.any(String) } });
-    expect((await post(`${roles()}/${id}/update`, { name: 'ok', description: 'e'.repeat(251) }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { description: expect.any(String) } });
+    expect((await post(`${roles()}/${id}/update`, { name: 'u'.repeat(129) }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: expect.any(String) },
+    });
+    expect((await post(`${roles()}/${id}/update`, { name: 'ok', description: 'e'.repeat(251) }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { description: expect.any(String) },
+    });
     expect(await roleRow(id)).toMatchObject({ name: 'u'.repeat(128), description: 'e'.repeat(250) });
   });
 
-  it('update refuses another role\'s name (any case) but accepts its own name in another case', async () => {
+  it("update refuses another role's name (any case) but accepts its own name in another case", async () => {
     await newRole(undefined, 'Taken Name');
     const id = await newRole(undefined, 'Mine');
-    expect((await post(`${roles()}/${id}/update`, { name: 'TAKEN name' }, tokens.admin)).error).toMatchObject({ code: 400, fieldErrors: { name: expect.any(String) } });
+    expect((await post(`${roles()}/${id}/update`, { name: 'TAKEN name' }, tokens.admin)).error).toMatchObject({
+      code: 400,
+      fieldErrors: { name: expect.any(String) },
+    });
     expect((await roleRow(id)).name).toBe('Mine');
     expect(await post(`${roles()}/${id}/update`, { name: 'MINE' }, tokens.admin)).toEqual({ success: true });
     expect((await roleRow(id)).name).toBe('MINE');
@@ -282,7 +336,9 @@ describe('setPrivileges', () => {
 
   it('takes {"privileges":[…]} and answers {success:true}; privileges reads them back sorted', async () => {
     const id = await newRole();
-    expect(await set(id, JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createItem', 'portal:user:runWebTool'] }))).toEqual({ success: true });
+    expect(await set(id, JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createItem', 'portal:user:runWebTool'] }))).toEqual({
+      success: true,
+    });
     expect(await privilegesOf(id)).toEqual(['portal:user:createItem', 'portal:user:joinGroup', 'portal:user:runWebTool']);
   });
 
@@ -396,7 +452,12 @@ describe('deleting a role', () => {
     expect(await post(`${roles()}/${id}/delete`, {}, tokens.admin)).toEqual({ success: true, roleId: id });
     expect(await roleRow(id)).toBeUndefined();
     expect((await get(`${roles()}/${id}`, {}, tokens.admin)).error).toMatchObject({ code: 400 });
-    expect((await roleEvents(id)).at(-1)).toMatchObject({ uri: `/roles/${id}/delete`, operation: 'delete', username: 'admin', properties: { name: ['Short-lived'] } });
+    expect((await roleEvents(id)).at(-1)).toMatchObject({
+      uri: `/roles/${id}/delete`,
+      operation: 'delete',
+      username: 'admin',
+      properties: { name: ['Short-lived'] },
+    });
     expect((await post(`${roles()}/${id}/delete`, {}, tokens.admin)).error).toMatchObject({ code: 400 });
   });
 
@@ -495,7 +556,13 @@ describe('only default administrators manage roles', () => {
   it('the administrator of another organization manages the roles of their own', async () => {
     const body = await post('portals/self/createRole', { name: `Partner role ${++counter}` }, tokens.partner_admin);
     expect(body.success).toBe(true);
-    expect(await post(`portals/${svc.partnerOrgId}/roles/${body.id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup'] }) }, tokens.partner_admin)).toEqual({ success: true });
+    expect(
+      await post(
+        `portals/${svc.partnerOrgId}/roles/${body.id}/setPrivileges`,
+        { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup'] }) },
+        tokens.partner_admin,
+      ),
+    ).toEqual({ success: true });
     expect(await post(`portals/${svc.partnerOrgId}/roles/${body.id}/delete`, {}, tokens.partner_admin)).toEqual({ success: true, roleId: body.id });
     const [event] = await roleEvents(body.id);
     expect(event).toMatchObject({ org_id: svc.partnerOrgId, operation: 'add', username: 'partner_admin' });
@@ -503,7 +570,7 @@ describe('only default administrators manage roles', () => {
 });
 
 describe('a custom role decides what its members may do', () => {
-  it('community/self lists exactly the role\'s privileges, and a token issued before the change sees it at once', async () => {
+  it("community/self lists exactly the role's privileges, and a token issued before the change sees it at once", async () => {
     const token = tokens.user1; // issued before any of the changes below
     const before = await post('community/createGroup', { title: `Before the role ${++counter}` }, token);
     expect(before.success).toBe(true);
@@ -520,7 +587,11 @@ describe('a custom role decides what its members may do', () => {
     expect(await svc.db.query('SELECT 1 FROM groups WHERE title = $1', [`After the role ${counter}`])).toEqual([]);
 
     // Granting the privilege on the role takes effect on the same token.
-    await post(`${roles()}/${id}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createGroup'] }) }, tokens.admin);
+    await post(
+      `${roles()}/${id}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createGroup'] }) },
+      tokens.admin,
+    );
     expect((await get('community/self', {}, token)).privileges).toEqual(['portal:user:createGroup', 'portal:user:joinGroup']);
     expect((await post('community/createGroup', { title: `After the grant ${counter}` }, token)).success).toBe(true);
 

@@ -66,8 +66,7 @@ export function roleRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${ROLE}/setPrivileges`,
     params: setPrivilegesParams,
-    handler: ({ caller, path, params, portal }) =>
-      setPrivileges(portal, caller, org(caller, path.orgId), path.roleId, parsePrivilegesParam(params.privileges)),
+    handler: ({ caller, path, params, portal }) => setPrivileges(portal, caller, org(caller, path.orgId), path.roleId, parsePrivilegesParam(params.privileges)),
   });
 
   operation(app, {

@@ -65,32 +65,63 @@ const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.use
 export async function createRole(ctx: PortalContext, caller: Caller, orgId: string, name: string, description: string) {
   assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    await assertNameFree(q, orgId, name);
-    const id = alnumId(16);
-    await q.query(
-      `INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`,
-      [orgId, id, name, description, now],
-    );
-    await recordEvent(q, { orgId, source: 'role', operation: 'add', subjectId: id, actor: actor(caller), properties: { name: [name] }, when: now, history: { title: name, data: { after: { name, description } } } });
-    return { success: true as const, id };
-  }).catch(uniqueName(name));
+  return ctx.db
+    .tx(async (q) => {
+      await assertNameFree(q, orgId, name);
+      const id = alnumId(16);
+      await q.query(`INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`, [
+        orgId,
+        id,
+        name,
+        description,
+        now,
+      ]);
+      await recordEvent(q, {
+        orgId,
+        source: 'role',
+        operation: 'add',
+        subjectId: id,
+        actor: actor(caller),
+        properties: { name: [name] },
+        when: now,
+        history: { title: name, data: { after: { name, description } } },
+      });
+      return { success: true as const, id };
+    })
+    .catch(uniqueName(name));
 }
 
 export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, newName?: string, description?: string) {
   assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    const role = await roleOrError(q, orgId, roleId);
-    assertChangeable(role);
-    const name = newName ?? role.name;
-    await assertNameFree(q, orgId, name, roleId);
-    await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description ?? role.description, now]);
-    const nextDescription = description ?? role.description;
-    const data = { before: { name: role.name, description: role.description }, after: { name, description: nextDescription } };
-    await recordEvent(q, { orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { name: [name] }, when: now, history: { title: name, data } });
-    return { success: true as const };
-  }).catch(uniqueName(newName ?? ''));
+  return ctx.db
+    .tx(async (q) => {
+      const role = await roleOrError(q, orgId, roleId);
+      assertChangeable(role);
+      const name = newName ?? role.name;
+      await assertNameFree(q, orgId, name, roleId);
+      await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [
+        orgId,
+        roleId,
+        name,
+        description ?? role.description,
+        now,
+      ]);
+      const nextDescription = description ?? role.description;
+      const data = { before: { name: role.name, description: role.description }, after: { name, description: nextDescription } };
+      await recordEvent(q, {
+        orgId,
+        source: 'role',
+        operation: 'update',
+        subjectId: roleId,
+        actor: actor(caller),
+        properties: { name: [name] },
+        when: now,
+        history: { title: name, data },
+      });
+      return { success: true as const };
+    })
+    .catch(uniqueName(newName ?? ''));
 }
 
 /**
@@ -111,9 +142,15 @@ export function parsePrivilegesParam(text: string): string[] {
   if (notStrings.length) throw badParam('privileges', `holds entries that are not strings: ${JSON.stringify(notStrings.slice(0, 10))}`);
   const unknown = (list as string[]).filter((p) => !PRIVILEGE_IDS.has(p));
   if (unknown.length) {
-    throw new ApiError(400, 'Invalid or missing input parameters.', unknown.map((p) => `'${p}' is not a known privilege.`), undefined, {
-      privileges: `unknown privileges: ${unknown.join(', ')}`,
-    });
+    throw new ApiError(
+      400,
+      'Invalid or missing input parameters.',
+      unknown.map((p) => `'${p}' is not a known privilege.`),
+      undefined,
+      {
+        privileges: `unknown privileges: ${unknown.join(', ')}`,
+      },
+    );
   }
   return [...new Set(list as string[])];
 }
@@ -128,13 +165,24 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
     // New members never start as administrators: the default role may not become one.
     if (baseRoleForPrivileges(stored) === 'org_admin') {
       const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
-      if (defaults) throw badParam('privileges', 'cannot include administrative privileges while the role is the new-member default role', 'Unable to set the role privileges.');
+      if (defaults)
+        throw badParam(
+          'privileges',
+          'cannot include administrative privileges while the role is the new-member default role',
+          'Unable to set the role privileges.',
+        );
     }
     await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, stored, now]);
     // Members holding the role are reported with the base role its privileges now amount to.
     await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRoleForPrivileges(stored), now]);
     await recordEvent(q, {
-      orgId, source: 'role', operation: 'update', subjectId: roleId, actor: actor(caller), properties: { privileges: stored }, when: now,
+      orgId,
+      source: 'role',
+      operation: 'update',
+      subjectId: roleId,
+      actor: actor(caller),
+      properties: { privileges: stored },
+      when: now,
       history: { op: 'setPrivileges', title: role.name, data: { before: { privileges: [...(role.privileges ?? [])].sort() }, after: { privileges: stored } } },
     });
     return { success: true as const };
@@ -158,9 +206,21 @@ export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: stri
       ]);
     }
     const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
-    if (defaults) throw new ApiError(400, `The role '${role.name}' is the default role for new members; change the new-member defaults first.`, ['The role is a new-member default.']);
+    if (defaults)
+      throw new ApiError(400, `The role '${role.name}' is the default role for new members; change the new-member defaults first.`, [
+        'The role is a new-member default.',
+      ]);
     await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
-    await recordEvent(q, { orgId, source: 'role', operation: 'delete', subjectId: roleId, actor: actor(caller), properties: { name: [role.name] }, when: now, history: { title: role.name, data: { before: { name: role.name, description: role.description, privileges: role.privileges } } } });
+    await recordEvent(q, {
+      orgId,
+      source: 'role',
+      operation: 'delete',
+      subjectId: roleId,
+      actor: actor(caller),
+      properties: { name: [role.name] },
+      when: now,
+      history: { title: role.name, data: { before: { name: role.name, description: role.description, privileges: role.privileges } } },
+    });
     return { success: true as const, roleId };
   });
 }

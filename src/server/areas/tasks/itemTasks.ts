@@ -16,7 +16,12 @@ export async function deactivateItemTasks(tx: Queryable, orgId: string, itemId: 
 }
 
 /** The same for several items in one statement: how many tasks each item had deactivated (absent: none). */
-export async function deactivateTasksOfItems(tx: Queryable, orgId: string, itemIds: readonly string[], options: DeactivateOptions = {}): Promise<Map<string, number>> {
+export async function deactivateTasksOfItems(
+  tx: Queryable,
+  orgId: string,
+  itemIds: readonly string[],
+  options: DeactivateOptions = {},
+): Promise<Map<string, number>> {
   const reason = options.reason ?? 'The item was reassigned to another owner; its tasks were deactivated.';
   const rows = await tx.query<{ item_id: string }>(
     `UPDATE tasks SET active = false, state = 'paused', state_reason = $3, next_run_at = NULL, modified = $4

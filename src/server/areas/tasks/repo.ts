@@ -66,7 +66,15 @@ function normaliseTask(r: TaskRow): TaskRow {
   };
 }
 export function normaliseRun(r: RunRow): RunRow {
-  return { ...r, scheduled_at: Number(r.scheduled_at), locked_until: Number(r.locked_until), started: num(r.started), finished: num(r.finished), created: Number(r.created), modified: Number(r.modified) };
+  return {
+    ...r,
+    scheduled_at: Number(r.scheduled_at),
+    locked_until: Number(r.locked_until),
+    started: num(r.started),
+    finished: num(r.finished),
+    created: Number(r.created),
+    modified: Number(r.modified),
+  };
 }
 
 export function scheduleOf(t: Pick<TaskRow, 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week'>): CronSchedule {
@@ -101,7 +109,17 @@ export function toTaskRecord(t: TaskRow): TaskRecord {
 }
 
 export function toRunRecord(r: RunRow): RunRecord {
-  return { runId: r.id, taskId: r.task_id, status: r.status, result: r.result, scheduled: r.scheduled_at, started: r.started, finished: r.finished, created: r.created, modified: r.modified };
+  return {
+    runId: r.id,
+    taskId: r.task_id,
+    status: r.status,
+    result: r.result,
+    scheduled: r.scheduled_at,
+    started: r.started,
+    finished: r.finished,
+    created: r.created,
+    modified: r.modified,
+  };
 }
 
 export async function findTask(q: Queryable, orgId: string, id: string, lock = false): Promise<TaskRow | undefined> {
@@ -127,9 +145,21 @@ export interface TaskFilter {
   state?: string;
 }
 
-const SORT_COLUMNS: Record<string, string> = { created: 't.created', modified: 't.modified', title: 'lower(t.title)', type: 't.type', nextRun: 't.next_run_at' };
+const SORT_COLUMNS: Record<string, string> = {
+  created: 't.created',
+  modified: 't.modified',
+  title: 'lower(t.title)',
+  type: 't.type',
+  nextRun: 't.next_run_at',
+};
 
-export async function listTasks(q: Queryable, f: TaskFilter, sort: { field: string; order: 'asc' | 'desc' }, offset: number, limit: number): Promise<{ total: number; rows: TaskRow[] }> {
+export async function listTasks(
+  q: Queryable,
+  f: TaskFilter,
+  sort: { field: string; order: 'asc' | 'desc' },
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: TaskRow[] }> {
   const where = ['t.org_id = $1'];
   const params: unknown[] = [f.orgId];
   const add = (sql: string, v: unknown) => {
@@ -156,14 +186,38 @@ export async function countActive(q: Queryable, orgId: string, ownerId: string):
   return { user: r.user_n, org: r.org_n };
 }
 
-export async function insertTask(q: Queryable, t: Omit<TaskRow, 'owner_username' | 'last_start' | 'last_status' | 'last_result' | 'run_count' | 'consecutive_failures'>): Promise<void> {
+export async function insertTask(
+  q: Queryable,
+  t: Omit<TaskRow, 'owner_username' | 'last_start' | 'last_status' | 'last_result' | 'run_count' | 'consecutive_failures'>,
+): Promise<void> {
   await q.query(
     `INSERT INTO tasks (id, org_id, owner_id, type, title, task_url, item_id, parameters, run_token, minute, hour, day_of_month, month, day_of_week,
                         start_date, end_date, max_occurrences, active, state, state_reason, next_run_at, created, modified)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
     [
-      t.id, t.org_id, t.owner_id, t.type, t.title, t.task_url, t.item_id, JSON.stringify(t.parameters), t.run_token, t.minute, t.hour, t.day_of_month, t.month, t.day_of_week,
-      t.start_date, t.end_date, t.max_occurrences, t.active, t.state, t.state_reason, t.next_run_at, t.created, t.modified,
+      t.id,
+      t.org_id,
+      t.owner_id,
+      t.type,
+      t.title,
+      t.task_url,
+      t.item_id,
+      JSON.stringify(t.parameters),
+      t.run_token,
+      t.minute,
+      t.hour,
+      t.day_of_month,
+      t.month,
+      t.day_of_week,
+      t.start_date,
+      t.end_date,
+      t.max_occurrences,
+      t.active,
+      t.state,
+      t.state_reason,
+      t.next_run_at,
+      t.created,
+      t.modified,
     ],
   );
 }
@@ -176,8 +230,27 @@ export async function saveTask(q: Queryable, t: TaskRow): Promise<void> {
             next_run_at = $19, consecutive_failures = $20, modified = $21
       WHERE id = $1`,
     [
-      t.id, t.type, t.title, t.task_url, t.item_id, JSON.stringify(t.parameters), t.run_token, t.minute, t.hour, t.day_of_month, t.month, t.day_of_week,
-      t.start_date, t.end_date, t.max_occurrences, t.active, t.state, t.state_reason, t.next_run_at, t.consecutive_failures, t.modified,
+      t.id,
+      t.type,
+      t.title,
+      t.task_url,
+      t.item_id,
+      JSON.stringify(t.parameters),
+      t.run_token,
+      t.minute,
+      t.hour,
+      t.day_of_month,
+      t.month,
+      t.day_of_week,
+      t.start_date,
+      t.end_date,
+      t.max_occurrences,
+      t.active,
+      t.state,
+      t.state_reason,
+      t.next_run_at,
+      t.consecutive_failures,
+      t.modified,
     ],
   );
 }
@@ -200,7 +273,15 @@ export async function findRun(q: Queryable, taskId: string, runId: string): Prom
 export const runIdOf = (taskId: string, scheduledAt: number) => `${taskId}-${scheduledAt}`;
 
 /** Insert a run unless that occurrence already has one; answers whether it was inserted. */
-export async function insertRun(q: Queryable, taskId: string, orgId: string, scheduledAt: number, status: RunStatus, result: string, now: number): Promise<boolean> {
+export async function insertRun(
+  q: Queryable,
+  taskId: string,
+  orgId: string,
+  scheduledAt: number,
+  status: RunStatus,
+  result: string,
+  now: number,
+): Promise<boolean> {
   const rows = await q.query(
     `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
      ON CONFLICT DO NOTHING RETURNING id`,

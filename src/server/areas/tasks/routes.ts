@@ -8,7 +8,18 @@ import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
 import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
-import { activeTasksAvailable, createTask, deleteTask, isOrgAdmin, pathTask, pathUser, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
+import {
+  activeTasksAvailable,
+  createTask,
+  deleteTask,
+  isOrgAdmin,
+  pathTask,
+  pathUser,
+  runTaskNow,
+  setTaskEnabled,
+  taskNotFound,
+  updateTask,
+} from './service.ts';
 
 const USER = `${REST}/community/users/:username`;
 const TASKS = `${USER}/tasks`;
@@ -42,7 +53,11 @@ export function taskRoutes(app: FastifyInstance): void {
       const owner = await pathUser(portal.db, caller, path.username);
       const filter = { orgId: caller.orgId, ownerId: owner.id, itemId: params.itemId, active: params.active, types: params.types, state: params.status };
       const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);
-      return { ...pageEnvelope(total, params, rows.length), activeTasksAvailable: await activeTasksAvailable(portal.db, caller.orgId, owner.id), tasks: rows.map(toTaskRecord) };
+      return {
+        ...pageEnvelope(total, params, rows.length),
+        activeTasksAvailable: await activeTasksAvailable(portal.db, caller.orgId, owner.id),
+        tasks: rows.map(toTaskRecord),
+      };
     },
   });
 

@@ -15,13 +15,7 @@
  */
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
-import {
-  TASK_PARAMETER_SHAPES,
-  TASK_TYPE_RULES,
-  type CreateTaskParams,
-  type TaskType,
-  type UpdateTaskParams,
-} from '../../../shared/contract/tasks.ts';
+import { TASK_PARAMETER_SHAPES, TASK_TYPE_RULES, type CreateTaskParams, type TaskType, type UpdateTaskParams } from '../../../shared/contract/tasks.ts';
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { PortalContext } from '../../context.ts';
 import { requirePrivilege, type Caller } from '../../http/auth.ts';
@@ -35,12 +29,15 @@ import { schedulerWork } from './wake.ts';
 
 export const isOrgAdmin = (caller: Caller) => caller.role === 'org_admin';
 
-export const taskNotFound = (id: string) => new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
+export const taskNotFound = (id: string) =>
+  new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
 
 /** The member named in the path, who must be the caller or in the administrator caller's organization. */
 export async function pathUser(q: Queryable, caller: Caller, username: string): Promise<{ id: string; username: string }> {
   if (caller.username.toLowerCase() === username.toLowerCase()) return { id: caller.userId, username: caller.username };
-  const [u] = await q.query<{ id: string; username: string; org_id: string }>('SELECT id, username, org_id FROM users WHERE lower(username) = lower($1)', [username]);
+  const [u] = await q.query<{ id: string; username: string; org_id: string }>('SELECT id, username, org_id FROM users WHERE lower(username) = lower($1)', [
+    username,
+  ]);
   if (!u) throw userNotFound(username);
   if (u.org_id !== caller.orgId || !isOrgAdmin(caller)) throw forbidden(`Only ${username} or an administrator of their organization can do this.`);
   return { id: u.id, username: u.username };
@@ -58,11 +55,20 @@ function scheduleErrors(s: CronSchedule): void {
   const check = validateSchedule(s);
   if (check.ok) return;
   const entries = Object.entries(check.errors);
-  throw new ApiError(400, 'Invalid or missing input parameters.', entries.map(([f, p]) => `'${f}' ${p}`), undefined, Object.fromEntries(entries));
+  throw new ApiError(
+    400,
+    'Invalid or missing input parameters.',
+    entries.map(([f, p]) => `'${f}' ${p}`),
+    undefined,
+    Object.fromEntries(entries),
+  );
 }
 
 /** When the task runs next, after `after`: null once its window, or its maximum runs, are used up. */
-export function computeNextRun(t: Pick<TaskRow, 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week' | 'start_date' | 'end_date' | 'max_occurrences' | 'run_count'>, after: number): number | null {
+export function computeNextRun(
+  t: Pick<TaskRow, 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week' | 'start_date' | 'end_date' | 'max_occurrences' | 'run_count'>,
+  after: number,
+): number | null {
   if (t.max_occurrences != null && t.max_occurrences >= 0 && t.run_count >= t.max_occurrences) return null;
   try {
     return nextRun(scheduleOf(t), after, { startDate: t.start_date, endDate: t.end_date });
@@ -122,8 +128,14 @@ async function checkLimits(q: Queryable, orgId: string, ownerId: string, usernam
   await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
   const s = taskSettings();
   const n = await countActive(q, orgId, ownerId);
-  if (n.user >= s.activePerUser) throw new ApiError(400, `${username} already has ${n.user} active tasks, the most allowed (${s.activePerUser}). Disable or delete one first.`, [`active tasks per user: ${s.activePerUser}`]);
-  if (n.org >= s.activePerOrg) throw new ApiError(400, `The organization already has ${n.org} active tasks, the most allowed (${s.activePerOrg}). Disable or delete one first.`, [`active tasks per organization: ${s.activePerOrg}`]);
+  if (n.user >= s.activePerUser)
+    throw new ApiError(400, `${username} already has ${n.user} active tasks, the most allowed (${s.activePerUser}). Disable or delete one first.`, [
+      `active tasks per user: ${s.activePerUser}`,
+    ]);
+  if (n.org >= s.activePerOrg)
+    throw new ApiError(400, `The organization already has ${n.org} active tasks, the most allowed (${s.activePerOrg}). Disable or delete one first.`, [
+      `active tasks per organization: ${s.activePerOrg}`,
+    ]);
 }
 
 export async function activeTasksAvailable(q: Queryable, orgId: string, ownerId: string): Promise<number> {
@@ -133,12 +145,41 @@ export async function activeTasksAvailable(q: Queryable, orgId: string, ownerId:
 }
 
 /** What history keeps of a task: its settings, without the run token or secret-looking parameters. */
-function taskView(t: Pick<TaskRow, 'type' | 'title' | 'task_url' | 'item_id' | 'parameters' | 'minute' | 'hour' | 'day_of_month' | 'month' | 'day_of_week' | 'start_date' | 'end_date' | 'max_occurrences' | 'active'>): Record<string, unknown> {
+function taskView(
+  t: Pick<
+    TaskRow,
+    | 'type'
+    | 'title'
+    | 'task_url'
+    | 'item_id'
+    | 'parameters'
+    | 'minute'
+    | 'hour'
+    | 'day_of_month'
+    | 'month'
+    | 'day_of_week'
+    | 'start_date'
+    | 'end_date'
+    | 'max_occurrences'
+    | 'active'
+  >,
+): Record<string, unknown> {
   const parameters = Object.fromEntries(Object.entries(t.parameters ?? {}).filter(([k]) => !/token|password|secret|key/i.test(k)));
   return {
-    type: t.type, title: t.title, taskUrl: t.task_url, itemId: t.item_id, parameters,
-    minute: t.minute, hour: t.hour, dayOfMonth: t.day_of_month, month: t.month, dayOfWeek: t.day_of_week,
-    startDate: t.start_date, endDate: t.end_date, maxOccurrences: t.max_occurrences, active: t.active,
+    type: t.type,
+    title: t.title,
+    taskUrl: t.task_url,
+    itemId: t.item_id,
+    parameters,
+    minute: t.minute,
+    hour: t.hour,
+    dayOfMonth: t.day_of_month,
+    month: t.month,
+    dayOfWeek: t.day_of_week,
+    startDate: t.start_date,
+    endDate: t.end_date,
+    maxOccurrences: t.max_occurrences,
+    active: t.active,
   };
 }
 
@@ -150,8 +191,23 @@ function changed(was: Record<string, unknown>, now: Record<string, unknown>): Hi
 }
 
 /** A task change in the organization's history (idType t). */
-async function recordTaskEvent(q: Queryable, caller: Caller, t: Pick<TaskRow, 'id' | 'org_id' | 'owner_username' | 'title'>, op: HistoryOperation, data: HistoryData, now: number): Promise<void> {
-  await recordEvent(q, { orgId: t.org_id, source: 'task', operation: op, subjectId: t.id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, owner: t.owner_username, title: t.title, data } });
+async function recordTaskEvent(
+  q: Queryable,
+  caller: Caller,
+  t: Pick<TaskRow, 'id' | 'org_id' | 'owner_username' | 'title'>,
+  op: HistoryOperation,
+  data: HistoryData,
+  now: number,
+): Promise<void> {
+  await recordEvent(q, {
+    orgId: t.org_id,
+    source: 'task',
+    operation: op,
+    subjectId: t.id,
+    actor: { userId: caller.userId, username: caller.username },
+    when: now,
+    history: { op, owner: t.owner_username, title: t.title, data },
+  });
 }
 
 export async function createTask(ctx: PortalContext, caller: Caller, username: string, p: CreateTaskParams, formToken: string | undefined) {
@@ -300,7 +356,8 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
   const now = ctx.clock.now();
   const runId = await ctx.db.tx(async (q) => {
     const t = await pathTask(q, caller, username, taskId, true);
-    if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now))) throw new ApiError(409, 'A run for this moment already exists; try again.', []);
+    if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now)))
+      throw new ApiError(409, 'A run for this moment already exists; try again.', []);
     // The task shows a run is on its way until the run reports.
     await q.query(`UPDATE tasks SET last_status = 'scheduled', last_result = $2 WHERE id = $1`, [t.id, `Started by ${caller.username}.`]);
     return runIdOf(t.id, now);
@@ -308,4 +365,3 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
   schedulerWork();
   return { success: true, runId };
 }
-

@@ -23,9 +23,14 @@ export const RUNNER_ENV: Partial<Record<TaskType, string>> = {
   ExecuteWorkflowManager: 'TASK_RUNNER_WORKFLOW_URL',
 };
 
-const count = (fallback: number) => z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1_000_000)).default(fallback);
-const ms = (fallback: number) => z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().int().min(10)).default(fallback);
-const url = z.string().regex(/^https?:\/\//, 'must be an http:// or https:// URL').optional();
+const count = (fallback: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1_000_000)).default(fallback);
+const ms = (fallback: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().int().min(10)).default(fallback);
+const url = z
+  .string()
+  .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+  .optional();
 
 const envSchema = z.object({
   TASKS_MAX_ACTIVE_PER_USER: count(TASK_LIMITS.activePerUser),
@@ -42,7 +47,9 @@ export function loadTaskSettings(env: NodeJS.ProcessEnv = process.env): TaskSett
   const picked = Object.fromEntries(Object.keys(envSchema.shape).flatMap((k) => (env[k] ? [[k, env[k]]] : [])));
   const r = envSchema.safeParse(picked);
   if (!r.success) {
-    throw new Error(`Invalid configuration:\n${r.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid configuration:\n${r.error.issues.map((i) => `  ${String(i.path[0])}=${JSON.stringify(picked[String(i.path[0])])}: ${i.message}`).join('\n')}`,
+    );
   }
   const e = r.data;
   const runnerUrls: Partial<Record<TaskType, string>> = {};
@@ -50,7 +57,13 @@ export function loadTaskSettings(env: NodeJS.ProcessEnv = process.env): TaskSett
     const v = e[name as keyof typeof e];
     if (typeof v === 'string') runnerUrls[type] = v;
   }
-  return { activePerUser: e.TASKS_MAX_ACTIVE_PER_USER, activePerOrg: e.TASKS_MAX_ACTIVE_PER_ORG, runnerUrls, gpPollMs: e.TASK_GP_POLL_MS, gpTimeoutMs: e.TASK_GP_TIMEOUT_MS };
+  return {
+    activePerUser: e.TASKS_MAX_ACTIVE_PER_USER,
+    activePerOrg: e.TASKS_MAX_ACTIVE_PER_ORG,
+    runnerUrls,
+    gpPollMs: e.TASK_GP_POLL_MS,
+    gpTimeoutMs: e.TASK_GP_TIMEOUT_MS,
+  };
 }
 
 let current: TaskSettings | undefined;

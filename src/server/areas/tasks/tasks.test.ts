@@ -9,7 +9,12 @@ import { deactivateItemTasks } from './itemTasks.ts';
 import { setTaskSettings, taskSettings } from './settings.ts';
 
 const T0 = Date.parse('2026-11-20T08:00:00Z'); // a Friday
-const clock = { t: T0, now() { return this.t; } };
+const clock = {
+  t: T0,
+  now() {
+    return this.t;
+  },
+};
 let svc: TestService;
 const tokens: Record<string, string> = {};
 let itemOfUser1: string;
@@ -111,7 +116,12 @@ describe('createTask', () => {
     const okScene = await create('admin', {
       type: 'ExecuteSceneCook',
       itemId: itemOfAdmin,
-      parameters: JSON.stringify({ service_url: 'https://x/SceneServer', num_of_caching_service_instances: 2, layer: '0', update_mode: 'PARTIAL_UPDATE_NODES' }),
+      parameters: JSON.stringify({
+        service_url: 'https://x/SceneServer',
+        num_of_caching_service_instances: 2,
+        layer: '0',
+        update_mode: 'PARTIAL_UPDATE_NODES',
+      }),
       ...weekdays730,
     });
     expect(okScene.success).toBe(true);
@@ -122,13 +132,23 @@ describe('createTask', () => {
   });
 
   it('a geoprocessing task needs an administrator and the token in the form field; the token is never shown', async () => {
-    const gp = { type: 'GPService', taskURL: 'http://127.0.0.1:9/arcgis/rest/services/Tool/GPServer/Run', parameters: JSON.stringify({ Input: { url: 'https://x/FeatureServer/0' }, Distance: { distance: 5, units: 'esriMiles' } }), ...weekdays730 };
+    const gp = {
+      type: 'GPService',
+      taskURL: 'http://127.0.0.1:9/arcgis/rest/services/Tool/GPServer/Run',
+      parameters: JSON.stringify({ Input: { url: 'https://x/FeatureServer/0' }, Distance: { distance: 5, units: 'esriMiles' } }),
+      ...weekdays730,
+    };
     const r = await create('admin', gp);
     expect(r.success).toBe(true);
     const record = await get('admin', r.taskId);
     expect(JSON.stringify(record)).not.toContain(tokens.admin);
     expect(record.taskUrl).toBe(gp.taskURL);
-    const noForm = await svc.app.inject({ method: 'POST', url: '/sharing/rest/community/users/admin/tasks/createTask', headers: { authorization: `Bearer ${tokens.admin}` }, payload: { f: 'json', ...gp } });
+    const noForm = await svc.app.inject({
+      method: 'POST',
+      url: '/sharing/rest/community/users/admin/tasks/createTask',
+      headers: { authorization: `Bearer ${tokens.admin}` },
+      payload: { f: 'json', ...gp },
+    });
     expect(noForm.json().error.fieldErrors).toEqual({ token: expect.stringMatching(/administrator token/) });
     expect((await create('publisher1', gp)).error.code).toBe(403);
   });
@@ -142,7 +162,11 @@ describe('createTask', () => {
     const missing = await create('user1', { type: 'ExecuteWorkflowManager', itemId: 'f'.repeat(32), ...weekdays730 });
     expect(missing.error.fieldErrors.itemId).toMatch(/does not exist/);
     expect((await create('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...weekdays730 })).success).toBe(true);
-    const partner = await svc.post('community/users/partner_admin/tasks/createTask', { type: 'ExecuteWorkflowManager', itemId: itemOfAdmin, ...weekdays730 }, tokens.partner_admin);
+    const partner = await svc.post(
+      'community/users/partner_admin/tasks/createTask',
+      { type: 'ExecuteWorkflowManager', itemId: itemOfAdmin, ...weekdays730 },
+      tokens.partner_admin,
+    );
     expect(partner.error.fieldErrors.itemId).toMatch(/does not exist in this organization/);
   });
 
@@ -168,7 +192,11 @@ describe('list, get, update, enable, disable, delete', () => {
     expect(all).toMatchObject({ total: 2, start: 1, num: 1, nextStart: 2, activeTasksAvailable: taskSettings().activePerUser - 1 });
     expect((await svc.post('community/users/user1/tasks', { active: 'true' }, tokens.user1)).tasks.map((t: any) => t.id)).toEqual([a]);
     expect((await svc.post('community/users/user1/tasks', { types: 'UpdateInsightsWorkbook' }, tokens.user1)).tasks.map((t: any) => t.id)).toEqual([b]);
-    expect((await svc.post('community/users/user1/tasks', { itemId: itemOfUser1, sortField: 'title', sortOrder: 'asc' }, tokens.user1)).tasks.map((t: any) => t.title)).toEqual(['A', 'B']);
+    expect(
+      (await svc.post('community/users/user1/tasks', { itemId: itemOfUser1, sortField: 'title', sortOrder: 'asc' }, tokens.user1)).tasks.map(
+        (t: any) => t.title,
+      ),
+    ).toEqual(['A', 'B']);
     expect((await svc.post('community/users/user1/tasks', { types: 'Nope' }, tokens.user1)).error.code).toBe(400);
     // An administrator of the organization reads them; another member and another organization do not.
     expect((await svc.post('community/users/user1/tasks', {}, tokens.admin)).total).toBe(2);
@@ -185,10 +213,16 @@ describe('list, get, update, enable, disable, delete', () => {
     expect(await get('user1', id)).toMatchObject({ active: false, taskState: 'paused', stateReason: 'Disabled by user1.', nextRun: null });
     expect(await svc.post(`community/users/user1/tasks/${id}/enable`, {}, tokens.user1)).toEqual({ success: true });
     expect(await get('user1', id)).toMatchObject({ active: true, taskState: 'active', stateReason: null, nextRun: Date.parse('2026-11-23T07:30:00Z') });
-    const up = await svc.post(`community/users/user1/tasks/${id}/update`, { title: 'Renamed', minute: '0', hour: '12', dayOfMonth: 'L', month: '*', dayOfWeek: '?' }, tokens.user1);
+    const up = await svc.post(
+      `community/users/user1/tasks/${id}/update`,
+      { title: 'Renamed', minute: '0', hour: '12', dayOfMonth: 'L', month: '*', dayOfWeek: '?' },
+      tokens.user1,
+    );
     expect(up).toEqual({ success: true });
     expect(await get('user1', id)).toMatchObject({ title: 'Renamed', cronSchedule: { dayOfMonth: 'L' }, nextRun: Date.parse('2026-11-30T12:00:00Z') });
-    expect((await svc.post(`community/users/user1/tasks/${id}/update`, { dayOfMonth: '40' }, tokens.user1)).error.fieldErrors.dayOfMonth).toMatch(/40 is outside/);
+    expect((await svc.post(`community/users/user1/tasks/${id}/update`, { dayOfMonth: '40' }, tokens.user1)).error.fieldErrors.dayOfMonth).toMatch(
+      /40 is outside/,
+    );
     expect((await svc.post(`community/users/user1/tasks/${id}/update`, { isActive: 'false' }, tokens.user1)).success).toBe(true);
     expect((await get('user1', id)).active).toBe(false);
     // An administrator manages a member's task.
@@ -196,7 +230,9 @@ describe('list, get, update, enable, disable, delete', () => {
     expect((await svc.post(`community/users/user1/tasks/${id}/delete`, {}, tokens.publisher1)).error.code).toBe(403);
     expect(await svc.post(`community/users/user1/tasks/${id}/delete`, {}, tokens.user1)).toEqual({ success: true });
     expect((await get('user1', id)).error.code).toBe(400);
-    expect((await svc.app.inject({ method: 'GET', url: `/sharing/rest/community/users/user1/tasks/${id}/delete?f=json&token=${tokens.user1}` })).json().error.code).toBe(405);
+    expect(
+      (await svc.app.inject({ method: 'GET', url: `/sharing/rest/community/users/user1/tasks/${id}/delete?f=json&token=${tokens.user1}` })).json().error.code,
+    ).toBe(405);
   });
 
   it('runs: empty at first; a run started by hand is listed with its derived id', async () => {
@@ -267,6 +303,11 @@ describe('deleting an item', () => {
     const item = await addItem('user1', 'notebook to delete');
     const task = (await create('user1', { type: 'ExecuteWorkflowManager', itemId: item, ...weekdays730 })).taskId;
     expect((await svc.post(`content/users/user1/items/${item}/delete`, {}, tokens.user1)).success).toBe(true);
-    expect(await get('user1', task)).toMatchObject({ active: false, taskState: 'paused', nextRun: null, stateReason: 'The item was deleted; its tasks were deactivated.' });
+    expect(await get('user1', task)).toMatchObject({
+      active: false,
+      taskState: 'paused',
+      nextRun: null,
+      stateReason: 'The item was deleted; its tasks were deactivated.',
+    });
   });
 });

@@ -59,13 +59,26 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
       const known = new Set(rows.map((r) => r.id));
       const missing = next.groups.filter((g) => !known.has(g));
       if (missing.length) throw badParam('groups', `names groups that are not groups of this organization: ${missing.join(', ')}`);
-      await assertMayAddMembersTo(q, caller, next.groups.filter((g) => !current.groups.includes(g)));
+      await assertMayAddMembersTo(
+        q,
+        caller,
+        next.groups.filter((g) => !current.groups.includes(g)),
+      );
     }
     await q.query(
       `INSERT INTO user_default_settings (org_id, role, user_license_type, groups, user_type, apps, app_bundles, modified)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (org_id) DO UPDATE SET role = $2, user_license_type = $3, groups = $4, user_type = $5, apps = $6, app_bundles = $7, modified = $8`,
-      [orgId, next.role, next.userLicenseType, [...new Set(next.groups)], next.userType, JSON.stringify(next.apps), JSON.stringify(next.appBundles), ctx.clock.now()],
+      [
+        orgId,
+        next.role,
+        next.userLicenseType,
+        [...new Set(next.groups)],
+        next.userType,
+        JSON.stringify(next.apps),
+        JSON.stringify(next.appBundles),
+        ctx.clock.now(),
+      ],
     );
     await recordDefaultsChange(q, caller, orgId, current, { ...next, groups: [...new Set(next.groups)] }, ctx.clock.now());
     return { success: true as const };
@@ -94,9 +107,21 @@ async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: str
 }
 
 /** The organization's history: the whole defaults before and after (undo restores `before`). */
-async function recordDefaultsChange(q: Queryable, caller: Caller, orgId: string, before: UserDefaultSettings, after: UserDefaultSettings, now: number): Promise<void> {
+async function recordDefaultsChange(
+  q: Queryable,
+  caller: Caller,
+  orgId: string,
+  before: UserDefaultSettings,
+  after: UserDefaultSettings,
+  now: number,
+): Promise<void> {
   await recordEvent(q, {
-    orgId, source: 'organization', operation: 'setUserDefaultSettings', subjectId: orgId, actor: { userId: caller.userId, username: caller.username }, when: now,
+    orgId,
+    source: 'organization',
+    operation: 'setUserDefaultSettings',
+    subjectId: orgId,
+    actor: { userId: caller.userId, username: caller.username },
+    when: now,
     history: { op: 'setUserDefaultSettings', title: 'New-member defaults', data: { before: { ...before }, after: { ...after } } },
   });
 }

@@ -61,7 +61,10 @@ async function createUser(params: Record<string, string> = {}, token = tokens.ad
     'SELECT id, role, role_id, user_license_type_id, user_type FROM users WHERE username = $1',
     [username],
   );
-  const groups = await svc.db.query<{ group_id: string; member_type: string }>('SELECT group_id, member_type FROM group_members WHERE user_id = $1 ORDER BY group_id', [row.id]);
+  const groups = await svc.db.query<{ group_id: string; member_type: string }>(
+    'SELECT group_id, member_type FROM group_members WHERE user_id = $1 ORDER BY group_id',
+    [row.id],
+  );
   return { username, row, groups };
 }
 
@@ -71,7 +74,7 @@ describe('reading the defaults', () => {
     expect(await get('portals/self/userDefaultSettings', tokens.partner_admin)).toEqual(EMPTY);
   });
 
-  it('another organization\'s defaults are refused', async () => {
+  it("another organization's defaults are refused", async () => {
     expect((await readDefaults(tokens.partner_admin)).error).toMatchObject({ code: 403 });
     expect((await get(defaultsPath())).error).toMatchObject({ code: 499 });
   });
@@ -140,7 +143,7 @@ describe('setUserDefaultSettings', () => {
       await expectRefused({ role }, 'role', 'administrator');
     });
 
-    it('a role that does not exist, or is another organization\'s', async () => {
+    it("a role that does not exist, or is another organization's", async () => {
       await expectRefused({ role: 'org_superuser' }, 'role', 'org_superuser');
       const partnerRole = await newRole(['portal:user:joinGroup'], tokens.partner_admin, svc.partnerOrgId);
       await expectRefused({ role: partnerRole }, 'role', partnerRole);
@@ -182,12 +185,22 @@ describe('setUserDefaultSettings', () => {
   it('a role that is a new-member default cannot be given administrative privileges', async () => {
     const role = await newRole(['portal:user:joinGroup']);
     await setDefaults({ role });
-    const body = await post(`portals/${svc.orgId}/roles/${role}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:admin:viewUsers'] }) }, tokens.admin);
+    const body = await post(
+      `portals/${svc.orgId}/roles/${role}/setPrivileges`,
+      { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:admin:viewUsers'] }) },
+      tokens.admin,
+    );
     expect(body.error).toMatchObject({ code: 400, fieldErrors: { privileges: expect.stringContaining('new-member default') } });
     const [row] = await svc.db.query<{ privileges: string[] }>('SELECT privileges FROM roles WHERE org_id = $1 AND id = $2', [svc.orgId, role]);
     expect(row.privileges).toEqual(['portal:user:joinGroup']);
     // Other changes to the role are fine.
-    expect(await post(`portals/${svc.orgId}/roles/${role}/setPrivileges`, { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createItem'] }) }, tokens.admin)).toEqual({ success: true });
+    expect(
+      await post(
+        `portals/${svc.orgId}/roles/${role}/setPrivileges`,
+        { privileges: JSON.stringify({ privileges: ['portal:user:joinGroup', 'portal:user:createItem'] }) },
+        tokens.admin,
+      ),
+    ).toEqual({ success: true });
     // A new member still never starts as an administrator.
     const { row: created } = await createUser();
     expect(created).toMatchObject({ role: 'org_user', role_id: role });
@@ -210,7 +223,8 @@ describe('createUser applies the defaults', () => {
       [g1, g2].sort().map((g) => ({ uri: `/groups/${g}/addUsers`, subject_id: g, username: 'admin', properties: { addedUserNames: [username] } })),
     );
     // The member's own view agrees.
-    const token = (await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username, password: PASSWORD } })).json().token;
+    const token = (await svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { f: 'json', username, password: PASSWORD } })).json()
+      .token;
     const me = await get('community/self', token);
     expect(me).toMatchObject({ role: 'org_publisher', roleId: role, userLicenseTypeId: 'GISProfessionalAdvUT' });
     expect(me.groups.map((g: { id: string }) => g.id).sort()).toEqual([g1, g2].sort());
@@ -279,7 +293,7 @@ describe('userDefaultSettings/delete', () => {
     expect(await readDefaults()).toEqual(EMPTY);
   });
 
-  it('portals/self/userDefaultSettings/delete clears the caller\'s organization only', async () => {
+  it("portals/self/userDefaultSettings/delete clears the caller's organization only", async () => {
     await setDefaults({ role: 'org_publisher' });
     await setDefaults({ role: 'org_publisher' }, tokens.partner_admin, svc.partnerOrgId);
     expect(await post('portals/self/userDefaultSettings/delete', {}, tokens.partner_admin)).toEqual({ success: true });

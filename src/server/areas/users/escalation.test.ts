@@ -28,7 +28,18 @@ const INVITER = 'rINVITERAAAAAAAA';
 
 const ROLES: [id: string, name: string, privileges: string[]][] = [
   [LIMITED, 'Role changer', ['portal:admin:viewUsers', 'portal:admin:changeUserRoles']],
-  [BIG, 'Almost admin', ['portal:admin:viewUsers', 'portal:admin:changeUserRoles', 'portal:admin:manageRoles', 'portal:admin:viewItems', 'portal:admin:deleteItems', 'portal:admin:manageWebhooks']],
+  [
+    BIG,
+    'Almost admin',
+    [
+      'portal:admin:viewUsers',
+      'portal:admin:changeUserRoles',
+      'portal:admin:manageRoles',
+      'portal:admin:viewItems',
+      'portal:admin:deleteItems',
+      'portal:admin:manageWebhooks',
+    ],
+  ],
   [SMALL, 'Member viewer', ['portal:admin:viewUsers']],
   [DEFAULTS_MANAGER, 'Defaults manager', ['portal:admin:manageSecurity', ...BASE_ROLE_PRIVILEGES.org_user]],
   [EDITOR, 'Full editor', ['portal:user:viewOrgItems', 'features:user:fullEdit']],
@@ -64,7 +75,8 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 beforeEach(async () => {
-  for (const [username, roleId] of Object.entries(ACCOUNTS)) await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = $2 WHERE username = $1`, [username, roleId]);
+  for (const [username, roleId] of Object.entries(ACCOUNTS))
+    await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = $2 WHERE username = $1`, [username, roleId]);
   await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = NULL WHERE username IN ('admin', 'admin2')`);
   await svc.db.query(`UPDATE users SET role = 'org_user', role_id = NULL WHERE username = 'user1'`);
   await svc.db.query('DELETE FROM user_default_settings');
@@ -111,7 +123,10 @@ describe('updateUserRole by a member holding only viewUsers and changeUserRoles'
   it('cannot give another member that role; the error names what the caller lacks', async () => {
     const events = await eventCount('updateUserRole');
     const body = await updateRole(tokens.changer1, 'user1', BIG);
-    expectForbidden(body, "You cannot assign the role 'Almost admin': it holds privileges you do not hold (portal:admin:viewItems, portal:admin:deleteItems, portal:admin:manageRoles, portal:admin:manageWebhooks).");
+    expectForbidden(
+      body,
+      "You cannot assign the role 'Almost admin': it holds privileges you do not hold (portal:admin:viewItems, portal:admin:deleteItems, portal:admin:manageRoles, portal:admin:manageWebhooks).",
+    );
     expect(await roleOf('user1')).toEqual({ role: 'org_user', role_id: null });
     expect(await eventCount('updateUserRole')).toBe(events);
     // The member really did not gain anything: their own view of themselves is unchanged.
@@ -171,15 +186,24 @@ describe('updateUserRole by a default administrator', () => {
   });
 });
 
-describe('setUserDefaultSettings by a member holding manageSecurity and a User\'s privileges', () => {
+describe("setUserDefaultSettings by a member holding manageSecurity and a User's privileges", () => {
   const setDefaults = (token: string, params: Record<string, string>) => post(`portals/${svc.orgId}/setUserDefaultSettings`, params, token);
   const defaults = () => svc.db.query<{ role: string | null; groups: string[] }>('SELECT role, groups FROM user_default_settings');
 
   it('cannot make a bigger role the new-member default', async () => {
-    expectForbidden(await setDefaults(tokens.defaults1, { role: BIG }), /^You cannot assign the role 'Almost admin': it holds privileges you do not hold \(portal:admin:viewUsers, portal:admin:changeUserRoles, portal:admin:viewItems, /);
-    expectForbidden(await setDefaults(tokens.defaults1, { role: 'org_publisher' }), /^You cannot assign the role 'Publisher': .*portal:publisher:publishFeatures/);
+    expectForbidden(
+      await setDefaults(tokens.defaults1, { role: BIG }),
+      /^You cannot assign the role 'Almost admin': it holds privileges you do not hold \(portal:admin:viewUsers, portal:admin:changeUserRoles, portal:admin:viewItems, /,
+    );
+    expectForbidden(
+      await setDefaults(tokens.defaults1, { role: 'org_publisher' }),
+      /^You cannot assign the role 'Publisher': .*portal:publisher:publishFeatures/,
+    );
     // features:user:fullEdit is the one privilege of the role a User lacks (features:user:edit, which it implies, they hold).
-    expectForbidden(await setDefaults(tokens.defaults1, { role: EDITOR }), "You cannot assign the role 'Full editor': it holds privileges you do not hold (features:user:fullEdit).");
+    expectForbidden(
+      await setDefaults(tokens.defaults1, { role: EDITOR }),
+      "You cannot assign the role 'Full editor': it holds privileges you do not hold (features:user:fullEdit).",
+    );
     expect(await defaults()).toEqual([]);
   });
 
@@ -224,7 +248,7 @@ describe('setUserDefaultSettings by a member holding manageSecurity and a User\'
   });
 });
 
-describe('createUser by a member holding inviteUsers and a User\'s privileges', () => {
+describe("createUser by a member holding inviteUsers and a User's privileges", () => {
   const createUser = (token: string, username: string, extra: Record<string, string> = {}) =>
     post('/portaladmin/security/users/createUser', { username, password: 'Escalation.Check.8642', email: `${username}@example.com`, ...extra }, token);
   const exists = async (username: string) => (await svc.db.query('SELECT 1 FROM users WHERE username = $1', [username])).length > 0;

@@ -71,7 +71,22 @@ export async function insertUser(q: Queryable, u: NewUser): Promise<void> {
     `INSERT INTO users (id, org_id, username, password_hash, first_name, last_name, full_name, email, description,
                         role, role_id, user_license_type_id, user_type, created, modified)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)`,
-    [u.id, u.orgId, u.username, u.passwordHash, u.firstName, u.lastName, u.fullName, u.email, u.description, u.role, u.roleId, u.userLicenseTypeId, u.userType, u.now],
+    [
+      u.id,
+      u.orgId,
+      u.username,
+      u.passwordHash,
+      u.firstName,
+      u.lastName,
+      u.fullName,
+      u.email,
+      u.description,
+      u.role,
+      u.roleId,
+      u.userLicenseTypeId,
+      u.userType,
+      u.now,
+    ],
   );
 }
 
@@ -112,10 +127,9 @@ export async function claimSignInAttempt(
   now: number,
   lockUntil: (failures: number) => number,
 ): Promise<{ failures: number } | { lockedUntil: number }> {
-  const [row] = await q.query<{ failed_sign_ins: number; locked_until: number }>(
-    'SELECT failed_sign_ins, locked_until FROM users WHERE id = $1 FOR UPDATE',
-    [userId],
-  );
+  const [row] = await q.query<{ failed_sign_ins: number; locked_until: number }>('SELECT failed_sign_ins, locked_until FROM users WHERE id = $1 FOR UPDATE', [
+    userId,
+  ]);
   if (row.locked_until > now) return { lockedUntil: row.locked_until };
   const failures = row.failed_sign_ins + 1;
   const until = lockUntil(failures);
@@ -129,12 +143,34 @@ export async function recordSignIn(q: Queryable, userId: string, now: number, vi
     'UPDATE users SET failed_sign_ins = 0, locked_until = 0, last_login = $2 WHERE id = $1 RETURNING org_id, username, full_name',
     [userId, now],
   );
-  if (u) await recordEvent(q, { orgId: u.org_id, source: 'session', operation: 'signin', subjectId: u.username, actor: { userId, username: u.username }, when: now, history: { title: u.full_name, data: { via } } });
+  if (u)
+    await recordEvent(q, {
+      orgId: u.org_id,
+      source: 'session',
+      operation: 'signin',
+      subjectId: u.username,
+      actor: { userId, username: u.username },
+      when: now,
+      history: { title: u.full_name, data: { via } },
+    });
 }
 
 /** A failed sign-in of an existing member (unknown usernames belong to no organization): the `failedlogin` event. */
-export async function recordFailedSignIn(q: Queryable, user: Pick<UserRow, 'id' | 'org_id' | 'username'>, now: number, reason: 'password' | 'locked' | 'disabled'): Promise<void> {
-  await recordEvent(q, { orgId: user.org_id, source: 'session', operation: 'failedSignin', subjectId: user.username, actor: { userId: user.id, username: user.username }, when: now, history: { data: { reason } } });
+export async function recordFailedSignIn(
+  q: Queryable,
+  user: Pick<UserRow, 'id' | 'org_id' | 'username'>,
+  now: number,
+  reason: 'password' | 'locked' | 'disabled',
+): Promise<void> {
+  await recordEvent(q, {
+    orgId: user.org_id,
+    source: 'session',
+    operation: 'failedSignin',
+    subjectId: user.username,
+    actor: { userId: user.id, username: user.username },
+    when: now,
+    history: { data: { reason } },
+  });
 }
 
 // ------------------------------------------------------------------ member lists
@@ -162,8 +198,6 @@ const SORT_SQL: Record<string, string> = {
   level: 'u.user_license_type_id',
   role: 'u.role, u.role_id',
 };
-
-
 
 function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
   const params: unknown[] = [f.orgId];

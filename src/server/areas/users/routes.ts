@@ -52,7 +52,15 @@ export function userRoutes(app: FastifyInstance): void {
       if (params.fullname) names.push({ column: 'full_name', value: params.fullname });
       if (params.firstname) names.push({ column: 'first_name', value: params.firstname });
       if (params.lastname) names.push({ column: 'last_name', value: params.lastname });
-      const roles = [...(params.role ? params.role.split(',').map((r) => r.trim()).filter(Boolean) : []), ...(params.roleIds ?? [])];
+      const roles = [
+        ...(params.role
+          ? params.role
+              .split(',')
+              .map((r) => r.trim())
+              .filter(Boolean)
+          : []),
+        ...(params.roleIds ?? []),
+      ];
       const filter: MemberFilter = {
         orgId,
         roles,
@@ -61,7 +69,12 @@ export function userRoutes(app: FastifyInstance): void {
         terms: params.q ? params.q.split(/\s+/).filter(Boolean) : [],
       };
       if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
-      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
+      const { total, rows } = await listMembers(
+        portal.db,
+        filter,
+        { field: params.sortField, order: params.sortOrder },
+        { offset: params.start - 1, limit: params.num },
+      );
       return { ...pageEnvelope(total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
     },
   });
@@ -73,7 +86,12 @@ export function userRoutes(app: FastifyInstance): void {
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
       const filter = { orgId, ...parseUserQuery(params.q) };
-      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
+      const { total, rows } = await listMembers(
+        portal.db,
+        filter,
+        { field: params.sortField, order: params.sortOrder },
+        { offset: params.start - 1, limit: params.num },
+      );
       return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
     },
   });

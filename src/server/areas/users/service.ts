@@ -113,7 +113,10 @@ export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: 
       actor: { userId: caller.userId, username: caller.username },
       properties: { userRoleUpdatedTo: [to.roleId ?? to.role] },
       when: now,
-      history: { title: target.full_name || target.username, data: { before: { role: from.role, roleId: from.roleId }, after: { role: to.role, roleId: to.roleId } } },
+      history: {
+        title: target.full_name || target.username,
+        data: { before: { role: from.role, roleId: from.roleId }, after: { role: to.role, roleId: to.roleId } },
+      },
     });
     return { success: true, username: target.username };
   });
@@ -146,58 +149,74 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
   const passwordHash = input.passwordHash ?? (await hashPassword(input.password, ctx.config.passwordLogN));
   const now = ctx.clock.now();
   const taken = () => badParam('username', `'${input.username}' is already taken`, 'Unable to create user.');
-  return ctx.db.tx(async (q) => {
-    if (await usernameTaken(q, input.username)) throw taken();
-    const defaults = await readDefaults(q, orgId);
-    const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
-    // The caller chooses the new account's password, so giving it a role is giving themselves one.
-    if (caller) assertMayGrantRole(caller, resolved);
-    const firstName = input.firstname ?? '';
-    const lastName = input.lastname ?? '';
-    const user = {
-      id: hexId(),
-      orgId,
-      username: input.username,
-      passwordHash,
-      firstName,
-      lastName,
-      fullName: input.fullname || `${firstName} ${lastName}`.trim() || input.username,
-      email: input.email,
-      description: input.description ?? null,
-      role: resolved.role,
-      roleId: resolved.roleId,
-      userLicenseTypeId: input.userLicenseTypeId ?? defaults.userLicenseType ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
-      userType: defaults.userType ?? 'arcgisonly',
-      now,
-    };
-    await insertUser(q, user);
-    // Default groups the new member's role may join (a group deleted since is skipped).
-    if (defaults.groups.length && resolved.privileges.has('portal:user:joinGroup')) {
-      const joined = await q.query<{ group_id: string }>(
-        `INSERT INTO group_members (group_id, user_id, member_type, joined)
+  return ctx.db
+    .tx(async (q) => {
+      if (await usernameTaken(q, input.username)) throw taken();
+      const defaults = await readDefaults(q, orgId);
+      const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
+      // The caller chooses the new account's password, so giving it a role is giving themselves one.
+      if (caller) assertMayGrantRole(caller, resolved);
+      const firstName = input.firstname ?? '';
+      const lastName = input.lastname ?? '';
+      const user = {
+        id: hexId(),
+        orgId,
+        username: input.username,
+        passwordHash,
+        firstName,
+        lastName,
+        fullName: input.fullname || `${firstName} ${lastName}`.trim() || input.username,
+        email: input.email,
+        description: input.description ?? null,
+        role: resolved.role,
+        roleId: resolved.roleId,
+        userLicenseTypeId: input.userLicenseTypeId ?? defaults.userLicenseType ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
+        userType: defaults.userType ?? 'arcgisonly',
+        now,
+      };
+      await insertUser(q, user);
+      // Default groups the new member's role may join (a group deleted since is skipped).
+      if (defaults.groups.length && resolved.privileges.has('portal:user:joinGroup')) {
+        const joined = await q.query<{ group_id: string }>(
+          `INSERT INTO group_members (group_id, user_id, member_type, joined)
          SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING
          RETURNING group_id`,
-        [defaults.groups, user.id, now, orgId],
-      );
-      for (const { group_id } of joined) {
-        await recordEvent(q, { orgId, source: 'group', operation: 'addUsers', subjectId: group_id, actor: caller ? { userId: caller.userId, username: caller.username } : null, properties: { addedUserNames: [user.username] }, when: now, history: { data: { usernames: [user.username], reason: 'new-member defaults' } } });
+          [defaults.groups, user.id, now, orgId],
+        );
+        for (const { group_id } of joined) {
+          await recordEvent(q, {
+            orgId,
+            source: 'group',
+            operation: 'addUsers',
+            subjectId: group_id,
+            actor: caller ? { userId: caller.userId, username: caller.username } : null,
+            properties: { addedUserNames: [user.username] },
+            when: now,
+            history: { data: { usernames: [user.username], reason: 'new-member defaults' } },
+          });
+        }
       }
-    }
-    await recordEvent(q, {
-      orgId,
-      source: 'user',
-      operation: 'add',
-      subjectId: user.username,
-      actor: caller ? { userId: caller.userId, username: caller.username } : null,
-      properties: { role: [resolved.roleId ?? resolved.role] },
-      when: now,
-      history: { title: user.fullName, data: { after: { role: resolved.role, roleId: resolved.roleId, fullName: user.fullName, email: user.email, userLicenseTypeId: user.userLicenseTypeId } } },
+      await recordEvent(q, {
+        orgId,
+        source: 'user',
+        operation: 'add',
+        subjectId: user.username,
+        actor: caller ? { userId: caller.userId, username: caller.username } : null,
+        properties: { role: [resolved.roleId ?? resolved.role] },
+        when: now,
+        history: {
+          title: user.fullName,
+          data: {
+            after: { role: resolved.role, roleId: resolved.roleId, fullName: user.fullName, email: user.email, userLicenseTypeId: user.userLicenseTypeId },
+          },
+        },
+      });
+      return user;
+    })
+    .catch((err: unknown) => {
+      // The same new name asked for twice at once: the unique index refuses the second insert.
+      const e = err as { code?: string; constraint?: string };
+      if (e.code === '23505' && (e.constraint ?? 'users_username') === 'users_username') throw taken();
+      throw err;
     });
-    return user;
-  }).catch((err: unknown) => {
-    // The same new name asked for twice at once: the unique index refuses the second insert.
-    const e = err as { code?: string; constraint?: string };
-    if (e.code === '23505' && (e.constraint ?? 'users_username') === 'users_username') throw taken();
-    throw err;
-  });
 }

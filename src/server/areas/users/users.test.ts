@@ -82,7 +82,21 @@ describe('reading members', () => {
 
     it('carries the fields rest-js and the console read', async () => {
       const me = await get('community/self', tokens.user1);
-      for (const key of ['id', 'fullName', 'firstName', 'lastName', 'userType', 'lastLogin', 'orgId', 'privileges', 'userLicenseTypeId', 'disabled', 'created', 'modified', 'provider']) {
+      for (const key of [
+        'id',
+        'fullName',
+        'firstName',
+        'lastName',
+        'userType',
+        'lastLogin',
+        'orgId',
+        'privileges',
+        'userLicenseTypeId',
+        'disabled',
+        'created',
+        'modified',
+        'provider',
+      ]) {
         expect(me, key).toHaveProperty(key);
       }
       expect(me).toMatchObject({ fullName: 'Uma User', firstName: 'Uma', lastName: 'User', disabled: false, provider: 'arcgis' });
@@ -114,7 +128,11 @@ describe('reading members', () => {
 
     it('hides members from another organization exactly as it hides unknown names', async () => {
       const other = await get('community/users/user1', tokens.partner_admin);
-      expect(other.error).toEqual({ code: 400, message: "User 'user1' does not exist or is inaccessible.", details: ["User 'user1' does not exist or is inaccessible."] });
+      expect(other.error).toEqual({
+        code: 400,
+        message: "User 'user1' does not exist or is inaccessible.",
+        details: ["User 'user1' does not exist or is inaccessible."],
+      });
       const unknown = await get('community/users/nobody_at_all', tokens.partner_admin);
       expect(unknown.error.message).toBe("User 'nobody_at_all' does not exist or is inaccessible.");
       expect((await get('community/users/partner_admin', tokens.user1)).error.code).toBe(400);
@@ -232,7 +250,7 @@ describe('reading members', () => {
       }
     });
 
-    it('answers portals/self/users for the caller\'s organization', async () => {
+    it("answers portals/self/users for the caller's organization", async () => {
       expect(await get('portals/self/users', tokens.admin, { num: '2' })).toEqual(await list({ num: '2' }));
       expect(names((await get('portals/self/users', tokens.partner_admin, { num: '1' })).users)).toEqual(['bulk001']);
     });
@@ -320,7 +338,11 @@ describe('updateUserRole', () => {
 
   beforeAll(async () => {
     // A Publisher's privileges too: one gives only roles one holds entirely (escalation.test.ts).
-    await insertRole(svc.orgId, ROLE_MANAGER, 'Role manager', ['portal:admin:changeUserRoles', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_publisher]);
+    await insertRole(svc.orgId, ROLE_MANAGER, 'Role manager', [
+      'portal:admin:changeUserRoles',
+      'portal:admin:viewUsers',
+      ...BASE_ROLE_PRIVILEGES.org_publisher,
+    ]);
     await insertRole(svc.partnerOrgId, PARTNER_ONLY, 'Partner role', ['portal:user:viewOrgUsers']);
   });
 
@@ -349,9 +371,16 @@ describe('updateUserRole', () => {
   }
 
   async function roleEvents() {
-    return svc.db.query<{ org_id: string; uri: string; source: string; operation: string; subject_id: string; username: string; user_id: string; properties: Record<string, unknown> }>(
-      `SELECT org_id, uri, source, operation, subject_id, username, user_id, properties FROM events WHERE operation = 'updateUserRole' ORDER BY seq`,
-    );
+    return svc.db.query<{
+      org_id: string;
+      uri: string;
+      source: string;
+      operation: string;
+      subject_id: string;
+      username: string;
+      user_id: string;
+      properties: Record<string, unknown>;
+    }>(`SELECT org_id, uri, source, operation, subject_id, username, user_id, properties FROM events WHERE operation = 'updateUserRole' ORDER BY seq`);
   }
 
   async function self(username: string) {
@@ -360,7 +389,7 @@ describe('updateUserRole', () => {
   }
 
   describe('default administrator', () => {
-    it('makes user1 a publisher; the change shows at once, on user1\'s existing token too', async () => {
+    it("makes user1 a publisher; the change shows at once, on user1's existing token too", async () => {
       expect(await updateRole(tokens.admin, 'user1', 'org_publisher')).toEqual({ success: true, username: 'user1' });
       expect(await roleOf('user1')).toEqual({ role: 'org_publisher', role_id: null });
       const me = await self('user1');
@@ -468,8 +497,12 @@ describe('updateUserRole', () => {
       expect(await roleOf('user1')).toEqual({ role: 'org_user', role_id: null });
     });
 
-    it('accepts portals/self/updateUserRole for the caller\'s organization', async () => {
-      const res = await svc.app.inject({ method: 'POST', url: '/sharing/rest/portals/self/updateUserRole', payload: { f: 'json', token: tokens.admin, username: 'user1', role: 'org_publisher' } });
+    it("accepts portals/self/updateUserRole for the caller's organization", async () => {
+      const res = await svc.app.inject({
+        method: 'POST',
+        url: '/sharing/rest/portals/self/updateUserRole',
+        payload: { f: 'json', token: tokens.admin, username: 'user1', role: 'org_publisher' },
+      });
       expect(res.json()).toEqual({ success: true, username: 'user1' });
     });
   });
@@ -477,7 +510,11 @@ describe('updateUserRole', () => {
   describe('members without the privilege', () => {
     it.each(['user1', 'publisher1', 'viewer1'])('refuses %s with 403', async (who) => {
       const body = await updateRole(tokens[who], 'user1', 'org_admin');
-      expect(body.error).toMatchObject({ code: 403, messageCode: 'GWM_0003', message: 'You do not have permissions to access this resource or perform this operation.' });
+      expect(body.error).toMatchObject({
+        code: 403,
+        messageCode: 'GWM_0003',
+        message: 'You do not have permissions to access this resource or perform this operation.',
+      });
       expect(body.error.details.join(' ')).toContain('portal:admin:changeUserRoles');
       expect(await roleOf('user1')).toEqual({ role: 'org_user', role_id: null });
     });
@@ -504,14 +541,21 @@ describe('updateUserRole', () => {
     it('stays when two administrators demote each other at the same moment', async () => {
       await updateRole(tokens.admin, 'publisher1', 'org_admin');
       const defaultAdmins = async () =>
-        (await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL`, [svc.orgId]))[0].n;
+        (await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE org_id = $1 AND role = 'org_admin' AND role_id IS NULL`, [svc.orgId]))[0]
+          .n;
       for (let round = 0; round < 5; round++) {
         await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = NULL WHERE username IN ('admin', 'publisher1')`);
         const results = await Promise.all([updateRole(tokens.admin, 'publisher1', 'org_user'), updateRole(tokens.publisher1, 'admin', 'org_user')]);
-        expect(results.filter((r) => r.success), JSON.stringify(results)).toHaveLength(1);
+        expect(
+          results.filter((r) => r.success),
+          JSON.stringify(results),
+        ).toHaveLength(1);
         // The other is refused: as the last administrator, or (when it ran after the first change
         // took effect) because its caller is no longer an administrator.
-        expect(results.filter((r) => r.error?.code === 400 || r.error?.code === 403), JSON.stringify(results)).toHaveLength(1);
+        expect(
+          results.filter((r) => r.error?.code === 400 || r.error?.code === 403),
+          JSON.stringify(results),
+        ).toHaveLength(1);
         expect(await defaultAdmins()).toBe(1);
       }
     });
@@ -579,7 +623,12 @@ describe('createUser', () => {
     // A Publisher's privileges too: one creates only accounts whose role one holds entirely (escalation.test.ts).
     await insertRole(THIRD, INVITER, 'Inviter', ['portal:admin:inviteUsers', 'portal:admin:viewUsers', ...BASE_ROLE_PRIVILEGES.org_publisher]);
     // third_inviter is a non-default administrator: a custom role that may add members.
-    for (const [who, role] of [['admin', 'org_admin'], ['publisher', 'org_publisher'], ['viewer', VIEWER], ['inviter', INVITER]]) {
+    for (const [who, role] of [
+      ['admin', 'org_admin'],
+      ['publisher', 'org_publisher'],
+      ['viewer', VIEWER],
+      ['inviter', INVITER],
+    ]) {
       await createAccount(svc.app.portal, null, THIRD, { username: `third_${who}`, password: DEMO_PASSWORD, email: `third_${who}@third.example.com`, role });
       t[who] = await svc.tokenFor(`third_${who}`);
     }
@@ -593,7 +642,12 @@ describe('createUser', () => {
     return res.json();
   }
 
-  const member = (username: string, extra: Record<string, string> = {}) => ({ username, password: GOOD_PASSWORD, email: `${username}@third.example.com`, ...extra });
+  const member = (username: string, extra: Record<string, string> = {}) => ({
+    username,
+    password: GOOD_PASSWORD,
+    email: `${username}@third.example.com`,
+    ...extra,
+  });
 
   async function userRow(username: string) {
     const [row] = await svc.db.query<{ org_id: string; role: string; role_id: string | null; password_hash: string }>(
@@ -685,7 +739,10 @@ describe('createUser', () => {
 
     it('the same new name asked for several times at once: one account, the others refused as taken', async () => {
       const results = await Promise.all(Array.from({ length: 8 }, (_, i) => createUser(t.admin, member(i % 2 ? 'Race.Name1' : 'race.name1'))));
-      expect(results.filter((r) => r.status === 'success'), JSON.stringify(results)).toHaveLength(1);
+      expect(
+        results.filter((r) => r.status === 'success'),
+        JSON.stringify(results),
+      ).toHaveLength(1);
       for (const r of results.filter((r) => r.error)) {
         expect(r.error).toMatchObject({ code: 400, message: 'Unable to create user.' });
         expect(r.error.fieldErrors).toHaveProperty('username');

@@ -142,7 +142,11 @@ describe('only 2xx succeeds', () => {
     await createGroup();
     await dispatch();
     expect((await svc.post(`${base}/${ok}/notificationStatus`, {}, token)).WebhookStatus[0]).toMatchObject({ responseStatus: 204, success: true });
-    expect((await svc.post(`${base}/${notModified}/notificationStatus`, {}, token)).WebhookStatus[0]).toMatchObject({ responseStatus: 304, success: false, deliveryState: 'failed' });
+    expect((await svc.post(`${base}/${notModified}/notificationStatus`, {}, token)).WebhookStatus[0]).toMatchObject({
+      responseStatus: 304,
+      success: false,
+      deliveryState: 'failed',
+    });
   });
 });
 

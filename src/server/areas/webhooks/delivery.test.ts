@@ -81,7 +81,11 @@ afterAll(async () => {
 });
 afterEach(async () => {
   for (const id of hooks.splice(0)) await svc.post(`${base}/${id}/delete`, {}, await tok());
-  await svc.post(`${base}/settings/update`, { notificationAttempts: '3', notificationTimeOutInSeconds: '10', notificationElapsedTimeInSeconds: '5' }, await tok());
+  await svc.post(
+    `${base}/settings/update`,
+    { notificationAttempts: '3', notificationTimeOutInSeconds: '10', notificationElapsedTimeInSeconds: '5' },
+    await tok(),
+  );
   received.length = 0;
   concurrent = {};
   maxConcurrent = {};
@@ -94,7 +98,8 @@ async function hook(path: string, params: Record<string, string> = {}): Promise<
   return res.id;
 }
 const createGroup = async (title = `G ${Math.random()}`) => (await svc.post('community/createGroup', { title }, await tok())).group.id as string;
-const status = async (id: string) => (await svc.post(`${base}/${id}/notificationStatus`, { num: '100' }, await tok())) as { WebhookStatus: any[]; total: number; nextStart: number };
+const status = async (id: string) =>
+  (await svc.post(`${base}/${id}/notificationStatus`, { num: '100' }, await tok())) as { WebhookStatus: any[]; total: number; nextStart: number };
 const dispatch = () => runWebhookDispatch(svc.app.portal);
 const settings = async (p: Record<string, string>) => svc.post(`${base}/settings/update`, p, await tok());
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64');
@@ -109,7 +114,17 @@ describe('delivery', () => {
     const payload = JSON.parse(r.body);
     expect(payload).toEqual({
       info: { webhookId: id, webhookName: 'Signed', portalURL: expect.any(String), when: clock.t },
-      events: [{ userId: expect.any(String), username: 'admin', when: clock.t, operation: 'add', source: 'group', id: groupId, properties: { title: ['Signed group'] } }],
+      events: [
+        {
+          userId: expect.any(String),
+          username: 'admin',
+          when: clock.t,
+          operation: 'add',
+          source: 'group',
+          id: groupId,
+          properties: { title: ['Signed group'] },
+        },
+      ],
     });
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.headers['x-esrihook-signature']).toBe(`sha256=${hmac('topsecret', r.body)}`);
@@ -362,7 +377,8 @@ describe('background loop and restarts', () => {
     receiver.on('request', onRequest);
     const vacuumAfter = WEBHOOK_LIMITS.vacuumAfterAttempts;
     WEBHOOK_LIMITS.vacuumAfterAttempts = 5;
-    const vacuums = async () => (await svc.db.query<{ n: number }>(`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0].n;
+    const vacuums = async () =>
+      (await svc.db.query<{ n: number }>(`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0].n;
     const before = await vacuums();
     const loop = startWebhookDispatcher(svc.app.portal, 20);
     try {

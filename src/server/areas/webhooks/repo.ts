@@ -53,7 +53,8 @@ export async function lockWebhook(q: Queryable, orgId: string, id: string): Prom
 
 export async function listWebhooks(q: Queryable, orgId: string, offset: number, limit: number): Promise<{ total: number; rows: WebhookRow[] }> {
   const [{ n }] = await q.query<{ n: number }>('SELECT count(*)::int AS n FROM webhooks WHERE org_id = $1', [orgId]);
-  const rows = limit > 0 ? await q.query<WebhookRow>('SELECT * FROM webhooks WHERE org_id = $1 ORDER BY created, id OFFSET $2 LIMIT $3', [orgId, offset, limit]) : [];
+  const rows =
+    limit > 0 ? await q.query<WebhookRow>('SELECT * FROM webhooks WHERE org_id = $1 ORDER BY created, id OFFSET $2 LIMIT $3', [orgId, offset, limit]) : [];
   return { total: n, rows: rows.map(normalise) };
 }
 
@@ -61,11 +62,28 @@ export async function insertWebhook(q: Queryable, row: WebhookRow): Promise<void
   await q.query(
     `INSERT INTO webhooks (id, org_id, name, payload_url, secret, is_active, config, events, owner_id, activated, created, modified)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [row.id, row.org_id, row.name, row.payload_url, row.secret, row.is_active, JSON.stringify(row.config), row.events, row.owner_id, row.activated, row.created, row.modified],
+    [
+      row.id,
+      row.org_id,
+      row.name,
+      row.payload_url,
+      row.secret,
+      row.is_active,
+      JSON.stringify(row.config),
+      row.events,
+      row.owner_id,
+      row.activated,
+      row.created,
+      row.modified,
+    ],
   );
 }
 
-export async function updateWebhookRow(q: Queryable, id: string, f: Pick<WebhookRow, 'name' | 'payload_url' | 'secret' | 'config' | 'events' | 'modified'>): Promise<void> {
+export async function updateWebhookRow(
+  q: Queryable,
+  id: string,
+  f: Pick<WebhookRow, 'name' | 'payload_url' | 'secret' | 'config' | 'events' | 'modified'>,
+): Promise<void> {
   await q.query('UPDATE webhooks SET name = $2, payload_url = $3, secret = $4, config = $5, events = $6, modified = $7 WHERE id = $1', [
     id,
     f.name,
@@ -79,8 +97,17 @@ export async function updateWebhookRow(q: Queryable, id: string, f: Pick<Webhook
 
 /** Activation clears the reason of the last deactivation; a deactivation records `reason`. */
 export async function setActive(q: Queryable, id: string, active: boolean, now: number, reason = ''): Promise<void> {
-  if (active) await q.query('UPDATE webhooks SET is_active = true, activated = $2, modified = $2, deactivated_reason = NULL, deactivated_at = NULL WHERE id = $1 AND NOT is_active', [id, now]);
-  else await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_reason = $3, deactivated_at = $2 WHERE id = $1 AND is_active', [id, now, reason]);
+  if (active)
+    await q.query(
+      'UPDATE webhooks SET is_active = true, activated = $2, modified = $2, deactivated_reason = NULL, deactivated_at = NULL WHERE id = $1 AND NOT is_active',
+      [id, now],
+    );
+  else
+    await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_reason = $3, deactivated_at = $2 WHERE id = $1 AND is_active', [
+      id,
+      now,
+      reason,
+    ]);
 }
 
 export interface DeliveryStats {

@@ -1,7 +1,14 @@
 /** Organization webhooks: `portals/<orgId>/webhooks/…` (spec §4.3; facts §3.3). */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createWebhookParams, updateWebhookParams, webhookListParams, webhookSettingsParams, type WebhookAttemptRecord, type WebhookDeliverySummary } from '../../../shared/contract/webhooks.ts';
+import {
+  createWebhookParams,
+  updateWebhookParams,
+  webhookListParams,
+  webhookSettingsParams,
+  type WebhookAttemptRecord,
+  type WebhookDeliverySummary,
+} from '../../../shared/contract/webhooks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
@@ -29,7 +36,19 @@ const DAY_MS = 86_400_000;
  * The public record of a notification is `id, isInvoked, invokedTimestamp, responseText, payload`;
  * these attempt details are this portal's own.
  */
-const NOTIFICATION_EXTRAS = ['deliveryId', 'eventId', 'event', 'attempt', 'requestHeaders', 'responseStatus', 'responseBody', 'error', 'durationMs', 'success', 'deliveryState'].map((f) => `WebhookStatus.${f}`);
+const NOTIFICATION_EXTRAS = [
+  'deliveryId',
+  'eventId',
+  'event',
+  'attempt',
+  'requestHeaders',
+  'responseStatus',
+  'responseBody',
+  'error',
+  'durationMs',
+  'success',
+  'deliveryState',
+].map((f) => `WebhookStatus.${f}`);
 
 export function webhookRoutes(app: FastifyInstance): void {
   // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
@@ -52,7 +71,10 @@ export function webhookRoutes(app: FastifyInstance): void {
       for (const row of rows) {
         const days = row.config.deactivationPolicy?.daysInPast ?? WEBHOOK_LIMITS.defaultPolicy.daysInPast;
         const s = (await deliveryStats(portal.db, [row.id], now - days * DAY_MS, row.activated)).get(row.id)!;
-        stats.set(row.id, { lastDelivery: s.last_at === null ? null : { at: s.last_at, success: !!s.last_success, status: s.last_status }, recentFailures: s.failed });
+        stats.set(row.id, {
+          lastDelivery: s.last_at === null ? null : { at: s.last_at, success: !!s.last_success, status: s.last_status },
+          recentFailures: s.failed,
+        });
       }
       return { webhooks: rows.map((r) => ({ ...toWebhookRecord(r), ...stats.get(r.id) })), ...pageEnvelope(total, params, rows.length) };
     },

@@ -24,7 +24,17 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { webhookWork } from '../../jobs/webhooks/work.ts';
-import { deleteWebhookRow, findWebhook, insertWebhook, lockWebhook, readSettings, setActive, updateWebhookRow, writeSettings, type WebhookRow } from './repo.ts';
+import {
+  deleteWebhookRow,
+  findWebhook,
+  insertWebhook,
+  lockWebhook,
+  readSettings,
+  setActive,
+  updateWebhookRow,
+  writeSettings,
+  type WebhookRow,
+} from './repo.ts';
 
 export const MANAGE_WEBHOOKS = 'portal:admin:manageWebhooks';
 
@@ -88,7 +98,10 @@ export async function validateEvents(q: Queryable, orgId: string, events: string
           ? 'SELECT 1 FROM groups WHERE org_id = $1 AND id = $2'
           : 'SELECT 1 FROM users WHERE org_id = $1 AND lower(username) = lower($2)';
     const found = await q.query(sql, [orgId, parsed.subject]);
-    if (!found.length) bad.push(`'${uri}' names ${parsed.source === 'user' ? 'a user' : `an ${parsed.source === 'item' ? 'item' : 'group'}`} '${parsed.subject}' that does not exist in this organization`);
+    if (!found.length)
+      bad.push(
+        `'${uri}' names ${parsed.source === 'user' ? 'a user' : `an ${parsed.source === 'item' ? 'item' : 'group'}`} '${parsed.subject}' that does not exist in this organization`,
+      );
   }
   if (bad.length) throw new ApiError(400, 'Invalid event URIs.', bad, undefined, { events: bad.join('; ') });
   return unique;
@@ -116,8 +129,25 @@ function diff(was: Record<string, unknown>, now: Record<string, unknown>): { bef
 }
 
 /** A webhook change in the organization's history (idType w; never the secret). */
-async function recordWebhookEvent(q: Queryable, caller: Caller, orgId: string, id: string, op: HistoryOperation, title: string, data: HistoryData, now: number): Promise<void> {
-  await recordEvent(q, { orgId, source: 'webhook', operation: op, subjectId: id, actor: { userId: caller.userId, username: caller.username }, when: now, history: { op, title, data } });
+async function recordWebhookEvent(
+  q: Queryable,
+  caller: Caller,
+  orgId: string,
+  id: string,
+  op: HistoryOperation,
+  title: string,
+  data: HistoryData,
+  now: number,
+): Promise<void> {
+  await recordEvent(q, {
+    orgId,
+    source: 'webhook',
+    operation: op,
+    subjectId: id,
+    actor: { userId: caller.userId, username: caller.username },
+    when: now,
+    history: { op, title, data },
+  });
 }
 
 export async function createWebhook(ctx: PortalContext, caller: Caller, orgId: string, p: CreateInput) {
@@ -168,7 +198,10 @@ export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: s
     const secret = p.secret === undefined || p.secret === SECRET_MASK ? row.secret : p.secret;
     const now = ctx.clock.now();
     await updateWebhookRow(q, id, { name: p.name, payload_url: url, secret, config: p.config ?? row.config, events, modified: now });
-    const change = diff({ name: row.name, payloadUrl: row.payload_url, config: row.config, events: row.events }, { name: p.name, payloadUrl: url, config: p.config ?? row.config, events });
+    const change = diff(
+      { name: row.name, payloadUrl: row.payload_url, config: row.config, events: row.events },
+      { name: p.name, payloadUrl: url, config: p.config ?? row.config, events },
+    );
     // Never the secret itself: only that it changed.
     if (secret !== row.secret) [change.before.secret, change.after.secret] = ['changed', 'changed'];
     await recordWebhookEvent(q, caller, orgId, id, 'updateWebhook', p.name, change, now);
@@ -217,7 +250,11 @@ export async function updateWebhookSettings(ctx: PortalContext, caller: Caller, 
     const current = await webhookSettings(q, orgId);
     const s = { ...current, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) };
     await recordWebhookEvent(q, caller, orgId, orgId, 'updateWebhookSettings', 'Webhook settings', diff({ ...current }, { ...s }), ctx.clock.now());
-    await writeSettings(q, orgId, { notification_attempts: s.notificationAttempts, timeout_seconds: s.notificationTimeOutInSeconds, interval_seconds: s.notificationElapsedTimeInSeconds });
+    await writeSettings(q, orgId, {
+      notification_attempts: s.notificationAttempts,
+      timeout_seconds: s.notificationTimeOutInSeconds,
+      interval_seconds: s.notificationElapsedTimeInSeconds,
+    });
   });
   return { success: true };
 }
@@ -253,8 +290,12 @@ export async function redeliver(ctx: PortalContext, caller: Caller, orgId: strin
     if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
     const [d] = await q.query<{ state: string }>('SELECT state FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE', [deliveryId, id]);
     if (!d) throw new ApiError(404, `Delivery '${deliveryId}' does not exist.`, [`Delivery '${deliveryId}' does not exist.`]);
-    if (d.state === 'pending' || d.state === 'running') throw new ApiError(400, `Delivery '${deliveryId}' is still ${d.state}.`, [`Delivery '${deliveryId}' is still ${d.state}.`]);
-    await q.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = $2, locked_until = 0, finished = NULL WHERE id = $1`, [deliveryId, now]);
+    if (d.state === 'pending' || d.state === 'running')
+      throw new ApiError(400, `Delivery '${deliveryId}' is still ${d.state}.`, [`Delivery '${deliveryId}' is still ${d.state}.`]);
+    await q.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = $2, locked_until = 0, finished = NULL WHERE id = $1`, [
+      deliveryId,
+      now,
+    ]);
   });
   webhookWork();
   return { success: true };

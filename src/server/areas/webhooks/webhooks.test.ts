@@ -29,7 +29,8 @@ describe('event catalogue', () => {
     expect(parseEventUri('/roles/delete')).toEqual({ kind: 'verb', source: 'role', verb: 'delete' });
     expect(parseEventUri('/users/user1/updateUserRole')).toEqual({ kind: 'subject', source: 'user', subject: 'user1', verb: 'updateUserRole' });
     expect(parseEventUri('/groups/abc')).toEqual({ kind: 'subject', source: 'group', subject: 'abc' });
-    for (const bad of ['', 'items', '/things', '/items/', '/items/x/add', '/items/x/bogus', '/roles/x', '/items/a/b/c', '//']) expect(parseEventUri(bad).kind).toBe('invalid');
+    for (const bad of ['', 'items', '/things', '/items/', '/items/x/add', '/items/x/bogus', '/roles/x', '/items/a/b/c', '//'])
+      expect(parseEventUri(bad).kind).toBe('invalid');
   });
 
   it('matches an outbox URI against the root, the verb, the subject and the exact path', () => {
@@ -73,7 +74,12 @@ describe('who may manage webhooks', () => {
 
 describe('create, read, update', () => {
   it('allChanges stores "/" and shows the secret once', async () => {
-    const res = await create({ name: 'All', changes: 'allChanges', secret: 's3cret', config: JSON.stringify({ deactivationPolicy: { numberOfFailures: 3, daysInPast: 2 } }) });
+    const res = await create({
+      name: 'All',
+      changes: 'allChanges',
+      secret: 's3cret',
+      config: JSON.stringify({ deactivationPolicy: { numberOfFailures: 3, daysInPast: 2 } }),
+    });
     expect(res).toMatchObject({ success: true, secret: 's3cret' });
     const record = await svc.post(`${base}/${res.id}`, {}, tokens.admin);
     expect(record).toMatchObject({
@@ -139,16 +145,29 @@ describe('create, read, update', () => {
   });
 
   it('update: name, url and events required; secret kept unless sent; config kept unless sent', async () => {
-    const { id } = await create({ name: 'Before', events: '/items', secret: 'keep-me', config: JSON.stringify({ deactivationPolicy: { numberOfFailures: 4, daysInPast: 4 } }) });
+    const { id } = await create({
+      name: 'Before',
+      events: '/items',
+      secret: 'keep-me',
+      config: JSON.stringify({ deactivationPolicy: { numberOfFailures: 4, daysInPast: 4 } }),
+    });
     const path = `${base}/${id}/update`;
     for (const missing of ['name', 'url', 'events']) {
       const params: Record<string, string> = { name: 'After', url: RECEIVER, events: '/groups' };
       delete params[missing];
       expect((await svc.post(path, params, tokens.admin)).error.fieldErrors).toHaveProperty(missing);
     }
-    expect(await svc.post(path, { name: 'After', url: 'http://127.0.0.1:9/other', events: '/groups,/roles', secret: '********' }, tokens.admin)).toEqual({ success: true });
+    expect(await svc.post(path, { name: 'After', url: 'http://127.0.0.1:9/other', events: '/groups,/roles', secret: '********' }, tokens.admin)).toEqual({
+      success: true,
+    });
     const after = await svc.post(`${base}/${id}`, {}, tokens.admin);
-    expect(after).toMatchObject({ name: 'After', payloadUrl: 'http://127.0.0.1:9/other', events: ['/groups', '/roles'], secret: '********', config: { deactivationPolicy: { numberOfFailures: 4, daysInPast: 4 } } });
+    expect(after).toMatchObject({
+      name: 'After',
+      payloadUrl: 'http://127.0.0.1:9/other',
+      events: ['/groups', '/roles'],
+      secret: '********',
+      config: { deactivationPolicy: { numberOfFailures: 4, daysInPast: 4 } },
+    });
     const [{ secret }] = await svc.db.query<{ secret: string }>('SELECT secret FROM webhooks WHERE id = $1', [id]);
     expect(secret).toBe('keep-me');
     await svc.post(path, { name: 'After', url: RECEIVER, events: '/groups', secret: '' }, tokens.admin);
@@ -221,7 +240,11 @@ describe('settings', () => {
       expect((await update({ [name]: '2.5' })).error.fieldErrors).toHaveProperty(name);
     }
     await update({ notificationAttempts: '2' });
-    expect(await svc.post(`${base}/settings`, {}, tokens.admin)).toEqual({ notificationAttempts: 2, notificationTimeOutInSeconds: 60, notificationElapsedTimeInSeconds: 100 });
+    expect(await svc.post(`${base}/settings`, {}, tokens.admin)).toEqual({
+      notificationAttempts: 2,
+      notificationTimeOutInSeconds: 60,
+      notificationElapsedTimeInSeconds: 100,
+    });
     expect((await svc.post(`${base}/settings/update`, { notificationAttempts: '1' }, tokens.user1)).error.code).toBe(403);
     // The other organization's settings did not move.
     expect((await svc.post(`portals/${svc.partnerOrgId}/webhooks/settings`, {}, tokens.partner_admin)).notificationAttempts).toBe(3);

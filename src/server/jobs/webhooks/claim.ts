@@ -51,14 +51,23 @@ export async function claimDeliveries(
     );
     if (!due.length) return [];
     if (due.some((d) => d.kind === 'expired')) {
-      await ctx.db.query(`UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`, [now]);
+      await ctx.db.query(
+        `UPDATE webhook_deliveries SET state = 'pending', next_at = locked_until, locked_until = 0 WHERE state = 'running' AND locked_until <= $1`,
+        [now],
+      );
     }
   }
   // Other processes' deliveries in flight are the running rows under a live lease. The embedded
   // database belongs to this one process, whose deliveries in flight are `inFlight`; counting the
   // rows there would also step over every dead row version a burst left behind (no autovacuum).
   const countRunning = ctx.db.kind !== 'pglite';
-  type Claimed = Omit<ClaimedDelivery, 'settings'> & { next_at: number | string; created: string | number; notification_attempts: number | null; timeout_seconds: number | null; interval_seconds: number | null };
+  type Claimed = Omit<ClaimedDelivery, 'settings'> & {
+    next_at: number | string;
+    created: string | number;
+    notification_attempts: number | null;
+    timeout_seconds: number | null;
+    interval_seconds: number | null;
+  };
   const rows = await ctx.db.query<Claimed>(
     `WITH busy AS (
        SELECT webhook_id, count(*)::int AS n FROM webhook_deliveries WHERE $8::boolean AND state = 'running' AND locked_until > $1 GROUP BY webhook_id
@@ -90,7 +99,16 @@ export async function claimDeliveries(
       WHERE d.id = p.id
      RETURNING d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, p.next_at, p.created, p.name, p.payload_url, p.secret,
                p.notification_attempts, p.timeout_seconds, p.interval_seconds`,
-    [now, [...inFlight.keys()], [...inFlight.values()], WEBHOOK_LIMITS.perWebhook, max, WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default, WEBHOOK_LIMITS.leaseMarginMs, countRunning],
+    [
+      now,
+      [...inFlight.keys()],
+      [...inFlight.values()],
+      WEBHOOK_LIMITS.perWebhook,
+      max,
+      WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
+      WEBHOOK_LIMITS.leaseMarginMs,
+      countRunning,
+    ],
   );
   rows.sort((a, b) => Number(a.next_at) - Number(b.next_at) || Number(a.created) - Number(b.created));
   return rows.map(({ notification_attempts, timeout_seconds, interval_seconds, next_at: _n, created: _c, ...rest }) => ({

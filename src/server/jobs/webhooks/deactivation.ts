@@ -9,7 +9,10 @@ import { DAY_MS, WEBHOOK_LIMITS } from './limits.ts';
 
 /** Deactivates the webhook once its policy's number of failed deliveries fall within its window. */
 export async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: number): Promise<void> {
-  const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>('SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE', [webhookId]);
+  const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>(
+    'SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE',
+    [webhookId],
+  );
   if (!hook?.is_active) return;
   const policy = hook.config.deactivationPolicy ?? WEBHOOK_LIMITS.defaultPolicy;
   const [{ n }] = await q.query<{ n: number }>(
@@ -17,10 +20,19 @@ export async function applyDeactivationPolicy(q: Queryable, webhookId: string, n
     [webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated)],
   );
   if (n >= policy.numberOfFailures) {
-    await deactivate(q, webhookId, now, `Deactivated by its policy: ${n} failed deliveries within ${policy.daysInPast} day${policy.daysInPast === 1 ? '' : 's'} (limit ${policy.numberOfFailures}).`);
+    await deactivate(
+      q,
+      webhookId,
+      now,
+      `Deactivated by its policy: ${n} failed deliveries within ${policy.daysInPast} day${policy.daysInPast === 1 ? '' : 's'} (limit ${policy.numberOfFailures}).`,
+    );
   }
 }
 
 export async function deactivate(q: Queryable, webhookId: string, now: number, reason: string): Promise<void> {
-  await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_at = $2, deactivated_reason = $3 WHERE id = $1 AND is_active', [webhookId, now, reason]);
+  await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_at = $2, deactivated_reason = $3 WHERE id = $1 AND is_active', [
+    webhookId,
+    now,
+    reason,
+  ]);
 }

@@ -60,7 +60,14 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 async function send(ctx: PortalContext, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    const res = await outboundRequest(url, ctx.config, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, body, timeoutMs, signal, keepAlive: true });
+    const res = await outboundRequest(url, ctx.config, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      body,
+      timeoutMs,
+      signal,
+      keepAlive: true,
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     try {
@@ -76,11 +83,16 @@ async function send(ctx: PortalContext, url: string, headers: Record<string, str
     }
     const excerpt = Buffer.concat(chunks).subarray(0, WEBHOOK_LIMITS.responseExcerptBytes).toString('utf8');
     const success = res.status >= 200 && res.status < 300;
-    const error = success ? null : res.status >= 300 && res.status < 400 ? `The receiver answered a redirect (HTTP ${res.status}); redirects are not followed.` : `The receiver answered HTTP ${res.status}.`;
+    const error = success
+      ? null
+      : res.status >= 300 && res.status < 400
+        ? `The receiver answered a redirect (HTTP ${res.status}); redirects are not followed.`
+        : `The receiver answered HTTP ${res.status}.`;
     const retryAfterMs = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after'], Date.now()) : undefined;
     return { status: res.status, error, excerpt, success, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   } catch (err) {
-    const message = err instanceof OutboundRefused ? err.message : signal.aborted ? `No answer within ${timeoutMs} ms.` : `The request failed: ${(err as Error).message}`;
+    const message =
+      err instanceof OutboundRefused ? err.message : signal.aborted ? `No answer within ${timeoutMs} ms.` : `The request failed: ${(err as Error).message}`;
     return { status: null, error: message, excerpt: '', success: false };
   }
 }
@@ -99,7 +111,18 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
   const logAttempt = `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
   if (result.success) {
-    await successWriter(ctx).write({ id: d.id, webhookId: d.webhook_id, attempt: d.attempts, at: now, headers: JSON.stringify(headers), body, status: result.status!, excerpt: result.excerpt, duration, done });
+    await successWriter(ctx).write({
+      id: d.id,
+      webhookId: d.webhook_id,
+      attempt: d.attempts,
+      at: now,
+      headers: JSON.stringify(headers),
+      body,
+      status: result.status!,
+      excerpt: result.excerpt,
+      duration,
+      done,
+    });
     return true;
   }
   await ctx.db.tx(async (q) => {

@@ -32,7 +32,9 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
   const [pending] = await ctx.db.query(`SELECT 1 FROM events WHERE seq > (SELECT last_seq FROM webhook_cursor WHERE name = 'fanout') LIMIT 1`);
   if (!pending) return 0;
   return ctx.db.tx(async (q) => {
-    const [cursor] = await q.query<{ last_seq: string | number; gap_since: string | number | null }>(`SELECT last_seq, gap_since FROM webhook_cursor WHERE name = 'fanout' FOR UPDATE`);
+    const [cursor] = await q.query<{ last_seq: string | number; gap_since: string | number | null }>(
+      `SELECT last_seq, gap_since FROM webhook_cursor WHERE name = 'fanout' FOR UPDATE`,
+    );
     let last = Number(cursor.last_seq);
     const rows = await q.query<OutboxRow>('SELECT * FROM events WHERE seq > $1 ORDER BY seq LIMIT $2', [last, WEBHOOK_LIMITS.fanOutBatch]);
     if (!rows.length) return 0;
@@ -52,7 +54,10 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
     }
     const orgs = [...new Set(taken.map((r) => r.org_id))];
     const hooks = orgs.length
-      ? await q.query<{ id: string; org_id: string; events: string[]; created: string | number }>('SELECT id, org_id, events, created FROM webhooks WHERE is_active AND org_id = ANY($1)', [orgs])
+      ? await q.query<{ id: string; org_id: string; events: string[]; created: string | number }>(
+          'SELECT id, org_id, events, created FROM webhooks WHERE is_active AND org_id = ANY($1)',
+          [orgs],
+        )
       : [];
     const now = ctx.clock.now();
     // Column arrays for one multi-row insert (a statement per delivery costs more than the rows).
@@ -63,7 +68,15 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
       if (!Object.hasOwn(EVENT_CATALOGUE, e.source)) continue;
       for (const h of hooks) {
         if (h.org_id !== e.org_id || Number(e.created) < Number(h.created) || !subscriptionMatches(h.events, e.uri)) continue;
-        const event = { userId: e.user_id, username: e.username, when: Number(e.created), operation: e.operation, source: e.source, id: e.subject_id, properties: e.properties };
+        const event = {
+          userId: e.user_id,
+          username: e.username,
+          when: Number(e.created),
+          operation: e.operation,
+          source: e.source,
+          id: e.subject_id,
+          properties: e.properties,
+        };
         cols.id.push(randomUUID());
         cols.hook.push(h.id);
         cols.org.push(e.org_id);

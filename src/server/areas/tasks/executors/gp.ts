@@ -58,7 +58,10 @@ export const executeGp: Executor = async ({ ctx, task, signal }) => {
     }
     if (Date.now() > deadline) throw new RunFailed(`Job ${jobId} did not finish within ${Math.round(settings.gpTimeoutMs / 1000)} s (last status ${status}).`);
     await sleep(settings.gpPollMs, signal);
-    const polled = await send(`${base}/jobs/${encodeURIComponent(jobId)}?${new URLSearchParams({ f: 'json', token: task.run_token })}`, ctx.config, { method: 'GET', signal });
+    const polled = await send(`${base}/jobs/${encodeURIComponent(jobId)}?${new URLSearchParams({ f: 'json', token: task.run_token })}`, ctx.config, {
+      method: 'GET',
+      signal,
+    });
     if (polled.status !== 200) throw new RunFailed(`The status of job ${jobId} answered HTTP ${polled.status}.`);
     last = parseJson(polled.text, 'The job status');
     const pollErr = errorOf(last);

@@ -19,12 +19,19 @@ export async function readBody(res: OutboundResponse, max = MAX_BODY_BYTES): Pro
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function send(url: string, policy: OutboundPolicy, init: { method: 'GET' | 'POST'; body?: string; contentType?: string; timeoutMs?: number; signal?: AbortSignal }): Promise<{ status: number; text: string }> {
+export async function send(
+  url: string,
+  policy: OutboundPolicy,
+  init: { method: 'GET' | 'POST'; body?: string; contentType?: string; timeoutMs?: number; signal?: AbortSignal },
+): Promise<{ status: number; text: string }> {
   try {
     const res = await outboundRequest(url, policy, {
       method: init.method,
       body: init.body,
-      headers: init.body !== undefined ? { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(init.body) } : {},
+      headers:
+        init.body !== undefined
+          ? { 'content-type': init.contentType ?? 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(init.body) }
+          : {},
       timeoutMs: init.timeoutMs ?? 30_000,
       signal: init.signal,
     });

@@ -36,7 +36,16 @@ async function reportRows(q: Queryable, orgId: string, type: ReportType): Promis
     );
     return {
       header: ['username', 'fullName', 'email', 'role', 'customRole', 'disabled', 'created', 'lastLogin'],
-      rows: rows.map((r) => [r.username, r.full_name, r.email, r.role, r.role_name, r.disabled, iso(r.created as number), iso((r.last_login as number) ?? null)]),
+      rows: rows.map((r) => [
+        r.username,
+        r.full_name,
+        r.email,
+        r.role,
+        r.role_name,
+        r.disabled,
+        iso(r.created as number),
+        iso((r.last_login as number) ?? null),
+      ]),
     };
   }
   if (type === 'items') {
@@ -45,19 +54,26 @@ async function reportRows(q: Queryable, orgId: string, type: ReportType): Promis
          FROM items i JOIN users u ON u.id = i.owner_id WHERE i.org_id = $1 ORDER BY i.created, i.id`,
       [orgId],
     );
-    return { header: ['id', 'title', 'type', 'owner', 'access', 'size', 'created', 'modified'], rows: rows.map((r) => [r.id, r.title, r.type, r.owner, r.access, r.size, iso(r.created as number), iso(r.modified as number)]) };
+    return {
+      header: ['id', 'title', 'type', 'owner', 'access', 'size', 'created', 'modified'],
+      rows: rows.map((r) => [r.id, r.title, r.type, r.owner, r.access, r.size, iso(r.created as number), iso(r.modified as number)]),
+    };
   }
   const rows = await q.query<Record<string, Cell>>(
     `SELECT g.id, g.title, u.username AS owner, g.access, (SELECT count(*)::int FROM group_members m WHERE m.group_id = g.id) AS members, g.created
        FROM groups g LEFT JOIN users u ON u.id = g.owner_id WHERE g.org_id = $1 ORDER BY lower(g.title), g.id`,
     [orgId],
   );
-  return { header: ['id', 'title', 'owner', 'access', 'members', 'created'], rows: rows.map((r) => [r.id, r.title, r.owner, r.access, r.members, iso(r.created as number)]) };
+  return {
+    header: ['id', 'title', 'owner', 'access', 'members', 'created'],
+    rows: rows.map((r) => [r.id, r.title, r.owner, r.access, r.members, iso(r.created as number)]),
+  };
 }
 
 export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
   const parsed = reportParameters.safeParse(task.parameters);
-  if (!parsed.success) throw new RunFailed(`The report parameters are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'parameters'} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new RunFailed(`The report parameters are invalid: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'parameters'} ${i.message}`).join('; ')}`);
   const { reportType } = parsed.data;
   const { header, rows } = await reportRows(ctx.db, task.org_id, reportType);
   const csv = toCsv(header, rows);
@@ -89,7 +105,16 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
         created: now,
         modified: now,
       });
-      await recordEvent(q, { orgId: task.org_id, source: 'item', operation: 'add', subjectId: id, actor: { userId: task.owner_id, username: owner.username }, when: now, properties: { taskId: task.id }, history: { owner: owner.username, title, data: { after: { title, type: 'CSV' }, taskId: task.id } } });
+      await recordEvent(q, {
+        orgId: task.org_id,
+        source: 'item',
+        operation: 'add',
+        subjectId: id,
+        actor: { userId: task.owner_id, username: owner.username },
+        when: now,
+        properties: { taskId: task.id },
+        history: { owner: owner.username, title, data: { after: { title, type: 'CSV' }, taskId: task.id } },
+      });
     });
   } catch (err) {
     await removeBlobs(ctx, [key]);
