@@ -1,18 +1,16 @@
 /**
  * Activity: the organization's history (portals/<orgId>/history) as a timeline in words, with
  * filters, "Load more" paging through nextKey, the before/after of each change, and the CSV of the
- * filtered view. A portal without the history operation (ArcGIS Enterprise) gets a notice instead.
+ * filtered view, and undo of the selected changes (components/UndoDialog.tsx). A portal without the history operation (ArcGIS Enterprise) gets a notice instead.
  */
-import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { getHistory, historyCsvHref, isHistoryUnavailable, type HistoryEvent } from '../../api/index.ts';
+import { getHistory, historyCsvHref, isHistoryUnavailable } from '../../api/index.ts';
 import { HISTORY_ACTIONS, HISTORY_ID_TYPES, ID_TYPE_LABELS } from '../../../shared/contract/history.ts';
-import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { HistoryList } from '../../components/HistoryList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
-import { formatDateTime } from '../../lib/format.ts';
-import { changeRows, describeEvent, detailRows, eventKey } from '../../lib/history/describe.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { filterSchema, NO_FILTERS, queryOf, type Filters } from './filters.ts';
 
@@ -61,19 +59,6 @@ export default function ActivityPage() {
   }
 
   const rows = history.data?.pages.flatMap((p) => p.items);
-  const columns: DataTableColumn<HistoryEvent>[] = [
-    {
-      id: 'when',
-      header: 'When',
-      render: (e) => (
-        <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(e.created)}
-        </Text>
-      ),
-    },
-    { id: 'what', header: 'Event', render: (e) => <EventCell event={e} /> },
-    { id: 'type', header: 'Target', render: (e) => <Text size="sm">{ID_TYPE_LABELS[e.idType] ?? e.idType}</Text> },
-  ];
 
   return (
     <>
@@ -109,69 +94,18 @@ export default function ActivityPage() {
           <Button type="submit">Apply filters</Button>
         </Group>
       </form>
-      <Stack>
-        <DataTable
-          label="Organization activity"
-          itemName="events"
-          columns={columns}
-          rows={rows}
-          rowKey={eventKey}
-          loading={history.isPending}
-          fetching={history.isFetching}
-          error={history.error}
-          onRetry={() => void history.refetch()}
-          empty={<EmptyPanel title="No events" description="Nothing matches these filters." />}
-        />
-        {history.hasNextPage ? (
-          <Button variant="default" onClick={() => void history.fetchNextPage()} loading={history.isFetchingNextPage} style={{ alignSelf: 'center' }}>
-            Load more
-          </Button>
-        ) : null}
-      </Stack>
+      <HistoryList
+        label="Organization activity"
+        rows={rows}
+        loading={history.isPending}
+        fetching={history.isFetching}
+        error={history.error}
+        onRetry={() => void history.refetch()}
+        empty={<EmptyPanel title="No events" description="Nothing matches these filters." />}
+        hasMore={history.hasNextPage}
+        loadingMore={history.isFetchingNextPage}
+        onLoadMore={() => void history.fetchNextPage()}
+      />
     </>
-  );
-}
-
-/** The event in words, and its before/after (or other details) on demand. */
-function EventCell({ event }: { event: HistoryEvent }) {
-  const changes = changeRows(event);
-  const details = detailRows(event);
-  return (
-    <Stack gap={4}>
-      <Text size="sm">{describeEvent(event)}</Text>
-      {changes.length || details.length ? (
-        <details>
-          <summary>
-            <Anchor component="span" size="xs">
-              Details
-            </Anchor>
-          </summary>
-          <Table fz="xs" withTableBorder mt={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Field</Table.Th>
-                <Table.Th>Before</Table.Th>
-                <Table.Th>After</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {changes.map((r) => (
-                <Table.Tr key={r.field}>
-                  <Table.Td>{r.field}</Table.Td>
-                  <Table.Td>{r.before}</Table.Td>
-                  <Table.Td>{r.after}</Table.Td>
-                </Table.Tr>
-              ))}
-              {details.map((r) => (
-                <Table.Tr key={r.field}>
-                  <Table.Td>{r.field}</Table.Td>
-                  <Table.Td colSpan={2}>{r.value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </details>
-      ) : null}
-    </Stack>
   );
 }
