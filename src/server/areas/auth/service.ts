@@ -6,7 +6,7 @@ import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { claimSignInAttempt, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/repo.ts';
+import { claimSignInAttempt, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { newToken, tokenHash } from './tokens.ts';
 

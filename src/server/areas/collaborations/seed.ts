@@ -7,7 +7,7 @@
  */
 import type { PortalContext } from '../../context.ts';
 import { callerFromUser } from '../../http/auth.ts';
-import { findUser } from '../users/repo.ts';
+import { findUser } from '../users/service.ts';
 import { acceptInvitation, addWorkspace, createCollaboration, inviteParticipant } from './service.ts';
 
 export const DEMO_COLLABORATION = { name: 'Demo and Partner field data', workspace: 'Field operations' } as const;

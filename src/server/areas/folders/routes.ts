@@ -13,7 +13,7 @@ import { operation, REST } from '../../http/operation.ts';
 import { hexId } from '../../store/ids.ts';
 import { folderRecord } from '../items/read.ts';
 import type { FolderRow } from '../items/repo.ts';
-import { findUser, type UserRow } from '../users/repo.ts';
+import { findUser, type UserRow } from '../users/service.ts';
 
 export const createFolderParams = z.object({
   title: z

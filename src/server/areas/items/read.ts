@@ -9,7 +9,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { findUser, type UserRow } from '../users/repo.ts';
+import { findUser, type UserRow } from '../users/service.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';

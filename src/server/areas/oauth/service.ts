@@ -20,7 +20,7 @@ import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
 import { newToken, tokenHash } from '../auth/tokens.ts';
 import { findItem } from '../items/repo.ts';
-import { recordSignIn } from '../users/repo.ts';
+import { recordSignIn } from '../users/service.ts';
 import * as repo from './repo.ts';
 
 export const newClientId = () => alnumId(16);

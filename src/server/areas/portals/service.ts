@@ -8,8 +8,7 @@ import type { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import { externalMemberLimit } from '../groups/service.ts';
 import { applyOrgVerification } from '../items/status.ts';
-import { countMembers } from '../users/repo.ts';
-import { canViewMembers, toPortalUser } from '../users/service.ts';
+import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 

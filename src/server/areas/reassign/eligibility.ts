@@ -17,8 +17,7 @@ import { RESERVED_TYPE_KEYWORDS, type BlockedItem, type BlockReason } from '../.
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import type { Queryable } from '../../store/db.ts';
 import { SELECT_ITEM, type ItemRow } from '../items/repo.ts';
-import type { UserRow } from '../users/repo.ts';
-import { userPrivileges } from '../users/service.ts';
+import { userPrivileges, type UserRow } from '../users/service.ts';
 
 export interface Blocker {
   code: BlockReason;

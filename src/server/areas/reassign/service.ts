@@ -24,8 +24,7 @@ import { folderNames } from '../items/historyState.ts';
 import { hexId } from '../../store/ids.ts';
 import { findFolder, type ItemRow } from '../items/repo.ts';
 import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
-import { findUser, type UserRow } from '../users/repo.ts';
-import { userPrivileges } from '../users/service.ts';
+import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
 
 export interface Parties {

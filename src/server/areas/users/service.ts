@@ -13,6 +13,12 @@ import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole 
 import { readDefaults } from '../userDefaultSettings/service.ts';
 import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
+/**
+ * What other areas use of members' rows, exposed here so they depend on this service and not on
+ * the SQL module: lookups by name, the member count, and the sign-in bookkeeping of auth and oauth.
+ */
+export { claimSignInAttempt, countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
+
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
 export function userPrivileges(row: Pick<UserRow, 'role' | 'role_id' | 'role_privileges'>): string[] {
