@@ -26,7 +26,7 @@ import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
-import { findGroup } from '../groups/repo.ts';
+import { findGroup } from '../groups/service.ts';
 import { findOrg } from '../portals/repo.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
 import {

@@ -26,6 +26,12 @@ import {
   type GroupRow,
 } from './repo.ts';
 
+/**
+ * What other areas use of groups' rows, exposed here so they depend on this service and not on the
+ * SQL module: a group by id (with the caller's membership) and a member's groups.
+ */
+export { findGroup, groupsOfUser, type GroupRow } from './repo.ts';
+
 export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord {
   return {
     id: row.id,

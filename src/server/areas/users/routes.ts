@@ -8,8 +8,7 @@ import { findUser, listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import type { Caller } from '../../http/auth.ts';
-import { groupsOfUser } from '../groups/repo.ts';
-import { toGroupRecord } from '../groups/service.ts';
+import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 
 function orgOf(caller: Caller, orgId: string): string {
   const id = orgId === 'self' ? caller.orgId : orgId;
