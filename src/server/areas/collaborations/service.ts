@@ -27,7 +27,7 @@ import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
 import { findGroup } from '../groups/service.ts';
-import { findOrg } from '../portals/repo.ts';
+import { findOrg } from '../portals/service.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
 import {
   cancelInvitations,

@@ -11,7 +11,7 @@ import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
-import { findOrg } from '../portals/repo.ts';
+import { externalMemberLimit } from '../portals/service.ts';
 import {
   countExternalMembers,
   countGroupsOfUser,
@@ -282,12 +282,6 @@ function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privilege
  */
 async function lockGroup(q: Queryable, groupId: string): Promise<void> {
   await q.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
-}
-
-export async function externalMemberLimit(q: Queryable, orgId: string): Promise<number> {
-  const org = await findOrg(q, orgId);
-  const value = org?.settings?.maxExternalMembersPerGroup;
-  return typeof value === 'number' && value >= 0 ? value : LIMITS.defaultExternalMembersPerGroup;
 }
 
 /**

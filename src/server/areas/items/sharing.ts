@@ -24,7 +24,7 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent, type NewEvent } from '../../store/events.ts';
 import { itemSharingState, type ItemSharingState } from './historyState.ts';
 import { canSeeGroup, findGroup, type GroupRow } from '../groups/service.ts';
-import { findOrg } from '../portals/repo.ts';
+import { findOrg } from '../portals/service.ts';
 import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
 

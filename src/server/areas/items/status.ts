@@ -4,7 +4,8 @@
  * by such administrators only; `public_authoritative` only in a public and verified organization
  * (else 400 CONT_0163); `status=null` (or an empty status with clearEmptyFields=true) removes it. Removing or
  * replacing an authoritative status is an administrator's change too. Authoritative items are
- * delete-protected (manage.ts).
+ * delete-protected (manage.ts); when the organization's verification changes, they follow it
+ * (orgVerification.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -15,9 +16,8 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { findOrg } from '../portals/repo.ts';
+import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
 
@@ -78,34 +78,6 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
     });
     return { success: true as const, itemId: row.id };
   });
-}
-
-/**
- * The organization's verification changed (portals/<orgId>/update isVerified), inside its
- * transaction: verified and public → every org_authoritative item becomes public_authoritative;
- * no longer verified → public_authoritative items go back to org_authoritative. One update event per item.
- */
-export async function applyOrgVerification(q: Queryable, orgId: string, verifiedPublic: boolean, actorCaller: Caller, now: number): Promise<number> {
-  const [from, to] = verifiedPublic ? ['org_authoritative', 'public_authoritative'] : ['public_authoritative', 'org_authoritative'];
-  const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [
-    orgId,
-    from,
-    to,
-    now,
-  ]);
-  for (const r of rows) {
-    await recordEvent(q, {
-      orgId,
-      source: 'item',
-      operation: 'update',
-      subjectId: r.id,
-      actor: { userId: actorCaller.userId, username: actorCaller.username },
-      properties: { contentStatus: to },
-      when: now,
-      history: { op: 'setContentStatus', data: { before: { contentStatus: from }, after: { contentStatus: to }, reason: 'organization verification' } },
-    });
-  }
-  return rows.length;
 }
 
 export function itemStatusRoutes(app: FastifyInstance): void {

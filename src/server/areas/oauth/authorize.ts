@@ -16,7 +16,7 @@ import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/service.ts';
 import { tokenHash } from '../auth/tokens.ts';
-import { findOrg } from '../portals/repo.ts';
+import { findOrg } from '../portals/service.ts';
 import { errorPage, signInPage } from './page.ts';
 import * as repo from './repo.ts';
 import { issueCode } from './service.ts';

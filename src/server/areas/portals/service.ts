@@ -3,16 +3,26 @@ import type { Portal } from '../../../shared/contract/portals.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import type { Queryable } from '../../store/db.ts';
 import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
-import { externalMemberLimit } from '../groups/service.ts';
-import { applyOrgVerification } from '../items/status.ts';
+import { applyOrgVerification } from '../items/orgVerification.ts';
 import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 
+/** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
+export { findOrg } from './repo.ts';
+
 export const CURRENT_VERSION = '2025.1';
+
+/** How many members from other organizations one group may hold: the organization's setting, else the default. */
+export async function externalMemberLimit(q: Queryable, orgId: string): Promise<number> {
+  const org = await findOrg(q, orgId);
+  const value = org?.settings?.maxExternalMembersPerGroup;
+  return typeof value === 'number' && value >= 0 ? value : LIMITS.defaultExternalMembersPerGroup;
+}
 
 function portalRecord(org: OrgRow): Portal {
   return {
