@@ -12,7 +12,7 @@ import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.t
 import { operation, REST } from '../../http/operation.ts';
 import { hexId } from '../../store/ids.ts';
 import { folderRecord } from '../items/read.ts';
-import type { FolderRow } from '../items/repo.ts';
+import type { FolderRow } from '../items/service.ts';
 import { findUser, type UserRow } from '../users/service.ts';
 
 export const createFolderParams = z.object({

@@ -26,7 +26,7 @@ import { OutboundRefused, outboundRequest } from '../../http/outbound.ts';
 import { rawParams } from '../../http/params.ts';
 import type { PortalContext } from '../../context.ts';
 import { visibleItem } from '../items/access.ts';
-import type { ItemRow } from '../items/repo.ts';
+import type { ItemRow } from '../items/service.ts';
 
 /** Does `referer` match `pattern` (exact origin / URL prefix, or `scheme://*.domain[:port]`)? */
 export function referrerMatches(pattern: string, referer: string): boolean {

@@ -16,7 +16,7 @@
 import { RESERVED_TYPE_KEYWORDS, type BlockedItem, type BlockReason } from '../../../shared/contract/reassign.ts';
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import type { Queryable } from '../../store/db.ts';
-import { SELECT_ITEM, type ItemRow } from '../items/repo.ts';
+import { SELECT_ITEM, type ItemRow } from '../items/service.ts';
 import { userPrivileges, type UserRow } from '../users/service.ts';
 
 export interface Blocker {

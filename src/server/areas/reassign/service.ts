@@ -22,7 +22,7 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvents, type NewEvent } from '../../store/events.ts';
 import { folderNames } from '../items/historyState.ts';
 import { hexId } from '../../store/ids.ts';
-import { findFolder, type ItemRow } from '../items/repo.ts';
+import { findFolder, type ItemRow } from '../items/service.ts';
 import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';

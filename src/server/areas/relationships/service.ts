@@ -10,7 +10,7 @@ import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { canViewItem, visibleItem } from '../items/access.ts';
-import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/repo.ts';
+import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/service.ts';
 
 const actor = (c: Caller) => ({ userId: c.userId, username: c.username });
 

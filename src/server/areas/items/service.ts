@@ -1,0 +1,9 @@
+/**
+ * What other areas use of items' storage, exposed here so they depend on this module and not on
+ * the SQL module (the item rules they use live beside it: access.ts, read.ts, status.ts…).
+ *
+ * `SELECT_ITEM` and `ItemRow` are the item row as every reader selects it (owner name and group
+ * shares joined): the relationships and reassign queries join or filter it in their own one query,
+ * so they read the same row as the items repo without a second round trip.
+ */
+export { findFolder, findItem, groupIdsOf, SELECT_ITEM, type FolderRow, type ItemRow } from './repo.ts';
