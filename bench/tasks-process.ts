@@ -42,3 +42,4 @@ await scheduler.stop();
 process.stdout.write(`${JSON.stringify({ executions: Object.fromEntries(executions), cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
 await app.close();
 await db.close();
+process.exit(0); // stdin stays open (the parent's pipe): without this the process would wait on it

@@ -10,8 +10,10 @@
  *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
  *    (MAX_ATTEMPTS in all); after that the run fails as interrupted. The loop claims in batches
  *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
- *    runs costs one claim per batch rather than one per run. A run's recorded start is when its
- *    executor was called (the claim records the claim time; the end overwrites it).
+ *    runs costs one claim per batch rather than one per run; the claim reads the batch's tasks in
+ *    the same transaction. A run's recorded start is when its executor was called (the claim
+ *    records the claim time; the end overwrites it). Ends are written many per statement
+ *    (runEnds.ts).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
  *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
@@ -21,15 +23,16 @@
  *
  * Times are epoch milliseconds, UTC; the clock is the portal's (tests drive it).
  */
-import { TASK_LIMITS, type TaskType } from '../../shared/contract/tasks.ts';
+import type { TaskType } from '../../shared/contract/tasks.ts';
 import type { Clock, PortalContext } from '../context.ts';
 import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
-import { normaliseRun, scheduleOf, taskByIdPrepared, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import { normaliseRun, scheduleOf, tasksByIds, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSchedulerWork } from '../areas/tasks/wake.ts';
 import { taskSettings } from '../areas/tasks/settings.ts';
 import { nextRun } from '../../shared/cron.ts';
+import { RunEndWriter } from './runEnds.ts';
 
 export const SCHEDULER_LIMITS = {
   /** Longest wait between looks at the database when nothing is due sooner (other processes' tasks). */
@@ -56,6 +59,8 @@ interface ClaimedRun {
   taskId: string;
   scheduledAt: number;
   attempt: number;
+  /** The task as read with the claim (one read per batch); missing when it was deleted meanwhile. */
+  task?: TaskRow;
 }
 
 export interface SchedulerOptions {
@@ -80,6 +85,7 @@ export class TaskScheduler {
   private ticking: Promise<unknown> = Promise.resolve();
   private unsubscribe: (() => void) | undefined;
   private lastPrune = 0;
+  private readonly ends: RunEndWriter;
 
   constructor(
     private readonly ctx: PortalContext,
@@ -87,6 +93,7 @@ export class TaskScheduler {
   ) {
     this.clock = opts.clock ?? ctx.clock;
     this.executors = { ...EXECUTORS, ...opts.executors };
+    this.ends = new RunEndWriter(ctx.db, this.clock);
   }
 
   private get maxInFlight() {
@@ -219,26 +226,30 @@ export class TaskScheduler {
           RETURNING id, task_id, scheduled_at, attempts`,
         [now, now + lease, limit, SCHEDULER_LIMITS.maxAttempts],
       );
-      if (rows.length)
-        await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [
-          [...new Set(rows.map((r) => r.task_id))],
-          now,
-        ]);
-      return { claimed: rows.map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: r.attempts })), interrupted };
+      const taskIds = [...new Set(rows.map((r) => r.task_id))];
+      if (taskIds.length) await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [taskIds, now]);
+      const tasks = new Map((await tasksByIds(q, taskIds)).map((t) => [t.id, t]));
+      return {
+        claimed: rows.map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: r.attempts, task: tasks.get(r.task_id) })),
+        interrupted,
+      };
     });
-    for (const r of interrupted)
-      await this.finish(
-        { id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts },
-        'failed',
-        'Interrupted: the service stopped during the run, twice.',
-      );
+    await Promise.all(
+      interrupted.map((r) =>
+        this.finish(
+          { id: r.id, taskId: r.task_id, scheduledAt: r.scheduled_at, attempt: r.attempts },
+          'failed',
+          'Interrupted: the service stopped during the run, twice.',
+        ),
+      ),
+    );
     return claimed;
   }
 
   /** Execute one claimed run and record its end (step 3). */
   async execute(run: ClaimedRun): Promise<void> {
     const startedAt = this.clock.now();
-    const task = await taskByIdPrepared(this.ctx.db, run.taskId);
+    const task = run.task;
     if (!task) return; // deleted meanwhile: its runs went with it
     let status: 'succeeded' | 'failed';
     let result: string;
@@ -261,30 +272,9 @@ export class TaskScheduler {
     await this.finish(run, status, result, startedAt);
   }
 
-  /**
-   * Record a run's end and the task's bookkeeping in one statement (atomic without a transaction):
-   * only if this scheduler still holds the run (same attempt), the failure count moves, and at
-   * FAILURES_TO_DISABLE consecutive failures the task is deactivated with the reason.
-   */
-  private async finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string, startedAt?: number): Promise<void> {
-    const now = this.clock.now();
-    const text = result.slice(0, 4000);
-    await this.ctx.db.query(
-      `WITH ended AS (
-         UPDATE task_runs SET status = $2, result = $3, finished = $4, modified = $4, locked_until = 0, started = coalesce($7, started)
-          WHERE id = $1 AND status = 'executing' AND attempts = $5 RETURNING task_id),
-       counted AS (
-         SELECT t.id, CASE WHEN $2 = 'succeeded' THEN 0 ELSE t.consecutive_failures + 1 END AS failures, t.active
-           FROM tasks t JOIN ended e ON e.task_id = t.id)
-       UPDATE tasks t SET last_status = $2, last_result = $3, consecutive_failures = c.failures,
-              active = CASE WHEN c.failures >= $6 THEN false ELSE t.active END,
-              state = CASE WHEN c.failures >= $6 AND t.active THEN 'failed' ELSE t.state END,
-              next_run_at = CASE WHEN c.failures >= $6 THEN NULL ELSE t.next_run_at END,
-              state_reason = CASE WHEN c.failures >= $6 AND t.active THEN 'Disabled after ' || c.failures || ' consecutive failed runs. The last: ' || left($3, 1000) ELSE t.state_reason END,
-              modified = CASE WHEN c.failures >= $6 AND t.active THEN $4 ELSE t.modified END
-         FROM counted c WHERE t.id = c.id`,
-      [run.id, status, text, now, run.attempt, TASK_LIMITS.failuresToDisable, startedAt ?? null],
-    );
+  /** Record a run's end and the task's bookkeeping (runEnds.ts: written together with other ends). */
+  private finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string, startedAt?: number): Promise<void> {
+    return this.ends.record({ runId: run.id, taskId: run.taskId, attempt: run.attempt, status, result, startedAt: startedAt ?? null });
   }
 
   /** Delete finished runs beyond the newest runsKept of each task; answers how many went. */
