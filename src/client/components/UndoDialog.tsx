@@ -294,7 +294,7 @@ function UndoResults({ outcomes, nameOf, onClose }: { outcomes: UndoOutcome[]; n
         rows={outcomes.map((o) => ({ key: o.key, name: nameOf(o.key), ok: o.ok, detail: o.message }))}
       />
       <Group justify="flex-end">
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>Done</Button>
       </Group>
     </Stack>
   );

@@ -10,6 +10,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, getItem, itemDataHref, itemInfoHref, type Item } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { HistorySection, mayReadHistory } from '../../components/HistorySection.tsx';
 import { IconArrowLeft, IconLock, IconTrash } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
@@ -84,6 +85,7 @@ function ItemView({ item: publicView }: { item: Item }) {
           <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
           <Tabs.Tab value="related">Related items</Tabs.Tab>
           <Tabs.Tab value="status">Content status</Tabs.Tab>
+          {mayReadHistory(user) ? <Tabs.Tab value="history">History</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
           <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
@@ -154,6 +156,9 @@ function ItemView({ item: publicView }: { item: Item }) {
           <Paper withBorder p="md" radius="md" maw={640}>
             <ContentStatusControl key={item.contentStatus ?? 'none'} item={item} />
           </Paper>
+        </Tabs.Panel>
+        <Tabs.Panel value="history" pt="md">
+          <HistorySection id={item.id} type="i" name={`the item “${item.title}”`} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, describeErrorFully, type GroupMember, type GroupRecord, type GroupUserlistParams, type UserlistSortField } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { HistorySection } from '../../components/HistorySection.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconAlert, IconArrowLeft, IconPencil, IconSearch, IconTrash, IconUserPlus } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -171,6 +172,7 @@ function GroupView({ group }: { group: GroupRecord }) {
       </SimpleGrid>
 
       <MembersSection group={group} />
+      <HistorySection id={group.id} type="g" name={`the group “${group.title}”`} heading />
 
       <GroupFormModal opened={editing} onClose={() => setEditing(false)} group={group} />
       <AddUsersModal opened={adding} onClose={() => setAdding(false)} group={group} />

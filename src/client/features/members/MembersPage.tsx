@@ -6,10 +6,12 @@ import { Link, useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { HistoryDrawer, mayReadHistory } from '../../components/HistorySection.tsx';
 import { IconChevronDown, IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
+import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { formatDate } from '../../lib/format.ts';
 import { ALLOWED, can, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 import { roleLabel } from '../../lib/roles.ts';
@@ -42,6 +44,9 @@ export default function MembersPage() {
   // Selected members, kept across pages, for "Assign role".
   const [selected, setSelected] = useState<ReadonlyMap<string, PortalUser>>(new Map());
   const [assigning, setAssigning] = useState(false);
+  const [historyOf, setHistoryOf] = useState<string | null>(null);
+  // The history drawer opens from a row's menu: focus goes back to the menu's button.
+  const fromMenu = useReturnFocus();
   const rowKey = (m: PortalUser) => m.id || m.username;
   const select = (rows: PortalUser[], on: boolean) =>
     setSelected((prev) => {
@@ -126,7 +131,18 @@ export default function MembersPage() {
           >
             Change role
           </GuardedButton>
-          <MemberMoreMenu username={m.username} transfer={transferPermission(m)} />
+          <MemberMoreMenu
+            username={m.username}
+            transfer={transferPermission(m)}
+            onHistory={
+              mayReadHistory(user)
+                ? () => {
+                    fromMenu.remember();
+                    setHistoryOf(m.username);
+                  }
+                : undefined
+            }
+          />
         </Group>
       ),
     },
@@ -221,13 +237,20 @@ export default function MembersPage() {
         customRoles={customRoles}
         rolesNote={rolesNote}
       />
+      <HistoryDrawer
+        target={historyOf ? { id: historyOf, type: 'u', name: `the member ${historyOf}`, title: historyOf } : null}
+        onClose={() => {
+          setHistoryOf(null);
+          fromMenu.restore();
+        }}
+      />
       <ChangeRoleModal member={changing} onClose={() => setChanging(null)} customRoles={customRoles} rolesNote={rolesNote} />
     </>
   );
 }
 
 /** Less frequent actions on one member, kept in a menu so the table keeps its width. */
-function MemberMoreMenu({ username, transfer }: { username: string; transfer: Permission }) {
+function MemberMoreMenu({ username, transfer, onHistory }: { username: string; transfer: Permission; onHistory?: () => void }) {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -248,6 +271,7 @@ function MemberMoreMenu({ username, transfer }: { username: string; transfer: Pe
             </Text>
           </Menu.Item>
         )}
+        {onHistory ? <Menu.Item onClick={onHistory}>History</Menu.Item> : null}
       </Menu.Dropdown>
     </Menu>
   );

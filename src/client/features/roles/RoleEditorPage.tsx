@@ -14,6 +14,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import { baseRoleForPrivileges } from '../../../shared/privileges.ts';
 import { describeError, type RoleRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { HistorySection } from '../../components/HistorySection.tsx';
 import { IconAlert, IconArrowLeft, IconColumns, IconLock, IconTrash } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PrivilegeChecklist } from '../../components/PrivilegeChecklist.tsx';
@@ -281,6 +282,7 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
           )}
         </Stack>
       </form>
+      {role ? <HistorySection id={role.id} type="r" name={`the role “${role.name}”`} heading /> : null}
 
       <Modal opened={reviewing !== null} onClose={() => setReviewing(null)} title={isNew ? 'Create this role?' : 'Save these changes?'} size="xl" centered>
         {reviewing ? (

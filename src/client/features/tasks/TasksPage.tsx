@@ -20,6 +20,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { runBulk } from '../../lib/bulk.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
+import { HistoryDrawer, mayReadHistory, type HistoryTarget } from '../../components/HistorySection.tsx';
 import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useTaskAction } from './mutations.ts';
@@ -78,6 +79,7 @@ export default function TasksPage() {
   const [selected, setSelected] = useState<Map<string, TaskRecord>>(new Map());
   const [editing, setEditing] = useState<TaskRecord | 'new' | null>(null);
   const [history, setHistory] = useState<TaskRecord | null>(null);
+  const [changes, setChanges] = useState<HistoryTarget | null>(null);
   // The history drawer, the edit dialog and the delete confirmation open from a row's menu: focus goes back to its button.
   const fromMenu = useReturnFocus();
   const [bulk, setBulk] = useState<{ label: string; done: number; total: number; rows?: BulkResultRow[] } | null>(null);
@@ -232,6 +234,16 @@ export default function TasksPage() {
             >
               Run history
             </Menu.Item>
+            {mayReadHistory(user) ? (
+              <Menu.Item
+                onClick={() => {
+                  fromMenu.remember();
+                  setChanges({ id: t.id, type: 't', name: `the task “${t.title || t.id}”`, title: t.title || TASK_TYPE_LABELS[t.type] });
+                }}
+              >
+                Change history
+              </Menu.Item>
+            ) : null}
             <Menu.Item
               onClick={() => {
                 fromMenu.remember();
@@ -357,6 +369,13 @@ export default function TasksPage() {
       >
         {history ? <RunHistory task={history} /> : null}
       </Drawer>
+      <HistoryDrawer
+        target={changes}
+        onClose={() => {
+          setChanges(null);
+          fromMenu.restore();
+        }}
+      />
       <Modal opened={!!bulk} onClose={() => bulk?.rows && setBulk(null)} title={bulk?.label ?? ''} size="lg" centered>
         {bulk ? (
           bulk.rows ? (

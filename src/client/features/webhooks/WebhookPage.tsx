@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, type WebhookRecord } from '../../api/index.ts';
+import { HistorySection } from '../../components/HistorySection.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -136,6 +137,7 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
           </Text>
           <DeliveriesPanel orgId={user.orgId} webhookId={w.id} />
         </div>
+        <HistorySection id={w.id} type="w" name={`the webhook “${w.name}”`} heading />
       </Stack>
       <WebhookFormModal opened={editing} onClose={() => setEditing(false)} orgId={user.orgId} webhook={w} />
     </>

@@ -140,7 +140,7 @@ export async function runUndo(orgId: string, plans: readonly Undoable[], onProgr
   for (const p of plans.filter((x) => !transfers.includes(x))) {
     try {
       for (const step of p.steps) await runStep(orgId, step);
-      results.set(p.key, { key: p.key, ok: true, message: 'Undone' });
+      results.set(p.key, { key: p.key, ok: true, message: p.summary.replace(/\.$/, '') + ': done.' });
     } catch (err) {
       results.set(p.key, { key: p.key, ok: false, message: describeError(err) });
     }
