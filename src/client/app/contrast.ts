@@ -7,6 +7,7 @@
  */
 import { luminance, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
+const WHITE = '#ffffff';
 const AA = 4.6; // 4.5:1 with a little room for anti-aliasing and tinted backgrounds
 
 function ratio(a: string, b: string): number {
@@ -20,28 +21,32 @@ function shadeFor(tuple: MantineColorsTuple, from: number, step: 1 | -1, against
   return step === 1 ? 9 : 0;
 }
 
-/** `hex` mixed towards black until it has the ratio against every background (light badges, alerts). */
-function darkenFor(hex: string, against: string[]): string {
+/** `hex` mixed towards `towards` until it has the ratio against every background. */
+function mixFor(hex: string, towards: 'black' | 'white', against: string[]): string {
   const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  for (let k = 1; k >= 0.3; k -= 0.02) {
+  const end = towards === 'black' ? 0 : 255;
+  for (let k = 0; k <= 0.7; k += 0.02) {
     const out = `#${rgb
       .map((c) =>
-        Math.round(c * k)
+        Math.round(c + (end - c) * k)
           .toString(16)
           .padStart(2, '0'),
       )
       .join('')}`;
     if (against.every((bg) => ratio(out, bg) >= AA)) return out;
   }
-  return '#000000';
+  return towards === 'black' ? '#000000' : WHITE;
 }
 
-const WHITE = '#ffffff';
 const LIGHT_SURFACES = [WHITE, '#f1f3f5']; // body, gray.1 (striped rows, filled inputs)
 
 export const contrastCssVariables: CSSVariablesResolver = (theme) => {
   const dark = theme.colors.dark;
   const darkSurfaces = [dark[7], dark[6]]; // body, cards and inputs
+  // Dimmed text also sits on highlighted surfaces: a hovered default button (the portal switcher's
+  // host) and the active menu item, whose highlight is dark-5 here instead of Mantine's dark-4
+  // (#424242, where even #b0b0b0 would only just reach 4.5:1 and dimmed text would stop looking dimmed).
+  const darkHighlight = dark[5];
   const light: Record<string, string> = {
     '--mantine-color-dimmed': '#656c73',
     '--mantine-color-placeholder': '#6b737a',
@@ -50,8 +55,10 @@ export const contrastCssVariables: CSSVariablesResolver = (theme) => {
     '--mantine-color-anchor': `var(--mantine-color-${theme.primaryColor}-text)`,
   };
   const darkVars: Record<string, string> = {
-    '--mantine-color-dimmed': '#a0a0a0',
-    '--mantine-color-placeholder': '#8f8f8f',
+    // Just lighter than the former #a0a0a0 / #8f8f8f (4.3:1 and 4.2:1 where they were highlighted or on inputs).
+    '--mantine-color-dimmed': mixFor('#a0a0a0', 'white', [...darkSurfaces, darkHighlight]),
+    '--mantine-color-placeholder': mixFor('#8f8f8f', 'white', darkSurfaces),
+    '--menu-item-hover': darkHighlight,
     '--mantine-color-disabled-color': 'var(--mantine-color-dark-2)',
     '--mantine-color-error': 'var(--mantine-color-red-5)',
   };
@@ -66,7 +73,7 @@ export const contrastCssVariables: CSSVariablesResolver = (theme) => {
     light[`--mantine-color-${name}-outline`] = `var(--mantine-color-${name}-${text})`;
     // Light variant (badges, light buttons, alerts): Mantine draws shade 9 on shade 1, under 4.5:1
     // for most colours (green 3.8, orange 3.6); the text is darkened just enough, the tint kept.
-    light[`--mantine-color-${name}-light-color`] = darkenFor(tuple[9], [tuple[1], WHITE]);
+    light[`--mantine-color-${name}-light-color`] = mixFor(tuple[9], 'black', [tuple[1], WHITE]);
     // Dark: white text on the filled shade, coloured text (shade 4 by default) on the dark surfaces.
     const darkFilled = shadeFor(tuple, 8, 1, [WHITE]);
     darkVars[`--mantine-color-${name}-filled`] = `var(--mantine-color-${name}-${darkFilled})`;

@@ -28,10 +28,22 @@ function Comparison({ options, initialA, initialB }: Pick<CompareRolesModalProps
   const data = toSelectData(options);
   const roleA = options.find((o) => o.value === a);
   const roleB = options.find((o) => o.value === b);
+  // Role B takes focus when the dialog opens; its list opens on typing, ArrowDown or a click, not on
+  // focus — an open list would cover the dialog and, holding nothing focusable, scroll where the
+  // keyboard cannot (WCAG 2.1.1; axe scrollable-region-focusable).
   return (
     <Stack gap="md">
       <Group grow align="flex-end" wrap="wrap">
-        <Select label="Role A" data={data} value={a} onChange={setA} allowDeselect={false} searchable comboboxProps={{ withinPortal: true }} />
+        <Select
+          label="Role A"
+          data={data}
+          value={a}
+          onChange={setA}
+          allowDeselect={false}
+          searchable
+          openOnFocus={false}
+          comboboxProps={{ withinPortal: true }}
+        />
         <Select
           label="Role B"
           placeholder="Pick a role to compare with"
@@ -40,6 +52,7 @@ function Comparison({ options, initialA, initialB }: Pick<CompareRolesModalProps
           onChange={setB}
           allowDeselect={false}
           searchable
+          openOnFocus={false}
           data-autofocus
         />
       </Group>
