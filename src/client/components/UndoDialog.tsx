@@ -11,7 +11,7 @@ import { useMemo, useState } from 'react';
 import type { HistoryEvent } from '../api/index.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { describeEvent } from '../lib/history/describe.ts';
-import { checkUndo, runUndo, type CheckedPlan, type UndoOutcome } from '../lib/history/run.ts';
+import { checkUndo, isReady, runUndo, type CheckedPlan, type UndoOutcome } from '../lib/history/run.ts';
 import { planUndo, type UndoPlan, type UndoStep } from '../lib/history/undo.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
 import { useCurrentUser } from '../lib/session.ts';
@@ -43,7 +43,8 @@ export function UndoDialog({ opened, events, onClose }: UndoDialogProps) {
 type Undoable = Extract<UndoPlan, { undoable: true }>;
 type Verdict = 'ready' | 'changed' | 'gone' | 'blocked' | 'error';
 
-const verdictOf = (c: CheckedPlan): Verdict => (c.later?.kind === 'gone' ? 'gone' : c.error ? 'error' : c.blocked ? 'blocked' : c.later ? 'changed' : 'ready');
+const verdictOf = (c: CheckedPlan): Verdict =>
+  isReady(c) ? 'ready' : c.later?.kind === 'gone' ? 'gone' : c.error ? 'error' : c.blocked ? 'blocked' : 'changed';
 
 const VERDICT_BADGE: Record<Verdict, { label: string; color: string }> = {
   ready: { label: 'Ready', color: 'green' },

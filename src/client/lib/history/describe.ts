@@ -133,6 +133,8 @@ const keysSuffix = (e: HistoryEvent) => {
   const keys = changedKeys(e);
   return keys.length ? ` (${listWords(keys, 4)})` : '';
 };
+/** A recorded value in a sentence (objects as JSON, never "[object Object]"), or the fallback when it is absent. */
+const textOr = (v: unknown, fallback: string): string => (v === undefined || v === null || v === '' ? fallback : valueText(v));
 const usernamesOf = (e: HistoryEvent): string[] => (Array.isArray(e.data?.usernames) ? (e.data.usernames as string[]) : []);
 
 /** One event in one sentence. */
@@ -165,7 +167,7 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       return `${who} moved ${title} to ${after.folderName ? `the folder ${quoted(String(after.folderName))}` : 'the root folder'}`;
     case 'reassignItem': {
       const folder = after.folderName ? ` (folder ${quoted(String(after.folderName))})` : '';
-      return `${who} transferred ${title} from ${before.owner ?? 'its owner'} to ${after.owner ?? 'another member'}${folder}`;
+      return `${who} transferred ${title} from ${textOr(before.owner, 'its owner')} to ${textOr(after.owner, 'another member')}${folder}`;
     }
     case 'setContentStatus': {
       const status = String(after.contentStatus ?? '');
@@ -176,9 +178,12 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
     case 'unprotectItem':
       return `${who} removed the delete protection of ${title}`;
     case 'addRelationship':
-      return `${who} related ${title} to ${after.destinationItemId ?? 'an item'} (${after.relationshipType ?? 'relationship'})`;
+      return `${who} related ${title} to ${textOr(after.destinationItemId, 'an item')} (${textOr(after.relationshipType, 'relationship')})`;
     case 'deleteRelationship':
-      return `${who} removed the relationship ${before.relationshipType ?? ''} from ${title} to ${before.destinationItemId ?? 'an item'}`.replace('  ', ' ');
+      return `${who} removed the relationship ${textOr(before.relationshipType, '')} from ${title} to ${textOr(before.destinationItemId, 'an item')}`.replace(
+        '  ',
+        ' ',
+      );
     case 'registerApp':
       return `${who} registered ${title} as an app`;
     case 'updateApp':
@@ -194,7 +199,7 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
     case 'unprotectGroup':
       return `${who} removed the delete protection of the group ${title}`;
     case 'reassignGroup':
-      return `${who} gave the group ${title} to ${after.owner ?? 'another member'}`;
+      return `${who} gave the group ${title} to ${textOr(after.owner, 'another member')}`;
     case 'addUsers': {
       const admins = Array.isArray(e.data?.admins) ? (e.data.admins as string[]) : [];
       return `${who} added ${listWords(usernamesOf(e))} to the group ${title}${admins.length ? ` (as managers: ${listWords(admins)})` : ''}`;
