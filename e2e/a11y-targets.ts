@@ -4,6 +4,7 @@
  * target left the page, goes to its address and waits until the thing to check is on screen.
  */
 import { expect, type Page } from '@playwright/test';
+import { DEMO_PASSWORD } from './support.ts';
 
 export interface A11yContext {
   /** Ids of objects made for the check (a webhook with a delivery, a task with a run). */
@@ -249,6 +250,28 @@ export const A11Y_TARGETS: A11yTarget[] = [
       if (!(await remove.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
       await remove.click();
       await dialog(page, /^Remove .*\?$/);
+    },
+  },
+  { name: 'activity', as: 'admin', reflow: true, open: (page) => page1(page, '/activity', 'Activity') },
+  {
+    name: 'activity: undo dialog',
+    as: 'admin',
+    open: async (page) => {
+      // A change that can be undone (an item shared with the organization), then its undo dialog.
+      const form = async (path: string, fields: Record<string, string>) =>
+        (await page.request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...fields } })).json();
+      const { token } = await form('generateToken', { username: 'admin', password: DEMO_PASSWORD });
+      const { id } = await form('content/users/admin/addItem', { token, title: `A11y undo ${Date.now().toString(36)}`, type: 'Web Map', text: '{}' });
+      await form(`content/users/admin/items/${id}/share`, { token, org: 'true' });
+      await page1(page, '/activity', 'Activity');
+      await page
+        .getByRole('table', { name: 'Organization activity' })
+        .getByRole('checkbox', { name: /^Select to undo: / })
+        .first()
+        .check();
+      await page.getByRole('button', { name: 'Undo selected (1)' }).click();
+      await dialog(page, 'Undo 1 change');
+      await expect(page.getByRole('table', { name: 'Changes to undo' })).toBeVisible();
     },
   },
   { name: 'settings', as: 'admin', reflow: true, open: (page) => page1(page, '/settings', 'Settings') },

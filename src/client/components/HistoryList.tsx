@@ -67,7 +67,9 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
   return (
     <Stack>
       <Group gap="sm" wrap="wrap" aria-label={`${label}: undo`} role="group">
-        <Button onClick={() => setUndoing(true)} disabled={!selected.size}>
+        {/* Looks disabled but keeps focus when nothing is selected: after an undo the selection is
+            cleared, and the dialog hands focus back to this button (a disabled one would drop it). */}
+        <Button data-disabled={!selected.size || undefined} aria-disabled={!selected.size} onClick={() => selected.size && setUndoing(true)}>
           Undo selected ({selected.size})
         </Button>
         <Button variant="default" onClick={() => select(undoableShown, true)} disabled={!undoableShown.length}>

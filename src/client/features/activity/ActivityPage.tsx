@@ -15,6 +15,8 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { filterSchema, NO_FILTERS, queryOf, type Filters } from './filters.ts';
 
 const PAGE = 50;
+/** Filter fields may shrink to the window (320 px): a date input's own minimum width would push the page sideways. */
+const FIT = { maw: '100%', miw: 0 } as const;
 
 export default function ActivityPage() {
   const user = useCurrentUser();
@@ -41,6 +43,7 @@ export default function ActivityPage() {
     setApplied(parsed.data);
   };
   const field = (k: keyof Filters) => ({
+    ...FIT,
     value: draft[k],
     error: errors[k],
     onChange: (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value }),
@@ -75,6 +78,7 @@ export default function ActivityPage() {
         <Group align="flex-end" mb="md" wrap="wrap">
           <TextInput label="Actor (username)" {...field('actor')} />
           <Select
+            {...FIT}
             label="Action"
             data={[{ value: '', label: 'Any' }, ...HISTORY_ACTIONS.map((a) => ({ value: a, label: a }))]}
             value={draft.action}
@@ -82,6 +86,7 @@ export default function ActivityPage() {
             allowDeselect={false}
           />
           <Select
+            {...FIT}
             label="Target type"
             data={[{ value: '', label: 'Any' }, ...HISTORY_ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] ?? t }))]}
             value={draft.type}
