@@ -1,7 +1,8 @@
 /**
  * The History section against the real local portal: an item's History tab and a group page's
  * History list one object's changes in words and undo them; a member's history opens in a drawer;
- * a portal that refuses the history operation gets one short line and nothing else.
+ * a member who may not read history is not offered it; a portal that refuses the history operation
+ * gets one short line and nothing else.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +73,14 @@ describe('History section', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'History' }));
     const drawer = await screen.findByRole('dialog', { name: 'History: user1' });
     expect(await within(drawer).findByRole('table', { name: 'History of the member user1' })).toBeInTheDocument();
+  }, 60_000);
+
+  it('is not offered to a member who may not read history', async () => {
+    await signInAs(svc, 'user1');
+    const { id } = await addItem('user1', undefined, { title: 'History of mine', type: 'Web Map', text: '{}' });
+    renderApp(`/content/items/${id}`);
+    expect(await screen.findByRole('tab', { name: 'Content status' })).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'History' })).toBeNull();
   }, 60_000);
 
   it('says in one line that history is not available when the portal refuses the operation', async () => {

@@ -28,14 +28,26 @@ export interface UndoDialogProps {
 
 export function UndoDialog({ opened, events, onClose }: UndoDialogProps) {
   const [ran, setRan] = useState(false);
+  // While the undo runs the dialog stays open: its results are the only report of what was done.
+  const [running, setRunning] = useState(false);
   const count = `${events.length} change${events.length === 1 ? '' : 's'}`;
   const close = () => {
+    if (running) return;
     onClose(ran);
     setRan(false);
   };
   return (
-    <Modal opened={opened} onClose={close} title={`Undo ${count}`} size="80rem" centered>
-      {opened ? <Undo events={events} onRan={() => setRan(true)} onClose={close} /> : null}
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={`Undo ${count}`}
+      size="80rem"
+      centered
+      closeOnEscape={!running}
+      closeOnClickOutside={!running}
+      withCloseButton={!running}
+    >
+      {opened ? <Undo events={events} onRan={() => setRan(true)} onRunning={setRunning} onClose={close} /> : null}
     </Modal>
   );
 }
@@ -70,7 +82,17 @@ function keysFor(steps: readonly UndoStep[], orgId: string): QueryKey[] {
   return keys;
 }
 
-function Undo({ events, onRan, onClose }: { events: readonly HistoryEvent[]; onRan: () => void; onClose: () => void }) {
+function Undo({
+  events,
+  onRan,
+  onRunning,
+  onClose,
+}: {
+  events: readonly HistoryEvent[];
+  onRan: () => void;
+  onRunning: (running: boolean) => void;
+  onClose: () => void;
+}) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const plans = useMemo(() => events.map(planUndo), [events]);
@@ -104,6 +126,8 @@ function Undo({ events, onRan, onClose }: { events: readonly HistoryEvent[]; onR
       setRunProgress({ done: 0, total: list.length });
       return runUndo(user.orgId, list, (done, total) => setRunProgress({ done, total }));
     },
+    onMutate: () => onRunning(true),
+    onSettled: () => onRunning(false),
     onSuccess: async (_outcomes, list) => {
       onRan();
       const keys = keysFor(
