@@ -123,68 +123,71 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
         {participants.isError ? <ErrorState error={participants.error} onRetry={() => participants.refetch()} /> : null}
         {participants.data ? (
           <Paper withBorder radius="md">
-            <Table aria-label={`Participants of ${c.name}`} verticalSpacing={6}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Portal</Table.Th>
-                  <Table.Th w={70}>Role</Table.Th>
-                  <Table.Th w={100}>Status</Table.Th>
-                  <Table.Th>Contact</Table.Th>
-                  <Table.Th>Workspaces</Table.Th>
-                  {isHost ? (
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  ) : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {participants.data.participants.map((p) => (
-                  <Table.Tr key={p.portalInfo.id}>
-                    <Table.Td>
-                      <Text size="sm" fw={600}>
-                        {p.portalInfo.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {p.portalInfo.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{p.collaborationRole}</Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
-                        {p.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
-                      <Text size="xs" c="dimmed">
-                        {p.config.contactEmailAddress}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="sm">
-                        {p.workspaces?.length
-                          ? p.workspaces
-                              .map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`)
-                              .join('; ')
-                          : '—'}
-                      </Text>
-                    </Table.Td>
+            {/* Narrow windows (320 px, 200 % zoom): the table scrolls in its own region, not the page. */}
+            <Table.ScrollContainer minWidth={640}>
+              <Table aria-label={`Participants of ${c.name}`} verticalSpacing={6}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Portal</Table.Th>
+                    <Table.Th w={70}>Role</Table.Th>
+                    <Table.Th w={100}>Status</Table.Th>
+                    <Table.Th>Contact</Table.Th>
+                    <Table.Th>Workspaces</Table.Th>
                     {isHost ? (
-                      <Table.Td align="right">
-                        {p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
-                          <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
-                            Remove
-                          </Button>
-                        ) : null}
-                      </Table.Td>
+                      <Table.Th>
+                        <VisuallyHidden>Actions</VisuallyHidden>
+                      </Table.Th>
                     ) : null}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody>
+                  {participants.data.participants.map((p) => (
+                    <Table.Tr key={p.portalInfo.id}>
+                      <Table.Td>
+                        <Text size="sm" fw={600}>
+                          {p.portalInfo.name}
+                        </Text>
+                        <Text size="xs" c="dimmed" ff="monospace">
+                          {p.portalInfo.id}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{p.collaborationRole}</Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
+                          {p.status}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
+                        <Text size="xs" c="dimmed">
+                          {p.config.contactEmailAddress}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm">
+                          {p.workspaces?.length
+                            ? p.workspaces
+                                .map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`)
+                                .join('; ')
+                            : '—'}
+                        </Text>
+                      </Table.Td>
+                      {isHost ? (
+                        <Table.Td align="right">
+                          {p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
+                            <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
+                              Remove
+                            </Button>
+                          ) : null}
+                        </Table.Td>
+                      ) : null}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
           </Paper>
         ) : null}
       </Stack>

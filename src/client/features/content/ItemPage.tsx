@@ -51,9 +51,10 @@ function ItemView({ item: publicView }: { item: Item }) {
           <IconArrowLeft size={14} /> Content
         </Group>
       </Anchor>
-      <Group align="flex-start" gap="lg" wrap="nowrap">
+      {/* Wraps in narrow windows (320 px, 200 % zoom): the actions go below the title instead of past the edge. */}
+      <Group align="flex-start" gap="lg" wrap="wrap">
         <ItemThumbnail item={item} size={120} />
-        <Stack gap={4} style={{ flex: 1 }}>
+        <Stack gap={4} style={{ flex: '1 1 12rem', minWidth: 0 }}>
           <Group gap="xs">
             <Title order={2}>{item.title}</Title>
             <ContentStatusBadge status={item.contentStatus} />

@@ -3,7 +3,7 @@
  * over the page shown; an attempt opens the request (headers and body) and the receiver's answer.
  * A finished delivery can be sent again (same webhook-id).
  */
-import { Alert, Badge, Code, Drawer, Group, ScrollArea, SegmentedControl, SimpleGrid, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Badge, Code, Drawer, Group, ScrollArea, SegmentedControl, SimpleGrid, Stack, Text, Title, UnstyledButton, useMatches } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -63,6 +63,7 @@ export function AttemptBadge({ a }: { a: WebhookAttemptRecord }) {
 export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId: string }) {
   const [start, setStart] = useState(1);
   const [num, setNum] = useState(25);
+  const orientation = useMatches<'horizontal' | 'vertical'>({ base: 'vertical', xs: 'horizontal' });
   const [filter, setFilter] = useState<Filter>('');
   const [open, setOpen] = useState<WebhookAttemptRecord | null>(null);
   const attempts = useQuery(webhookAttemptsQuery(orgId, webhookId, start, num));
@@ -102,6 +103,8 @@ export function DeliveriesPanel({ orgId, webhookId }: { orgId: string; webhookId
     <Stack gap="sm">
       <SegmentedControl
         aria-label="Show attempts"
+        // Four choices side by side need about 350 px: stacked below the xs breakpoint (320 px, WCAG 1.4.10).
+        orientation={orientation}
         value={filter}
         onChange={(v) => setFilter(v)}
         data={[

@@ -16,7 +16,7 @@ export interface SignInPageModel {
 const STYLE = `
   :root { color-scheme: light; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: #f1f3f5; color: #1a1b1e; }
-  main { width: min(24rem, calc(100vw - 2rem)); margin: 1rem; padding: 2rem; background: #fff; border-radius: 0.75rem;
+  main { box-sizing: border-box; width: min(24rem, calc(100vw - 2rem)); margin: 1rem; padding: clamp(1rem, 6vw, 2rem); background: #fff; border-radius: 0.75rem;
          box-shadow: 0 1px 3px rgb(0 0 0 / 0.12), 0 8px 24px rgb(0 0 0 / 0.08); }
   h1 { font-size: 1.5rem; margin: 0 0 0.5rem; }
   p { margin: 0 0 1.25rem; line-height: 1.5; color: #373a40; }
