@@ -15,11 +15,12 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, loadConfig } from '../src/server/config.ts';
-import { seedAccountCount } from '../src/server/seed/bootstrap.ts';
+import { seedAccountCount } from '../src/server/seed/plan.ts';
 import { buildDemoHashes, demoHashesStaleReason } from '../src/server/seed/demoHashes.ts';
-import { buildTemplate } from '../src/server/store/buildTemplate.ts';
 import { DEFAULT_TEMPLATE_DIR, templateStatus } from '../src/server/store/template.ts';
 import { buildServer, SERVER_BUNDLE } from './build-server.ts';
+// The builders (esbuild, PGlite) load only when something must be built (build-server.ts imports
+// esbuild when bundling): a current checkout's `npm start` loads a handful of small modules.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CONSOLE_SOURCES = ['src/client', 'src/shared', 'index.html', 'public', 'vite.config.ts', 'postcss.config.cjs', 'tsconfig.json', 'package-lock.json'];
@@ -97,6 +98,7 @@ async function main() {
     console.log(`Building the embedded-database template (${templateReason}) …`);
     const started = performance.now();
     // A template that only lacks newer migrations gets them applied; anything else is built anew.
+    const { buildTemplate } = await import('../src/server/store/buildTemplate.ts');
     const manifest = await buildTemplate(DEFAULT_TEMPLATE_DIR, undefined, { from: status.usable && !force ? DEFAULT_TEMPLATE_DIR : undefined });
     console.log(`Template with ${manifest.migrations.length} migrations built in ${Math.round(performance.now() - started)} ms.`);
   } else {

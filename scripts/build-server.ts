@@ -5,12 +5,12 @@
  * more than the service's own start-up (docs/performance.md). Tests and `npm run dev` run the sources.
  */
 import path from 'node:path';
-import { build } from 'esbuild';
 import { projectPath } from '../src/server/projectPaths.ts';
 
 export const SERVER_BUNDLE = projectPath('dist', 'server', 'main.mjs');
 
 export async function buildServer(outfile = SERVER_BUNDLE): Promise<void> {
+  const { build } = await import('esbuild'); // only when bundling: `npm start`'s check imports SERVER_BUNDLE alone
   await build({
     entryPoints: [projectPath('src', 'server', 'main.ts')],
     outfile,

@@ -2,7 +2,6 @@
  * First start on an empty database: the organization and its administrator, and — when DEMO_DATA
  * is on — the demo members and a partner organization. Later starts change nothing.
  */
-import { BUILT_IN_ROLES } from '../../shared/privileges.ts';
 import { seedDemoCollaboration } from '../areas/collaborations/seed.ts';
 import { insertOrg } from '../areas/portals/repo.ts';
 import { insertBuiltInRoles } from '../areas/roles/repo.ts';
@@ -13,44 +12,12 @@ import { hashPassword } from '../areas/auth/passwords.ts';
 import { readDemoHashes } from './demoHashes.ts';
 import { alnumId } from '../store/ids.ts';
 import { seedFederation } from '../areas/federation/seed.ts';
+import { plan, seedAccountCount } from './plan.ts';
 
 export interface BootstrapResult {
   created: boolean;
   orgIds: string[];
 }
-
-interface OrgPlan {
-  name: string;
-  urlKey: string;
-  members: { username: string; role: string; first: string; last: string }[];
-}
-
-function plan(config: Config): OrgPlan[] {
-  const admin = config.adminUsername;
-  if (!config.demoData) {
-    return [{ name: 'Local Portal Organization', urlKey: 'local', members: [{ username: admin, role: 'org_admin', first: 'Portal', last: 'Administrator' }] }];
-  }
-  return [
-    {
-      name: 'Demo Organization',
-      urlKey: 'demo',
-      members: [
-        { username: admin, role: 'org_admin', first: 'Portal', last: 'Administrator' },
-        { username: 'publisher1', role: 'org_publisher', first: 'Pat', last: 'Publisher' },
-        { username: 'user1', role: 'org_user', first: 'Uma', last: 'User' },
-        { username: 'viewer1', role: BUILT_IN_ROLES[0].id, first: 'Vic', last: 'Viewer' },
-      ],
-    },
-    {
-      name: 'Partner Organization',
-      urlKey: 'partner',
-      members: [{ username: 'partner_admin', role: 'org_admin', first: 'Parker', last: 'Partner' }],
-    },
-  ];
-}
-
-/** How many accounts a first start creates (one password hash each). */
-export const seedAccountCount = (config: Config) => plan(config).reduce((n, p) => n + p.members.length, 0);
 
 /**
  * The first-start accounts' password hashes, one per account (each with its own salt). With the
