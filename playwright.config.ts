@@ -14,9 +14,6 @@ process.env.E2E_DATA_DIR = dataDir; // the config is loaded again in workers: ke
 
 export default defineConfig({
   testDir: 'e2e',
-  // The axe sweep (e2e/a11y.spec.ts) is not part of the default run until every page passes it:
-  // `npm run test:a11y` runs it (A11Y=1).
-  testIgnore: process.env.A11Y ? [] : ['**/a11y.spec.ts'],
   outputDir: 'e2e/artifacts/results',
   workers: 1,
   fullyParallel: false,
