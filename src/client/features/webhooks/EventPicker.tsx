@@ -4,7 +4,7 @@
  * its events or one verb). The portal checks that a named item, group or member exists.
  */
 import { Button, Checkbox, Fieldset, Group, Pill, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ALL_EVENTS, EVENT_CATALOGUE, type EventSource } from '../../../shared/events.ts';
 
 const CATEGORY_LABEL: Record<EventSource, { title: string; one: string; subjectLabel: string }> = {
@@ -55,6 +55,17 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
   const selected = new Set(value);
   const everything = selected.has(ALL_EVENTS);
   const toggle = (uri: string, on: boolean) => onChange(on ? [...value.filter((v) => v !== uri), uri] : value.filter((v) => v !== uri));
+  // A removed pill takes its focused button with it: focus goes to the pill now in its place (or the
+  // last one), else to the list's heading, instead of the dialog's body.
+  const pillsRef = useRef<HTMLDivElement>(null);
+  const headingRef = useRef<HTMLParagraphElement>(null);
+  const refocus = useRef<number | null>(null);
+  useEffect(() => {
+    if (refocus.current === null) return;
+    const buttons = pillsRef.current?.querySelectorAll<HTMLButtonElement>('button') ?? [];
+    (buttons[Math.min(refocus.current, buttons.length - 1)] ?? headingRef.current)?.focus();
+    refocus.current = null;
+  }, [value]);
 
   return (
     <Stack gap="sm">
@@ -96,13 +107,26 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
         </SimpleGrid>
       )}
       <div>
-        <Text size="sm" fw={500} mb={4}>
+        <Text size="sm" fw={500} mb={4} ref={headingRef} tabIndex={-1}>
           Subscribed events
         </Text>
         {value.length ? (
-          <Pill.Group role="group" aria-label="Subscribed events">
-            {value.map((uri) => (
-              <Pill key={uri} withRemoveButton onRemove={() => toggle(uri, false)} removeButtonProps={{ 'aria-label': `Remove ${uri}` }} ff="monospace">
+          <Pill.Group role="group" aria-label="Subscribed events" ref={pillsRef}>
+            {value.map((uri, index) => (
+              // Mantine leaves a pill's remove button out of the tab order (tabindex -1, aria-hidden): here it is the
+              // only way to drop one item's, group's or member's events, so it is a real button, 24 px or more (size md).
+              // aria-hidden is removed, not set to false: the dialog's focus trap skips any element that has it.
+              <Pill
+                key={uri}
+                size="md"
+                withRemoveButton
+                onRemove={() => {
+                  toggle(uri, false);
+                  refocus.current = index;
+                }}
+                removeButtonProps={{ 'aria-label': `Remove ${uri}`, tabIndex: 0, 'aria-hidden': undefined }}
+                ff="monospace"
+              >
                 {uri}
               </Pill>
             ))}
