@@ -14,7 +14,8 @@ process.env.E2E_DATA_DIR = dataDir; // the config is loaded again in workers: ke
 
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: 'e2e/artifacts/results',
+  // Per port, so that runs side by side (E2E_PORT) do not clear each other's traces and screenshots.
+  outputDir: process.env.E2E_PORT ? `e2e/artifacts/results-${port}` : 'e2e/artifacts/results',
   workers: 1,
   fullyParallel: false,
   retries: 0,
