@@ -3,7 +3,7 @@
  * response). Loading, error and empty states are drawn inside the table's frame.
  */
 import { Box, Checkbox, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
 import { ErrorState, LoadingState } from './states.tsx';
 
@@ -65,6 +65,8 @@ export interface DataTableProps<T> {
   minWidth?: number;
   /** Rows can be ticked for a bulk action. */
   selection?: DataTableSelection<T>;
+  /** The "select all on this page" checkbox, for focus to come back to (e.g. after the selection was deleted). */
+  selectAllRef?: Ref<HTMLInputElement>;
 }
 
 function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<unknown>; sort?: DataTableSort; onSortChange?: (s: DataTableSort) => void }) {
@@ -85,7 +87,7 @@ function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<un
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const { label, itemName = 'rows', columns, rows, rowKey, sort, onSortChange, paging, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50, 100] } = props;
-  const { selection } = props;
+  const { selection, selectAllRef } = props;
   const colSpan = columns.length + (selection ? 1 : 0);
   const selectable = selection && rows ? rows.filter((r) => !selection.disabled?.(r)) : [];
   const selectedOnPage = selection ? selectable.filter((r) => selection.selected.has(rowKey(r))).length : 0;
@@ -155,6 +157,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               {selection ? (
                 <Table.Th w={40}>
                   <Checkbox
+                    ref={selectAllRef}
                     aria-label={`Select all ${itemName} on this page`}
                     checked={selectable.length > 0 && selectedOnPage === selectable.length}
                     indeterminate={selectedOnPage > 0 && selectedOnPage < selectable.length}

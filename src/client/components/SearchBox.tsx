@@ -4,7 +4,7 @@
  */
 import { TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import { IconSearch } from './icons.tsx';
 
 interface SearchBoxProps {
@@ -14,9 +14,11 @@ interface SearchBoxProps {
   onSearch: (q: string) => void;
   label: string;
   placeholder: string;
+  /** The field, for focus to come back to. */
+  inputRef?: Ref<HTMLInputElement>;
 }
 
-export function SearchBox({ value, onSearch, label, placeholder }: SearchBoxProps) {
+export function SearchBox({ value, onSearch, label, placeholder, inputRef }: SearchBoxProps) {
   const [text, setText] = useState(value);
   const [debounced] = useDebouncedValue(text.trim(), 300);
   // The last search this box put in the address, to tell its own changes from back/forward.
@@ -37,6 +39,7 @@ export function SearchBox({ value, onSearch, label, placeholder }: SearchBoxProp
   }, [value]);
   return (
     <TextInput
+      ref={inputRef}
       aria-label={label}
       placeholder={placeholder}
       leftSection={<IconSearch size={16} />}

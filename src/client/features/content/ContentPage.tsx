@@ -4,7 +4,7 @@
  */
 import { Anchor, Autocomplete, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { type Item } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
@@ -48,6 +48,8 @@ export default function ContentPage() {
   const groups = useQuery(groupChoicesQuery(user.username));
   const [adding, setAdding] = useState(false);
   const [selected, setSelected] = useState<Map<string, Item>>(new Map());
+  const selectAllRef = useRef<HTMLInputElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
 
   const columns: DataTableColumn<Item>[] = [
     {
@@ -129,7 +131,13 @@ export default function ContentPage() {
               ]}
             />
           </Tooltip>
-          <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search content" placeholder="Title, summary, description or tag" />
+          <SearchBox
+            value={list.q}
+            onSearch={(q) => update({ q, start: 1 }, true)}
+            label="Search content"
+            placeholder="Title, summary, description or tag"
+            inputRef={searchRef}
+          />
           {effective.scope === 'org' ? (
             <TextInput
               label="Owner"
@@ -187,7 +195,16 @@ export default function ContentPage() {
           />
         </Group>
       </Paper>
-      <ContentSelectionBar selected={[...selected.values()]} onClear={() => setSelected(new Map())} />
+      <ContentSelectionBar
+        selected={[...selected.values()]}
+        onClear={() => setSelected(new Map())}
+        onDeleted={() => {
+          setSelected(new Map());
+          // Back to the list; when it is now empty (its "select all" disabled), to its search.
+          const selectAll = selectAllRef.current;
+          (selectAll && !selectAll.disabled ? selectAll : searchRef.current)?.focus();
+        }}
+      />
       <DataTable
         label="Content"
         itemName="items"
@@ -203,6 +220,7 @@ export default function ContentPage() {
         paging={items.data ? { start: items.data.start || list.start, num: list.num, total: items.data.total } : undefined}
         onPageChange={(start) => update({ start })}
         onPageSizeChange={(num) => update({ num, start: 1 })}
+        selectAllRef={selectAllRef}
         selection={{
           selected: new Set(selected.keys()),
           rowLabel: (item) => `Select ${item.title || item.id}`,

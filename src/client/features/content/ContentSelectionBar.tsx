@@ -4,7 +4,7 @@
  * "retry failed" for the ones the portal refused.
  */
 import { Alert, Button, Group, List, Modal, Paper, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError, type Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
@@ -15,8 +15,24 @@ import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
-export function ContentSelectionBar({ selected, onClear }: { selected: Item[]; onClear: () => void }) {
+export interface ContentSelectionBarProps {
+  selected: Item[];
+  onClear: () => void;
+  /** Every selected item was deleted and the results dialog closed: the bar (and the button that opened the dialog) is gone. */
+  onDeleted: () => void;
+}
+
+export function ContentSelectionBar({ selected, onClear, onDeleted }: ContentSelectionBarProps) {
   const [deleting, setDeleting] = useState(false);
+  // The results stay on screen until closed (clearing the selection at once would take the dialog away).
+  const allDeleted = useRef(false);
+  const closeDelete = () => {
+    setDeleting(false);
+    if (allDeleted.current) {
+      allDeleted.current = false;
+      onDeleted();
+    }
+  };
   if (!selected.length) return null;
   const owners = [...new Set(selected.map((i) => i.owner))];
   const transferHref = owners.length === 1 ? `/members/transfer?from=${encodeURIComponent(owners[0])}&items=${selected.map((i) => i.id).join(',')}` : undefined;
@@ -44,20 +60,22 @@ export function ContentSelectionBar({ selected, onClear }: { selected: Item[]; o
           </Button>
         </Group>
       </Group>
-      <Modal
-        opened={deleting}
-        onClose={() => setDeleting(false)}
-        title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`}
-        size="lg"
-        centered
-      >
-        {deleting ? <BulkDelete items={selected} onDone={onClear} onClose={() => setDeleting(false)} /> : null}
+      <Modal opened={deleting} onClose={closeDelete} title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`} size="lg" centered>
+        {deleting ? (
+          <BulkDelete
+            items={selected}
+            onAllDeleted={() => {
+              allDeleted.current = true;
+            }}
+            onClose={closeDelete}
+          />
+        ) : null}
       </Modal>
     </Paper>
   );
 }
 
-function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => void; onClose: () => void }) {
+function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDeleted: () => void; onClose: () => void }) {
   const user = useCurrentUser();
   const remove = useDeleteItem();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
@@ -73,15 +91,16 @@ function BulkDelete({ items, onDone, onClose }: { items: Item[]; onDone: () => v
     setProgress(null);
     const rows = outcomes.map((o) => ({ key: o.item.id, name: o.item.title || o.item.id, ok: o.ok, detail: o.ok ? 'Deleted' : describeError(o.error) }));
     setResults(rows);
-    if (rows.every((r) => r.ok)) onDone();
+    if (rows.every((r) => r.ok)) onAllDeleted();
   };
 
-  if (progress) return <BulkProgress label="Deleting items" done={progress.done} total={progress.total} />;
+  // The confirm button is gone once the run starts: the progress, then the counts, take focus.
+  if (progress) return <BulkProgress label="Deleting items" done={progress.done} total={progress.total} autoFocus />;
   if (results) {
     const failed = items.filter((i) => results.some((r) => r.key === i.id && !r.ok));
     return (
       <Stack>
-        <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" />
+        <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" autoFocus />
         <Group justify="flex-end">
           {failed.length ? (
             <Button variant="light" onClick={() => run(failed)}>

@@ -4,9 +4,9 @@
  * refused item with the reason and the fix, then the run with progress, a result per item,
  * "Retry failed" and the side effects (scheduled tasks deactivated, sharing narrowed).
  */
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Select, Stack, Stepper, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Select, Stack, Stepper, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../components/Bulk.tsx';
@@ -87,6 +87,22 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const [check, setCheck] = useState<Progress<CheckOutcome>>({ running: false, done: 0, total: 0 });
   const [run, setRun] = useState<Progress<RunOutcome>>({ running: false, done: 0, total: 0 });
   const members = useQuery(targetMembersQuery(user.orgId, targetSearch));
+  // The button that moves to another step (or starts a run) goes with its step, or is disabled while
+  // the run lasts: the step's heading takes focus instead of the page's body.
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [focusRequest, setFocusRequest] = useState(0);
+  useEffect(() => {
+    if (focusRequest) headingRef.current?.focus();
+  }, [focusRequest]);
+  const goTo = (s: number) => {
+    setStep(s);
+    setFocusRequest((n) => n + 1);
+  };
+  const stepHeading = (text: string) => (
+    <Title order={2} size="h4" mb="sm" ref={headingRef} tabIndex={-1}>
+      {text}
+    </Title>
+  );
 
   const items = useMemo(() => owned.data?.items ?? [], [owned.data]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
@@ -105,7 +121,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
 
   async function startCheck() {
     if (!target) return;
-    setStep(2);
+    goTo(2);
     setTitles(new Map(selectedIds.map((id) => [id, titleOf(id)])));
     setCheck({ running: true, done: 0, total: selectedIds.length });
     const outcomes = await precheck(from, selectedIds, target, (done) => setCheck((c) => ({ ...c, done })));
@@ -114,7 +130,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
 
   async function startRun(ids: string[], previous: RunOutcome[] = []) {
     if (!target) return;
-    setStep(3);
+    goTo(3);
     setRun({ running: true, done: 0, total: ids.length, outcomes: previous });
     const outcomes = await runTransfer(from, ids, target, folder || '/', (done) => setRun((r) => ({ ...r, done })));
     const merged = new Map(previous.map((o) => [o.itemId, o]));
@@ -130,8 +146,9 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const failed = (run.outcomes ?? []).filter((o) => !o.ok).map((o) => o.itemId);
 
   return (
-    <Stepper active={step} onStepClick={(s) => !check.running && !run.running && s < step && step < 3 && setStep(s)} size="sm" mb="md">
+    <Stepper active={step} onStepClick={(s) => !check.running && !run.running && s < step && step < 3 && goTo(s)} size="sm" mb="md">
       <Stepper.Step label="Items" description={`${step >= 2 ? titles.size : selectedIds.length} selected`}>
+        {stepHeading('Items to transfer')}
         <ItemPicker
           items={items}
           extra={extra}
@@ -141,13 +158,14 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
           from={from}
         />
         <Group justify="flex-end" mt="md">
-          <Button onClick={() => setStep(1)} disabled={!selectedIds.length}>
+          <Button onClick={() => goTo(1)} disabled={!selectedIds.length}>
             Next: new owner
           </Button>
         </Group>
       </Stepper.Step>
 
       <Stepper.Step label="New owner" description={target ?? 'Member and folder'}>
+        {stepHeading('New owner and folder')}
         <Paper withBorder p="md" radius="md">
           <Stack gap="md" maw={520}>
             <Select
@@ -174,7 +192,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
           </Stack>
         </Paper>
         <Group justify="space-between" mt="md">
-          <Button variant="default" onClick={() => setStep(0)}>
+          <Button variant="default" onClick={() => goTo(0)}>
             Back
           </Button>
           <Button onClick={startCheck} disabled={!target}>
@@ -184,13 +202,14 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
       </Stepper.Step>
 
       <Stepper.Step label="Pre-check" description={check.outcomes ? `${transferable.length} transferable` : 'Who may receive what'}>
+        {stepHeading('Pre-check')}
         {check.running || !check.outcomes ? (
           <BulkProgress label="Checking items" done={check.done} total={check.total} />
         ) : (
           <CheckResults outcomes={check.outcomes} titleOf={titleOf} target={target ?? ''} />
         )}
         <Group justify="space-between" mt="md">
-          <Button variant="default" onClick={() => setStep(1)} disabled={check.running}>
+          <Button variant="default" onClick={() => goTo(1)} disabled={check.running}>
             Back
           </Button>
           <Group gap="sm">
@@ -205,6 +224,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
       </Stepper.Step>
 
       <Stepper.Step label="Transfer" description={run.outcomes && !run.running ? `${(run.outcomes ?? []).length - failed.length} transferred` : 'Run'}>
+        {stepHeading('Transfer')}
         {run.running ? <BulkProgress label="Transferring items" done={run.done} total={run.total} /> : null}
         {!run.running && run.outcomes ? (
           <Stack gap="md">
