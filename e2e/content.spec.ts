@@ -56,7 +56,7 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await expect(dialog).toBeHidden();
 
   await page.getByRole('table', { name: 'Content' }).getByRole('link', { name: serviceTitle }).click();
-  await expect(page.getByRole('heading', { level: 2, name: serviceTitle })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: serviceTitle })).toBeVisible();
   await page.getByRole('tab', { name: 'Related items' }).click();
   const forward = page.getByRole('table', { name: 'Related items: this item is the origin' });
   await expect(forward.getByRole('row', { name: new RegExp(csvTitle) })).toContainText('Service2Data');

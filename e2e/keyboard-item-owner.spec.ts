@@ -42,7 +42,7 @@ test('an item owner reads what "authoritative" changes and why they cannot apply
 
   await keyboardSignIn(page, 'publisher1');
   await page.goto(`/content/items/${id}`);
-  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await openStatusTab(page);
   await arrowTo(page, 'Authoritative');
 
@@ -74,7 +74,7 @@ test('an item owner reads what "authoritative" changes and why they cannot apply
   // The administrator completes it.
   await keyboardSignIn(page, 'admin');
   await page.goto(`/content/items/${id}`);
-  await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
   await tabTo(page, page.getByRole('tab', { selected: true }));
   const status = page.getByRole('tab', { name: 'Content status' });
   for (let i = 0; i < 8 && !(await status.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('ArrowRight');

@@ -79,6 +79,12 @@ test('an administrator uploads a large file in parts and follows it by keyboard 
   await expect(page).toHaveURL(/\/content\/items\//);
   await expect(page.getByRole('heading', { name: title, exact: true })).toBeVisible();
 
+  // Dismissing the tray's last row removes the tray; focus goes to the page's main region, not the body.
+  await tabTo(page, tray.getByRole('button', { name: `Dismiss ${title}` }), { max: 200 });
+  await page.keyboard.press('Enter');
+  await expect(tray).toBeHidden();
+  await expect(page.locator('#main')).toBeFocused();
+
   const admin = await apiAs(request, 'admin');
   const id = page.url().split('/').pop()!;
   expect(await admin(`content/items/${id}`, {})).toMatchObject({ title, type: 'CSV', size: statSync(file).size });

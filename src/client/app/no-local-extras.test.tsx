@@ -123,7 +123,7 @@ describe('the console against a portal without local extras', () => {
     const requests = recordRequests();
     try {
       const { user } = renderApp(`/content/items/${ids.map}`);
-      expect(await screen.findByRole('heading', { name: 'Crew map', level: 2 })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Crew map', level: 1 })).toBeInTheDocument();
       await user.click(screen.getByRole('tab', { name: 'Related items' }));
       const table = await screen.findByRole('table', { name: 'Related items: this item is the origin' });
       expect(within(table).getByRole('link', { name: 'Crew layer' }).closest('tr')).toHaveTextContent('Map2Service');

@@ -56,7 +56,9 @@ function ItemView({ item: publicView }: { item: Item }) {
         <ItemThumbnail item={item} size={120} />
         <Stack gap={4} style={{ flex: '1 1 12rem', minWidth: 0 }}>
           <Group gap="xs">
-            <Title order={2}>{item.title}</Title>
+            <Title order={1} size="h2">
+              {item.title}
+            </Title>
             <ContentStatusBadge status={item.contentStatus} />
             {item.protected ? (
               <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none">

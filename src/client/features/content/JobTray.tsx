@@ -46,7 +46,19 @@ export function JobTray() {
 function Dismiss({ id, label }: { id: string; label: string }) {
   return (
     <Tooltip label="Dismiss">
-      <ActionIcon variant="subtle" size="sm" aria-label={`Dismiss ${label}`} onClick={() => dismissTransfer(id)}>
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        aria-label={`Dismiss ${label}`}
+        onClick={(e) => {
+          // The row goes (and the whole tray with the last one): focus moves to the next row's
+          // Dismiss, else to the page's main region, instead of falling to the body.
+          const tray = e.currentTarget.closest('[role="region"]');
+          const next = [...(tray?.querySelectorAll<HTMLElement>('button[aria-label^="Dismiss "]') ?? [])].find((b) => b !== e.currentTarget);
+          dismissTransfer(id);
+          (next ?? document.getElementById('main'))?.focus();
+        }}
+      >
         <IconX size={14} />
       </ActionIcon>
     </Tooltip>

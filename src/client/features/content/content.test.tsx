@@ -124,7 +124,7 @@ describe('content page', () => {
     expect(added.proxyUrl).toMatch(new RegExp(`/sharing/rest/content/items/${added.id}/proxy$`));
     await shareItem('user1', added.id, { org: true });
     const { user, unmount } = renderApp(`/content/items/${added.id}`);
-    expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 2 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 1 })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Data and files' }));
     expect(await screen.findByLabelText('Proxy URL')).toHaveTextContent(added.proxyUrl!);
     expect(screen.getByRole('button', { name: 'Copy proxy URL' })).toBeInTheDocument();
@@ -138,7 +138,7 @@ describe('content page', () => {
       const session = await signInAs(svc, username);
       configureApi({ portalUrl: svc.restUrl, token: session.token });
       const view = renderApp(`/content/items/${added.id}`);
-      expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 2 })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { name: 'Secured parcels', level: 1 })).toBeInTheDocument();
       await view.user.click(screen.getByRole('tab', { name: 'Data and files' }));
       if (sees) expect(await screen.findByLabelText('Proxy URL')).toHaveTextContent(added.proxyUrl!);
       else {
@@ -155,7 +155,7 @@ describe('content page', () => {
     configureApi({ portalUrl: svc.restUrl, token });
     const added = await addItem('user1', undefined, { title: 'Old trails', type: 'Web Map', text: '{}' });
     const { user } = renderApp(`/content/items/${added.id}`);
-    expect(await screen.findByRole('heading', { name: 'Old trails', level: 2 })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Old trails', level: 1 })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Content status' }));
     // The choice can be made to read its effects; applying it is refused with the reason.
     await user.click(screen.getByRole('radio', { name: 'Authoritative', description: /Administrators only/ }));
