@@ -216,4 +216,9 @@ describe('search: free terms through the trigram index (migration 013)', () => {
     });
     expect(plan).toContain('items_search_trgm');
   });
+
+  it('the trigram index keeps no pending list (a search would read it whole: no autovacuum merges it when embedded)', async () => {
+    const [index] = await svc.db.query<{ options: string[] | null }>(`SELECT reloptions AS options FROM pg_class WHERE oid = 'items_search_trgm'::regclass`);
+    expect(index.options).toContain('fastupdate=off');
+  });
 });
