@@ -118,8 +118,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
  * can be pointed at this portal from elsewhere); answering preflights lets header tokens work.
  */
 function installCors(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
+  // Hooks on every request take the callback form: an async hook costs a promise and a turn of the
+  // microtask queue per request, which shows in the cheapest operations' throughput.
+  app.addHook('onRequest', (req, reply, done) => {
     if (req.headers.origin) reply.header('Access-Control-Allow-Origin', '*');
+    done();
   });
   app.options('/*', async (_req, reply) => {
     reply
@@ -162,11 +165,11 @@ async function serveConsole(app: FastifyInstance, clientDir: string): Promise<vo
       setHeaders: (reply, filePath) =>
         reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
-    app.addHook('onSend', async (_req, reply, payload) => {
+    app.addHook('onSend', (_req, reply, payload, done) => {
       if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
         reply.header('X-Content-Type-Options', 'nosniff').header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'same-origin');
       }
-      return payload;
+      done(null, payload);
     });
   }
   app.setNotFoundHandler((req, reply) => {

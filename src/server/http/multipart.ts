@@ -23,12 +23,18 @@ declare module 'fastify' {
 }
 
 export function installMultipartBodies(app: FastifyInstance, tmpDir: string): void {
-  app.addHook('preHandler', async (req) => {
-    if (!req.isMultipart()) return;
-    req.body = await collect(req, tmpDir);
+  // Callback hooks: most requests are not multipart and pass through without a promise.
+  app.addHook('preHandler', (req, _reply, done) => {
+    if (!req.isMultipart()) return done();
+    collect(req, tmpDir).then((body) => {
+      req.body = body;
+      done();
+    }, done);
   });
-  app.addHook('onResponse', async (req) => {
-    for (const f of req.uploadedFiles ?? []) await rm(f.path, { force: true });
+  app.addHook('onResponse', (req, _reply, done) => {
+    const files = req.uploadedFiles ?? [];
+    if (!files.length) return done();
+    Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => done(), done);
   });
 }
 

@@ -23,14 +23,15 @@ const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
 export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
 export function addItemRoutes(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
-    if (!CHUNK_CAPPED.has(req.routeOptions.url ?? '')) return;
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (!CHUNK_CAPPED.has(req.routeOptions.url ?? '')) return done();
     if (req.headers['content-length'] === undefined && /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''))) {
       req.uploadByteCap = {
         bytes: LIMITS.chunkedUploadBytes,
         message: `Uploads sent with chunked transfer encoding are limited to ${MB} MB; send a Content-Length or use a multipart upload (addItem multipart=true, addPart, commit).`,
       };
     }
+    done();
   });
 
   for (const path of [`${USER}/addItem`, `${USER}/:folderId/addItem`]) {

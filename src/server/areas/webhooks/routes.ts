@@ -53,8 +53,9 @@ const NOTIFICATION_EXTRAS = [
 export function webhookRoutes(app: FastifyInstance): void {
   // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
   // fan them out now rather than at its next poll. Other processes find them by polling.
-  app.addHook('onResponse', async (req) => {
+  app.addHook('onResponse', (req, _reply, done) => {
     if (req.method === 'POST') webhookWork();
+    done();
   });
 
   operation(app, {
