@@ -4,10 +4,20 @@
  */
 import { lazy } from 'react';
 import type { PortalUser } from '../api/index.ts';
-import { IconBuilding, IconFiles, IconHome, IconRefresh, IconSettings, IconShield, IconUsers, IconUsersGroup, IconWebhook } from '../components/icons.tsx';
+import {
+  IconBuilding,
+  IconClock,
+  IconFiles,
+  IconHome,
+  IconRefresh,
+  IconSettings,
+  IconShield,
+  IconUsers,
+  IconUsersGroup,
+  IconWebhook,
+} from '../components/icons.tsx';
 import { activityAccess } from '../features/activity/permissions.ts';
 import { settingsAccess } from '../features/settings/permissions.ts';
-import { IconClock } from '../features/tasks/IconClock.tsx';
 import { tasksAccess } from '../features/tasks/permissions.ts';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { ALLOWED, can, describePrivilege, requirePrivilege } from '../lib/privileges.ts';

@@ -222,3 +222,10 @@ export const IconWebhook = (p: IconProps) => (
     <path d="M9 17h6M10.5 8.6 7.5 14.4M13.5 8.6l3 5.8" />
   </Icon>
 );
+
+export const IconClock = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
