@@ -21,7 +21,7 @@ import type { Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { Queryable } from '../../store/db.ts';
-import { recordEvent, type NewEvent } from '../../store/events.ts';
+import { recordEvent } from '../../store/events.ts';
 import { itemSharingState, type ItemSharingState } from './historyState.ts';
 import { canSeeGroup, findGroup, type GroupRow } from '../groups/service.ts';
 import { findOrg } from '../portals/service.ts';
@@ -100,9 +100,27 @@ async function findItemFor(q: Queryable, itemId: string, caller: Caller, owner?:
   return row;
 }
 
-/** History of a sharing change: the item's whole sharing before and after, and the groups named. */
-async function sharingHistory(q: Queryable, row: ItemRow, before: ItemSharingState, groups: string[]): Promise<NewEvent['history']> {
-  return { owner: row.owner_username, title: row.title, data: { before, after: await itemSharingState(q, row.id), groups } };
+/**
+ * The item's share or unshare event: the webhook properties name the groups (and Everyone /
+ * Organization), the history the item's whole sharing before and after.
+ */
+async function recordItemSharing(
+  q: Queryable,
+  caller: Caller,
+  row: ItemRow,
+  change: { operation: 'share' | 'unshare'; groups: string[]; before: ItemSharingState; when: number },
+): Promise<void> {
+  const { operation, groups, before, when } = change;
+  await recordEvent(q, {
+    orgId: row.org_id,
+    source: 'item',
+    operation,
+    subjectId: row.id,
+    actor: actor(caller),
+    properties: operation === 'share' ? { sharedToGroups: groups } : { unsharedFromGroups: groups },
+    when,
+    history: { owner: row.owner_username, title: row.title, data: { before, after: await itemSharingState(q, row.id), groups } },
+  });
 }
 
 export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
@@ -150,33 +168,9 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
         : row.access === 'org' && access === 'private'
           ? ['Organization']
           : [];
-    if (unsharedFrom.length) {
-      const history = await sharingHistory(q, row, before, unsharedFrom);
-      await recordEvent(q, {
-        orgId: row.org_id,
-        source: 'item',
-        operation: 'unshare',
-        subjectId: row.id,
-        actor: actor(caller),
-        properties: { unsharedFromGroups: unsharedFrom },
-        when: now,
-        history,
-      });
-    }
+    if (unsharedFrom.length) await recordItemSharing(q, caller, row, { operation: 'unshare', groups: unsharedFrom, before, when: now });
   }
-  if (sharedTo.length) {
-    const history = await sharingHistory(q, row, before, sharedTo);
-    await recordEvent(q, {
-      orgId: row.org_id,
-      source: 'item',
-      operation: 'share',
-      subjectId: row.id,
-      actor: actor(caller),
-      properties: { sharedToGroups: sharedTo },
-      when: now,
-      history,
-    });
-  }
+  if (sharedTo.length) await recordItemSharing(q, caller, row, { operation: 'share', groups: sharedTo, before, when: now });
   for (const g of added) {
     await recordEvent(q, {
       orgId: g.org_id,
@@ -218,19 +212,7 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
     if (row.access === 'public') unsharedFrom.push('Everyone');
     if (access === 'private') unsharedFrom.push('Organization');
   }
-  if (unsharedFrom.length) {
-    const history = await sharingHistory(q, row, before, unsharedFrom);
-    await recordEvent(q, {
-      orgId: row.org_id,
-      source: 'item',
-      operation: 'unshare',
-      subjectId: row.id,
-      actor: actor(caller),
-      properties: { unsharedFromGroups: unsharedFrom },
-      when: now,
-      history,
-    });
-  }
+  if (unsharedFrom.length) await recordItemSharing(q, caller, row, { operation: 'unshare', groups: unsharedFrom, before, when: now });
   for (const g of removed) {
     await recordEvent(q, {
       orgId: g.org_id,
