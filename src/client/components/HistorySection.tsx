@@ -7,7 +7,8 @@
 import { Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { getHistory, isHistoryUnavailable } from '../api/index.ts';
+import { isHistoryUnavailable } from '../api/index.ts';
+import { historyPagesQuery } from '../lib/history/queries.ts';
 import type { HistoryIdType } from '../../shared/contract/history.ts';
 import { can } from '../lib/privileges.ts';
 import { useCurrentUser } from '../lib/session.ts';
@@ -57,13 +58,7 @@ export function HistorySection({ heading = false, ...target }: HistorySectionPro
 function HistoryBody({ id, type, name }: Omit<HistorySectionProps, 'heading'>) {
   const user = useCurrentUser();
   const query = { id, types: [type] };
-  const history = useInfiniteQuery({
-    queryKey: ['history', user.orgId, query],
-    queryFn: ({ pageParam, signal }) => getHistory(user.orgId, { ...query, num: PAGE, start: pageParam }, { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextKey,
-    retry: (count, err) => !isHistoryUnavailable(err) && count < 2,
-  });
+  const history = useInfiniteQuery(historyPagesQuery(user.orgId, query, PAGE));
   if (history.error && isHistoryUnavailable(history.error))
     return (
       <Text size="sm" c="dimmed">

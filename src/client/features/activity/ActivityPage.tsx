@@ -6,7 +6,8 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { getHistory, historyCsvHref, isHistoryUnavailable } from '../../api/index.ts';
+import { historyCsvHref, isHistoryUnavailable } from '../../api/index.ts';
+import { historyPagesQuery } from '../../lib/history/queries.ts';
 import { HISTORY_ACTIONS, HISTORY_ID_TYPES, ID_TYPE_LABELS } from '../../../shared/contract/history.ts';
 import { HistoryList } from '../../components/HistoryList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -24,13 +25,7 @@ export default function ActivityPage() {
   const [errors, setErrors] = useState<Partial<Record<keyof Filters, string>>>({});
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
   const query = queryOf(applied);
-  const history = useInfiniteQuery({
-    queryKey: ['history', user.orgId, query],
-    queryFn: ({ pageParam, signal }) => getHistory(user.orgId, { ...query, num: PAGE, start: pageParam }, { signal }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextKey,
-    retry: (count, err) => !isHistoryUnavailable(err) && count < 2,
-  });
+  const history = useInfiniteQuery(historyPagesQuery(user.orgId, query, PAGE));
 
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
