@@ -28,3 +28,25 @@ it('a changed role, then a disabled member, take effect on the next request', as
   await svc.db.query(`UPDATE users SET disabled = true WHERE username = 'viewer1'`);
   expect((await self(token)).error).toMatchObject({ code: 498 });
 });
+
+it("community/self's answer, kept between calls, follows a new group, a new role and the pjson format", async () => {
+  const admin = await svc.tokenFor('admin');
+  const token = await svc.tokenFor('publisher1');
+  const first = await self(token);
+  expect(await self(token)).toEqual(first);
+  // A group the member joins (someone else's write) is in the next answer.
+  const made = await svc.post('community/createGroup', { title: `Reuse ${Date.now()}`, access: 'org', isInvitationOnly: 'false' }, admin);
+  expect(await svc.post(`community/groups/${made.group.id}/join`, {}, token)).toMatchObject({ success: true });
+  const joined = await self(token);
+  expect((joined.groups as { id: string }[]).map((g) => g.id)).toContain(made.group.id);
+  expect(joined.groups).toHaveLength((first.groups as unknown[]).length + 1);
+  // A changed role: the privileges and the role in the next answer.
+  expect(await svc.post('portals/self/updateUserRole', { username: 'publisher1', role: 'org_user' }, admin)).toMatchObject({ success: true });
+  const demoted = await self(token);
+  expect(demoted.role).toBe('org_user');
+  expect(demoted.privileges).not.toContain('portal:publisher:publishFeatures');
+  // f=pjson: the same answer, indented.
+  const pretty = await svc.app.inject({ method: 'GET', url: `/sharing/rest/community/self?f=pjson&token=${token}` });
+  expect(pretty.body).toContain('\n  "username": "publisher1"');
+  expect(JSON.parse(pretty.body)).toEqual(demoted);
+});

@@ -44,6 +44,14 @@ interface SignedInOperation<S extends z.ZodType, R> extends OperationBase<S> {
   handler: (ctx: OperationContext<z.output<S>, Caller>) => Promise<R>;
 }
 
+/**
+ * An answer the handler has already serialised as compact JSON (kept from an earlier request, say):
+ * sent as it is, parsed again only for `f=pjson` or when LOCAL_EXTRAS=off strips fields.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface OperationContext<P, C> {
   params: P;
   caller: C;
@@ -80,7 +88,11 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(withoutExtras(result, extras), null, pretty ? 2 : undefined));
+    const body =
+      result instanceof JsonText && !pretty && !extras.length
+        ? result.text
+        : JSON.stringify(withoutExtras(result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result, extras), null, pretty ? 2 : undefined);
+    return reply.type('application/json; charset=utf-8').send(body);
   };
   if (def.method === 'read') {
     app.route({ method: ['GET', 'POST'], url: def.path, handler });

@@ -3,12 +3,33 @@ import { z } from 'zod';
 import { createUserParams, listUsersParams, searchUsersParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden, userNotFound } from '../../http/errors.ts';
-import { operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
+import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
 import { findUser, listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import type { Caller } from '../../http/auth.ts';
-import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
+import { groupsOfUser, toGroupRecord, type GroupRow } from '../groups/service.ts';
+
+/**
+ * community/self's answer, serialised once per caller and group list as read. On the embedded
+ * database both come back as the same objects until the next write of any kind (store/pglite.ts
+ * keeps read results until then; http/auth.ts reuses the caller built from a kept row), so a
+ * repeated call sends the text made for the first; any write makes new rows, hence a new answer.
+ * On PostgreSQL every read makes new objects, so nothing is kept there. Building and serialising
+ * the ~4.5 KB answer was most of the call's cost (docs/performance.md). At most SELF_ANSWERS_MAX kept.
+ */
+const selfAnswers = new Map<Caller, { groups: readonly GroupRow[]; answer: JsonText }>();
+const SELF_ANSWERS_MAX = 1_000;
+
+function selfAnswer(caller: Caller, groups: readonly GroupRow[], reusable: boolean): JsonText {
+  const kept = selfAnswers.get(caller);
+  if (kept?.groups === groups) return kept.answer;
+  const answer = new JsonText(JSON.stringify({ ...toPortalUser(caller.user, true), groups: groups.map((g) => toGroupRecord(g, caller)) }));
+  if (!reusable) return answer;
+  if (selfAnswers.size >= SELF_ANSWERS_MAX) selfAnswers.clear();
+  selfAnswers.set(caller, { groups, answer });
+  return answer;
+}
 
 function orgOf(caller: Caller, orgId: string): string {
   const id = orgId === 'self' ? caller.orgId : orgId;
@@ -21,10 +42,7 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/community/self`,
     params: z.object({}),
-    handler: async ({ caller, portal }) => ({
-      ...toPortalUser(caller.user, true),
-      groups: (await groupsOfUser(portal.db, caller.userId)).map((g) => toGroupRecord(g, caller)),
-    }),
+    handler: async ({ caller, portal }) => selfAnswer(caller, await groupsOfUser(portal.db, caller.userId), portal.db.kind === 'pglite'),
   });
 
   operation(app, {
