@@ -8,26 +8,29 @@ import { findUser, listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import type { Caller } from '../../http/auth.ts';
-import { groupsOfUser, toGroupRecord, type GroupRow } from '../groups/service.ts';
+import type { Db } from '../../store/db.ts';
+import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 
 /**
- * community/self's answer, serialised once per caller and group list as read. On the embedded
- * database both come back as the same objects until the next write of any kind (store/pglite.ts
- * keeps read results until then; http/auth.ts reuses the caller built from a kept row), so a
- * repeated call sends the text made for the first; any write makes new rows, hence a new answer.
- * On PostgreSQL every read makes new objects, so nothing is kept there. Building and serialising
- * the ~4.5 KB answer was most of the call's cost (docs/performance.md). At most SELF_ANSWERS_MAX kept.
+ * community/self's answer, serialised once per caller and kept while the embedded database's write
+ * generation (Db.writeGeneration) has not moved: no write of any kind, so neither the member, their
+ * role nor their groups changed. Building and serialising the ~4.5 KB answer was most of the call's
+ * cost (docs/performance.md). PostgreSQL has no generation (other processes write): nothing is kept.
  */
-const selfAnswers = new Map<Caller, { groups: readonly GroupRow[]; answer: JsonText }>();
+const selfAnswers = new Map<Caller, { generation: number; answer: JsonText }>();
 const SELF_ANSWERS_MAX = 1_000;
 
-function selfAnswer(caller: Caller, groups: readonly GroupRow[], reusable: boolean): JsonText {
+async function selfAnswer(db: Db, caller: Caller): Promise<JsonText> {
+  const generation = db.writeGeneration?.();
   const kept = selfAnswers.get(caller);
-  if (kept?.groups === groups) return kept.answer;
+  if (generation !== undefined && kept?.generation === generation) return kept.answer;
+  const groups = await groupsOfUser(db, caller.userId);
   const answer = new JsonText(JSON.stringify({ ...toPortalUser(caller.user, true), groups: groups.map((g) => toGroupRecord(g, caller)) }));
-  if (!reusable) return answer;
-  if (selfAnswers.size >= SELF_ANSWERS_MAX) selfAnswers.clear();
-  selfAnswers.set(caller, { groups, answer });
+  // Kept only if nothing was written while it was read.
+  if (generation !== undefined && db.writeGeneration?.() === generation) {
+    if (selfAnswers.size >= SELF_ANSWERS_MAX) selfAnswers.clear();
+    selfAnswers.set(caller, { generation, answer });
+  }
   return answer;
 }
 
@@ -42,7 +45,7 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/community/self`,
     params: z.object({}),
-    handler: async ({ caller, portal }) => selfAnswer(caller, await groupsOfUser(portal.db, caller.userId), portal.db.kind === 'pglite'),
+    handler: async ({ caller, portal }) => selfAnswer(portal.db, caller),
   });
 
   operation(app, {
