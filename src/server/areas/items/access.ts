@@ -8,7 +8,7 @@ import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { findItem, groupIdsOf, type ItemRow } from './repo.ts';
+import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
 
 export const itemNotFound = (id: string) =>
   new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${id}' does not exist or is inaccessible.`], MESSAGE_CODES.itemNotFound);
@@ -40,7 +40,7 @@ export function assertMayChange(row: ItemRow, caller: Caller, adminPrivilege = '
   );
 }
 
-export function toItem(row: ItemRow): Item {
+export function toItem(row: ListedItemRow): Item {
   return {
     id: row.id,
     owner: row.owner_username,

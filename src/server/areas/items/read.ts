@@ -13,7 +13,7 @@ import { findUser, type UserRow } from '../users/service.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';
-import { SELECT_ITEM, type FolderRow, type ItemRow } from './repo.ts';
+import { SELECT_LISTED_ITEM, type FolderRow, type ListedItemRow } from './repo.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 
 const none = z.object({});
@@ -66,7 +66,10 @@ export async function listUserContent(ctx: PortalContext, caller: Caller, userna
   const where = current ? 'i.owner_id = $1 AND i.folder_id = $2' : 'i.owner_id = $1 AND i.folder_id IS NULL';
   const params = current ? [user.id, current.id] : [user.id];
   const [{ n }] = await ctx.db.query<{ n: number }>(`SELECT count(*) AS n FROM items i WHERE ${where}`, params);
-  const rows = await ctx.db.query<ItemRow>(`${SELECT_ITEM} WHERE ${where} ORDER BY i.created, i.id LIMIT ${paging.num} OFFSET ${paging.start - 1}`, params);
+  const rows = await ctx.db.query<ListedItemRow>(
+    `${SELECT_LISTED_ITEM} WHERE ${where} ORDER BY i.created, i.id LIMIT ${paging.num} OFFSET ${paging.start - 1}`,
+    params,
+  );
   return {
     username: user.username,
     ...pageEnvelope(Number(n), paging, rows.length),

@@ -50,11 +50,40 @@ export interface ItemRow {
   group_ids: string[];
 }
 
-export const SELECT_ITEM = `
-  SELECT i.*, o.username AS owner_username,
+/** The item columns a listing shows (toItem reads them): not the item's data, credentials or state. */
+// prettier-ignore
+const LISTED_ITEM_COLUMNS = [
+  'id', 'org_id', 'owner_id', 'folder_id', 'title', 'type', 'name', 'type_keywords', 'description', 'tags', 'snippet',
+  'thumbnail', 'documentation', 'extent', 'spatial_reference', 'access_information', 'license_info', 'culture', 'properties',
+  'url', 'categories', 'app_categories', 'industries', 'languages', 'large_thumbnail', 'banner', 'screenshots', 'access',
+  'content_status', 'protected', 'status', 'size', 'num_views', 'created', 'modified',
+] as const satisfies readonly (keyof ItemRow)[];
+
+/**
+ * Every stored column of an item but `search_text` (migration 016: a copy of four fields for search,
+ * as long as they are). Named rather than `i.*`, so a reader never carries that copy; a test checks
+ * this list against the table.
+ */
+// prettier-ignore
+export const ITEM_COLUMNS = [
+  ...LISTED_ITEM_COLUMNS, 'listing', 'status_message', 'data_kind', 'data_text', 'data_blob', 'data_mime', 'service_credentials',
+  'service_proxy',
+] as const satisfies readonly (keyof ItemRow)[];
+
+export type ListedItemRow = Pick<ItemRow, (typeof LISTED_ITEM_COLUMNS)[number] | 'owner_username' | 'group_ids'>;
+
+const selectItem = (columns: readonly string[]) => `
+  SELECT ${columns.map((c) => `i.${c}`).join(', ')}, o.username AS owner_username,
          COALESCE((SELECT array_agg(s.group_id ORDER BY s.group_id) FROM item_shares s WHERE s.item_id = i.id), '{}') AS group_ids
     FROM items i
     JOIN users o ON o.id = i.owner_id`;
+
+export const SELECT_ITEM = selectItem(ITEM_COLUMNS);
+/**
+ * For lists of items (search, a member's content): the columns of ListedItemRow. An item's data can
+ * be megabytes of text (a web map's JSON), which a list never shows.
+ */
+export const SELECT_LISTED_ITEM = selectItem(LISTED_ITEM_COLUMNS);
 
 export async function findItem(q: Queryable, id: string): Promise<ItemRow | undefined> {
   const [row] = await q.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = $1`, [id]);
