@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { getJson, insertItem, shareToGroup } from './manage.test-support.ts';
+import { ITEM_COLUMNS } from './repo.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -153,7 +154,7 @@ describe('search: order and paging', () => {
   });
 });
 
-describe('search: free terms through the trigram index (migration 013)', () => {
+describe('search: free terms through the trigram index (migrations 013, 016)', () => {
   let t: Record<string, string>;
   beforeAll(async () => {
     const V = `${W}tv`;
@@ -209,12 +210,17 @@ describe('search: free terms through the trigram index (migration 013)', () => {
   it('the free-term condition can be answered by the trigram index', async () => {
     const plan = await svc.db.tx(async (q) => {
       await q.query('SET LOCAL enable_seqscan = off');
-      const rows = await q.query<Record<string, string>>(
-        `EXPLAIN SELECT id FROM items i WHERE item_search_text(i.title, i.snippet, i.description, i.tags) ILIKE '%harbour%'`,
-      );
+      const rows = await q.query<Record<string, string>>(`EXPLAIN SELECT id FROM items i WHERE i.search_text LIKE lower('%Harbour%')`);
       return rows.map((r) => Object.values(r)[0]).join('\n');
     });
     expect(plan).toContain('items_search_trgm');
+  });
+
+  it('readers name every column of the table but the search copy (migration 016)', async () => {
+    const columns = await svc.db.query<{ name: string }>(
+      `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'items'`,
+    );
+    expect(columns.map((c) => c.name).sort()).toEqual([...ITEM_COLUMNS, 'search_text'].sort());
   });
 
   it('the trigram index keeps no pending list (a search would read it whole: no autovacuum merges it when embedded)', async () => {

@@ -7,6 +7,8 @@
  * Fields: title, owner, type, tags, id, typekeywords, access (private|shared|org|public),
  * contentstatus, orgid, group, name, created / modified (epoch ms, ranges `[a TO b]`).
  * A free term matches title, tags, snippet or description.
+ *
+ * `total` is exact up to 1,000 matches and estimated beyond (searchPage.ts); `nextStart` is exact.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -16,7 +18,8 @@ import { operation, REST } from '../../http/operation.ts';
 import { compileQuery, likePattern, parseQuery, prefixPattern, type QueryLeaf } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
 import { toItem } from './access.ts';
-import { SELECT_ITEM, type ItemRow } from './repo.ts';
+import { SELECT_LISTED_ITEM, type ListedItemRow } from './repo.ts';
+import { searchPage, type SearchPage, type SortKey } from './searchPage.ts';
 
 export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
 
@@ -41,11 +44,6 @@ const SORT_SQL: Record<(typeof SORT_FIELDS)[number], string> = {
   owner: 'lower(o.username)',
   numviews: 'i.num_views',
 };
-
-/** The indexed expression of migration 013 (the same call, so the planner matches the index). */
-const SEARCH_TEXT = 'item_search_text(i.title, i.snippet, i.description, i.tags)';
-/** pg_trgm indexes three-character sequences of letters and digits (words): a term needs one. */
-const HAS_TRIGRAM = /[\p{L}\p{N}]{3}/u;
 
 const RANGE_COLUMNS: Record<string, string> = { created: 'i.created', modified: 'i.modified', numviews: 'i.num_views' };
 
@@ -73,15 +71,17 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
     const v = t.value;
     switch (t.field) {
       case undefined: {
-        const pat = p(t.prefix ? `%${prefixPattern(v)}` : likePattern(v));
-        const fields = `(i.title ILIKE ${pat} OR i.snippet ILIKE ${pat} OR i.description ILIKE ${pat} OR array_to_string(i.tags, ',') ILIKE ${pat})`;
-        // A term without three letters or digits in a row has no trigram to look up: it reads the items.
-        if (!HAS_TRIGRAM.test(v)) return fields;
-        // The four fields joined by line breaks are what the trigram index holds (migration 013). A
-        // pattern `%term%` whose term has no line break matches the joined text exactly when it
-        // matches one field, so that text alone decides (one test per row instead of five); a term
-        // with a line break could span two fields, so each field is then tested on its own as well.
-        return v.includes('\n') ? `(${SEARCH_TEXT} ILIKE ${pat} AND ${fields})` : `${SEARCH_TEXT} ILIKE ${pat}`;
+        const pat = t.prefix ? `%${prefixPattern(v)}` : likePattern(v);
+        // search_text is the four fields lower-cased and joined by line breaks (migration 016), with
+        // the trigram index. A pattern `%term%` whose term has no line break matches the joined text
+        // exactly when it matches one field, so that text alone decides; a term with a line break
+        // could span two fields, so each field is then tested on its own as well. LIKE against the
+        // lower-cased pattern is what ILIKE does. A term without three letters or digits in a row has
+        // no trigram to look up: it reads the items (correct, not indexed).
+        const joined = `i.search_text LIKE lower(${p(pat)})`;
+        if (!v.includes('\n')) return joined;
+        const each = p(pat);
+        return `(${joined} AND (i.title ILIKE ${each} OR i.snippet ILIKE ${each} OR i.description ILIKE ${each} OR array_to_string(i.tags, ',') ILIKE ${each}))`;
       }
       case 'title':
         return t.prefix ? text(t, 'i.title') : `i.title ILIKE ${p(likePattern(v))}`;
@@ -128,7 +128,7 @@ export interface ItemSearch {
   limit: number;
 }
 
-export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total: number; rows: ItemRow[] }> {
+export async function searchItems(db: Queryable, s: ItemSearch): Promise<Omit<SearchPage, 'ids'> & { rows: ListedItemRow[] }> {
   const params: unknown[] = [s.caller?.userId ?? null, s.caller?.orgId ?? null, !!s.caller?.privileges.has('portal:admin:viewItems')];
   const p = (v: unknown) => `$${params.push(v)}`;
   // Who may see what (access.ts canViewItem): public; own; the organization's (org items, or all with portal:admin:viewItems); shared to a group of the caller.
@@ -140,25 +140,24 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<{ total
   const where = `${visible} AND (i.status <> 'partial' OR i.owner_id = $1) AND ${itemConditionSql(parseQuery(s.q), p)}`;
   // The owners' table only when the query or the order names owners.
   const needsOwner = s.sortField === 'owner' || /\bo\.username\b/.test(where);
-  const from = needsOwner ? 'FROM items i JOIN users o ON o.id = i.owner_id' : 'FROM items i';
+  const from = needsOwner ? 'items i JOIN users o ON o.id = i.owner_id' : 'items i';
   const dir = s.sortOrder === 'desc' ? 'DESC' : 'ASC';
-  const order = s.sortField
-    ? `${SORT_SQL[s.sortField]} ${dir}, i.id`
-    : `(i.content_status IN ('org_authoritative', 'public_authoritative')) DESC NULLS LAST, i.modified DESC, i.id`;
-  // One pass over the matches: the page's ids (a top-N sort) and the total beside each.
-  const page =
-    s.limit === 0
-      ? []
-      : await db.query<{ id: string; total: number }>(
-          `SELECT i.id, count(*) OVER () AS total ${from} WHERE ${where} ORDER BY ${order} LIMIT ${s.limit} OFFSET ${s.offset}`,
-          params,
-        );
-  // An empty page (past the end, or num=0) still answers the total.
-  const n = page.length ? Number(page[0].total) : Number((await db.query<{ n: number }>(`SELECT count(*) AS n ${from} WHERE ${where}`, params))[0].n);
-  if (!page.length) return { total: n, rows: [] };
-  // Then the full rows of that page only, in the same order.
-  const rows = await db.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = ANY($1::text[]) ORDER BY ${order}`, [page.map((r) => r.id)]);
-  return { total: n, rows };
+  // Without a sortField, the order of the index items_default_order (migration 016).
+  const order: SortKey[] = s.sortField
+    ? [
+        [SORT_SQL[s.sortField], dir],
+        ['i.id', 'ASC'],
+      ]
+    : [
+        ["(i.content_status IN ('org_authoritative', 'public_authoritative'))", 'DESC NULLS LAST'],
+        ['i.modified', 'DESC'],
+        ['i.id', 'ASC'],
+      ];
+  const { ids, ...total } = await searchPage(db, { from, where, params }, order, s.offset, s.limit);
+  if (!ids.length) return { ...total, rows: [] };
+  // Then the full rows of that page only, in the page's order.
+  const byId = new Map((await db.query<ListedItemRow>(`${SELECT_LISTED_ITEM} WHERE i.id = ANY($1::text[])`, [ids])).map((r) => [r.id, r]));
+  return { ...total, rows: ids.flatMap((id) => byId.get(id) ?? []) };
 }
 
 export function itemSearchRoutes(app: FastifyInstance): void {
@@ -167,8 +166,9 @@ export function itemSearchRoutes(app: FastifyInstance): void {
     path: `${REST}/search`,
     params: searchItemsParams,
     access: 'public',
+    extras: ['totalEstimated'],
     handler: async ({ caller, params, portal }) => {
-      const { total, rows } = await searchItems(portal.db, {
+      const { total, estimated, rows } = await searchItems(portal.db, {
         caller,
         q: params.q,
         sortField: params.sortField,
@@ -176,7 +176,12 @@ export function itemSearchRoutes(app: FastifyInstance): void {
         offset: params.start - 1,
         limit: params.num,
       });
-      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map(toItem) };
+      return {
+        query: params.q,
+        ...pageEnvelope(total, params, rows.length),
+        ...(estimated ? { totalEstimated: true } : {}),
+        results: rows.map(toItem),
+      };
     },
   });
 }
