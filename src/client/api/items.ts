@@ -22,6 +22,11 @@ export interface SearchItemsParams extends PagingParams {
 export interface ItemSearchResult extends PageEnvelope {
   query: string;
   results: Item[];
+  /**
+   * The local portal's `total` is an estimate for searches matching many items (more than 1,000 in a
+   * large organization); `nextStart` stays exact. A local extra: other portals leave it out.
+   */
+  totalEstimated?: boolean;
 }
 
 export interface Folder {

@@ -28,6 +28,19 @@ export interface DataTablePaging {
   /** Rows per page. */
   num: number;
   total: number;
+  /** `total` is an estimate ("about"): pages past it are offered while `nextStart` says more follow. */
+  estimated?: boolean;
+  /** The response's nextStart (-1 on the last page). */
+  nextStart?: number;
+}
+
+const count = new Intl.NumberFormat('en-US');
+
+/** "Showing 1–10 of about 20,000 items", "No items", or "No items on this page" past the last one. */
+function pagingSummary(paging: DataTablePaging, shown: number, itemName: string): string {
+  if (paging.total === 0) return `No ${itemName}`;
+  if (!shown) return `No ${itemName} on this page`;
+  return `Showing ${count.format(paging.start)}–${count.format(paging.start + shown - 1)} of ${paging.estimated ? 'about ' : ''}${count.format(paging.total)} ${itemName}`;
 }
 
 export interface DataTableSelection<T> {
@@ -136,10 +149,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     ));
   }
 
-  const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.num)) : 1;
-  const page = paging ? Math.min(pages, Math.floor((paging.start - 1) / paging.num) + 1) : 1;
-  const first = paging && rows?.length ? paging.start : 0;
-  const last = paging && rows?.length ? paging.start + rows.length - 1 : 0;
+  const current = paging ? Math.floor((paging.start - 1) / paging.num) + 1 : 1;
+  // An estimated total may fall short: the page after this one stays reachable while more follow.
+  const pages = paging ? Math.max(1, Math.ceil(paging.total / paging.num), paging.estimated && (paging.nextStart ?? -1) > 0 ? current + 1 : 0) : 1;
+  const page = Math.min(pages, current);
 
   return (
     <Paper withBorder radius="md">
@@ -187,7 +200,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       {paging ? (
         <Group justify="space-between" px="md" py="sm" gap="sm" wrap="wrap" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
           <Text size="sm" c="dimmed" aria-live="polite">
-            {paging.total === 0 ? `No ${itemName}` : `Showing ${first}–${last} of ${paging.total} ${itemName}`}
+            {pagingSummary(paging, rows?.length ?? 0, itemName)}
           </Text>
           <Group gap="md" wrap="wrap">
             {onPageSizeChange ? (

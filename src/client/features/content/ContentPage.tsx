@@ -217,7 +217,17 @@ export default function ContentPage() {
         onRetry={() => items.refetch()}
         sort={list.sortField ? { field: list.sortField, order: list.sortOrder } : undefined}
         onSortChange={(s) => update({ sortField: s.field as ContentListState['sortField'], sortOrder: s.order, start: 1 })}
-        paging={items.data ? { start: items.data.start || list.start, num: list.num, total: items.data.total } : undefined}
+        paging={
+          items.data
+            ? {
+                start: items.data.start || list.start,
+                num: list.num,
+                total: items.data.total,
+                estimated: items.data.totalEstimated,
+                nextStart: items.data.nextStart,
+              }
+            : undefined
+        }
         onPageChange={(start) => update({ start })}
         onPageSizeChange={(num) => update({ num, start: 1 })}
         selectAllRef={selectAllRef}

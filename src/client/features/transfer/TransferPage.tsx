@@ -155,6 +155,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
           selected={selected}
           onChange={(next) => setPicked(next)}
           total={owned.data?.total ?? items.length}
+          totalEstimated={owned.data?.totalEstimated}
           from={from}
         />
         <Group justify="flex-end" mt="md">
@@ -294,6 +295,7 @@ function ItemPicker({
   selected,
   onChange,
   total,
+  totalEstimated,
   from,
 }: {
   items: Item[];
@@ -301,6 +303,8 @@ function ItemPicker({
   selected: Set<string>;
   onChange: (s: Set<string>) => void;
   total: number;
+  /** The portal estimated the total (the listing stopped before the last item). */
+  totalEstimated?: boolean;
   from: string;
 }) {
   const all = [...extra, ...items.map((i) => i.id)];
@@ -317,7 +321,7 @@ function ItemPicker({
       <Group justify="space-between">
         <Text size="sm" aria-live="polite" data-testid="transfer-selection">
           {count} of {all.length} item{all.length === 1 ? '' : 's'} selected
-          {total > items.length ? ` (the first ${items.length} of ${total} are listed)` : ''}
+          {total > items.length ? ` (the first ${items.length} of ${totalEstimated ? 'about ' : ''}${total} are listed)` : ''}
         </Text>
         <Group gap="xs">
           <Button size="xs" variant="subtle" onClick={() => onChange(new Set(all))}>

@@ -13,13 +13,15 @@ export const ownedItemsQuery = (username: string) =>
       const items: Item[] = [];
       let start = 1;
       let total = 0;
+      let totalEstimated = false;
       do {
         const page = await searchItems({ q: `owner:${username}`, start, num: 100, sortField: 'title' }, { signal });
         items.push(...page.results);
         total = page.total;
+        totalEstimated = !!page.totalEstimated;
         start = page.nextStart;
       } while (start > 0 && items.length < MAX_ITEMS);
-      return { items, total };
+      return { items, total, totalEstimated };
     },
     enabled: !!username,
   });
