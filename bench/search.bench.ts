@@ -5,7 +5,8 @@
  * authoritative). Prints p50/p95 of `search` at pages spread over the whole result set and with a
  * few typical q's, next to `content/users/<owner>/items/<id>` — a plain primary-key read through
  * the same HTTP stack (`content/items/<id>` also counts a view, a write) — measured in the same
- * run.  Usage: npm run bench:search
+ * run, and what each search answered as its total against the exact count (num=0).
+ * Usage: npm run bench:search (DATABASE_URL=postgres://… for PostgreSQL)
  */
 import { startService } from '../test/support/service.ts';
 import { fmt, freshDataDir } from './lib.ts';
@@ -67,7 +68,8 @@ const rowsById = await svc.db.query<{ id: string; owner: string }>(
 );
 const ids = rowsById.map((r) => r.id);
 const owners = rowsById.map((r) => r.owner);
-const total = (await call('search', { q: '', num: '1' })).total as number;
+// num=0 asks for the count alone, which is always exact (a page's total may be an estimate).
+const total = (await call('search', { q: '', num: '0' })).total as number;
 const pages = Math.ceil(total / 100);
 
 const results = [
@@ -94,10 +96,28 @@ const results = [
   ),
   await measure(`search as a member (group visibility), group:<id>`, RUNS, () => call('search', { q: `group:${group.id}`, num: '10' }, userToken)),
 ];
+
+// What each search answered as its total against the exact count (num=0): estimates above 1,000 matches.
+const totals: string[] = [];
+for (const [q, tok] of [
+  ['', token],
+  ['parks', token],
+  ['4242', token],
+  ['tags:water AND type:"Web Map"', token],
+  ['owner:user1 OR (access:org AND title:roads)', token],
+  [`group:${group.id}`, userToken],
+] as const) {
+  const page = await call('search', { q, num: '10' }, tok);
+  const exact = (await call('search', { q, num: '0' }, tok)).total as number;
+  const answered = `${fmt(page.total as number)}${page.totalEstimated ? ' (estimated)' : ''}`;
+  totals.push(`  ${(q || "q=''").padEnd(48)} total ${answered.padEnd(20)} exact ${fmt(exact)}`);
+}
 await svc.close();
 
 const base = results[0];
-console.log(`${fmt(ITEMS)} items; ${RUNS} runs each, over HTTP on loopback, embedded database on disk`);
+console.log(`${fmt(ITEMS)} items; ${RUNS} runs each, over HTTP on loopback, ${svc.db.kind === 'pglite' ? 'embedded database on disk' : 'PostgreSQL'}`);
 for (const r of results) {
   console.log(`${r.name.padEnd(64)} p50 ${fmt(r.p50, 2).padStart(7)} ms  p95 ${fmt(r.p95, 2).padStart(7)} ms  (p95 ${fmt(r.p95 / base.p95, 1)}× baseline)`);
 }
+console.log('Totals answered (num=10) and the exact count (num=0):');
+for (const t of totals) console.log(t);
