@@ -51,6 +51,10 @@ describe.runIf(onPostgres)('on PostgreSQL', () => {
 
   it('migrations re-run safely', () => expectMigrationsRerunSafely(svc.db, svc.app));
   it('seeds only once', () => expectSeedingOnce(svc.db, svc.app));
+  it('runs without JIT compilation on every pooled connection', async () => {
+    const settings = await Promise.all(Array.from({ length: 4 }, () => svc.db.tx((q) => q.query<{ jit: string }>('SHOW jit'))));
+    expect(settings.flat()).toEqual(Array(4).fill({ jit: 'off' }));
+  });
 });
 
 // Restarting is about the embedded database on disk; a PostgreSQL run has no data directory to reopen.
