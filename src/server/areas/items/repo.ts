@@ -60,9 +60,9 @@ const LISTED_ITEM_COLUMNS = [
 ] as const satisfies readonly (keyof ItemRow)[];
 
 /**
- * Every stored column of an item but `search_text` (migration 016: a copy of four fields for search,
- * as long as they are). Named rather than `i.*`, so a reader never carries that copy; a test checks
- * this list against the table.
+ * Every stored column of an item but the copies kept for search (migration 016: `search_text`, four
+ * fields lower-cased and as long as they are, and `tags_lower`). Named rather than `i.*`, so a reader
+ * never carries them; a test checks this list against the table.
  */
 // prettier-ignore
 export const ITEM_COLUMNS = [

@@ -202,6 +202,17 @@ describe('search: free terms through the trigram index (migrations 013, 016)', (
     expect(await ours(`"tv,breakwater"`)).toEqual(['tags']);
   });
 
+  it('tags: a whole tag in any case, through the lower-cased tags index (migration 016)', async () => {
+    expect(await ours('tags:BREAKWATER')).toEqual(['tags']);
+    expect(await ours('tags:breakwat')).toEqual([]);
+    const plan = await svc.db.tx(async (q) => {
+      await q.query('SET LOCAL enable_seqscan = off');
+      const rows = await q.query<Record<string, string>>(`EXPLAIN SELECT id FROM items i WHERE i.tags_lower @> ARRAY[lower('Breakwater')]`);
+      return rows.map((r) => Object.values(r)[0]).join('\n');
+    });
+    expect(plan).toContain('items_tags_lower');
+  });
+
   it('terms shorter than three letters still match (no trigram: the items are read)', async () => {
     expect(await ours('RY')).toEqual(['snippet']);
     expect(await ours('"<b>"')).toEqual(['description']);
@@ -216,11 +227,11 @@ describe('search: free terms through the trigram index (migrations 013, 016)', (
     expect(plan).toContain('items_search_trgm');
   });
 
-  it('readers name every column of the table but the search copy (migration 016)', async () => {
+  it('readers name every column of the table but the search copies (migration 016)', async () => {
     const columns = await svc.db.query<{ name: string }>(
       `SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'items'`,
     );
-    expect(columns.map((c) => c.name).sort()).toEqual([...ITEM_COLUMNS, 'search_text'].sort());
+    expect(columns.map((c) => c.name).sort()).toEqual([...ITEM_COLUMNS, 'search_text', 'tags_lower'].sort());
   });
 
   it('the trigram index keeps no pending list (a search would read it whole: no autovacuum merges it when embedded)', async () => {

@@ -92,7 +92,8 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
       case 'type':
         return t.prefix ? text(t, 'i.type') : `lower(i.type) = lower(${p(v)})`;
       case 'tags':
-        return anyEquals('i.tags', v);
+        // The lower-cased tags and their index items_tags_lower (migration 016).
+        return `i.tags_lower @> ARRAY[lower(${p(v)})]`;
       case 'typekeywords':
         return anyEquals('i.type_keywords', v);
       case 'id':
