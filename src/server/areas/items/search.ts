@@ -129,7 +129,7 @@ export interface ItemSearch {
   limit: number;
 }
 
-export async function searchItems(db: Queryable, s: ItemSearch): Promise<Omit<SearchPage, 'ids'> & { rows: ListedItemRow[] }> {
+export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchPage<ListedItemRow>> {
   const params: unknown[] = [s.caller?.userId ?? null, s.caller?.orgId ?? null, !!s.caller?.privileges.has('portal:admin:viewItems')];
   const p = (v: unknown) => `$${params.push(v)}`;
   // Who may see what (access.ts canViewItem): public; own; the organization's (org items, or all with portal:admin:viewItems); shared to a group of the caller.
@@ -154,11 +154,7 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<Omit<Se
         ['i.modified', 'DESC'],
         ['i.id', 'ASC'],
       ];
-  const { ids, ...total } = await searchPage(db, { from, where, params }, order, s.offset, s.limit);
-  if (!ids.length) return { ...total, rows: [] };
-  // Then the full rows of that page only, in the page's order.
-  const byId = new Map((await db.query<ListedItemRow>(`${SELECT_LISTED_ITEM} WHERE i.id = ANY($1::text[])`, [ids])).map((r) => [r.id, r]));
-  return { ...total, rows: ids.flatMap((id) => byId.get(id) ?? []) };
+  return searchPage<ListedItemRow>(db, { from, where, params, select: SELECT_LISTED_ITEM }, order, s.offset, s.limit);
 }
 
 export function itemSearchRoutes(app: FastifyInstance): void {

@@ -41,64 +41,56 @@ export interface SearchMatches {
   from: string;
   where: string;
   params: unknown[];
+  /** A SELECT … FROM with `i` for the table, for the whole rows of a page (WHERE is added). */
+  select: string;
 }
 
 /** A sort key: an expression over the rows of `from` and its direction ("DESC NULLS LAST", …). */
 export type SortKey = readonly [expression: string, direction: string];
 
-export interface SearchPage {
-  ids: string[];
+export interface SearchPage<T> {
+  rows: T[];
   total: number;
   estimated: boolean;
 }
 
-export async function searchPage(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, limit: number): Promise<SearchPage> {
-  if (limit === 0) return { ids: [], total: await countMatches(db, m), estimated: false };
-  const percent = await samplePercent(db);
-  const { next, sampled, blocks } = await nextMatches(db, m, order, offset, percent);
-  const ids = next.slice(0, limit);
-  const exact = (total: number) => ({ ids, total, estimated: false });
-  if (next.length <= FEW && (next.length > 0 || offset === 0)) return exact(offset + next.length);
-  const more = next.length > limit;
+export async function searchPage<T>(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, limit: number): Promise<SearchPage<T>> {
+  if (limit === 0) return { rows: [], total: await countMatches(db, m), estimated: false };
+  const { rows, next } = await nextMatches<T>(db, m, order, offset, limit);
+  const exact = (total: number) => ({ rows, total, estimated: false });
+  if (next <= FEW && (next > 0 || offset === 0)) return exact(offset + next);
+  const more = next > limit;
   const estimated = (estimate: number) => {
     const atLeast = Math.max(EXACT_TOTAL_LIMIT + 1, more ? offset + limit + 1 : 0);
-    const atMost = ids.length ? Infinity : offset;
-    return { ids, total: Math.min(atMost, Math.max(atLeast, twoSignificantDigits(estimate))), estimated: true };
+    const atMost = rows.length ? Infinity : offset;
+    return { rows, total: Math.min(atMost, Math.max(atLeast, twoSignificantDigits(estimate))), estimated: true };
   };
-  keepTableSize(db, blocks);
-  // A whole table was read by the sample.
-  if (percent >= 100 && sampled !== null) return exact(sampled);
-  const estimate = sampled === null || sampled < MIN_SAMPLE_MATCHES ? undefined : (sampled * blocks) / (await chosenBlocks(db, percent, blocks));
-  if (estimate !== undefined && estimate >= 10 * EXACT_TOTAL_LIMIT) return estimated(estimate);
+  const estimate = next > FEW ? await sampleEstimate(db, m) : undefined;
+  if (estimate?.whole) return exact(estimate.matches);
+  if (estimate && estimate.matches >= 10 * EXACT_TOTAL_LIMIT) return estimated(estimate.matches);
   const counted = await countMatches(db, m, EXACT_TOTAL_LIMIT + 1);
   if (counted <= EXACT_TOTAL_LIMIT) return exact(counted);
-  return estimate === undefined ? exact(await countMatches(db, m)) : estimated(estimate);
+  return estimate ? estimated(estimate.matches) : exact(await countMatches(db, m));
 }
 
 /**
- * Steps 1 and 2 in one statement (each statement costs its own planning and round trip): the next
- * FEW + 1 matches in order from `offset`, and, only when there are that many (a one-time filter skips
- * it otherwise), the matches among the sampled blocks, with the table's size.
+ * Step 1 in one statement (each statement costs its own planning and round trip): the next FEW + 1
+ * matches in order from `offset`, the first `limit` of them as whole rows of `m.select`.
  */
-async function nextMatches(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, percent: number) {
+async function nextMatches<T>(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, limit: number) {
   const orderBy = order.map(([e, d]) => `${e} ${d}`).join(', ');
-  // The percentage as a constant: the planner then knows how many rows the sample holds.
-  const sampledFrom = m.from.replace(/^items i\b/, `items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`);
-  if (sampledFrom === m.from) throw new Error(`search: cannot sample ${m.from}`);
-  const rows = await db.query<{ id: string | null; sampled: number | null; blocks: number | null }>(
-    `WITH p AS MATERIALIZED (SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS r FROM ${m.from}
-                              WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${FEW + 1} OFFSET ${offset}),
-          c AS (SELECT count(*) AS n FROM p)
-     SELECT p.id, s.sampled, s.blocks
-       FROM c
-       LEFT JOIN LATERAL (SELECT count(*)::int AS sampled, ${TABLE_BLOCKS} AS blocks FROM ${sampledFrom}
-                           WHERE ${m.where} AND c.n > ${FEW}) s ON c.n > ${FEW}
-       LEFT JOIN p ON true
-      ORDER BY p.r`,
+  // The whole rows are read for the page's ids only (the rows past it are counted, not read), and
+  // come back as one JSON text: parsing one field is cheaper than parsing a row's forty.
+  const [found] = await db.query<{ next: number; page: string | null }>(
+    `WITH x AS MATERIALIZED (SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS match_rank FROM ${m.from}
+                              WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${FEW + 1} OFFSET ${offset})
+     SELECT (SELECT count(*)::int FROM x) AS next,
+            (SELECT json_agg(page ORDER BY x.match_rank)::text
+               FROM x JOIN (${m.select} WHERE i.id IN (SELECT id FROM x WHERE match_rank <= ${offset + limit})) page ON page.id = x.id) AS page`,
     m.params,
   );
-  // One row per match, each with the sample; a single row without an id when there is none.
-  return { next: rows.flatMap((r) => (r.id === null ? [] : [r.id])), sampled: rows[0].sampled, blocks: rows[0].blocks ?? 0 };
+  const rows = found.page === null ? [] : (JSON.parse(found.page) as T[]);
+  return { rows, next: found.next };
 }
 
 /** The matches counted, stopping at `upTo` when given. */
@@ -120,21 +112,32 @@ interface SampleState {
 }
 const sampleStates = new WeakMap<Queryable, SampleState>();
 
-/** The percentage of the table's blocks that makes SAMPLE_BLOCKS blocks (100 for a small table). */
-async function samplePercent(db: Queryable): Promise<number> {
+/**
+ * Step 2: the matches estimated from a sample of the table's blocks (TABLESAMPLE SYSTEM with a fixed
+ * seed: the same blocks while the table keeps its size, so the estimate holds from page to page).
+ * `whole` when the table is small enough for the sample to read all of it (the count is then exact);
+ * undefined when the sample held too few matches to estimate from.
+ */
+async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matches: number; whole: boolean } | undefined> {
   let state = sampleStates.get(db);
   if (!state) {
     const [{ blocks }] = await db.query<{ blocks: number }>(`SELECT ${TABLE_BLOCKS} AS blocks`);
     state = { blocks, chosen: new Map() };
     sampleStates.set(db, state);
   }
-  // Three significant digits: the percentage changes only when the table grows by a thousandth.
-  return state.blocks <= SAMPLE_BLOCKS ? 100 : Number(((100 * SAMPLE_BLOCKS) / state.blocks).toPrecision(3));
-}
-
-function keepTableSize(db: Queryable, blocks: number): void {
-  const state = sampleStates.get(db);
-  if (state && blocks) state.blocks = blocks;
+  // A constant percentage (so the planner knows how many rows the sample holds), to three
+  // significant digits: it changes only when the table grows by a thousandth.
+  const percent = state.blocks <= SAMPLE_BLOCKS ? 100 : Number(((100 * SAMPLE_BLOCKS) / state.blocks).toPrecision(3));
+  const from = m.from.replace(/^items i\b/, `items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`);
+  if (from === m.from) throw new Error(`search: cannot sample ${m.from}`);
+  const [{ sampled, blocks }] = await db.query<{ sampled: number; blocks: number }>(
+    `SELECT count(*)::int AS sampled, ${TABLE_BLOCKS} AS blocks FROM ${from} WHERE ${m.where}`,
+    m.params,
+  );
+  state.blocks = blocks;
+  if (percent >= 100) return { matches: sampled, whole: true };
+  if (sampled < MIN_SAMPLE_MATCHES) return undefined;
+  return { matches: (sampled * blocks) / (await chosenBlocks(db, state, percent, blocks)), whole: false };
 }
 
 /**
@@ -143,20 +146,17 @@ function keepTableSize(db: Queryable, blocks: number): void {
  * It depends only on the percentage and the table's size (the seed is fixed): counted once for each
  * and kept.
  */
-async function chosenBlocks(db: Queryable, percent: number, blocks: number): Promise<number> {
-  const state = sampleStates.get(db);
+async function chosenBlocks(db: Queryable, state: SampleState, percent: number, blocks: number): Promise<number> {
   const key = `${percent}@${blocks}`;
-  const kept = state?.chosen.get(key);
+  const kept = state.chosen.get(key);
   if (kept !== undefined) return kept;
   const [{ chosen }] = await db.query<{ chosen: number }>(
     `SELECT count(DISTINCT (i.ctid::text::point)[0])::int AS chosen FROM items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`,
   );
   // A block without a live row is not seen; the expectation stands in when none is.
   const result = chosen || (percent * blocks) / 100;
-  if (state) {
-    if (state.chosen.size > 16) state.chosen.clear();
-    state.chosen.set(key, result);
-  }
+  if (state.chosen.size > 16) state.chosen.clear();
+  state.chosen.set(key, result);
   return result;
 }
 
