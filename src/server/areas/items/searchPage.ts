@@ -3,13 +3,12 @@
  * of matches:
  *
  * 1. One statement reads the next FEW + 1 matches in order from `start` (with no sortField through
- *    the index items_default_order of migration 016, stopping there). When they end within FEW, the
- *    total is known: start + their number.
- * 2. Otherwise the same statement counts the matches among a sample of the table's blocks
- *    (TABLESAMPLE SYSTEM with a fixed seed: the same blocks while the table keeps its size, so the
- *    estimate holds from page to page). A sample estimating at least ten times EXACT_TOTAL_LIMIT
- *    is taken as proof of more than the limit: the estimate is the total (a broad term; nothing is
- *    counted).
+ *    the index items_default_order of migration 016, stopping there) and the page's whole rows. When
+ *    the matches end within FEW, the total is known: start + their number. Selective terms end here.
+ * 2. Otherwise a sample of the table's blocks (TABLESAMPLE SYSTEM with a fixed seed: the same blocks
+ *    while the table keeps its size, so the estimate holds from page to page) estimates the matches.
+ *    An estimate of at least ten times EXACT_TOTAL_LIMIT is taken as proof of more than the limit: it
+ *    is the total (a broad term; nothing is counted).
  * 3. Otherwise the matches are counted up to EXACT_TOTAL_LIMIT + 1: the count is the total at or
  *    below the limit; above, the estimate (or the full count when the sample held too few matches
  *    to estimate from).
