@@ -5,6 +5,7 @@
 import { Box, Checkbox, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode, Ref } from 'react';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
+import { formatCount } from '../lib/format.ts';
 import { ErrorState, LoadingState } from './states.tsx';
 
 export interface DataTableColumn<T> {
@@ -34,13 +35,11 @@ export interface DataTablePaging {
   nextStart?: number;
 }
 
-const count = new Intl.NumberFormat('en-US');
-
 /** "Showing 1–10 of about 20,000 items", "No items", or "No items on this page" past the last one. */
 function pagingSummary(paging: DataTablePaging, shown: number, itemName: string): string {
   if (paging.total === 0) return `No ${itemName}`;
   if (!shown) return `No ${itemName} on this page`;
-  return `Showing ${count.format(paging.start)}–${count.format(paging.start + shown - 1)} of ${paging.estimated ? 'about ' : ''}${count.format(paging.total)} ${itemName}`;
+  return `Showing ${formatCount(paging.start)}–${formatCount(paging.start + shown - 1)} of ${formatCount(paging.total, paging.estimated)} ${itemName}`;
 }
 
 export interface DataTableSelection<T> {

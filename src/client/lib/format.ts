@@ -11,6 +11,13 @@ export function formatDateTime(ms: number | null | undefined, fallback = '—'):
   return typeof ms === 'number' && ms > 0 ? dateTimeFormat.format(ms) : fallback;
 }
 
+const countFormat = new Intl.NumberFormat('en-US');
+
+/** 20000 → "20,000"; with `estimated`, "about 20,000" (a portal's estimated total). */
+export function formatCount(n: number, estimated = false): string {
+  return `${estimated ? 'about ' : ''}${countFormat.format(n)}`;
+}
+
 export function capitalize(text: string): string {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

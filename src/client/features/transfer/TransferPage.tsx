@@ -12,7 +12,7 @@ import type { Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../components/Bulk.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatCount, formatDate } from '../../lib/format.ts';
 import { can } from '../../lib/privileges.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -321,7 +321,7 @@ function ItemPicker({
       <Group justify="space-between">
         <Text size="sm" aria-live="polite" data-testid="transfer-selection">
           {count} of {all.length} item{all.length === 1 ? '' : 's'} selected
-          {total > items.length ? ` (the first ${items.length} of ${totalEstimated ? 'about ' : ''}${total} are listed)` : ''}
+          {total > items.length ? ` (the first ${formatCount(items.length)} of ${formatCount(total, totalEstimated)} are listed)` : ''}
         </Text>
         <Group gap="xs">
           <Button size="xs" variant="subtle" onClick={() => onChange(new Set(all))}>
