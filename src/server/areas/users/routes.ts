@@ -16,9 +16,10 @@ import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
  * generation (Db.writeGeneration) has not moved: no write of any kind, so neither the member, their
  * role nor their groups changed. Building and serialising the ~4.5 KB answer was most of the call's
  * cost (docs/performance.md). PostgreSQL has no generation (other processes write): nothing is kept.
+ * Keyed by the caller object, which lives as long as its cached token row (http/auth.ts): a weak
+ * map lets each answer go with it, with no count to cap.
  */
-const selfAnswers = new Map<Caller, { generation: number; answer: JsonText }>();
-const SELF_ANSWERS_MAX = 1_000;
+const selfAnswers = new WeakMap<Caller, { generation: number; answer: JsonText }>();
 
 async function selfAnswer(db: Db, caller: Caller): Promise<JsonText> {
   const generation = db.writeGeneration?.();
@@ -27,10 +28,7 @@ async function selfAnswer(db: Db, caller: Caller): Promise<JsonText> {
   const groups = await groupsOfUser(db, caller.userId);
   const answer = new JsonText(JSON.stringify({ ...toPortalUser(caller.user, true), groups: groups.map((g) => toGroupRecord(g, caller)) }));
   // Kept only if nothing was written while it was read.
-  if (generation !== undefined && db.writeGeneration?.() === generation) {
-    if (selfAnswers.size >= SELF_ANSWERS_MAX) selfAnswers.clear();
-    selfAnswers.set(caller, { generation, answer });
-  }
+  if (generation !== undefined && db.writeGeneration?.() === generation) selfAnswers.set(caller, { generation, answer });
   return answer;
 }
 
