@@ -24,12 +24,13 @@
  * programmatically". `nextStart` stays exact, so a client paging by it sees every match. An estimated
  * total is flagged with the local extra `totalEstimated: true` (docs/rest-operations.md).
  */
+import { LIMITS } from '../../../shared/limits.ts';
 import type { Queryable } from '../../store/db.ts';
 
 /** Up to this many matches the total is exact. */
 export const EXACT_TOTAL_LIMIT = 1000;
-/** The matches read in order from `start`: the largest page. */
-const FEW = 100;
+/** The matches read in order from `start` (one more than this): as many as the largest page. */
+const FEW = LIMITS.maxPageSize;
 /** Table blocks a sample reads (about 20 items each): 0.7 % of 100,000 items. */
 const SAMPLE_BLOCKS = 40;
 /** Fewer matches than this in the sample say too little to estimate from. */
@@ -103,11 +104,12 @@ const TABLE_BLOCKS = `(pg_relation_size('items') / current_setting('block_size')
 
 /**
  * What a database's sample needs to know, kept per database: the table's size in blocks as last
- * seen (the sample's percentage follows from it), and how many blocks a percentage chose at a size.
+ * seen (the sample's percentage follows from it), and how many blocks the sample chose at the
+ * percentage and size it last ran with.
  */
 interface SampleState {
   blocks: number;
-  chosen: Map<string, number>;
+  chosen?: { percent: number; blocks: number; count: number };
 }
 const sampleStates = new WeakMap<Queryable, SampleState>();
 
@@ -121,7 +123,7 @@ async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matche
   let state = sampleStates.get(db);
   if (!state) {
     const [{ blocks }] = await db.query<{ blocks: number }>(`SELECT ${TABLE_BLOCKS} AS blocks`);
-    state = { blocks, chosen: new Map() };
+    state = { blocks };
     sampleStates.set(db, state);
   }
   // A constant percentage (so the planner knows how many rows the sample holds), to three
@@ -142,21 +144,17 @@ async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matche
 /**
  * How many blocks the sample chose. SYSTEM sampling takes each block with the same chance, so their
  * number varies around SAMPLE_BLOCKS (±16 % at 40); scaling by the real number removes that error.
- * It depends only on the percentage and the table's size (the seed is fixed): counted once for each
- * and kept.
+ * It depends only on the percentage and the table's size (the seed is fixed): counted again only
+ * when either changes.
  */
 async function chosenBlocks(db: Queryable, state: SampleState, percent: number, blocks: number): Promise<number> {
-  const key = `${percent}@${blocks}`;
-  const kept = state.chosen.get(key);
-  if (kept !== undefined) return kept;
+  if (state.chosen?.percent === percent && state.chosen.blocks === blocks) return state.chosen.count;
   const [{ chosen }] = await db.query<{ chosen: number }>(
     `SELECT count(DISTINCT (i.ctid::text::point)[0])::int AS chosen FROM items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`,
   );
   // A block without a live row is not seen; the expectation stands in when none is.
-  const result = chosen || (percent * blocks) / 100;
-  if (state.chosen.size > 16) state.chosen.clear();
-  state.chosen.set(key, result);
-  return result;
+  state.chosen = { percent, blocks, count: chosen || (percent * blocks) / 100 };
+  return state.chosen.count;
 }
 
 function twoSignificantDigits(n: number): number {
