@@ -141,7 +141,7 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchP
   const where = `${visible} AND (i.status <> 'partial' OR i.owner_id = $1) AND ${itemConditionSql(parseQuery(s.q), p)}`;
   // The owners' table only when the query or the order names owners.
   const needsOwner = s.sortField === 'owner' || /\bo\.username\b/.test(where);
-  const from = needsOwner ? 'items i JOIN users o ON o.id = i.owner_id' : 'items i';
+  const joins = needsOwner ? 'JOIN users o ON o.id = i.owner_id' : '';
   const dir = s.sortOrder === 'desc' ? 'DESC' : 'ASC';
   // Without a sortField, the order of the index items_default_order (migration 016).
   const order: SortKey[] = s.sortField
@@ -154,7 +154,7 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchP
         ['i.modified', 'DESC'],
         ['i.id', 'ASC'],
       ];
-  return searchPage<ListedItemRow>(db, { from, where, params, select: SELECT_LISTED_ITEM }, order, s.offset, s.limit);
+  return searchPage<ListedItemRow>(db, { joins, where, params, select: SELECT_LISTED_ITEM }, order, s.offset, s.limit);
 }
 
 export function itemSearchRoutes(app: FastifyInstance): void {

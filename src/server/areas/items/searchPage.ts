@@ -36,16 +36,19 @@ const SAMPLE_BLOCKS = 40;
 /** Fewer matches than this in the sample say too little to estimate from. */
 const MIN_SAMPLE_MATCHES = 30;
 
-/** The matching rows: what follows FROM and WHERE, with the parameters they use. */
+/**
+ * The matching items: `items i` with any joins (`JOIN users o ON …`), the condition, and the
+ * parameters they use.
+ */
 export interface SearchMatches {
-  from: string;
+  joins: string;
   where: string;
   params: unknown[];
   /** A SELECT … FROM with `i` for the table, for the whole rows of a page (WHERE is added). */
   select: string;
 }
 
-/** A sort key: an expression over the rows of `from` and its direction ("DESC NULLS LAST", …). */
+/** A sort key: an expression over the matching rows (`i`, and `o` when joined) and its direction ("DESC NULLS LAST", …). */
 export type SortKey = readonly [expression: string, direction: string];
 
 export interface SearchPage<T> {
@@ -82,7 +85,7 @@ async function nextMatches<T>(db: Queryable, m: SearchMatches, order: readonly S
   // The whole rows are read for the page's ids only (the rows past it are counted, not read), and
   // come back as one JSON text: parsing one field is cheaper than parsing a row's forty.
   const [found] = await db.query<{ next: number; page: string | null }>(
-    `WITH x AS MATERIALIZED (SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS match_rank FROM ${m.from}
+    `WITH x AS MATERIALIZED (SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS match_rank FROM items i ${m.joins}
                               WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${FEW + 1} OFFSET ${offset})
      SELECT (SELECT count(*)::int FROM x) AS next,
             (SELECT json_agg(page ORDER BY x.match_rank)::text
@@ -95,7 +98,7 @@ async function nextMatches<T>(db: Queryable, m: SearchMatches, order: readonly S
 
 /** The matches counted, stopping at `upTo` when given. */
 async function countMatches(db: Queryable, m: SearchMatches, upTo?: number): Promise<number> {
-  const matches = `SELECT 1 FROM ${m.from} WHERE ${m.where}${upTo === undefined ? '' : ` LIMIT ${upTo}`}`;
+  const matches = `SELECT 1 FROM items i ${m.joins} WHERE ${m.where}${upTo === undefined ? '' : ` LIMIT ${upTo}`}`;
   const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${matches}) x`, m.params);
   return n;
 }
@@ -129,10 +132,8 @@ async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matche
   // A constant percentage (so the planner knows how many rows the sample holds), to three
   // significant digits: it changes only when the table grows by a thousandth.
   const percent = state.blocks <= SAMPLE_BLOCKS ? 100 : Number(((100 * SAMPLE_BLOCKS) / state.blocks).toPrecision(3));
-  const from = m.from.replace(/^items i\b/, `items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`);
-  if (from === m.from) throw new Error(`search: cannot sample ${m.from}`);
   const [{ sampled, blocks }] = await db.query<{ sampled: number; blocks: number }>(
-    `SELECT count(*)::int AS sampled, ${TABLE_BLOCKS} AS blocks FROM ${from} WHERE ${m.where}`,
+    `SELECT count(*)::int AS sampled, ${TABLE_BLOCKS} AS blocks FROM items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0) ${m.joins} WHERE ${m.where}`,
     m.params,
   );
   state.blocks = blocks;
