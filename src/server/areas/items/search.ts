@@ -78,10 +78,10 @@ export function itemConditionSql(tree: ReturnType<typeof parseQuery>, p: (v: unk
         // could span two fields, so each field is then tested on its own as well. LIKE against the
         // lower-cased pattern is what ILIKE does. A term without three letters or digits in a row has
         // no trigram to look up: it reads the items (correct, not indexed).
-        const joined = `i.search_text LIKE lower(${p(pat)})`;
+        const param = p(pat);
+        const joined = `i.search_text LIKE lower(${param})`;
         if (!v.includes('\n')) return joined;
-        const each = p(pat);
-        return `(${joined} AND (i.title ILIKE ${each} OR i.snippet ILIKE ${each} OR i.description ILIKE ${each} OR array_to_string(i.tags, ',') ILIKE ${each}))`;
+        return `(${joined} AND (i.title ILIKE ${param} OR i.snippet ILIKE ${param} OR i.description ILIKE ${param} OR array_to_string(i.tags, ',') ILIKE ${param}))`;
       }
       case 'title':
         return t.prefix ? text(t, 'i.title') : `i.title ILIKE ${p(likePattern(v))}`;
