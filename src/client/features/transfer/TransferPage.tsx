@@ -147,7 +147,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
 
   return (
     <Stepper active={step} onStepClick={(s) => !check.running && !run.running && s < step && step < 3 && goTo(s)} size="sm" mb="md">
-      <Stepper.Step label="Items" description={`${step >= 2 ? titles.size : selectedIds.length} selected`}>
+      <Stepper.Step label="Items" description={`${formatCount(step >= 2 ? titles.size : selectedIds.length)} selected`}>
         {stepHeading('Items to transfer')}
         <ItemPicker
           items={items}
@@ -320,7 +320,7 @@ function ItemPicker({
     <Stack gap="xs">
       <Group justify="space-between">
         <Text size="sm" aria-live="polite" data-testid="transfer-selection">
-          {count} of {all.length} item{all.length === 1 ? '' : 's'} selected
+          {formatCount(count)} of {formatCount(all.length)} item{all.length === 1 ? '' : 's'} selected
           {total > items.length ? ` (the first ${formatCount(items.length)} of ${formatCount(total, totalEstimated)} are listed)` : ''}
         </Text>
         <Group gap="xs">
