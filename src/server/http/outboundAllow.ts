@@ -135,28 +135,80 @@ export const METADATA_HOSTS = new Set([
   'metadata.tencentyun.com',
 ]);
 
-const BLOCKS: [Cidr, AddressClass, string][] = (
-  [
-    ['0.0.0.0/8', 'never', 'an unspecified ("this network") address'],
-    ['10.0.0.0/8', 'restricted', 'a private address'],
-    ['100.64.0.0/10', 'restricted', 'a shared (carrier-grade NAT) address'],
-    ['127.0.0.0/8', 'restricted', 'a loopback address'],
-    ['169.254.0.0/16', 'sensitive', 'a link-local address'],
-    ['172.16.0.0/12', 'restricted', 'a private address'],
-    ['192.0.0.0/24', 'restricted', 'a reserved address'],
-    ['192.168.0.0/16', 'restricted', 'a private address'],
-    ['198.18.0.0/15', 'restricted', 'a benchmarking address'],
-    ['224.0.0.0/4', 'never', 'a multicast address'],
-    ['240.0.0.0/4', 'never', 'a reserved address'],
-    ['::/128', 'never', 'an unspecified address'],
-    ['::1/128', 'restricted', 'a loopback address'],
-    ['fc00::/7', 'restricted', 'a private (unique local) address'],
-    ['fe80::/10', 'sensitive', 'a link-local address'],
-    ['fec0::/10', 'restricted', 'a site-local address'],
-    ['ff00::/8', 'never', 'a multicast address'],
-    ['2001:db8::/32', 'restricted', 'a documentation address'],
-  ] as const
-).map(([range, cls, why]) => [cidr(range), cls, why]);
+/**
+ * Every address block with a class other than "public" (or a public exception inside one), in one
+ * place. It mirrors the two IANA special-purpose address registries entry by entry — an entry whose
+ * "Globally Reachable" column is False is never public here — plus the multicast and deprecated
+ * site-local space, which those registries leave to others. The most specific block containing an
+ * address decides (so 192.0.0.9 is public inside the restricted 192.0.0.0/24). The forms that carry
+ * an IPv4 address (IPv4-mapped ::ffff:0:0/96, 64:ff9b::/96, 64:ff9b:1::/48, 6to4 2002::/16, Teredo
+ * 2001::/32) are not here: canonicalAddress turns them into the IPv4 address they reach, and that is
+ * judged (64:ff9b:1::/48 never better than restricted, see classify). outboundAllow.test.ts walks
+ * every entry against its registry row.
+ */
+export const SPECIAL_BLOCKS: readonly { range: string; cls: AddressClass; why: string }[] = [
+  // IANA IPv4 Special-Purpose Address Registry (RFC 6890 and later), every entry in order:
+  { range: '0.0.0.0/8', cls: 'never', why: 'an unspecified ("this network") address' }, // "This network"; 0.0.0.0/32 "This host on this network" inside
+  { range: '10.0.0.0/8', cls: 'restricted', why: 'a private address' }, // Private-Use
+  { range: '100.64.0.0/10', cls: 'restricted', why: 'a shared (carrier-grade NAT) address' }, // Shared Address Space
+  { range: '127.0.0.0/8', cls: 'restricted', why: 'a loopback address' }, // Loopback
+  { range: '169.254.0.0/16', cls: 'sensitive', why: 'a link-local address' }, // Link Local
+  { range: '172.16.0.0/12', cls: 'restricted', why: 'a private address' }, // Private-Use
+  // IETF Protocol Assignments; inside it, not reachable either: 192.0.0.0/29 IPv4 Service
+  // Continuity Prefix, 192.0.0.8/32 IPv4 dummy address, 192.0.0.170/32 and 192.0.0.171/32 NAT64/DNS64 Discovery.
+  { range: '192.0.0.0/24', cls: 'restricted', why: 'a reserved (IETF protocol assignment) address' },
+  { range: '192.0.0.9/32', cls: 'public', why: '' }, // Port Control Protocol Anycast (globally reachable)
+  { range: '192.0.0.10/32', cls: 'public', why: '' }, // Traversal Using Relays around NAT Anycast (globally reachable)
+  { range: '192.0.2.0/24', cls: 'restricted', why: 'a documentation address' }, // Documentation (TEST-NET-1)
+  { range: '192.31.196.0/24', cls: 'public', why: '' }, // AS112-v4 (globally reachable)
+  { range: '192.52.193.0/24', cls: 'public', why: '' }, // AMT (globally reachable)
+  { range: '192.88.99.0/24', cls: 'public', why: '' }, // Deprecated (6to4 Relay Anycast): no reachability stated, public space again
+  { range: '192.168.0.0/16', cls: 'restricted', why: 'a private address' }, // Private-Use
+  { range: '192.175.48.0/24', cls: 'public', why: '' }, // Direct Delegation AS112 Service (globally reachable)
+  { range: '198.18.0.0/15', cls: 'restricted', why: 'a benchmarking address' }, // Benchmarking
+  { range: '198.51.100.0/24', cls: 'restricted', why: 'a documentation address' }, // Documentation (TEST-NET-2)
+  { range: '203.0.113.0/24', cls: 'restricted', why: 'a documentation address' }, // Documentation (TEST-NET-3)
+  { range: '240.0.0.0/4', cls: 'never', why: 'a reserved address' }, // Reserved
+  { range: '255.255.255.255/32', cls: 'never', why: 'a reserved (limited broadcast) address' }, // Limited Broadcast
+  // IANA IPv4 Multicast Address Space Registry: no TCP service lives there.
+  { range: '224.0.0.0/4', cls: 'never', why: 'a multicast address' },
+
+  // IANA IPv6 Special-Purpose Address Registry, every entry in order (the IPv4-carrying ones above):
+  { range: '::1/128', cls: 'restricted', why: 'a loopback address' }, // Loopback Address
+  { range: '::/128', cls: 'never', why: 'an unspecified address' }, // Unspecified Address
+  { range: '100::/64', cls: 'restricted', why: 'a discard-only address' }, // Discard-Only Address Block
+  { range: '100:0:0:1::/64', cls: 'restricted', why: 'a dummy address' }, // Dummy IPv6 Prefix (RFC 9780)
+  { range: '2001::/23', cls: 'restricted', why: 'a reserved (IETF protocol assignment) address' }, // IETF Protocol Assignments
+  { range: '2001:1::1/128', cls: 'public', why: '' }, // Port Control Protocol Anycast (globally reachable)
+  { range: '2001:1::2/128', cls: 'public', why: '' }, // Traversal Using Relays around NAT Anycast (globally reachable)
+  { range: '2001:1::3/128', cls: 'public', why: '' }, // DNS-SD Service Registration Protocol Anycast (globally reachable)
+  { range: '2001:2::/48', cls: 'restricted', why: 'a benchmarking address' }, // Benchmarking
+  { range: '2001:3::/32', cls: 'public', why: '' }, // AMT (globally reachable)
+  { range: '2001:4:112::/48', cls: 'public', why: '' }, // AS112-v6 (globally reachable)
+  { range: '2001:10::/28', cls: 'restricted', why: 'a reserved (deprecated ORCHID) address' }, // Deprecated (previously ORCHID)
+  { range: '2001:20::/28', cls: 'public', why: '' }, // ORCHIDv2 (globally reachable)
+  { range: '2001:30::/28', cls: 'public', why: '' }, // Drone Remote ID Protocol Entity Tags (DETs) Prefix (globally reachable)
+  { range: '2001:db8::/32', cls: 'restricted', why: 'a documentation address' }, // Documentation
+  { range: '2620:4f:8000::/48', cls: 'public', why: '' }, // Direct Delegation AS112 Service (globally reachable)
+  { range: '3fff::/20', cls: 'restricted', why: 'a documentation address' }, // Documentation (RFC 9637)
+  { range: '5f00::/16', cls: 'restricted', why: 'a segment routing (SRv6 SID) address' }, // Segment Routing (SRv6) SIDs
+  { range: 'fc00::/7', cls: 'restricted', why: 'a private (unique local) address' }, // Unique-Local
+  { range: 'fe80::/10', cls: 'sensitive', why: 'a link-local address' }, // Link-Local Unicast
+  // Outside the registry: deprecated site-local (RFC 3879) and multicast (IANA IPv6 Multicast Address Space Registry).
+  { range: 'fec0::/10', cls: 'restricted', why: 'a site-local address' },
+  { range: 'ff00::/8', cls: 'never', why: 'a multicast address' },
+];
+
+// Most specific first, so the first block that contains an address is the one that decides.
+// The ranges are read as written, not canonicalised: 2001::/23 starts with a Teredo address.
+const BLOCKS: [Cidr, AddressClass, string][] = SPECIAL_BLOCKS.map(({ range, cls, why }): [Cidr, AddressClass, string] => {
+  const [addr, bits] = range.split('/');
+  const family = net.isIP(addr) as 4 | 6;
+  return [{ family, base: toBigInt(addr, family), bits: Number(bits) }, cls, why];
+}).sort((a, b) => b[0].bits - a[0].bits);
+
+/** 64:ff9b:1::/48, the local-use NAT64 prefix: not globally reachable, whatever it carries. */
+const LOCAL_NAT64 = 0x64ff9b0001n;
 
 export interface Classified {
   cls: AddressClass;
@@ -174,7 +226,11 @@ export function classify(address: string): Classified | null {
   const base = { canonical: c.text, family: c.family, n: c.n };
   const block = BLOCKS.find(([range]) => contains(range, c.family, c.n));
   if (METADATA_ADDRESSES.has(c.text)) return { ...base, cls: 'sensitive', why: `${block ? block[2] : 'a cloud platform address'} of a cloud metadata service` };
-  if (block) return { ...base, cls: block[1], why: block[2] };
+  if (block && block[1] !== 'public') return { ...base, cls: block[1], why: block[2] };
+  // A local-use NAT64 address reaches the IPv4 address it carries only through a translator of the
+  // local network (RFC 8215): restricted even when that IPv4 address is public.
+  const bare = address.replace(/^\[|\]$/g, '');
+  if (net.isIPv6(bare) && toBigInt(bare, 6) >> 80n === LOCAL_NAT64) return { ...base, cls: 'restricted', why: 'a local-use NAT64 address' };
   return { ...base, cls: 'public', why: '' };
 }
 
