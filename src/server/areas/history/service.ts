@@ -13,6 +13,7 @@ import {
 } from '../../../shared/contract/history.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import { csvCell } from '../../http/csv.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { existingMembers, historyCsvPage, historyPage, memberSpelling, type HistoryFilter, type HistoryRow } from './repo.ts';
@@ -103,10 +104,8 @@ export async function readHistory(portal: PortalContext, caller: Caller, orgId: 
 
 const CSV_BATCH = 2000;
 
-function csvField(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
+/** The event's `data` column is JSON text; every other column is text already. */
+const csvField = (v: unknown): string => csvCell(v === null || v === undefined || typeof v === 'string' ? v : JSON.stringify(v));
 
 /** f=csv: the activity report's columns, at most `num` (≤ 10,000) events, streamed in batches. */
 export async function historyCsv(portal: PortalContext, caller: Caller, orgId: string, p: HistoryParams): Promise<Readable> {

@@ -4,21 +4,14 @@
  */
 import { Readable } from 'node:stream';
 import { reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
+import { csvCell, type CsvValue } from '../../../http/csv.ts';
 import type { Queryable } from '../../../store/db.ts';
 import { recordEvent } from '../../../store/events.ts';
 import { hexId } from '../../../store/ids.ts';
 import { insertItemRow, removeBlobs } from '../../items/add.ts';
 import { RunFailed, type Executor } from './types.ts';
 
-type Cell = string | number | boolean | null | undefined;
-
-/** RFC 4180 quoting; a leading = + - @ is prefixed with ' so spreadsheets do not run it as a formula. */
-export function csvCell(v: Cell): string {
-  if (v === null || v === undefined) return '';
-  let s = String(v);
-  if (/^[=+\-@\t\r]/.test(s) && typeof v === 'string') s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
+type Cell = CsvValue;
 
 export function toCsv(header: string[], rows: Cell[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
