@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../../test/support/service.ts';
-import { referrerMatches } from './routes.ts';
+import { forwardedPath, isActiveType, referrerMatches } from './routes.ts';
 
 let svc: TestService;
 let token: string;
@@ -25,6 +25,11 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, auth: req.headers.authorization, body });
+      // `?as=<type>` answers an active body of that type (`?as=none`: without a type), as a hostile service would.
+      const as = new URL(req.url!, 'http://x').searchParams.get('as');
+      if (as === 'none') return res.end('<script>parent.postMessage(localStorage.getItem("token"), "*")</script>');
+      if (as)
+        return res.writeHead(200, { 'content-type': as, 'content-disposition': 'inline' }).end('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, url: req.url }));
     });
   });
@@ -212,5 +217,111 @@ describe('outbound guard', () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("nothing active on the portal's origin", () => {
+  it.each([
+    ['text/html; charset=utf-8', true],
+    ['image/svg+xml', true],
+    ['application/xhtml+xml', true],
+    ['text/xml', true],
+    ['application/xml', true],
+    ['application/atom+xml', true],
+    ['application/javascript', true],
+    ['text/javascript; charset=utf-8', true],
+    ['application/x-javascript', true],
+    ['application/ecmascript', true],
+    ['TEXT/HTML', true],
+    ['application/json', false],
+    ['image/png', false],
+    ['application/pdf', false],
+  ])('an upstream %s body: sandboxed, not sniffed, attachment: %s', async (type, attachment) => {
+    const item = await addProxied({ hitsPerInterval: 100 });
+    const res = await svc.app.inject({ method: 'GET', url: `${proxyPath(item.id, '/0')}?as=${encodeURIComponent(type)}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe(type);
+    expect(res.headers['content-security-policy']).toBe('sandbox');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    if (attachment) expect(res.headers['content-disposition']).toBe('attachment');
+    else expect(res.headers['content-disposition']).toBe('inline');
+    expect(isActiveType(type)).toBe(attachment);
+  });
+
+  it('a body without a type is served as application/octet-stream; JSON answers carry the same headers', async () => {
+    const item = await addProxied({ hitsPerInterval: 100 });
+    const untyped = await svc.app.inject({ method: 'GET', url: `${proxyPath(item.id)}?as=none` });
+    expect(untyped.headers['content-type']).toBe('application/octet-stream');
+    expect(untyped.headers['content-security-policy']).toBe('sandbox');
+    const json = await svc.app.inject({ method: 'GET', url: proxyPath(item.id, '/0') });
+    expect(json.json().ok).toBe(true);
+    expect(json.headers).toMatchObject({ 'content-security-policy': 'sandbox', 'x-content-type-options': 'nosniff' });
+    expect(json.headers['content-disposition']).toBeUndefined();
+  });
+});
+
+describe('encoded traversal', () => {
+  /** A request sent byte for byte (no client normalises its path), answered as parsed JSON. */
+  function rawGet(base: string, path: string): Promise<{ status: number; body: any }> {
+    const { hostname, port } = new URL(base);
+    return new Promise((resolve, reject) => {
+      const r = http.request({ host: hostname, port, path, method: 'GET' }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(body) }));
+      });
+      r.on('error', reject);
+      r.end();
+    });
+  }
+
+  const refused = [
+    '/..%2f..%2fadmin',
+    '/..%2F..%2Fadmin',
+    '/%2e%2e/%2e%2e/admin',
+    '/%2E%2E%2Fadmin',
+    '/%2e./admin',
+    '/.%2e/admin',
+    '/../../../admin',
+    '/./0',
+    '/x/..',
+    '/..\\admin',
+    '/..%5cadmin',
+    '/a%5Cb',
+    '/%252e%252e/%252e%252e/admin',
+    '/a%252fb',
+    '/%25252e%25252e/admin',
+    '/a%00b',
+    '/%E0%A4%A',
+  ];
+
+  it.each(refused)('%s is refused with 400 before anything is forwarded (the stored credentials stay home)', async (rest) => {
+    const item = await addProxied({ hitsPerInterval: 100 }, { serviceUsername: 'svcuser', servicePassword: 'secret' });
+    const base = svc.restUrl || (await svc.listen());
+    const res = await rawGet(base, `${new URL(base).pathname}/content/items/${item.id}/proxy${rest}?f=json`);
+    expect(res.status).toBe(200);
+    // Malformed percent-encoding is already refused by the router (GWM_0002 "Invalid URL").
+    expect(res.body.error, JSON.stringify(res.body)).toMatchObject({ code: 400, message: rest === '/%E0%A4%A' ? 'Invalid URL' : 'Invalid proxy path.' });
+    expect(seen).toEqual([]);
+  });
+
+  it('the path is forwarded as it was sent, encoded slashes and all; plain names with dots pass', async () => {
+    const item = await addProxied({ hitsPerInterval: 100 });
+    for (const [rest, forwarded] of [
+      ['/0/query', '/0/query'],
+      ['/a%2Fb', '/a%2Fb'],
+      ['/file.json', '/file.json'],
+      ['/a%20b/..c/c..', '/a%20b/..c/c..'],
+      ['/a%252b', '/a%252b'],
+    ]) {
+      const res = await svc.app.inject({ method: 'GET', url: proxyPath(item.id, rest) });
+      expect(res.json().url, rest).toBe(`/arcgis/rest/services/x/MapServer${forwarded}`);
+    }
+  });
+
+  it('forwardedPath reads only what follows /proxy', () => {
+    expect(forwardedPath('/sharing/rest/content/items/abc/proxy')).toBe('');
+    expect(forwardedPath('/sharing/rest/content/items/abc/proxy/0/query?where=..%2f')).toBe('/0/query');
+    expect(() => forwardedPath('/sharing/rest/content/items/abc/proxy/%2e%2e')).toThrow('Invalid proxy path.');
   });
 });

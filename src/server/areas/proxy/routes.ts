@@ -15,6 +15,15 @@
  * counted per item and interval window in `proxy_hits` with one atomic upsert, so several service
  * processes share the count; beyond hitsPerInterval the answer is code 429, messageCode CONT_0049.
  * Outbound requests go through the SSRF guard; redirects are passed back, not followed.
+ *
+ * The upstream is anyone's server, answered on the portal's own origin, where the console keeps its
+ * token: every upstream answer carries `Content-Security-Policy: sandbox` (no script runs, no
+ * same-origin access, even if the body is HTML or SVG) and `X-Content-Type-Options: nosniff`;
+ * HTML, SVG, XML and script types are also `Content-Disposition: attachment`, and a body without a
+ * type is `application/octet-stream`. The path after `/proxy` is forwarded as it was sent, and a
+ * path that could leave the item's URL in any reading (dot segments raw or percent-decoded once,
+ * twice…, backslashes, double-encoded dots and slashes) is refused with 400 before anything else:
+ * the stored service credentials go only below the registered service path.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
@@ -78,6 +87,46 @@ const rateLimited = (proxy: NonNullable<ItemRow['service_proxy']>) =>
     MESSAGE_CODES.proxyRateLimited,
   );
 
+/** Why `rest` (the raw path after /proxy) could leave the service path, or null. */
+function traversal(rest: string): string | null {
+  let view = rest;
+  for (let round = 0; ; round++) {
+    if (view.includes('\\')) return 'a backslash';
+    if (view.includes('\0')) return 'a NUL character';
+    if (view.split('/').some((s) => s === '.' || s === '..')) return "a '.' or '..' segment";
+    // A dot, slash or backslash still encoded after one decoding was encoded twice: a server or
+    // intermediary that decodes again would read it as a path separator or a dot segment.
+    if (round > 0 && /%(2e|2f|5c)/i.test(view)) return 'a double-encoded dot, slash or backslash';
+    let next: string;
+    try {
+      next = decodeURIComponent(view);
+    } catch {
+      return 'malformed percent-encoding';
+    }
+    if (next === view) return null;
+    if (round === 3) return 'percent-encoding nested more than three deep';
+    view = next;
+  }
+}
+
+/** The path after `/proxy` as sent (still percent-encoded); refused with 400 if it could leave the service path. */
+export function forwardedPath(rawUrl: string): string {
+  const path = rawUrl.split('?')[0];
+  const m = /\/content\/items\/[^/]+\/proxy(?=\/|$)/.exec(path);
+  const rest = m ? path.slice(m.index + m[0].length) : '';
+  const why = traversal(rest);
+  if (why)
+    throw new ApiError(400, 'Invalid proxy path.', [`The path after /proxy holds ${why}; it may not leave the service's URL.`], undefined, { path: why });
+  return rest;
+}
+
+/** Types a browser runs or renders as a document with scripts: never shown inline from the portal's origin. */
+const ACTIVE_TYPE = /^(text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xsl|[a-z]+\/(x-)?(java|ecma|j)script|[a-z]+\/([a-z0-9.-]+\+)?xml)$/;
+
+export function isActiveType(contentType: string | undefined): boolean {
+  return ACTIVE_TYPE.test((contentType ?? '').split(';')[0].trim().toLowerCase());
+}
+
 const PASSED_BACK = ['content-type', 'content-length', 'cache-control', 'etag', 'last-modified', 'content-disposition', 'location'];
 
 async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyReply) {
@@ -87,6 +136,7 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   // The item id and the token reach SQL; what is forwarded to the service is the service's business.
   checkPathParams({ itemId: params.itemId });
   checkHeaderParam('token', token);
+  const rest = forwardedPath(req.url);
   const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
   const item = await visibleItem(portal.db, params.itemId, caller);
   const settings = item.service_proxy;
@@ -100,8 +150,11 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   if (hits > settings.hitsPerInterval) throw rateLimited(settings);
 
   const upstream = new URL(item.url);
-  const rest = params['*'] ?? '';
-  if (rest) upstream.pathname = `${upstream.pathname.replace(/\/+$/, '')}/${rest}`;
+  const servicePath = upstream.pathname.replace(/\/+$/, '');
+  if (rest) upstream.pathname = `${servicePath}${rest}`;
+  // forwardedPath refused every form the URL parser would resolve; this holds even if one slipped by.
+  if (upstream.origin !== new URL(item.url).origin || (upstream.pathname !== servicePath && !upstream.pathname.startsWith(`${servicePath}/`)))
+    throw new ApiError(400, 'Invalid proxy path.', ["The path after /proxy leaves the service's URL."]);
   const query = new URLSearchParams(req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
   query.delete('token');
   for (const [k, v] of query) upstream.searchParams.append(k, v);
@@ -126,6 +179,9 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   }
   reply.code(res.status);
   for (const h of PASSED_BACK) if (res.headers[h] !== undefined) reply.header(h, res.headers[h]);
+  reply.header('Content-Security-Policy', 'sandbox').header('X-Content-Type-Options', 'nosniff');
+  if (!res.headers['content-type']) reply.header('content-type', 'application/octet-stream');
+  else if (isActiveType(res.headers['content-type'])) reply.header('Content-Disposition', 'attachment');
   return reply.send(res.body);
 }
 
