@@ -37,19 +37,29 @@ export function tokenFrom(req: FastifyRequest, raw: RawParams): string | undefin
 
 /** One prepared statement per request: the token, its member and the member's custom role. */
 const RESOLVE_CALLER = `
-  SELECT u.*, r.privileges AS role_privileges, t.expires AS token_expires
+  SELECT u.*, r.privileges AS role_privileges, t.expires AS token_expires, t.client AS token_client, t.referer AS token_referer
     FROM tokens t
     JOIN users u ON u.id = t.user_id
     LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
    WHERE t.token_hash = $1`;
 
-type CallerRow = UserRow & { token_expires: number };
+type CallerRow = UserRow & { token_expires: number; token_client: string | null; token_referer: string | null };
 
-export async function resolveCaller(db: Db, token: string, now: number): Promise<Caller> {
+/** What a request says about where it was sent from (its Referer and Origin headers). */
+export interface SentFrom {
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/**
+ * `sentFrom`: the request carrying the token. A token issued with `client=referer` works only from
+ * that referer (generateToken's documented binding), so a stolen one is refused elsewhere.
+ */
+export async function resolveCaller(db: Db, token: string, now: number, sentFrom: SentFrom): Promise<Caller> {
   // Read on every request; the embedded database keeps the answer only until the next write, so a
   // revoked token, a disabled member or a changed role takes effect at once (ASVS 8.3.2).
   const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
   if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
+  if (row.token_client === 'referer' && row.token_referer && !sentFromReferer(sentFrom, row.token_referer)) throw invalidToken();
   // The same row object comes back only while no write has happened (embedded database): the
   // caller built from it is then still exact, and is reused rather than built again.
   let caller = CALLERS.get(row);
@@ -57,6 +67,43 @@ export async function resolveCaller(db: Db, token: string, now: number): Promise
   return caller;
 }
 const CALLERS = new WeakMap<CallerRow, Caller>();
+
+/**
+ * Whether a request comes from the referer a token was issued for. The Referer header matches when
+ * it is that referer or continues it at a path, query or fragment boundary (a page under the
+ * application's base URL); the Origin header matches when it is the referer's origin, because
+ * browsers send only the origin to other sites (Referrer-Policy) but always send Origin on CORS
+ * requests. A referer that is not a URL (rest-js in Node sends "@esri/arcgis-rest-js") must come
+ * back exactly. No header at all does not match.
+ */
+export function sentFromReferer(sentFrom: SentFrom, referer: string): boolean {
+  const header = (name: string) => {
+    const v = sentFrom.headers[name];
+    return typeof v === 'string' ? v.trim() : undefined;
+  };
+  const bound = referer.trim();
+  const sentReferer = header('referer');
+  if (sentReferer !== undefined) {
+    if (sentReferer === bound) return true;
+    const base = bound.replace(/\/+$/, '');
+    if (sentReferer.startsWith(base) && /^[/?#]/.test(sentReferer.slice(base.length))) return true;
+  }
+  const origin = header('origin');
+  if (origin && origin !== 'null') {
+    const boundOrigin = originOf(bound);
+    if (boundOrigin && origin === boundOrigin) return true;
+  }
+  return false;
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.origin === 'null' ? undefined : u.origin;
+  } catch {
+    return undefined;
+  }
+}
 
 export function callerFromUser(user: UserRow): Caller {
   const privileges = user.role_id ? withImplied(user.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[user.role]);

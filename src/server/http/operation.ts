@@ -82,7 +82,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
-    const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
+    const caller = token ? await resolveCaller(portal.db, token, portal.clock.now(), req) : null;
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });

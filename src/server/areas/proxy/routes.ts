@@ -137,7 +137,7 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   checkPathParams({ itemId: params.itemId });
   checkHeaderParam('token', token);
   const rest = forwardedPath(req.url);
-  const caller = token ? await resolveCaller(portal.db, token, portal.clock.now()) : null;
+  const caller = token ? await resolveCaller(portal.db, token, portal.clock.now(), req) : null;
   const item = await visibleItem(portal.db, params.itemId, caller);
   const settings = item.service_proxy;
   if (!settings || !item.url) throw new ApiError(400, 'This item has no service proxy.', [`Item '${item.id}' was not added with a service proxy.`]);
