@@ -334,6 +334,71 @@ describe('addItem with a package', () => {
   });
 });
 
+describe('an item card that is not XML', () => {
+  // Character references to characters XML does not allow (NUL, other C0 controls, surrogates,
+  // U+FFFE/FFFF, beyond U+10FFFF), and such characters written raw.
+  const badTitles = [
+    'A&#0;B',
+    '&#x0;',
+    '&#1;',
+    '&#x1F;',
+    '&#xD800;',
+    '&#xFFFE;',
+    '&#65535;',
+    '&#x110000;',
+    '&#99999999999999999999;',
+    'raw\u0000nul',
+    'raw\u0008bs',
+  ];
+  const card = (title: string) => `<?xml version="1.0"?><ESRI_ItemInformation><name>n</name><title>${title}</title></ESRI_ItemInformation>`;
+  const pkg = (title: string) => zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from(card(title)), deflate: true }]);
+
+  it.each(badTitles)('%j in iteminfo.xml: update answers 400 in the envelope, nothing changes or stays behind', async (title) => {
+    const { id, body } = await upload(pkg(title), 'bad.sd');
+    expect(body.error, JSON.stringify(body)).toMatchObject({ code: 400, fieldErrors: { file: expect.stringMatching(/iteminfo\.xml/) } });
+    expect(await infoFiles(id)).toEqual([]);
+    expect((await getJson(svc, `content/items/${id}`)).title).toBe('Untitled');
+  });
+
+  it('addItem with such a package answers 400 and adds no item', async () => {
+    const before = await svc.db.query<{ n: string }>('SELECT count(*) AS n FROM items');
+    const body = await postMultipart(
+      svc,
+      'content/users/user1/addItem',
+      { type: 'Service Definition', title: 'NUL card', file: { filename: 'nul.sd', content: pkg('A&#0;B') } },
+      tokens.user1,
+    );
+    expect(body.error, JSON.stringify(body)).toMatchObject({ code: 400 });
+    expect(await svc.db.query<{ n: string }>('SELECT count(*) AS n FROM items')).toEqual(before);
+  });
+
+  it('the characters XML allows pass, by reference or raw', async () => {
+    const { id, body } = await upload(pkg('Tab&#9;line&#xA;&#x1F600;&#xE000;&#xFFFD;é'), 'ok.sd');
+    expect(body.success, JSON.stringify(body)).toBe(true);
+    expect((await getJson(svc, `content/items/${id}`)).title).toBe('Tab\tline\n😀\uE000\uFFFDé');
+  });
+});
+
+describe('info/<path> is decoded once', () => {
+  it.each(['%25', '%25zz', 'a%25E0%25A4', '%2525'])('info/%s answers a 404 in the envelope, not a 500', async (rest) => {
+    const { id } = await upload(goodPackage(), 'parks.sd');
+    const res = await svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${id}/info/${rest}?f=json` });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().error).toMatchObject({ code: 404 });
+  });
+
+  it('a file whose name holds % or a space is served by its once-encoded path', async () => {
+    const { id } = await upload(
+      zip([
+        { name: 'esriinfo/100% done.txt', data: Buffer.from('percent') },
+        { name: 'esriinfo/iteminfo.xml', data: Buffer.from(CARD) },
+      ]),
+      'p.sd',
+    );
+    expect((await get(svc, `content/items/${id}/info/100%25%20done.txt`)).body).toBe('percent');
+  });
+});
+
 describe('addItem with a thumbnail', () => {
   it('an uploaded image or an image URL becomes the thumbnail; both at once, or a non-image, is a 400 and no item is added', async () => {
     const { createServer } = await import('node:http');

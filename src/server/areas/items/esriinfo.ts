@@ -154,12 +154,19 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
     throw err;
   }
   if (!written.length) return { files: [], card: {} };
+  let card: ItemCard = {};
+  try {
+    card = cardXml ? parseItemCard(cardXml) : {};
+  } catch (err) {
+    // Refused before anything is recorded: no row, and no blob left behind.
+    await Promise.all(written.map((w) => ctx.blobs.remove(w.key)));
+    throw err;
+  }
   // A new package replaces the info files of the previous one.
   await q.query('DELETE FROM item_info_files WHERE item_id = $1', [itemId]);
   await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1', [itemId]);
   for (const w of written) await putInfoFile(q, itemId, w.path, w.key, w.size);
   const files = written.map((w) => w.path);
-  const card = cardXml ? parseItemCard(cardXml) : {};
   const present = new Set(files);
   const relPath = (p: string | undefined) => {
     const norm = p ? safeRelativePath(p.trim().replace(/^\.\//, '')) : null;
@@ -176,14 +183,40 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
   };
 }
 
+/** The card is not XML: 400 naming the file (not a 500 from the database refusing a NUL later). */
+export class InvalidItemCard extends ApiError {
+  constructor(detail: string) {
+    super(400, 'The package cannot be accepted: its esriinfo/iteminfo.xml is not well-formed XML.', [detail], undefined, {
+      file: `esriinfo/iteminfo.xml ${detail}`,
+    });
+  }
+}
+
+/** XML 1.0 `Char`: tab, line feed, carriage return, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF. */
+const isXmlChar = (c: number) =>
+  c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+/** A character XML 1.0 does not allow, written raw (lone surrogates included). */
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/u;
+
+/** The character a reference stands for; well-formedness forbids referring to a non-`Char` (XML 1.0 §4.1 WFC: Legal Character). */
+function charRef(ref: string, digits: string, radix: 10 | 16): string {
+  const code = digits.length > 8 ? Infinity : parseInt(digits, radix);
+  if (!isXmlChar(code)) throw new InvalidItemCard(`holds the reference ${ref} to a character XML does not allow`);
+  return String.fromCodePoint(code);
+}
+
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 function xmlText(raw: string): string {
+  const bad = NOT_XML_CHAR.exec(raw);
+  if (bad)
+    throw new InvalidItemCard(`holds the character U+${(bad[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}, which XML does not allow`);
   const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>\s*$/.exec(raw);
   if (cdata) return cdata[1].trim();
+  // One pass, so `&amp;#0;` stays the text "&#0;" rather than becoming a reference.
   return raw
-    .replace(/&(lt|gt|amp|quot|apos);/g, (_, e: string) => ENTITIES[e])
-    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)))
-    .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(Math.min(parseInt(h, 16), 0x10ffff)))
+    .replace(/&(?:(lt|gt|amp|quot|apos)|#(\d+)|#x([0-9a-f]+));/gi, (ref: string, name?: string, dec?: string, hex?: string) =>
+      name ? (ENTITIES[name] ?? ref) : dec ? charRef(ref, dec.replace(/^0+(?=.)/, ''), 10) : charRef(ref, hex!.replace(/^0+(?=.)/, ''), 16),
+    )
     .trim();
 }
 

@@ -132,7 +132,8 @@ export function itemReadRoutes(app: FastifyInstance): void {
     access: 'public',
     handler: async ({ caller, path, params, portal, reply }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
-      const rel = decodeURIComponent(path['*'] ?? '');
+      // The router has decoded the path once already; decoding again would read `%25` as a bad escape (and `%2525` as `%`).
+      const rel = path['*'] ?? '';
       const [file] = await portal.db.query<{ path: string; blob_key: string; size: number }>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [
         row.id,
         rel,
