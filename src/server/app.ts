@@ -81,7 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });
   await app.register(multipart, { limits: multipartLimits });
-  installMultipartBodies(app, portal.tmpDir);
+  installMultipartBodies(app, portal);
 
   installCors(app);
   installErrorEnvelope(app);

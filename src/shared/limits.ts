@@ -44,6 +44,14 @@ export const LIMITS = {
   /** Roles. */
   roleNameChars: 128,
   roleDescriptionChars: 250,
+  /**
+   * File bytes of one multipart request held in memory while its token has not been seen yet
+   * (rest-js and FormData send the token field after the file); nothing reaches the disk before
+   * the caller is authorised. Larger files need the token first (header, query or an earlier field).
+   */
+  fileBytesBeforeToken: 10 * 1024 * 1024,
+  /** The same, over all requests of one process at once: anonymous bodies cannot exhaust memory. */
+  fileBytesBeforeTokenAllRequests: 64 * 1024 * 1024,
   /** Request bodies (form fields); file uploads have their own limits. */
   formBodyBytes: 8 * 1024 * 1024,
   fieldBytes: 4 * 1024 * 1024,

@@ -7,12 +7,32 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
+import type { PortalContext } from '../context.ts';
+import { resolveCaller, tokenFrom } from './auth.ts';
 import { printable, refuseParam, unstorable } from './boundary.ts';
-import { ApiError } from './errors.ts';
-import type { UploadedFile } from './params.ts';
+import { ApiError, forbidden, tokenRequired } from './errors.ts';
+import type { RawParams, UploadedFile } from './params.ts';
+
+/**
+ * The file parts an operation reads (declared beside its path in operation.ts). A multipart body
+ * with any other file part, a second part of one name, or a part over its cap is refused before
+ * that part is stored; an operation without this takes no file at all.
+ */
+export interface FileParams {
+  /** Each file parameter the operation reads, with the most bytes one part may hold. */
+  parts: Readonly<Record<string, number>>;
+  /** The privilege the handler will require of the path's user (checked before any byte is stored). */
+  privilege?: string;
+  /**
+   * Holders of this privilege may send files into another member's path (`content/users/<u>/…`);
+   * without it only the path's user may. The handler still decides on the object itself.
+   */
+  othersWith?: string;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,13 +40,17 @@ declare module 'fastify' {
     /** Set by an operation's onRequest hook to cap this request's file size (e.g. chunked uploads). */
     uploadByteCap?: { bytes: number; message: string };
   }
+  interface FastifyContextConfig {
+    /** The route's file parameters (operation.ts); absent: the route takes no file. */
+    files?: FileParams;
+  }
 }
 
-export function installMultipartBodies(app: FastifyInstance, tmpDir: string): void {
+export function installMultipartBodies(app: FastifyInstance, portal: PortalContext): void {
   // Callback hooks: most requests are not multipart and pass through without a promise.
   app.addHook('preHandler', (req, _reply, done) => {
     if (!req.isMultipart()) return done();
-    collect(req, tmpDir).then((body) => {
+    collect(req, portal).then((body) => {
       req.body = body;
       done();
     }, done);
@@ -38,41 +62,160 @@ export function installMultipartBodies(app: FastifyInstance, tmpDir: string): vo
   });
 }
 
-async function collect(req: FastifyRequest, tmpDir: string): Promise<Record<string, unknown>> {
+/**
+ * File bytes received before the request's token was seen, held in memory (never on disk) across
+ * all requests of this process. rest-js and browsers' FormData put the `token` field after the
+ * file, so the first bytes of an honest upload can arrive before the caller is known.
+ */
+let heldBeforeToken = 0;
+
+/** A file part read before the token: its bytes wait in memory until the caller is authorised. */
+interface HeldFile {
+  file: UploadedFile;
+  field: string;
+  chunks: Buffer[];
+}
+
+async function collect(req: FastifyRequest, portal: PortalContext): Promise<Record<string, unknown>> {
   const body = Object.create(null) as Record<string, unknown>;
+  const declared = req.routeOptions.config?.files;
   req.uploadedFiles = [];
-  await mkdir(tmpDir, { recursive: true });
+  const held: HeldFile[] = [];
+  let heldBytes = 0;
+  let authorised = false;
+  let tmpReady = false;
+  const seen = new Set<string>();
+  // Authorises the caller once a token is known; then any held file goes to disk.
+  const authoriseWith = async (token: string) => {
+    await authoriseUpload(req, portal, token, declared!);
+    authorised = true;
+    for (const h of held.splice(0)) {
+      await ensureTmp();
+      await pipeline(Readable.from(h.chunks), createWriteStream(h.file.path));
+      body[h.field] = h.file;
+    }
+    heldBeforeToken -= heldBytes;
+    heldBytes = 0;
+  };
+  const ensureTmp = async () => {
+    if (!tmpReady) await mkdir(portal.tmpDir, { recursive: true });
+    tmpReady = true;
+  };
+  const tokenSoFar = () => tokenFrom(req, { ...((req.query ?? {}) as RawParams), ...body });
   try {
     const cap = req.uploadByteCap;
-    for await (const part of req.parts(cap ? { limits: { fileSize: cap.bytes } } : undefined)) {
+    const largest = Math.max(0, ...Object.values(declared?.parts ?? {}));
+    const fileSize = Math.min(largest, cap?.bytes ?? Infinity);
+    // busboy's own cap: the largest part this operation takes (each part's own cap is checked below).
+    for await (const part of req.parts({ limits: { fileSize: fileSize > 0 ? fileSize : multipartLimits.fileSize } })) {
       checkPartNames(part);
       if (part.type === 'field') {
         if (part.valueTruncated)
           throw new ApiError(413, 'The request is larger than this service accepts.', [`'${part.fieldname}' is longer than ${LIMITS.fieldBytes} bytes`]);
         body[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        if (part.fieldname === 'token' && held.length) {
+          const token = tokenSoFar();
+          if (token) await authoriseWith(token);
+        }
         continue;
+      }
+      const field = part.fieldname;
+      const partCap = declared?.parts[field];
+      if (partCap === undefined) {
+        const takes = Object.keys(declared?.parts ?? {});
+        throw refuseParam(field, takes.length ? `is a file part; this operation takes files only as ${takes.join(', ')}` : 'is a file part; this operation takes no file');
+      }
+      if (seen.has(field)) throw refuseParam(field, 'was sent as a file more than once; this operation takes one');
+      seen.add(field);
+      if (!authorised) {
+        const token = tokenSoFar();
+        if (token) await authoriseWith(token);
       }
       const file: UploadedFile = {
         kind: 'file',
-        path: path.join(tmpDir, randomUUID()),
+        path: path.join(portal.tmpDir, randomUUID()),
         filename: path.basename(part.filename || part.fieldname),
         mimetype: part.mimetype,
         size: 0,
       };
-      req.uploadedFiles.push(file);
-      await pipeline(part.file, createWriteStream(file.path));
-      if (part.file.truncated)
-        throw new ApiError(413, cap?.message ?? 'The uploaded file is larger than this service accepts.', [`'${part.fieldname}' is too large`]);
+      const limit = Math.min(partCap, cap?.bytes ?? Infinity);
+      const tooLarge = () =>
+        new ApiError(413, cap && cap.bytes <= partCap ? cap.message : 'The uploaded file is larger than this service accepts.', [
+          `'${field}' is larger than ${limit} bytes`,
+        ]);
+      if (authorised) {
+        await ensureTmp();
+        req.uploadedFiles.push(file);
+        await pipeline(part.file, capped(limit, tooLarge), createWriteStream(file.path));
+      } else {
+        // No token yet: keep the bytes in memory, within a small allowance, until one arrives.
+        const h: HeldFile = { file, field, chunks: [] };
+        held.push(h);
+        req.uploadedFiles.push(file);
+        for await (const chunk of part.file as AsyncIterable<Buffer>) {
+          if (file.size + chunk.length > limit) throw tooLarge();
+          if (heldBytes + chunk.length > LIMITS.fileBytesBeforeToken || heldBeforeToken + chunk.length > LIMITS.fileBytesBeforeTokenAllRequests)
+            throw tokenFirst();
+          heldBytes += chunk.length;
+          heldBeforeToken += chunk.length;
+          file.size += chunk.length;
+          h.chunks.push(chunk);
+        }
+        continue;
+      }
+      if (part.file.truncated) throw tooLarge();
       file.size = part.file.bytesRead;
-      body[part.fieldname] = file;
+      body[field] = file;
+    }
+    // The body ended with files still held: no token came (or none that a field could carry).
+    if (held.length) {
+      const token = tokenSoFar();
+      if (!token) throw tokenRequired();
+      await authoriseWith(token);
     }
   } catch (err) {
     if (err instanceof ApiError) throw err;
     const e = err as { code?: string; message?: string; statusCode?: number };
     if (req.uploadByteCap && e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, req.uploadByteCap.message, [e.message ?? 'too large']);
+    if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'The uploaded file is larger than this service accepts.', [e.message ?? 'too large']);
     throw new ApiError(e.statusCode && e.statusCode < 500 ? e.statusCode : 400, 'The multipart body could not be read.', [e.message ?? String(err)]);
+  } finally {
+    heldBeforeToken -= heldBytes;
   }
   return body;
+}
+
+/** Token Required, saying how to send a large file: the token before it. */
+const tokenFirst = () =>
+  new ApiError(499, 'Token Required', [
+    `Token Required. File parts sent before the token are accepted up to ${LIMITS.fileBytesBeforeToken / (1024 * 1024)} MB; send the token in the X-Esri-Authorization header, the query string, or a field before the file.`,
+  ]);
+
+/** A stream stage that fails as soon as more than `limit` bytes passed (before they reach the disk). */
+function capped(limit: number, tooLarge: () => Error) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    let n = 0;
+    for await (const chunk of source) {
+      n += chunk.length;
+      if (n > limit) throw tooLarge();
+      yield chunk;
+    }
+  };
+}
+
+/**
+ * Before a file byte is stored: the token names a signed-in member, who holds the operation's
+ * privilege and is the path's user (or holds the privilege that reaches other members' content).
+ * The handler checks everything again with the object in hand; this only keeps strangers' bytes
+ * off the disk.
+ */
+async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string, declared: FileParams): Promise<void> {
+  const caller = await resolveCaller(portal.db, token, portal.clock.now(), req);
+  if (declared.privilege && !caller.privileges.has(declared.privilege)) throw forbidden(`Requires the privilege ${declared.privilege}.`);
+  const username = (req.params as Record<string, string | undefined>).username;
+  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase()) return;
+  if (declared.othersWith && caller.privileges.has(declared.othersWith)) return;
+  throw forbidden(`Only ${username} can do this.`);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { PortalContext } from '../context.ts';
 import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
 import { checkRequest, type LongParams } from './boundary.ts';
+import type { FileParams } from './multipart.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -32,6 +33,8 @@ interface OperationBase<S extends z.ZodType> {
   localParams?: readonly string[];
   /** Also answers `f=csv` (the handler writes the file itself). */
   csv?: boolean;
+  /** The file parts it reads (multipart.ts): checked, with the caller, before any byte is stored. None: it takes no file. */
+  files?: FileParams;
 }
 
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
@@ -95,9 +98,9 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     return reply.type('application/json; charset=utf-8').send(body);
   };
   if (def.method === 'read') {
-    app.route({ method: ['GET', 'POST'], url: def.path, handler });
+    app.route({ method: ['GET', 'POST'], url: def.path, config: { files: def.files }, handler });
   } else {
-    app.post(def.path, handler);
+    app.post(def.path, { config: { files: def.files } }, handler);
     app.get(def.path, async () => {
       throw new ApiError(405, 'This operation is only available through POST.', ['Use HTTP POST for this operation.']);
     });

@@ -8,8 +8,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { multipartLimits } from '../../http/multipart.ts';
 import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
+import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { addPart, addPartParams, cancelUpload, commitParams, commitUpload, itemStatus, listParts } from './uploads.ts';
 
 const USER = `${REST}/content/users/:username`;
@@ -19,6 +21,9 @@ const none = z.object({});
 
 const CHUNK_CAPPED = new Set([`${USER}/addItem`, `${USER}/:folderId/addItem`, `${ITEM}/addPart`]);
 const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
+
+/** addItem's file parts: the item's file and its thumbnail image, only into the caller's own content. */
+const ITEM_FILES = { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, privilege: 'portal:user:createItem' };
 
 export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 
@@ -41,6 +46,7 @@ export function addItemRoutes(app: FastifyInstance): void {
       params: anything,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
+      files: ITEM_FILES,
       handler: ({ caller, path: p, portal, req }) => addItem(portal, caller, p.username, p.folderId, rawParams(req), baseUrlOf(req)),
     });
   }
@@ -49,6 +55,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${ITEM}/addPart`,
     params: addPartParams,
+    files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem' },
     handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.username, path.itemId, params.partNum, params.file),
   });
 

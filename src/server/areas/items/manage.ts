@@ -12,6 +12,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
+import { multipartLimits } from '../../http/multipart.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -22,7 +23,7 @@ import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, lockItem, type ItemRow } from './repo.ts';
 import { rm } from 'node:fs/promises';
-import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
+import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
@@ -324,6 +325,8 @@ export function itemManageRoutes(app: FastifyInstance): void {
       params: updateItemParams,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
+      // A new file and thumbnail; an administrator who may update others' items may send them too.
+      files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, othersWith: 'portal:admin:updateItems' },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
     operation(app, {
