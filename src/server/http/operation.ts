@@ -8,6 +8,7 @@ import type { PortalContext } from '../context.ts';
 import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
 import { checkRequest, type LongParams } from './boundary.ts';
 import type { FileParams } from './multipart.ts';
+import type { Authority } from './authority.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -35,6 +36,11 @@ interface OperationBase<S extends z.ZodType> {
   csv?: boolean;
   /** The file parts it reads (multipart.ts): checked, with the caller, before any byte is stored. None: it takes no file. */
   files?: FileParams;
+  /**
+   * Who may act on what another member owns (http/authority.ts). Required, so no operation is
+   * added without saying; the generated privilege matrix checks every declaration.
+   */
+  authority: Authority;
 }
 
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
@@ -66,7 +72,7 @@ export interface OperationContext<P, C> {
 
 export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
   const portal = app.portal;
-  declaredOperations(app).push({ method: def.method, path: def.path, params: def.params, access: def.access ?? 'signedIn', longParams: def.longParams });
+  declaredOperations(app).push({ method: def.method, path: def.path, params: def.params, access: def.access ?? 'signedIn', longParams: def.longParams, authority: def.authority });
   const publicOnly = portal.config.localExtras === false;
   if (publicOnly && def.localOnly) {
     app.route({
@@ -114,6 +120,7 @@ export interface DeclaredOperation {
   params: z.ZodType;
   access: 'public' | 'signedIn';
   longParams?: LongParams;
+  authority: Authority;
 }
 
 declare module 'fastify' {

@@ -18,6 +18,7 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { ApiError } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { privileges } from '../../http/authority.ts';
 import { listCollaborationEvents, listCollaborations, listLinks, listParticipants, listWorkspaces, pendingInvitations } from './repo.ts';
 import {
   acceptInvitation,
@@ -46,6 +47,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: COLLABORATION_EXTRAS.map((f) => `collaborations.${f}`),
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -58,6 +60,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createCollaboration`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: createCollaborationParams,
     handler: ({ caller, path, params, portal }) => createCollaboration(portal, caller, collaborationOrg(caller, path.orgId), params),
@@ -66,6 +69,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${BASE}/invitations`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: none,
     handler: async ({ caller, path, portal }) => {
@@ -91,6 +95,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/acceptInvitation`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: acceptInvitationParams,
     handler: ({ caller, path, params, portal }) => acceptInvitation(portal, caller, collaborationOrg(caller, path.orgId), params),
@@ -99,6 +104,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ONE,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: COLLABORATION_EXTRAS,
     params: none,
     handler: async ({ caller, path, portal }) =>
@@ -108,6 +114,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants`,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: ['participants.workspaces'],
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal, req }) => {
@@ -121,6 +128,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants/:portalId`,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: ['workspaces'],
     params: none,
     handler: async ({ caller, path, portal, req }) => {
@@ -135,6 +143,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/participants/:portalId/remove`,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: ['workspacesStopped'],
     params: none,
     handler: ({ caller, path, portal }) => removeParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, path.portalId),
@@ -143,6 +152,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/removeParticipation`,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: ['workspacesStopped'],
     params: none,
     handler: ({ caller, path, portal }) => removeParticipation(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId),
@@ -151,6 +161,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/workspaces`,
+    authority: privileges('portal:admin:manageCollaborations'),
     extras: ['workspaces.participants'],
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -165,6 +176,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/addWorkspace`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: addWorkspaceParams,
     handler: ({ caller, path, params, portal }) => addWorkspace(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
@@ -173,6 +185,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/inviteParticipant`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: inviteParticipantParams,
     handler: ({ caller, path, params, portal }) => inviteParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
@@ -181,6 +194,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/events`,
+    authority: privileges('portal:admin:manageCollaborations'),
     localOnly: true,
     params: collaborationListParams,
     handler: async ({ caller, path, params, portal }) => {

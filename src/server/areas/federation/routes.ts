@@ -19,6 +19,7 @@ import {
   registerServerParams,
 } from '../../../shared/contract/webhooks.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ownerOr, privileges } from '../../http/authority.ts';
 import {
   createService,
   createServiceWebhook,
@@ -40,6 +41,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/webhooks/listServiceWebhooks`,
+    authority: privileges('portal:admin:manageWebhooks'),
     extras: ['webhooks.serverId'],
     params: listServiceWebhooksParams,
     handler: ({ caller, path, params, portal }) => listServiceWebhooks(portal, caller, path.orgId, params.username ?? params.userName),
@@ -48,6 +50,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/servers`,
+    authority: privileges('portal:admin:manageServers'),
     params: none,
     handler: ({ caller, path, portal }) => listServers(portal, caller, path.orgId),
   });
@@ -55,6 +58,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/servers/register`,
+    authority: privileges('portal:admin:manageServers'),
     params: registerServerParams,
     handler: ({ caller, path, params, portal }) => registerServer(portal, caller, path.orgId, params),
   });
@@ -62,6 +66,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: SERVER_ADMIN,
+    authority: privileges('portal:admin:manageServers'),
     params: none,
     handler: ({ caller, path, portal }) => listServices(portal, caller, path.serverId),
   });
@@ -69,6 +74,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${SERVER_ADMIN}/createService`,
+    authority: privileges('portal:admin:manageServers'),
     params: createServiceParams,
     handler: ({ caller, path, params, portal }) => createService(portal, caller, path.serverId, params),
   });
@@ -80,6 +86,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks`,
+      authority: ownerOr('portal:admin:manageWebhooks'),
       params: none,
       handler: ({ caller, path, portal }) => serviceWebhooks(portal, caller, key(path)),
     });
@@ -87,6 +94,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/create`,
+      authority: ownerOr('portal:admin:manageWebhooks'),
       params: createServiceWebhookParams,
       handler: ({ caller, path, params, portal }) => createServiceWebhook(portal, caller, key(path), params),
     });
@@ -94,6 +102,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks/:webhookId`,
+      authority: ownerOr('portal:admin:manageWebhooks'),
       params: none,
       handler: ({ caller, path, portal }) => serviceWebhook(portal, caller, key(path), path.webhookId),
     });
@@ -101,6 +110,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/edit`,
+      authority: ownerOr('portal:admin:manageWebhooks'),
       params: editServiceWebhookParams,
       handler: ({ caller, path, params, portal }) => editServiceWebhook(portal, caller, key(path), path.webhookId, params),
     });
@@ -108,6 +118,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/delete`,
+      authority: ownerOr('portal:admin:manageWebhooks'),
       params: none,
       handler: ({ caller, path, portal }) => deleteServiceWebhook(portal, caller, key(path), path.webhookId),
     });

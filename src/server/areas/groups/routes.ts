@@ -11,6 +11,7 @@ import {
 } from '../../../shared/contract/groups.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { own, ownerOr, visible } from '../../http/authority.ts';
 import { parseQuery } from '../../http/search-query.ts';
 import { listGroupMembers, searchGroups } from './repo.ts';
 import {
@@ -35,6 +36,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/community/createGroup`,
+    authority: own(),
     extras: ['group.memberCount'],
     params: createGroupParams,
     handler: ({ caller, params, portal }) => createGroup(portal, caller, params),
@@ -43,6 +45,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/groups`,
+    authority: visible('portal:admin:viewGroups'),
     extras: ['results.memberCount'],
     params: searchGroupsParams,
     access: 'public',
@@ -65,6 +68,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: GROUP,
+    authority: visible('portal:admin:viewGroups'),
     extras: ['memberCount'],
     params: none,
     access: 'public',
@@ -74,6 +78,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/update`,
+    authority: ownerOr('portal:admin:updateGroups'),
     params: updateGroupParams,
     handler: ({ caller, path, params, portal }) => updateGroup(portal, caller, path.groupId, params),
   });
@@ -81,6 +86,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/delete`,
+    authority: ownerOr('portal:admin:deleteGroups'),
     params: none,
     handler: ({ caller, path, portal }) => deleteGroup(portal, caller, path.groupId),
   });
@@ -92,6 +98,7 @@ export function groupRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${GROUP}/${op}`,
+      authority: ownerOr('portal:admin:updateGroups'),
       params: none,
       handler: ({ caller, path, portal }) => setGroupProtected(portal, caller, path.groupId, value),
     });
@@ -100,6 +107,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${GROUP}/users`,
+    authority: visible('portal:admin:viewGroups'),
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -119,6 +127,7 @@ export function groupRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${GROUP}/${list}`,
+      authority: visible('portal:admin:viewGroups'),
       params: userlistParams,
       access: 'public',
       handler: async ({ caller, path, params, portal }) => {
@@ -152,6 +161,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/addUsers`,
+    authority: ownerOr('portal:admin:assignToGroups'),
     extras: ['notAddedReasons'],
     params: addUsersParams,
     handler: ({ caller, path, params, portal }) => addUsers(portal, caller, path.groupId, params.users, params.admins),
@@ -160,6 +170,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/removeUsers`,
+    authority: ownerOr('portal:admin:assignToGroups'),
     params: removeUsersParams,
     handler: ({ caller, path, params, portal }) => removeUsers(portal, caller, path.groupId, params.users),
   });
@@ -167,6 +178,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/updateUsers`,
+    authority: ownerOr('portal:admin:updateGroups'),
     params: updateUsersParams,
     handler: ({ caller, path, params, portal }) => updateUsers(portal, caller, path.groupId, params.users, params.admins),
   });
@@ -174,6 +186,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/join`,
+    authority: own(),
     params: none,
     handler: ({ caller, path, portal }) => joinGroup(portal, caller, path.groupId),
   });
@@ -181,6 +194,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/leave`,
+    authority: own(),
     params: none,
     handler: ({ caller, path, portal }) => leaveGroup(portal, caller, path.groupId),
   });

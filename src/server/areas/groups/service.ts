@@ -503,7 +503,11 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
     const external = caller.orgId !== group.org_id;
     const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
     if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
-    if (group.is_invitation_only) throw new ApiError(400, 'This group accepts members by invitation only.', ['Ask a group manager to add you.']);
+    // Joining follows the group's own sharing: a private group (or one the caller sees only through
+    // portal:admin:viewGroups) is joined by invitation, never by an administrator's view of it.
+    const openToCaller = group.access === 'public' || (group.access === 'org' && caller.orgId === group.org_id);
+    if (group.is_invitation_only || !openToCaller)
+      throw new ApiError(400, 'This group accepts members by invitation only.', ['Ask a group manager to add you.']);
     await lockGroup(q, group.id);
     await lockMember(q, caller.userId);
     if ((await countGroupsOfUser(q, caller.userId)) >= LIMITS.groupsPerUser) {

@@ -2,12 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import { HISTORY_EXTRAS, historyParams } from '../../../shared/contract/history.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { historyCsv, readHistory } from './service.ts';
+import { HISTORY_AUTHORITY, historyCsv, readHistory } from './service.ts';
 
 export function historyRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/history`,
+    authority: HISTORY_AUTHORITY,
     params: historyParams,
     csv: true,
     extras: HISTORY_EXTRAS,

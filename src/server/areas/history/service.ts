@@ -13,6 +13,7 @@ import {
 } from '../../../shared/contract/history.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import { privileges } from '../../http/authority.ts';
 import { csvCell } from '../../http/csv.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -20,10 +21,10 @@ import { existingMembers, historyCsvPage, historyPage, memberSpelling, type Hist
 
 /** A custom administrator role must still see all members, groups and content to read history. */
 const HISTORY_PRIVILEGES = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
+export const HISTORY_AUTHORITY = privileges(...HISTORY_PRIVILEGES);
 
 export function assertMayReadHistory(caller: Caller, orgId: string): void {
   if (caller.orgId !== orgId) throw forbidden("Another organization's history cannot be read.");
-  if (caller.role !== 'org_admin') throw forbidden('Only administrators of the organization can read its history.');
   const missing = HISTORY_PRIVILEGES.find((p) => !caller.privileges.has(p));
   if (missing) throw forbidden(`Requires the privilege ${missing}.`);
 }

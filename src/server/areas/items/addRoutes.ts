@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { own, ownerOr } from '../../http/authority.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
@@ -43,6 +44,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
+      authority: own(),
       params: anything,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
@@ -54,6 +56,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/addPart`,
+    authority: own(),
     params: addPartParams,
     files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem' },
     handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.username, path.itemId, params.partNum, params.file),
@@ -62,6 +65,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/commit`,
+    authority: own(),
     params: commitParams,
     handler: ({ caller, path, params, portal }) => commitUpload(portal, caller, path.username, path.itemId, params),
   });
@@ -69,6 +73,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/cancel`,
+    authority: own(),
     params: none,
     handler: ({ caller, path, portal }) => cancelUpload(portal, caller, path.username, path.itemId),
   });
@@ -76,6 +81,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/parts`,
+    authority: own(),
     params: none,
     handler: ({ caller, path, portal }) => listParts(portal, caller, path.username, path.itemId),
   });
@@ -83,6 +89,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ITEM}/status`,
+    authority: ownerOr('portal:admin:updateItems'),
     // rest-js sends jobId and jobType; an item has one status, so they only pass through.
     params: z.object({ jobId: z.string().optional(), jobType: z.string().optional() }),
     handler: ({ caller, path, portal }) => itemStatus(portal, caller, path.username, path.itemId),

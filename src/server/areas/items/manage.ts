@@ -14,6 +14,7 @@ import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ownerOr } from '../../http/authority.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { HistoryData } from '../../../shared/contract/history.ts';
@@ -322,6 +323,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${base}/update`,
+      authority: ownerOr('portal:admin:updateItems'),
       params: updateItemParams,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
@@ -332,12 +334,14 @@ export function itemManageRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${base}/move`,
+      authority: ownerOr('portal:admin:updateItems'),
       params: z.object({ folder: z.string().max(256).default('/') }),
       handler: ({ caller, path, params, portal }) => moveItem(portal, caller, path.username, path.itemId, params.folder),
     });
     operation(app, {
       method: 'write',
       path: `${base}/delete`,
+      authority: ownerOr('portal:admin:deleteItems'),
       params: z.object({ permanent: wireBool.optional() }),
       handler: ({ caller, path, portal }) => deleteItem(portal, caller, path.username, path.itemId),
     });
@@ -348,6 +352,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
       operation(app, {
         method: 'write',
         path: `${base}/${op}`,
+        authority: ownerOr('portal:admin:updateItems'),
         params: z.object({}),
         handler: ({ caller, path, portal }) => setItemProtected(portal, caller, path.username, path.itemId, value),
       });

@@ -9,6 +9,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ownerOr, visible } from '../../http/authority.ts';
 import { findUser, type UserRow } from '../users/service.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
@@ -83,6 +84,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId`,
+    authority: visible('portal:admin:viewItems'),
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -95,6 +97,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/data`,
+    authority: visible('portal:admin:viewItems'),
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal, reply }) => {
@@ -128,6 +131,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/info/*`,
+    authority: visible('portal:admin:viewItems'),
     params: z.object({ w: THUMBNAIL_WIDTH_PARAM }).partial(),
     access: 'public',
     handler: async ({ caller, path, params, portal, reply }) => {
@@ -149,6 +153,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username`,
+    authority: ownerOr('portal:admin:viewItems'),
     params: pagingParams,
     handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, null, params),
   });
@@ -156,6 +161,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/:folderId`,
+    authority: ownerOr('portal:admin:viewItems'),
     params: pagingParams,
     access: 'public',
     handler: ({ caller, path, params, portal, req }) => {
@@ -169,6 +175,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId`,
+    authority: ownerOr('portal:admin:viewItems'),
     extras: ['infoFiles', 'proxyUrl'],
     params: none,
     handler: async ({ caller, path, portal, req }) => {

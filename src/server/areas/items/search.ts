@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
 import type { Caller } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { visible } from '../../http/authority.ts';
 import { compileQuery, likePattern, parseQuery, prefixPattern, type QueryLeaf } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
 import { toItem } from './access.ts';
@@ -161,6 +162,7 @@ export function itemSearchRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/search`,
+    authority: visible('portal:admin:viewItems'),
     params: searchItemsParams,
     access: 'public',
     extras: ['totalEstimated'],

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { commaList, wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import { ownerOr, type Authority } from '../../http/authority.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -42,6 +43,16 @@ export const bulkShareParams = shareParams.extend({
 });
 
 type Level = 'Group' | 'Org' | 'Public';
+
+/**
+ * On another member's item: sharing it more widely needs the administrative privilege of the level
+ * (portal:admin:shareTo<level>, as the matrix tries it: to the organization); taking it out of a
+ * group needs portal:admin:shareToGroup (or managing that group).
+ */
+export const SHARING_AUTHORITY: Record<string, Authority> = {
+  share: ownerOr('portal:admin:shareToOrg'),
+  unshare: ownerOr('portal:admin:shareToGroup'),
+};
 
 /** Owner: portal:user:shareTo<level>. Administrator of the item's organization on another's item: portal:admin:shareTo<level>. */
 function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
@@ -245,18 +256,21 @@ export function itemSharingRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${REST}/content/users/:username/items/:itemId/${op}`,
+      authority: SHARING_AUTHORITY[op],
       params: shareParams,
       handler: ({ caller, path, params, portal }) => portal.db.tx((q) => fn(portal, q, caller, path.itemId, params, path.username)),
     });
     operation(app, {
       method: 'write',
       path: `${REST}/content/items/:itemId/${op}`,
+      authority: SHARING_AUTHORITY[op],
       params: shareParams,
       handler: ({ caller, path, params, portal }) => portal.db.tx((q) => fn(portal, q, caller, path.itemId, params)),
     });
     operation(app, {
       method: 'write',
       path: `${REST}/content/users/:username/${op}Items`,
+      authority: SHARING_AUTHORITY[op],
       params: bulkShareParams,
       handler: async ({ caller, path, params, portal }) => {
         if (path.username.toLowerCase() !== caller.username.toLowerCase() && !caller.privileges.has('portal:admin:viewItems')) {

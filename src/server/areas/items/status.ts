@@ -16,6 +16,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ownerOr } from '../../http/authority.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
@@ -84,6 +85,7 @@ export function itemStatusRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/items/:itemId/setContentStatus`,
+    authority: ownerOr('portal:admin:updateItems'),
     params: setContentStatusParams,
     handler: ({ caller, path, params, portal }) => setContentStatus(portal, caller, path.itemId, params),
   });

@@ -6,9 +6,10 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { registerAppParams, tokenParams, updateAppParams } from '../../../shared/contract/oauth.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { own } from '../../http/authority.ts';
 import { showSignIn, submitSignIn } from './authorize.ts';
 import { consoleConfig } from './consoleApp.ts';
-import { getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
+import { APP_MANAGERS, getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
 
 const none = z.object({});
 
@@ -18,6 +19,7 @@ export function oauthRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/registerApp`,
+    authority: own(),
     params: registerAppParams,
     handler: ({ params, caller, portal }) => registerApp(portal, caller, params),
   });
@@ -25,24 +27,28 @@ export function oauthRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/oauth2/apps/:clientId`,
+    authority: APP_MANAGERS,
     params: none,
     handler: ({ caller, path, portal }) => getApp(portal, caller, path.clientId),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/update`,
+    authority: APP_MANAGERS,
     params: updateAppParams,
     handler: ({ params, caller, path, portal }) => updateApp(portal, caller, path.clientId, params),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/unregister`,
+    authority: APP_MANAGERS,
     params: none,
     handler: ({ caller, path, portal }) => unregisterApp(portal, caller, path.clientId),
   });
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId/registeredAppInfo`,
+    authority: APP_MANAGERS,
     params: none,
     handler: ({ caller, path, portal }) => getAppByItem(portal, caller, path.itemId),
   });
@@ -52,6 +58,7 @@ export function oauthRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
+      authority: own(),
       params: tokenParams,
       access: 'public',
       handler: ({ params, portal, reply }) => {

@@ -15,6 +15,7 @@ import {
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import { grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
@@ -63,11 +64,18 @@ export function appJson(app: repo.AppRow, secret?: string): RegisteredApp {
   };
 }
 
-/** The app's owner, or an administrator of its organization (docs: "Registered App"). */
+/**
+ * A registered app — its redirect URIs decide where sign-ins' codes and tokens go — is managed by the
+ * app item's owner or a default administrator of its organization; no single administrative
+ * privilege suffices (one who may add a redirect URI to another member's app receives that member's
+ * tokens at their next sign-in).
+ */
+export const APP_MANAGERS = ownerOrDefaultAdmin();
+
 function requireAppManager(caller: Caller, app: repo.AppRow): void {
   if (caller.userId === app.owner_id) return;
-  if (caller.orgId === app.org_id && caller.role === 'org_admin') return;
-  throw forbidden("Only the app item's owner or an administrator of its organization may do this.");
+  if (grantsOthers(caller, APP_MANAGERS, app.org_id)) return;
+  throw forbidden("Only the app item's owner or a default administrator of its organization may do this.");
 }
 
 async function managedApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<repo.AppRow> {

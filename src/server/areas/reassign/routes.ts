@@ -22,6 +22,7 @@ import {
   type ReassignItemResult,
 } from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ownerOr } from '../../http/authority.ts';
 import { itemNotFound } from '../items/access.ts';
 import { evaluateItems } from './eligibility.ts';
 import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';
@@ -37,6 +38,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/items/:itemId/reassign`,
+    authority: ownerOr('portal:admin:reassignItems'),
     extras: ['tasksDeactivated', 'unsharedFrom'],
     params: reassignParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -55,6 +57,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/items/:itemId/canReassign`,
+    authority: ownerOr('portal:admin:reassignItems'),
     params: canReassignParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
@@ -67,6 +70,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/canReassignItems`,
+    authority: ownerOr('portal:admin:reassignItems'),
     params: canReassignItemsParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
@@ -80,6 +84,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/reassignItems`,
+    authority: ownerOr('portal:admin:reassignItems'),
     extras: ['results.tasksDeactivated', 'results.unsharedFrom', 'results.error.details.reason', 'results.error.details.reasons'],
     params: reassignItemsParams,
     handler: async ({ caller, path, params, portal }) => {

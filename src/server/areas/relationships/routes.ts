@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
 import { assertPathUser } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { own, visible } from '../../http/authority.ts';
 import { toItem } from '../items/access.ts';
 import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
 
@@ -47,6 +48,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/addRelationship`,
+    authority: own(),
     params: relationshipParams,
     handler: async ({ caller, params, path, portal }) => {
       assertPathUser(caller, path.username);
@@ -58,6 +60,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/deleteRelationship`,
+    authority: own(),
     params: relationshipParams,
     handler: async ({ caller, params, path, portal }) => {
       assertPathUser(caller, path.username);
@@ -69,6 +72,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/relatedItems`,
+    authority: visible('portal:admin:viewItems'),
     extras: ['relatedItems.relationshipTypes'],
     params: relatedParams,
     access: 'public',

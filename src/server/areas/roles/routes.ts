@@ -4,8 +4,9 @@ import { createRoleParams, listRolesParams, setPrivilegesParams, updateRoleParam
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { Caller } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { member } from '../../http/authority.ts';
 import { listRolesPage } from './repo.ts';
-import { assertOrgMember, createRole, deleteRole, parsePrivilegesParam, roleOrError, setPrivileges, toRole, updateRole } from './service.ts';
+import { assertOrgMember, createRole, ROLE_MANAGERS, deleteRole, parsePrivilegesParam, roleOrError, setPrivileges, toRole, updateRole } from './service.ts';
 
 const org = (caller: Caller, orgId: string) => (orgId === 'self' ? caller.orgId : orgId);
 const ROLE = `${REST}/portals/:orgId/roles/:roleId`;
@@ -14,6 +15,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/roles`,
+    authority: member(),
     extras: ['roles.memberCount', 'roles.builtIn'],
     params: listRolesParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -27,6 +29,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/createRole`,
+    authority: ROLE_MANAGERS,
     params: createRoleParams,
     handler: ({ caller, path, params, portal }) => createRole(portal, caller, org(caller, path.orgId), params.name, params.description),
   });
@@ -34,6 +37,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ROLE,
+    authority: member(),
     extras: ['memberCount', 'builtIn'],
     params: z.object({}),
     handler: async ({ caller, path, portal }) => {
@@ -46,6 +50,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ROLE}/privileges`,
+    authority: member(),
     params: z.object({}),
     handler: async ({ caller, path, portal }) => {
       const orgId = org(caller, path.orgId);
@@ -58,6 +63,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/update`,
+    authority: ROLE_MANAGERS,
     params: updateRoleParams,
     handler: ({ caller, path, params, portal }) => updateRole(portal, caller, org(caller, path.orgId), path.roleId, params.name, params.description),
   });
@@ -65,6 +71,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/setPrivileges`,
+    authority: ROLE_MANAGERS,
     params: setPrivilegesParams,
     handler: ({ caller, path, params, portal }) => setPrivileges(portal, caller, org(caller, path.orgId), path.roleId, parsePrivilegesParam(params.privileges)),
   });
@@ -72,6 +79,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/delete`,
+    authority: ROLE_MANAGERS,
     params: z.object({}),
     handler: ({ caller, path, portal }) => deleteRole(portal, caller, org(caller, path.orgId), path.roleId),
   });

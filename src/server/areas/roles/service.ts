@@ -6,6 +6,7 @@ import type { Role } from '../../../shared/contract/roles.ts';
 import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
+import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -25,9 +26,12 @@ export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: numb
   };
 }
 
+/** Custom roles are created, changed and deleted by default administrators only (no privilege suffices). */
+export const ROLE_MANAGERS = defaultAdmin();
+
 export function assertRoleManager(caller: Caller, orgId: string): void {
   if (caller.orgId !== orgId) throw forbidden('Roles can be managed only in your own organization.');
-  if (!caller.isDefaultAdmin) throw forbidden('Only default administrators (org_admin without a custom role) manage roles.');
+  if (!grantsOthers(caller, ROLE_MANAGERS, orgId)) throw forbidden('Only default administrators (org_admin without a custom role) manage roles.');
 }
 
 export function assertOrgMember(caller: Caller, orgId: string): void {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { allTasksParams, createTaskParams, TASK_LIMITS, taskListParams, updateTaskParams } from '../../../shared/contract/tasks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden, userNotFound } from '../../http/errors.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
@@ -12,7 +13,8 @@ import {
   activeTasksAvailable,
   createTask,
   deleteTask,
-  isOrgAdmin,
+  ALL_TASKS_AUTHORITY,
+  TASKS_OF_OTHERS,
   pathTask,
   pathUser,
   runTaskNow,
@@ -39,6 +41,7 @@ export function taskRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
+      authority: TASKS_OF_OTHERS,
       params: createTaskParams,
       handler: ({ caller, path: p, params, portal, req }) => createTask(portal, caller, p.username, params, formToken(req)),
     });
@@ -47,6 +50,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASKS,
+    authority: TASKS_OF_OTHERS,
     extras: ['tasks.nextRun'],
     params: taskListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -64,6 +68,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASK,
+    authority: TASKS_OF_OTHERS,
     extras: ['nextRun'],
     params: none,
     handler: async ({ caller, path, portal }) => toTaskRecord(await pathTask(portal.db, caller, path.username, path.taskId)),
@@ -72,6 +77,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/update`,
+    authority: TASKS_OF_OTHERS,
     params: updateTaskParams,
     handler: ({ caller, path, params, portal, req }) => updateTask(portal, caller, path.username, path.taskId, params, formToken(req)),
   });
@@ -83,6 +89,7 @@ export function taskRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${TASK}/${verb}`,
+      authority: TASKS_OF_OTHERS,
       params: none,
       handler: ({ caller, path, portal }) => setTaskEnabled(portal, caller, path.username, path.taskId, enabled),
     });
@@ -91,6 +98,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/delete`,
+    authority: TASKS_OF_OTHERS,
     params: none,
     handler: ({ caller, path, portal }) => deleteTask(portal, caller, path.username, path.taskId),
   });
@@ -99,6 +107,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/run`,
+    authority: TASKS_OF_OTHERS,
     localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => runTaskNow(portal, caller, path.username, path.taskId),
@@ -107,6 +116,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${TASK}/runs`,
+    authority: TASKS_OF_OTHERS,
     params: none,
     handler: async ({ caller, path, portal }) => {
       const task = await pathTask(portal.db, caller, path.username, path.taskId);
@@ -117,6 +127,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${TASK}/runs/:runId`,
+    authority: TASKS_OF_OTHERS,
     params: none,
     handler: async ({ caller, path, portal }) => {
       const task = await pathTask(portal.db, caller, path.username, path.taskId);
@@ -129,11 +140,12 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/allScheduledTasks`,
+    authority: ALL_TASKS_AUTHORITY,
     extras: ['tasks.nextRun'],
     params: allTasksParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;
-      if (orgId !== caller.orgId || !isOrgAdmin(caller)) throw forbidden('Only administrators of the organization can list all its scheduled tasks.');
+      if (!grantsOthers(caller, ALL_TASKS_AUTHORITY, orgId)) throw forbidden('Only default administrators of the organization can list all its scheduled tasks.');
       let ownerId: string | undefined;
       if (params.userFilter) {
         const [u] = await portal.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, params.userFilter]);

@@ -15,10 +15,11 @@
  */
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
-import { TASK_PARAMETER_SHAPES, TASK_TYPE_RULES, type CreateTaskParams, type TaskType, type UpdateTaskParams } from '../../../shared/contract/tasks.ts';
+import { reportParameters, TASK_PARAMETER_SHAPES, TASK_TYPE_RULES, type CreateTaskParams, type TaskType, type UpdateTaskParams } from '../../../shared/contract/tasks.ts';
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { PortalContext } from '../../context.ts';
 import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { defaultAdmin, grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -27,7 +28,22 @@ import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, s
 import { taskSettings } from './settings.ts';
 import { schedulerWork } from './wake.ts';
 
-export const isOrgAdmin = (caller: Caller) => caller.role === 'org_admin';
+/**
+ * Another member's tasks (reading, changing, running, creating under their name) and the list of all
+ * the organization's tasks: default administrators only. ArcGIS documents "All Scheduled Tasks" as an
+ * administrator's operation and names no privilege for it; a stored task runs with its owner's
+ * authority (a report, a geoprocessing job with the owner's token), so acting on it is acting as them.
+ */
+export const TASKS_OF_OTHERS = ownerOrDefaultAdmin();
+export const ALL_TASKS_AUTHORITY = defaultAdmin();
+/** Administrative report tasks: portal:admin:createReports, and the view privilege of what each report lists. */
+export const REPORT_PRIVILEGES = {
+  members: ['portal:admin:createReports', 'portal:admin:viewUsers'],
+  items: ['portal:admin:createReports', 'portal:admin:viewItems'],
+  groups: ['portal:admin:createReports', 'portal:admin:viewGroups'],
+} as const;
+/** Geoprocessing tasks carry an administrator's token to a federated server: default administrators only. */
+const GP_TASK_AUTHORITY = defaultAdmin();
 
 export const taskNotFound = (id: string) =>
   new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
@@ -39,7 +55,7 @@ export async function pathUser(q: Queryable, caller: Caller, username: string): 
     username,
   ]);
   if (!u) throw userNotFound(username);
-  if (u.org_id !== caller.orgId || !isOrgAdmin(caller)) throw forbidden(`Only ${username} or an administrator of their organization can do this.`);
+  if (!grantsOthers(caller, TASKS_OF_OTHERS, u.org_id)) throw forbidden(`Only ${username} or a default administrator of their organization can do this.`);
   return { id: u.id, username: u.username };
 }
 
@@ -95,7 +111,12 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   const rules = TASK_TYPE_RULES[f.type];
   requirePrivilege(caller, 'portal:user:createItem');
   if (f.type === 'ExecuteNotebook') requirePrivilege(caller, 'premium:publisher:scheduleNotebooks');
-  if ((f.type === 'ExecuteReport' || f.type === 'GPService') && !isOrgAdmin(caller)) throw forbidden(`Only administrators can schedule ${f.type} tasks.`);
+  if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId)) throw forbidden('Only default administrators can schedule GPService tasks.');
+  if (f.type === 'ExecuteReport') {
+    const report = reportParameters.safeParse(f.parameters);
+    const needed = report.success ? REPORT_PRIVILEGES[report.data.reportType] : ['portal:admin:createReports'];
+    requirePrivilege(caller, ...needed);
+  }
   if (rules.itemRequired && !f.itemId) throw badParam('itemId', `is required for ${f.type} tasks`);
   if (rules.parametersRequired && !sentParameters) throw badParam('parameters', `is required for ${f.type} tasks`);
   const shaped = TASK_PARAMETER_SHAPES[f.type].safeParse(f.parameters);
@@ -108,7 +129,7 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   if (f.itemId) {
     const [item] = await q.query<{ owner_id: string; org_id: string }>('SELECT owner_id, org_id FROM items WHERE id = $1', [f.itemId]);
     if (!item || item.org_id !== caller.orgId) throw badParam('itemId', `names an item '${f.itemId}' that does not exist in this organization`);
-    if (item.owner_id !== caller.userId && !isOrgAdmin(caller)) throw forbidden('Tasks can be scheduled only on your own items.');
+    if (item.owner_id !== caller.userId && !grantsOthers(caller, TASKS_OF_OTHERS, item.org_id)) throw forbidden('Tasks can be scheduled only on your own items.');
   }
   let url: string | null = null;
   if (rules.taskUrlRequired) {
@@ -300,7 +321,13 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     if (f.maxOccurrences === 0) throw badParam('maxOccurrences', 'must be at least 1 (or -1 for no limit)');
     // The rules are checked as the owner would be (an administrator editing keeps the owner's item rules lenient).
     const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined || Object.keys(t.parameters).length > 0);
-    const token = f.type === 'GPService' ? (formToken ?? t.run_token) : null;
+    // A stored token goes only where it was given for: a change of where the task sends (its URL or
+    // its type) drops it, so the caller must send a token for the new destination themselves.
+    const sameDestination = f.type === t.type && url === t.task_url;
+    if (f.type === 'GPService' && !formToken && !sameDestination) {
+      throw badParam('token', 'is required again when the task URL changes: the stored token was given for the previous URL');
+    }
+    const token = f.type === 'GPService' ? (formToken ?? (sameDestination ? t.run_token : null)) : null;
     const updated: TaskRow = { ...t, ...fieldColumns(f, url, token), modified: now };
     const wantActive = p.isActive ?? t.active;
     const before = taskView(t);

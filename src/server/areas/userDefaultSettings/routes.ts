@@ -4,6 +4,7 @@ import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefau
 import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { privileges } from '../../http/authority.ts';
 import { deleteDefaults, readDefaults, setDefaults } from './service.ts';
 
 const org = (caller: Caller, orgId: string) => (orgId === 'self' ? caller.orgId : orgId);
@@ -12,6 +13,7 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/userDefaultSettings`,
+    authority: privileges('portal:admin:manageSecurity'),
     params: z.object({}),
     handler: async ({ caller, path, portal }) => {
       const orgId = org(caller, path.orgId);
@@ -23,6 +25,7 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/setUserDefaultSettings`,
+    authority: privileges('portal:admin:manageSecurity'),
     params: setUserDefaultSettingsParams,
     handler: ({ caller, path, params, portal }) => setDefaults(portal, caller, org(caller, path.orgId), params),
   });
@@ -30,6 +33,7 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/userDefaultSettings/delete`,
+    authority: privileges('portal:admin:manageSecurity'),
     params: z.object({}),
     handler: ({ caller, path, portal }) => deleteDefaults(portal, caller, org(caller, path.orgId)),
   });

@@ -4,6 +4,7 @@ import { createUserParams, listUsersParams, searchUsersParams, updateUserRolePar
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden, userNotFound } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
+import { own, privileges, visible } from '../../http/authority.ts';
 import { findUser, listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
@@ -42,6 +43,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/self`,
+    authority: own(),
     params: z.object({}),
     handler: async ({ caller, portal }) => selfAnswer(portal.db, caller),
   });
@@ -49,6 +51,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/users/:username`,
+    authority: visible('portal:admin:viewUsers'),
     params: z.object({}),
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -62,6 +65,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/users`,
+    authority: visible('portal:admin:viewUsers'),
     params: listUsersParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = orgOf(caller, path.orgId);
@@ -100,6 +104,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/self/users/search`,
+    authority: visible('portal:admin:viewUsers'),
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
@@ -117,6 +122,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/updateUserRole`,
+    authority: privileges('portal:admin:changeUserRoles'),
     params: updateUserRoleParams,
     handler: ({ caller, path, params, portal }) =>
       updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
@@ -125,6 +131,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${PORTAL_ADMIN}/security/users/createUser`,
+    authority: privileges('portal:admin:inviteUsers'),
     params: createUserParams,
     handler: async ({ caller, params, portal }) => {
       const user = await createUser(portal, caller, caller.orgId, params);

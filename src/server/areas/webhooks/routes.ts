@@ -26,6 +26,7 @@ import {
   updateWebhook,
   updateWebhookSettings,
   webhookSettings,
+  WEBHOOK_MANAGERS,
 } from './service.ts';
 
 const BASE = `${REST}/portals/:orgId/webhooks`;
@@ -61,6 +62,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
+    authority: WEBHOOK_MANAGERS,
     extras: ['webhooks.lastDelivery', 'webhooks.recentFailures', 'webhooks.deactivationReason', 'webhooks.deactivatedAt'],
     params: webhookListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -84,6 +86,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createWebhook`,
+    authority: WEBHOOK_MANAGERS,
     params: createWebhookParams,
     handler: ({ caller, path, params, portal }) => createWebhook(portal, caller, path.orgId, params),
   });
@@ -91,6 +94,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${BASE}/settings`,
+    authority: WEBHOOK_MANAGERS,
     params: none,
     handler: async ({ caller, path, portal }) => {
       assertMayManage(caller, path.orgId);
@@ -101,6 +105,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/settings/update`,
+    authority: WEBHOOK_MANAGERS,
     params: webhookSettingsParams,
     handler: ({ caller, path, params, portal }) => updateWebhookSettings(portal, caller, path.orgId, params),
   });
@@ -108,6 +113,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: HOOK,
+    authority: WEBHOOK_MANAGERS,
     extras: ['deactivationReason', 'deactivatedAt'],
     params: none,
     handler: async ({ caller, path, portal }) => {
@@ -119,6 +125,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/update`,
+    authority: WEBHOOK_MANAGERS,
     params: updateWebhookParams,
     handler: ({ caller, path, params, portal }) => updateWebhook(portal, caller, path.orgId, path.webhookId, params),
   });
@@ -126,6 +133,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/delete`,
+    authority: WEBHOOK_MANAGERS,
     params: none,
     handler: ({ caller, path, portal }) => deleteWebhook(portal, caller, path.orgId, path.webhookId),
   });
@@ -137,6 +145,7 @@ export function webhookRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${HOOK}/${verb}`,
+      authority: WEBHOOK_MANAGERS,
       params: none,
       handler: ({ caller, path, portal }) => setWebhookActive(portal, caller, path.orgId, path.webhookId, active),
     });
@@ -145,6 +154,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${HOOK}/notificationStatus`,
+    authority: WEBHOOK_MANAGERS,
     extras: NOTIFICATION_EXTRAS,
     params: webhookListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -176,6 +186,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/notificationStatus/:deliveryId/redeliver`,
+    authority: WEBHOOK_MANAGERS,
     localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => redeliver(portal, caller, path.orgId, path.webhookId, path.deliveryId),
@@ -184,6 +195,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/test`,
+    authority: WEBHOOK_MANAGERS,
     localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => sendTestEvent(portal, caller, path.orgId, path.webhookId),

@@ -18,6 +18,7 @@ import type { HistoryData, HistoryOperation } from '../../../shared/contract/his
 import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
 import type { PortalContext } from '../../context.ts';
 import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { privileges } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -37,6 +38,8 @@ import {
 } from './repo.ts';
 
 export const MANAGE_WEBHOOKS = 'portal:admin:manageWebhooks';
+/** Every organization webhook operation: the organization's members holding manageWebhooks. */
+export const WEBHOOK_MANAGERS = privileges(MANAGE_WEBHOOKS);
 
 /** The caller manages webhooks of `orgId`: same organization and the privilege. */
 export function assertMayManage(caller: Caller, orgId: string): void {

@@ -1,0 +1,83 @@
+/**
+ * Who may act on what another member owns — the one table every administrative decision reads.
+ *
+ * Each REST operation declares its authority next to its path (operation.ts); the services that
+ * decide read the same declaration (or the same named constant), and the generated privilege
+ * matrix (src/server/privilege-matrix.test.ts) walks `app.operations` and checks each declaration
+ * against what the service actually does, for custom roles holding each administrative privilege.
+ *
+ * A member's base role never decides: a custom role holding any `portal:admin:*` privilege has the
+ * base role `org_admin` on the wire (as ArcGIS shows it), so "role === 'org_admin'" would hand the
+ * whole organization to a role that was given one administrative privilege.
+ */
+import type { Caller } from './auth.ts';
+import { forbidden } from './errors.ts';
+
+export type Authority =
+  /** Acts only on the caller's own account and objects (or what is shared with them); no privilege reaches another member's. */
+  | { kind: 'own' }
+  /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
+  | { kind: 'member' }
+  /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
+  | { kind: 'visible'; widenedBy?: readonly string[] }
+  /** The object's owner (or a group's managers), or a member of its organization holding every privilege listed. */
+  | { kind: 'ownerOr'; privileges: readonly string[] }
+  /** The object's owner, or a default administrator of its organization (ArcGIS reserves the power to them). */
+  | { kind: 'ownerOrDefaultAdmin' }
+  /** Members of the organization holding every privilege listed: organization-wide settings and objects. */
+  | { kind: 'privileges'; privileges: readonly string[] }
+  /** Only default administrators of the organization. */
+  | { kind: 'defaultAdmin' };
+
+export const own = (): Authority => ({ kind: 'own' });
+export const member = (): Authority => ({ kind: 'member' });
+export const visible = (...widenedBy: string[]): Authority => ({ kind: 'visible', widenedBy });
+export const ownerOr = (...privileges: string[]): Authority => ({ kind: 'ownerOr', privileges });
+export const ownerOrDefaultAdmin = (): Authority => ({ kind: 'ownerOrDefaultAdmin' });
+export const privileges = (...ids: string[]): Authority => ({ kind: 'privileges', privileges: ids });
+export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
+
+/**
+ * Whether the caller, not owning the object, may act on it under `authority` in organization `orgId`.
+ * The owner's own power is the service's business (ownership is the object's fact, not a privilege).
+ */
+export function grantsOthers(caller: Caller, authority: Authority, orgId: string): boolean {
+  if (caller.orgId !== orgId) return false;
+  switch (authority.kind) {
+    case 'own':
+      return false;
+    case 'member':
+      return true;
+    case 'visible':
+      return (authority.widenedBy ?? []).length > 0 && (authority.widenedBy ?? []).every((p) => caller.privileges.has(p));
+    case 'ownerOr':
+    case 'privileges':
+      return authority.privileges.every((p) => caller.privileges.has(p));
+    case 'ownerOrDefaultAdmin':
+    case 'defaultAdmin':
+      return caller.isDefaultAdmin;
+  }
+}
+
+/** What the refusal names: the privileges missing, or the default administrator. */
+export function describeAuthority(authority: Authority): string {
+  switch (authority.kind) {
+    case 'own':
+      return 'only its owner';
+    case 'member':
+      return 'any member of its organization';
+    case 'visible':
+      return 'those it is shared with';
+    case 'ownerOr':
+    case 'privileges':
+      return `the privilege${authority.privileges.length > 1 ? 's' : ''} ${authority.privileges.join(', ')}`;
+    case 'ownerOrDefaultAdmin':
+    case 'defaultAdmin':
+      return 'a default administrator';
+  }
+}
+
+/** Refuse unless `grantsOthers`; the 403 names what would have been needed. */
+export function requireOthersAuthority(caller: Caller, authority: Authority, orgId: string, what: string): void {
+  if (!grantsOthers(caller, authority, orgId)) throw forbidden(`Only ${what}'s owner or ${describeAuthority(authority)} can do this.`);
+}
