@@ -60,6 +60,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: LIMITS.formBodyBytes,
+    // req.ip is the client's address behind the proxies named by TRUST_PROXY (sign-in throttling counts by it).
+    trustProxy: opts.config.trustProxy?.length ? opts.config.trustProxy : false,
     // Parameter names like __proto__ must never reach an object's prototype (ASVS 15.3.6).
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',

@@ -1,6 +1,7 @@
 /**
  * Configuration from the environment, validated at start: each bad value gets its own message.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parseOutboundAllow, type OutboundAllow } from './http/outboundAllow.ts';
 
@@ -27,6 +28,14 @@ function isPublicUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** An IPv4 or IPv6 address, or one with a /prefix length that fits it. */
+function isAddressOrRange(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  const kind = isIP(address);
+  if (!kind || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
 }
 
 const envSchema = z.object({
@@ -73,6 +82,22 @@ const envSchema = z.object({
     .default(300),
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
+  /**
+   * Addresses (or CIDR ranges) of the reverse proxies or load balancers in front of the service,
+   * comma-separated: a request from one of them is taken to come from the address its
+   * X-Forwarded-For names. Sign-in throttling counts failures per client address, so behind a proxy
+   * without this every client shares the proxy's address (docs/security.md "Sign-in throttling").
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every(isAddressOrRange), 'must be comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16)')
+    .optional(),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
   PUBLIC_URL: z.string().refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials').optional(),
 });
@@ -95,6 +120,8 @@ export interface Config {
   localExtras: boolean;
   /** PUBLIC_URL: the console's address when it is not http://HOST:PORT (no trailing slash). */
   publicUrl?: string;
+  /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (req.ip); none when absent. */
+  trustProxy?: string[];
   /** scrypt cost as log2(N); production uses 17 (OWASP), tests may lower it. */
   passwordLogN: number;
   /** How long finished work is kept (jobs/retention.ts); RETENTION_DEFAULTS when absent. */
@@ -160,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboundAllow: parseOutboundAllow(e.OUTBOUND_ALLOW, e.ALLOW_PRIVATE_OUTBOUND).allow,
     localExtras: e.LOCAL_EXTRAS,
     publicUrl: e.PUBLIC_URL,
+    trustProxy: e.TRUST_PROXY,
     passwordLogN: 17,
     retention: {
       deliveriesMs: Math.round(e.RETENTION_DELIVERIES_DAYS * DAY_MS),

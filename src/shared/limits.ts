@@ -29,10 +29,22 @@ export const LIMITS = {
   /** Tokens. */
   defaultTokenExpirationMinutes: 60,
   maxTokenExpirationMinutes: 20160,
-  /** Sign-in throttling: consecutive failures before an account is locked, and the first lock. */
+  /**
+   * Sign-in throttling (docs/security.md "Sign-in throttling"). Failures of one source on one
+   * username before that source waits for that username; the first wait, doubling per further
+   * failure up to the longest.
+   */
   failedSignInsBeforeLock: 5,
   firstLockSeconds: 60,
   maxLockSeconds: 30 * 60,
+  /** Failures of one source across all usernames before that source waits for every username (same backoff). */
+  failedSignInsPerSourceBeforeLock: 20,
+  /** A count whose last failure is older than this starts again from zero (and its row is removed). */
+  signInFailuresForgottenHours: 24,
+  /** Failures on one username from all sources after which each of its sign-ins is slowed (never refused). */
+  signInSlowAfterFailures: 10,
+  /** That slowdown: 100 ms, doubling per further failure, at most this long. */
+  signInSlowMaxMs: 2000,
   /** Users. */
   usernameMinChars: 5,
   usernameMaxChars: 128,

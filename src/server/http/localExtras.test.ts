@@ -74,6 +74,7 @@ const localOnly = (p: Portal): [string, Record<string, string>][] => {
     [`portals/${org}/webhooks/${p.webhookId}/test`, {}],
     [`portals/${org}/webhooks/${p.webhookId}/notificationStatus/${randomUUID().replaceAll('-', '')}/redeliver`, {}],
     [`community/users/admin/tasks/${p.taskId}/run`, {}],
+    [`community/users/user1/unlockSignIn`, {}],
     [`${c}/createCollaboration`, { name: word(), description: 'x' }],
     [`${c}/invitations`, {}],
     [`${c}/acceptInvitation`, { invitationId: 'a'.repeat(32) }],

@@ -19,6 +19,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { RETENTION_DEFAULTS, type RetentionConfig } from '../config.ts';
 import type { PortalContext } from '../context.ts';
+import { forgottenBefore } from '../areas/auth/throttle.ts';
 import { discardUpload } from '../areas/items/uploads.ts';
 import { FileBlobStore } from '../store/blobs.ts';
 
@@ -219,6 +220,23 @@ export const SWEEPS: Sweep[] = [
               LIMIT $2 FOR UPDATE OF r SKIP LOCKED)
            RETURNING 1`,
           [now, batch],
+        ),
+        batch,
+      ),
+  },
+  {
+    // Sign-in failure counts nobody has added to for a day (and whose wait is over) start from zero anyway.
+    name: 'forgotten sign-in failure counts',
+    setting: '(a day after the last failure)',
+    tables: ['sign_in_throttle'],
+    run: ({ ctx, now, batch }) =>
+      count(
+        ctx.db.query(
+          `DELETE FROM sign_in_throttle WHERE (username, source) IN (
+             SELECT username, source FROM sign_in_throttle WHERE last_failure < $1 AND blocked_until <= $2
+              ORDER BY last_failure LIMIT $3 FOR UPDATE SKIP LOCKED)
+           RETURNING 1`,
+          [forgottenBefore(now), now, batch],
         ),
         batch,
       ),

@@ -131,15 +131,16 @@ describe('generateToken', () => {
 
 describe('sign-in throttling', () => {
   const LOCKED = /^Too many invalid sign-in attempts/;
+  // Each test signs in from addresses of its own (documentation ranges): counts are per source.
+  const from = (username: string, password: string, remoteAddress: string) =>
+    svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username, password, f: 'json' }, remoteAddress });
 
-  it(`locks the account after ${LIMITS.failedSignInsBeforeLock} consecutive failures, until the lock time passes`, async () => {
-    for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await signIn('publisher1', `wrong-${i}-pw`)).json()).toEqual(BAD_CREDENTIALS);
-    // Still open after four failures.
-    const fifth = await signIn('publisher1', 'wrong-4-pw');
-    expect(fifth.json()).toEqual(BAD_CREDENTIALS);
+  it(`makes a source wait after ${LIMITS.failedSignInsBeforeLock} failures on one username, until the wait is over`, async () => {
+    const S = '198.51.100.1';
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) expect((await from('publisher1', `wrong-${i}-pw`, S)).json()).toEqual(BAD_CREDENTIALS);
 
-    // Locked: even the right password is refused, and says why.
-    const locked = errorOf(await signIn('publisher1', DEMO_PASSWORD));
+    // That source waits: even the right password is refused from it, and says why.
+    const locked = errorOf(await from('publisher1', DEMO_PASSWORD, S));
     expect(locked.code).toBe(400);
     expect(locked.message).toBe('Unable to generate token.');
     expect(locked.details).toHaveLength(1);
@@ -147,60 +148,88 @@ describe('sign-in throttling', () => {
     expect(locked.details[0]).toContain(`${LIMITS.firstLockSeconds} seconds`);
 
     now = T0 + (LIMITS.firstLockSeconds - 1) * 1000;
-    expect(errorOf(await signIn('publisher1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    expect(errorOf(await from('publisher1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
 
     now = T0 + LIMITS.firstLockSeconds * 1000;
-    const res = await signIn('publisher1', DEMO_PASSWORD);
-    expect(res.json().token).toEqual(expect.any(String));
+    expect((await from('publisher1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
   });
 
-  it('resets the count on a successful sign-in', async () => {
+  it("never shuts the owner out: a stranger's failures leave the owner's own address free", async () => {
+    const stranger = '203.0.113.66';
+    const owner = '192.0.2.44';
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 3; i++) await from('admin', `stranger-guess-${i}`, stranger);
+    expect(errorOf(await from('admin', DEMO_PASSWORD, stranger)).details[0]).toMatch(LOCKED);
+    // The first administrator signs in at once from elsewhere, and the stranger still waits.
+    expect((await from('admin', DEMO_PASSWORD, owner)).json().token).toEqual(expect.any(String));
+    expect(errorOf(await from('admin', DEMO_PASSWORD, stranger)).details[0]).toMatch(LOCKED);
+  });
+
+  it("resets a source's count on that username when it signs in", async () => {
+    const S = '198.51.100.2';
     for (let round = 0; round < 2; round++) {
-      for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await signIn('user1', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
-      expect((await signIn('user1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+      for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await from('user1', 'bad-password-1', S)).json()).toEqual(BAD_CREDENTIALS);
+      expect((await from('user1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
     }
-    const [row] = await svc.db.query<{ failed_sign_ins: number; locked_until: number }>(
-      `SELECT failed_sign_ins, locked_until FROM users WHERE username = 'user1'`,
-    );
-    expect(row).toEqual({ failed_sign_ins: 0, locked_until: 0 });
+    const rows = await svc.db.query(`SELECT 1 FROM sign_in_throttle WHERE username = 'user1' AND source = $1`, [S]);
+    expect(rows).toEqual([]);
   });
 
-  it('locks for longer when failures go on after a lock', async () => {
-    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('viewer1', 'bad-password-1');
-    expect(errorOf(await signIn('viewer1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
-    // A wrong password while locked does not count (and is told about the lock).
-    expect(errorOf(await signIn('viewer1', 'bad-password-1')).details[0]).toMatch(LOCKED);
+  it('waits longer when failures go on after a wait (doubling), and does not count refused attempts', async () => {
+    const S = '198.51.100.3';
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await from('viewer1', 'bad-password-1', S);
+    expect(errorOf(await from('viewer1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
+    // A wrong password while waiting does not count (and is told about the wait).
+    expect(errorOf(await from('viewer1', 'bad-password-1', S)).details[0]).toMatch(LOCKED);
 
     now = T0 + LIMITS.firstLockSeconds * 1000;
-    expect((await signIn('viewer1', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
-    // Sixth failure: the lock doubles.
+    expect((await from('viewer1', 'bad-password-1', S)).json()).toEqual(BAD_CREDENTIALS);
+    // Sixth failure: the wait doubles.
+    expect(errorOf(await from('viewer1', DEMO_PASSWORD, S)).details[0]).toContain(`${2 * LIMITS.firstLockSeconds} seconds`);
     now += LIMITS.firstLockSeconds * 1000;
-    expect(errorOf(await signIn('viewer1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    expect(errorOf(await from('viewer1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
     now += LIMITS.firstLockSeconds * 1000;
-    expect((await signIn('viewer1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+    expect((await from('viewer1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
   });
 
   it('checks no more than the allowed number of passwords from a burst of parallel guesses', async () => {
-    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn('publisher1', `parallel-guess-${i}`)));
+    const S = '198.51.100.4';
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => from('publisher1', `parallel-guess-${i}`, S)));
     const details = burst.map((r) => errorOf(r).details[0] as string);
     expect(details.filter((d) => d === 'Invalid username or password.')).toHaveLength(LIMITS.failedSignInsBeforeLock);
     expect(details.filter((d) => LOCKED.test(d))).toHaveLength(12 - LIMITS.failedSignInsBeforeLock);
-    // The right password in the same burst is refused as well: the account is locked.
-    expect(errorOf(await signIn('publisher1', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
+    // The right password from that source is refused as well; from another it is not.
+    expect(errorOf(await from('publisher1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
+    expect((await from('publisher1', DEMO_PASSWORD, '198.51.100.5')).json().token).toEqual(expect.any(String));
     now = T0 + LIMITS.firstLockSeconds * 1000;
-    expect((await signIn('publisher1', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+    expect((await from('publisher1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
   });
 
-  it('never tells an unknown username that it is locked', async () => {
-    for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 2; i++) expect((await signIn('ghost_user', 'bad-password-1')).json()).toEqual(BAD_CREDENTIALS);
+  it('answers an unknown username exactly as an existing one at every step, the wait included', async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 2; i++) {
+      const known = await from('partner_admin', 'bad-password-1', '198.51.100.6');
+      const unknown = await from('ghost_user', 'bad-password-1', '198.51.100.7');
+      expect(unknown.body).toBe(known.body);
+      if (i >= LIMITS.failedSignInsBeforeLock) expect(errorOf(unknown).details[0]).toMatch(LOCKED);
+    }
+    await from('partner_admin', DEMO_PASSWORD, '198.51.100.8');
   });
 
-  it('locks one account without touching the others', async () => {
-    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('partner_admin', 'bad-password-1');
-    expect(errorOf(await signIn('partner_admin', DEMO_PASSWORD)).details[0]).toMatch(LOCKED);
-    expect((await signIn('admin', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+  it('makes one source wait for every username once it has failed on many (password spraying)', async () => {
+    const S = '198.51.100.9';
+    for (let i = 0; i < LIMITS.failedSignInsPerSourceBeforeLock; i++) {
+      expect((await from(`sprayed_${i}`, 'Spring2026!', S)).json()).toEqual(BAD_CREDENTIALS);
+    }
+    // A username it never tried, with the right password: that source waits; another does not.
+    expect(errorOf(await from('user1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
+    expect((await from('user1', DEMO_PASSWORD, '198.51.100.10')).json().token).toEqual(expect.any(String));
     now = T0 + LIMITS.firstLockSeconds * 1000;
-    expect((await signIn('partner_admin', DEMO_PASSWORD)).json().token).toEqual(expect.any(String));
+    expect((await from('user1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
+  });
+
+  it('counts an IPv6 client by its /64: another address of the same /64 waits too', async () => {
+    for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await from('publisher1', 'bad-password-1', `2001:db8:1:2::${i + 1}`);
+    expect(errorOf(await from('publisher1', DEMO_PASSWORD, '2001:db8:1:2:ffff::9')).details[0]).toMatch(LOCKED);
+    expect((await from('publisher1', DEMO_PASSWORD, '2001:db8:1:3::1')).json().token).toEqual(expect.any(String));
   });
 });
 

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
 import { generateTokenParams } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { generateToken, revokeToken } from './service.ts';
+import { generateToken, revokeToken, UNLOCK_SIGN_IN, unlockSignIn } from './service.ts';
+import { sourceOf } from './throttle.ts';
 
 export function authRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -10,7 +12,8 @@ export function authRoutes(app: FastifyInstance): void {
     path: `${REST}/generateToken`,
     params: generateTokenParams,
     access: 'public',
-    handler: ({ params, portal }) => generateToken(portal, params),
+    // Failures are throttled per client address (throttle.ts); behind a proxy, TRUST_PROXY makes it the client's.
+    handler: ({ params, portal, req }) => generateToken(portal, params, sourceOf(req.ip)),
   });
 
   // rest-js's ArcGISIdentityManager.signOut/destroy posts here (with a trailing slash); the
@@ -24,4 +27,14 @@ export function authRoutes(app: FastifyInstance): void {
       handler: ({ params, portal }) => revokeToken(portal, params.auth_token),
     });
   }
+
+  // A default administrator lifts the sign-in waits on a member (docs/security.md "Sign-in throttling").
+  operation(app, {
+    method: 'write',
+    path: `${REST}/community/users/:username/unlockSignIn`,
+    authority: UNLOCK_SIGN_IN,
+    localOnly: true,
+    params: z.object({}),
+    handler: ({ caller, path, portal }) => unlockSignIn(portal, caller, path.username),
+  });
 }

@@ -1,24 +1,23 @@
 /**
  * Sign-in: `generateToken`. Wrong credentials all get one answer (no account enumeration);
- * consecutive failures lock the account for a growing time (ASVS 6.3.1).
+ * failures are throttled by username and source with a growing wait (throttle.ts, ASVS 6.3.1),
+ * so a stranger's failures never shut the owner out at another address.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import { ApiError } from '../../http/errors.ts';
-import { claimSignInAttempt, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
+import type { Caller } from '../../http/auth.ts';
+import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
+import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
+import { recordEvent } from '../../store/events.ts';
+import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
+import { attemptSucceeded, claimAttempt, clearUsername, slowdownMs } from './throttle.ts';
 import { newToken, tokenHash } from './tokens.ts';
 
 const signInFailed = (detail: string) => new ApiError(400, 'Unable to generate token.', [detail]);
-
-/** When the account locks after `failures` consecutive failures: 0 for "not locked". */
-export function lockUntil(now: number, failures: number): number {
-  const over = failures - LIMITS.failedSignInsBeforeLock;
-  if (over < 0) return 0;
-  const seconds = Math.min(LIMITS.firstLockSeconds * 2 ** over, LIMITS.maxLockSeconds);
-  return now + seconds * 1000;
-}
+const INVALID = 'Invalid username or password.';
 
 export interface SignInRequest {
   username: string;
@@ -29,35 +28,43 @@ export interface SignInRequest {
 }
 
 /**
- * Checks a member's credentials with the throttling and lockout every sign-in shares
- * (generateToken and the OAuth sign-in page): the member on success, else the one
- * "Unable to generate token." error whose detail says why (wrong credentials, locked, disabled).
+ * Checks a member's credentials with the throttling every sign-in shares (generateToken and the
+ * OAuth sign-in page): the member on success, else the one "Unable to generate token." error whose
+ * detail says why (wrong credentials, wait, disabled). `source` is the client's address (req.ip).
+ *
+ * An unknown username goes through exactly the same steps as an existing one — counted, refused,
+ * slowed, and one password hash verified (a decoy) — so neither the words nor the time of an
+ * answer tell whether the account exists. Only a right password can learn that it is disabled.
  */
-export async function authenticate(ctx: PortalContext, username: string, password: string): Promise<UserRow> {
+export async function authenticate(ctx: PortalContext, username: string, password: string, source: string): Promise<UserRow> {
+  if (!username) throw signInFailed(INVALID);
   const now = ctx.clock.now();
-  const user = await findUserForSignIn(ctx.db, username);
-  if (!user) {
+  const [user, claim] = await Promise.all([findUserForSignIn(ctx.db, username), ctx.db.tx((q) => claimAttempt(q, username, source, now))]);
+  // Guessing from many sources slows every sign-in of the username a little, the owner's included.
+  const hold = slowdownMs(claim.accountFailures);
+  if (hold) await sleep(hold);
+  if (claim.refused) {
+    // As costly as a checked password, so a wait cannot be told from a wrong password by its time.
     await verifyPassword(password, await decoyHash(ctx.config.passwordLogN));
-    throw signInFailed('Invalid username or password.');
+    throw signInFailed(`Too many invalid sign-in attempts. Try again in ${Math.ceil((claim.until - now) / 1000)} seconds.`);
   }
-  const locked = (until: number) => signInFailed(`Too many invalid sign-in attempts. Try again in ${Math.ceil((until - now) / 1000)} seconds.`);
-  // Every failure of an existing member is in the organization's history (failedlogin).
-  const failed = async (reason: 'password' | 'locked' | 'disabled', err: ApiError) => {
-    await ctx.db.tx((q) => recordFailedSignIn(q, user, now, reason));
-    return err;
-  };
-  if (user.locked_until > now) throw await failed('locked', locked(user.locked_until));
-  // The attempt counts as a failure before the (deliberately slow) password check, so that
-  // parallel guesses cannot all pass the lock check; a success below resets the count.
-  const attempt = await ctx.db.tx((q) => claimSignInAttempt(q, user.id, now, (failures) => lockUntil(now, failures)));
-  if ('lockedUntil' in attempt) throw await failed('locked', locked(attempt.lockedUntil));
-  if (!(await verifyPassword(password, user.password_hash))) throw await failed('password', signInFailed('Invalid username or password.'));
-  if (user.disabled) throw await failed('disabled', signInFailed('This account has been disabled.'));
-  return user;
+  const right = await verifyPassword(password, user?.password_hash ?? (await decoyHash(ctx.config.passwordLogN)));
+  if (user && right && !user.disabled) {
+    await ctx.db.tx((q) => attemptSucceeded(q, username, source, claim));
+    return user;
+  }
+  // Failures of an existing member are in the organization's history (failedlogin): each checked
+  // password, and a lockout once when it begins — not the refused attempts that follow.
+  if (user)
+    await ctx.db.tx(async (q) => {
+      await recordFailedSignIn(q, user, now, right ? 'disabled' : 'password');
+      if (claim.locksUntil) await recordFailedSignIn(q, user, now, 'locked', { lockedUntil: claim.locksUntil });
+    });
+  throw signInFailed(right && user?.disabled ? 'This account has been disabled.' : INVALID);
 }
 
-export async function generateToken(ctx: PortalContext, req: SignInRequest): Promise<TokenResponse> {
-  const user = await authenticate(ctx, req.username, req.password);
+export async function generateToken(ctx: PortalContext, req: SignInRequest, source: string): Promise<TokenResponse> {
+  const user = await authenticate(ctx, req.username, req.password, source);
   const now = ctx.clock.now();
   const minutes = Math.min(req.expiration ?? LIMITS.defaultTokenExpirationMinutes, LIMITS.maxTokenExpirationMinutes);
   const token = newToken();
@@ -90,4 +97,37 @@ export async function revokeToken(ctx: PortalContext, token: string): Promise<{ 
     await q.query('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1', [hash]);
   });
   return { success: true };
+}
+
+/**
+ * `community/users/<user>/unlockSignIn` (local extra: the public API has no such operation). ArcGIS
+ * reserves managing members' sign-in (enable, disable) to the organization's administrators; here
+ * only default administrators may lift the waits, since a partial administrator (say one holding
+ * portal:admin:updateUsers) could otherwise undo the throttling of an account being guessed.
+ */
+export const UNLOCK_SIGN_IN = defaultAdmin();
+
+export async function unlockSignIn(
+  ctx: PortalContext,
+  caller: Caller,
+  username: string,
+): Promise<{ success: true; username: string; sourcesUnlocked: number }> {
+  if (!grantsOthers(caller, UNLOCK_SIGN_IN, caller.orgId)) throw forbidden("Only a default administrator can unlock a member's sign-in.");
+  const member = await findUser(ctx.db, username);
+  if (!member || member.org_id !== caller.orgId) throw userNotFound(username);
+  const now = ctx.clock.now();
+  const sourcesUnlocked = await ctx.db.tx(async (q) => {
+    const n = await clearUsername(q, member.username, now);
+    await recordEvent(q, {
+      orgId: member.org_id,
+      source: 'session',
+      operation: 'unlockSignIn',
+      subjectId: member.username,
+      actor: { userId: caller.userId, username: caller.username },
+      when: now,
+      history: { op: 'updateUser', title: member.full_name, data: { signIn: 'unlocked', sourcesUnlocked: n } },
+    });
+    return n;
+  });
+  return { success: true, username: member.username, sourcesUnlocked };
 }

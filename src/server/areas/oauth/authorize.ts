@@ -15,6 +15,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/service.ts';
+import { sourceOf } from '../auth/throttle.ts';
 import { tokenHash } from '../auth/tokens.ts';
 import { findOrg } from '../portals/service.ts';
 import { errorPage, signInPage } from './page.ts';
@@ -206,7 +207,7 @@ export async function submitSignIn(ctx: PortalContext, req: FastifyRequest, repl
   if (!username || !password) return renderForm(ctx, reply, shown, { username, error: 'Enter your username and password.' });
   let userId: string;
   try {
-    userId = (await authenticate(ctx, username, password)).id;
+    userId = (await authenticate(ctx, username, password, sourceOf(req.ip))).id;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     return renderForm(ctx, reply, shown, { username, error: String(err.details[0] ?? err.message) });

@@ -25,7 +25,8 @@ afterAll(() => svc.close());
 let signedInAt = clockNow;
 beforeEach(async () => {
   clockNow += 60_000;
-  await svc.db.query('UPDATE users SET failed_sign_ins = 0, locked_until = 0, disabled = false');
+  await svc.db.query('UPDATE users SET disabled = false');
+  await svc.db.query('DELETE FROM sign_in_throttle');
   // Some tests move the clock by hours: the members' generateToken tokens last an hour.
   if (clockNow - signedInAt > 30 * 60_000) {
     for (const u of Object.keys(tokens)) tokens[u] = await svc.tokenFor(u);
@@ -352,7 +353,7 @@ describe('oauth2/authorize: the sign-in page', () => {
     expect((await submit({ nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie)).statusCode).toBe(400);
   });
 
-  it('shows a wrong password on the page, throttles and locks like generateToken, and refuses disabled accounts', async () => {
+  it('shows a wrong password on the page, throttles by source like generateToken, and refuses disabled accounts', async () => {
     const { clientId } = await registered();
     const page = await openPage(authorizeQuery(clientId, pkce().challenge));
     const wrong = await submit({ nonce: page.nonce!, username: 'user1', password: 'not-the-password1', action: 'signin' }, page.cookie);
@@ -372,11 +373,19 @@ describe('oauth2/authorize: the sign-in page', () => {
     const locked = await submit({ nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie);
     expect(locked.statusCode).toBe(200);
     expect(locked.body).toContain('Too many invalid sign-in attempts');
-    // The same lock holds for generateToken.
+    // The same wait holds for generateToken from that source; another source signs in.
     const viaToken = await post('generateToken', { username: 'user1', password: DEMO_PASSWORD });
     expect(viaToken.error.details[0]).toContain('Too many invalid sign-in attempts');
+    const elsewhere = await svc.app.inject({
+      method: 'POST',
+      url: '/sharing/rest/generateToken',
+      payload: { username: 'user1', password: DEMO_PASSWORD, f: 'json' },
+      remoteAddress: '192.0.2.77',
+    });
+    expect(elsewhere.json().token).toEqual(expect.any(String));
 
-    await svc.db.query("UPDATE users SET failed_sign_ins = 0, locked_until = 0, disabled = true WHERE username = 'user1'");
+    await svc.db.query('DELETE FROM sign_in_throttle');
+    await svc.db.query("UPDATE users SET disabled = true WHERE username = 'user1'");
     const disabled = await submit({ nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie);
     expect(disabled.body).toContain('This account has been disabled.');
     expect(disabled.headers.location).toBeUndefined();

@@ -20,8 +20,6 @@ export interface UserRow {
   user_license_type_id: string;
   user_type: 'arcgisonly' | 'both';
   disabled: boolean;
-  failed_sign_ins: number;
-  locked_until: number;
   last_login: number;
   created: number;
   modified: number;
@@ -115,32 +113,10 @@ export async function countMembers(q: Queryable, orgId: string): Promise<number>
 
 // ------------------------------------------------------------------ sign-in bookkeeping
 
-/**
- * Counts a sign-in attempt before its password is checked, and locks the account when the count
- * reaches the limit, so that a burst of parallel guesses cannot all pass the lock check. Run it in
- * a transaction: the row lock serialises concurrent attempts. When the account is locked the
- * attempt is not counted and the lock's end is answered instead.
- */
-export async function claimSignInAttempt(
-  q: Queryable,
-  userId: string,
-  now: number,
-  lockUntil: (failures: number) => number,
-): Promise<{ failures: number } | { lockedUntil: number }> {
-  const [row] = await q.query<{ failed_sign_ins: number; locked_until: number }>('SELECT failed_sign_ins, locked_until FROM users WHERE id = $1 FOR UPDATE', [
-    userId,
-  ]);
-  if (row.locked_until > now) return { lockedUntil: row.locked_until };
-  const failures = row.failed_sign_ins + 1;
-  const until = lockUntil(failures);
-  await q.query('UPDATE users SET failed_sign_ins = $2, locked_until = $3 WHERE id = $1', [userId, failures, until > 0 ? until : row.locked_until]);
-  return { failures };
-}
-
-/** A successful sign-in: the failure count reset, and the `login` event of history. */
+/** A successful sign-in: the last sign-in time, and the `login` event of history. */
 export async function recordSignIn(q: Queryable, userId: string, now: number, via = 'generateToken'): Promise<void> {
   const [u] = await q.query<{ org_id: string; username: string; full_name: string }>(
-    'UPDATE users SET failed_sign_ins = 0, locked_until = 0, last_login = $2 WHERE id = $1 RETURNING org_id, username, full_name',
+    'UPDATE users SET last_login = $2 WHERE id = $1 RETURNING org_id, username, full_name',
     [userId, now],
   );
   if (u)
@@ -161,6 +137,7 @@ export async function recordFailedSignIn(
   user: Pick<UserRow, 'id' | 'org_id' | 'username'>,
   now: number,
   reason: 'password' | 'locked' | 'disabled',
+  detail: { lockedUntil?: number } = {},
 ): Promise<void> {
   await recordEvent(q, {
     orgId: user.org_id,
@@ -169,7 +146,7 @@ export async function recordFailedSignIn(
     subjectId: user.username,
     actor: { userId: user.id, username: user.username },
     when: now,
-    history: { data: { reason } },
+    history: { data: { reason, ...detail } },
   });
 }
 

@@ -17,7 +17,7 @@ import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, t
  * What other areas use of members' rows, exposed here so they depend on this service and not on
  * the SQL module: lookups by name, the member count, and the sign-in bookkeeping of auth and oauth.
  */
-export { claimSignInAttempt, countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
+export { countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
