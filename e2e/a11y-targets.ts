@@ -89,7 +89,41 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, 'Add member');
     },
   },
+  {
+    name: "members: a member's menu",
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('button', { name: 'More actions for user1' }).click();
+      await expect(page.getByRole('menu')).toBeVisible();
+    },
+  },
+  {
+    name: 'members: unlock sign-in confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('button', { name: 'More actions for user1' }).click();
+      await page.getByRole('menuitem', { name: 'Unlock sign-in' }).click();
+      await dialog(page, 'Unlock sign-in for user1');
+    },
+  },
   { name: 'members: transfer wizard', as: 'admin', open: (page) => page1(page, '/members/transfer', /./) },
+  {
+    // The member picker with a member chosen (its clear button shown) and its list open again.
+    name: 'members: transfer wizard, new owner list',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/transfer?from=admin', 'Transfer content');
+      await page.getByRole('button', { name: 'Next: new owner' }).click();
+      const owner = page.getByRole('combobox', { name: 'New owner' });
+      await owner.fill('publisher1');
+      await page.getByRole('option', { name: /publisher1/ }).click();
+      await expect(page.getByRole('button', { name: 'Clear new owner' })).toBeVisible();
+      await owner.click();
+      await expect(page.getByRole('option', { name: /publisher1/ })).toHaveAttribute('aria-selected', 'true', { timeout: 10_000 });
+    },
+  },
   { name: 'roles', as: 'admin', open: (page) => page1(page, '/roles', 'Roles') },
   {
     name: 'roles: compare roles dialog',

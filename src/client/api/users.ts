@@ -67,3 +67,11 @@ export async function createUser(params: CreateUserParams): Promise<{ status: st
 export function updateUserRole(orgId: string, params: { username: string; role: string }): Promise<{ success: boolean }> {
   return request<{ success: boolean }>(`portals/${seg(orgId)}/updateUserRole`, { user: params.username, role: params.role }, { method: 'POST' });
 }
+
+/**
+ * A local operation of this portal (hidden on others): `POST community/users/<user>/unlockSignIn`
+ * lifts every sign-in wait on the member (default administrators only; docs/security.md).
+ */
+export function unlockSignIn(username: string): Promise<{ success: boolean; username: string; sourcesUnlocked: number }> {
+  return request(`community/users/${seg(username)}/unlockSignIn`, {}, { method: 'POST' });
+}

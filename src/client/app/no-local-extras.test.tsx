@@ -187,6 +187,15 @@ describe('the console against a portal without local extras', () => {
     expect(requests.sent.some((r) => r.path.endsWith('/events'))).toBe(false);
   });
 
+  it('members: a member\'s menu has no "Unlock sign-in" (a local-only operation)', async () => {
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/members');
+    const table = await screen.findByRole('table', { name: 'Members' });
+    await user.click(await within(table).findByRole('button', { name: 'More actions for user1' }));
+    expect(await screen.findByRole('menuitem', { name: 'Transfer content' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: /Unlock sign-in/ })).toBeNull();
+  });
+
   it('settings: the local external-members limit is replaced by the reason', async () => {
     await signInAs(svc, 'admin');
     renderApp('/settings');

@@ -1,5 +1,10 @@
-/** Members: the organization's members — paged, sorted, searched, filtered by role; add members, change roles (one or several at once). */
+/**
+ * Members: the organization's members — paged, sorted, searched, filtered by role; add members,
+ * change roles (one or several at once), unlock a member's sign-in (local extra).
+ */
 import { ActionIcon, Badge, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -11,6 +16,7 @@ import { IconChevronDown, IconPlus, IconSearch, IconShield } from '../../compone
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
+import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { formatDate } from '../../lib/format.ts';
 import { ALLOWED, can, requirePrivilege, type Permission } from '../../lib/privileges.ts';
@@ -19,7 +25,8 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
 import { AssignRoleModal } from './AssignRoleModal.tsx';
 import { ChangeRoleModal } from './ChangeRoleModal.tsx';
-import { addMembersPermission, changeRoleOfPermission, changeRolesPermission } from './permissions.ts';
+import { useUnlockSignIn } from './mutations.ts';
+import { addMembersPermission, changeRoleOfPermission, changeRolesPermission, unlockSignInPermission } from './permissions.ts';
 import { membersQuery, rolesQuery } from './queries.ts';
 import { roleChoices } from './roleChoices.ts';
 import { memberListToParams, PAGE_SIZES, parseMemberList, type MemberListState } from './schemas.ts';
@@ -47,6 +54,35 @@ export default function MembersPage() {
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   // The history drawer opens from a row's menu: focus goes back to the menu's button.
   const fromMenu = useReturnFocus();
+  const caps = usePortalCapabilities();
+  const unlock = useUnlockSignIn();
+  const confirmUnlock = (username: string) => {
+    fromMenu.remember();
+    modals.openConfirmModal({
+      title: `Unlock sign-in for ${username}`,
+      children: (
+        <Text size="sm">
+          Addresses made to wait after wrong passwords for {username} can try again at once, and the count of wrong passwords starts again. Unlock only if you
+          know who was trying: an address that keeps guessing is made to wait again.
+        </Text>
+      ),
+      labels: { confirm: 'Unlock sign-in', cancel: 'Cancel' },
+      onConfirm: () =>
+        unlock.mutate(username, {
+          onSuccess: (r) =>
+            notifications.show({
+              color: 'green',
+              title: 'Sign-in unlocked',
+              message:
+                r.sourcesUnlocked > 0
+                  ? `${username} can sign in again: ${r.sourcesUnlocked} waiting address${r.sourcesUnlocked === 1 ? ' was' : 'es were'} released.`
+                  : `No address was waiting for ${username}; the count of wrong passwords starts again.`,
+            }),
+          onError: (err) => notifications.show({ color: 'red', title: 'Sign-in not unlocked', message: describeError(err) }),
+        }),
+      onClose: fromMenu.restore,
+    });
+  };
   const rowKey = (m: PortalUser) => m.id || m.username;
   const select = (rows: PortalUser[], on: boolean) =>
     setSelected((prev) => {
@@ -134,6 +170,8 @@ export default function MembersPage() {
           <MemberMoreMenu
             username={m.username}
             transfer={transferPermission(m)}
+            // A local extra: not offered at all by portals without it.
+            unlock={caps.localExtras ? { permission: unlockSignInPermission(user), onUnlock: () => confirmUnlock(m.username) } : undefined}
             onHistory={
               mayReadHistory(user)
                 ? () => {
@@ -250,7 +288,17 @@ export default function MembersPage() {
 }
 
 /** Less frequent actions on one member, kept in a menu so the table keeps its width. */
-function MemberMoreMenu({ username, transfer, onHistory }: { username: string; transfer: Permission; onHistory?: () => void }) {
+function MemberMoreMenu({
+  username,
+  transfer,
+  unlock,
+  onHistory,
+}: {
+  username: string;
+  transfer: Permission;
+  unlock?: { permission: Permission; onUnlock: () => void };
+  onHistory?: () => void;
+}) {
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -271,6 +319,18 @@ function MemberMoreMenu({ username, transfer, onHistory }: { username: string; t
             </Text>
           </Menu.Item>
         )}
+        {unlock ? (
+          unlock.permission.allowed ? (
+            <Menu.Item onClick={unlock.onUnlock}>Unlock sign-in</Menu.Item>
+          ) : (
+            <Menu.Item disabled title={unlock.permission.reason} data-missing-privilege={unlock.permission.missing}>
+              Unlock sign-in
+              <Text size="xs" c="dimmed" maw={260}>
+                {unlock.permission.reason}
+              </Text>
+            </Menu.Item>
+          )
+        ) : null}
         {onHistory ? <Menu.Item onClick={onHistory}>History</Menu.Item> : null}
       </Menu.Dropdown>
     </Menu>

@@ -1,6 +1,6 @@
 /** Adding members and changing roles; each mutation invalidates what it changes. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createUser, updateUserRole } from '../../api/index.ts';
+import { createUser, unlockSignIn, updateUserRole } from '../../api/index.ts';
 import { runBulk } from '../../lib/bulk.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import type { AddMemberValues } from './schemas.ts';
@@ -54,5 +54,14 @@ export function useAssignRole(orgId: string, selfUsername: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.roles(orgId) }),
         vars.usernames.includes(selfUsername) ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
       ]),
+  });
+}
+
+/** Lifting a member's sign-in waits (a local extra): the member's history gains the unlock. */
+export function useUnlockSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (username: string) => unlockSignIn(username),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
   });
 }

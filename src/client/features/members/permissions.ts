@@ -39,3 +39,11 @@ export function changeRoleOfPermission(user: Member & { username: string }, memb
 export function assignRolePermission(user: Member, role: string, customRoles?: readonly Role[]): GrantPermission {
   return grantRolePermission(user, role, customRoles);
 }
+
+/**
+ * Unlocking a member's sign-in (community/users/<user>/unlockSignIn): default administrators only,
+ * as the service decides (docs/security.md "Sign-in throttling").
+ */
+export function unlockSignInPermission(user: Member): Permission {
+  return requireDefaultAdmin(user, "unlock a member's sign-in");
+}
