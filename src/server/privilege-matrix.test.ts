@@ -17,7 +17,10 @@ import type { Authority } from './http/authority.ts';
 import type { DeclaredOperation } from './http/operation.ts';
 
 /** Each administrative privilege with what it requires to have effect (as the role editor makes it). */
-const SINGLES = PRIVILEGES.filter((p) => p.id.startsWith('portal:admin:')).map((p) => [p.id, ...(p.requires ?? []).filter((r) => r.startsWith('portal:admin:'))]);
+const SINGLES = PRIVILEGES.filter((p) => p.id.startsWith('portal:admin:')).map((p) => [
+  p.id,
+  ...(p.requires ?? []).filter((r) => r.startsWith('portal:admin:')),
+]);
 const PAIRS = [
   ['portal:admin:viewUsers', 'portal:admin:updateUsers'],
   ['portal:admin:viewItems', 'portal:admin:updateItems'],
@@ -40,7 +43,9 @@ const REST = '/sharing/rest';
 const uid = () => randomUUID().replaceAll('-', '').slice(0, 12);
 
 async function call(url: string, params: Record<string, string>, token: string, file?: string) {
-  const res = await svc.app.inject(file ? multipart(url, { f: 'json', token, ...params }, file) : { method: 'POST', url, payload: { f: 'json', token, ...params } });
+  const res = await svc.app.inject(
+    file ? multipart(url, { f: 'json', token, ...params }, file) : { method: 'POST', url, payload: { f: 'json', token, ...params } },
+  );
   if (res.statusCode !== 200) return { error: { code: res.statusCode, message: res.body.slice(0, 200) } };
   return res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : { body: res.body };
 }
@@ -48,7 +53,9 @@ async function call(url: string, params: Record<string, string>, token: string, 
 function multipart(url: string, fields: Record<string, string>, content: string) {
   const boundary = `matrix${uid()}`;
   const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part.csv"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`);
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part.csv"\r\nContent-Type: text/csv\r\n\r\n${content}\r\n--${boundary}--\r\n`,
+  );
   return { method: 'POST' as const, url, payload: parts.join(''), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 const asAdmin = async (path: string, params: Record<string, string> = {}) => {
@@ -105,7 +112,11 @@ const server = async () => (await asAdmin(`portals/${svc.orgId}/servers/register
 const service = async (folderName?: string) => {
   const id = await server();
   const name = `Svc${uid()}`;
-  const made = await call(`/server/${id}/admin/services/createService`, { serviceName: name, type: 'FeatureServer', ...(folderName ? { folderName } : {}) }, adminToken);
+  const made = await call(
+    `/server/${id}/admin/services/createService`,
+    { serviceName: name, type: 'FeatureServer', ...(folderName ? { folderName } : {}) },
+    adminToken,
+  );
   if (made.error) throw new Error(`createService: ${JSON.stringify(made.error)}`);
   return { server: id, service: `${name}.FeatureServer` };
 };
@@ -134,7 +145,10 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/items/:itemId': async () => ({ url: `${REST}/content/items/${await item()}` }),
   'content/items/:itemId/data': async () => ({ url: `${REST}/content/items/${await item()}/data` }),
   'content/items/:itemId/info/*': async () => ({ url: `${REST}/content/items/${await item()}/info/metadata/metadata.xml`, reached: /has no info file/ }),
-  'content/items/:itemId/relatedItems': async () => ({ url: `${REST}/content/items/${await item()}/relatedItems`, params: { relationshipType: 'Map2Service' } }),
+  'content/items/:itemId/relatedItems': async () => ({
+    url: `${REST}/content/items/${await item()}/relatedItems`,
+    params: { relationshipType: 'Map2Service' },
+  }),
   'content/users/:username': async () => {
     const id = await item();
     return { url: `${REST}/content/users/admin`, params: { num: '100' }, shown: (b) => b.total > 0 && typeof id === 'string' };
@@ -167,7 +181,11 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
     return { url: `${REST}/content/users/admin/${folder}/addItem`, params: { title: 'Planted', type: 'Web Map', text: '{}' } };
   },
-  'content/users/:username/items/:itemId/addPart': async () => ({ url: `${ITEM(await multipartItem())}/addPart`, params: { partNum: '1' }, file: 'a,b\n1,2\n' }),
+  'content/users/:username/items/:itemId/addPart': async () => ({
+    url: `${ITEM(await multipartItem())}/addPart`,
+    params: { partNum: '1' },
+    file: 'a,b\n1,2\n',
+  }),
   'content/users/:username/items/:itemId/commit': async () => ({ url: `${ITEM(await multipartItem())}/commit` }),
   'content/users/:username/items/:itemId/cancel': async () => ({ url: `${ITEM(await multipartItem())}/cancel` }),
   'content/users/:username/items/:itemId/parts': async () => ({ url: `${ITEM(await multipartItem())}/parts` }),
@@ -177,7 +195,10 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
       async () => {
         const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
         const id = (await asAdmin(`content/users/admin/${folder}/addItem`, { title: `Private ${uid()}`, type: 'Web Map', text: '{}' })).id as string;
-        return { url: `${REST}/content/users/admin/${folder}/items/${id}/${op}`, params: op === 'update' ? { snippet: 'changed' } : op === 'move' ? { folder: '/' } : {} };
+        return {
+          url: `${REST}/content/users/admin/${folder}/items/${id}/${op}`,
+          params: op === 'update' ? { snippet: 'changed' } : op === 'move' ? { folder: '/' } : {},
+        };
       },
     ]),
   ),
@@ -194,7 +215,10 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/users/:username/deleteRelationship': async () => {
     const [origin, destination] = [await item(), await item('Feature Service', '')];
     await asAdmin('content/users/admin/addRelationship', { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' });
-    return { url: `${REST}/content/users/admin/deleteRelationship`, params: { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' } };
+    return {
+      url: `${REST}/content/users/admin/deleteRelationship`,
+      params: { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' },
+    };
   },
   search: async () => {
     const id = await item();
@@ -209,18 +233,28 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   }),
   'content/users/:username/reassignItems': async () => {
     const id = await item();
-    return { url: `${REST}/content/users/admin/reassignItems`, params: { items: id, targetUsername: 'publisher1' }, shown: (b) => b.results?.[0]?.success === true };
+    return {
+      url: `${REST}/content/users/admin/reassignItems`,
+      params: { items: id, targetUsername: 'publisher1' },
+      shown: (b) => b.results?.[0]?.success === true,
+    };
   },
   // Registered apps
   'oauth2/apps/:clientId': async () => ({ url: `${REST}/oauth2/apps/${await app()}` }),
-  'oauth2/apps/:clientId/update': async () => ({ url: `${REST}/oauth2/apps/${await app()}/update`, params: { redirect_uris: JSON.stringify(['http://127.0.0.1:6999/steal']) } }),
+  'oauth2/apps/:clientId/update': async () => ({
+    url: `${REST}/oauth2/apps/${await app()}/update`,
+    params: { redirect_uris: JSON.stringify(['http://127.0.0.1:6999/steal']) },
+  }),
   'oauth2/apps/:clientId/unregister': async () => ({ url: `${REST}/oauth2/apps/${await app()}/unregister` }),
   'content/users/:username/items/:itemId/registeredAppInfo': async () => {
     const clientId = await app();
     const [row] = await svc.db.query<{ item_id: string }>('SELECT item_id FROM oauth_apps WHERE client_id = $1', [clientId]);
     return { url: `${ITEM(row.item_id)}/registeredAppInfo` };
   },
-  'oauth2/registerApp': async () => ({ url: `${REST}/oauth2/registerApp`, params: { itemId: await item('Application', ''), appType: 'browser', redirect_uris: '[]' } }),
+  'oauth2/registerApp': async () => ({
+    url: `${REST}/oauth2/registerApp`,
+    params: { itemId: await item('Application', ''), appType: 'browser', redirect_uris: '[]' },
+  }),
   // Scheduled tasks
   'community/users/:username/tasks/createTask': async () => ({ url: `${REST}/community/users/admin/tasks/createTask`, params: { ...reportTask } }),
   'community/users/:username/tasks/:taskId/createTask': async () => ({ url: `${REST}/community/users/admin/tasks/x/createTask`, params: { ...reportTask } }),

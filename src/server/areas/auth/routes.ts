@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
 import { generateTokenParams } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { own } from '../../http/authority.ts';
 import { generateToken, revokeToken, UNLOCK_SIGN_IN, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
 
@@ -10,6 +11,7 @@ export function authRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/generateToken`,
+    authority: own(),
     params: generateTokenParams,
     access: 'public',
     // Failures are throttled per client address (throttle.ts); behind a proxy, TRUST_PROXY makes it the client's.
@@ -22,6 +24,7 @@ export function authRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
+      authority: own(),
       params: revokeTokenParams,
       access: 'public',
       handler: ({ params, portal }) => revokeToken(portal, params.auth_token),
