@@ -4,12 +4,13 @@
  * refused item with the reason and the fix, then the run with progress, a result per item,
  * "Retry failed" and the side effects (scheduled tasks deactivated, sharing narrowed).
  */
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Select, Stack, Stepper, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Stack, Stepper, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../components/Bulk.tsx';
+import { MemberPicker, type PickedMember } from '../../components/MemberPicker.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount, formatDate } from '../../lib/format.ts';
@@ -18,7 +19,7 @@ import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CheckResults } from '../../components/CheckResults.tsx';
 import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
-import { ownedItemsQuery, targetMembersQuery } from './queries.ts';
+import { ownedItemsQuery } from './queries.ts';
 
 interface Progress<T> {
   running: boolean;
@@ -81,12 +82,11 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const owned = useQuery(ownedItemsQuery(from));
   const [step, setStep] = useState(0);
   const [picked, setPicked] = useState<Set<string> | null>(null);
-  const [target, setTarget] = useState<string | null>(null);
-  const [targetSearch, setTargetSearch] = useState('');
+  const [targetMember, setTargetMember] = useState<PickedMember | null>(null);
+  const target = targetMember?.username ?? null;
   const [folder, setFolder] = useState('/');
   const [check, setCheck] = useState<Progress<CheckOutcome>>({ running: false, done: 0, total: 0 });
   const [run, setRun] = useState<Progress<RunOutcome>>({ running: false, done: 0, total: 0 });
-  const members = useQuery(targetMembersQuery(user.orgId, targetSearch));
   // The button that moves to another step (or starts a run) goes with its step, or is disabled while
   // the run lasts: the step's heading takes focus instead of the page's body.
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -113,11 +113,6 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   // Titles as they were when the check started: moved items leave the owner's list afterwards.
   const [titles, setTitles] = useState<ReadonlyMap<string, string>>(new Map());
   const titleOf = (id: string) => titles.get(id) ?? byId.get(id)?.title ?? id;
-
-  const targetOptions = (members.data?.users ?? [])
-    .filter((m) => m.username.toLowerCase() !== from.toLowerCase())
-    .map((m) => ({ value: m.username, label: `${m.fullName || m.username} (${m.username})` }));
-  if (target && !targetOptions.some((o) => o.value === target)) targetOptions.unshift({ value: target, label: target });
 
   async function startCheck() {
     if (!target) return;
@@ -169,18 +164,13 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
         {stepHeading('New owner and folder')}
         <Paper withBorder p="md" radius="md">
           <Stack gap="md" maw={520}>
-            <Select
+            <MemberPicker
+              orgId={user.orgId}
               label="New owner"
               description="A member of your organization who may own content."
-              placeholder="Search members"
-              data={targetOptions}
-              value={target}
-              onChange={setTarget}
-              searchable
-              searchValue={targetSearch}
-              onSearchChange={setTargetSearch}
-              nothingFoundMessage={members.isFetching ? 'Searching…' : 'No member matches'}
-              filter={({ options }) => options}
+              value={targetMember}
+              onChange={setTargetMember}
+              exclude={[from]}
               required
             />
             <TextInput

@@ -1,5 +1,5 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { listMembers, searchItems, type Item } from '../../api/index.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { searchItems, type Item } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
 /** Enough for any member's content in one wizard; a member with more is transferred in several runs. */
@@ -24,12 +24,4 @@ export const ownedItemsQuery = (username: string) =>
       return { items, total, totalEstimated };
     },
     enabled: !!username,
-  });
-
-/** Members matching `q` (the target picker). */
-export const targetMembersQuery = (orgId: string, q: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.members(orgId), 'transfer-targets', q],
-    queryFn: ({ signal }) => listMembers(orgId, { q: q || undefined, num: 50, sortField: 'username' }, { signal }),
-    placeholderData: keepPreviousData,
   });

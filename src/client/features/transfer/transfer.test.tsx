@@ -91,6 +91,65 @@ describe('transfer wizard', () => {
     await waitFor(async () => expect((await getItem(okId)).owner).toBe('publisher1'));
   }, 30_000);
 
+  it('New owner: a chosen member is cleared or replaced by typing, the text never mixes, and each settled search is one request', async () => {
+    await signInAs(svc, 'user1');
+    await addItemAs('Picker parks');
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/members/transfer?from=user1');
+    await screen.findByTestId('transfer-selection');
+    await user.click(screen.getByRole('button', { name: 'Next: new owner' }));
+    const wire = recordRequests();
+    const searches = () => wire.sent.filter((r) => /^portals\/[^/]+\/users$/.test(r.path)).map((r) => r.params.get('q') ?? '');
+    const owner = screen.getByRole('combobox', { name: 'New owner' });
+    const check = () => screen.getByRole('button', { name: /^Check \d+ items?$/ });
+
+    await user.click(owner);
+    // The member whose content it is is not offered.
+    expect(await screen.findByRole('option', { name: /publisher1/ })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: /user1/ })).toBeNull();
+    await user.click(screen.getByRole('option', { name: /publisher1/ }));
+    expect(owner).toHaveValue('Pat Publisher (publisher1)');
+    expect(check()).toBeEnabled();
+
+    // Typing after the chosen name replaces the choice with what was typed (not "…(publisher1)vi").
+    await user.type(owner, 'vi');
+    expect(owner).toHaveValue('vi');
+    expect(check()).toBeDisabled();
+    // The list follows the search once it settles.
+    await waitFor(() => expect(screen.queryByRole('option', { name: /publisher1/ })).toBeNull());
+    await user.click(screen.getByRole('option', { name: /viewer1/ }));
+    expect(owner).toHaveValue('Vic Viewer (viewer1)');
+    expect(screen.getByText('viewer1', { selector: '.mantine-Stepper-stepDescription' })).toBeInTheDocument();
+
+    // Cleared with the button: empty, nothing chosen, the whole list offered again (not only the last choice).
+    await user.click(screen.getByRole('button', { name: 'Clear new owner' }));
+    expect(owner).toHaveValue('');
+    expect(check()).toBeDisabled();
+    expect(await screen.findByRole('option', { name: /publisher1/ })).toBeInTheDocument();
+    expect(screen.getByRole('option', { name: /viewer1/ })).toBeInTheDocument();
+
+    // Deleting from a chosen name empties the box instead of searching for the rest of the name.
+    await user.type(owner, 'pub');
+    await waitFor(() => expect(screen.queryByRole('option', { name: /viewer1/ })).toBeNull());
+    await user.click(screen.getByRole('option', { name: /publisher1/ }));
+    await user.type(owner, '{Backspace}');
+    expect(owner).toHaveValue('');
+    await user.type(owner, 'pub');
+    await waitFor(() => expect(screen.queryByRole('option', { name: /viewer1/ })).toBeNull());
+    await user.click(screen.getByRole('option', { name: /publisher1/ }));
+    expect(owner).toHaveValue('Pat Publisher (publisher1)');
+
+    // Nothing more goes out once the field is left alone: the list of searches is final.
+    await new Promise((r) => setTimeout(r, 1000));
+    // One request per settled text ('' when opened, then "vi" and "pub"); asked texts come from the cache.
+    expect(searches()).toEqual(['', 'vi', 'pub']);
+    wire.stop();
+
+    await user.click(check());
+    expect(await screen.findByRole('heading', { level: 2, name: 'Pre-check' })).toBeInTheDocument();
+    expect(await screen.findByRole('table', { name: 'Pre-check results' })).toHaveTextContent('Picker parks');
+  }, 30_000);
+
   it('a member who may not transfer sees why', async () => {
     await signInAs(svc, 'user1');
     renderApp('/members/transfer?from=publisher1');
