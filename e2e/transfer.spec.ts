@@ -37,8 +37,53 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   await snap(page, 'transfer-items');
   await page.getByRole('button', { name: 'Next: new owner' }).click();
 
-  await page.getByRole('combobox', { name: 'New owner' }).fill('publisher1');
+  // The new owner (issue 25): chosen, replaced by typing, cleared, chosen again — and every member
+  // search counted. Each settled text is one request; the field never searches by itself.
+  const searches: string[] = [];
+  const countSearches = (req: { url(): string }) => {
+    const url = new URL(req.url());
+    if (/\/sharing\/rest\/portals\/[^/]+\/users$/.test(url.pathname)) searches.push(url.searchParams.get('q') ?? '');
+  };
+  page.on('request', countSearches);
+  const owner = page.getByRole('combobox', { name: 'New owner' });
+  const check = page.getByRole('button', { name: 'Check 3 items' });
+  await owner.pressSequentially('publisher1', { delay: 30 });
   await page.getByRole('option', { name: /publisher1/ }).click();
+  await expect(owner).toHaveValue('Pat Publisher (publisher1)');
+  await expect(check).toBeEnabled();
+  // Typing after the chosen name replaces the choice with the typed text, without mixing the two.
+  await owner.press('End');
+  await owner.pressSequentially('vic', { delay: 30 });
+  await expect(owner).toHaveValue('vic');
+  await expect(check).toBeDisabled();
+  await expect(page.getByRole('option', { name: /publisher1/ })).toBeHidden();
+  await page.getByRole('option', { name: /viewer1/ }).click();
+  await expect(owner).toHaveValue('Vic Viewer (viewer1)');
+  await snap(page, 'transfer-new-owner-chosen');
+  await page.getByRole('button', { name: 'Clear new owner' }).click();
+  await expect(owner).toHaveValue('');
+  await expect(owner).toBeFocused();
+  await expect(check).toBeDisabled();
+  // Cleared, the whole list is offered again, not only the last choice.
+  await expect(page.getByRole('option', { name: /publisher1/ })).toBeVisible();
+  await expect(page.getByRole('option', { name: /viewer1/ })).toBeVisible();
+  await owner.pressSequentially('pub', { delay: 30 });
+  await expect(page.getByRole('option', { name: /viewer1/ })).toBeHidden();
+  await page.getByRole('option', { name: /publisher1/ }).click();
+  await expect(owner).toHaveValue('Pat Publisher (publisher1)');
+  // Left alone, the field sends nothing more.
+  await page.waitForTimeout(1500);
+  page.off('request', countSearches);
+  // Each search is text the person typed (a prefix when a pause between keys let it settle), none
+  // is asked twice (the cache answers), and there are never more than the keystrokes — on a quiet
+  // machine exactly ['publisher1', 'vic', '', 'pub']; the loop of issue 25 sent 250–375 a second.
+  test.info().annotations.push({ type: 'member searches', description: JSON.stringify(searches) });
+  const typed = ['publisher1', 'vic', 'pub'];
+  for (const q of searches) expect(q === '' || typed.some((t) => t.startsWith(q)), `searched "${q}"`).toBe(true);
+  expect(new Set(searches).size).toBe(searches.length);
+  expect(searches).toContain('');
+  expect(searches.at(-1)).toBe('pub');
+  expect(searches.length).toBeLessThanOrEqual(typed.join('').length + 1);
   await page.getByRole('textbox', { name: 'Folder' }).fill(`From user1 ${tag}`);
   await page.getByRole('button', { name: 'Check 3 items' }).click();
 
@@ -63,6 +108,6 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   await snap(page, 'transfer-results');
 
   // The service agrees: two items moved, the blocked one stayed.
-  const owner = async (id: string) => (await rest(request, `content/items/${id}`, { token: admin })).owner;
-  expect([await owner(first), await owner(second), await owner(shared)]).toEqual(['publisher1', 'publisher1', 'user1']);
+  const ownerOf = async (id: string) => (await rest(request, `content/items/${id}`, { token: admin })).owner;
+  expect([await ownerOf(first), await ownerOf(second), await ownerOf(shared)]).toEqual(['publisher1', 'publisher1', 'user1']);
 });
