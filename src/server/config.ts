@@ -96,7 +96,7 @@ const envSchema = z.object({
         .map((a) => a.trim())
         .filter(Boolean),
     )
-    .refine((list) => list.every(isAddressOrRange), 'must be comma-separated IP addresses or CIDR ranges (e.g. 10.0.0.5,10.1.0.0/16)')
+    .refine((list) => list.every(isAddressOrRange), 'must be comma-separated IP addresses or CIDR ranges (e.g. 127.0.0.1,::1)')
     .optional(),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
   PUBLIC_URL: z.string().refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials').optional(),

@@ -136,7 +136,7 @@ describe('sign-in throttling', () => {
     svc.app.inject({ method: 'POST', url: '/sharing/rest/generateToken', payload: { username, password, f: 'json' }, remoteAddress });
 
   it(`makes a source wait after ${LIMITS.failedSignInsBeforeLock} failures on one username, until the wait is over`, async () => {
-    const S = '198.51.100.1';
+    const S = '127.0.1.1';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) expect((await from('publisher1', `wrong-${i}-pw`, S)).json()).toEqual(BAD_CREDENTIALS);
 
     // That source waits: even the right password is refused from it, and says why.
@@ -155,8 +155,8 @@ describe('sign-in throttling', () => {
   });
 
   it("never shuts the owner out: a stranger's failures leave the owner's own address free", async () => {
-    const stranger = '203.0.113.66';
-    const owner = '192.0.2.44';
+    const stranger = '127.0.2.66';
+    const owner = '127.0.3.44';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 3; i++) await from('admin', `stranger-guess-${i}`, stranger);
     expect(errorOf(await from('admin', DEMO_PASSWORD, stranger)).details[0]).toMatch(LOCKED);
     // The first administrator signs in at once from elsewhere, and the stranger still waits.
@@ -165,7 +165,7 @@ describe('sign-in throttling', () => {
   });
 
   it("resets a source's count on that username when it signs in", async () => {
-    const S = '198.51.100.2';
+    const S = '127.0.1.2';
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i < LIMITS.failedSignInsBeforeLock - 1; i++) expect((await from('user1', 'bad-password-1', S)).json()).toEqual(BAD_CREDENTIALS);
       expect((await from('user1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
@@ -175,7 +175,7 @@ describe('sign-in throttling', () => {
   });
 
   it('waits longer when failures go on after a wait (doubling), and does not count refused attempts', async () => {
-    const S = '198.51.100.3';
+    const S = '127.0.1.3';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await from('viewer1', 'bad-password-1', S);
     expect(errorOf(await from('viewer1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
     // A wrong password while waiting does not count (and is told about the wait).
@@ -192,36 +192,36 @@ describe('sign-in throttling', () => {
   });
 
   it('checks no more than the allowed number of passwords from a burst of parallel guesses', async () => {
-    const S = '198.51.100.4';
+    const S = '127.0.1.4';
     const burst = await Promise.all(Array.from({ length: 12 }, (_, i) => from('publisher1', `parallel-guess-${i}`, S)));
     const details = burst.map((r) => errorOf(r).details[0] as string);
     expect(details.filter((d) => d === 'Invalid username or password.')).toHaveLength(LIMITS.failedSignInsBeforeLock);
     expect(details.filter((d) => LOCKED.test(d))).toHaveLength(12 - LIMITS.failedSignInsBeforeLock);
     // The right password from that source is refused as well; from another it is not.
     expect(errorOf(await from('publisher1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
-    expect((await from('publisher1', DEMO_PASSWORD, '198.51.100.5')).json().token).toEqual(expect.any(String));
+    expect((await from('publisher1', DEMO_PASSWORD, '127.0.1.5')).json().token).toEqual(expect.any(String));
     now = T0 + LIMITS.firstLockSeconds * 1000;
     expect((await from('publisher1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
   });
 
   it('answers an unknown username exactly as an existing one at every step, the wait included', async () => {
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock + 2; i++) {
-      const known = await from('partner_admin', 'bad-password-1', '198.51.100.6');
-      const unknown = await from('ghost_user', 'bad-password-1', '198.51.100.7');
+      const known = await from('partner_admin', 'bad-password-1', '127.0.1.6');
+      const unknown = await from('ghost_user', 'bad-password-1', '127.0.1.7');
       expect(unknown.body).toBe(known.body);
       if (i >= LIMITS.failedSignInsBeforeLock) expect(errorOf(unknown).details[0]).toMatch(LOCKED);
     }
-    await from('partner_admin', DEMO_PASSWORD, '198.51.100.8');
+    await from('partner_admin', DEMO_PASSWORD, '127.0.1.8');
   });
 
   it('makes one source wait for every username once it has failed on many (password spraying)', async () => {
-    const S = '198.51.100.9';
+    const S = '127.0.1.9';
     for (let i = 0; i < LIMITS.failedSignInsPerSourceBeforeLock; i++) {
       expect((await from(`sprayed_${i}`, 'Spring2026!', S)).json()).toEqual(BAD_CREDENTIALS);
     }
     // A username it never tried, with the right password: that source waits; another does not.
     expect(errorOf(await from('user1', DEMO_PASSWORD, S)).details[0]).toMatch(LOCKED);
-    expect((await from('user1', DEMO_PASSWORD, '198.51.100.10')).json().token).toEqual(expect.any(String));
+    expect((await from('user1', DEMO_PASSWORD, '127.0.1.10')).json().token).toEqual(expect.any(String));
     now = T0 + LIMITS.firstLockSeconds * 1000;
     expect((await from('user1', DEMO_PASSWORD, S)).json().token).toEqual(expect.any(String));
   });

@@ -62,7 +62,7 @@ async function failures(username: string, reason: string): Promise<number> {
 
 describe('the lockout in history', () => {
   it('is recorded once when a source begins to wait, not for each refused attempt', async () => {
-    const S = '198.51.100.20';
+    const S = '127.0.1.20';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('viewer1', 'bad-password-1', S);
     for (let i = 0; i < 5; i++) expect(await detail(signIn('viewer1', DEMO_PASSWORD, S))).toMatch(LOCKED);
     expect(await failures('viewer1', 'password')).toBe(LIMITS.failedSignInsBeforeLock);
@@ -83,10 +83,9 @@ describe('the lockout in history', () => {
 describe('a username guessed from many sources', () => {
   it('is slowed a little for everyone, never refused, and a right password starts the count again', async () => {
     const guesses = LIMITS.signInSlowAfterFailures + 1;
-    for (let i = 0; i < guesses; i++)
-      expect(await detail(signIn('publisher1', 'bad-password-1', `203.0.113.${100 + i}`))).toBe('Invalid username or password.');
+    for (let i = 0; i < guesses; i++) expect(await detail(signIn('publisher1', 'bad-password-1', `127.0.2.${100 + i}`))).toBe('Invalid username or password.');
     const started = performance.now();
-    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '192.0.2.200'))).toBe('signed in');
+    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '127.0.3.200'))).toBe('signed in');
     expect(performance.now() - started).toBeGreaterThanOrEqual(slowdownMs(guesses) - 20);
     const rows = await svc.db.query(`SELECT 1 FROM sign_in_throttle WHERE username = 'publisher1' AND source = ''`);
     expect(rows).toEqual([]);
@@ -119,7 +118,7 @@ describe('several instances on one database', () => {
   });
 
   it('share the counts: failures on one make the source wait on the other', async () => {
-    const S = '198.51.100.30';
+    const S = '127.0.1.30';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) {
       const app = i % 2 ? second : svc.app;
       expect((await signInVia(app, 'user1', `guess-${i}-pw`, S)).json().error.details[0]).toBe('Invalid username or password.');
@@ -136,12 +135,11 @@ describe('community/users/<user>/unlockSignIn', () => {
   const unlock = (username: string, token: string) => svc.post(`community/users/${username}/unlockSignIn`, {}, token);
 
   it('lets a default administrator lift every wait on a member, and is in history', async () => {
-    for (const S of ['198.51.100.40', '198.51.100.41'])
-      for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('publisher1', 'bad-password-1', S);
-    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '198.51.100.40'))).toMatch(LOCKED);
+    for (const S of ['127.0.1.40', '127.0.1.41']) for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('publisher1', 'bad-password-1', S);
+    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '127.0.1.40'))).toMatch(LOCKED);
     expect(await unlock('PUBLISHER1', tokens.admin)).toEqual({ success: true, username: 'publisher1', sourcesUnlocked: 2 });
-    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '198.51.100.40'))).toBe('signed in');
-    expect(await detail(signIn('publisher1', 'bad-password-1', '198.51.100.41'))).toBe('Invalid username or password.');
+    expect(await detail(signIn('publisher1', DEMO_PASSWORD, '127.0.1.40'))).toBe('signed in');
+    expect(await detail(signIn('publisher1', 'bad-password-1', '127.0.1.41'))).toBe('Invalid username or password.');
     const [e] = await svc.db.query<{ op: string; username: string; data: unknown }>(
       `SELECT op, username, data FROM events WHERE operation = 'unlockSignIn' AND subject_id = 'publisher1'`,
     );
@@ -151,7 +149,7 @@ describe('community/users/<user>/unlockSignIn', () => {
   });
 
   it('is refused (403) to a custom role holding portal:admin:updateUsers, and changes nothing', async () => {
-    const S = '198.51.100.42';
+    const S = '127.0.1.42';
     for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await signIn('user1', 'bad-password-1', S);
     const res = await unlock('user1', tokens.helpdesk1);
     expect(res.error).toMatchObject({ code: 403, messageCode: 'GWM_0003' });
@@ -166,7 +164,7 @@ describe('community/users/<user>/unlockSignIn', () => {
   });
 
   it('leaves a source that waits for every username waiting', async () => {
-    const S = '198.51.100.43';
+    const S = '127.0.1.43';
     for (let i = 0; i < LIMITS.failedSignInsPerSourceBeforeLock; i++) await signIn(`spray_${i}_x`, 'bad-password-1', S);
     expect(await unlock('viewer1', tokens.admin)).toMatchObject({ success: true });
     expect(await detail(signIn('viewer1', DEMO_PASSWORD, S))).toMatch(LOCKED);
@@ -175,9 +173,9 @@ describe('community/users/<user>/unlockSignIn', () => {
 
 describe('storage', () => {
   it('forgets counts a day after their last failure (retention sweep), keeping the recent ones', async () => {
-    await signIn('forgotten_name', 'bad-password-1', '198.51.100.50');
+    await signIn('forgotten_name', 'bad-password-1', '127.0.1.50');
     now = T0 + LIMITS.signInFailuresForgottenHours * 3_600_000 - 1;
-    await signIn('recent_name', 'bad-password-1', '198.51.100.51');
+    await signIn('recent_name', 'bad-password-1', '127.0.1.51');
     now = T0 + LIMITS.signInFailuresForgottenHours * 3_600_000 + 1;
     await runRetentionSweeps(svc.app.portal, { pauseMs: 0 });
     const left = await svc.db.query<{ username: string }>(`SELECT DISTINCT username FROM sign_in_throttle WHERE username IN ('forgotten_name', 'recent_name')`);
@@ -187,30 +185,30 @@ describe('storage', () => {
 
 describe('sources', () => {
   it('are client addresses; IPv4-mapped as IPv4, IPv6 by /64', () => {
-    expect(sourceOf('203.0.113.9')).toBe('203.0.113.9');
-    expect(sourceOf('::ffff:203.0.113.9')).toBe('203.0.113.9');
+    expect(sourceOf('127.0.2.9')).toBe('127.0.2.9');
+    expect(sourceOf('::ffff:127.0.2.9')).toBe('127.0.2.9');
     expect(sourceOf('2001:DB8:0:1:aaaa::1')).toBe('2001:db8:0:1::/64');
     expect(sourceOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(sourceOf('fe80::1%eth0')).toBe('fe80:0:0:0::/64');
-    expect(sourceOf('64:ff9b:1:2:3:4:198.51.100.1')).toBe('64:ff9b:1:2::/64');
+    expect(sourceOf('64:ff9b:1:2:3:4:127.0.1.1')).toBe('64:ff9b:1:2::/64');
     expect(sourceOf(undefined)).toBe('unknown');
   });
 
   it('behind the proxies TRUST_PROXY names, are the forwarded client addresses', async () => {
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16' }).trustProxy).toEqual(['10.0.0.5', '10.1.0.0/16']);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.5, 127.1.0.0/16' }).trustProxy).toEqual(['127.0.0.5', '127.1.0.0/16']);
     expect(() => loadConfig({ TRUST_PROXY: 'proxy.local' })).toThrow(ConfigError);
-    expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(ConfigError);
-    const behind = await buildApp({ db: svc.db, config: { ...svc.config, trustProxy: ['10.0.0.5'] }, clock });
+    expect(() => loadConfig({ TRUST_PROXY: '127.0.0.0/33' })).toThrow(ConfigError);
+    const behind = await buildApp({ db: svc.db, config: { ...svc.config, trustProxy: ['127.0.0.5'] }, clock });
     try {
       const viaProxy = (client: string, password: string) =>
-        signInVia(behind, 'partner_admin', password, '10.0.0.5', { 'x-forwarded-for': client }).then((r) => r.json());
-      for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await viaProxy('198.51.100.60', 'bad-password-1');
-      expect((await viaProxy('198.51.100.60', DEMO_PASSWORD)).error.details[0]).toMatch(LOCKED);
-      expect((await viaProxy('198.51.100.61', DEMO_PASSWORD)).token).toEqual(expect.any(String));
+        signInVia(behind, 'partner_admin', password, '127.0.0.5', { 'x-forwarded-for': client }).then((r) => r.json());
+      for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++) await viaProxy('127.0.1.60', 'bad-password-1');
+      expect((await viaProxy('127.0.1.60', DEMO_PASSWORD)).error.details[0]).toMatch(LOCKED);
+      expect((await viaProxy('127.0.1.61', DEMO_PASSWORD)).token).toEqual(expect.any(String));
       // A client that is not a trusted proxy cannot name another address.
       for (let i = 0; i < LIMITS.failedSignInsBeforeLock; i++)
-        await signInVia(behind, 'partner_admin', 'bad-password-1', '198.51.100.62', { 'x-forwarded-for': `192.0.2.${i}` });
-      expect((await signInVia(behind, 'partner_admin', DEMO_PASSWORD, '198.51.100.62', { 'x-forwarded-for': '192.0.2.99' })).json().error.details[0]).toMatch(
+        await signInVia(behind, 'partner_admin', 'bad-password-1', '127.0.1.62', { 'x-forwarded-for': `127.0.3.${i}` });
+      expect((await signInVia(behind, 'partner_admin', DEMO_PASSWORD, '127.0.1.62', { 'x-forwarded-for': '127.0.3.99' })).json().error.details[0]).toMatch(
         LOCKED,
       );
     } finally {

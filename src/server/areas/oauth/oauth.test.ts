@@ -380,7 +380,7 @@ describe('oauth2/authorize: the sign-in page', () => {
       method: 'POST',
       url: '/sharing/rest/generateToken',
       payload: { username: 'user1', password: DEMO_PASSWORD, f: 'json' },
-      remoteAddress: '192.0.2.77',
+      remoteAddress: '127.0.3.77',
     });
     expect(elsewhere.json().token).toEqual(expect.any(String));
 
@@ -636,7 +636,7 @@ describe('/console-config.json and the console app', () => {
 describe('PUBLIC_URL', () => {
   it('takes an http(s) URL without a trailing slash, query or fragment, and names every other value', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://portal.example.org/admin' }).publicUrl).toBe('https://portal.example.org/admin');
-    expect(loadConfig({ PUBLIC_URL: 'http://10.1.2.3:8080' }).publicUrl).toBe('http://10.1.2.3:8080');
+    expect(loadConfig({ PUBLIC_URL: 'http://127.0.0.9:8080' }).publicUrl).toBe('http://127.0.0.9:8080');
     expect(loadConfig({}).publicUrl).toBeUndefined();
     for (const bad of [
       'https://portal.example.org/',
