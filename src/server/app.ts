@@ -124,6 +124,8 @@ function installCors(app: FastifyInstance): void {
   // microtask queue per request, which shows in the cheapest operations' throughput.
   app.addHook('onRequest', (req, reply, done) => {
     if (req.headers.origin) reply.header('Access-Control-Allow-Origin', '*');
+    // Every answer is what its Content-Type says: a browser never sniffs JSON or a file as HTML or script.
+    reply.header('X-Content-Type-Options', 'nosniff');
     done();
   });
   app.options('/*', async (_req, reply) => {
@@ -155,6 +157,31 @@ function installErrorEnvelope(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The console's Content-Security-Policy: scripts only from its own files (the build has no inline
+ * script), no plugins, no <base> rewriting, never framed. Styles allow inline because Mantine writes
+ * its theme variables and component styles into <style> elements at run time. connect-src and
+ * img-src stay open to https: (and loopback http) because the console may be pointed at another
+ * portal (ArcGIS Online, an ArcGIS Enterprise) and shows that portal's thumbnails.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http://127.0.0.1:* http://localhost:*",
+  "font-src 'self' data:",
+  "connect-src 'self' https: http://127.0.0.1:* http://localhost:*",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const isApiPath = (url: string) => {
+  const p = url.split('?')[0];
+  return API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+};
+
 async function serveConsole(app: FastifyInstance, clientDir: string): Promise<void> {
   const built = existsSync(path.join(clientDir, 'index.html'));
   if (built) {
@@ -167,9 +194,11 @@ async function serveConsole(app: FastifyInstance, clientDir: string): Promise<vo
       setHeaders: (reply, filePath) =>
         reply.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache'),
     });
-    app.addHook('onSend', (_req, reply, payload, done) => {
+    app.addHook('onSend', (req, reply, payload, done) => {
       if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
-        reply.header('X-Content-Type-Options', 'nosniff').header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'same-origin');
+        reply.header('X-Frame-Options', 'DENY').header('Referrer-Policy', 'same-origin');
+        // The console's page only (the OAuth sign-in page under /sharing sets its own policy).
+        if (!isApiPath(req.url)) reply.header('Content-Security-Policy', CONSOLE_CSP);
       }
       done(null, payload);
     });
