@@ -115,7 +115,11 @@ describe('a signed-in member', () => {
   it("may not send files into another member's path (403 before any byte is written)", async () => {
     const id = await startUpload('publisher1');
     const item = await textItem('publisher1');
-    for (const url of ['content/users/publisher1/addItem', `content/users/publisher1/items/${id}/addPart?partNum=1`, `content/users/publisher1/items/${item.id}/update`]) {
+    for (const url of [
+      'content/users/publisher1/addItem',
+      `content/users/publisher1/items/${id}/addPart?partNum=1`,
+      `content/users/publisher1/items/${item.id}/update`,
+    ]) {
       const res = await send(url, [
         ['f', 'json'],
         ['token', tokens.user1],

@@ -123,7 +123,10 @@ async function collect(req: FastifyRequest, portal: PortalContext): Promise<Reco
       const partCap = declared?.parts[field];
       if (partCap === undefined) {
         const takes = Object.keys(declared?.parts ?? {});
-        throw refuseParam(field, takes.length ? `is a file part; this operation takes files only as ${takes.join(', ')}` : 'is a file part; this operation takes no file');
+        throw refuseParam(
+          field,
+          takes.length ? `is a file part; this operation takes files only as ${takes.join(', ')}` : 'is a file part; this operation takes no file',
+        );
       }
       if (seen.has(field)) throw refuseParam(field, 'was sent as a file more than once; this operation takes one');
       seen.add(field);

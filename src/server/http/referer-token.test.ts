@@ -20,7 +20,11 @@ async function tokenWith(params: Record<string, string>): Promise<string> {
 }
 
 async function selfWith(token: string, headers: Record<string, string>) {
-  const res = await svc.app.inject({ method: 'GET', url: '/sharing/rest/community/self?f=json', headers: { 'x-esri-authorization': `Bearer ${token}`, ...headers } });
+  const res = await svc.app.inject({
+    method: 'GET',
+    url: '/sharing/rest/community/self?f=json',
+    headers: { 'x-esri-authorization': `Bearer ${token}`, ...headers },
+  });
   const body = res.json();
   return body.error ? (body.error.code as number) : (body.username as string);
 }

@@ -145,7 +145,13 @@ describe('token transport', () => {
   });
 
   it('reads the token field of a multipart POST that also carries a file (after the file, as rest-js sends it)', async () => {
-    const body = await multipartBody({ f: 'json', title: 'Hello', type: 'CSV', file: new File(['hello'], 'hello.txt', { type: 'text/plain' }), token: userToken });
+    const body = await multipartBody({
+      f: 'json',
+      title: 'Hello',
+      type: 'CSV',
+      file: new File(['hello'], 'hello.txt', { type: 'text/plain' }),
+      token: userToken,
+    });
     const res = await svc.app.inject({ method: 'POST', url: `${REST}/content/users/user1/addItem`, ...body });
     expect(res.json()).toMatchObject({ success: true });
   });
