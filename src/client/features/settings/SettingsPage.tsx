@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { baseRoleForPrivileges } from '../../../shared/privileges.ts';
-import { describeError, type GroupRecord, type RoleRecord, type UserDefaultSettings } from '../../api/index.ts';
+import { ApiError, describeError, type GroupRecord, type RoleRecord, type UserDefaultSettings } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconAlert, IconPencil, IconTrash } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -115,12 +115,15 @@ function Section({ id, title, description, actions, children }: { id: string; ti
 function NewMemberDefaults() {
   const user = useCurrentUser();
   const orgId = user.orgId;
-  const defaults = useQuery(defaultsQuery(orgId));
-  const roles = useQuery(orgRolesQuery(orgId));
-  const groups = useQuery(orgGroupsQuery(orgId));
+  const permission = manageDefaultsPermission(user);
+  // Only those who manage the defaults may read them (the service refuses others with 403), so the
+  // page does not ask for them otherwise; a portal that refuses anyway is answered the same way.
+  const defaults = useQuery({ ...defaultsQuery(orgId), enabled: permission.allowed });
+  const refused = !permission.allowed || (defaults.error instanceof ApiError && defaults.error.code === 403);
+  const roles = useQuery({ ...orgRolesQuery(orgId), enabled: !refused });
+  const groups = useQuery({ ...orgGroupsQuery(orgId), enabled: !refused });
   const [editing, setEditing] = useState(false);
   const [clearing, setClearing] = useState(false);
-  const permission = manageDefaultsPermission(user);
   const known = roles.data?.roles ?? [];
   const orgGroups = groups.data?.results ?? [];
   const rows = defaults.data ? describeDefaults(defaults.data, known, orgGroups) : [];
@@ -157,7 +160,11 @@ function NewMemberDefaults() {
         )
       }
     >
-      {defaults.isPending ? (
+      {refused ? (
+        <Text size="sm" c="dimmed">
+          {permission.allowed ? 'This portal does not show you the new-member defaults.' : permission.reason}
+        </Text>
+      ) : defaults.isPending ? (
         <Stack gap="sm" aria-busy="true" aria-label="Loading the new-member defaults">
           <Skeleton h={16} />
           <Skeleton h={16} />

@@ -2,10 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefaultSettings.ts';
 import type { Caller } from '../../http/auth.ts';
-import { forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { privileges } from '../../http/authority.ts';
-import { deleteDefaults, readDefaults, setDefaults } from './service.ts';
+import { assertDefaultsAdmin, deleteDefaults, readDefaults, setDefaults } from './service.ts';
 
 const org = (caller: Caller, orgId: string) => (orgId === 'self' ? caller.orgId : orgId);
 
@@ -16,8 +15,10 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
     authority: privileges('portal:admin:manageSecurity'),
     params: z.object({}),
     handler: async ({ caller, path, portal }) => {
+      // Read by those who manage them (the New Member Defaults tab is an administrator's setting):
+      // the defaults name groups and apps members need not know about.
       const orgId = org(caller, path.orgId);
-      if (caller.orgId !== orgId) throw forbidden();
+      assertDefaultsAdmin(caller, orgId);
       return readDefaults(portal.db, orgId);
     },
   });

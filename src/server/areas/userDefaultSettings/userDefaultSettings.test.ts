@@ -74,6 +74,25 @@ describe('reading the defaults', () => {
     expect(await get('portals/self/userDefaultSettings', tokens.partner_admin)).toEqual(EMPTY);
   });
 
+  it('are read by those who manage them: default administrators and holders of portal:admin:manageSecurity, not other members', async () => {
+    expect(await setDefaults({ role: 'org_publisher' })).toEqual({ success: true });
+    for (const member of ['publisher1', 'user1', 'viewer1']) {
+      expect((await readDefaults(tokens[member])).error, member).toMatchObject({ code: 403 });
+    }
+    // A custom role holding only another administrative privilege is refused too.
+    const helpdesk = await newRole(['portal:admin:viewUsers']);
+    const security = await newRole(['portal:admin:manageSecurity']);
+    const setRole = async (username: string, role: string) => {
+      expect(await post(`portals/${svc.orgId}/updateUserRole`, { user: username, role }, tokens.admin)).toMatchObject({ success: true });
+    };
+    await setRole('publisher1', helpdesk);
+    expect((await readDefaults(tokens.publisher1)).error).toMatchObject({ code: 403 });
+    await setRole('publisher1', security);
+    expect((await readDefaults(tokens.publisher1)).role).toBe('org_publisher');
+    await setRole('publisher1', 'org_publisher');
+    expect((await readDefaults()).role).toBe('org_publisher');
+  });
+
   it("another organization's defaults are refused", async () => {
     expect((await readDefaults(tokens.partner_admin)).error).toMatchObject({ code: 403 });
     expect((await get(defaultsPath())).error).toMatchObject({ code: 499 });
