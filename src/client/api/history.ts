@@ -6,7 +6,7 @@
  */
 import type { HistoryEvent, HistoryResponse } from '../../shared/contract/history.ts';
 import { ApiError } from './errors.ts';
-import { operationHref, request, type RequestOptions } from './request.ts';
+import { fetchFile, request, type FetchedFile, type RequestOptions } from './request.ts';
 
 export type { HistoryEvent, HistoryResponse };
 
@@ -48,9 +48,9 @@ export function getHistory(
   return request<HistoryResponse>(path(orgId), { ...wireParams(query), num: query.num, start: query.start }, { ...options, method: 'GET' });
 }
 
-/** The address of the CSV (f=csv, up to 10,000 events) of the same filtered view; the browser downloads it. */
-export function historyCsvHref(orgId: string, query: HistoryQuery): string {
-  return operationHref(path(orgId), { ...wireParams(query), f: 'csv' });
+/** The CSV (f=csv, up to 10,000 events) of the same filtered view, fetched with the token in a header. */
+export function fetchHistoryCsv(orgId: string, query: HistoryQuery, options: Pick<RequestOptions, 'signal'> = {}): Promise<FetchedFile> {
+  return fetchFile(path(orgId), { ...wireParams(query), f: 'csv' }, options);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Items: search, read, add (every mode), multipart upload, change, share, protect, content status. */
 import type { ContentStatus, Item } from '../../shared/contract/items.ts';
-import { operationHref, postForm, request, type FormRequestOptions, type ParamValue, type RequestOptions } from './request.ts';
+import { fetchFile, postForm, request, type FetchedFile, type FormRequestOptions, type ParamValue, type RequestOptions } from './request.ts';
 import type { PageEnvelope, PagingParams, SortOrder } from './types.ts';
 
 export type { ContentStatus, Item };
@@ -239,16 +239,27 @@ export function getRelatedItems(
   return request<RelatedItemsResult>(`content/items/${seg(itemId)}/relatedItems`, { relationshipTypes, direction, num: 100 }, { ...options, method: 'GET' });
 }
 
-/** The thumbnail image at one of the served widths. */
-export function itemThumbnailHref(item: Pick<Item, 'id' | 'thumbnail'>, width: 200 | 400 | 800 | 2400 = 200): string | undefined {
-  if (!item.thumbnail) return undefined;
-  return operationHref(`content/items/${seg(item.id)}/info/${item.thumbnail.split('/').map(seg).join('/')}`, { w: width });
+/** The address of an item's thumbnail (at one of the served widths); undefined when it has none. */
+function thumbnailPath(item: Pick<Item, 'id' | 'thumbnail'>): string | undefined {
+  return item.thumbnail ? `content/items/${seg(item.id)}/info/${item.thumbnail.split('/').map(seg).join('/')}` : undefined;
 }
 
-export function itemInfoHref(itemId: string, path: string): string {
-  return operationHref(`content/items/${seg(itemId)}/info/${path.split('/').map(seg).join('/')}`);
+/** Whether the item has a thumbnail to fetch. */
+export const hasThumbnail = (item: Pick<Item, 'id' | 'thumbnail'>): boolean => thumbnailPath(item) !== undefined;
+
+/** The thumbnail image at one of the served widths (fetched with the token in a header, not the URL). */
+export function fetchItemThumbnail(item: Pick<Item, 'id' | 'thumbnail'>, width: 200 | 400 | 800 | 2400 = 200, options: ReadOptions = {}): Promise<FetchedFile> {
+  const path = thumbnailPath(item);
+  if (!path) return Promise.reject(new Error(`Item ${item.id} has no thumbnail.`));
+  return fetchFile(path, { w: width }, options);
 }
 
-export function itemDataHref(itemId: string): string {
-  return operationHref(`content/items/${seg(itemId)}/data`);
+/** One of the item's info files (esriinfo, the thumbnail). */
+export function fetchItemInfoFile(itemId: string, path: string, options: ReadOptions = {}): Promise<FetchedFile> {
+  return fetchFile(`content/items/${seg(itemId)}/info/${path.split('/').map(seg).join('/')}`, {}, options);
+}
+
+/** The item's data (its file, or its text as JSON). */
+export function fetchItemData(itemId: string, options: ReadOptions = {}): Promise<FetchedFile> {
+  return fetchFile(`content/items/${seg(itemId)}/data`, {}, options);
 }

@@ -301,15 +301,78 @@ function sendForm<T>(
   });
 }
 
-/** A URL the browser loads directly (an image, a download): the token rides in the query. */
-export function operationHref(path: string, params: Params = {}): string {
+/** A file the portal answered: its bytes and the name it gave (Content-Disposition), if any. */
+export interface FetchedFile {
+  blob: Blob;
+  filename?: string;
+}
+
+/**
+ * GETs a file (item data, an info file, a thumbnail, a CSV export) with the token in the
+ * `X-Esri-Authorization: Bearer` header, never in the URL: URLs end up in history, logs and
+ * Referer headers. ArcGIS Online and Enterprise accept the header too. An error envelope (HTTP 200
+ * JSON) becomes an ApiError; a refused token is refreshed once, as request() does.
+ */
+export async function fetchFile(path: string, params: Params = {}, options: Pick<RequestOptions, 'signal'> = {}): Promise<FetchedFile> {
   const { url, token } = operationUrl(path);
+  const portalUrl = normalizePortalUrl(connection.portalUrl);
+  try {
+    return await getFile(url, token, params, options);
+  } catch (err) {
+    const retryToken = await tokenAfterRefusal(err, portalUrl, token, true);
+    if (retryToken === null) throw err;
+    return getFile(url, retryToken, params, options);
+  }
+}
+
+async function getFile(url: string, token: string | undefined, params: Params, options: Pick<RequestOptions, 'signal'>): Promise<FetchedFile> {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     const encoded = encodeParamValue(value);
     if (encoded !== undefined) query.set(key, encoded);
   }
-  if (token) query.set('token', token);
   const q = query.toString();
-  return q ? `${url}?${q}` : url;
+  const target = q ? `${url}?${q}` : url;
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method: 'GET',
+      headers: token ? { 'X-Esri-Authorization': `Bearer ${token}` } : {},
+      signal: options.signal,
+      credentials: 'same-origin',
+    });
+  } catch (err) {
+    if (err instanceof Error && err.name === 'AbortError') throw err;
+    throw new ApiError({
+      code: NETWORK_ERROR,
+      messageCode: 'NETWORK_ERROR',
+      message: 'The portal could not be reached.',
+      details: [`No answer from ${url}. Check the portal URL and your connection.`],
+      url,
+    });
+  }
+  const type = response.headers.get('content-type') ?? '';
+  // Errors come as the JSON envelope (HTTP 200) or a non-2xx status; readAnswer reads both.
+  if (!response.ok || /^application\/json/i.test(type)) {
+    const text = await response.text();
+    if (!response.ok || /^\s*\{\s*"error"\s*:/.test(text)) readAnswer(response.status, response.statusText, text, url);
+    return { blob: new Blob([text], { type }), filename: filenameOf(response.headers.get('content-disposition')) };
+  }
+  return { blob: await response.blob(), filename: filenameOf(response.headers.get('content-disposition')) };
+}
+
+/** The filename of a Content-Disposition header (RFC 6266: `filename*` first, then `filename`). */
+export function filenameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1].trim());
+    } catch {
+      /* fall through to the plain filename */
+    }
+  }
+  const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/.exec(disposition);
+  const name = (plain?.[1] ?? plain?.[2])?.trim();
+  return name || undefined;
 }

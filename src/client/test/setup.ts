@@ -37,6 +37,27 @@ if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: { addEventListener: () => {}, removeEventListener: () => {}, ready: Promise.resolve() } });
 }
 
+// jsdom has no object URLs; the console shows fetched thumbnails and saves downloads through them.
+let objectUrls = 0;
+if (typeof URL.createObjectURL !== 'function') {
+  URL.createObjectURL = () => `blob:jsdom/${++objectUrls}`;
+  URL.revokeObjectURL = () => {};
+}
+
+// A browser sends where a request comes from; Node's fetch (which jsdom tests use) sends nothing.
+// Tokens the console gets are bound to its origin (generateToken client=referer) and are refused
+// without it, so requests carry what the console's page would send under its Referrer-Policy
+// (same-origin): the page's URL to its own origin, the Origin header to any other.
+const nodeFetch = globalThis.fetch;
+globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const url = new URL(input instanceof Request ? input.url : String(input), location.href);
+  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+  if (url.origin === location.origin) {
+    if (!headers.has('referer')) headers.set('referer', location.href);
+  } else if (!headers.has('origin')) headers.set('origin', location.origin);
+  return nodeFetch(input, { ...init, headers });
+};
+
 afterEach(() => {
   cleanup();
   sessionStorage.clear();

@@ -6,12 +6,13 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { historyCsvHref, isHistoryUnavailable } from '../../api/index.ts';
+import { fetchHistoryCsv, isHistoryUnavailable } from '../../api/index.ts';
 import { historyPagesQuery } from '../../lib/history/queries.ts';
 import { HISTORY_ACTIONS, HISTORY_ID_TYPES, ID_TYPE_LABELS } from '../../../shared/contract/history.ts';
 import { HistoryList } from '../../components/HistoryList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
+import { useDownload } from '../../lib/download.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { filterSchema, NO_FILTERS, queryOf, type Filters } from './filters.ts';
 
@@ -26,6 +27,7 @@ export default function ActivityPage() {
   const [applied, setApplied] = useState<Filters>(NO_FILTERS);
   const query = queryOf(applied);
   const history = useInfiniteQuery(historyPagesQuery(user.orgId, query, PAGE));
+  const download = useDownload();
 
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
@@ -64,7 +66,11 @@ export default function ActivityPage() {
         title="Activity"
         description="Who changed what in the organization, and when."
         actions={
-          <Button component="a" variant="default" href={historyCsvHref(user.orgId, query)} download="history.csv">
+          <Button
+            variant="default"
+            loading={download.pending === 'csv'}
+            onClick={() => download.start('csv', () => fetchHistoryCsv(user.orgId, query), 'history.csv')}
+          >
             Export CSV
           </Button>
         }

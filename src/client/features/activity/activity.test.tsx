@@ -1,6 +1,7 @@
 /** The Activity page against the real local portal: an item shared by the administrator, in words, with its before/after. */
 import { screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchHistoryCsv } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -33,6 +34,26 @@ describe('Activity page', () => {
     const table = await screen.findByRole('table', { name: 'Organization activity' });
     const cell = await within(table).findByText("admin shared 'Activity parcels' with the organization");
     expect(cell).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toMatch(/\/history\?all=true.*f=csv/);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeEnabled();
+  });
+
+  it('exports the CSV with the token in a header, not in the URL', async () => {
+    const { token: session } = await signInAs(svc, 'admin');
+    const calls: { url: string; headers: HeadersInit | undefined }[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push({ url: String(input), headers: init?.headers });
+      return realFetch(input, init);
+    };
+    try {
+      const file = await fetchHistoryCsv(svc.orgId, { all: true });
+      expect(await file.blob.text()).toContain('Activity parcels');
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(calls).toHaveLength(1);
+    expect(calls[0].url).toMatch(/\/history\?.*f=csv/);
+    expect(calls[0].url).not.toContain('token=');
+    expect(calls[0].headers).toMatchObject({ 'X-Esri-Authorization': `Bearer ${session}` });
   });
 });

@@ -8,11 +8,12 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { describeError, getItem, itemDataHref, itemInfoHref, type Item } from '../../api/index.ts';
+import { describeError, fetchItemData, fetchItemInfoFile, getItem, type Item } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { HistorySection, mayReadHistory } from '../../components/HistorySection.tsx';
 import { IconArrowLeft, IconLock, IconTrash } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { useDownload } from '../../lib/download.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { can } from '../../lib/privileges.ts';
@@ -43,6 +44,7 @@ function ItemView({ item: publicView }: { item: Item }) {
   // The owner's view is the fuller one (sharing, info files); fall back to the public one.
   const item = owned.data?.item ?? publicView;
   const edit = editItemPermission(user, item);
+  const download = useDownload();
 
   return (
     <Stack gap="md">
@@ -115,7 +117,12 @@ function ItemView({ item: publicView }: { item: Item }) {
               {owned.data?.proxyUrl ? <ProxyUrl url={owned.data.proxyUrl} /> : null}
               {item.size ? (
                 <Text size="sm">
-                  <Anchor href={itemDataHref(item.id)} download>
+                  <Anchor
+                    component="button"
+                    type="button"
+                    disabled={download.pending === 'data'}
+                    onClick={() => download.start('data', () => fetchItemData(item.id), item.name || `${item.id}-data`)}
+                  >
                     Download the data{item.name ? ` (${item.name})` : ''}
                   </Anchor>
                 </Text>
@@ -129,7 +136,16 @@ function ItemView({ item: publicView }: { item: Item }) {
               </Text>
               {owned.data?.infoFiles?.length ? (
                 owned.data.infoFiles.map((path) => (
-                  <Anchor key={path} href={itemInfoHref(item.id, path)} target="_blank" size="sm" ff="monospace">
+                  <Anchor
+                    key={path}
+                    component="button"
+                    type="button"
+                    size="sm"
+                    ff="monospace"
+                    ta="left"
+                    disabled={download.pending === `info:${path}`}
+                    onClick={() => download.start(`info:${path}`, () => fetchItemInfoFile(item.id, path), path.split('/').pop() || 'info')}
+                  >
                     {path}
                   </Anchor>
                 ))

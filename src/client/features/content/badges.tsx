@@ -1,6 +1,8 @@
 /** How an item's sharing and content status read, and its thumbnail. */
 import { Badge, Image, ThemeIcon } from '@mantine/core';
-import { itemThumbnailHref, type ContentStatus, type Item } from '../../api/index.ts';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { currentConnection, fetchItemThumbnail, hasThumbnail, type ContentStatus, type Item } from '../../api/index.ts';
 import { IconInbox } from '../../components/icons.tsx';
 
 const ACCESS = {
@@ -39,14 +41,52 @@ export function ContentStatusBadge({ status }: { status: ContentStatus | null | 
   );
 }
 
-export function ItemThumbnail({ item, size = 40 }: { item: Pick<Item, 'id' | 'thumbnail'>; size?: number }) {
-  const href = itemThumbnailHref(item, size > 200 ? 400 : 200);
-  if (!href) {
+/** Object URLs of thumbnails no longer shown, about to be released. */
+const revoking = new Map<string, ReturnType<typeof setTimeout>>();
+
+type ThumbnailOf = Pick<Item, 'id' | 'thumbnail'> & { modified?: number };
+
+/**
+ * The thumbnail fetched with the token in a header (a private item's image needs the token, which
+ * must not ride in an <img> URL) and shown through an object URL, released when no longer shown.
+ */
+function useThumbnailSrc(item: ThumbnailOf, width: 200 | 400): string | undefined {
+  const { id, thumbnail, modified } = item;
+  const image = useQuery({
+    queryKey: ['itemThumbnail', currentConnection().portalUrl, id, thumbnail, modified, width],
+    queryFn: ({ signal }) => fetchItemThumbnail({ id, thumbnail }, width, { signal }),
+    enabled: hasThumbnail({ id, thumbnail }),
+    staleTime: Infinity,
+    retry: false,
+  });
+  const blob = image.data?.blob;
+  const src = useMemo(() => (blob ? URL.createObjectURL(blob) : undefined), [blob]);
+  useEffect(() => {
+    if (!src) return;
+    // Released a moment after the image stops being shown, unless shown again at once (React's
+    // development mode unmounts and remounts every effect once).
+    clearTimeout(revoking.get(src));
+    return () => {
+      revoking.set(
+        src,
+        setTimeout(() => {
+          revoking.delete(src);
+          URL.revokeObjectURL(src);
+        }, 1000),
+      );
+    };
+  }, [src]);
+  return src;
+}
+
+export function ItemThumbnail({ item, size = 40 }: { item: ThumbnailOf; size?: number }) {
+  const src = useThumbnailSrc(item, size > 200 ? 400 : 200);
+  if (!src) {
     return (
       <ThemeIcon variant="light" color="gray" size={size} radius="sm" aria-hidden>
         <IconInbox size={Math.round(size / 2)} />
       </ThemeIcon>
     );
   }
-  return <Image src={href} alt="" w={size} h={size * 0.66} fit="cover" radius="sm" />;
+  return <Image src={src} alt="" w={size} h={size * 0.66} fit="cover" radius="sm" />;
 }
