@@ -11,7 +11,6 @@
  * whole organization to a role that was given one administrative privilege.
  */
 import type { Caller } from './auth.ts';
-import { forbidden } from './errors.ts';
 
 export type Authority =
   /** Acts only on the caller's own account and objects (or what is shared with them); no privilege reaches another member's. */
@@ -57,27 +56,4 @@ export function grantsOthers(caller: Caller, authority: Authority, orgId: string
     case 'defaultAdmin':
       return caller.isDefaultAdmin;
   }
-}
-
-/** What the refusal names: the privileges missing, or the default administrator. */
-export function describeAuthority(authority: Authority): string {
-  switch (authority.kind) {
-    case 'own':
-      return 'only its owner';
-    case 'member':
-      return 'any member of its organization';
-    case 'visible':
-      return 'those it is shared with';
-    case 'ownerOr':
-    case 'privileges':
-      return `the privilege${authority.privileges.length > 1 ? 's' : ''} ${authority.privileges.join(', ')}`;
-    case 'ownerOrDefaultAdmin':
-    case 'defaultAdmin':
-      return 'a default administrator';
-  }
-}
-
-/** Refuse unless `grantsOthers`; the 403 names what would have been needed. */
-export function requireOthersAuthority(caller: Caller, authority: Authority, orgId: string, what: string): void {
-  if (!grantsOthers(caller, authority, orgId)) throw forbidden(`Only ${what}'s owner or ${describeAuthority(authority)} can do this.`);
 }

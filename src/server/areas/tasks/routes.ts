@@ -145,7 +145,8 @@ export function taskRoutes(app: FastifyInstance): void {
     params: allTasksParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;
-      if (!grantsOthers(caller, ALL_TASKS_AUTHORITY, orgId)) throw forbidden('Only default administrators of the organization can list all its scheduled tasks.');
+      if (!grantsOthers(caller, ALL_TASKS_AUTHORITY, orgId))
+        throw forbidden('Only default administrators of the organization can list all its scheduled tasks.');
       let ownerId: string | undefined;
       if (params.userFilter) {
         const [u] = await portal.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, params.userFilter]);

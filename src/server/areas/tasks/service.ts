@@ -15,7 +15,14 @@
  */
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
-import { reportParameters, TASK_PARAMETER_SHAPES, TASK_TYPE_RULES, type CreateTaskParams, type TaskType, type UpdateTaskParams } from '../../../shared/contract/tasks.ts';
+import {
+  reportParameters,
+  TASK_PARAMETER_SHAPES,
+  TASK_TYPE_RULES,
+  type CreateTaskParams,
+  type TaskType,
+  type UpdateTaskParams,
+} from '../../../shared/contract/tasks.ts';
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { PortalContext } from '../../context.ts';
 import { requirePrivilege, type Caller } from '../../http/auth.ts';
@@ -111,7 +118,8 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   const rules = TASK_TYPE_RULES[f.type];
   requirePrivilege(caller, 'portal:user:createItem');
   if (f.type === 'ExecuteNotebook') requirePrivilege(caller, 'premium:publisher:scheduleNotebooks');
-  if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId)) throw forbidden('Only default administrators can schedule GPService tasks.');
+  if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId))
+    throw forbidden('Only default administrators can schedule GPService tasks.');
   if (f.type === 'ExecuteReport') {
     const report = reportParameters.safeParse(f.parameters);
     const needed = report.success ? REPORT_PRIVILEGES[report.data.reportType] : ['portal:admin:createReports'];
@@ -129,7 +137,8 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   if (f.itemId) {
     const [item] = await q.query<{ owner_id: string; org_id: string }>('SELECT owner_id, org_id FROM items WHERE id = $1', [f.itemId]);
     if (!item || item.org_id !== caller.orgId) throw badParam('itemId', `names an item '${f.itemId}' that does not exist in this organization`);
-    if (item.owner_id !== caller.userId && !grantsOthers(caller, TASKS_OF_OTHERS, item.org_id)) throw forbidden('Tasks can be scheduled only on your own items.');
+    if (item.owner_id !== caller.userId && !grantsOthers(caller, TASKS_OF_OTHERS, item.org_id))
+      throw forbidden('Tasks can be scheduled only on your own items.');
   }
   let url: string | null = null;
   if (rules.taskUrlRequired) {

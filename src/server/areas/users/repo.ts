@@ -36,6 +36,11 @@ export async function findUserForSignIn(q: Queryable, username: string): Promise
   return row;
 }
 
+export async function findUserById(q: Queryable, id: string): Promise<UserRow | undefined> {
+  const [row] = await q.query<UserRow>(`${SELECT_USER} WHERE u.id = $1`, [id]);
+  return row;
+}
+
 /** Case-insensitive lookup, as URLs name members. */
 export async function findUser(q: Queryable, username: string): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow>(`${SELECT_USER} WHERE lower(u.username) = lower($1)`, [username]);

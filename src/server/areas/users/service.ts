@@ -2,7 +2,7 @@
 import type { PortalUser } from '../../../shared/contract/users.ts';
 import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { callerFromUser, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
@@ -11,7 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
-import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
 /**
  * What other areas use of members' rows, exposed here so they depend on this service and not on
@@ -20,6 +20,15 @@ import { countDefaultAdmins, findUser, insertUser, setUserRole, usernameTaken, t
 export { countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
+
+/**
+ * An enabled member as a caller, with their role as it is now: for work done on their behalf later
+ * (a scheduled report runs with what its owner may read when it runs).
+ */
+export async function memberAsCaller(q: Queryable, userId: string): Promise<Caller | undefined> {
+  const row = await findUserById(q, userId);
+  return row && !row.disabled ? callerFromUser(row) : undefined;
+}
 
 export function userPrivileges(row: Pick<UserRow, 'role' | 'role_id' | 'role_privileges'>): string[] {
   // Worked out once per base role, and once per custom role's privilege list as read (on the

@@ -4,9 +4,8 @@
  */
 import { Readable } from 'node:stream';
 import { reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
-import { callerFromUser } from '../../../http/auth.ts';
 import type { Queryable } from '../../../store/db.ts';
-import type { UserRow } from '../../users/repo.ts';
+import { memberAsCaller } from '../../users/service.ts';
 import { REPORT_PRIVILEGES } from '../service.ts';
 import { csvCell, type CsvValue } from '../../../http/csv.ts';
 import { recordEvent } from '../../../store/events.ts';
@@ -73,12 +72,8 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
   const { reportType } = parsed.data;
   // The report runs with its owner's authority as it is now: a member who lost the view privilege of
   // what the report lists since scheduling it (or never had it) gets no report.
-  const [ownerRow] = await ctx.db.query<UserRow & { role_privileges: string[] | null }>(
-    'SELECT u.*, r.privileges AS role_privileges FROM users u LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id WHERE u.id = $1',
-    [task.owner_id],
-  );
-  if (!ownerRow || ownerRow.disabled) throw new RunFailed('The task owner no longer exists or is disabled.');
-  const owner = callerFromUser(ownerRow);
+  const owner = await memberAsCaller(ctx.db, task.owner_id);
+  if (!owner) throw new RunFailed('The task owner no longer exists or is disabled.');
   const missing = REPORT_PRIVILEGES[reportType].filter((p) => !owner.privileges.has(p));
   if (missing.length) throw new RunFailed(`The task owner lacks ${missing.join(', ')}, which a ${reportType} report needs.`);
   const { header, rows } = await reportRows(ctx.db, task.org_id, reportType);
