@@ -8,8 +8,9 @@ import { useMemo, useState, type ReactNode } from 'react';
 import type { HistoryEvent } from '../api/index.ts';
 import { ID_TYPE_LABELS } from '../../shared/contract/history.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { changeRows, describeEvent, detailRows, eventKey } from '../lib/history/describe.ts';
-import { planUndo, type UndoPlan } from '../lib/history/undo.ts';
+import { changeRows, describeEvent, detailRows, eventKey, type Names } from '../lib/history/describe.ts';
+import { useHistoryNames } from '../lib/history/names.ts';
+import { changedSince, planUndo, type UndoPlan } from '../lib/history/undo.ts';
 import { DataTable, type DataTableColumn } from './DataTable.tsx';
 import { UndoDialog } from './UndoDialog.tsx';
 
@@ -32,7 +33,22 @@ export interface HistoryListProps {
 export function HistoryList({ label, rows, showTarget = true, ...props }: HistoryListProps) {
   const [selected, setSelected] = useState<Map<string, HistoryEvent>>(new Map());
   const [undoing, setUndoing] = useState(false);
-  const plans = useMemo(() => new Map((rows ?? []).map((e) => [eventKey(e), planUndo(e)])), [rows]);
+  const names = useHistoryNames(rows);
+  // An event whose target a later event shown here removed has nothing to undo: no checkbox, the reason instead.
+  const plans = useMemo(
+    () =>
+      new Map(
+        (rows ?? []).map((e): [string, UndoPlan] => {
+          const plan = planUndo(e);
+          const later = plan.undoable ? changedSince(e, rows ?? []) : undefined;
+          return [
+            eventKey(e),
+            later?.kind === 'gone' ? { event: e, key: plan.key, undoable: false, reason: `the object is gone (${later.description}).` } : plan,
+          ];
+        }),
+      ),
+    [rows],
+  );
   const undoableShown = (rows ?? []).filter((e) => plans.get(eventKey(e))?.undoable);
   const select = (events: HistoryEvent[], on: boolean) =>
     setSelected((prev) => {
@@ -49,7 +65,7 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
       id: 'undo',
       header: 'Undo',
       width: 200,
-      render: (e) => <UndoCell event={e} plan={plans.get(eventKey(e))} selected={selected.has(eventKey(e))} onChange={(on) => select([e], on)} />,
+      render: (e) => <UndoCell event={e} names={names} plan={plans.get(eventKey(e))} selected={selected.has(eventKey(e))} onChange={(on) => select([e], on)} />,
     },
     {
       id: 'when',
@@ -60,7 +76,7 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
         </Text>
       ),
     },
-    { id: 'what', header: 'Event', render: (e) => <EventCell event={e} /> },
+    { id: 'what', header: 'Event', render: (e) => <EventCell event={e} names={names} /> },
   ];
   if (showTarget) columns.push({ id: 'type', header: 'Target', render: (e) => <Text size="sm">{ID_TYPE_LABELS[e.idType] ?? e.idType}</Text> });
 
@@ -109,7 +125,19 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
 }
 
 /** A checkbox for an event that can be undone; the reason for one that cannot. */
-function UndoCell({ event, plan, selected, onChange }: { event: HistoryEvent; plan?: UndoPlan; selected: boolean; onChange: (on: boolean) => void }) {
+function UndoCell({
+  event,
+  names,
+  plan,
+  selected,
+  onChange,
+}: {
+  event: HistoryEvent;
+  names: Names;
+  plan?: UndoPlan;
+  selected: boolean;
+  onChange: (on: boolean) => void;
+}) {
   if (!plan) return null;
   if (!plan.undoable)
     return (
@@ -117,16 +145,16 @@ function UndoCell({ event, plan, selected, onChange }: { event: HistoryEvent; pl
         No undo: {plan.reason}
       </Text>
     );
-  return <Checkbox aria-label={`Select to undo: ${describeEvent(event)}`} checked={selected} onChange={(e) => onChange(e.currentTarget.checked)} />;
+  return <Checkbox aria-label={`Select to undo: ${describeEvent(event, names)}`} checked={selected} onChange={(e) => onChange(e.currentTarget.checked)} />;
 }
 
 /** The event in words, and its before/after (or other details) on demand. */
-function EventCell({ event }: { event: HistoryEvent }) {
-  const changes = changeRows(event);
-  const details = detailRows(event);
+function EventCell({ event, names }: { event: HistoryEvent; names: Names }) {
+  const changes = changeRows(event, names);
+  const details = detailRows(event, names);
   return (
     <Stack gap={4}>
-      <Text size="sm">{describeEvent(event)}</Text>
+      <Text size="sm">{describeEvent(event, names)}</Text>
       {changes.length || details.length ? (
         <details>
           <summary>
@@ -145,14 +173,14 @@ function EventCell({ event }: { event: HistoryEvent }) {
             <Table.Tbody>
               {changes.map((r) => (
                 <Table.Tr key={r.field}>
-                  <Table.Td>{r.field}</Table.Td>
+                  <Table.Td>{r.label}</Table.Td>
                   <Table.Td>{r.before}</Table.Td>
                   <Table.Td>{r.after}</Table.Td>
                 </Table.Tr>
               ))}
               {details.map((r) => (
                 <Table.Tr key={r.field}>
-                  <Table.Td>{r.field}</Table.Td>
+                  <Table.Td>{r.label}</Table.Td>
                   <Table.Td colSpan={2}>{r.value}</Table.Td>
                 </Table.Tr>
               ))}

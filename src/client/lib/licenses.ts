@@ -14,6 +14,12 @@ export const LICENSE_LABELS: Record<UserLicenseType, string> = {
   viewerUT: 'Viewer',
 };
 
+/** The new-member default "apps" (userType of userDefaultSettings) in words. */
+export const USER_TYPE_LABELS: Record<'arcgisonly' | 'both', string> = {
+  arcgisonly: 'ArcGIS only',
+  both: 'ArcGIS and Esri apps',
+};
+
 export function licenseLabel(id: string): string {
   return (LICENSE_LABELS as Record<string, string>)[id] ?? id;
 }

@@ -31,7 +31,5 @@ export const orgSettingsSchema = z.object({ maxExternalMembersPerGroup: updatePo
 export type OrgSettingsInput = z.input<typeof orgSettingsSchema>;
 export type OrgSettingsValues = z.output<typeof orgSettingsSchema>;
 
-export const USER_TYPE_LABELS: Record<'arcgisonly' | 'both', string> = {
-  arcgisonly: 'ArcGIS only',
-  both: 'ArcGIS and Esri apps',
-};
+/** Named once in lib/licenses.ts, where the history's words read it too. */
+export { USER_TYPE_LABELS } from '../../lib/licenses.ts';

@@ -7,8 +7,9 @@
  * LOCAL_EXTRAS=off) sends only the documented `action`, so operationOf infers the operation from
  * the action, the target type and the fields in `data`.
  */
-import { BASE_ROLE_LABELS } from '../../../shared/privileges.ts';
 import { ID_TYPE_LABELS, type HistoryEvent, type HistoryOperation } from '../../../shared/contract/history.ts';
+import { licenseLabel, USER_TYPE_LABELS } from '../licenses.ts';
+import { baseRoleLabel, customRoleName, isBaseRole } from '../roles.ts';
 
 type Fields = Record<string, unknown>;
 const fieldsOf = (v: unknown): Fields => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : {});
@@ -77,10 +78,15 @@ export function operationOf(e: HistoryEvent): HistoryOperation | undefined {
   }
 }
 
-/** Optional names the caller knows (group and role titles), for friendlier sentences. */
+/**
+ * Optional names the caller could read (lib/history/names.ts: roles, groups, items), so sentences
+ * and before/after rows say 'Field crews' instead of a group id. Each answers undefined for an id
+ * it could not read, and the id is shown then.
+ */
 export interface Names {
   group?: (id: string) => string | undefined;
   role?: (id: string) => string | undefined;
+  item?: (id: string) => string | undefined;
 }
 
 const quoted = (s: string) => `'${s}'`;
@@ -122,16 +128,132 @@ export function sharingDelta(e: HistoryEvent): { added: string[]; removed: strin
   return { added, removed };
 }
 
-export function roleWords(role: unknown, roleId: unknown, names: Names = {}): string {
-  if (typeof roleId === 'string' && roleId) return `the role ${quoted(names.role?.(roleId) ?? roleId)}`;
-  if (typeof role === 'string' && role in BASE_ROLE_LABELS) return BASE_ROLE_LABELS[role as keyof typeof BASE_ROLE_LABELS];
-  return typeof role === 'string' && role ? role : 'no role';
+/**
+ * A role's name: a base role ("org_user") in words, a custom or built-in role id by its name (the
+ * roles the console read, then the built-in ones), else the id.
+ */
+export function roleName(role: string, names: Names = {}): string {
+  if (isBaseRole(role)) return baseRoleLabel(role);
+  return names.role?.(role) ?? customRoleName(role) ?? role;
 }
 
-const changedKeys = (e: HistoryEvent) => [...new Set([...Object.keys(fieldsOf(e.data?.before)), ...Object.keys(fieldsOf(e.data?.after))])];
+export function roleWords(role: unknown, roleId: unknown, names: Names = {}): string {
+  if (typeof roleId === 'string' && roleId) return `the role ${quoted(roleName(roleId, names))}`;
+  return typeof role === 'string' && role ? roleName(role, names) : 'no role';
+}
+
+/** Field names in words (the rest are shown as recorded). */
+const FIELD_LABELS: Record<string, string> = {
+  role: 'role',
+  roleId: 'custom role',
+  userLicenseType: 'user type',
+  userLicenseTypeId: 'user type',
+  userType: 'apps',
+  apps: 'default apps',
+  appBundles: 'app bundles',
+  groups: 'groups',
+  contentStatus: 'content status',
+  destinationItemId: 'related item',
+  originItemId: 'item',
+  relationshipType: 'relationship',
+  ownerFolder: 'folder',
+  folderName: 'folder name',
+  payloadUrl: 'payload URL',
+  isActive: 'active',
+  snippet: 'summary',
+  licenseInfo: 'terms of use',
+  accessInformation: 'credits',
+  typeKeywords: 'type keywords',
+};
+export const fieldLabel = (field: string): string => FIELD_LABELS[field] ?? field;
+
+/** Nothing recorded, null, '' and [] all mean "not set"; lists compare as sets. */
+const normal = (v: unknown): string | null => {
+  if (v === undefined || v === null || v === '') return null;
+  if (Array.isArray(v)) return v.length ? JSON.stringify(v.map((x) => JSON.stringify(x)).sort()) : null;
+  return JSON.stringify(v);
+};
+const differs = (a: unknown, b: unknown) => normal(a) !== normal(b);
+
+/**
+ * The fields whose value the event changed. A portal may record the whole record before and after
+ * (the new-member defaults do): fields equal on both sides are not changes.
+ */
+export function changedKeys(e: HistoryEvent): string[] {
+  const before = fieldsOf(e.data?.before);
+  const after = fieldsOf(e.data?.after);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => differs(before[k], after[k]));
+}
 const keysSuffix = (e: HistoryEvent) => {
-  const keys = changedKeys(e);
-  return keys.length ? ` (${listWords(keys, 4)})` : '';
+  const labels = [...new Set(changedKeys(e).map(fieldLabel))];
+  return labels.length ? ` (${listWords(labels, 4)})` : '';
+};
+
+const stringsOf = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** One recorded value in words: role, user type, apps, groups and items by name (ids when unknown). */
+export function displayValue(field: string, v: unknown, names: Names = {}): string {
+  if (v === null || v === undefined || v === '' || (Array.isArray(v) && !v.length)) return '—';
+  switch (field) {
+    case 'role':
+    case 'roleId':
+      return typeof v === 'string' ? roleName(v, names) : valueText(v);
+    case 'userLicenseType':
+    case 'userLicenseTypeId':
+      return typeof v === 'string' ? licenseLabel(v) : valueText(v);
+    case 'userType':
+      return typeof v === 'string' ? ((USER_TYPE_LABELS as Record<string, string>)[v] ?? v) : valueText(v);
+    case 'groups':
+      return Array.isArray(v)
+        ? stringsOf(v)
+            .map((g) => names.group?.(g) ?? g)
+            .join(', ')
+        : valueText(v);
+    case 'destinationItemId':
+    case 'originItemId':
+      return typeof v === 'string' ? (names.item?.(v) ?? v) : valueText(v);
+    case 'contentStatus':
+      return STATUS_WORDS[String(v)] ?? String(v);
+    default:
+      return valueText(v);
+  }
+}
+
+/**
+ * The new-member defaults an event changed, each in words: "set the role to 'Publisher'",
+ * "cleared the user type (was Creator)", "added the group 'Crews'". Set and clear read apart.
+ */
+export function defaultsChanges(e: HistoryEvent, names: Names = {}): string[] {
+  const before = fieldsOf(e.data?.before);
+  const after = fieldsOf(e.data?.after);
+  const parts: string[] = [];
+  for (const field of changedKeys(e)) {
+    const label = fieldLabel(field);
+    if (field === 'groups' || field === 'apps' || field === 'appBundles') {
+      const [b, a] = [before[field], after[field]].map((v) => (Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))) : []));
+      const added = a.filter((x) => !b.includes(x));
+      const removed = b.filter((x) => !a.includes(x));
+      const words = (ids: string[]) => listWords(field === 'groups' ? ids.map((g) => quoted(names.group?.(g) ?? g)) : ids.map(quoted), 3);
+      const noun = field === 'groups' ? 'group' : field === 'apps' ? 'app' : 'app bundle';
+      const plural = (n: number) => (n === 1 ? noun : `${noun}s`);
+      if (added.length) parts.push(`added the ${plural(added.length)} ${words(added)}`);
+      if (removed.length) parts.push(`removed the ${plural(removed.length)} ${words(removed)}`);
+      continue;
+    }
+    const was = displayValue(field, before[field], names);
+    const now = displayValue(field, after[field], names);
+    if (now === '—') parts.push(`cleared the ${label} (was ${quoted(was)})`);
+    else if (was === '—') parts.push(`set the ${label} to ${quoted(now)}`);
+    else parts.push(`changed the ${label} from ${quoted(was)} to ${quoted(now)}`);
+  }
+  return parts;
+}
+
+/** "Org name" of a collaboration participant: the name recorded with the event, else its portal id. */
+const participantOf = (e: HistoryEvent): string => {
+  const name = e.data?.participantName;
+  const id = e.data?.participantPortalId;
+  return typeof name === 'string' && name ? quoted(name) : typeof id === 'string' && id ? `the portal ${id}` : 'a participant';
 };
 /** A recorded value in a sentence (objects as JSON, never "[object Object]"), or the fallback when it is absent. */
 const textOr = (v: unknown, fallback: string): string => (v === undefined || v === null || v === '' ? fallback : valueText(v));
@@ -144,6 +266,7 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
   const before = fieldsOf(e.data?.before);
   const after = fieldsOf(e.data?.after);
   const op = operationOf(e);
+  const itemWords = (id: unknown) => (typeof id === 'string' && id ? quoted(names.item?.(id) ?? id) : 'an item');
   switch (op) {
     case 'addItem':
       return `${who} added the item ${title}`;
@@ -178,9 +301,9 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
     case 'unprotectItem':
       return `${who} removed the delete protection of ${title}`;
     case 'addRelationship':
-      return `${who} related ${title} to ${textOr(after.destinationItemId, 'an item')} (${textOr(after.relationshipType, 'relationship')})`;
+      return `${who} related ${title} to ${itemWords(after.destinationItemId)} (${textOr(after.relationshipType, 'relationship')})`;
     case 'deleteRelationship':
-      return `${who} removed the relationship ${textOr(before.relationshipType, '')} from ${title} to ${textOr(before.destinationItemId, 'an item')}`.replace(
+      return `${who} removed the relationship ${textOr(before.relationshipType, '')} from ${title} to ${itemWords(before.destinationItemId)}`.replace(
         '  ',
         ' ',
       );
@@ -252,8 +375,10 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       return `${who} deleted the role ${title}`;
     case 'updateOrganization':
       return `${who} changed the organization's settings${keysSuffix(e)}`;
-    case 'setUserDefaultSettings':
-      return `${who} changed the new-member defaults${keysSuffix(e)}`;
+    case 'setUserDefaultSettings': {
+      const parts = defaultsChanges(e, names);
+      return parts.length ? `${who} changed the new-member defaults: ${parts.join('; ')}` : `${who} saved the new-member defaults unchanged`;
+    }
     case 'createWebhook':
     case 'createServiceWebhook':
       return `${who} created the webhook ${title}`;
@@ -279,13 +404,38 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       return `${who} enabled the scheduled task ${title}`;
     case 'disableTask':
       return `${who} disabled the scheduled task ${title}`;
+    // Collaborations: the target is the collaboration (its name is the title); a participant is
+    // named by the organization recorded with the event, never by the collaboration's name.
+    case 'createCollaboration':
+      return `${who} created the collaboration ${title}`;
+    case 'updateCollaboration':
+      return `${who} updated the collaboration ${title}${keysSuffix(e)}`;
+    case 'deleteCollaboration':
+      return `${who} deleted the collaboration ${title}`;
+    case 'inviteParticipant':
+      return `${who} invited ${participantOf(e)} to the collaboration ${title}`;
+    case 'acceptInvitation':
+      return `${who} accepted the invitation to the collaboration ${title}`;
+    case 'addWorkspace':
+      return `${who} added the workspace ${quoted(textOr(e.data?.name, 'workspace'))} to the collaboration ${title}`;
+    case 'updateWorkspace':
+      return `${who} updated a workspace of the collaboration ${title}`;
+    case 'deleteWorkspace':
+      return `${who} deleted a workspace of the collaboration ${title}`;
+    case 'removeParticipant':
+      return e.data?.collaborationOperation === 'removeParticipation'
+        ? `${who} left the collaboration ${title} for ${participantOf(e)}`
+        : `${who} removed ${participantOf(e)} from the collaboration ${title}`;
     default:
       return `${who}: ${e.action} ${ID_TYPE_LABELS[e.idType] ?? e.idType} ${title}`;
   }
 }
 
 export interface ChangeRow {
+  /** The recorded field name. */
   field: string;
+  /** The field in words ("user type" for userLicenseType). */
+  label: string;
   before: string;
   after: string;
 }
@@ -298,22 +448,41 @@ export function valueText(v: unknown): string {
   return String(v);
 }
 
-/** The before/after of a change, one row per field (fields only in `before` or only in `after` too). */
-export function changeRows(e: HistoryEvent): ChangeRow[] {
+/** The before/after of a change, one row per field whose value changed, values by name. */
+export function changeRows(e: HistoryEvent, names: Names = {}): ChangeRow[] {
   const before = fieldsOf(e.data?.before);
   const after = fieldsOf(e.data?.after);
   return changedKeys(e).map((field) => ({
     field,
-    before: field in before ? valueText(before[field]) : '—',
-    after: field in after ? valueText(after[field]) : '—',
+    label: fieldLabel(field),
+    before: displayValue(field, before[field], names),
+    after: displayValue(field, after[field], names),
   }));
 }
 
-/** The other details an event carries (usernames of a batch, groups shared with, a reason). */
-export function detailRows(e: HistoryEvent): { field: string; value: string }[] {
+/** Recorded for the log's own bookkeeping, or already said by the sentence. */
+const HIDDEN_DETAILS = new Set(['before', 'after', 'collaborationOperation', 'participantName', 'invitationId']);
+const DETAIL_LABELS: Record<string, string> = {
+  usernames: 'members',
+  admins: 'managers',
+  items: 'items',
+  participantPortalId: 'participant',
+  workspacesStopped: 'workspaces stopped',
+  reason: 'reason',
+};
+
+/** The other details an event carries (usernames of a batch, groups shared with, a participant), by name. */
+export function detailRows(e: HistoryEvent, names: Names = {}): { field: string; label: string; value: string }[] {
   return Object.entries(e.data ?? {})
-    .filter(([k]) => k !== 'before' && k !== 'after')
-    .map(([field, v]) => ({ field, value: valueText(v) }));
+    .filter(([k]) => !HIDDEN_DETAILS.has(k))
+    .map(([field, v]) => {
+      let value: string;
+      if (field === 'participantPortalId') value = typeof e.data?.participantName === 'string' ? `${e.data.participantName} (${valueText(v)})` : valueText(v);
+      else if (field === 'items' && Array.isArray(v))
+        value = (v as { title?: string; itemId?: string }[]).map((x) => x.title ?? (x.itemId ? (names.item?.(x.itemId) ?? x.itemId) : '')).join(', ') || '—';
+      else value = displayValue(field, v, names);
+      return { field, label: DETAIL_LABELS[field] ?? fieldLabel(field), value };
+    });
 }
 
 /** A key that tells events apart: eventId (local), else what the event is made of. */

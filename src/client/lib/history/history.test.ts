@@ -48,7 +48,42 @@ describe('describeEvent', () => {
   it('lists before/after rows per field', () => {
     const e = ev({ id: 'item3', idType: 'i', action: 'update', data: { before: { contentStatus: null }, after: { contentStatus: 'deprecated' } } });
     expect(describeEvent({ ...e, title: 'Old' })).toBe("admin1 marked 'Old' as deprecated");
-    expect(changeRows(e)).toEqual([{ field: 'contentStatus', before: '—', after: 'deprecated' }]);
+    expect(changeRows(e)).toEqual([{ field: 'contentStatus', label: 'content status', before: '—', after: 'deprecated' }]);
+  });
+
+  it('lists only the defaults that changed; set, change and clear read apart; ids fall back when no name is known', () => {
+    const whole = { role: null, userLicenseType: null, groups: [], userType: null, apps: [], appBundles: [] };
+    const set = ev({
+      id: 'org1',
+      idType: 'a',
+      action: 'update',
+      data: { before: whole, after: { ...whole, role: 'iAAAAAAAAAAAAAAA', userLicenseType: 'creatorUT', groups: ['g1', 'g2'] } },
+    });
+    expect(operationOf(set)).toBe('setUserDefaultSettings');
+    expect(describeEvent(set, { group: (id) => (id === 'g1' ? 'Crews' : undefined) })).toBe(
+      "admin1 changed the new-member defaults: set the role to 'Viewer'; set the user type to 'Creator'; added the groups 'Crews' and 'g2'",
+    );
+    const clear = ev({ id: 'org1', idType: 'a', action: 'update', data: { before: { ...whole, role: 'org_user', userType: 'both' }, after: whole } });
+    expect(describeEvent(clear)).toBe("admin1 changed the new-member defaults: cleared the role (was 'User'); cleared the apps (was 'ArcGIS and Esri apps')");
+    const change = ev({ id: 'org1', idType: 'a', action: 'update', data: { before: { ...whole, role: 'r9' }, after: { ...whole, role: 'org_publisher' } } });
+    expect(describeEvent(change, { role: (id) => (id === 'r9' ? 'Field starters' : undefined) })).toBe(
+      "admin1 changed the new-member defaults: changed the role from 'Field starters' to 'Publisher'",
+    );
+    expect(changeRows(change)).toEqual([{ field: 'role', label: 'role', before: 'r9', after: 'Publisher' }]);
+  });
+
+  it('names a removed participant by its organization, not by the collaboration', () => {
+    const e = ev({
+      id: 'c1',
+      idType: 'cp',
+      action: 'delete',
+      title: 'Field data',
+      data: { participantPortalId: 'p1', participantName: 'Partner Org', workspacesStopped: 1, collaborationOperation: 'removeParticipant' },
+    });
+    expect(describeEvent({ ...e, operation: 'removeParticipant' })).toBe("admin1 removed 'Partner Org' from the collaboration 'Field data'");
+    // An older event without the name: the portal id, still not the collaboration's name.
+    const old = { ...e, operation: 'removeParticipant' as const, data: { participantPortalId: 'p1' } };
+    expect(describeEvent(old)).toBe("admin1 removed the portal p1 from the collaboration 'Field data'");
   });
 });
 
