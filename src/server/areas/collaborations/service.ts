@@ -249,7 +249,7 @@ export async function inviteParticipant(
       operation: 'inviteParticipant',
       orgId,
       actor: actorOf(caller),
-      properties: { participantPortalId: guest.id, invitationId },
+      properties: { participantPortalId: guest.id, participantName: guest.name, invitationId },
       when: now,
     });
     return { success: true as const, invitationId };

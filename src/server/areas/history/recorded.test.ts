@@ -314,4 +314,22 @@ describe('webhooks and tasks', () => {
     await svc.post(`portals/${svc.orgId}/collaborations/${c.id}/addWorkspace`, { name: 'WS', description: '', access: 'sendAndReceive' }, tokens.admin);
     expect(await latest(c.id)).toMatchObject({ idType: 'cw', action: 'create', operation: 'addWorkspace', data: { name: 'WS' } });
   });
+
+  it('collaborations: an invited and a removed participant are named by their organization, not by the collaboration', async () => {
+    const c = await svc.post(`portals/${svc.orgId}/collaborations/createCollaboration`, { name: 'Named collab', description: '' }, tokens.admin);
+    const group = (await svc.post('community/createGroup', { title: 'Named collab group', access: 'org' }, tokens.admin)).group.id;
+    const ws = await svc.post(`portals/${svc.orgId}/collaborations/${c.id}/addWorkspace`, { name: 'Main', groupId: group }, tokens.admin);
+    const invited = await svc.post(
+      `portals/${svc.orgId}/collaborations/${c.id}/inviteParticipant`,
+      { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ [ws.workspaceId]: 'receive' }) },
+      tokens.admin,
+    );
+    expect(invited.error).toBeUndefined();
+    const invite = await latest(c.id);
+    expect(invite).toMatchObject({ idType: 'cp', operation: 'inviteParticipant', title: 'Named collab', data: { participantPortalId: svc.partnerOrgId } });
+    const partnerName = invite.data.participantName;
+    expect(typeof partnerName === 'string' && partnerName && partnerName !== 'Named collab').toBe(true);
+    expect((await svc.post(`portals/${svc.orgId}/collaborations/${c.id}/participants/${svc.partnerOrgId}/remove`, {}, tokens.admin)).error).toBeUndefined();
+    expect(await latest(c.id)).toMatchObject({ operation: 'removeParticipant', data: { participantPortalId: svc.partnerOrgId, participantName: partnerName } });
+  });
 });
