@@ -72,7 +72,14 @@ export interface OperationContext<P, C> {
 
 export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
   const portal = app.portal;
-  declaredOperations(app).push({ method: def.method, path: def.path, params: def.params, access: def.access ?? 'signedIn', longParams: def.longParams, authority: def.authority });
+  declaredOperations(app).push({
+    method: def.method,
+    path: def.path,
+    params: def.params,
+    access: def.access ?? 'signedIn',
+    longParams: def.longParams,
+    authority: def.authority,
+  });
   const publicOnly = portal.config.localExtras === false;
   if (publicOnly && def.localOnly) {
     app.route({
