@@ -1,11 +1,17 @@
 /**
  * A paged, sortable table over one page of a portal list (`start` is 1-based, `total` from the
  * response). Loading, error and empty states are drawn inside the table's frame.
+ *
+ * On a phone (lib/narrow.ts) the rows stack: each row is a card and each cell carries its column's
+ * name (global.css, .data-table-stacked), so nothing scrolls sideways. The table keeps its roles
+ * explicitly there (display: block would drop them), and the visible names are hidden from
+ * assistive technology, which reads the header cells instead.
  */
 import { Box, Checkbox, Group, Pagination, Paper, Select, Table, Text, UnstyledButton } from '@mantine/core';
 import type { ReactNode, Ref } from 'react';
 import { IconChevronDown, IconChevronUp, IconSelector } from './icons.tsx';
 import { formatCount } from '../lib/format.ts';
+import { useNarrowScreen } from '../lib/narrow.ts';
 import { ErrorState, LoadingState } from './states.tsx';
 
 export interface DataTableColumn<T> {
@@ -16,6 +22,8 @@ export interface DataTableColumn<T> {
   render: (row: T) => ReactNode;
   width?: number | string;
   align?: 'left' | 'right' | 'center';
+  /** Stacked on a phone, this cell comes first (a state or the row's name, read before the rest). */
+  stackFirst?: boolean;
 }
 
 export interface DataTableSort {
@@ -100,37 +108,42 @@ function SortHeader({ column, sort, onSortChange }: { column: DataTableColumn<un
 export function DataTable<T>(props: DataTableProps<T>) {
   const { label, itemName = 'rows', columns, rows, rowKey, sort, onSortChange, paging, onPageChange, onPageSizeChange, pageSizes = [10, 25, 50, 100] } = props;
   const { selection, selectAllRef } = props;
+  const stacked = useNarrowScreen();
+  // Roles kept when the stacked layout changes the elements' display (see the top of the file).
+  const role = (r: string) => (stacked ? { role: r } : {});
   const colSpan = columns.length + (selection ? 1 : 0);
   const selectable = selection && rows ? rows.filter((r) => !selection.disabled?.(r)) : [];
   const selectedOnPage = selection ? selectable.filter((r) => selection.selected.has(rowKey(r))).length : 0;
   let body: ReactNode;
   if (props.error && !rows) {
     body = (
-      <Table.Tr>
-        <Table.Td colSpan={colSpan} p="md">
+      <Table.Tr {...role('row')}>
+        <Table.Td {...role('cell')} colSpan={colSpan} p="md">
           <ErrorState error={props.error} title={`Could not load ${itemName}`} onRetry={props.onRetry} />
         </Table.Td>
       </Table.Tr>
     );
   } else if (props.loading || !rows) {
     body = (
-      <Table.Tr>
-        <Table.Td colSpan={colSpan}>
+      <Table.Tr {...role('row')}>
+        <Table.Td {...role('cell')} colSpan={colSpan}>
           <LoadingState label={`Loading ${itemName}…`} />
         </Table.Td>
       </Table.Tr>
     );
   } else if (rows.length === 0) {
     body = (
-      <Table.Tr>
-        <Table.Td colSpan={colSpan}>{props.empty ?? <Text ta="center" c="dimmed" py="xl">{`No ${itemName}.`}</Text>}</Table.Td>
+      <Table.Tr {...role('row')}>
+        <Table.Td {...role('cell')} colSpan={colSpan}>
+          {props.empty ?? <Text ta="center" c="dimmed" py="xl">{`No ${itemName}.`}</Text>}
+        </Table.Td>
       </Table.Tr>
     );
   } else {
     body = rows.map((row) => (
-      <Table.Tr key={rowKey(row)} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
+      <Table.Tr key={rowKey(row)} {...role('row')} bg={selection?.selected.has(rowKey(row)) ? 'var(--mantine-primary-color-light)' : undefined}>
         {selection ? (
-          <Table.Td w={40}>
+          <Table.Td w={40} {...role('cell')} data-stack-first>
             <Checkbox
               aria-label={selection.rowLabel(row)}
               checked={selection.selected.has(rowKey(row))}
@@ -140,8 +153,13 @@ export function DataTable<T>(props: DataTableProps<T>) {
           </Table.Td>
         ) : null}
         {columns.map((c) => (
-          <Table.Td key={c.id} ta={c.align}>
-            {c.render(row)}
+          <Table.Td key={c.id} ta={c.align} {...role('cell')} data-stack-first={c.stackFirst || undefined} data-unlabelled={!c.header || undefined}>
+            {stacked && c.header ? (
+              <span className="data-table-label" aria-hidden="true">
+                {c.header}
+              </span>
+            ) : null}
+            {stacked ? <div className="data-table-value">{c.render(row)}</div> : c.render(row)}
           </Table.Td>
         ))}
       </Table.Tr>
@@ -154,9 +172,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const page = Math.min(pages, current);
 
   return (
-    <Paper withBorder radius="md">
-      <Table.ScrollContainer minWidth={props.minWidth ?? 720}>
+    <Paper withBorder radius="md" className={stacked ? 'data-table-stacked' : undefined}>
+      <Table.ScrollContainer minWidth={stacked ? 0 : (props.minWidth ?? 720)}>
         <Table
+          {...role('table')}
           aria-label={label}
           aria-busy={props.loading || props.fetching ? true : undefined}
           highlightOnHover
@@ -164,10 +183,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
           horizontalSpacing="md"
           style={{ opacity: props.fetching ? 0.6 : 1, transition: 'opacity 120ms' }}
         >
-          <Table.Thead>
-            <Table.Tr>
+          <Table.Thead {...role('rowgroup')}>
+            <Table.Tr {...role('row')}>
               {selection ? (
-                <Table.Th w={40}>
+                <Table.Th w={40} {...role('columnheader')}>
                   <Checkbox
                     ref={selectAllRef}
                     aria-label={`Select all ${itemName} on this page`}
@@ -183,6 +202,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 return (
                   <Table.Th
                     key={c.id}
+                    {...role('columnheader')}
                     w={c.width}
                     ta={c.align}
                     aria-sort={c.sortField ? (active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none') : undefined}
@@ -193,7 +213,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
               })}
             </Table.Tr>
           </Table.Thead>
-          <Table.Tbody>{body}</Table.Tbody>
+          <Table.Tbody {...role('rowgroup')}>{body}</Table.Tbody>
         </Table>
       </Table.ScrollContainer>
       {paging ? (

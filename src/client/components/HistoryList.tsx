@@ -70,13 +70,14 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
     {
       id: 'when',
       header: 'When',
+      stackFirst: true,
       render: (e) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
           {formatDateTime(e.created)}
         </Text>
       ),
     },
-    { id: 'what', header: 'Event', render: (e) => <EventCell event={e} names={names} /> },
+    { id: 'what', header: 'Event', stackFirst: true, render: (e) => <EventCell event={e} names={names} /> },
   ];
   if (showTarget) columns.push({ id: 'type', header: 'Target', render: (e) => <Text size="sm">{ID_TYPE_LABELS[e.idType] ?? e.idType}</Text> });
 

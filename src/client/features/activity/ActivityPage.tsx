@@ -3,12 +3,13 @@
  * filters, "Load more" paging through nextKey, the before/after of each change, and the CSV of the
  * filtered view, and undo of the selected changes (components/UndoDialog.tsx). A portal without the history operation (ArcGIS Enterprise) gets a notice instead.
  */
-import { Button, Group, Select, TextInput } from '@mantine/core';
+import { Box, Button, Select, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { fetchHistoryCsv, isHistoryUnavailable } from '../../api/index.ts';
 import { historyPagesQuery } from '../../lib/history/queries.ts';
 import { HISTORY_ACTIONS, HISTORY_ID_TYPES, ID_TYPE_LABELS } from '../../../shared/contract/history.ts';
+import { FilterBar } from '../../components/FilterBar.tsx';
 import { HistoryList } from '../../components/HistoryList.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
@@ -76,29 +77,31 @@ export default function ActivityPage() {
         }
       />
       <form onSubmit={submit} aria-label="Filter activity">
-        <Group align="flex-end" mb="md" wrap="wrap">
-          <TextInput label="Actor (username)" {...field('actor')} />
-          <Select
-            {...FIT}
-            label="Action"
-            data={[{ value: '', label: 'Any' }, ...HISTORY_ACTIONS.map((a) => ({ value: a, label: a }))]}
-            value={draft.action}
-            onChange={(v) => setDraft({ ...draft, action: v ?? '' })}
-            allowDeselect={false}
-          />
-          <Select
-            {...FIT}
-            label="Target type"
-            data={[{ value: '', label: 'Any' }, ...HISTORY_ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] ?? t }))]}
-            value={draft.type}
-            onChange={(v) => setDraft({ ...draft, type: v ?? '' })}
-            allowDeselect={false}
-          />
-          <TextInput label="Target id or username" {...field('id')} />
-          <TextInput type="date" label="From" {...field('from')} />
-          <TextInput type="date" label="To" {...field('to')} />
-          <Button type="submit">Apply filters</Button>
-        </Group>
+        <Box mb="md">
+          <FilterBar label="Activity filters" active={Object.values(applied).filter(Boolean).length}>
+            <TextInput label="Actor (username)" {...field('actor')} />
+            <Select
+              {...FIT}
+              label="Action"
+              data={[{ value: '', label: 'Any' }, ...HISTORY_ACTIONS.map((a) => ({ value: a, label: a }))]}
+              value={draft.action}
+              onChange={(v) => setDraft({ ...draft, action: v ?? '' })}
+              allowDeselect={false}
+            />
+            <Select
+              {...FIT}
+              label="Target type"
+              data={[{ value: '', label: 'Any' }, ...HISTORY_ID_TYPES.map((t) => ({ value: t, label: ID_TYPE_LABELS[t] ?? t }))]}
+              value={draft.type}
+              onChange={(v) => setDraft({ ...draft, type: v ?? '' })}
+              allowDeselect={false}
+            />
+            <TextInput label="Target id or username" {...field('id')} />
+            <TextInput type="date" label="From" {...field('from')} />
+            <TextInput type="date" label="To" {...field('to')} />
+            <Button type="submit">Apply filters</Button>
+          </FilterBar>
+        </Box>
       </form>
       <HistoryList
         label="Organization activity"

@@ -4,10 +4,11 @@
  * host — removing a participant after an impact preview and a typed confirmation; a guest may
  * leave the same way.
  */
-import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
+import { DataTable } from '../../components/DataTable.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
@@ -122,73 +123,80 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
         {participants.isPending ? <LoadingState label="Loading participants…" minHeight={60} /> : null}
         {participants.isError ? <ErrorState error={participants.error} onRetry={() => participants.refetch()} /> : null}
         {participants.data ? (
-          <Paper withBorder radius="md">
-            {/* Narrow windows (320 px, 200 % zoom): the table scrolls in its own region, not the page. */}
-            <Table.ScrollContainer minWidth={640}>
-              <Table aria-label={`Participants of ${c.name}`} verticalSpacing={6}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Portal</Table.Th>
-                    <Table.Th w={70}>Role</Table.Th>
-                    <Table.Th w={100}>Status</Table.Th>
-                    <Table.Th>Contact</Table.Th>
-                    <Table.Th>Workspaces</Table.Th>
-                    {isHost ? (
-                      <Table.Th>
-                        <VisuallyHidden>Actions</VisuallyHidden>
-                      </Table.Th>
-                    ) : null}
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {participants.data.participants.map((p) => (
-                    <Table.Tr key={p.portalInfo.id}>
-                      <Table.Td>
-                        <Text size="sm" fw={600}>
-                          {p.portalInfo.name}
-                        </Text>
-                        <Text size="xs" c="dimmed" ff="monospace">
-                          {p.portalInfo.id}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{p.collaborationRole}</Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
-                          {p.status}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
-                        <Text size="xs" c="dimmed">
-                          {p.config.contactEmailAddress}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="sm">
-                          {p.workspaces?.length
-                            ? p.workspaces
-                                .map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`)
-                                .join('; ')
-                            : '—'}
-                        </Text>
-                      </Table.Td>
-                      {isHost ? (
-                        <Table.Td align="right">
-                          {p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
-                            <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
-                              Remove
-                            </Button>
-                          ) : null}
-                        </Table.Td>
-                      ) : null}
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-          </Paper>
+          // The shared table: on a phone its rows stack into labelled cards instead of scrolling sideways.
+          <DataTable
+            label={`Participants of ${c.name}`}
+            itemName="participants"
+            rows={participants.data.participants}
+            rowKey={(p) => p.portalInfo.id}
+            minWidth={640}
+            columns={[
+              {
+                id: 'portal',
+                header: 'Portal',
+                render: (p) => (
+                  <>
+                    <Text size="sm" fw={600}>
+                      {p.portalInfo.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {p.portalInfo.id}
+                    </Text>
+                  </>
+                ),
+              },
+              { id: 'role', header: 'Role', width: 70, render: (p) => <Text size="sm">{p.collaborationRole}</Text> },
+              {
+                id: 'status',
+                header: 'Status',
+                width: 100,
+                stackFirst: true,
+                render: (p) => (
+                  <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
+                    {p.status}
+                  </Badge>
+                ),
+              },
+              {
+                id: 'contact',
+                header: 'Contact',
+                render: (p) => (
+                  <>
+                    <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
+                    <Text size="xs" c="dimmed">
+                      {p.config.contactEmailAddress}
+                    </Text>
+                  </>
+                ),
+              },
+              {
+                id: 'workspaces',
+                header: 'Workspaces',
+                render: (p) => (
+                  <Text size="sm">
+                    {p.workspaces?.length
+                      ? p.workspaces.map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`).join('; ')
+                      : '—'}
+                  </Text>
+                ),
+              },
+              ...(isHost
+                ? [
+                    {
+                      id: 'actions',
+                      header: 'Actions',
+                      align: 'right' as const,
+                      render: (p: ParticipantRecord) =>
+                        p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
+                          <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
+                            Remove
+                          </Button>
+                        ) : null,
+                    },
+                  ]
+                : []),
+            ]}
+          />
         ) : null}
       </Stack>
 

@@ -11,6 +11,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx'
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { FilterBar } from '../../components/FilterBar.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
@@ -119,25 +120,32 @@ export default function ContentPage() {
         }
       />
       <Paper withBorder p="sm" mb="md" radius="md">
-        <Group gap="sm" align="flex-end" wrap="wrap">
-          <Tooltip label={orgView.allowed ? '' : orgView.reason} disabled={orgView.allowed} multiline w={280}>
-            <SegmentedControl
-              aria-label="Whose content"
-              value={effective.scope}
-              onChange={(v) => update({ scope: v, start: 1, folder: '', owner: '' })}
-              data={[
-                { value: 'mine', label: 'My content' },
-                { value: 'org', label: 'Organization', disabled: !orgView.allowed },
-              ]}
-            />
-          </Tooltip>
-          <SearchBox
-            value={list.q}
-            onSearch={(q) => update({ q, start: 1 }, true)}
-            label="Search content"
-            placeholder="Title, summary, description or tag"
-            inputRef={searchRef}
-          />
+        <FilterBar
+          label="Filter content"
+          active={[list.owner, list.folder, list.type, list.status, list.access, list.group].filter(Boolean).length}
+          leading={
+            <>
+              <Tooltip label={orgView.allowed ? '' : orgView.reason} disabled={orgView.allowed} multiline w={280}>
+                <SegmentedControl
+                  aria-label="Whose content"
+                  value={effective.scope}
+                  onChange={(v) => update({ scope: v, start: 1, folder: '', owner: '' })}
+                  data={[
+                    { value: 'mine', label: 'My content' },
+                    { value: 'org', label: 'Organization', disabled: !orgView.allowed },
+                  ]}
+                />
+              </Tooltip>
+              <SearchBox
+                value={list.q}
+                onSearch={(q) => update({ q, start: 1 }, true)}
+                label="Search content"
+                placeholder="Title, summary, description or tag"
+                inputRef={searchRef}
+              />
+            </>
+          }
+        >
           {effective.scope === 'org' ? (
             <TextInput
               label="Owner"
@@ -193,7 +201,7 @@ export default function ContentPage() {
             searchable
             w={180}
           />
-        </Group>
+        </FilterBar>
       </Paper>
       <ContentSelectionBar
         selected={[...selected.values()]}

@@ -1,5 +1,5 @@
 /** Groups: the groups the member may see — searched, sorted, paged; create a group. */
-import { Anchor, Group, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Anchor, Box, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,6 +8,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx'
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { FilterBar } from '../../components/FilterBar.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
@@ -84,18 +85,25 @@ export default function GroupsPage() {
           </GuardedButton>
         }
       />
-      <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-        <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search groups" placeholder="Search by title, summary or tag" />
-        <SegmentedControl
-          aria-label="Which groups"
-          value={list.mine}
-          onChange={(v) => update({ mine: v, start: 1 })}
-          data={[
-            { value: '', label: 'All I can see' },
-            { value: 'owned', label: 'Owned by me' },
-          ]}
-        />
-      </Group>
+      <Box mb="md">
+        <FilterBar
+          label="Filter groups"
+          active={list.mine ? 1 : 0}
+          leading={
+            <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search groups" placeholder="Search by title, summary or tag" />
+          }
+        >
+          <SegmentedControl
+            aria-label="Which groups"
+            value={list.mine}
+            onChange={(v) => update({ mine: v, start: 1 })}
+            data={[
+              { value: '', label: 'All I can see' },
+              { value: 'owned', label: 'Owned by me' },
+            ]}
+          />
+        </FilterBar>
+      </Box>
       <DataTable
         label="Groups"
         itemName="groups"

@@ -2,7 +2,7 @@
  * Members: the organization's members — paged, sorted, searched, filtered by role; add members,
  * change roles (one or several at once), unlock a member's sign-in (local extra).
  */
-import { ActionIcon, Badge, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { HistoryDrawer, mayReadHistory } from '../../components/HistorySection.tsx';
 import { IconChevronDown, IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { FilterBar } from '../../components/FilterBar.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
@@ -205,17 +206,24 @@ export default function MembersPage() {
           </GuardedButton>
         }
       />
-      <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
-        <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search members" placeholder="Search by name, username or email" />
-        <Select
-          aria-label="Filter by role"
-          data={filterData}
-          value={list.role}
-          onChange={(v) => update({ role: v ?? '', start: 1 })}
-          allowDeselect={false}
-          w={220}
-        />
-      </Group>
+      <Box mb="md">
+        <FilterBar
+          label="Filter members"
+          active={list.role ? 1 : 0}
+          leading={
+            <SearchBox value={list.q} onSearch={(q) => update({ q, start: 1 }, true)} label="Search members" placeholder="Search by name, username or email" />
+          }
+        >
+          <Select
+            aria-label="Filter by role"
+            data={filterData}
+            value={list.role}
+            onChange={(v) => update({ role: v ?? '', start: 1 })}
+            allowDeselect={false}
+            w={220}
+          />
+        </FilterBar>
+      </Box>
       <Paper withBorder radius="md" px="md" py="xs" mb="sm">
         <Group justify="space-between" gap="sm" wrap="wrap">
           <Text size="sm" c={selected.size ? undefined : 'dimmed'} aria-live="polite" data-testid="selection-count">

@@ -147,6 +147,7 @@ export default function TasksPage() {
     {
       id: 'title',
       header: 'Task',
+      stackFirst: true,
       sortField: 'title',
       render: (t) => (
         <Stack gap={0}>
@@ -199,6 +200,7 @@ export default function TasksPage() {
     {
       id: 'state',
       header: 'State',
+      stackFirst: true,
       width: 170,
       render: (t) => (
         <Stack gap={2}>

@@ -27,6 +27,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
     {
       id: 'name',
       header: 'Webhook',
+      stackFirst: true,
       render: (w) => (
         <UnstyledButton onClick={() => setOpen(w)} aria-label={`Show ${w.name}`}>
           <Text size="sm" fw={600} c="blue">
@@ -58,6 +59,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
     {
       id: 'state',
       header: 'State',
+      stackFirst: true,
       render: (w) =>
         w.active ? (
           <Badge color="green" variant="light">

@@ -71,6 +71,7 @@ function OrganizationWebhooks({ orgId }: { orgId: string }) {
     {
       id: 'name',
       header: 'Webhook',
+      stackFirst: true,
       render: (w) => (
         <Stack gap={2}>
           <Anchor component={Link} to={`/webhooks/${w.id}`} fw={600} size="sm">
@@ -86,6 +87,7 @@ function OrganizationWebhooks({ orgId }: { orgId: string }) {
     {
       id: 'state',
       header: 'State',
+      stackFirst: true,
       render: (w) => (
         <Stack gap={2}>
           <StateBadge webhook={w} />

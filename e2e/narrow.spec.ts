@@ -1,0 +1,127 @@
+/**
+ * Phones (390×844, issue 25 item 9): no list page scrolls sideways and no table is wider than its
+ * card (tables stack their rows), filters sit behind a "Filters" button until asked for, and the
+ * webhook state reads whole. Screenshots of every list page, light and dark.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO_PASSWORD, snap } from './support.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+const LIST_PAGES = [
+  { path: '/content', heading: 'Content', filters: 'Filter content' },
+  { path: '/members', heading: 'Members', filters: 'Filter members' },
+  { path: '/groups', heading: 'Groups', filters: 'Filter groups' },
+  { path: '/webhooks', heading: 'Webhooks' },
+  { path: '/tasks', heading: /tasks/i },
+  { path: '/activity', heading: 'Activity', filters: 'Activity filters' },
+  { path: '/collaborations', heading: 'Collaborations' },
+  { path: '/settings', heading: 'Settings' },
+  { path: '/roles', heading: 'Roles' },
+] as const;
+
+/** How far the page and each table stick out: the page past the window, a table past its card. */
+async function overflow(page: Page) {
+  return page.evaluate(() => {
+    const doc = document.scrollingElement!;
+    const tables = [...document.querySelectorAll('main table')].map((t) => {
+      const card = t.closest('.mantine-Paper-root') ?? t.parentElement!;
+      return {
+        name: t.getAttribute('aria-label') ?? '',
+        table: Math.ceil(t.getBoundingClientRect().width),
+        card: Math.ceil(card.getBoundingClientRect().width),
+      };
+    });
+    return { page: { scroll: doc.scrollWidth, client: doc.clientWidth }, wider: tables.filter((t) => t.table > t.card) };
+  });
+}
+
+async function open(page: Page, path: string, heading: string | RegExp) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 15_000 });
+}
+
+test.use({ viewport: PHONE });
+
+/** support.ts's sign-in, with room for a slow first page on a busy machine. */
+async function signIn(page: Page, username: string) {
+  await page.goto('/sign-in');
+  await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: 20_000 });
+}
+
+test.beforeAll(async ({ request }) => {
+  // A webhook that is deactivated, so its state ("Deactivated") is on the list.
+  const { token } = await (await request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
+  const self = await (await request.get(`/sharing/rest/portals/self?f=json&token=${token}`)).json();
+  const base = `/sharing/rest/portals/${self.id}/webhooks`;
+  const made = await (
+    await request.post(`${base}/createWebhook`, {
+      form: { f: 'json', token, name: 'Narrow deactivated hook', url: 'http://127.0.0.1:9/narrow-hook', events: '/items' },
+    })
+  ).json();
+  expect(made.id, JSON.stringify(made)).toBeTruthy();
+  await request.post(`${base}/${made.id}/deactivate`, { form: { f: 'json', token } });
+});
+
+test('no list page scrolls sideways at 390 px, and no table is wider than its card', async ({ page }) => {
+  await signIn(page, 'admin');
+  for (const { path, heading } of LIST_PAGES) {
+    await open(page, path, heading);
+    const o = await overflow(page);
+    expect(o.page.scroll, `${path} scrolls sideways`).toBeLessThanOrEqual(o.page.client);
+    expect(o.wider, `${path}: tables wider than their card`).toEqual([]);
+  }
+});
+
+test('filters wait behind a "Filters" button on a phone', async ({ page }) => {
+  await signIn(page, 'admin');
+  for (const { path, heading, filters } of LIST_PAGES.filter((p) => 'filters' in p)) {
+    await open(page, path, heading);
+    const button = page.getByRole('button', { name: /^Filters/ });
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await expect(page.getByRole('group', { name: filters })).toBeHidden();
+    await button.click();
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('group', { name: filters })).toBeVisible();
+  }
+  // A filter in use is counted on the button, and the list follows it.
+  await open(page, '/members', 'Members');
+  await page.getByRole('button', { name: 'Filters' }).click();
+  await page.getByRole('combobox', { name: 'Filter by role' }).click();
+  await page.getByRole('option', { name: 'Administrator' }).first().click();
+  await expect(page.getByRole('button', { name: 'Filters (1 in use)' })).toBeVisible();
+});
+
+test('a webhook row leads with its name and state, read whole', async ({ page }) => {
+  await signIn(page, 'admin');
+  await open(page, '/webhooks', 'Webhooks');
+  const table = page.getByRole('table', { name: /webhooks/i }).first();
+  const row = table.getByRole('row', { name: /Narrow deactivated hook/ }).first();
+  // Stacked, the name comes first, then the state (before events and deliveries), as laid out.
+  const top = async (text: string | RegExp) => (await row.getByText(text).first().boundingBox())!.y;
+  const [name, state, events] = [await top('Narrow deactivated hook'), await top(/^Deactivated$/), await top(/^Events$/)];
+  expect(name).toBeLessThan(state);
+  expect(state).toBeLessThan(events);
+  // On one line: a word (or less) per line was the bug.
+  const badge = (await row
+    .getByText(/^Deactivated$/)
+    .first()
+    .boundingBox())!;
+  expect(badge.height).toBeLessThan(30);
+  expect(badge.width).toBeGreaterThan(60);
+});
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`screenshots of every list page at 390×844, ${scheme}`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: scheme });
+    await signIn(page, 'admin');
+    for (const { path, heading } of LIST_PAGES) {
+      await open(page, path, heading);
+      await snap(page, `narrow-${path.slice(1)}-${scheme}`);
+    }
+  });
+}
