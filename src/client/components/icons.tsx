@@ -229,3 +229,93 @@ export const IconClock = (p: IconProps) => (
     <path d="M12 7v5l3 2" />
   </Icon>
 );
+
+/* Item types (components/ItemTypeIcon.tsx maps each type to one of these). */
+
+/** A folded paper map: web maps. */
+export const IconMap = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M3 6l6-3 6 3 6-3v15l-6 3-6-3-6 3z" />
+    <path d="M9 3v15M15 6v15" />
+  </Icon>
+);
+
+/** A globe: scenes and scene layers. */
+export const IconGlobe = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
+  </Icon>
+);
+
+/** Stacked layers: feature services and feature collections. */
+export const IconLayers = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M12 3l9 5-9 5-9-5z" />
+    <path d="M3 13l9 5 9-5" />
+  </Icon>
+);
+
+/** A grid of tiles: map, tile and vector tile services. */
+export const IconTiles = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="3" width="18" height="18" rx="2" />
+    <path d="M3 9h18M3 15h18M9 3v18M15 3v18" />
+  </Icon>
+);
+
+/** A picture: images and imagery services. */
+export const IconPhoto = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <circle cx="9" cy="10" r="2" />
+    <path d="M21 16l-5-5-9 9" />
+  </Icon>
+);
+
+/** An app window: web apps, dashboards, story maps. */
+export const IconAppWindow = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M3 9h18M7 6.5h.01M10 6.5h.01" />
+  </Icon>
+);
+
+/** A table: CSV and spreadsheets. */
+export const IconTable = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M3 10h18M3 15h18M10 4v16" />
+  </Icon>
+);
+
+/** A database: geodatabases and data stores. */
+export const IconDatabase = (p: IconProps) => (
+  <Icon {...p}>
+    <ellipse cx="12" cy="6" rx="8" ry="3" />
+    <path d="M4 6v12c0 1.7 3.6 3 8 3s8-1.3 8-3V6M4 12c0 1.7 3.6 3 8 3s8-1.3 8-3" />
+  </Icon>
+);
+
+/** A chain link: document links and other URL items. */
+export const IconLink = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1" />
+    <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
+  </Icon>
+);
+
+/** Angle brackets: code and JSON. */
+export const IconCode = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M8 8l-5 4 5 4M16 8l5 4-5 4M14 5l-4 14" />
+  </Icon>
+);
+
+/** Two sheets: copy to the clipboard. */
+export const IconCopy = (p: IconProps) => (
+  <Icon {...p}>
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
+  </Icon>
+);

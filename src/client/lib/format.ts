@@ -22,6 +22,11 @@ export function capitalize(text: string): string {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+/** "a Feature Service", "an Image Service": the article by the first letter (type names, not English at large). */
+export function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 /** 1536 → "1.5 KB"; binary units, one decimal below 10. */
 export function formatBytes(bytes: number): string {
   const units = ['bytes', 'KB', 'MB', 'GB', 'TB'];

@@ -32,10 +32,12 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useNavigate } from 'react-router';
 import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
 import type { AddItemInput } from '../../api/index.ts';
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
-import { formatBytes } from '../../lib/format.ts';
+import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
+import { formatBytes, withArticle } from '../../lib/format.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useAddItem } from './mutations.ts';
@@ -46,6 +48,7 @@ import { addTransfer } from './transfers.ts';
 import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
 import { finishUploadedItem } from './afterUpload.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
+import { typeFromUrl } from './typeFromUrl.ts';
 
 const FORM_FIELDS = [
   'title',
@@ -89,7 +92,19 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ loaded: number; total: number } | null>(null);
   const form = useForm<AddItemFormValues>({ resolver: zodResolver(addItemSchema), defaultValues: EMPTY_ADD_ITEM, mode: 'onTouched' });
-  const [mode, relate, useProxy, file] = useWatch({ control: form.control, name: ['mode', 'relate', 'useProxy', 'file'] });
+  const [mode, relate, useProxy, file, url, type] = useWatch({ control: form.control, name: ['mode', 'relate', 'useProxy', 'file', 'url', 'type'] });
+  const navigate = useNavigate();
+  // The type last filled in from the URL: while the Type field still holds it, the member has not
+  // chosen one, so a changed URL may replace it; a type they typed themselves is left alone.
+  const [typeGuess, setTypeGuess] = useState('');
+  const guessedType = typeFromUrl(url);
+  const onUrlChange = (value: string) => {
+    const guess = typeFromUrl(value) ?? '';
+    const current = form.getValues('type');
+    if (guess === typeGuess || (current && current !== typeGuess)) return;
+    form.setValue('type', guess, { shouldValidate: form.formState.isSubmitted });
+    setTypeGuess(guess);
+  };
   const { errors } = form.formState;
   const err = (field: keyof AddItemFormValues) => {
     const message = (errors[field] as { message?: string } | undefined)?.message;
@@ -144,10 +159,28 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
         addTransfer({ kind: 'dataUrl', key: `job-${result.id}`, title: v.title, username: user.username, itemId: result.id, source: v.dataUrl });
         notifications.show({ title: 'Download started', message: `The portal is downloading “${v.title}” — follow it in the tray at the bottom right.` });
       } else {
+        // The new item is one click away; the toast stays a while so the button can be reached.
+        const toast = `item-added-${result.id}`;
         notifications.show({
+          id: toast,
           color: 'green',
           title: 'Item added',
-          message: result.proxyUrl ? `“${v.title}” was added. Its proxy URL: ${result.proxyUrl}` : `“${v.title}” was added.`,
+          autoClose: 10_000,
+          message: (
+            <Stack gap={6} align="flex-start">
+              <Text size="sm">{result.proxyUrl ? `“${v.title}” was added. Its proxy URL: ${result.proxyUrl}` : `“${v.title}” was added.`}</Text>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={() => {
+                  notifications.hide(toast);
+                  void navigate(`/content/items/${result.id}`);
+                }}
+              >
+                Open item
+              </Button>
+            </Stack>
+          ),
         });
       }
       onClose();
@@ -207,8 +240,32 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
                 placeholder="https://services.example.com/arcgis/rest/services/Parks/FeatureServer"
                 required
                 error={err('url')}
-                {...form.register('url')}
+                {...form.register('url', { onChange: (e: { target: { value: string } }) => onUrlChange(e.target.value) })}
               />
+              {/* Read out as it changes: the type below may just have been filled in from it. */}
+              <div aria-live="polite" data-testid="type-from-url">
+                {guessedType ? (
+                  <Group gap="xs">
+                    <Text size="sm" c="dimmed">
+                      {guessedType === type
+                        ? `The URL looks like ${withArticle(guessedType)}: Type is set to it. Change Type if it is something else.`
+                        : `The URL looks like ${withArticle(guessedType)}.`}
+                    </Text>
+                    {guessedType !== type ? (
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        onClick={() => {
+                          form.setValue('type', guessedType, { shouldValidate: true });
+                          setTypeGuess(guessedType);
+                        }}
+                      >
+                        Use {guessedType}
+                      </Button>
+                    ) : null}
+                  </Group>
+                ) : null}
+              </div>
               <Checkbox
                 label="Put the service behind the portal's proxy"
                 description="The item gets a proxy URL that forwards to the service with stored credentials, limited to so many requests per interval."
@@ -304,6 +361,13 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
               <Autocomplete
                 label="Type"
                 required
+                leftSection={field.value ? <ItemTypeIcon type={field.value} /> : null}
+                renderOption={({ option }) => (
+                  <Group gap={6} wrap="nowrap">
+                    <ItemTypeIcon type={option.value} />
+                    {option.value}
+                  </Group>
+                )}
                 data={[...COMMON_ITEM_TYPES]}
                 value={field.value}
                 onChange={field.onChange}

@@ -8,6 +8,7 @@ import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { type Item } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
+import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -80,7 +81,17 @@ export default function ContentPage() {
         </Group>
       ),
     },
-    { id: 'type', header: 'Type', sortField: 'type', render: (item) => <Text size="sm">{item.type}</Text> },
+    {
+      id: 'type',
+      header: 'Type',
+      sortField: 'type',
+      render: (item) => (
+        <Group gap={6} wrap="nowrap">
+          <ItemTypeIcon type={item.type} />
+          <Text size="sm">{item.type}</Text>
+        </Group>
+      ),
+    },
     {
       id: 'owner',
       header: 'Owner',

@@ -1,9 +1,9 @@
 /** How an item's sharing and content status read, and its thumbnail. */
-import { Badge, Image, ThemeIcon } from '@mantine/core';
+import { Badge, Image } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { currentConnection, fetchItemThumbnail, hasThumbnail, type ContentStatus, type Item } from '../../api/index.ts';
-import { IconInbox } from '../../components/icons.tsx';
+import { ItemTypeBadgeIcon } from '../../components/ItemTypeIcon.tsx';
 
 const ACCESS = {
   private: { label: 'Owner only', color: 'gray' },
@@ -44,7 +44,7 @@ export function ContentStatusBadge({ status }: { status: ContentStatus | null | 
 /** Object URLs of thumbnails no longer shown, about to be released. */
 const revoking = new Map<string, ReturnType<typeof setTimeout>>();
 
-type ThumbnailOf = Pick<Item, 'id' | 'thumbnail'> & { modified?: number };
+type ThumbnailOf = Pick<Item, 'id' | 'thumbnail' | 'type'> & { modified?: number };
 
 /**
  * The thumbnail fetched with the token in a header (a private item's image needs the token, which
@@ -81,12 +81,7 @@ function useThumbnailSrc(item: ThumbnailOf, width: 200 | 400): string | undefine
 
 export function ItemThumbnail({ item, size = 40 }: { item: ThumbnailOf; size?: number }) {
   const src = useThumbnailSrc(item, size > 200 ? 400 : 200);
-  if (!src) {
-    return (
-      <ThemeIcon variant="light" color="gray" size={size} radius="sm" aria-hidden>
-        <IconInbox size={Math.round(size / 2)} />
-      </ThemeIcon>
-    );
-  }
+  // Without a thumbnail the item's type icon stands in, so the list still tells types apart.
+  if (!src) return <ItemTypeBadgeIcon type={item.type} size={size} />;
   return <Image src={src} alt="" w={size} h={size * 0.66} fit="cover" radius="sm" />;
 }
