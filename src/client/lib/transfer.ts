@@ -8,6 +8,14 @@ import { LIMITS } from '../../shared/limits.ts';
 
 export const BATCH = LIMITS.itemsPerReassignRequest;
 
+/**
+ * The transfer wizard's address for some of one owner's items (ticked in Content, or the item
+ * page's "Change owner"): pages reach the wizard through the router, never by importing it.
+ */
+export function transferItemsHref(owner: string, itemIds: readonly string[]): string {
+  return `/members/transfer?from=${encodeURIComponent(owner)}&items=${itemIds.map(encodeURIComponent).join(',')}`;
+}
+
 export function batches<T>(all: readonly T[], size = BATCH): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));

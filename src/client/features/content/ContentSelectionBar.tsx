@@ -10,6 +10,7 @@ import { describeError, type Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
 import { IconTrash } from '../../components/icons.tsx';
 import { runBulk } from '../../lib/bulk.ts';
+import { transferItemsHref } from '../../lib/transfer.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
@@ -35,7 +36,8 @@ export function ContentSelectionBar({ selected, onClear, onDeleted }: ContentSel
   };
   if (!selected.length) return null;
   const owners = [...new Set(selected.map((i) => i.owner))];
-  const transferHref = owners.length === 1 ? `/members/transfer?from=${encodeURIComponent(owners[0])}&items=${selected.map((i) => i.id).join(',')}` : undefined;
+  const ids = selected.map((i) => i.id);
+  const transferHref = owners.length === 1 ? transferItemsHref(owners[0], ids) : undefined;
   return (
     <Paper withBorder p="xs" mb="sm" radius="md" bg="var(--mantine-primary-color-light)">
       <Group justify="space-between">

@@ -3,26 +3,29 @@
  * administrators, the service proxy URL), sharing, related items in both directions, protection,
  * folder, and the content status control.
  */
-import { Anchor, Badge, Button, Code, CopyButton, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, fetchItemData, fetchItemInfoFile, getItem, type Item } from '../../api/index.ts';
+import { CopyValue } from '../../components/CopyValue.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { HistorySection, mayReadHistory } from '../../components/HistorySection.tsx';
-import { IconArrowLeft, IconLock, IconTrash } from '../../components/icons.tsx';
+import { IconArrowLeft, IconLock, IconTrash, IconUserPlus } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { useDownload } from '../../lib/download.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { can } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { transferItemsHref } from '../../lib/transfer.ts';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentStatusControl } from './ContentStatusControl.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
 import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mutations.ts';
-import { deleteItemPermission, editItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
+import { deleteItemPermission, editItemPermission, reassignItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
 import { foldersQuery, ownedItemQuery } from './queries.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
@@ -68,9 +71,15 @@ function ItemView({ item: publicView }: { item: Item }) {
               </Badge>
             ) : null}
           </Group>
-          <Text c="dimmed" size="sm">
-            {item.type} · owned by <b>{item.owner}</b> · changed {formatDateTime(item.modified)} · {item.size ? formatBytes(item.size) : 'no data'}
-          </Text>
+          <Group gap={6} wrap="nowrap" align="flex-start">
+            <Text c="dimmed" size="sm" component="span" style={{ display: 'flex', paddingTop: 2 }}>
+              <ItemTypeIcon type={item.type} />
+            </Text>
+            <Text c="dimmed" size="sm">
+              {item.type} · owned by <b>{item.owner}</b> · changed {formatDateTime(item.modified)} · {sizeOrSource(item)}
+            </Text>
+          </Group>
+          <CopyValue inline label="Item ID" value={item.id} copyLabel="Copy item ID" />
           <Group gap="xs">
             <ItemAccessBadge access={item.access} />
             {item.tags.map((t) => (
@@ -128,7 +137,7 @@ function ItemView({ item: publicView }: { item: Item }) {
                 </Text>
               ) : (
                 <Text size="sm" c="dimmed">
-                  The item has no data of its own.
+                  {item.url ? 'The item points to the URL above; it has no data of its own.' : 'The item has no data of its own.'}
                 </Text>
               )}
               <Text fw={600} size="sm" mt="sm">
@@ -192,6 +201,7 @@ function ItemActions({ item }: { item: Item }) {
   const [confirming, setConfirming] = useState(false);
   const edit = editItemPermission(user, item);
   const del = deleteItemPermission(user, item);
+  const reassign = reassignItemPermission(user, item);
   return (
     <Stack gap="xs" align="flex-end">
       <Switch
@@ -204,6 +214,15 @@ function ItemActions({ item }: { item: Item }) {
           })
         }
       />
+      {/* The transfer wizard, with this item ticked: it checks the new owner before anything moves. */}
+      <GuardedButton
+        permission={reassign}
+        variant="default"
+        leftSection={<IconUserPlus size={16} />}
+        onClick={() => void navigate(transferItemsHref(item.owner, [item.id]))}
+      >
+        Change owner
+      </GuardedButton>
       <GuardedButton permission={del} color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
         Delete item
       </GuardedButton>
@@ -243,21 +262,7 @@ function ItemActions({ item }: { item: Item }) {
 function ProxyUrl({ url }: { url: string }) {
   return (
     <Stack gap={4}>
-      <Text size="sm" fw={600}>
-        Proxy URL
-      </Text>
-      <Group gap="xs" wrap="nowrap" align="center">
-        <Code style={{ flex: 1, wordBreak: 'break-all' }} aria-label="Proxy URL">
-          {url}
-        </Code>
-        <CopyButton value={url}>
-          {({ copied, copy }) => (
-            <Button size="xs" variant="light" onClick={copy} color={copied ? 'teal' : undefined}>
-              {copied ? 'Copied' : 'Copy proxy URL'}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <CopyValue label="Proxy URL" value={url} copyLabel="Copy proxy URL" />
       <Text size="xs" c="dimmed">
         Apps use this URL instead of the service&apos;s own: the portal forwards with the stored credentials, within the proxy&apos;s rate limit and referrers.
       </Text>
@@ -321,4 +326,17 @@ function FolderCard({ item }: { item: Item }) {
       />
     </Paper>
   );
+}
+
+/** What the header says after the date: the data's size, where a URL item points, or that there is nothing. */
+function sizeOrSource(item: Item): string {
+  if (item.size) return formatBytes(item.size);
+  if (item.url) {
+    try {
+      return `links to ${new URL(item.url).host}`;
+    } catch {
+      return 'links to a URL';
+    }
+  }
+  return 'no data';
 }

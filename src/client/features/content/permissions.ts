@@ -8,6 +8,8 @@ export const CREATE_ITEM = 'portal:user:createItem';
 export const VIEW_ORG_ITEMS = 'portal:admin:viewItems';
 export const UPDATE_ITEMS = 'portal:admin:updateItems';
 export const DELETE_ITEMS = 'portal:admin:deleteItems';
+export const REASSIGN_ANY = 'portal:admin:reassignItems';
+export const REASSIGN_OWN = 'portal:user:reassignItems';
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();
 const adminOf = (user: Member, item: Pick<Item, 'orgId'>, privilege: string) => user.orgId === item.orgId && can(user, privilege);
@@ -62,4 +64,15 @@ export function contentStatusPermission(user: Member, item: Item, authoritative:
     };
   }
   return ownerOrAdmin(user, item, UPDATE_ITEMS, 'set the content status');
+}
+
+/** Change owner (the transfer wizard): the owner with "transfer own content", or an administrator of the item's organization. */
+export function reassignItemPermission(user: Member, item: Pick<Item, 'owner' | 'orgId'>): Permission {
+  if (adminOf(user, item, REASSIGN_ANY)) return ALLOWED;
+  if (owns(user, item)) return requirePrivilege(user, REASSIGN_OWN, 'give this item to another member');
+  return {
+    allowed: false,
+    missing: REASSIGN_ANY,
+    reason: `To give this item to another member you need to own it, or be an administrator of its organization with ${describePrivilege(REASSIGN_ANY)}.`,
+  };
 }
