@@ -1,16 +1,22 @@
-/** Picks an item by title (search as you type) — or takes a pasted item id as it is. */
+/**
+ * Picks an item by title (search as you type) — or by its id, pasted or typed: the id is looked up
+ * once typing settles, and the item is chosen and shown by its title when it exists; "No item with
+ * this id" when it does not (or the member cannot see it).
+ */
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type Ref } from 'react';
-import { searchItems } from '../api/index.ts';
+import { useEffect, useState, type Ref } from 'react';
+import { searchItems, type Item } from '../api/index.ts';
+import { announce } from '../lib/announce.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
 
 export interface ItemPickerProps {
   label: string;
   description?: string;
   value: string;
-  onChange: (itemId: string) => void;
+  /** The chosen id, with the item when the picker knows it (its title for a confirmation). */
+  onChange: (itemId: string, item?: Item) => void;
   error?: string;
   /** Items not to offer (e.g. the item itself). */
   exclude?: readonly string[];
@@ -19,22 +25,64 @@ export interface ItemPickerProps {
 }
 
 const ITEM_ID = /^[A-Za-z0-9]{32}$/;
+/** Long runs of hex digits that are not 32 long: an id cut short or pasted twice, not a title. */
+const NEAR_ID = /^[0-9a-f]{20,}$/i;
+
+const optionLabel = (i: Pick<Item, 'title' | 'type' | 'owner'>) => `${i.title} — ${i.type} (${i.owner})`;
+
+/** One search per text (an id search is `id:<id>`): the same key for the list and the id lookup, so each is asked once. */
+const pickerSearch = (q: string) => ({
+  queryKey: [...queryKeys.items, 'picker', q],
+  queryFn: ({ signal }: { signal: AbortSignal }) => searchItems({ q, num: 20, sortField: 'title', sortOrder: 'asc' }, { signal }),
+});
 
 export function ItemPicker({ label, description, value, onChange, error, exclude = [], inputRef }: ItemPickerProps) {
   const [search, setSearch] = useState('');
-  // Once an item is picked the box shows its label: that is not a new search.
+  // The label of the item picked from the list (known before its lookup below answers).
   const [pickedLabel, setPickedLabel] = useState('');
-  const [debounced] = useDebouncedValue(search === pickedLabel ? '' : search.trim(), 250);
-  const q = !debounced || ITEM_ID.test(debounced) ? (ITEM_ID.test(debounced) ? `id:${debounced}` : '*') : `(${debounced.replace(/[()"]/g, ' ')})`;
-  const found = useQuery({
-    queryKey: [...queryKeys.items, 'picker', q],
-    queryFn: ({ signal }) => searchItems({ q, num: 20, sortField: 'title', sortOrder: 'asc' }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-  const options = (found.data?.results ?? [])
-    .filter((i) => !exclude.includes(i.id))
-    .map((i) => ({ value: i.id, label: `${i.title} — ${i.type} (${i.owner})` }));
-  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: value });
+  // The chosen item by its id (a value set by the form, picked, or found by a typed id): shown by
+  // its title, not the bare id. Its key is the id search's, so a found id needs no second request.
+  const chosen = useQuery({ ...pickerSearch(`id:${value}`), enabled: ITEM_ID.test(value) });
+  const chosenItem = chosen.data?.results.find((i) => i.id === value);
+  const chosenLabel = chosenItem ? optionLabel(chosenItem) : pickedLabel;
+  // Once an item is chosen the box shows its label: that is not a new search.
+  const [debounced] = useDebouncedValue(value && (search === chosenLabel || search === pickedLabel) ? '' : search.trim(), 250);
+  const typedId = ITEM_ID.test(debounced) ? debounced : '';
+  const q = typedId ? `id:${typedId}` : debounced ? `(${debounced.replace(/[()"]/g, ' ')})` : '*';
+  const found = useQuery({ ...pickerSearch(q), placeholderData: keepPreviousData });
+
+  const options = (found.data?.results ?? []).filter((i) => !exclude.includes(i.id)).map((i) => ({ value: i.id, label: optionLabel(i) }));
+  if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: chosenLabel || value });
+
+  // The typed id, checked: settled only once the search for it has answered (not the previous list).
+  const idAnswered = !!typedId && !found.isPlaceholderData && !found.isFetching && !!found.data;
+  const match = idAnswered ? found.data?.results.find((i) => i.id === typedId) : undefined;
+  const idProblem = !typedId
+    ? NEAR_ID.test(debounced) && search.trim() === debounced
+      ? `An item id has 32 letters and digits; this has ${debounced.length}`
+      : undefined
+    : !idAnswered
+      ? undefined
+      : !match
+        ? 'No item with this id'
+        : exclude.includes(match.id)
+          ? 'That is this item: choose another one'
+          : undefined;
+
+  // A found id is chosen at once — the member typed or pasted exactly it — and the box then shows
+  // its title (the Select puts the chosen option's label in the box).
+  const pick = match && !exclude.includes(match.id) && value !== match.id ? match : undefined;
+  useEffect(() => {
+    if (!pick) return;
+    onChange(pick.id, pick);
+    announce(`Item found: ${pick.title}`);
+    // Once per found item: `onChange` is the parent's and may change on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pick?.id]);
+  useEffect(() => {
+    if (idProblem) announce(idProblem);
+  }, [idProblem]);
+
   return (
     <Select
       label={label}
@@ -46,12 +94,13 @@ export function ItemPicker({ label, description, value, onChange, error, exclude
       value={value || null}
       onChange={(v, option) => {
         setPickedLabel(option?.label ?? '');
-        onChange(v ?? '');
+        const item = found.data?.results.find((i) => i.id === v) ?? (v === value ? chosenItem : undefined);
+        onChange(v ?? '', item);
       }}
       searchValue={search}
       onSearchChange={setSearch}
-      nothingFoundMessage={found.isFetching ? 'Searching…' : 'No items found'}
-      error={error}
+      nothingFoundMessage={found.isFetching ? 'Searching…' : typedId ? 'No item with this id' : 'No items found'}
+      error={error ?? idProblem}
       ref={inputRef}
       filter={({ options: all }) => all}
     />

@@ -19,13 +19,16 @@ import {
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RELATIONSHIP_TYPES, findRelationshipType } from '../../../shared/relationships.ts';
 import { describeError, type Item, type RelationshipDirection } from '../../api/index.ts';
 import { IconTrash } from '../../components/icons.tsx';
+import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { LoadingState, ErrorState } from '../../components/states.tsx';
+import { capitalize, withArticle } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { useAddRelationship, useDeleteRelationship } from './mutations.ts';
@@ -81,7 +84,10 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    <Text size="sm">{other.type}</Text>
+                    <Group gap={6} wrap="nowrap">
+                      <ItemTypeIcon type={other.type} />
+                      <Text size="sm">{other.type}</Text>
+                    </Group>
                   </Table.Td>
                   <Table.Td>
                     {type ? (
@@ -135,15 +141,38 @@ function AddRelationship({ item }: { item: Item }) {
   const [role, setRole] = useState<'origin' | 'destination'>('origin');
   const [type, setType] = useState<string>('');
   const [other, setOther] = useState('');
+  const [otherTitle, setOtherTitle] = useState('');
   const [error, setError] = useState<string | null>(null);
   const rel = findRelationshipType(type);
+  // The lists above (same queries, so no new request): a second add of the same relationship would
+  // succeed without changing anything, so it is named here instead of sent.
+  const existing = useQuery(relatedItemsQuery(item.id, role === 'origin' ? 'forward' : 'reverse'));
+  const already = !!other && !!type && !!existing.data?.relatedItems.some((r) => r.id === other && (r.relationshipTypes ?? []).includes(type));
   // Only the types whose allowed ends take this item's type at the chosen end.
   const fits = (allowed: readonly string[]) => allowed.includes('*') || allowed.some((a) => a.toLowerCase() === item.type.toLowerCase());
   const types = RELATIONSHIP_TYPES.filter((r) => fits(role === 'origin' ? r.origin : r.destination));
   const submit = () => {
     setError(null);
     const ends = role === 'origin' ? { originItemId: item.id, destinationItemId: other } : { originItemId: other, destinationItemId: item.id };
-    add.mutate({ ...ends, relationshipType: type }, { onSuccess: () => setOther(''), onError: (e) => setError(describeError(e)) });
+    const added = otherTitle ? `“${otherTitle}”` : 'the other item';
+    add.mutate(
+      { ...ends, relationshipType: type },
+      {
+        onSuccess: () => {
+          setOther('');
+          setOtherTitle('');
+          notifications.show({
+            color: 'green',
+            title: 'Relationship added',
+            message:
+              role === 'origin'
+                ? `“${item.title}” now has ${withArticle(type)} relationship to ${added}.`
+                : `${capitalize(added)} now has ${withArticle(type)} relationship to “${item.title}”.`,
+          });
+        },
+        onError: (e) => setError(describeError(e)),
+      },
+    );
   };
   return (
     <Paper withBorder p="sm" radius="md">
@@ -172,7 +201,15 @@ function AddRelationship({ item }: { item: Item }) {
             onChange={(v) => setType(v ?? '')}
             nothingFoundMessage={`No relationship type takes a ${item.type} as its ${role}`}
           />
-          <ItemPicker label={role === 'origin' ? 'Destination item' : 'Origin item'} value={other} onChange={setOther} exclude={[item.id]} />
+          <ItemPicker
+            label={role === 'origin' ? 'Destination item' : 'Origin item'}
+            value={other}
+            onChange={(id, picked) => {
+              setOther(id);
+              setOtherTitle(picked?.title ?? '');
+            }}
+            exclude={[item.id]}
+          />
         </SimpleGrid>
         {rel ? (
           <Text size="xs" c="dimmed">
@@ -188,8 +225,16 @@ function AddRelationship({ item }: { item: Item }) {
             {error}
           </Alert>
         ) : null}
+        <div aria-live="polite">
+          {already ? (
+            <Text size="sm" c="orange.8" fw={500} data-testid="already-related">
+              Already related: {role === 'origin' ? 'this item already has' : 'that item already has'} {withArticle(type)} relationship to{' '}
+              {role === 'origin' ? 'that item' : 'this one'}.
+            </Text>
+          ) : null}
+        </div>
         <Group>
-          <Button onClick={submit} disabled={!type || !other} loading={add.isPending}>
+          <Button onClick={submit} disabled={!type || !other || already} loading={add.isPending}>
             Add relationship
           </Button>
         </Group>
