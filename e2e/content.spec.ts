@@ -44,8 +44,10 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   dialog = page.getByRole('dialog', { name: 'Add item' });
   await dialog.getByRole('tab', { name: 'URL', exact: true }).click();
   await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill('https://services.example.com/arcgis/rest/services/Parks/FeatureServer');
+  // The type is guessed from the URL (…/FeatureServer), and said so.
+  await expect(dialog.getByRole('combobox', { name: 'Type' })).toHaveValue('Feature Service');
+  await expect(dialog.getByTestId('type-from-url')).toContainText('The URL looks like a Feature Service');
   await dialog.getByRole('textbox', { name: 'Title' }).fill(serviceTitle);
-  await dialog.getByRole('combobox', { name: 'Type' }).fill('Feature Service');
   await dialog.getByRole('radio', { name: 'The new item is the origin' }).check();
   await dialog.getByRole('combobox', { name: 'Relationship type' }).click();
   await page.getByRole('option', { name: /^Service2Data/ }).click();
@@ -55,8 +57,18 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await dialog.getByRole('button', { name: 'Add item' }).click();
   await expect(dialog).toBeHidden();
 
-  await page.getByRole('table', { name: 'Content' }).getByRole('link', { name: serviceTitle }).click();
+  // "Open item" in the toast goes to the new item, whose page names its ID (with a copy button) and
+  // where its URL points instead of "no data".
+  await page
+    .getByRole('alert')
+    .filter({ hasText: `“${serviceTitle}” was added.` })
+    .getByRole('button', { name: 'Open item' })
+    .click();
   await expect(page.getByRole('heading', { level: 1, name: serviceTitle })).toBeVisible();
+  const serviceId = page.url().split('/').pop()!;
+  await expect(page.getByLabel('Item ID')).toHaveText(serviceId);
+  await expect(page.getByRole('button', { name: 'Copy item ID' })).toBeVisible();
+  await expect(page.getByText(/Feature Service · owned by/)).toContainText('links to services.example.com');
   await page.getByRole('tab', { name: 'Related items' }).click();
   const forward = page.getByRole('table', { name: 'Related items: this item is the origin' });
   await expect(forward.getByRole('row', { name: new RegExp(csvTitle) })).toContainText('Service2Data');
@@ -66,6 +78,11 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
 
   // 3. An administrator marks the service authoritative, reading what that changes first.
   await signIn(page, 'admin');
+  await page.goto(serviceUrl);
+  // "Change owner" leads into the transfer wizard with this item selected.
+  await page.getByRole('button', { name: 'Change owner' }).click();
+  await expect(page).toHaveURL(new RegExp(`/members/transfer\\?from=publisher1&items=${serviceId}$`));
+  await expect(page.getByTestId('transfer-selection')).toContainText(/^1 of/);
   await page.goto(serviceUrl);
   await page.getByRole('tab', { name: 'Content status' }).click();
   await page.getByRole('radio', { name: 'Authoritative', exact: true }).check();
