@@ -94,7 +94,12 @@ describe('Set User Default Settings / User Default Settings', () => {
     form.append('appBundles', '[]');
     form.append('f', 'json');
     form.append('token', admin.token);
-    const res = await fetch(`${portal}/portals/${svc.orgId}/setUserDefaultSettings`, { method: 'POST', body: form });
+    // The token is bound to the referer rest-js sent when it was issued (client=referer).
+    const res = await fetch(`${portal}/portals/${svc.orgId}/setUserDefaultSettings`, {
+      method: 'POST',
+      body: form,
+      headers: { referer: '@esri/arcgis-rest-js' },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ success: true });
     const stored = await get(`portals/${svc.orgId}/userDefaultSettings`);
