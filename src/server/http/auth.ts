@@ -68,6 +68,24 @@ export async function resolveCaller(db: Db, token: string, now: number, sentFrom
 }
 const CALLERS = new WeakMap<CallerRow, Caller>();
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller this request's token resolved to, kept so one request reads its token once. */
+    resolvedCaller?: { token: string; caller: Caller };
+  }
+}
+
+/**
+ * The request's caller for `token`, read once per request: a multipart upload authorises its caller
+ * before storing a file, and the operation's handler then reuses that answer.
+ */
+export async function callerOfRequest(req: FastifyRequest, db: Db, token: string, now: number): Promise<Caller> {
+  if (req.resolvedCaller?.token === token) return req.resolvedCaller.caller;
+  const caller = await resolveCaller(db, token, now, req);
+  req.resolvedCaller = { token, caller };
+  return caller;
+}
+
 /**
  * Whether a request comes from the referer a token was issued for. The Referer header matches when
  * it is that referer or continues it at a path, query or fragment boundary (a page under the

@@ -12,7 +12,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
 import type { PortalContext } from '../context.ts';
-import { resolveCaller, tokenFrom } from './auth.ts';
+import { callerOfRequest, tokenFrom } from './auth.ts';
+import { grantsOthers, type Authority } from './authority.ts';
 import { printable, refuseParam, unstorable } from './boundary.ts';
 import { ApiError, forbidden, tokenRequired } from './errors.ts';
 import type { RawParams, UploadedFile } from './params.ts';
@@ -27,11 +28,6 @@ export interface FileParams {
   parts: Readonly<Record<string, number>>;
   /** The privilege the handler will require of the path's user (checked before any byte is stored). */
   privilege?: string;
-  /**
-   * Holders of this privilege may send files into another member's path (`content/users/<u>/…`);
-   * without it only the path's user may. The handler still decides on the object itself.
-   */
-  othersWith?: string;
 }
 
 declare module 'fastify' {
@@ -43,6 +39,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's file parameters (operation.ts); absent: the route takes no file. */
     files?: FileParams;
+    /** The route's declared authority (operation.ts): who may send files into another member's path. */
+    authority?: Authority;
   }
 }
 
@@ -208,16 +206,18 @@ function capped(limit: number, tooLarge: () => Error) {
 
 /**
  * Before a file byte is stored: the token names a signed-in member, who holds the operation's
- * privilege and is the path's user (or holds the privilege that reaches other members' content).
+ * privilege and is the path's user (or whom the operation's declared authority lets act on another
+ * member's content).
  * The handler checks everything again with the object in hand; this only keeps strangers' bytes
  * off the disk.
  */
 async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string, declared: FileParams): Promise<void> {
-  const caller = await resolveCaller(portal.db, token, portal.clock.now(), req);
+  const caller = await callerOfRequest(req, portal.db, token, portal.clock.now());
   if (declared.privilege && !caller.privileges.has(declared.privilege)) throw forbidden(`Requires the privilege ${declared.privilege}.`);
   const username = (req.params as Record<string, string | undefined>).username;
   if (username === undefined || caller.username.toLowerCase() === username.toLowerCase()) return;
-  if (declared.othersWith && caller.privileges.has(declared.othersWith)) return;
+  const authority = req.routeOptions.config?.authority;
+  if (authority && grantsOthers(caller, authority, caller.orgId)) return;
   throw forbidden(`Only ${username} can do this.`);
 }
 

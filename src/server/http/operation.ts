@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { PortalContext } from '../context.ts';
-import { resolveCaller, tokenFrom, type Caller } from './auth.ts';
+import { callerOfRequest, tokenFrom, type Caller } from './auth.ts';
 import { checkRequest, type LongParams } from './boundary.ts';
 import type { FileParams } from './multipart.ts';
 import type { Authority } from './authority.ts';
@@ -98,7 +98,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
-    const caller = token ? await resolveCaller(portal.db, token, portal.clock.now(), req) : null;
+    const caller = token ? await callerOfRequest(req, portal.db, token, portal.clock.now()) : null;
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
@@ -111,9 +111,9 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     return reply.type('application/json; charset=utf-8').send(body);
   };
   if (def.method === 'read') {
-    app.route({ method: ['GET', 'POST'], url: def.path, config: { files: def.files }, handler });
+    app.route({ method: ['GET', 'POST'], url: def.path, config: { files: def.files, authority: def.authority }, handler });
   } else {
-    app.post(def.path, { config: { files: def.files } }, handler);
+    app.post(def.path, { config: { files: def.files, authority: def.authority } }, handler);
     app.get(def.path, async () => {
       throw new ApiError(405, 'This operation is only available through POST.', ['Use HTTP POST for this operation.']);
     });

@@ -328,7 +328,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
       // A new file and thumbnail; an administrator who may update others' items may send them too.
-      files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, othersWith: 'portal:admin:updateItems' },
+      files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES } },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
     operation(app, {
