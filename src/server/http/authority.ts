@@ -18,7 +18,7 @@ export type Authority =
   /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
   | { kind: 'member' }
   /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
-  | { kind: 'visible'; widenedBy?: readonly string[] }
+  | { kind: 'visible'; widenedBy: readonly string[] }
   /** The object's owner (or a group's managers), or a member of its organization holding every privilege listed. */
   | { kind: 'ownerOr'; privileges: readonly string[] }
   /** The object's owner, or a default administrator of its organization (ArcGIS reserves the power to them). */
@@ -37,23 +37,32 @@ export const privileges = (...ids: string[]): Authority => ({ kind: 'privileges'
 export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
 
 /**
- * Whether the caller, not owning the object, may act on it under `authority` in organization `orgId`.
- * The owner's own power is the service's business (ownership is the object's fact, not a privilege).
+ * Whether a member holding `holder.privileges` (a default administrator or not), not owning the
+ * object, may act on it under `authority` — their organization's object. The one reading of the
+ * table: services ask through grantsOthers, the generated matrix asks it of each declaration.
  */
-export function grantsOthers(caller: Caller, authority: Authority, orgId: string): boolean {
-  if (caller.orgId !== orgId) return false;
+export function authorityGrants(authority: Authority, holder: Pick<Caller, 'privileges' | 'isDefaultAdmin'>): boolean {
+  const holdsAll = (ids: readonly string[]) => ids.every((p) => holder.privileges.has(p));
   switch (authority.kind) {
     case 'own':
       return false;
     case 'member':
       return true;
     case 'visible':
-      return (authority.widenedBy ?? []).length > 0 && (authority.widenedBy ?? []).every((p) => caller.privileges.has(p));
+      return authority.widenedBy.length > 0 && holdsAll(authority.widenedBy);
     case 'ownerOr':
     case 'privileges':
-      return authority.privileges.every((p) => caller.privileges.has(p));
+      return holdsAll(authority.privileges);
     case 'ownerOrDefaultAdmin':
     case 'defaultAdmin':
-      return caller.isDefaultAdmin;
+      return holder.isDefaultAdmin;
   }
+}
+
+/**
+ * Whether the caller, not owning the object, may act on it under `authority` in organization `orgId`.
+ * The owner's own power is the service's business (ownership is the object's fact, not a privilege).
+ */
+export function grantsOthers(caller: Caller, authority: Authority, orgId: string): boolean {
+  return caller.orgId === orgId && authorityGrants(authority, caller);
 }
