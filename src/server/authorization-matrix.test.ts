@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { insertMember as insertTestMember, insertRole as insertTestRole } from '../../test/support/members.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
 import { BASE_ROLE_PRIVILEGES, PRIVILEGES } from '../shared/privileges.ts';
 
@@ -43,27 +44,8 @@ async function get(path: string, token: string) {
   return res.json();
 }
 
-async function insertMember(username: string, orgId: string, role = 'org_user', roleId: string | null = null): Promise<string> {
-  const id = randomUUID().replaceAll('-', '');
-  await svc.db.query(
-    `INSERT INTO users (id, org_id, username, password_hash, full_name, email, role, role_id, created, modified)
-     SELECT $1, $2, $3, password_hash, $3, $4, $5, $6, 0, 0 FROM users WHERE username = 'user1'`,
-    [id, orgId, username, `${username}@example.com`, role, roleId],
-  );
-  return id;
-}
-
-async function insertRole(privileges: string[], orgId = svc.orgId): Promise<string> {
-  const id = `r${randomUUID().replaceAll('-', '').slice(0, 15)}`;
-  await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
-    orgId,
-    id,
-    unique('Matrix role '),
-    '',
-    privileges,
-  ]);
-  return id;
-}
+const insertMember = (username: string, orgId: string) => insertTestMember(svc.db, username, orgId);
+const insertRole = (privileges: string[]) => insertTestRole(svc.db, svc.orgId, privileges, unique('Matrix role '));
 
 const exists = async (sql: string, params: unknown[]) => (await svc.db.query(sql, params)).length > 0;
 

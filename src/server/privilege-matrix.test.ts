@@ -11,8 +11,9 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomRoleMember, insertMember, insertRole } from '../../test/support/members.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
-import { BASE_ROLE_PRIVILEGES, baseRoleForPrivileges, PRIVILEGES, withImplied } from '../shared/privileges.ts';
+import { BASE_ROLE_PRIVILEGES, PRIVILEGES, withImplied } from '../shared/privileges.ts';
 import { authorityGrants } from './http/authority.ts';
 import type { DeclaredOperation } from './http/operation.ts';
 
@@ -37,6 +38,7 @@ const TARGET_PARAMS = /:(username|itemId|groupId|taskId|clientId|runId|webhookId
 
 let svc: TestService;
 let adminToken: string;
+let adminId: string;
 const members: { privileges: string[]; held: Set<string>; token: string; username: string }[] = [];
 
 const REST = '/sharing/rest';
@@ -68,19 +70,19 @@ const asAdmin = async (path: string, params: Record<string, string> = {}) => {
 const item = async (type = 'Web Map', text = '{}') => (await asAdmin('content/users/admin/addItem', { title: `Private ${uid()}`, type, text })).id as string;
 /** Written directly: the administrator would otherwise reach the most groups a member may belong to. */
 const group = async () => {
-  const id = uid() + uid().slice(0, 8) + uid().slice(0, 12);
-  const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+  const id = randomUUID().replaceAll('-', '');
   await svc.db.query(`INSERT INTO groups (id, org_id, owner_id, title, access, created, modified) VALUES ($1, $2, $3, $4, 'private', 0, 0)`, [
     id,
     svc.orgId,
-    admin.id,
+    adminId,
     `Private group ${uid()}`,
   ]);
-  await svc.db.query(`INSERT INTO group_members (group_id, user_id, member_type, joined) VALUES ($1, $2, 'owner', 0)`, [id, admin.id]);
+  await svc.db.query(`INSERT INTO group_members (group_id, user_id, member_type, joined) VALUES ($1, $2, 'owner', 0)`, [id, adminId]);
   return id;
 };
+/** The administrator's earlier tasks are removed first: a member may have only so many active tasks. */
 const task = async () => {
-  await svc.db.query(`DELETE FROM tasks WHERE owner_id = (SELECT id FROM users WHERE username = 'admin')`);
+  await svc.db.query('DELETE FROM tasks WHERE owner_id = $1', [adminId]);
   return (
     await asAdmin('community/users/admin/tasks/createTask', {
       type: 'ExecuteReport',
@@ -99,13 +101,10 @@ const app = async () => {
 };
 const member = async () => {
   const username = `target.${uid()}`;
-  await svc.db.query(
-    `INSERT INTO users (id, org_id, username, password_hash, full_name, email, role, role_id, created, modified)
-     SELECT $1, org_id, $2, password_hash, $2, $3, 'org_user', NULL, 0, 0 FROM users WHERE username = 'user1'`,
-    [uid() + uid().slice(0, 8), username, `${username}@example.com`],
-  );
+  await insertMember(svc.db, username, svc.orgId);
   return username;
 };
+const folder = async () => (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
 const webhook = async () =>
   (await asAdmin(`portals/${svc.orgId}/webhooks/createWebhook`, { name: `hook ${uid()}`, url: 'http://127.0.0.1:9/hook', changes: 'allChanges' })).id as string;
 const server = async () => (await asAdmin(`portals/${svc.orgId}/servers/register`, { name: `S${uid()}`, url: `http://127.0.0.1:9/s${uid()}` })).id as string;
@@ -154,8 +153,8 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     return { url: `${REST}/content/users/admin`, params: { num: '100' }, shown: (b) => b.total > 0 && typeof id === 'string' };
   },
   'content/users/:username/:folderId': async () => {
-    const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
-    return { url: `${REST}/content/users/admin/${folder}` };
+    const folderId = await folder();
+    return { url: `${REST}/content/users/admin/${folderId}` };
   },
   'content/users/:username/items/:itemId': async () => ({ url: ITEM(await item()) }),
   'content/users/:username/items/:itemId/update': async () => ({ url: `${ITEM(await item())}/update`, params: { snippet: 'changed' } }),
@@ -178,8 +177,8 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/items/:itemId/setContentStatus': async () => ({ url: `${REST}/content/items/${await item()}/setContentStatus`, params: { status: 'deprecated' } }),
   'content/users/:username/addItem': async () => ({ url: `${REST}/content/users/admin/addItem`, params: { title: 'Planted', type: 'Web Map', text: '{}' } }),
   'content/users/:username/:folderId/addItem': async () => {
-    const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
-    return { url: `${REST}/content/users/admin/${folder}/addItem`, params: { title: 'Planted', type: 'Web Map', text: '{}' } };
+    const folderId = await folder();
+    return { url: `${REST}/content/users/admin/${folderId}/addItem`, params: { title: 'Planted', type: 'Web Map', text: '{}' } };
   },
   'content/users/:username/items/:itemId/addPart': async () => ({
     url: `${ITEM(await multipartItem())}/addPart`,
@@ -193,10 +192,10 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     ['update', 'move', 'delete', 'protect', 'unprotect'].map((op) => [
       `content/users/:username/:folderId/items/:itemId/${op}`,
       async () => {
-        const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
-        const id = (await asAdmin(`content/users/admin/${folder}/addItem`, { title: `Private ${uid()}`, type: 'Web Map', text: '{}' })).id as string;
+        const folderId = await folder();
+        const id = (await asAdmin(`content/users/admin/${folderId}/addItem`, { title: `Private ${uid()}`, type: 'Web Map', text: '{}' })).id as string;
         return {
-          url: `${REST}/content/users/admin/${folder}/items/${id}/${op}`,
+          url: `${REST}/content/users/admin/${folderId}/items/${id}/${op}`,
           params: op === 'update' ? { snippet: 'changed' } : op === 'move' ? { folder: '/' } : {},
         };
       },
@@ -205,8 +204,8 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/users/:username/items/:itemId/status': async () => ({ url: `${ITEM(await item())}/status` }),
   'content/users/:username/createFolder': async () => ({ url: `${REST}/content/users/admin/createFolder`, params: { title: `F${uid()}` } }),
   'content/users/:username/:folderId/delete': async () => {
-    const folder = (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
-    return { url: `${REST}/content/users/admin/${folder}/delete` };
+    const folderId = await folder();
+    return { url: `${REST}/content/users/admin/${folderId}/delete` };
   },
   'content/users/:username/addRelationship': async () => ({
     url: `${REST}/content/users/admin/addRelationship`,
@@ -390,10 +389,10 @@ const NOT_TRIED: Record<string, string> = {
   'portals/:orgId/collaborations/:collaborationId/inviteParticipant': 'needs a second organization to invite',
 };
 
-function serviceWebhookFixtures(folder: '' | '/:folder'): Record<string, () => Promise<Cell>> {
+function serviceWebhookFixtures(folderSegment: '' | '/:folder'): Record<string, () => Promise<Cell>> {
   const base = async () => {
-    const s = await service(folder ? 'Transport' : undefined);
-    return `/server/${s.server}/admin/services${folder ? '/Transport' : ''}/${s.service}`;
+    const s = await service(folderSegment ? 'Transport' : undefined);
+    return `/server/${s.server}/admin/services${folderSegment ? '/Transport' : ''}/${s.service}`;
   };
   const hookOf = async () => {
     const b = await base();
@@ -401,7 +400,7 @@ function serviceWebhookFixtures(folder: '' | '/:folder'): Record<string, () => P
     if (res.error) throw new Error(`service webhook: ${JSON.stringify(res.error)}`);
     return `${b}/webhooks/${res.id ?? res.webhook?.id ?? 'none'}`;
   };
-  const p = `/server/:serverId/admin/services${folder}/:service/webhooks`;
+  const p = `/server/:serverId/admin/services${folderSegment}/:service/webhooks`;
   return {
     [p]: async () => ({ url: `${await base()}/webhooks` }),
     [`${p}/create`]: async () => ({ url: `${await base()}/webhooks/create`, params: { name: `sw${uid()}`, hookUrl: 'http://127.0.0.1:9/sw2' } }),
@@ -421,17 +420,7 @@ async function multipartItem(): Promise<string> {
   return body.id as string;
 }
 
-async function role(): Promise<string> {
-  const id = `r${uid()}${uid().slice(0, 3)}`;
-  await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
-    svc.orgId,
-    id,
-    `Target role ${uid()}`,
-    '',
-    ['portal:user:joinGroup'],
-  ]);
-  return id;
-}
+const role = () => insertRole(svc.db, svc.orgId, ['portal:user:joinGroup']);
 
 async function unshareCell(url: (id: string) => string): Promise<Cell> {
   const [id, groupId] = [await item(), await group()];
@@ -456,22 +445,10 @@ const keyOf = (op: DeclaredOperation) => (op.path.startsWith(`${REST}/`) ? op.pa
 beforeAll(async () => {
   svc = await startService();
   adminToken = await svc.tokenFor('admin');
+  [{ id: adminId }] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
   for (const set of ROLE_SETS) {
     const privileges = [...BASE_ROLE_PRIVILEGES.org_user, ...set];
-    const roleId = `m${uid()}${uid().slice(0, 3)}`;
-    await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
-      svc.orgId,
-      roleId,
-      `Matrix ${set.join('+')}`,
-      '',
-      privileges,
-    ]);
-    const username = `matrix.${uid()}`;
-    await svc.db.query(
-      `INSERT INTO users (id, org_id, username, password_hash, full_name, email, role, role_id, created, modified)
-       SELECT $1, org_id, $2, password_hash, $2, $3, $4, $5, 0, 0 FROM users WHERE username = 'user1'`,
-      [uid() + uid().slice(0, 8), username, `${username}@example.com`, baseRoleForPrivileges(privileges), roleId],
-    );
+    const { username } = await insertCustomRoleMember(svc.db, svc.orgId, privileges, `matrix.${uid()}`);
     members.push({ privileges: set, held: withImplied(privileges), token: await svc.tokenFor(username), username });
   }
 }, 120_000);

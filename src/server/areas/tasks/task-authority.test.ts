@@ -3,10 +3,10 @@
  * goes only to the URL it was given for, and a report lists only what its owner may view — checked
  * when it is scheduled and again when it runs.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomRoleMember } from '../../../../test/support/members.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
-import { BASE_ROLE_PRIVILEGES, baseRoleForPrivileges } from '../../../shared/privileges.ts';
+import { BASE_ROLE_PRIVILEGES } from '../../../shared/privileges.ts';
 import { executeReport } from './executors/report.ts';
 import { findTask } from './repo.ts';
 
@@ -25,22 +25,8 @@ const storedToken = async (id: string) => (await svc.db.query<{ run_token: strin
 
 /** A member whose custom role holds a User's privileges and `extra`; answers their token and role id. */
 async function memberWith(extra: string[]): Promise<{ token: string; roleId: string; username: string }> {
-  const privileges = [...BASE_ROLE_PRIVILEGES.org_user, ...extra];
-  const roleId = `t${randomUUID().replaceAll('-', '').slice(0, 15)}`;
-  await svc.db.query('INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, $5, false, 0, 0)', [
-    svc.orgId,
-    roleId,
-    `Reports ${roleId}`,
-    '',
-    privileges,
-  ]);
-  const username = `reporter.${roleId}`;
-  await svc.db.query(
-    `INSERT INTO users (id, org_id, username, password_hash, full_name, email, role, role_id, created, modified)
-     SELECT $1, org_id, $2, password_hash, $2, $3, $4, $5, 0, 0 FROM users WHERE username = 'user1'`,
-    [randomUUID().replaceAll('-', ''), username, `${username}@example.com`, baseRoleForPrivileges(privileges), roleId],
-  );
-  return { token: await svc.tokenFor(username), roleId, username };
+  const member = await insertCustomRoleMember(svc.db, svc.orgId, [...BASE_ROLE_PRIVILEGES.org_user, ...extra]);
+  return { ...member, token: await svc.tokenFor(member.username) };
 }
 
 describe('a GPService task’s stored token', () => {
