@@ -154,18 +154,31 @@ async function send<T>(path: string, params: Params, options: RequestOptions, po
   const query = body.toString();
   if (method === 'GET' && url.length + 1 + query.length > MAX_URL_LENGTH) method = 'POST';
 
-  let response: Response;
-  try {
-    response =
-      method === 'GET'
-        ? await fetch(`${url}?${query}`, { method: 'GET', signal: options.signal, credentials: 'same-origin' })
-        : await fetch(url, {
+  const response =
+    method === 'GET'
+      ? await fetchPortal(`${url}?${query}`, { method: 'GET', signal: options.signal, credentials: 'same-origin' }, base, url)
+      : await fetchPortal(
+          url,
+          {
             method: 'POST',
             headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
             body: query,
             signal: options.signal,
             credentials: 'same-origin',
-          });
+          },
+          base,
+          url,
+        );
+  return readAnswer<T>(response.status, response.statusText, await response.text(), url, options.failedStatusIsData);
+}
+
+/**
+ * fetch, with a failure to reach the portal (not an abort, which the caller asked for) turned into
+ * the NETWORK_ERROR ApiError naming `where`.
+ */
+async function fetchPortal(target: string, init: RequestInit, where: string, url: string): Promise<Response> {
+  try {
+    return await fetch(target, init);
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     if (err instanceof Error && err.name === 'AbortError') throw err;
@@ -173,12 +186,10 @@ async function send<T>(path: string, params: Params, options: RequestOptions, po
       code: NETWORK_ERROR,
       messageCode: 'NETWORK_ERROR',
       message: 'The portal could not be reached.',
-      details: [`No answer from ${base}. Check the portal URL and your connection.`],
+      details: [`No answer from ${where}. Check the portal URL and your connection.`],
       url,
     });
   }
-
-  return readAnswer<T>(response.status, response.statusText, await response.text(), url, options.failedStatusIsData);
 }
 
 /**
@@ -333,24 +344,12 @@ async function getFile(url: string, token: string | undefined, params: Params, o
   }
   const q = query.toString();
   const target = q ? `${url}?${q}` : url;
-  let response: Response;
-  try {
-    response = await fetch(target, {
-      method: 'GET',
-      headers: token ? { 'X-Esri-Authorization': `Bearer ${token}` } : {},
-      signal: options.signal,
-      credentials: 'same-origin',
-    });
-  } catch (err) {
-    if (err instanceof Error && err.name === 'AbortError') throw err;
-    throw new ApiError({
-      code: NETWORK_ERROR,
-      messageCode: 'NETWORK_ERROR',
-      message: 'The portal could not be reached.',
-      details: [`No answer from ${url}. Check the portal URL and your connection.`],
-      url,
-    });
-  }
+  const response = await fetchPortal(
+    target,
+    { method: 'GET', headers: token ? { 'X-Esri-Authorization': `Bearer ${token}` } : {}, signal: options.signal, credentials: 'same-origin' },
+    url,
+    url,
+  );
   const type = response.headers.get('content-type') ?? '';
   // Errors come as the JSON envelope (HTTP 200) or a non-2xx status; readAnswer reads both.
   if (!response.ok || /^application\/json/i.test(type)) {
