@@ -58,27 +58,23 @@ const byIds = (ids: readonly string[]) =>
     .map((id) => `id:${id}`)
     .join(' OR ');
 
+/** One search per batch of ids, each a query keyed by its batch (a grown list reuses what it read). */
+function byIdQueries<R>(key: readonly unknown[], ids: readonly string[], search: (p: { q: string; num: number }, o: { signal: AbortSignal }) => Promise<R>) {
+  return batches(ids).map((batch) => ({
+    queryKey: [...key, 'names', batch],
+    queryFn: ({ signal }: { signal: AbortSignal }) => search({ q: byIds(batch), num: batch.length }, { signal }),
+    staleTime: 5 * 60_000,
+    retry: false,
+  }));
+}
+
 /** Names for the ids in `events`, filled in as the reads answer (ids until then, or for good). */
 export function useHistoryNames(events: readonly HistoryEvent[] | undefined): Names {
   const user = useCurrentUser();
   const ids = useMemo(() => referencedIds(events ?? []), [events]);
   const roles = useQuery({ ...orgRolesQuery(user.orgId), enabled: ids.roles.length > 0, retry: false });
-  const groups = useQueries({
-    queries: batches(ids.groups).map((batch) => ({
-      queryKey: [...queryKeys.groups, 'names', batch],
-      queryFn: ({ signal }: { signal: AbortSignal }) => searchGroups({ q: byIds(batch), num: batch.length }, { signal }),
-      staleTime: 5 * 60_000,
-      retry: false,
-    })),
-  });
-  const items = useQueries({
-    queries: batches(ids.items).map((batch) => ({
-      queryKey: [...queryKeys.items, 'names', batch],
-      queryFn: ({ signal }: { signal: AbortSignal }) => searchItems({ q: byIds(batch), num: batch.length }, { signal }),
-      staleTime: 5 * 60_000,
-      retry: false,
-    })),
-  });
+  const groups = useQueries({ queries: byIdQueries(queryKeys.groups, ids.groups, searchGroups) });
+  const items = useQueries({ queries: byIdQueries(queryKeys.items, ids.items, searchItems) });
   // Small maps (at most a page of roles and the batches read), built per render.
   const roleNames = new Map((roles.data?.roles ?? []).map((r) => [r.id, r.name]));
   const groupNames = new Map(groups.flatMap((q) => q.data?.results ?? []).map((g) => [g.id, g.title]));
