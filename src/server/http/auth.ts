@@ -137,6 +137,9 @@ export function callerFromUser(user: UserRow): Caller {
   };
 }
 
+/** Who did it, as events and history record a caller. */
+export const actorOf = (caller: Pick<Caller, 'userId' | 'username'>) => ({ userId: caller.userId, username: caller.username });
+
 export function hasPrivilege(caller: Caller, privilege: string): boolean {
   return caller.privileges.has(privilege);
 }

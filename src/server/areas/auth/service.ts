@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -123,7 +123,7 @@ export async function unlockSignIn(
       source: 'session',
       operation: 'unlockSignIn',
       subjectId: member.username,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       when: now,
       history: { op: 'updateUser', title: member.full_name, data: { signIn: 'unlocked', sourcesUnlocked: n } },
     });

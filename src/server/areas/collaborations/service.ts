@@ -22,7 +22,7 @@ import type {
 } from '../../../shared/contract/collaborations.ts';
 import { COLLABORATION_LIMITS, workspaceConfig } from '../../../shared/contract/collaborations.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
@@ -128,8 +128,6 @@ export function toWorkspaceRecord(w: WorkspaceRow, links: LinkRow[], orgId: stri
       .map((l) => ({ portalId: l.org_id, portalName: l.org_name, access: l.access, groupId: l.group_id, exchanging: l.exchanging, stopped: l.stopped })),
   };
 }
-
-const actorOf = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
 
 export async function createCollaboration(ctx: PortalContext, caller: Caller, orgId: string, p: { name: string; description: string }) {
   const now = ctx.clock.now();

@@ -29,7 +29,7 @@ import {
   type ServiceWebhookRecord,
 } from '../../../shared/contract/webhooks.ts';
 import type { PortalContext } from '../../context.ts';
-import { hasPrivilege, requirePrivilege, type Caller } from '../../http/auth.ts';
+import { actorOf, type Caller, hasPrivilege, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -181,7 +181,7 @@ async function recordServiceWebhookEvent(
     source: 'webhook',
     operation: op,
     subjectId: w.id,
-    actor: { userId: caller.userId, username: caller.username },
+    actor: actorOf(caller),
     when: now,
     history: { op, owner: w.owner, title: w.name, data },
   });

@@ -6,7 +6,7 @@ import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { BASE_ROLE_PRIVILEGES, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -104,8 +104,6 @@ function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
   }
 }
 
-const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
-
 const titleTaken = (title: string) => badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
 
 async function assertTitleFree(q: Queryable, ownerId: string, title: string, exceptId?: string): Promise<void> {
@@ -164,7 +162,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
         source: 'group',
         operation: 'add',
         subjectId: id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { title: [fields.title] },
         when: now,
         history: { owner: caller.username, title: fields.title, data: { after: { ...fields } } },
@@ -215,7 +213,7 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: s
         source: 'group',
         operation: 'update',
         subjectId: row.id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         when: now,
         history: { owner: row.owner_username, title: fields.title ?? row.title, data: { before, after } },
       });
@@ -240,7 +238,7 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: s
       source: 'group',
       operation: 'delete',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { title: [row.title] },
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } },
@@ -262,7 +260,7 @@ export async function setGroupProtected(ctx: PortalContext, caller: Caller, grou
       source: 'group',
       operation: value ? 'protect' : 'unprotect',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } },
     });
@@ -355,7 +353,7 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
         source: 'group',
         operation: 'addUsers',
         subjectId: group.id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { addedUserNames: added },
         when: now,
         history: {
@@ -371,7 +369,7 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
         source: 'group',
         operation: 'updateUsers',
         subjectId: group.id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { updatedUserNames: promoted },
         when: now,
         history: {
@@ -429,7 +427,7 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: s
         source: 'group',
         operation: 'removeUsers',
         subjectId: group.id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { removedUserNames: removed.map((c) => c.username) },
         when: now,
         history: {
@@ -481,7 +479,7 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
         source: 'group',
         operation: 'updateUsers',
         subjectId: group.id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { updatedUserNames: updated },
         when: now,
         history: {
@@ -522,7 +520,7 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
       source: 'group',
       operation: 'addUsers',
       subjectId: group.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { addedUserNames: [caller.username] },
       when: now,
       history: { op: 'joinGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },
@@ -544,7 +542,7 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, groupId: st
       source: 'group',
       operation: 'removeUsers',
       subjectId: group.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { removedUserNames: [caller.username] },
       when: now,
       history: { op: 'leaveGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { itemFields, itemIdParam, type ItemFields } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
-import { assertPathUser, requirePrivilege, type Caller } from '../../http/auth.ts';
+import { actorOf, assertPathUser, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { parseParams, type RawParams, type UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -151,8 +151,6 @@ export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): 
   for (const k of keys) await ctx.blobs.remove(k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a blob'));
 }
 
-const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
-
 /** The proxy URL of an item with a service proxy (see proxy/routes.ts). */
 export const proxyPath = (itemId: string) => `/sharing/rest/content/items/${itemId}/proxy`;
 
@@ -207,7 +205,7 @@ export async function addItem(
         source: 'item',
         operation: 'add',
         subjectId: id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         when: now,
         properties: { multipart: true },
         history: { owner: caller.username, title: filename, data: { after: { title: filename, ownerFolder: folder }, multipart: true } },
@@ -316,7 +314,7 @@ async function addItemWith(
         source: 'item',
         operation: 'add',
         subjectId: id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         when: now,
         history: {
           owner: caller.username,

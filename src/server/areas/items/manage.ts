@@ -10,7 +10,7 @@ import { itemFields, type ItemFields } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { operation, REST } from '../../http/operation.ts';
@@ -98,8 +98,6 @@ async function setColumns(q: Queryable, id: string, cols: Record<string, unknown
   const sets = names.map((n, i) => `${n} = ${JSONB.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
   await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
 }
-
-const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
 
 /** The item addressed through a member's content path: it must be that member's. */
 async function ownedItem(q: Queryable, username: string, itemId: string, caller: Caller): Promise<ItemRow> {
@@ -211,7 +209,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
       source: 'item',
       operation: 'update',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       when: now,
       history: { owner: row.owner_username, title: typeof cols.title === 'string' ? cols.title : row.title, data: change },
     });
@@ -242,7 +240,7 @@ export async function moveItem(ctx: PortalContext, caller: Caller, username: str
       source: 'item',
       operation: 'move',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { folder: folderId },
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: place(row.folder_id), after: place(folderId) } },
@@ -283,7 +281,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       source: 'item',
       operation: 'delete',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { title: [row.title], type: row.type },
       when: now,
       history: {
@@ -310,7 +308,7 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
       source: 'item',
       operation: value ? 'protect' : 'unprotect',
       subjectId: row.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: { protected: row.protected }, after: { protected: value } } },
     });

@@ -17,7 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ownerOr, type Authority } from '../../http/authority.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
@@ -102,8 +102,6 @@ async function statusAfterAccess(q: Queryable, row: ItemRow, access: ItemRow['ac
   return status;
 }
 
-const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
-
 async function findItemFor(q: Queryable, itemId: string, caller: Caller, owner?: string): Promise<ItemRow> {
   await lockItem(q, itemId);
   const row = await visibleItem(q, itemId, caller);
@@ -127,7 +125,7 @@ async function recordItemSharing(
     source: 'item',
     operation,
     subjectId: row.id,
-    actor: actor(caller),
+    actor: actorOf(caller),
     properties: operation === 'share' ? { sharedToGroups: groups } : { unsharedFromGroups: groups },
     when,
     history: { owner: row.owner_username, title: row.title, data: { before, after: await itemSharingState(q, row.id), groups } },
@@ -188,7 +186,7 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
       source: 'group',
       operation: 'share',
       subjectId: g.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] },
       when: now,
       history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },
@@ -230,7 +228,7 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
       source: 'group',
       operation: 'unshare',
       subjectId: g.id,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] },
       when: now,
       history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },

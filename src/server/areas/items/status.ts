@@ -13,7 +13,7 @@ import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { CONTENT_STATUSES } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { ownerOr } from '../../http/authority.ts';
@@ -67,7 +67,7 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
       source: 'item',
       operation: 'update',
       subjectId: row.id,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       properties: { contentStatus: status ?? '' },
       when: now,
       history: {

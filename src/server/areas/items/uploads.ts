@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
-import { assertPathUser, type Caller } from '../../http/auth.ts';
+import { actorOf, assertPathUser, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -152,7 +152,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
         source: 'item',
         operation: 'update',
         subjectId: itemId,
-        actor: { userId: caller.userId, username: caller.username },
+        actor: actorOf(caller),
         when: now,
         properties: { commit: true },
         history: { owner: row.owner_username, title: row.title, data: { after: { size }, commit: true } },
@@ -179,7 +179,7 @@ async function* concat(ctx: PortalContext, keys: string[]): AsyncGenerator<Buffe
 
 export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   await ownUpload(ctx.db, caller, username, itemId);
-  const { row, discarded } = await discardUpload(ctx, itemId, { userId: caller.userId, username: caller.username }, { cancelledUpload: true });
+  const { row, discarded } = await discardUpload(ctx, itemId, actorOf(caller), { cancelledUpload: true });
   if (!row) throw itemNotFound(itemId);
   if (!discarded) throw notPartial(row);
   return { success: true };

@@ -14,7 +14,7 @@ import {
 } from '../../../shared/contract/oauth.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -133,7 +133,7 @@ export async function registerApp(
       source: 'item',
       operation: 'update',
       subjectId: itemId,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       when: now,
       history: { op: 'registerApp', data: { after: { registeredApp: true } } },
     });
@@ -187,7 +187,7 @@ export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId
       source: 'item',
       operation: 'update',
       subjectId: app.item_id,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       when: now,
       history: { op: 'updateApp', data: { before: { registeredApp: true }, after: { registeredApp: false } } },
     });

@@ -2,7 +2,7 @@
 import type { Portal } from '../../../shared/contract/portals.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
@@ -124,7 +124,7 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
       source: 'organization',
       operation: 'update',
       subjectId: orgId,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       when: now,
       history: { op: 'updateOrganization', title: params.name ?? org.name, data: orgChange(org, params) },
     });

@@ -16,7 +16,7 @@
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { BlockedItem } from '../../../shared/contract/reassign.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvents, type NewEvent } from '../../store/events.ts';
@@ -107,7 +107,7 @@ export async function transferItems(
       source.id,
     ]);
     const privileges = new Set(userPrivileges(target));
-    const actor = { userId: caller.userId, username: caller.username };
+    const actor = actorOf(caller);
     // Items are all of the source's organization: one statement deactivates their tasks.
     const tasksOf = await deactivateTasksOfItems(q, source.org_id, ids, { now });
     const moved: Moved[] = [];

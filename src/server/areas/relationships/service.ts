@@ -5,14 +5,12 @@
  * relationships (foreign keys cascade).
  */
 import { findRelationshipType, pairProblem, RELATIONSHIP_TYPES, type RelationshipType } from '../../../shared/relationships.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { canViewItem, visibleItem } from '../items/access.ts';
 import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/service.ts';
-
-const actor = (c: Caller) => ({ userId: c.userId, username: c.username });
 
 export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {
   const rel = findRelationshipType(name);
@@ -59,7 +57,7 @@ export async function addRelationship(
     source: 'relationship',
     operation: 'add',
     subjectId: origin.id,
-    actor: actor(caller),
+    actor: actorOf(caller),
     when: now,
     history: { op: 'addRelationship', owner: origin.owner_username, title: origin.title, data: { after: relationship } },
   });
@@ -88,7 +86,7 @@ export async function deleteRelationship(q: Queryable, caller: Caller, input: Re
     source: 'relationship',
     operation: 'delete',
     subjectId: input.originId,
-    actor: actor(caller),
+    actor: actorOf(caller),
     when: now,
     history: { op: 'deleteRelationship', owner: origin?.owner, title: origin?.title, data: { before: relationship } },
   });

@@ -5,7 +5,7 @@
 import type { Role } from '../../../shared/contract/roles.ts';
 import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -64,8 +64,6 @@ const uniqueName = (name: string) => (err: unknown) => {
   throw err;
 };
 
-const actor = (caller: Caller) => ({ userId: caller.userId, username: caller.username });
-
 export async function createRole(ctx: PortalContext, caller: Caller, orgId: string, name: string, description: string) {
   assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
@@ -85,7 +83,7 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
         source: 'role',
         operation: 'add',
         subjectId: id,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { name: [name] },
         when: now,
         history: { title: name, data: { after: { name, description } } },
@@ -118,7 +116,7 @@ export async function updateRole(ctx: PortalContext, caller: Caller, orgId: stri
         source: 'role',
         operation: 'update',
         subjectId: roleId,
-        actor: actor(caller),
+        actor: actorOf(caller),
         properties: { name: [name] },
         when: now,
         history: { title: name, data },
@@ -184,7 +182,7 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
       source: 'role',
       operation: 'update',
       subjectId: roleId,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { privileges: stored },
       when: now,
       history: { op: 'setPrivileges', title: role.name, data: { before: { privileges: [...(role.privileges ?? [])].sort() }, after: { privileges: stored } } },
@@ -220,7 +218,7 @@ export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: stri
       source: 'role',
       operation: 'delete',
       subjectId: roleId,
-      actor: actor(caller),
+      actor: actorOf(caller),
       properties: { name: [role.name] },
       when: now,
       history: { title: role.name, data: { before: { name: role.name, description: role.description, privileges: role.privileges } } },

@@ -25,7 +25,7 @@ import {
 } from '../../../shared/contract/tasks.ts';
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { PortalContext } from '../../context.ts';
-import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { defaultAdmin, grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
@@ -234,7 +234,7 @@ async function recordTaskEvent(
     source: 'task',
     operation: op,
     subjectId: t.id,
-    actor: { userId: caller.userId, username: caller.username },
+    actor: actorOf(caller),
     when: now,
     history: { op, owner: t.owner_username, title: t.title, data },
   });

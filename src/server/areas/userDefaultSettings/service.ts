@@ -4,7 +4,7 @@
  */
 import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSettings.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -120,7 +120,7 @@ async function recordDefaultsChange(
     source: 'organization',
     operation: 'setUserDefaultSettings',
     subjectId: orgId,
-    actor: { userId: caller.userId, username: caller.username },
+    actor: actorOf(caller),
     when: now,
     history: { op: 'setUserDefaultSettings', title: 'New-member defaults', data: { before: { ...before }, after: { ...after } } },
   });

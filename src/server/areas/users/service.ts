@@ -2,7 +2,7 @@
 import type { PortalUser } from '../../../shared/contract/users.ts';
 import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
-import { callerFromUser, type Caller } from '../../http/auth.ts';
+import { actorOf, type Caller, callerFromUser } from '../../http/auth.ts';
 import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
@@ -125,7 +125,7 @@ export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: 
       source: 'user',
       operation: 'updateUserRole',
       subjectId: target.username,
-      actor: { userId: caller.userId, username: caller.username },
+      actor: actorOf(caller),
       properties: { userRoleUpdatedTo: [to.roleId ?? to.role] },
       when: now,
       history: {
@@ -204,7 +204,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
             source: 'group',
             operation: 'addUsers',
             subjectId: group_id,
-            actor: caller ? { userId: caller.userId, username: caller.username } : null,
+            actor: caller ? actorOf(caller) : null,
             properties: { addedUserNames: [user.username] },
             when: now,
             history: { data: { usernames: [user.username], reason: 'new-member defaults' } },
@@ -216,7 +216,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
         source: 'user',
         operation: 'add',
         subjectId: user.username,
-        actor: caller ? { userId: caller.userId, username: caller.username } : null,
+        actor: caller ? actorOf(caller) : null,
         properties: { role: [resolved.roleId ?? resolved.role] },
         when: now,
         history: {

@@ -17,7 +17,7 @@ import { SECRET_MASK, WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookR
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
 import type { PortalContext } from '../../context.ts';
-import { requirePrivilege, type Caller } from '../../http/auth.ts';
+import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { privileges } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
@@ -147,7 +147,7 @@ async function recordWebhookEvent(
     source: 'webhook',
     operation: op,
     subjectId: id,
-    actor: { userId: caller.userId, username: caller.username },
+    actor: actorOf(caller),
     when: now,
     history: { op, title, data },
   });
