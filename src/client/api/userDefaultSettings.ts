@@ -4,13 +4,14 @@ import type { UserDefaultSettings } from './types.ts';
 
 const seg = encodeURIComponent;
 
+/** A field left out is kept; an empty string clears that default alone. */
 export interface SetUserDefaultSettingsInput {
   /** org_publisher, org_user or a custom role id — never an administrator role. */
   role?: string;
   userLicenseType?: string;
   /** Group ids of the organization. */
   groups?: readonly string[];
-  userType?: 'arcgisonly' | 'both';
+  userType?: 'arcgisonly' | 'both' | '';
 }
 
 /** `GET portals/<orgId>/userDefaultSettings` (nulls and empty lists when unset). */
@@ -18,7 +19,7 @@ export function getUserDefaultSettings(orgId: string, options: Pick<RequestOptio
   return request<UserDefaultSettings>(`portals/${seg(orgId)}/userDefaultSettings`, {}, { ...options, method: 'GET' });
 }
 
-/** `POST portals/<orgId>/setUserDefaultSettings`: only the fields sent change; `groups` goes as JSON array text. */
+/** `POST portals/<orgId>/setUserDefaultSettings`: only the fields sent change (empty clears one); `groups` goes as JSON array text. */
 export function setUserDefaultSettings(orgId: string, input: SetUserDefaultSettingsInput): Promise<{ success: boolean }> {
   return request<{ success: boolean }>(
     `portals/${seg(orgId)}/setUserDefaultSettings`,

@@ -1,18 +1,12 @@
 /** User types (license types) in words. */
 import { USER_LICENSE_TYPES } from '../../shared/contract/users.ts';
+import { USER_LICENSE_TYPE_LABELS } from '../../shared/userTypes.ts';
 
 export { USER_LICENSE_TYPES };
 export type UserLicenseType = (typeof USER_LICENSE_TYPES)[number];
 
-export const LICENSE_LABELS: Record<UserLicenseType, string> = {
-  creatorUT: 'Creator',
-  GISProfessionalBasicUT: 'GIS Professional Basic',
-  GISProfessionalStdUT: 'GIS Professional Standard',
-  GISProfessionalAdvUT: 'GIS Professional Advanced',
-  mobileWorkerUT: 'Mobile Worker',
-  contributorUT: 'Contributor',
-  viewerUT: 'Viewer',
-};
+// Named once in src/shared/userTypes.ts, where the service's refusals read them too.
+export const LICENSE_LABELS: Record<UserLicenseType, string> = USER_LICENSE_TYPE_LABELS;
 
 /** The new-member default "apps" (userType of userDefaultSettings) in words. */
 export const USER_TYPE_LABELS: Record<'arcgisonly' | 'both', string> = {

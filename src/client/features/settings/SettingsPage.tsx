@@ -8,8 +8,10 @@ import { Alert, Badge, Button, Card, Group, Modal, MultiSelect, NumberInput, Sim
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { baseRoleForPrivileges } from '../../../shared/privileges.ts';
+import { rolePrivileges } from '../../../shared/roleGrant.ts';
+import { userTypeNote, userTypeRefusal } from '../../../shared/userTypes.ts';
 import { ApiError, describeError, type GroupRecord, type RoleRecord, type UserDefaultSettings } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconAlert, IconPencil, IconTrash } from '../../components/icons.tsx';
@@ -18,7 +20,7 @@ import { ErrorState } from '../../components/states.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { LICENSE_SELECT_DATA, licenseLabel } from '../../lib/licenses.ts';
-import { BASE_ROLE_LABELS, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
+import { BASE_ROLE_LABELS, isBaseRole, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
 import { grantRolePermission } from '../../lib/roleGrant.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
@@ -221,12 +223,22 @@ function DefaultsForm({
   const { errors } = form.formState;
   const err = (field: keyof DefaultsInput) => (errors[field]?.message ? sentence(errors[field].message) : undefined);
 
+  // The user type is chosen first; the roles it does not allow are offered disabled, with why
+  // (src/shared/userTypes.ts, the rule the portal applies too).
+  const licenseType = useWatch({ control: form.control, name: 'userLicenseType' });
+  const typeRefusal = (value: string, name: string) => {
+    if (!licenseType) return null;
+    const privileges = isBaseRole(value) ? rolePrivileges(value, null) : roles.find((r) => r.id === value)?.privileges;
+    // A custom role whose privileges could not be read is left to the portal to decide.
+    return privileges ? userTypeRefusal(licenseType, { name, privileges }) : null;
+  };
   // Administrator roles are never defaults: base Administrator is left out, custom ones are shown
   // disabled. So is a role holding privileges the signed-in member lacks (docs/security.md, "Role
   // assignment"), unless it already is the default: keeping it grants nothing.
   const choice = (value: string, label: string) => {
     const grant = value === current.role ? null : grantRolePermission(user, value, roles);
-    return grant && !grant.allowed ? { value, label: `${label} (${grant.note})`, disabled: true } : { value, label };
+    if (grant && !grant.allowed) return { value, label: `${label} (${grant.note})`, disabled: true };
+    return typeRefusal(value, label) ? { value, label: `${label} (${userTypeNote(licenseType)})`, disabled: true } : { value, label };
   };
   const roleData = [
     { group: 'Base roles', items: (['org_publisher', 'org_user'] as const).map((r) => choice(r, BASE_ROLE_LABELS[r])) },
@@ -246,6 +258,10 @@ function DefaultsForm({
         ]
       : []),
   ];
+  const roleValue = useWatch({ control: form.control, name: 'role' });
+  const roleName = isBaseRole(roleValue) ? BASE_ROLE_LABELS[roleValue] : (roles.find((r) => r.id === roleValue)?.name ?? roleValue);
+  // The chosen role no longer fits a user type chosen after it: said at once, beside the role.
+  const roleConflict = roleValue ? typeRefusal(roleValue, roleName) : null;
   // A default group must be one the member could add members to themselves (the portal refuses
   // others): its owner or a manager, or a holder of portal:admin:assignToGroups.
   const mayAddTo = (g: GroupRecord) =>
@@ -259,13 +275,24 @@ function DefaultsForm({
     // A default group the list did not include still shows (by id).
     ...current.groups.filter((id) => !groups.some((g) => g.id === id)).map((id) => ({ value: id, label: id })),
   ];
-  const keep = (field: 'role' | 'userLicenseType' | 'userType') =>
-    current[field] ? 'Set: it can be changed, or cleared with all the others.' : 'Leave empty to keep it unset.';
+  // Each default can be cleared on its own; the others stay as they are. Mantine hides a select's
+  // clear button from the keyboard and screen readers: here it is how one default is unset, so it
+  // is a named button in the tab order.
+  const clearButton = (what: string) => ({ 'aria-label': `Clear the default ${what}`, 'aria-hidden': false, tabIndex: 0 });
+  // Each default can be cleared on its own; the others stay as they are.
+  const keep = (field: 'role' | 'userLicenseType' | 'userType', what: string) =>
+    current[field] ? `Clear it and new members get no default ${what}; the other defaults stay.` : 'Leave empty to keep it unset.';
 
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
+    if (roleConflict) {
+      form.setError('role', { message: roleConflict });
+      return;
+    }
     save.mutate(
-      { role: values.role, userLicenseType: values.userLicenseType, userType: values.userType, groups: values.groups },
+      // The whole set, a cleared default as an empty value: the local portal clears that one, and a
+      // portal that replaces every default on each call (as its own settings page does) means the same.
+      { role: values.role ?? '', userLicenseType: values.userLicenseType ?? '', userType: values.userType ?? '', groups: values.groups },
       {
         onSuccess: () => {
           notifications.show({ color: 'green', title: 'Defaults saved', message: 'New members get these from now on.' });
@@ -287,33 +314,38 @@ function DefaultsForm({
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <ControlledSelect
             control={form.control}
-            name="role"
-            label="Role"
-            description={keep('role')}
+            name="userLicenseType"
+            label="User type"
+            description={
+              licenseType ? `${keep('userLicenseType', 'user type')} Roles it does not allow are not offered.` : keep('userLicenseType', 'user type')
+            }
             placeholder={NOT_SET}
-            data={roleData}
-            clearable={!current.role}
-            error={err('role')}
+            data={LICENSE_SELECT_DATA}
+            clearable
+            clearButtonProps={clearButton('user type')}
+            error={err('userLicenseType')}
             data-autofocus
           />
           <ControlledSelect
             control={form.control}
-            name="userLicenseType"
-            label="User type"
-            description={keep('userLicenseType')}
+            name="role"
+            label="Role"
+            description={keep('role', 'role')}
             placeholder={NOT_SET}
-            data={LICENSE_SELECT_DATA}
-            clearable={!current.userLicenseType}
-            error={err('userLicenseType')}
+            data={roleData}
+            clearable
+            clearButtonProps={clearButton('role')}
+            error={err('role') ?? roleConflict ?? undefined}
           />
           <ControlledSelect
             control={form.control}
             name="userType"
             label="Apps"
-            description={keep('userType')}
+            description={keep('userType', 'apps setting')}
             placeholder={NOT_SET}
             data={Object.entries(USER_TYPE_LABELS).map(([value, label]) => ({ value, label }))}
-            clearable={!current.userType}
+            clearable
+            clearButtonProps={clearButton('apps')}
             error={err('userType')}
           />
         </SimpleGrid>

@@ -1,11 +1,10 @@
 /** Settings forms as zod schemas, built on the wire contract's own rules. */
 import { z } from 'zod';
 import { updatePortalParams } from '../../../shared/contract/portals.ts';
-import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefaultSettings.ts';
+import { defaultValueSchemas } from '../../../shared/contract/userDefaultSettings.ts';
 import type { UserDefaultSettings } from '../../api/index.ts';
 
-const p = setUserDefaultSettingsParams.shape;
-/** An empty choice means "not set": the field is not sent (the portal keeps what it has). */
+/** An empty choice means "not set" (sent as an empty value, which clears that default). */
 const unset = z.string().transform((v) => v || undefined);
 
 /**
@@ -13,10 +12,12 @@ const unset = z.string().transform((v) => v || undefined);
  * administrator roles are not offered and the portal refuses them too (its words land on the field).
  */
 export const defaultsSchema = z.object({
-  role: unset.pipe(p.role).refine((r) => r !== 'org_admin', 'cannot be an administrator role: new members never start as administrators'),
-  userLicenseType: unset.pipe(p.userLicenseType),
+  role: unset
+    .pipe(defaultValueSchemas.role.optional())
+    .refine((r) => r !== 'org_admin', 'cannot be an administrator role: new members never start as administrators'),
+  userLicenseType: unset.pipe(defaultValueSchemas.userLicenseType.optional()),
   groups: z.array(z.string().max(64)).max(100, 'may name at most 100 groups'),
-  userType: unset.pipe(p.userType),
+  userType: unset.pipe(defaultValueSchemas.userType.optional()),
 });
 export type DefaultsInput = z.input<typeof defaultsSchema>;
 export type DefaultsValues = z.output<typeof defaultsSchema>;

@@ -106,6 +106,61 @@ describe('settings: new-member defaults', () => {
     expect(await getUserDefaultSettings(svc.orgId)).toEqual(EMPTY);
   });
 
+  it('offers only the roles the chosen user type allows, saying why, and the portal refuses the pair too', async () => {
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/settings');
+    await screen.findByRole('table', { name: 'Current new-member defaults' });
+    await user.click(screen.getByRole('button', { name: 'Edit defaults' }));
+    const form = await screen.findByRole('form', { name: 'New-member defaults' });
+    // A role chosen first, then a user type that does not allow it: said beside the role, not sent.
+    await pick(user, /^Role/, 'Publisher');
+    await pick(user, /^User type/, 'Viewer');
+    const role = within(form).getByLabelText(/^Role/, { selector: 'input' });
+    expect(role).toHaveAccessibleDescription(
+      expect.stringContaining("The Viewer user type allows only viewing (roles like Viewer): the role 'Publisher' holds privileges it does not allow"),
+    );
+    await user.click(within(form).getByRole('button', { name: 'Save defaults' }));
+    expect(role).toHaveAccessibleDescription(expect.stringContaining('Viewer user type'));
+    expect(within(form).getByRole('button', { name: 'Save defaults' })).toBeEnabled();
+    expect(await getUserDefaultSettings(svc.orgId)).toEqual(EMPTY);
+
+    await user.click(role);
+    expect(await screen.findByRole('option', { name: 'Publisher (not with the Viewer user type)' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'User (not with the Viewer user type)' })).toHaveAttribute('aria-disabled', 'true');
+    expect(screen.getByRole('option', { name: 'Data Editor (not with the Viewer user type)' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(screen.getByRole('option', { name: 'Viewer' }));
+    expect(role).not.toHaveAccessibleDescription(expect.stringContaining('allows only viewing'));
+    await user.click(within(form).getByRole('button', { name: 'Save defaults' }));
+    expect(await screen.findByText('Defaults saved')).toBeInTheDocument();
+    expect(await getUserDefaultSettings(svc.orgId)).toMatchObject({ role: 'iAAAAAAAAAAAAAAA', userLicenseType: 'viewerUT' });
+
+    // The same pair sent by another client: the portal names the field.
+    await expect(setUserDefaultSettings(svc.orgId, { role: 'org_publisher' })).rejects.toMatchObject({
+      code: 400,
+      fieldErrors: { role: expect.stringContaining('Viewer user type') },
+    });
+    await setUserDefaultSettings(svc.orgId, { role: '', userLicenseType: '' });
+  });
+
+  it('clears one default alone: the role goes, the groups and user type stay', async () => {
+    await signInAs(svc, 'admin');
+    const { group } = await createGroup({ title: 'Stays a default' });
+    await setUserDefaultSettings(svc.orgId, { role: 'org_user', userLicenseType: 'creatorUT', groups: [group.id] });
+    const { user } = renderApp('/settings');
+    await screen.findByRole('table', { name: 'Current new-member defaults' });
+    await waitFor(() => expect(summary()).toMatchObject({ Role: 'User', Groups: 'Stays a default' }));
+    await user.click(screen.getByRole('button', { name: 'Edit defaults' }));
+    const form = await screen.findByRole('form', { name: 'New-member defaults' });
+    await user.click(within(form).getByRole('button', { name: 'Clear the default role' }));
+    expect(within(form).getByLabelText(/^Role/, { selector: 'input' })).toHaveValue('');
+    await user.click(within(form).getByRole('button', { name: 'Save defaults' }));
+    expect(await screen.findByText('Defaults saved')).toBeInTheDocument();
+    await waitFor(() => expect(summary()).toMatchObject({ Role: 'Not set', 'User type': 'Creator', Groups: 'Stays a default' }));
+    expect(await getUserDefaultSettings(svc.orgId)).toMatchObject({ role: null, userLicenseType: 'creatorUT', groups: [group.id] });
+    await deleteGroup(group.id);
+    await setUserDefaultSettings(svc.orgId, { userLicenseType: '', groups: [] });
+  });
+
   it('a default set elsewhere shows up, even a custom role by name', async () => {
     await signInAs(svc, 'admin');
     const { id } = await createRole(svc.orgId, { name: 'Field starters' });

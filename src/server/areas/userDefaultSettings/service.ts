@@ -8,6 +8,7 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
+import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
 
 interface DefaultsRow {
@@ -39,11 +40,13 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
   assertDefaultsAdmin(caller, orgId);
   return ctx.db.tx(async (q) => {
     const current = await readDefaults(q, orgId);
+    // Absent keeps a default; null (an empty value on the wire) clears that one alone.
+    const pick = <K extends keyof UserDefaultSettings>(k: K): UserDefaultSettings[K] => (input[k] === undefined ? current[k] : input[k]);
     const next: UserDefaultSettings = {
-      role: input.role ?? current.role,
-      userLicenseType: input.userLicenseType ?? current.userLicenseType,
+      role: pick('role'),
+      userLicenseType: pick('userLicenseType'),
       groups: input.groups ?? current.groups,
-      userType: input.userType ?? current.userType,
+      userType: pick('userType'),
       apps: input.apps ?? current.apps,
       appBundles: input.appBundles ?? current.appBundles,
     };
@@ -53,6 +56,13 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
       // default administrator does not stop others from changing the other fields.
       if (next.role !== current.role) assertMayGrantRole(caller, resolved);
       if (resolved.role === 'org_admin') throw badParam('role', 'cannot be an administrator role: new members never become administrators by default');
+      // A new member gets both, so they must go together (src/shared/userTypes.ts). Checked when
+      // either changes; the field named is the one that changed (the role when both did).
+      const refusal =
+        next.userLicenseType && (next.role !== current.role || next.userLicenseType !== current.userLicenseType)
+          ? userTypeRefusal(next.userLicenseType, resolved)
+          : null;
+      if (refusal) throw badParam(next.role !== current.role ? 'role' : 'userLicenseType', `is not compatible: ${refusal}`);
     }
     if (next.groups.length) {
       const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, next.groups]);

@@ -140,6 +140,21 @@ describe('setUserDefaultSettings', () => {
     expect(await readDefaults()).toMatchObject({ role: 'org_publisher', groups: [g], userLicenseType: 'creatorUT' });
   });
 
+  it('an empty value clears that one default and keeps the others', async () => {
+    const g = await newGroup();
+    await setDefaults({ role: 'org_publisher', userLicenseType: 'creatorUT', groups: JSON.stringify([g]), userType: 'both' });
+    expect(await setDefaults({ role: '' })).toEqual({ success: true });
+    expect(await readDefaults()).toMatchObject({ role: null, userLicenseType: 'creatorUT', groups: [g], userType: 'both' });
+    expect(await setDefaults({ userLicenseType: '', userType: '' })).toEqual({ success: true });
+    expect(await readDefaults()).toMatchObject({ role: null, userLicenseType: null, groups: [g], userType: null });
+  });
+
+  it('a role the user type allows goes with it (Viewer role with the Viewer user type, User with Contributor)', async () => {
+    expect(await setDefaults({ role: 'iAAAAAAAAAAAAAAA', userLicenseType: 'viewerUT' })).toEqual({ success: true });
+    expect(await setDefaults({ role: 'org_user', userLicenseType: 'contributorUT' })).toEqual({ success: true });
+    expect(await readDefaults()).toMatchObject({ role: 'org_user', userLicenseType: 'contributorUT' });
+  });
+
   describe('refuses, naming the parameter, and changes nothing', () => {
     async function expectRefused(params: Record<string, string>, param: string, mention?: string) {
       await setDefaults({ role: 'org_user', userLicenseType: 'creatorUT' });
@@ -178,6 +193,25 @@ describe('setUserDefaultSettings', () => {
 
     it('a group that does not exist, named', async () => {
       await expectRefused({ groups: JSON.stringify(['0123456789abcdef0123456789abcdef']) }, 'groups', '0123456789abcdef0123456789abcdef');
+    });
+
+    it('a role the default user type does not allow: Publisher with the Viewer user type', async () => {
+      await expectRefused({ role: 'org_publisher', userLicenseType: 'viewerUT' }, 'role', 'Viewer user type');
+      const body = await setDefaults({ role: 'org_publisher', userLicenseType: 'viewerUT' });
+      expect(body.error.fieldErrors.role).toContain('portal:publisher:');
+    });
+
+    it('a user type that does not allow the default role: Contributor under a Publisher default', async () => {
+      await setDefaults({ role: 'org_publisher', userLicenseType: 'creatorUT' });
+      const before = await readDefaults();
+      const body = await setDefaults({ userLicenseType: 'contributorUT' });
+      expect(body.error).toMatchObject({ code: 400, fieldErrors: { userLicenseType: expect.stringContaining("'Publisher'") } });
+      expect(await readDefaults()).toEqual(before);
+    });
+
+    it('a custom role that edits or creates, with the Viewer user type', async () => {
+      const role = await newRole(['portal:user:joinGroup', 'portal:user:createItem']);
+      await expectRefused({ role, userLicenseType: 'viewerUT' }, 'role', 'portal:user:createItem');
     });
 
     it('a user license type that is not one of the known ones', async () => {
