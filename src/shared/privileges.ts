@@ -306,3 +306,32 @@ export function baseRoleForPrivileges(privileges: Iterable<string>): BaseRole {
   }
   return publisher ? 'org_publisher' : 'org_user';
 }
+
+/**
+ * Every privilege the named ones need (`requires`), transitively and through what they include,
+ * that neither they nor what they include already are: what the role editor ticks along with
+ * them, as ArcGIS Online's does.
+ */
+export function prerequisitesOf(ids: Iterable<string>): Set<string> {
+  const held = withImplied(ids);
+  const out = new Set<string>();
+  const visit = (id: string) => {
+    for (const r of BY_ID.get(id)?.requires ?? []) {
+      if (held.has(r) || out.has(r)) continue;
+      out.add(r);
+      for (const also of withImplied([r])) visit(also);
+    }
+  };
+  for (const id of held) visit(id);
+  return out;
+}
+
+/** Each held privilege whose prerequisites are not all held (implied ones count as held), in catalogue order. */
+export function unmetPrerequisites(ids: Iterable<string>): { id: string; missing: string[] }[] {
+  const held = withImplied(ids);
+  return PRIVILEGES.flatMap((p) => {
+    if (!held.has(p.id)) return [];
+    const missing = (p.requires ?? []).filter((r) => !held.has(r));
+    return missing.length ? [{ id: p.id, missing }] : [];
+  });
+}

@@ -2,7 +2,8 @@
  * The privilege checklist of the role editor, fed by the shared catalogue: grouped by kind
  * (general / administrative) and area, with a filter box, "select all" per area, privileges that a
  * ticked one includes shown ticked and explained ("Included by Edit with full control"), and the
- * privileges each one needs noted (in warning colour while they are not ticked).
+ * privileges each one needs ticked with it (and unticked with what needs them), said as it happens;
+ * a role saved elsewhere without them shows the gap in warning colour.
  *
  * `value` is what the role names; what it holds in effect adds what those imply.
  */
@@ -18,6 +19,8 @@ import {
   missingRequirements,
   privilegeMatches,
   PRIVILEGE_KINDS,
+  tickPrivileges,
+  untickPrivileges,
   type CatalogueSection,
 } from '../lib/privilegeSets.ts';
 import { IconSearch } from './icons.tsx';
@@ -52,14 +55,21 @@ export function PrivilegeChecklist({ value, onChange, readOnly = false, label = 
   const sections = CATALOGUE_SECTIONS.map((s) => ({ ...s, shown: s.privileges.filter(visible) })).filter((s) => s.shown.length > 0);
   const impliedCount = [...effective].filter((id) => !selected.has(id)).length;
 
+  // What was ticked or unticked along with the user's choice, said beside the count (and spoken).
+  const [followNote, setFollowNote] = useState('');
   const set = (ids: readonly string[], on: boolean) => {
     if (readOnly || !onChange) return;
-    const next = new Set(value);
-    for (const id of ids) {
-      if (on) next.add(id);
-      else next.delete(id);
+    // A privilege comes with what it needs, and goes with what needs it: the portal refuses a role
+    // with an unmet prerequisite, so the checklist never builds one.
+    if (on) {
+      const { next, added } = tickPrivileges(value, ids);
+      setFollowNote(added.length ? `Also ticked, because ${labelsOf(ids.filter((id) => !effective.has(id)))} needs it: ${labelsOf(added)}.` : '');
+      onChange(next);
+    } else {
+      const { next, removed } = untickPrivileges(value, ids);
+      setFollowNote(removed.length ? `Also unticked, because it needs ${labelsOf(ids)}: ${labelsOf(removed)}.` : '');
+      onChange(next);
     }
-    onChange([...next]);
   };
 
   return (
@@ -85,6 +95,9 @@ export function PrivilegeChecklist({ value, onChange, readOnly = false, label = 
           {effective.size} granted{impliedCount ? ` (${impliedCount} included by others)` : ''}
         </Text>
       </Group>
+      <Text size="sm" c="blue" aria-live="polite" data-testid="prerequisite-note">
+        {followNote}
+      </Text>
 
       {sections.length === 0 ? (
         <Text c="dimmed" ta="center" py="lg">

@@ -4,7 +4,16 @@
  * and removes, and how two roles compare. Everything is about *effective* privileges: a role
  * holds what it names plus what those imply (the portal stores it that way too).
  */
-import { PRIVILEGE_AREAS, PRIVILEGES, privilegeById, withImplied, type PrivilegeArea, type PrivilegeDef, type PrivilegeKind } from '../../shared/privileges.ts';
+import {
+  PRIVILEGE_AREAS,
+  PRIVILEGES,
+  privilegeById,
+  withImplied,
+  prerequisitesOf,
+  type PrivilegeArea,
+  type PrivilegeDef,
+  type PrivilegeKind,
+} from '../../shared/privileges.ts';
 
 export interface CatalogueSection {
   kind: PrivilegeKind;
@@ -59,6 +68,34 @@ export function impliedBy(selected: Iterable<string>): Map<string, string[]> {
 /** Required privileges of `id` that `effective` lacks. */
 export function missingRequirements(id: string, effective: ReadonlySet<string>): string[] {
   return (privilegeById(id)?.requires ?? []).filter((r) => !effective.has(r));
+}
+
+/**
+ * Ticking privileges: they are named, and so is every privilege they need (transitively) that the
+ * role does not hold yet — the portal refuses a role with an unmet prerequisite. `added` lists
+ * those needed ones, for the editor to say what it ticked.
+ */
+export function tickPrivileges(value: readonly string[], ids: readonly string[]): { next: string[]; added: string[] } {
+  const held = withImplied(value);
+  const added = sortByCatalogue([...prerequisitesOf(ids)].filter((id) => !held.has(id)));
+  return { next: [...new Set([...value, ...ids, ...added])], added };
+}
+
+/**
+ * Unticking privileges: they are dropped, and so is every named privilege that then lacks one it
+ * needs (ticked because of it). `removed` lists those dependents.
+ */
+export function untickPrivileges(value: readonly string[], ids: readonly string[]): { next: string[]; removed: string[] } {
+  let next = value.filter((id) => !ids.includes(id));
+  const removed: string[] = [];
+  for (;;) {
+    const held = withImplied(next);
+    const orphaned = next.filter((id) => missingRequirements(id, held).length > 0);
+    if (!orphaned.length) break;
+    removed.push(...orphaned);
+    next = next.filter((id) => !orphaned.includes(id));
+  }
+  return { next, removed: sortByCatalogue(removed) };
 }
 
 export interface PrivilegeDiff {

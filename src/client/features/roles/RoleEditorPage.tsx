@@ -22,16 +22,15 @@ import { PrivilegeDiffView } from '../../components/PrivilegeSets.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { privilegeLabel } from '../../lib/privileges.ts';
-import { diffPrivileges, effectivePrivileges, missingRequirements, sortByCatalogue } from '../../lib/privilegeSets.ts';
-import { baseRoleLabel } from '../../lib/roles.ts';
-import { orgRolesQuery } from '../../lib/roles.ts';
+import { diffPrivileges, effectivePrivileges, missingRequirements, sortByCatalogue, tickPrivileges } from '../../lib/privilegeSets.ts';
+import { baseRoleLabel, isBaseRole, orgRolesQuery } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { PrivilegesNotSavedError, useSaveRole } from './mutations.ts';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
 import { roleQuery } from './queries.ts';
-import { roleOptions, toSelectData } from './roleOptions.ts';
+import { baseRoleRecord, roleOptions, toSelectData } from './roleOptions.ts';
 import { ROLE_DETAIL_FIELDS, roleDetailsSchema, type RoleDetailsInput, type RoleDetailsValues } from './schemas.ts';
 
 /** Carried to a new role's page when its privileges could not be saved along with it. */
@@ -51,8 +50,10 @@ function BackToRoles() {
 export default function RoleEditorPage() {
   const { roleId } = useParams();
   const user = useCurrentUser();
-  const role = useQuery({ ...roleQuery(user.orgId, roleId ?? ''), enabled: !!roleId });
+  const base = roleId && isBaseRole(roleId) ? roleId : null;
+  const role = useQuery({ ...roleQuery(user.orgId, roleId ?? ''), enabled: !!roleId && !base });
   const all = useQuery(orgRolesQuery(user.orgId));
+  if (base) return <RoleEditor key={base} role={baseRoleRecord(base)} allRoles={all.data?.roles} baseRole />;
 
   if (roleId && role.isPending) return <LoadingState label="Loading role…" />;
   if (roleId && role.isError) {
@@ -68,7 +69,7 @@ export default function RoleEditorPage() {
   return <RoleEditor key={roleId ?? 'new'} role={record} allRoles={all.data?.roles} />;
 }
 
-function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: string[] }; allRoles?: RoleRecord[] }) {
+function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & { privileges: string[] }; allRoles?: RoleRecord[]; baseRole?: boolean }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const location = useLocation();
@@ -160,7 +161,7 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
   const heldBy = role?.memberCount ?? 0;
   const wasBase = baseRoleForPrivileges(saved);
   const willBe = baseRoleForPrivileges(selection);
-  // Granted privileges that lack one they need: saved as asked, but worth a look first.
+  // Granted privileges that lack one they need (a role saved elsewhere): the portal refuses them.
   const granted = effectivePrivileges(selection);
   const unmet = sortByCatalogue(granted).flatMap((id) => {
     const missing = missingRequirements(id, granted);
@@ -174,8 +175,10 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
         title={title}
         description={
           isNew
-            ? 'Pick the privileges the role grants. Privileges that others include are ticked for you.'
-            : `${role.builtIn ? 'Built-in role' : 'Custom role'} · counts as ${baseRoleLabel(baseRoleForPrivileges(saved))}${typeof role.memberCount === 'number' ? ` · held by ${role.memberCount} member${role.memberCount === 1 ? '' : 's'}` : ''}`
+            ? 'Pick the privileges the role grants. Privileges that a ticked one needs or includes are ticked for you.'
+            : baseRole
+              ? `Default role · ${role.description}`
+              : `${role.builtIn ? 'Built-in role' : 'Custom role'} · counts as ${baseRoleLabel(baseRoleForPrivileges(saved))}${typeof role.memberCount === 'number' ? ` · held by ${role.memberCount} member${role.memberCount === 1 ? '' : 's'}` : ''}`
         }
         actions={
           <>
@@ -282,7 +285,7 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
           )}
         </Stack>
       </form>
-      {role ? <HistorySection id={role.id} type="r" name={`the role “${role.name}”`} heading /> : null}
+      {role && !baseRole ? <HistorySection id={role.id} type="r" name={`the role “${role.name}”`} heading /> : null}
 
       <Modal opened={reviewing !== null} onClose={() => setReviewing(null)} title={isNew ? 'Create this role?' : 'Save these changes?'} size="xl" centered>
         {reviewing ? (
@@ -314,6 +317,8 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               </Alert>
             ) : null}
             {unmet.length ? (
+              // Only a role saved elsewhere (or before this rule) gets here: the checklist ticks what a
+              // privilege needs. The portal refuses it, so saving waits for the one-click fix.
               <Alert
                 color="orange"
                 variant="light"
@@ -328,6 +333,9 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
                     </List.Item>
                   ))}
                 </List>
+                <Button mt="sm" size="xs" variant="light" color="orange" onClick={() => setSelection(tickPrivileges(selection, selection).next)}>
+                  Tick what they need
+                </Button>
               </Alert>
             ) : null}
             {privilegesChanged && heldBy > 0 ? (
@@ -344,7 +352,7 @@ function RoleEditor({ role, allRoles }: { role?: RoleRecord & { privileges: stri
               <Button variant="default" onClick={() => setReviewing(null)}>
                 Back to editing
               </Button>
-              <Button onClick={onSave} loading={save.isPending} data-autofocus>
+              <Button onClick={onSave} loading={save.isPending} disabled={unmet.length > 0} data-autofocus>
                 {isNew ? 'Create role' : 'Save role'}
               </Button>
             </Group>

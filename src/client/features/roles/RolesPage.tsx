@@ -1,5 +1,8 @@
-/** Roles: the organization's custom roles with what they amount to and who holds them; create, compare, delete. */
-import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
+/**
+ * Roles: the default (base) roles, read-only, then the organization's roles — built-in and custom —
+ * with what they amount to and who holds them; create, compare, delete.
+ */
+import { Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -17,7 +20,7 @@ import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
 import { rolesPageQuery } from './queries.ts';
-import { actsAs, roleOptions } from './roleOptions.ts';
+import { actsAs, BASE_ROLE_RECORDS, roleOptions } from './roleOptions.ts';
 import { parseRoleList, roleListToParams, type RoleListState } from './schemas.ts';
 
 export default function RolesPage() {
@@ -139,6 +142,25 @@ export default function RolesPage() {
           </>
         }
       />
+      <Title order={2} fz="lg" mb="xs">
+        Default roles
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        Every organization has these; they cannot be changed or deleted. Open one to see exactly what it allows.
+      </Text>
+      <DataTable
+        label="Default roles"
+        itemName="default roles"
+        columns={columns.filter((c) => ['name', 'actsAs', 'privileges', 'actions'].includes(c.id))}
+        rows={BASE_ROLE_RECORDS}
+        rowKey={(r) => r.id}
+      />
+      <Title order={2} fz="lg" mt="xl" mb="xs">
+        Organization roles
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        The built-in Viewer and Data Editor roles and the roles the organization created.
+      </Text>
       <DataTable
         label="Roles"
         itemName="roles"

@@ -54,11 +54,12 @@ describe('privilege checklist', () => {
     const selectContent = box('Select all in Content (general)');
     expect(within(selectContent.closest<HTMLElement>('[data-area]')!).getByText('Select all 2 shown')).toBeInTheDocument();
     await user.click(selectContent);
-    expect(seen.value.sort()).toEqual(['premium:publisher:createNotebooks', 'premium:publisher:scheduleNotebooks']);
+    // Notebooks need content creation, ticked with them though it is not shown.
+    expect(seen.value.sort()).toEqual(['portal:user:createItem', 'premium:publisher:createNotebooks', 'premium:publisher:scheduleNotebooks']);
     expect(selectContent).toBeChecked();
-    // Unticking "all" drops them again.
+    // Unticking "all" drops them again (what they needed stays).
     await user.click(selectContent);
-    expect(seen.value).toEqual([]);
+    expect(seen.value).toEqual(['portal:user:createItem']);
 
     await user.clear(screen.getByRole('searchbox', { name: 'Filter privileges' }));
     await user.type(screen.getByRole('searchbox', { name: 'Filter privileges' }), 'no-such-privilege');
@@ -86,18 +87,23 @@ describe('privilege checklist', () => {
     expect(edit).toHaveAccessibleDescription(expect.stringContaining('Included by Edit with full control'));
     expect(screen.getByTestId('privilege-count')).toHaveTextContent('2 granted (1 included by others)');
 
-    // Publishing needs content creation: noted, in warning words while it is missing.
+    // Publishing needs content creation: ticked with it, and noted.
     await user.click(box('Publish hosted feature layers'));
-    expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(
-      expect.stringContaining('Needs Create, update and delete own content, which is not granted'),
-    );
-    await user.click(box('Create, update and delete own content'));
+    expect(box('Create, update and delete own content')).toBeChecked();
+    expect(seen.value).toContain('portal:user:createItem');
     expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(expect.stringContaining('Requires Create, update and delete own content'));
 
     // Unticking the source unticks what it included.
     await user.click(box('Edit with full control'));
     expect(box('Edit features')).not.toBeChecked();
     expect(box('Edit features')).toBeEnabled();
+  });
+
+  it('a value saved without a prerequisite shows the gap in warning words', () => {
+    renderWithProviders(<Harness seen={{ value: [] }} initial={['portal:publisher:publishFeatures']} />);
+    expect(box('Publish hosted feature layers')).toHaveAccessibleDescription(
+      expect.stringContaining('Needs Create, update and delete own content, which is not granted'),
+    );
   });
 
   it('read-only shows only what is granted, and nothing can be ticked', async () => {

@@ -45,6 +45,86 @@ describe('roles page', () => {
     expect(screen.queryByRole('button', { name: 'Review and save' })).toBeNull();
   });
 
+  it('lists the default roles too, read-only, each opening to exactly what it allows', async () => {
+    await signInAs(svc, 'admin');
+    const { user, location } = renderApp('/roles');
+    const table = await screen.findByRole('table', { name: 'Default roles' });
+    expect(
+      within(table)
+        .getAllByRole('link', { name: /^(Administrator|Publisher|User)$/ })
+        .map((a) => a.textContent),
+    ).toEqual(['Administrator', 'Publisher', 'User']);
+    const publisher = within(table).getByRole('link', { name: 'Publisher' }).closest('tr')!;
+    expect(within(publisher).getByRole('button', { name: 'Delete Publisher' })).toHaveAttribute('aria-disabled', 'true');
+    await user.click(within(publisher).getByRole('link', { name: 'View Publisher' }));
+    await waitFor(() => expect(location()).toBe('/roles/org_publisher'));
+    expect(await screen.findByRole('heading', { name: 'Publisher', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Publisher is a built-in role: it cannot be changed.');
+    expect(inputByLabel('Publish hosted feature layers')).toBeChecked();
+    expect(screen.queryByRole('button', { name: 'Review and save' })).toBeNull();
+  });
+
+  it('ticks what a privilege needs, says so, and unticks what needs a privilege taken away', async () => {
+    await signInAs(svc, 'admin');
+    const name = unique('Notebook scheduler');
+    const { user } = renderApp('/roles/new');
+    await user.type(await screen.findByRole('textbox', { name: /^Name/ }), name);
+    await user.click(inputByLabel('Schedule notebook tasks'));
+    // Scheduling needs notebooks, which need content creation: both ticked, and said.
+    expect(inputByLabel('Create and edit notebooks')).toBeChecked();
+    expect(inputByLabel('Create, update and delete own content')).toBeChecked();
+    expect(screen.getByTestId('prerequisite-note')).toHaveTextContent(
+      'Also ticked, because Schedule notebook tasks needs it: Create, update and delete own content, Create and edit notebooks.',
+    );
+    expect(inputByLabel('Schedule notebook tasks')).not.toHaveAccessibleDescription(expect.stringContaining('which is not granted'));
+    // Taking content creation away takes what needs it too.
+    await user.click(inputByLabel('Create, update and delete own content'));
+    expect(inputByLabel('Create and edit notebooks')).not.toBeChecked();
+    expect(inputByLabel('Schedule notebook tasks')).not.toBeChecked();
+    expect(screen.getByTestId('prerequisite-note')).toHaveTextContent('Also unticked, because it needs Create, update and delete own content');
+    await user.click(inputByLabel('Schedule notebook tasks'));
+    await user.click(screen.getByRole('button', { name: 'Review and save' }));
+    const review = await screen.findByRole('dialog', { name: 'Create this role?' });
+    expect(within(review).queryByTestId('unmet-requirements')).toBeNull();
+    await user.click(within(review).getByRole('button', { name: 'Create role' }));
+    expect(await screen.findByText('Role created')).toBeInTheDocument();
+    const created = await roleNamed(name);
+    expect((await getRolePrivileges(svc.orgId, created!.id)).privileges).toEqual([
+      'portal:user:createItem',
+      'premium:publisher:createNotebooks',
+      'premium:publisher:scheduleNotebooks',
+    ]);
+  });
+
+  it('privileges without a prerequisite (carried to a role, or saved by another client): saving waits for the one-click fix', async () => {
+    await signInAs(svc, 'admin');
+    const { id } = await createRole(svc.orgId, { name: unique('Half publisher') });
+    const { user, router } = renderApp('/roles');
+    // What the editor carries to a new role whose privileges were not saved with it.
+    await router.navigate(`/roles/${id}`, { state: { privileges: ['portal:publisher:publishFeatures', 'portal:user:viewOrgUsers'] } });
+    expect(await screen.findByLabelText('Publish hosted feature layers', { selector: 'input' })).toHaveAccessibleDescription(
+      expect.stringContaining('which is not granted'),
+    );
+    await user.click(screen.getByRole('button', { name: 'Review and save' }));
+    const review = await screen.findByRole('dialog', { name: 'Save these changes?' });
+    expect(within(review).getByTestId('unmet-requirements')).toHaveTextContent('Publish hosted feature layers needs Create, update and delete own content');
+    expect(within(review).getByRole('button', { name: 'Save role' })).toBeDisabled();
+    await user.click(within(review).getByRole('button', { name: 'Tick what they need' }));
+    expect(within(review).queryByTestId('unmet-requirements')).toBeNull();
+    await user.click(within(review).getByRole('button', { name: 'Save role' }));
+    expect(await screen.findByText('Role saved')).toBeInTheDocument();
+    expect((await getRolePrivileges(svc.orgId, id)).privileges).toEqual([
+      'portal:publisher:publishFeatures',
+      'portal:user:createItem',
+      'portal:user:viewOrgUsers',
+    ]);
+    // Another client sending the same gap is refused by the portal, naming the privilege.
+    await expect(setRolePrivileges(svc.orgId, id, ['portal:publisher:publishFeatures'])).rejects.toMatchObject({
+      code: 400,
+      fieldErrors: { privileges: expect.stringContaining("'portal:publisher:publishFeatures' needs 'portal:user:createItem'") },
+    });
+  });
+
   it('builds a role from the checklist: implied privileges are ticked, the diff is shown before saving, then it is saved', async () => {
     await signInAs(svc, 'admin');
     const name = unique('Field editor');

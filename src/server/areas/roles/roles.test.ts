@@ -393,6 +393,22 @@ describe('setPrivileges', () => {
     expect((await roleEvents(id)).filter((e) => e.operation === 'update')).toHaveLength(1);
   });
 
+  it('refuses a privilege whose prerequisite is not granted, naming both, and changes nothing', async () => {
+    const id = await newRole(['portal:user:joinGroup']);
+    const body = await set(id, JSON.stringify({ privileges: ['portal:publisher:publishFeatures', 'portal:admin:updateUsers'] }));
+    expect(body.error).toMatchObject({
+      code: 400,
+      fieldErrors: { privileges: expect.stringContaining("'portal:publisher:publishFeatures' needs 'portal:user:createItem'") },
+    });
+    expect(body.error.fieldErrors.privileges).toContain("'portal:admin:updateUsers' needs 'portal:admin:viewUsers'");
+    expect(body.error.details).toHaveLength(2);
+    expect(await privilegesOf(id)).toEqual(['portal:user:joinGroup']);
+    // With what they need, the same privileges are stored.
+    const ok = ['portal:publisher:publishFeatures', 'portal:user:createItem', 'portal:admin:updateUsers', 'portal:admin:viewUsers'];
+    expect(await set(id, JSON.stringify({ privileges: ok }))).toEqual({ success: true });
+    expect(await privilegesOf(id)).toEqual([...ok].sort());
+  });
+
   it('stores implied privileges: fullEdit brings edit; manageVersions brings edit and fullEdit', async () => {
     const id = await newRole();
     await set(id, JSON.stringify({ privileges: ['features:user:fullEdit'] }));

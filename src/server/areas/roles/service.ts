@@ -3,7 +3,7 @@
  * Editor roles can be neither changed nor deleted.
  */
 import type { Role } from '../../../shared/contract/roles.ts';
-import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, withImplied } from '../../../shared/privileges.ts';
+import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, unmetPrerequisites, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
@@ -164,6 +164,19 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
     const role = await roleOrError(q, orgId, roleId);
     assertChangeable(role);
     const stored = [...withImplied(privileges)].sort();
+    // A privilege without what it needs has no effect (facts §5): refused, named, rather than
+    // stored looking granted. The console ticks prerequisites for the user (src/shared/privileges.ts).
+    const unmet = unmetPrerequisites(stored);
+    if (unmet.length) {
+      const said = unmet.map((u) => `'${u.id}' needs ${u.missing.map((m) => `'${m}'`).join(', ')}, which is not granted`);
+      throw new ApiError(
+        400,
+        'Unable to set the role privileges.',
+        said.map((d) => `${d}.`),
+        undefined,
+        { privileges: `${said.join('; ')}` },
+      );
+    }
     // New members never start as administrators: the default role may not become one.
     if (baseRoleForPrivileges(stored) === 'org_admin') {
       const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
