@@ -95,4 +95,54 @@ describe('CronBuilder', () => {
     expect(screen.queryByText('Both day fields are set')).toBeNull();
     expect(screen.getByTestId('schedule-words')).toHaveTextContent('At 09:00 AM, on day 1 of the month (UTC)');
   });
+
+  it('Simple mode reads the schedule it is given, also one that arrives after opening, and writes nothing by itself', async () => {
+    const seen: CronSchedule[] = [];
+    const weekdaysAt7 = { minute: '0', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '2-6' };
+    // A form whose task arrives after the builder mounted (a reset): the parent's value changes.
+    function Later() {
+      const [value, setValue] = useState<CronSchedule>({ minute: '0', hour: '0', dayOfMonth: '?', month: '*', dayOfWeek: '*' });
+      return (
+        <>
+          <button type="button" onClick={() => setValue(weekdaysAt7)}>
+            Load task
+          </button>
+          <CronBuilder
+            value={value}
+            now={NOW}
+            onChange={(v) => {
+              seen.push(v);
+              setValue(v);
+            }}
+          />
+        </>
+      );
+    }
+    const { user } = renderWithProviders(<Later />);
+    await user.click(screen.getByRole('button', { name: 'Load task' }));
+    expect(screen.getByLabelText(/^Repeat/, { selector: 'input' })).toHaveValue('Every weekday (Monday to Friday)');
+    expect(screen.getByLabelText(/Time \(UTC\)/)).toHaveValue('07:00');
+    expect(screen.getByTestId('schedule-words')).toHaveTextContent('At 07:00 AM, Monday through Friday (UTC)');
+    // Switching modes back and forth changes nothing.
+    await user.click(screen.getByRole('radio', { name: 'Advanced (CRON fields)' }));
+    await user.click(screen.getByRole('radio', { name: 'Simple' }));
+    expect(seen).toEqual([]);
+    // A change the user makes keeps what it does not touch: the time stays 07:00.
+    await user.click(screen.getByLabelText(/^Repeat/, { selector: 'input' }));
+    await user.click(await screen.findByRole('option', { name: 'Every day' }));
+    expect(seen.at(-1)).toEqual({ minute: '0', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '*' });
+  });
+
+  it('a schedule Simple mode cannot show is said so there, and left alone', async () => {
+    const seen: CronSchedule[] = [];
+    const { user } = renderWithProviders(
+      <Harness initial={{ minute: '0', hour: '7', dayOfMonth: '?', month: '*', dayOfWeek: '6#3' }} onValue={(v) => seen.push(v)} />,
+    );
+    await user.click(screen.getByRole('radio', { name: 'Simple' }));
+    expect(screen.getByTestId('not-a-preset')).toHaveTextContent('Simple mode cannot show this schedule');
+    expect(screen.getByTestId('not-a-preset')).toHaveTextContent('It is kept as it is: 0 7 ? * 6#3');
+    expect(screen.queryByLabelText(/^Repeat/, { selector: 'input' })).toBeNull();
+    expect(seen).toEqual([]);
+    expect(screen.getByTestId('schedule-words')).toHaveTextContent('on the third Friday of the month');
+  });
 });

@@ -129,22 +129,34 @@ export interface CronBuilderProps {
   serverErrors?: Partial<Record<CronField, string>>;
 }
 
+/** The preset fields each kind reads; the others keep what was last entered (switching kinds back). */
+const KIND_FIELDS: Record<PresetKind, (keyof Preset)[]> = {
+  minutes: ['every'],
+  hourly: ['minute'],
+  daily: ['time'],
+  weekdays: ['time'],
+  weekly: ['time', 'days'],
+  monthly: ['time', 'monthDay'],
+};
+
 export function CronBuilder({ value, onChange, window, now, serverErrors = {} }: CronBuilderProps) {
-  // Opened on a preset when the schedule is one (editing), else on the five fields.
-  const [initialPreset] = useState(() => scheduleToPreset(value));
-  const [mode, setMode] = useState<'simple' | 'advanced'>(initialPreset ? 'simple' : 'advanced');
-  const [preset, setPreset] = useState<Preset>(initialPreset ?? DEFAULT_PRESET);
+  // The schedule (`value`) is the truth: Simple mode shows the preset it is, read afresh on every
+  // render (a task loaded or reset after mount shows its own time, never a stale one), and only a
+  // change the user makes there writes the schedule. A schedule no preset can show is said so and
+  // left alone.
+  const fromValue = scheduleToPreset(value);
+  const [mode, setMode] = useState<'simple' | 'advanced'>(fromValue ? 'simple' : 'advanced');
+  const [entered, setEntered] = useState<Preset>(fromValue ?? DEFAULT_PRESET);
+  const shown: Preset | null = fromValue
+    ? { ...entered, ...Object.fromEntries(['kind', ...KIND_FIELDS[fromValue.kind]].map((k) => [k, fromValue[k as keyof Preset]])) }
+    : null;
   // The preview counts from the current time unless a `now` is given (tests); recomputed with the schedule.
   // eslint-disable-next-line react-hooks/purity
   const preview = useMemo(() => previewSchedule(value, now ?? Date.now(), window), [value, now, window]);
 
   const applyPreset = (next: Preset) => {
-    setPreset(next);
+    setEntered(next);
     onChange(presetToSchedule(next));
-  };
-  const switchMode = (next: string) => {
-    if (next === 'simple') applyPreset(preset);
-    setMode(next as 'simple' | 'advanced');
   };
 
   return (
@@ -152,15 +164,19 @@ export function CronBuilder({ value, onChange, window, now, serverErrors = {} }:
       <SegmentedControl
         aria-label="Schedule mode"
         value={mode}
-        onChange={switchMode}
+        onChange={(next) => setMode(next)}
         data={[
           { value: 'simple', label: 'Simple' },
           { value: 'advanced', label: 'Advanced (CRON fields)' },
         ]}
         w="fit-content"
       />
-      {mode === 'simple' ? (
-        <PresetEditor preset={preset} onChange={applyPreset} />
+      {mode === 'simple' && shown ? (
+        <PresetEditor preset={shown} onChange={applyPreset} />
+      ) : mode === 'simple' ? (
+        <Alert color="blue" variant="light" icon={<IconAlert />} title="Simple mode cannot show this schedule" data-testid="not-a-preset">
+          It is kept as it is: {value.minute} {value.hour} {value.dayOfMonth} {value.month} {value.dayOfWeek}. Change it in Advanced (CRON fields).
+        </Alert>
       ) : (
         <FieldsEditor value={value} onChange={onChange} errors={{ ...preview.errors, ...serverErrors }} />
       )}
