@@ -30,12 +30,13 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
 import type { AddItemInput } from '../../api/index.ts';
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
+import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { formatBytes, withArticle } from '../../lib/format.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
@@ -78,20 +79,30 @@ const PARAM_TO_FIELD: Record<string, (typeof FORM_FIELDS)[number]> = {
 };
 
 export function AddItemModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const [dirty, setDirty] = useState(false);
+  const guard = useDirtyGuard(opened && dirty);
+  const close = () => {
+    setDirty(false);
+    onClose();
+  };
+  const cancel = () => guard.confirmDiscard(close);
   return (
-    <Modal opened={opened} onClose={onClose} title="Add item" size="xl" centered>
-      {opened ? <AddItemForm onClose={onClose} /> : null}
+    <Modal opened={opened} onClose={cancel} title="Add item" size="xl" centered>
+      {opened ? <AddItemForm onClose={close} onCancel={cancel} onDirtyChange={setDirty} /> : null}
     </Modal>
   );
 }
 
-function AddItemForm({ onClose }: { onClose: () => void }) {
+function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void; onCancel: () => void; onDirtyChange: (dirty: boolean) => void }) {
   const user = useCurrentUser();
   const add = useAddItem(user.username);
   const folders = useQuery(foldersQuery(user.username));
   const [formError, setFormError] = useState<string | null>(null);
   const [sent, setSent] = useState<{ loaded: number; total: number } | null>(null);
   const form = useForm<AddItemFormValues>({ resolver: zodResolver(addItemSchema), defaultValues: EMPTY_ADD_ITEM, mode: 'onTouched' });
+  const { isDirty } = form.formState;
+  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
   const [mode, relate, useProxy, file, url, type] = useWatch({ control: form.control, name: ['mode', 'relate', 'useProxy', 'file', 'url', 'type'] });
   const navigate = useNavigate();
   // The type last filled in from the URL: while the Type field still holds it, the member has not
@@ -471,7 +482,7 @@ function AddItemForm({ onClose }: { onClose: () => void }) {
 
         {sent ? <Progress value={(sent.loaded / Math.max(1, sent.total)) * 100} aria-label="Upload progress" /> : null}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={form.formState.isSubmitting}>

@@ -4,6 +4,7 @@ import { Alert, Button, Group, SimpleGrid, Stack, TagsInput, Textarea, TextInput
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import type { Item } from '../../api/index.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
@@ -28,6 +29,8 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
   const { errors, dirtyFields, isDirty } = form.formState;
   const err = (f: keyof EditItemValues) => (errors[f]?.message ? sentence(String(errors[f]?.message)) : undefined);
   const readOnly = !permission.allowed;
+  // Leaving the item (or the tab) with unsaved details asks first.
+  useDirtyGuard(isDirty);
 
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);

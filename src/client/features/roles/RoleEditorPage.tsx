@@ -20,6 +20,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PrivilegeChecklist } from '../../components/PrivilegeChecklist.tsx';
 import { PrivilegeDiffView } from '../../components/PrivilegeSets.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { privilegeLabel } from '../../lib/privileges.ts';
 import { diffPrivileges, effectivePrivileges, missingRequirements, sortByCatalogue, tickPrivileges } from '../../lib/privilegeSets.ts';
@@ -98,6 +99,8 @@ function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & 
   const privilegesChanged = diff.added.length > 0 || diff.removed.length > 0;
   const detailsChanged = isNew || form.formState.isDirty;
   const changed = privilegesChanged || detailsChanged;
+  // Typed details or ticked privileges not saved: leaving the editor asks first.
+  const guard = useDirtyGuard(!readOnly && (form.formState.isDirty || privilegesChanged));
   const options = roleOptions(allRoles?.filter((r) => r.id !== role?.id));
   const compareOptions = [
     {
@@ -134,12 +137,14 @@ function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & 
             message: `“${values.name}” ${created ? 'was created' : 'was saved'}.`,
           });
           setReviewing(null);
+          guard.release();
           if (created) void navigate(`/roles/${encodeURIComponent(roleId)}`, { replace: true });
           else form.reset(values);
         },
         onError: (error) => {
           if (error instanceof PrivilegesNotSavedError) {
             setReviewing(null);
+            guard.release();
             void navigate(`/roles/${encodeURIComponent(error.roleId)}`, {
               replace: true,
               state: {
@@ -362,7 +367,14 @@ function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & 
 
       <CompareRolesModal opened={comparing} onClose={() => setComparing(false)} options={compareOptions} initialA="this" />
       {role ? (
-        <DeleteRoleModal role={deleting ? role : null} onClose={() => setDeleting(false)} onDeleted={() => navigate('/roles', { replace: true })} />
+        <DeleteRoleModal
+          role={deleting ? role : null}
+          onClose={() => setDeleting(false)}
+          onDeleted={() => {
+            guard.release();
+            void navigate('/roles', { replace: true });
+          }}
+        />
       ) : null}
     </>
   );

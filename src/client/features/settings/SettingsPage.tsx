@@ -30,6 +30,7 @@ import { capabilitiesOf } from '../../lib/capabilities.ts';
 import { defaultsQuery, orgGroupsQuery } from './queries.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
+import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import {
   DEFAULTS_FIELDS,
   defaultsSchema,
@@ -221,6 +222,8 @@ function DefaultsForm({
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<DefaultsInput, unknown, DefaultsValues>({ resolver: zodResolver(defaultsSchema), defaultValues: defaultsToForm(current) });
   const { errors } = form.formState;
+  // Cancel and leaving the page ask before the choices made here are thrown away.
+  const guard = useDirtyGuard(form.formState.isDirty);
   const err = (field: keyof DefaultsInput) => (errors[field]?.message ? sentence(errors[field].message) : undefined);
 
   // The user type is chosen first; the roles it does not allow are offered disabled, with why
@@ -374,7 +377,7 @@ function DefaultsForm({
           )}
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
+          <Button variant="default" onClick={() => guard.confirmDiscard(onDone)}>
             Cancel
           </Button>
           <Button type="submit" loading={save.isPending}>
