@@ -5,6 +5,13 @@ import { commaList, pagingParams, sortOrder, wireBool } from './wire.ts';
 
 export const GROUP_ACCESS = ['private', 'org', 'public'] as const;
 export const MEMBER_TYPES = ['owner', 'admin', 'member'] as const;
+/**
+ * Who may join a group (`membershipAccess`; the values the ArcGIS API takes, as Esri's Hub client
+ * sends them): `org` only members of the group's organization, `collaboration` those and members of
+ * organizations in a partnered collaboration with it, `none` anyone (sent empty or as `none`).
+ */
+export const MEMBERSHIP_ACCESS = ['none', 'org', 'collaboration'] as const;
+export type MembershipAccess = (typeof MEMBERSHIP_ACCESS)[number];
 export type MemberType = (typeof MEMBER_TYPES)[number];
 
 const groupFields = {
@@ -21,6 +28,7 @@ const groupFields = {
   sortField: z.enum(['title', 'owner', 'avgRating', 'numViews', 'created', 'modified']),
   sortOrder: z.enum(['asc', 'desc']),
   capabilities: commaList,
+  membershipAccess: z.enum([...MEMBERSHIP_ACCESS, '']).transform((v): MembershipAccess => (v === '' ? 'none' : v)),
 };
 
 /** Create: a title; every other field optional (the service fills the defaults). */
@@ -66,6 +74,8 @@ export interface GroupRecord {
   sortField: string;
   sortOrder: string;
   capabilities: string[];
+  /** Who may join; other portals may leave it out (then: anyone). */
+  membershipAccess?: MembershipAccess;
   thumbnail: null;
   isFav: false;
   isReadOnly: false;

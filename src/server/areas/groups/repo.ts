@@ -1,5 +1,5 @@
 /** SQL for groups and group membership. */
-import type { MemberType } from '../../../shared/contract/groups.ts';
+import type { MembershipAccess, MemberType } from '../../../shared/contract/groups.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
 import { compileQuery, likePattern, type QueryNode } from '../../http/search-query.ts';
 import type { Db, Queryable } from '../../store/db.ts';
@@ -23,6 +23,7 @@ export interface GroupRow {
   sort_field: string;
   sort_order: string;
   capabilities: string[];
+  membership_access: MembershipAccess;
   created: number;
   modified: number;
   member_count: number;
@@ -96,6 +97,18 @@ export async function findCandidates(q: Queryable, groupId: string, usernames: s
       WHERE lower(u.username) = ANY($2::text[])`,
     [groupId, usernames.map((n) => n.toLowerCase())],
   );
+}
+
+/** Organizations in an active partnered collaboration with `orgId` (both taking part now). */
+export async function partneredOrgs(q: Queryable, orgId: string): Promise<Set<string>> {
+  const rows = await q.query<{ org_id: string }>(
+    `SELECT DISTINCT b.org_id
+       FROM collaboration_participants a
+       JOIN collaboration_participants b ON b.collaboration_id = a.collaboration_id
+      WHERE a.org_id = $1 AND a.status = 'active' AND b.status = 'active' AND b.org_id <> $1`,
+    [orgId],
+  );
+  return new Set(rows.map((r) => r.org_id));
 }
 
 export async function countExternalMembers(q: Queryable, groupId: string, orgId: string): Promise<number> {

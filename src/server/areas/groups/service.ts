@@ -1,7 +1,7 @@
 /**
  * Group rules: who sees a group, who manages it and its members, and why a user is not added.
  */
-import type { GroupFields, GroupRecord, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
+import type { GroupFields, GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { BASE_ROLE_PRIVILEGES, withImplied } from '../../../shared/privileges.ts';
@@ -21,6 +21,7 @@ import {
   insertMembers,
   lockMember,
   lockMembersByName,
+  partneredOrgs,
   setMemberType,
   type CandidateRow,
   type GroupRow,
@@ -51,6 +52,7 @@ export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord
     sortField: row.sort_field,
     sortOrder: row.sort_order,
     capabilities: row.capabilities,
+    membershipAccess: row.membership_access,
     thumbnail: null,
     isFav: false,
     isReadOnly: false,
@@ -134,8 +136,8 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
       const id = hexId();
       await q.query(
         `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
-                           auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, created, modified)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $17)`,
+                           auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, membership_access, created, modified)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17)`,
         [
           id,
           caller.orgId,
@@ -154,6 +156,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
           fields.sortOrder ?? 'asc',
           fields.capabilities ?? [],
           now,
+          fields.membershipAccess ?? 'none',
         ],
       );
       await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
@@ -187,6 +190,7 @@ const COLUMNS: Record<keyof GroupFields, string> = {
   sortField: 'sort_field',
   sortOrder: 'sort_order',
   capabilities: 'capabilities',
+  membershipAccess: 'membership_access',
 };
 
 export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: string, fields: GroupFields) {
@@ -270,6 +274,22 @@ export async function setGroupProtected(ctx: PortalContext, caller: Caller, grou
 
 // ------------------------------------------------------------------ membership
 
+/**
+ * Why the group's `membershipAccess` keeps out a member of organization `orgId`, or null when it
+ * lets them in. `partners` is asked only when needed (a group of `collaboration` access, an outsider).
+ */
+async function membershipAccessRefusal(
+  access: MembershipAccess,
+  groupOrgId: string,
+  orgId: string,
+  partners: () => Promise<Set<string>>,
+): Promise<string | null> {
+  if (orgId === groupOrgId || access === 'none') return null;
+  if (access === 'org') return 'This group accepts only members of its own organization (membershipAccess=org).';
+  if ((await partners()).has(orgId)) return null;
+  return 'This group accepts only members of its organization and of organizations in a partnered collaboration with it (membershipAccess=collaboration).';
+}
+
 function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<string> {
   return c.role_id ? withImplied(c.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[c.role]);
 }
@@ -308,6 +328,8 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
     await lockMembersByName(q, [...wanted.keys()]);
     const found = new Map((await findCandidates(q, group.id, [...wanted.keys()])).map((c) => [c.username.toLowerCase(), c]));
     const limit = await externalMemberLimit(q, group.org_id);
+    let partners: Promise<Set<string>> | undefined;
+    const partnersOnce = () => (partners ??= partneredOrgs(q, group.org_id));
     let external = await countExternalMembers(q, group.id, group.org_id);
     const reasons: NotAddedReason[] = [];
     const toInsert: { userId: string; type: MemberType }[] = [];
@@ -331,7 +353,9 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
       }
       const isExternal = c.org_id !== group.org_id;
       const privileges = privilegesOf(c);
+      const accessRefusal = await membershipAccessRefusal(group.membership_access, group.org_id, c.org_id, partnersOnce);
       if (c.disabled) refuse('The account is disabled.');
+      else if (accessRefusal) refuse(accessRefusal);
       else if (!isExternal && !privileges.has('portal:user:joinGroup')) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
       else if (isExternal && !privileges.has('portal:user:joinNonOrgGroup'))
         refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
@@ -501,6 +525,8 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
     const external = caller.orgId !== group.org_id;
     const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
     if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
+    const accessRefusal = await membershipAccessRefusal(group.membership_access, group.org_id, caller.orgId, () => partneredOrgs(q, group.org_id));
+    if (accessRefusal) throw new ApiError(400, 'You cannot join this group.', [accessRefusal]);
     // Joining follows the group's own sharing: a private group (or one the caller sees only through
     // portal:admin:viewGroups) is joined by invitation, never by an administrator's view of it.
     const openToCaller = group.access === 'public' || (group.access === 'org' && caller.orgId === group.org_id);
