@@ -119,7 +119,7 @@ test('a webhook made in the console receives an item added through the API; the 
   await page.getByRole('tab', { name: 'Service webhooks' }).click();
   await expect(page.getByRole('table', { name: 'Service webhooks' }).getByRole('button', { name: 'Show Parcel edits' })).toBeVisible();
   await page.getByRole('button', { name: 'Show Parcel edits' }).click();
-  await expect(page.getByRole('table', { name: 'Service webhook fields' })).toContainText('FeaturesCreated');
+  await expect(page.getByRole('table', { name: 'Service webhook details' })).toContainText('Features created');
   await settle(page);
   await snap(page, 'webhooks-service-detail');
 });

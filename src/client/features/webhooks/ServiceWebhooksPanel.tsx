@@ -1,15 +1,17 @@
 /**
  * Service webhooks of the organization's federated servers (listServiceWebhooks): filter by owner
- * (asked of the portal), service type and state (narrowed here), and a drawer with every field.
+ * (asked of the portal), service type and state (narrowed here), and a drawer that reads each one in
+ * words — name, state, the service it watches, what sends it, where, when made and changed — with
+ * the raw JSON behind a "Show JSON" disclosure.
  */
-import { Badge, Code, Drawer, Group, SegmentedControl, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Code, Drawer, Group, List, SegmentedControl, Stack, Table, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import type { ServiceWebhookRecord } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { capitalize, formatDateTime } from '../../lib/format.ts';
 import { serviceWebhooksQuery } from './queries.ts';
 
 type TypeFilter = '' | 'FeatureServer' | 'GPServer';
@@ -40,13 +42,16 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
       id: 'service',
       header: 'Service',
       render: (w) => (
-        <Text size="sm" ff="monospace">
-          {w.folderName ? `${w.folderName}/` : ''}
-          {w.serviceName}.{w.serviceType}
-        </Text>
+        <>
+          <Text size="sm">{w.serviceName}</Text>
+          <Text size="xs" c="dimmed">
+            {capitalize(SERVICE_TYPE_WORDS[w.serviceType] ?? w.serviceType)}
+            {w.folderName ? ` · folder ${w.folderName}` : ''}
+          </Text>
+        </>
       ),
     },
-    { id: 'triggers', header: 'Triggers', render: (w) => <Text size="sm">{w.changeTypes.join(', ')}</Text> },
+    { id: 'triggers', header: 'Sent when', render: (w) => <Text size="sm">{describeChangeTypes(w).join(', ')}</Text> },
     {
       id: 'owner',
       header: 'Owner',
@@ -67,7 +72,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
           </Badge>
         ) : (
           <Badge color="gray" variant="light">
-            Inactive
+            Paused
           </Badge>
         ),
     },
@@ -107,7 +112,7 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
           data={[
             { value: '', label: 'Any state' },
             { value: 'active', label: 'Active' },
-            { value: 'inactive', label: 'Inactive' },
+            { value: 'inactive', label: 'Paused' },
           ]}
         />
       </Group>
@@ -129,56 +134,130 @@ export function ServiceWebhooksPanel({ orgId }: { orgId: string }) {
         }
       />
       <Drawer opened={!!open} onClose={() => setOpen(null)} position="right" size="lg" title={open?.name ?? ''}>
-        {open ? <ServiceWebhookFields webhook={open} /> : null}
+        {open ? <ServiceWebhookDetails webhook={open} /> : null}
       </Drawer>
     </Stack>
   );
 }
 
-function ServiceWebhookFields({ webhook: w }: { webhook: ServiceWebhookRecord }) {
-  const empty = !Object.keys(w.scheduleInfo).length;
+/** The words a service webhook's trigger stands for (`*` is every one). */
+const CHANGE_TYPE_WORDS: Record<string, string> = {
+  '*': 'Every change',
+  FeaturesCreated: 'Features created',
+  FeaturesUpdated: 'Features updated',
+  FeaturesDeleted: 'Features deleted',
+  FeaturesEdited: 'Features edited (any edit)',
+  AttachmentsCreated: 'Attachments created',
+  AttachmentsUpdated: 'Attachments updated',
+  AttachmentsDeleted: 'Attachments deleted',
+  LayerSchemaChanged: 'Layer schema changed',
+  LayerDefinitionChanged: 'Layer definition changed',
+  FeatureServiceDefinitionChanged: 'Service definition changed',
+};
+
+/** A trigger in words; a geoprocessing webhook's only trigger is the end of a job. */
+export function describeChangeTypes(w: Pick<ServiceWebhookRecord, 'changeTypes' | 'serviceType'>): string[] {
+  if (w.serviceType === 'GPServer') return ['A job succeeds, is canceled or fails'];
+  if (!w.changeTypes.length || w.changeTypes.includes('*')) return ['Every change to the service'];
+  return w.changeTypes.map((c) => CHANGE_TYPE_WORDS[c] ?? c);
+}
+
+const SERVICE_TYPE_WORDS: Record<string, string> = { FeatureServer: 'feature service', GPServer: 'geoprocessing service' };
+
+const FREQUENCY_WORDS: Record<string, [string, string]> = {
+  second: ['second', 'seconds'],
+  minute: ['minute', 'minutes'],
+  hour: ['hour', 'hours'],
+  day: ['day', 'days'],
+  week: ['week', 'weeks'],
+  month: ['month', 'months'],
+};
+
+function describeSchedule(s: ServiceWebhookRecord['scheduleInfo']): string {
+  if (!('recurrenceInfo' in s)) return 'None: it is sent as each change or job happens';
+  const { frequency, interval } = s.recurrenceInfo;
+  const [one, many] = FREQUENCY_WORDS[frequency] ?? [frequency, frequency];
+  const every = interval === 1 ? `every ${one}` : `every ${interval} ${many}`;
+  return `${s.name}: ${every} from ${formatDateTime(s.startAt)}${s.state === 'disabled' ? ' (schedule paused)' : ''}`;
+}
+
+function ServiceWebhookDetails({ webhook: w }: { webhook: ServiceWebhookRecord }) {
+  const [json, setJson] = useState(false);
+  const events = describeChangeTypes(w);
   const fields: [string, ReactNode][] = [
-    ['id', <Code key="id">{w.id}</Code>],
-    ['folderName', w.folderName || '(root)'],
-    ['serviceName', w.serviceName],
-    ['serviceType', w.serviceType],
-    ['name', w.name],
-    ['changeTypes', w.changeTypes.join(', ')],
-    ['signatureKey', w.signatureKey ? 'Set (not shown)' : 'None'],
-    ['hookUrl', <Code key="url">{w.hookUrl}</Code>],
-    ['active', w.active ? 'true' : 'false'],
-    ['contentType', w.contentType],
+    ['Name', w.name],
     [
-      'scheduleInfo',
-      empty ? (
-        '{} (none: a geoprocessing webhook fires when a job succeeds, is canceled or fails)'
+      'State',
+      w.active ? (
+        <Badge color="green" variant="light" tt="none">
+          Active: changes are sent
+        </Badge>
       ) : (
-        <Code key="s" block>
-          {JSON.stringify(w.scheduleInfo, null, 2)}
-        </Code>
+        <Badge color="gray" variant="light" tt="none">
+          Paused: nothing is sent
+        </Badge>
       ),
     ],
-    ['payloadFormat', w.payloadFormat],
-    ['createdTime', formatDateTime(w.createdTime)],
-    ['lastUpdatedTime', formatDateTime(w.lastUpdatedTime)],
-    ['owner', w.owner],
-    ['modifiedId', w.modifiedId],
-    ['itemId', w.itemId ?? '—'],
+    [
+      'Watches',
+      <Stack gap={0} key="service">
+        <Text size="sm" fw={600}>
+          {w.serviceName}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {capitalize(SERVICE_TYPE_WORDS[w.serviceType] ?? w.serviceType)} in {w.folderName ? `the folder ${w.folderName}` : 'the root folder'}
+        </Text>
+      </Stack>,
+    ],
+    [
+      'Sent when',
+      events.length === 1 ? (
+        events[0]
+      ) : (
+        <List size="sm" key="events">
+          {events.map((e) => (
+            <List.Item key={e}>{e}</List.Item>
+          ))}
+        </List>
+      ),
+    ],
+    [
+      'Receiver URL',
+      <Text key="url" size="sm" style={{ wordBreak: 'break-all' }}>
+        {w.hookUrl}
+      </Text>,
+    ],
+    ['Sent as', `${w.contentType === 'application/json' ? 'JSON body' : 'Form fields'}${w.payloadFormat === 'pjson' ? ' (indented)' : ''}`],
+    ['Signed', w.signatureKey ? 'Yes, with a signature key (not shown)' : 'No signature key'],
+    ['Schedule', describeSchedule(w.scheduleInfo)],
+    ['Owner', w.owner],
+    ['Created', formatDateTime(w.createdTime)],
+    ['Last changed', formatDateTime(w.lastUpdatedTime)],
   ];
   return (
-    <Table aria-label="Service webhook fields" withRowBorders>
-      <Table.Tbody>
-        {fields.map(([k, v]) => (
-          <Table.Tr key={k}>
-            <Table.Th w={140} style={{ verticalAlign: 'top' }}>
-              <Text size="sm" ff="monospace">
-                {k}
-              </Text>
-            </Table.Th>
-            <Table.Td>{typeof v === 'string' ? <Text size="sm">{v}</Text> : v}</Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <Stack gap="md">
+      <Table aria-label="Service webhook details" withRowBorders>
+        <Table.Tbody>
+          {fields.map(([k, v]) => (
+            <Table.Tr key={k}>
+              <Table.Th scope="row" w={130} style={{ verticalAlign: 'top' }}>
+                <Text size="sm">{k}</Text>
+              </Table.Th>
+              <Table.Td>{typeof v === 'string' ? <Text size="sm">{v}</Text> : v}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <div>
+        <Button variant="subtle" size="xs" onClick={() => setJson((o) => !o)} aria-expanded={json}>
+          {json ? 'Hide JSON' : 'Show JSON'}
+        </Button>
+        {json ? (
+          <Code block aria-label="Service webhook as JSON" mt="xs">
+            {JSON.stringify(w, null, 2)}
+          </Code>
+        ) : null}
+      </div>
+    </Stack>
   );
 }

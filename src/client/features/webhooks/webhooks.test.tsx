@@ -97,7 +97,7 @@ describe('webhooks page', () => {
     await waitFor(async () => expect((await getWebhookSettings(svc.orgId)).notificationAttempts).toBe(2));
   });
 
-  it('service webhooks: listed from the federated servers, filtered, and shown with every field', async () => {
+  it('service webhooks: listed from the federated servers, filtered, and read in words (JSON only on request)', async () => {
     await signInAs(svc, 'admin');
     const { user } = renderApp('/webhooks?tab=services');
     const table = await screen.findByRole('table', { name: 'Service webhooks' });
@@ -105,11 +105,36 @@ describe('webhooks page', () => {
     await user.click(screen.getByRole('radio', { name: 'Geoprocessing' }));
     await waitFor(() => expect(within(table).getAllByRole('button', { name: /^Show / })).toHaveLength(1));
     await user.click(within(table).getByRole('button', { name: 'Show Buffer job finished' }));
-    const fields = await screen.findByRole('table', { name: 'Service webhook fields' });
-    for (const f of ['changeTypes', 'scheduleInfo', 'signatureKey', 'lastUpdatedTime', 'modifiedId', 'itemId'])
-      expect(within(fields).getByText(f)).toBeInTheDocument();
-    expect(within(fields).getByText(/^\{\} \(none/)).toBeInTheDocument();
-    expect(fields).toHaveTextContent('BufferTool');
+    const details = await screen.findByRole('table', { name: 'Service webhook details' });
+    const row = (label: string) => within(details).getByRole('rowheader', { name: label }).closest('tr')!;
+    expect(row('Name')).toHaveTextContent('Buffer job finished');
+    expect(row('Watches')).toHaveTextContent('BufferTool');
+    expect(row('Watches')).toHaveTextContent('Geoprocessing service');
+    expect(row('Sent when')).toHaveTextContent('A job succeeds, is canceled or fails');
+    expect(row('State')).toHaveTextContent(/^State(Active: changes are sent|Paused: nothing is sent)$/);
+    expect(row('Schedule')).toHaveTextContent('None');
+    // Dates in local time, not epoch numbers.
+    expect(row('Created').textContent).not.toMatch(/\d{10,}/);
+    expect(row('Last changed').textContent).toMatch(/\d{4}/);
+    // No raw names or JSON by default; the JSON is one click away.
+    for (const raw of ['changeTypes', 'scheduleInfo', 'lastUpdatedTime', 'GPServer']) expect(details).not.toHaveTextContent(raw);
+    expect(screen.queryByLabelText('Service webhook as JSON')).toBeNull();
+    const show = screen.getByRole('button', { name: 'Show JSON' });
+    expect(show).toHaveAttribute('aria-expanded', 'false');
+    await user.click(show);
+    expect(await screen.findByLabelText('Service webhook as JSON')).toHaveTextContent('"changeTypes"');
+    expect(screen.getByRole('button', { name: 'Hide JSON' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('a feature-service webhook names its triggers in words', async () => {
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/webhooks?tab=services');
+    const table = await screen.findByRole('table', { name: 'Service webhooks' });
+    await user.click(await within(table).findByRole('button', { name: 'Show Parcel edits' }));
+    const details = await screen.findByRole('table', { name: 'Service webhook details' });
+    expect(within(details).getByRole('rowheader', { name: 'Sent when' }).closest('tr')).toHaveTextContent('Features created');
+    expect(details).not.toHaveTextContent('FeaturesCreated');
+    expect(within(details).getByRole('rowheader', { name: 'Receiver URL' }).closest('tr')).toHaveTextContent(/^Receiver URLhttps?:\/\//);
   });
 
   it('the list reads the portal: webhooks made elsewhere appear', async () => {
