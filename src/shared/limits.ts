@@ -23,6 +23,16 @@ export const LIMITS = {
   /** Item description must be less than this many bytes. */
   descriptionBytes: 64 * 1024,
   snippetChars: 2048,
+  /** Items and groups: titles, types, tags, URLs (the console counts against these too). */
+  itemTitleChars: 256,
+  itemTypeChars: 128,
+  tagChars: 256,
+  tagsPerItem: 128,
+  groupTitleChars: 250,
+  urlChars: 2048,
+  /** Webhooks: name and signing secret. */
+  webhookNameChars: 256,
+  webhookSecretChars: 256,
   itemIdLength: 32,
   serviceProxyDefaultIntervalSeconds: 60,
   thumbnailWidths: [200, 400, 800, 2400] as const,

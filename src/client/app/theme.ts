@@ -1,5 +1,16 @@
 import { createTheme } from '@mantine/core';
 
+/** The colours an errored input keeps (inline on the input's root, over Mantine's `[data-error]` rule). */
+export const ERRORED_INPUT_VARS = {
+  '--input-placeholder-color': 'var(--mantine-color-placeholder)',
+  '--input-color': 'var(--mantine-color-text)',
+  '--input-section-color': 'var(--mantine-color-dimmed)',
+} as const;
+
+function inputErrorVars(_theme: unknown, props: { error?: unknown }) {
+  return { wrapper: props.error ? { ...ERRORED_INPUT_VARS } : {} };
+}
+
 export const theme = createTheme({
   primaryColor: 'blue',
   defaultRadius: 'md',
@@ -14,6 +25,10 @@ export const theme = createTheme({
     // Every dialog's close button (ours and the modals manager's) gets an accessible name.
     Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
     Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // An errored field keeps its placeholder, text and icons in their usual colours: Mantine paints
+    // them all in the error red, so an empty errored field looked filled in (issue 25, item 11).
+    // The red border and the error message under the field say what is wrong.
+    Input: { vars: inputErrorVars },
     // The focus placeholder (a bare tabindex div) is not a menu item: role="menu" may only hold items.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
   },

@@ -38,3 +38,22 @@ export function applyServerErrors<F extends string>(
   if (placed === 0) return describeError(err);
   return leftover.length ? `${err.message} ${leftover.join(' ')}` : null;
 }
+
+/** A count as people read it: 2048 → "2,048". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/**
+ * Field-named messages for the forms' own checks (issue 25, item 11): a required field says what
+ * to do with it ("Enter a title", "Choose a role"), a length error says the field and its limit.
+ * `field` is how a sentence names it: "the summary", "the role's description".
+ */
+export function tooLong(field: string, max: number, unit: 'characters' | 'bytes' = 'characters'): string {
+  return sentence(`${field} can have at most ${formatCount(max)} ${unit}`);
+}
+
+/** "Each tag can have at most 256 characters" / "The summary can have at most 2,048 characters". */
+export function tooMany(things: string, max: number): string {
+  return `You can add at most ${formatCount(max)} ${things}`;
+}

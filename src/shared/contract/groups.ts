@@ -15,7 +15,7 @@ export type MembershipAccess = (typeof MEMBERSHIP_ACCESS)[number];
 export type MemberType = (typeof MEMBER_TYPES)[number];
 
 const groupFields = {
-  title: z.string().trim().min(1, 'is required').max(250, 'must be at most 250 characters'),
+  title: z.string().trim().min(1, 'is required').max(LIMITS.groupTitleChars, `must be at most ${LIMITS.groupTitleChars} characters`),
   access: z.enum(GROUP_ACCESS),
   description: z.string().max(LIMITS.descriptionBytes - 1, 'must be less than 64 KB'),
   snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),

@@ -44,11 +44,11 @@ export const serviceProxy = z.object({
 /** Descriptive fields accepted by addItem, update and commit. Every one optional here. */
 export const itemFields = z
   .object({
-    title: z.string().trim().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
-    type: z.string().trim().min(1, 'must not be empty').max(128),
+    title: z.string().trim().min(1, 'must not be empty').max(LIMITS.itemTitleChars, `must be at most ${LIMITS.itemTitleChars} characters`),
+    type: z.string().trim().min(1, 'must not be empty').max(LIMITS.itemTypeChars),
     typeKeywords: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 keywords')),
     description: z.string().refine((s) => utf8Bytes(s) < LIMITS.descriptionBytes, 'must be less than 64 KB'),
-    tags: commaList.pipe(z.array(z.string().max(256)).max(128, 'may hold at most 128 tags')),
+    tags: commaList.pipe(z.array(z.string().max(LIMITS.tagChars)).max(LIMITS.tagsPerItem, `may hold at most ${LIMITS.tagsPerItem} tags`)),
     snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
     extent: extentParam,
     spatialReference: z.string().max(1024),
@@ -56,7 +56,7 @@ export const itemFields = z
     licenseInfo: z.string().max(LIMITS.descriptionBytes),
     culture: z.string().regex(/^([a-zA-Z]{2,3}-[a-zA-Z]{2,3}|[a-zA-Z]{2,3})?$/, 'must be a language code and a country code separated by a dash, e.g. en-us'),
     properties: jsonObject(z.record(z.string(), z.unknown())).refine((o) => JSON.stringify(o).length <= LIMITS.descriptionBytes, 'is too large'),
-    url: z.string().max(2048),
+    url: z.string().max(LIMITS.urlChars),
     categories: commaList.pipe(z.array(z.string().max(256)).max(100)),
     appCategories: commaList.pipe(z.array(z.string().max(256)).max(100)),
     industries: commaList.pipe(z.array(z.string().max(256)).max(100)),

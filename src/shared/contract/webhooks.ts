@@ -1,5 +1,6 @@
 /** Organization webhooks (spec §2, §4.3, §6; facts §3.3, §6). */
 import { z } from 'zod';
+import { LIMITS } from '../limits.ts';
 import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
 /** Delivery settings of an organization (facts §6.4, perf notes §3.6): ranges and defaults. */
@@ -27,9 +28,9 @@ export const webhookConfig = z
   .passthrough();
 export type WebhookConfig = z.output<typeof webhookConfig>;
 
-const name = z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters');
-const url = z.string().trim().min(1, 'is required').max(2048, 'must be at most 2048 characters');
-const secret = z.string().max(256, 'must be at most 256 characters');
+const name = z.string().trim().min(1, 'is required').max(LIMITS.webhookNameChars, `must be at most ${LIMITS.webhookNameChars} characters`);
+const url = z.string().trim().min(1, 'is required').max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`);
+const secret = z.string().max(LIMITS.webhookSecretChars, `must be at most ${LIMITS.webhookSecretChars} characters`);
 
 export const createWebhookParams = z.object({
   name,
