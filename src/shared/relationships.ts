@@ -49,6 +49,13 @@ export interface RelationshipType {
   mustOwnOrigin: boolean;
   /** The user making the relationship must own the destination item. */
   mustOwnDestination: boolean;
+  /**
+   * How the origin relates to the destination, read from the origin: "<origin> uses <destination>"
+   * (the forward list of an item shows these).
+   */
+  originVerb: string;
+  /** The same link read from the destination: "<destination> is used by <origin>" (the backward list). */
+  destinationVerb: string;
 }
 
 const t = (
@@ -56,7 +63,8 @@ const t = (
   description: string,
   origin: readonly string[],
   destination: readonly string[],
-  rules: Partial<Pick<RelationshipType, 'mustOwnOrigin' | 'mustOwnDestination'>> = {},
+  rules: Partial<Pick<RelationshipType, 'mustOwnOrigin' | 'mustOwnDestination'>>,
+  [originVerb, destinationVerb]: readonly [string, string],
 ): RelationshipType => ({
   name,
   description,
@@ -64,50 +72,97 @@ const t = (
   destination,
   mustOwnOrigin: rules.mustOwnOrigin ?? false,
   mustOwnDestination: rules.mustOwnDestination ?? false,
+  originVerb,
+  destinationVerb,
 });
 
+const own = { mustOwnOrigin: true, mustOwnDestination: true };
+
+/*
+ * The words follow the ArcGIS "Relationship types" page: the origin is the first name in the type
+ * (Map2AppConfig: the web map is the origin, the application configuration the destination, and
+ * the application uses the map); Service2Data's origin is the derived service, its destination the
+ * source data; Service2Service's origin is the source service, its destination the derived one.
+ */
 export const RELATIONSHIP_TYPES: readonly RelationshipType[] = [
-  t('Map2Service', 'A web map uses a service', ['Web Map'], SERVICES),
-  t('WMA2Code', 'A web mapping application and its code', ['Web Mapping Application'], ['Code Attachment'], { mustOwnOrigin: true, mustOwnDestination: true }),
-  t('Map2FeatureCollection', 'A web map and a feature collection it holds', ['Web Map'], ['Feature Collection'], {
-    mustOwnOrigin: true,
-    mustOwnDestination: true,
-  }),
-  t('MobileApp2Code', 'A mobile application and its code', ['Mobile Application'], ['Code Attachment'], { mustOwnOrigin: true, mustOwnDestination: true }),
-  t('Service2Data', 'A service and the data it was published from', SERVICES, DATA, { mustOwnOrigin: true, mustOwnDestination: true }),
-  t('Service2Service', 'A service derived from another service', SERVICES, SERVICES, { mustOwnOrigin: true }),
+  t('Map2Service', 'A web map uses a service', ['Web Map'], SERVICES, {}, ['uses', 'is used by']),
+  t('WMA2Code', 'A web mapping application and its code', ['Web Mapping Application'], ['Code Attachment'], own, ['has its code in', 'holds the code of']),
+  t('Map2FeatureCollection', 'A web map holds a feature collection', ['Web Map'], ['Feature Collection'], own, ['holds', 'is held in']),
+  t('MobileApp2Code', 'A mobile application and its code', ['Mobile Application'], ['Code Attachment'], own, ['has its code in', 'holds the code of']),
+  t('Service2Data', 'A service published from source data', SERVICES, DATA, own, ['was published from', 'is the source data of']),
+  t('Service2Service', 'A source service and a service derived from it', SERVICES, SERVICES, { mustOwnOrigin: true }, ['is the source of', 'is derived from']),
   t(
     'Map2AppConfig',
-    'A web map and an application configured for it',
+    'An application configured to use a web map',
     ['Web Map', 'Web Scene'],
     ['Web Mapping Application', 'Dashboard', 'StoryMap', 'Web Experience'],
     { mustOwnDestination: true },
+    ['is used by', 'uses'],
   ),
-  t('Item2Attachment', 'An item and an attachment', ['*'], ['*'], { mustOwnOrigin: true }),
-  t('Item2Report', 'An item and a report about it', ['*'], ['Report Template', 'Microsoft Word', 'PDF', 'Microsoft Excel'], { mustOwnDestination: true }),
-  t('Listed2Provisioned', 'A listed item and its provisioned copy', ['*'], ['*'], { mustOwnDestination: true }),
-  t('Style2Style', 'A style derived from another style', ['Style', 'Vector Tile Style'], ['Style', 'Vector Tile Style'], { mustOwnOrigin: true }),
-  t('Service2Style', 'A service and its style', SERVICES, ['Style', 'Vector Tile Style'], { mustOwnDestination: true }),
-  t('Survey2Service', 'A survey form and the feature service it writes to', ['Form'], ['Feature Service'], { mustOwnOrigin: true }),
-  t('Survey2Data', 'A survey form and data it uses', ['Form'], ['*'], { mustOwnOrigin: true }),
-  t('Service2Route', 'A network service and a route layer', ['Network Analysis Service', 'Feature Service'], ['Route Layer']),
+  t('Item2Attachment', 'An item and an attachment', ['*'], ['*'], { mustOwnOrigin: true }, ['has the attachment', 'is an attachment of']),
+  t('Item2Report', 'An item and a report about it', ['*'], ['Report Template', 'Microsoft Word', 'PDF', 'Microsoft Excel'], { mustOwnDestination: true }, [
+    'is reported on in',
+    'is a report about',
+  ]),
+  t('Listed2Provisioned', 'A listed item and its provisioned copy', ['*'], ['*'], { mustOwnDestination: true }, [
+    'was provisioned as',
+    'is the provisioned copy of',
+  ]),
+  t('Style2Style', 'A style derived from another style', ['Style', 'Vector Tile Style'], ['Style', 'Vector Tile Style'], { mustOwnOrigin: true }, [
+    'is the source of',
+    'is derived from',
+  ]),
+  t('Service2Style', 'A service and its style', SERVICES, ['Style', 'Vector Tile Style'], { mustOwnDestination: true }, ['is drawn with', 'is the style of']),
+  t('Survey2Service', 'A survey form and the feature service it writes to', ['Form'], ['Feature Service'], { mustOwnOrigin: true }, [
+    'submits its answers to',
+    'stores the answers of',
+  ]),
+  t('Survey2Data', 'A survey form and data it uses', ['Form'], ['*'], { mustOwnOrigin: true }, ['uses', 'is used by']),
+  t('Service2Route', 'A network service and a route layer', ['Network Analysis Service', 'Feature Service'], ['Route Layer'], {}, [
+    'holds the route in',
+    'is a route of',
+  ]),
   t(
     'Area2Package',
     'A map area and its packages',
     ['Map Area'],
     ['Mobile Map Package', 'Tile Package', 'Vector Tile Package', 'SQLite Geodatabase', 'Compact Tile Package'],
-    { mustOwnOrigin: true, mustOwnDestination: true },
+    own,
+    ['is packaged as', 'is a package of'],
   ),
-  t('Map2Area', 'A web map and its offline map areas', ['Web Map'], ['Map Area'], { mustOwnOrigin: true, mustOwnDestination: true }),
-  t('TrackView2Map', 'A track view and its web map', ['Web Map'], ['Feature Service'], { mustOwnOrigin: true }),
-  t('SurveyAddIn2Data', 'A Survey123 add-in and its data', ['Survey123 Add In'], ['*'], { mustOwnOrigin: true }),
-  t('WorkforceMap2FeatureService', 'A Workforce map and its feature service', ['Web Map'], ['Feature Service'], { mustOwnOrigin: true }),
-  t('Theme2Story', 'A story theme used by a story', ['StoryMap Theme'], ['StoryMap'], { mustOwnDestination: true }),
-  t('WebStyle2DesktopStyle', 'A web style made from a desktop style', ['Style'], ['Desktop Style'], { mustOwnOrigin: true }),
-  t('Solution2Item', 'A solution and an item it deployed', ['Solution'], ['*'], { mustOwnOrigin: true }),
-  t('APIKey2Item', 'An API key and an item it gives access to', ['API Key', 'Application'], ['*'], { mustOwnOrigin: true }),
-  t('Item2Fileset', 'An item and a fileset', ['*'], ['*'], { mustOwnOrigin: true }),
+  t('Map2Area', 'A web map and its offline map areas', ['Web Map'], ['Map Area'], own, ['has the offline area', 'is an offline area of']),
+  t('TrackView2Map', 'A track view and its web map', ['Web Map'], ['Feature Service'], { mustOwnOrigin: true }, [
+    'shows the track view',
+    'is the track view shown in',
+  ]),
+  t('SurveyAddIn2Data', 'A Survey123 add-in and its data', ['Survey123 Add In'], ['*'], { mustOwnOrigin: true }, ['uses', 'is used by']),
+  t('WorkforceMap2FeatureService', 'A Workforce map and its feature service', ['Web Map'], ['Feature Service'], { mustOwnOrigin: true }, [
+    'uses',
+    'is used by',
+  ]),
+  t('Theme2Story', 'A story theme used by a story', ['StoryMap Theme'], ['StoryMap'], { mustOwnDestination: true }, ['is the theme of', 'uses the theme']),
+  t('WebStyle2DesktopStyle', 'A web style made from a desktop style', ['Style'], ['Desktop Style'], { mustOwnOrigin: true }, [
+    'was made from',
+    'is the source of',
+  ]),
+  t('Solution2Item', 'A solution and an item it deployed', ['Solution'], ['*'], { mustOwnOrigin: true }, ['deployed', 'was deployed by']),
+  t('APIKey2Item', 'An API key and an item it gives access to', ['API Key', 'Application'], ['*'], { mustOwnOrigin: true }, [
+    'gives access to',
+    'is reached with',
+  ]),
+  t('Item2Fileset', 'An item and a fileset', ['*'], ['*'], { mustOwnOrigin: true }, ['has the fileset', 'is a fileset of']),
 ];
+
+/**
+ * How `from` relates to the other end of a `type` link, in words: "uses", "is used by". `from` is
+ * the end the reader stands on: the origin (forward list) or the destination (backward list).
+ * An unknown type reads neutrally.
+ */
+export function relationshipVerb(type: string, from: 'origin' | 'destination'): string {
+  const rel = findRelationshipType(type);
+  if (!rel) return from === 'origin' ? `is related (${type}) to` : `is related (${type}) from`;
+  return from === 'origin' ? rel.originVerb : rel.destinationVerb;
+}
 
 const BY_NAME = new Map(RELATIONSHIP_TYPES.map((r) => [r.name.toLowerCase(), r]));
 

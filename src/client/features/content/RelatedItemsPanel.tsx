@@ -23,7 +23,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { RELATIONSHIP_TYPES, findRelationshipType } from '../../../shared/relationships.ts';
+import { RELATIONSHIP_TYPES, findRelationshipType, relationshipVerb } from '../../../shared/relationships.ts';
 import { describeError, type Item, type RelationshipDirection } from '../../api/index.ts';
 import { IconTrash } from '../../components/icons.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
@@ -37,8 +37,10 @@ import { relatedItemsQuery } from './queries.ts';
 export function RelatedItemsPanel({ item }: { item: Item }) {
   return (
     <Stack gap="lg">
-      <RelatedList item={item} direction="forward" title="This item depends on (it is the origin)" />
-      <RelatedList item={item} direction="reverse" title="Items that depend on this one (it is the destination)" />
+      {/* Neither list says "depends on": which end uses the other differs by type (a Map2Service map
+          uses its service, but a Map2AppConfig map is used by its app), so each row says it in words. */}
+      <RelatedList item={item} direction="forward" title="Related from this item (it is the origin)" />
+      <RelatedList item={item} direction="reverse" title="Related to this item (it is the destination)" />
       <AddRelationship item={item} />
     </Stack>
   );
@@ -91,9 +93,12 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
                   </Table.Td>
                   <Table.Td>
                     {type ? (
-                      <Badge variant="light" tt="none">
-                        {type}
-                      </Badge>
+                      <Stack gap={2} align="flex-start">
+                        <Text size="sm">This item {relationshipVerb(type, direction === 'forward' ? 'origin' : 'destination')} it</Text>
+                        <Badge variant="light" tt="none">
+                          {type}
+                        </Badge>
+                      </Stack>
                     ) : (
                       '—'
                     )}
@@ -212,9 +217,9 @@ function AddRelationship({ item }: { item: Item }) {
           />
         </SimpleGrid>
         {rel ? (
-          <Text size="xs" c="dimmed">
-            {rel.description}. The {role === 'origin' ? 'destination' : 'origin'} must be:{' '}
-            {(role === 'origin' ? rel.destination : rel.origin).join(', ').replace('*', 'any type')}.
+          <Text size="xs" c="dimmed" data-testid="relationship-hint">
+            {rel.description}: {role === 'origin' ? `this item ${rel.originVerb} the other` : `this item ${rel.destinationVerb} the other`}. The{' '}
+            {role === 'origin' ? 'destination' : 'origin'} must be: {(role === 'origin' ? rel.destination : rel.origin).join(', ').replace('*', 'any type')}.
             {rel.mustOwnOrigin || rel.mustOwnDestination
               ? ` You must own the ${[rel.mustOwnOrigin && 'origin', rel.mustOwnDestination && 'destination'].filter(Boolean).join(' and ')}.`
               : ''}
