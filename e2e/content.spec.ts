@@ -81,7 +81,7 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await page.goto(serviceUrl);
   // "Change owner" leads into the transfer wizard with this item selected.
   await page.getByRole('button', { name: 'Change owner' }).click();
-  await expect(page).toHaveURL(new RegExp(`/members/transfer\\?from=publisher1&items=${serviceId}$`));
+  await expect(page).toHaveURL(new RegExp(`/content/transfer\\?from=publisher1&items=${serviceId}$`));
   await expect(page.getByTestId('transfer-selection')).toContainText(/^1 of/);
   await page.goto(serviceUrl);
   await page.getByRole('tab', { name: 'Content status' }).click();

@@ -66,13 +66,15 @@ test('an administrator undoes three mistaken transfers from Activity, and the it
   await snap(page, 'history-undo-dialog');
 
   await dialog.getByRole('button', { name: 'Undo 3 changes' }).click();
-  const results = dialog.getByRole('table', { name: 'Undo results' });
+  // The title now counts the rows shown.
+  const ranDialog = page.getByRole('dialog', { name: 'Undo results: 3 of 3 changes undone' });
+  const results = ranDialog.getByRole('table', { name: 'Undo results' });
   for (const title of titles) await expect(results.getByRole('row', { name: new RegExp(title) })).toContainText('Back with user1');
-  await expect(dialog.getByTestId('bulk-counts')).toContainText('3 undone');
+  await expect(ranDialog.getByTestId('bulk-counts')).toContainText('3 undone');
   await expect(page.getByTestId('announcer-polite')).toHaveText('3 undone, 0 not undone.');
   await snap(page, 'history-undo-results');
-  await dialog.getByRole('button', { name: 'Done' }).click();
-  await expect(dialog).toBeHidden();
+  await ranDialog.getByRole('button', { name: 'Done' }).click();
+  await expect(ranDialog).toBeHidden();
   // Focus back on the control that opened the dialog.
   await expect(page.getByRole('button', { name: /^Undo selected/ })).toBeFocused();
 

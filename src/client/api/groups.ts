@@ -1,6 +1,6 @@
 /** Groups and their members. */
-import { request, type RequestOptions } from './request.ts';
-import type { GroupRecord, MemberType, NotAddedReason, PageEnvelope, PagingParams, SortOrder } from './types.ts';
+import { request, type Params, type RequestOptions } from './request.ts';
+import type { GroupRecord, MembershipAccess, MemberType, NotAddedReason, PageEnvelope, PagingParams, SortOrder } from './types.ts';
 
 type ReadOptions = Pick<RequestOptions, 'signal'>;
 
@@ -33,6 +33,8 @@ export interface GroupFieldsInput {
   hiddenMembers?: boolean;
   sortField?: string;
   sortOrder?: SortOrder;
+  /** Who may join: `org`, `collaboration`, or `none` (anyone). */
+  membershipAccess?: MembershipAccess;
 }
 
 export const USERLIST_SORT_FIELDS = ['username', 'fullname', 'joined', 'membertype'] as const;
@@ -59,6 +61,13 @@ export interface GroupUserlist extends PageEnvelope {
   users: GroupMember[];
 }
 
+/** `community/groups/<id>/users`: every member's username, in one answer (the owner is among `admins`). */
+export interface GroupUsers {
+  owner: string;
+  admins: string[];
+  users: string[];
+}
+
 export interface AddGroupUsersResult {
   notAdded: string[];
   /** Why each one was not added (local portal). */
@@ -78,14 +87,26 @@ export function getGroup(groupId: string, options: ReadOptions = {}): Promise<Gr
   return request<GroupRecord>(groupPath(groupId), {}, { ...options, method: 'GET' });
 }
 
+/**
+ * `membershipAccess` as the API takes it (Esri's Hub client): `org` and `collaboration` as they are;
+ * anyone as an empty value with `clearEmptyFields=true` on update, and simply left out on create
+ * (a new group accepts anyone).
+ */
+function membershipAccessParams(fields: GroupFieldsInput, creating: boolean): Params {
+  const { membershipAccess, ...rest } = fields;
+  if (membershipAccess === undefined) return rest;
+  if (membershipAccess !== 'none') return { ...rest, membershipAccess };
+  return creating ? rest : { ...rest, membershipAccess: '', clearEmptyFields: true };
+}
+
 /** `POST community/createGroup` → {success, group}. */
 export function createGroup(fields: GroupFieldsInput & { title: string }): Promise<{ success: boolean; group: GroupRecord }> {
-  return request<{ success: boolean; group: GroupRecord }>('community/createGroup', { ...fields }, { method: 'POST' });
+  return request<{ success: boolean; group: GroupRecord }>('community/createGroup', membershipAccessParams(fields, true), { method: 'POST' });
 }
 
 /** `POST community/groups/<id>/update` (only the fields sent change) → {success, groupId}. */
 export function updateGroup(groupId: string, fields: GroupFieldsInput): Promise<{ success: boolean; groupId: string }> {
-  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/update`, { ...fields }, { method: 'POST' });
+  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/update`, membershipAccessParams(fields, false), { method: 'POST' });
 }
 
 /** `POST community/groups/<id>/delete` → {success, groupId}; a protected group is refused. */
@@ -101,6 +122,11 @@ export function setGroupProtected(groupId: string, value: boolean): Promise<{ su
 /** `GET community/groups/<id>/userList` (the documented spelling): one page of the group's members, owner and managers included. */
 export function getGroupUserlist(groupId: string, params: GroupUserlistParams = {}, options: ReadOptions = {}): Promise<GroupUserlist> {
   return request<GroupUserlist>(`${groupPath(groupId)}/userList`, { ...params }, { ...options, method: 'GET' });
+}
+
+/** `GET community/groups/<id>/users` → {owner, admins, users}: who is in the group, in one request. */
+export function getGroupUsers(groupId: string, options: ReadOptions = {}): Promise<GroupUsers> {
+  return request<GroupUsers>(`${groupPath(groupId)}/users`, {}, { ...options, method: 'GET' });
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PageEnvelope } from '../../shared/contract/wire.ts';
 
 export type { Portal } from '../../shared/contract/portals.ts';
 export type { PortalUser, TokenResponse, CreateUserParams } from '../../shared/contract/users.ts';
-export type { GroupRecord, MemberType, NotAddedReason } from '../../shared/contract/groups.ts';
+export type { GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../shared/contract/groups.ts';
 export type { UserDefaultSettings } from '../../shared/contract/userDefaultSettings.ts';
 export type { PageEnvelope };
 

@@ -1,9 +1,10 @@
 /**
  * A button that, when the member may not take its action, stays visible but disabled and says why —
- * naming the missing privilege — in a tooltip and in its accessible description. It remains
- * focusable (aria-disabled rather than disabled) so keyboard and screen-reader users find the reason.
+ * naming the missing privilege — in a line of text under it (touch screens never show a tooltip),
+ * which is also its accessible description, and in a tooltip. It remains focusable (aria-disabled
+ * rather than disabled) so keyboard and screen-reader users find the reason.
  */
-import { Button, Tooltip, VisuallyHidden, type ButtonProps } from '@mantine/core';
+import { Box, Button, Text, Tooltip, type ButtonProps } from '@mantine/core';
 import { useId, type MouseEvent, type ReactNode } from 'react';
 import type { Permission } from '../lib/privileges.ts';
 
@@ -25,7 +26,7 @@ export function GuardedButton({ permission, onClick, children, type = 'button', 
     );
   }
   return (
-    <>
+    <Box component="span" display="inline-flex" style={{ flexDirection: 'column', gap: 2, maxWidth: 280, verticalAlign: 'top' }}>
       <Tooltip label={permission.reason} multiline w={280} withArrow events={{ hover: true, focus: true, touch: true }}>
         <Button
           type="button"
@@ -39,7 +40,9 @@ export function GuardedButton({ permission, onClick, children, type = 'button', 
           {children}
         </Button>
       </Tooltip>
-      <VisuallyHidden id={reasonId}>{permission.reason}</VisuallyHidden>
-    </>
+      <Text component="span" id={reasonId} size="xs" c="dimmed" data-testid="disabled-reason">
+        {permission.reason}
+      </Text>
+    </Box>
   );
 }

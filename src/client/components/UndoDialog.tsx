@@ -27,27 +27,28 @@ export interface UndoDialogProps {
 }
 
 export function UndoDialog({ opened, events, onClose }: UndoDialogProps) {
-  const [ran, setRan] = useState(false);
+  // After the run, the title counts the rows shown (the changes that ran), not the ones first chosen.
+  const [ran, setRan] = useState<{ undone: number; tried: number } | null>(null);
   // While the undo runs the dialog stays open: its results are the only report of what was done.
   const [running, setRunning] = useState(false);
   const count = `${events.length} change${events.length === 1 ? '' : 's'}`;
   const close = () => {
     if (running) return;
-    onClose(ran);
-    setRan(false);
+    onClose(ran !== null);
+    setRan(null);
   };
   return (
     <Modal
       opened={opened}
       onClose={close}
-      title={`Undo ${count}`}
+      title={ran ? `Undo results: ${ran.undone} of ${ran.tried} change${ran.tried === 1 ? '' : 's'} undone` : `Undo ${count}`}
       size="80rem"
       centered
       closeOnEscape={!running}
       closeOnClickOutside={!running}
       withCloseButton={!running}
     >
-      {opened ? <Undo events={events} onRan={() => setRan(true)} onRunning={setRunning} onClose={close} /> : null}
+      {opened ? <Undo events={events} onRan={setRan} onRunning={setRunning} onClose={close} /> : null}
     </Modal>
   );
 }
@@ -89,7 +90,7 @@ function Undo({
   onClose,
 }: {
   events: readonly HistoryEvent[];
-  onRan: () => void;
+  onRan: (counts: { undone: number; tried: number }) => void;
   onRunning: (running: boolean) => void;
   onClose: () => void;
 }) {
@@ -128,8 +129,8 @@ function Undo({
     },
     onMutate: () => onRunning(true),
     onSettled: () => onRunning(false),
-    onSuccess: async (_outcomes, list) => {
-      onRan();
+    onSuccess: async (outcomes, list) => {
+      onRan({ undone: outcomes.filter((o) => o.ok).length, tried: outcomes.length });
       const keys = keysFor(
         list.flatMap((p) => p.steps),
         user.orgId,

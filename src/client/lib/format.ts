@@ -18,6 +18,11 @@ export function formatCount(n: number, estimated = false): string {
   return `${estimated ? 'about ' : ''}${countFormat.format(n)}`;
 }
 
+/** 1 → "1 item", 2 → "2 items", 1200 → "1,200 items": the count with the noun it agrees with. */
+export function plural(n: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : pluralForm}`;
+}
+
 export function capitalize(text: string): string {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }

@@ -13,7 +13,7 @@ export const BATCH = LIMITS.itemsPerReassignRequest;
  * page's "Change owner"): pages reach the wizard through the router, never by importing it.
  */
 export function transferItemsHref(owner: string, itemIds: readonly string[]): string {
-  return `/members/transfer?from=${encodeURIComponent(owner)}&items=${itemIds.map(encodeURIComponent).join(',')}`;
+  return `/content/transfer?from=${encodeURIComponent(owner)}&items=${itemIds.map(encodeURIComponent).join(',')}`;
 }
 
 export function batches<T>(all: readonly T[], size = BATCH): T[][] {

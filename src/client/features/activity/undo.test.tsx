@@ -49,6 +49,8 @@ describe('Undo on the Activity page', () => {
     const results = await within(dialog).findByRole('table', { name: 'Undo results' });
     expect(within(results).getAllByText(/^Back with user1/)).toHaveLength(3);
     expect(within(dialog).getByTestId('bulk-counts')).toHaveTextContent('3 undone');
+    // The title counts the rows that ran, not the changes first chosen.
+    expect(screen.getByRole('dialog', { name: 'Undo results: 3 of 3 changes undone' })).toBe(dialog);
     await waitFor(() => expect(screen.getByTestId('announcer-polite')).toHaveTextContent('3 undone, 0 not undone.'));
     for (const id of ids) {
       const item = await getItem(id);

@@ -34,7 +34,7 @@ export function LeaveCollaborationModal({
         <StoppingWorkspaces
           testId="leave-preview"
           workspaces={stopping}
-          heading="These workspaces stop exchanging content with your organization:"
+          heading={`${stopping.length === 1 ? 'This workspace stops' : 'These workspaces stop'} exchanging content with your organization:`}
           none="Your organization exchanges through no workspace now."
           note={`Your groups, members and items stay as they are. Only ${collaboration.hostPortalName} can invite your organization again.`}
         />

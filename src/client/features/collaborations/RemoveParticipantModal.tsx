@@ -7,6 +7,7 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { describeError, type ParticipantRecord } from '../../api/index.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { plural } from '../../lib/format.ts';
 import { useRemoveParticipant } from './mutations.ts';
 import { StoppingWorkspaces } from './StoppingWorkspaces.tsx';
 
@@ -37,7 +38,7 @@ export function RemoveParticipantModal({
         notifications.show({
           color: 'green',
           title: 'Participant removed',
-          message: `${name} no longer takes part; ${answer.workspacesStopped ? `${answer.workspacesStopped.length} workspace(s) stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}`,
+          message: `${name} no longer takes part; ${answer.workspacesStopped ? `${plural(answer.workspacesStopped.length, 'workspace')} stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}`,
         });
         close();
       },
@@ -48,7 +49,7 @@ export function RemoveParticipantModal({
         <StoppingWorkspaces
           testId="impact-preview"
           workspaces={stopping}
-          heading={`These workspaces stop exchanging content with ${name}:`}
+          heading={`${stopping.length === 1 ? 'This workspace stops' : 'These workspaces stop'} exchanging content with ${name}:`}
           none={`${name} exchanges through no workspace now.`}
           note="Nothing else changes: the groups, members and items of both organizations stay as they are, and content already copied stays where it is. The removal is recorded in the collaboration's history."
         />

@@ -17,6 +17,7 @@ import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { ITEM_ACCESS_LABELS } from '../../lib/itemAccess.ts';
 import { AddItemModal } from './AddItemModal.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentSelectionBar } from './ContentSelectionBar.tsx';
@@ -31,10 +32,7 @@ const STATUS_FILTERS = [
 ];
 const ACCESS_FILTERS = [
   { value: '', label: 'Any sharing' },
-  { value: 'private', label: 'Owner only' },
-  { value: 'shared', label: 'Shared to groups' },
-  { value: 'org', label: 'Organization' },
-  { value: 'public', label: 'Everyone' },
+  ...(['private', 'shared', 'org', 'public'] as const).map((value) => ({ value, label: ITEM_ACCESS_LABELS[value] })),
 ];
 
 export default function ContentPage() {

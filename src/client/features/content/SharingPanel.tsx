@@ -12,6 +12,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useShareItem } from './mutations.ts';
 import { groupChoicesQuery } from './queries.ts';
 import { shareLevelPermission } from './permissions.ts';
+import { ITEM_ACCESS_LABELS } from '../../lib/itemAccess.ts';
 
 type Level = 'private' | 'org' | 'public';
 
@@ -54,11 +55,16 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
     <Stack gap="sm">
       <Radio.Group label="Who can see it" value={level} onChange={(v) => setLevel(v)}>
         <Stack gap={6} mt={6}>
-          <Radio value="private" label="Owner (and the groups below)" />
-          <Radio value="org" label="The organization" disabled={!orgP.allowed && initialLevel !== 'org'} description={orgP.allowed ? undefined : orgP.reason} />
+          <Radio value="private" label={`${ITEM_ACCESS_LABELS.private} (and the groups below)`} />
+          <Radio
+            value="org"
+            label={ITEM_ACCESS_LABELS.org}
+            disabled={!orgP.allowed && initialLevel !== 'org'}
+            description={orgP.allowed ? undefined : orgP.reason}
+          />
           <Radio
             value="public"
-            label="Everyone (public)"
+            label={`${ITEM_ACCESS_LABELS.public} (public)`}
             disabled={!publicP.allowed && initialLevel !== 'public'}
             description={publicP.allowed ? undefined : publicP.reason}
           />

@@ -4,19 +4,15 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { currentConnection, fetchItemThumbnail, hasThumbnail, type ContentStatus, type Item } from '../../api/index.ts';
 import { ItemTypeBadgeIcon } from '../../components/ItemTypeIcon.tsx';
+import { ITEM_ACCESS_LABELS, isItemAccessLevel, type ItemAccessLevel } from '../../lib/itemAccess.ts';
 
-const ACCESS = {
-  private: { label: 'Owner only', color: 'gray' },
-  shared: { label: 'Groups', color: 'grape' },
-  org: { label: 'Organization', color: 'blue' },
-  public: { label: 'Everyone', color: 'green' },
-} as const;
+const ACCESS_COLORS: Record<ItemAccessLevel, string> = { private: 'gray', shared: 'grape', org: 'blue', public: 'green' };
 
 export function ItemAccessBadge({ access }: { access: Item['access'] }) {
-  const a = ACCESS[access] ?? ACCESS.private;
+  const level = isItemAccessLevel(access) ? access : 'private';
   return (
-    <Badge variant="light" color={a.color} tt="none">
-      {a.label}
+    <Badge variant="light" color={ACCESS_COLORS[level]} tt="none">
+      {ITEM_ACCESS_LABELS[level]}
     </Badge>
   );
 }

@@ -45,7 +45,7 @@ describe('item page: ID and owner', () => {
     const { user, location, unmount } = renderApp(`/content/items/${added.id}`);
     expect(await screen.findByRole('heading', { name: 'Hand over', level: 1 })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Change owner' }));
-    await waitFor(() => expect(location()).toBe(`/members/transfer?from=publisher1&items=${added.id}`));
+    await waitFor(() => expect(location()).toBe(`/content/transfer?from=publisher1&items=${added.id}`));
     expect(await screen.findByTestId('transfer-selection')).toHaveTextContent(/^1 of/);
     unmount();
 

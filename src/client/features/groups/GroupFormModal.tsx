@@ -22,6 +22,16 @@ const ACCESS_CHOICES = [
   { value: 'public', label: 'Everyone (public)', description: 'Anyone can find and see it.' },
 ] as const;
 
+const JOIN_CHOICES = [
+  { value: 'none', label: 'Anyone', description: 'Members of your organization and of other organizations can be added.' },
+  { value: 'org', label: 'Only members of your organization', description: 'Nobody from another organization can join or be added.' },
+  {
+    value: 'collaboration',
+    label: 'Your organization and partnered organizations',
+    description: 'Members of organizations in a partnered collaboration with yours can join too.',
+  },
+] as const;
+
 const SORT_FIELDS = [
   { value: 'title', label: 'Title' },
   { value: 'owner', label: 'Owner' },
@@ -169,6 +179,19 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
             {...form.register('leavingDisallowed')}
           />
         </Stack>
+        <Controller
+          control={form.control}
+          name="membershipAccess"
+          render={({ field }) => (
+            <Radio.Group label="Who can be in the group" value={field.value} onChange={field.onChange} error={err('membershipAccess')}>
+              <Stack gap="xs" mt={6}>
+                {JOIN_CHOICES.map((choice) => (
+                  <Radio key={choice.value} value={choice.value} label={choice.label} description={choice.description} />
+                ))}
+              </Stack>
+            </Radio.Group>
+          )}
+        />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <Controller
             control={form.control}

@@ -20,6 +20,8 @@ import { formatDate } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddUsersModal } from './AddUsersModal.tsx';
 import { AccessBadge, MembershipBadge, MemberTypeBadge } from './badges.tsx';
+import { MEMBERSHIP_ACCESS_WORDS, membershipAccessOf } from './eligibility.ts';
+import { GroupContentSection } from './GroupContentSection.tsx';
 import { GroupFormModal } from './GroupFormModal.tsx';
 import { useChangeMemberType, useDeleteGroup, useRemoveGroupUsers, useSetGroupProtected } from './mutations.ts';
 import {
@@ -140,6 +142,12 @@ function GroupView({ group }: { group: GroupRecord }) {
             <Setting label="You">
               <MembershipBadge group={group} />
             </Setting>
+            <Setting label="Who can be in it">
+              {/* A portal that leaves membershipAccess out sets no restriction. */}
+              <Text size="sm" fw={500} ta="right">
+                {MEMBERSHIP_ACCESS_WORDS[membershipAccessOf(group)]}
+              </Text>
+            </Setting>
             <Setting label="Invitation only">{yesNo(group.isInvitationOnly)}</Setting>
             <Setting label="Only managers share">{yesNo(group.isViewOnly)}</Setting>
             <Setting label="Member list hidden">{yesNo(group.hiddenMembers)}</Setting>
@@ -172,6 +180,7 @@ function GroupView({ group }: { group: GroupRecord }) {
       </SimpleGrid>
 
       <MembersSection group={group} />
+      <GroupContentSection group={group} />
       <HistorySection id={group.id} type="g" name={`the group “${group.title}”`} heading />
 
       <GroupFormModal opened={editing} onClose={() => setEditing(false)} group={group} />

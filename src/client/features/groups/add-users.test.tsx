@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroup, createRole, createUser, getGroupUserlist, setRolePrivileges } from '../../api/index.ts';
+import { addGroupUsers, createGroup, createRole, createUser, getGroupUserlist, setRolePrivileges } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { recordRequests } from '../../test/requests.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
@@ -47,19 +47,26 @@ describe('add users dialog', () => {
   }, 120_000);
   afterAll(() => svc?.close());
 
-  it('adds 60 users typed, pasted and from a CSV file in batches of 25, says why some were not added, and retries them', async () => {
+  /** The organization's member searches that looked names up (`username:(a OR b …)`), by the number of names each asked. */
+  const lookups = (wire: ReturnType<typeof recordRequests>) =>
+    wire.sent.filter((r) => r.path === 'portals/self/users/search').map((r) => (r.params.get('q') ?? '').replace(/^username:\(|\)$/g, '').split(' OR ').length);
+
+  it('adds 60 users pasted and from a CSV file in batches of 25, looked up first in a few requests, says why some were not added, and retries them', async () => {
     await signInAs(svc, 'admin');
     const { group } = await createGroup({ title: 'Sixty users' });
     const { user } = renderApp(`/groups/${group.id}`);
     await user.click(await screen.findByRole('button', { name: 'Add users' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add users to Sixty users' });
+    const summary = within(dialog).getByTestId('names-summary');
 
-    // Typed: two names.
-    await user.type(within(dialog).getByLabelText(/^Usernames/, { selector: 'input' }), 'crew01{Enter}crew02{Enter}');
-    // Pasted: 30 more in mixed separators, a duplicate of a typed one, and two names nobody has.
-    const pasted = `${ordinary.slice(2, 12).join('\n')}\n${ordinary.slice(12, 22).join(', ')} ${ordinary.slice(22, 32).join(' ')}\nCREW01\nghost_one, ghost_two`;
-    await user.click(within(dialog).getByRole('textbox', { name: /^Paste a list/ }));
+    // Pasted: 32 names in mixed separators, a duplicate, and two names nobody in the organization has.
+    const pasted = `${ordinary.slice(0, 12).join('\n')}\n${ordinary.slice(12, 22).join(', ')} ${ordinary.slice(22, 32).join(' ')}\nCREW01\nghost_one, ghost_two`;
+    const wire = recordRequests();
+    await user.click(within(dialog).getByRole('textbox', { name: /^Or paste a list/ }));
     await user.paste(pasted);
+    await waitFor(() => expect(summary).toHaveTextContent('34 users to add in 2 batches of at most 25, 2 not in your organization, 1 duplicate left out.'));
+    // 34 names looked up in two searches, not 34.
+    expect(lookups(wire)).toEqual([25, 9]);
     // CSV: a header row, the rest of the members and the five who may not join, plus a repeat.
     const csv = ['Username,Email', ...ordinary.slice(32).map((u) => `${u},${u}@example.com`), ...cannotJoin.map((u) => `"${u}",x`), 'crew40,again'].join(
       '\r\n',
@@ -67,10 +74,20 @@ describe('add users dialog', () => {
     const input = dialog.querySelector('input[type="file"]') as HTMLInputElement;
     await user.upload(input, new File([csv], 'crew.csv', { type: 'text/csv' }));
     expect(await within(dialog).findByText('29 usernames read from the first column (header row left out).')).toBeInTheDocument();
-    expect(within(dialog).getByTestId('names-summary')).toHaveTextContent('62 usernames to add in 3 batches of at most 25 (2 duplicates left out).');
+    await waitFor(() => expect(summary).toHaveTextContent('62 users to add in 3 batches of at most 25, 2 not in your organization, 2 duplicates left out.'));
+    // Only the 28 new names were looked up.
+    expect(lookups(wire)).toEqual([25, 9, 25, 3]);
+    wire.stop();
+    const who = within(dialog).getByRole('table', { name: 'Who will be added' });
+    expect(within(who).getByText('ghost_one').closest('tr')).toHaveTextContent('Other organization');
+    expect(within(who).getByText('crew33').closest('tr')).toHaveTextContent('Will be added');
 
     const requests = recordRequests();
     await user.click(within(dialog).getByRole('button', { name: 'Add 62 users' }));
+    // Two names not in the organization: asked first.
+    expect(await within(dialog).findByRole('heading', { name: 'Add members of other organizations?' })).toHaveFocus();
+    expect(within(dialog).getByLabelText('Not in your organization')).toHaveTextContent('ghost_one, ghost_two');
+    await user.click(within(dialog).getByRole('button', { name: 'Add all 62, with 2 of other organizations' }));
     const results = await within(dialog).findByRole('table', { name: 'Add users results' }, { timeout: 20_000 });
     requests.stop();
 
@@ -105,14 +122,16 @@ describe('add users dialog', () => {
     expect(await screen.findByText('Showing 1–10 of 61 members')).toBeInTheDocument();
   });
 
-  it('adds typed names as managers, then removes members chosen in the list', async () => {
+  it('adds pasted names as managers, then removes members chosen in the list', async () => {
     await signInAs(svc, 'admin');
     const { group } = await createGroup({ title: 'Managed' });
     const { user } = renderApp(`/groups/${group.id}`);
     await user.click(await screen.findByRole('button', { name: 'Add users' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add users to Managed' });
-    await user.type(within(dialog).getByLabelText(/^Usernames/, { selector: 'input' }), 'crew10 crew11 crew12 ');
+    await user.click(within(dialog).getByRole('textbox', { name: /^Or paste a list/ }));
+    await user.paste('crew10 crew11 crew12');
     await user.click(within(dialog).getByRole('radio', { name: 'Managers' }));
+    await waitFor(() => expect(within(dialog).getByTestId('names-summary')).toHaveTextContent('3 users to add in 1 batch of at most 25.'));
     const requests = recordRequests();
     await user.click(within(dialog).getByRole('button', { name: 'Add 3 users' }));
     await within(dialog).findByRole('table', { name: 'Add users results' });
@@ -135,4 +154,79 @@ describe('add users dialog', () => {
     const left = await getGroupUserlist(group.id);
     expect(left.users.map((u) => u.username)).toEqual(['admin', 'crew12']);
   });
+
+  it('picks two members by their full names, shows who is already in the group, and confirms one of another organization', async () => {
+    await signInAs(svc, 'admin');
+    const { group } = await createGroup({ title: 'Picked' });
+    await addGroupUsers(group.id, { users: ['user1'] });
+    const { user } = renderApp(`/groups/${group.id}`);
+    await user.click(await screen.findByRole('button', { name: 'Add users' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add users to Picked' });
+    const picker = within(dialog).getByRole('combobox', { name: /^Find members/ });
+
+    // By keyboard: type part of a full name, arrow to the member, Enter.
+    await user.click(picker);
+    await user.type(picker, 'Vic');
+    await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+    await user.keyboard('{ArrowDown}{Enter}');
+    await user.clear(picker);
+    await user.type(picker, 'Uma');
+    const uma = await screen.findByRole('option', { name: /Uma User \(user1\)/ });
+    // The list already says she is in the group.
+    await waitFor(() => expect(uma).toHaveTextContent("Already the group's member: left out."));
+    await user.click(uma);
+    await user.keyboard('{Escape}');
+    expect(within(dialog).getByRole('button', { name: 'Remove Vic Viewer (viewer1)' })).toBeInTheDocument();
+
+    // A member of the partner organization, pasted.
+    await user.click(within(dialog).getByRole('textbox', { name: /^Or paste a list/ }));
+    await user.paste('partner_admin');
+    const summary = within(dialog).getByTestId('names-summary');
+    await waitFor(() => expect(summary).toHaveTextContent('2 users to add in 1 batch of at most 25, 1 left out, 1 not in your organization.'));
+    expect(summary).toHaveAttribute('aria-live', 'polite');
+    const who = within(dialog).getByRole('table', { name: 'Who will be added' });
+    expect(within(who).getByText('(viewer1)').closest('tr')).toHaveTextContent('Vic Viewer (viewer1)Will be added');
+    expect(within(who).getByText('(user1)').closest('tr')).toHaveTextContent("Already in the groupAlready the group's member: left out.");
+    expect(within(who).getByText('partner_admin').closest('tr')).toHaveTextContent('Other organization');
+    expect(within(dialog).getByText('1 name is not in your organization')).toBeInTheDocument();
+
+    const requests = recordRequests();
+    await user.click(within(dialog).getByRole('button', { name: 'Add 2 users' }));
+    const heading = await within(dialog).findByRole('heading', { name: 'Add members of other organizations?' });
+    expect(heading).toHaveFocus();
+    // Back, and on again: nothing was sent meanwhile.
+    await user.click(within(dialog).getByRole('button', { name: 'Back' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add 2 users' }));
+    expect(requests.sent.filter((r) => r.path.endsWith('/addUsers'))).toHaveLength(0);
+    await user.click(await within(dialog).findByRole('button', { name: 'Add all 2, with 1 of other organizations' }));
+    const results = await within(dialog).findByRole('table', { name: 'Add users results' });
+    requests.stop();
+    expect(requests.sent.filter((r) => r.path.endsWith('/addUsers')).map((r) => r.params.get('users'))).toEqual(['viewer1,partner_admin']);
+    expect(within(results).getByText('partner_admin').closest('tr')).toHaveTextContent('Added');
+    expect(within(dialog).getByText(/1 name was left out before sending/)).toBeInTheDocument();
+    const members = await getGroupUserlist(group.id);
+    expect(members.users.map((u) => u.username).sort()).toEqual(['admin', 'partner_admin', 'user1', 'viewer1']);
+  }, 60_000);
+
+  it('a group of members of this organization only: says so, and leaves out names it does not find', async () => {
+    await signInAs(svc, 'admin');
+    const { group } = await createGroup({ title: 'Home only', membershipAccess: 'org' });
+    const { user } = renderApp(`/groups/${group.id}`);
+    await user.click(await screen.findByRole('button', { name: 'Add users' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add users to Home only' });
+    expect(within(dialog).getByText('This group accepts only members of your organization.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('textbox', { name: /^Or paste a list/ }));
+    await user.paste('partner_admin crew05');
+    await waitFor(() => expect(within(dialog).getByTestId('names-summary')).toHaveTextContent('1 user to add in 1 batch of at most 25, 1 left out.'));
+    const who = within(dialog).getByRole('table', { name: 'Who will be added' });
+    expect(within(who).getByText('partner_admin').closest('tr')).toHaveTextContent(
+      'Not foundNot found in your organization, and this group accepts only members of your organization. Left out.',
+    );
+    // No confirmation: only crew05 is sent.
+    const requests = recordRequests();
+    await user.click(within(dialog).getByRole('button', { name: 'Add 1 user' }));
+    await within(dialog).findByRole('table', { name: 'Add users results' });
+    requests.stop();
+    expect(requests.sent.filter((r) => r.path.endsWith('/addUsers')).map((r) => r.params.get('users'))).toEqual(['crew05']);
+  }, 30_000);
 });

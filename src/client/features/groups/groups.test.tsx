@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroup, getGroup } from '../../api/index.ts';
+import { addItem, createGroup, getGroup, shareItem } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { recordRequests } from '../../test/requests.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
@@ -155,4 +155,68 @@ describe('groups page', () => {
     await waitFor(() => expect(location()).toBe('/groups'));
     expect(await screen.findByText('Group deleted')).toBeInTheDocument();
   });
+
+  it("sets who can be in the group, shows it on the group's page, and sends anyone as an empty value", async () => {
+    await signInAs(svc, 'admin');
+    const { user, location } = renderApp('/groups');
+    await user.click(await screen.findByRole('button', { name: 'Create group' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create group' });
+    await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Home team');
+    const who = within(dialog).getByRole('radiogroup', { name: 'Who can be in the group' });
+    expect(within(who).getByRole('radio', { name: /^Anyone/ })).toBeChecked();
+    await user.click(within(who).getByRole('radio', { name: /^Only members of your organization/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Create group' }));
+    expect(await screen.findByRole('heading', { name: 'Home team', level: 1 })).toBeInTheDocument();
+    const id = location().split('/')[2];
+    expect((await getGroup(id)).membershipAccess).toBe('org');
+    expect(screen.getByText('Only members of this organization')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Edit group' }));
+    const edit = await screen.findByRole('dialog', { name: 'Edit Home team' });
+    await user.click(within(edit).getByRole('radio', { name: /^Anyone/ }));
+    const requests = recordRequests();
+    await user.click(within(edit).getByRole('button', { name: 'Save group' }));
+    expect(await screen.findByText('Anyone, including members of other organizations')).toBeInTheDocument();
+    requests.stop();
+    const sent = requests.sent.find((r) => r.path === `community/groups/${id}/update`)!;
+    expect(sent.params.get('membershipAccess')).toBe('');
+    expect(sent.params.get('clearEmptyFields')).toBe('true');
+    expect((await getGroup(id)).membershipAccess).toBe('none');
+  });
+
+  it("lists the group's content, paged, with links to the items; an empty group says so", async () => {
+    await signInAs(svc, 'publisher1');
+    const { group } = await createGroup({ title: 'Shared maps' });
+    const { group: empty } = await createGroup({ title: 'Nothing here' });
+    const ids: string[] = [];
+    for (let i = 1; i <= 12; i++) {
+      const { id } = await addItem('publisher1', '/', { title: `Shared map ${String(i).padStart(2, '0')}`, type: 'Web Map', text: '{}' });
+      await shareItem('publisher1', id, { groups: [group.id] });
+      ids.push(id);
+    }
+    await addItem('publisher1', '/', { title: 'Not shared map', type: 'Web Map', text: '{}' });
+    const { user } = renderApp(`/groups/${group.id}`);
+    const table = await screen.findByRole('table', { name: 'Content shared with the group' });
+    await waitFor(() => expect(within(table).getAllByRole('link')).toHaveLength(10));
+    expect(screen.getByText('Showing 1–10 of 12 items')).toBeInTheDocument();
+    // Newest change first; the title goes to the item's page.
+    const first = within(table).getByRole('link', { name: 'Shared map 12' });
+    expect(first).toHaveAttribute('href', `/content/items/${ids[11]}`);
+    expect(first.closest('tr')).toHaveTextContent('Web Map');
+    expect(first.closest('tr')).toHaveTextContent('publisher1');
+    await user.click(within(table).getByRole('button', { name: /^Title: sort ascending/ }));
+    await waitFor(() => expect(within(table).getAllByRole('link')[0]).toHaveTextContent('Shared map 01'));
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(
+        within(table)
+          .getAllByRole('link')
+          .map((a) => a.textContent),
+      ).toEqual(['Shared map 11', 'Shared map 12']),
+    );
+    expect(within(table).queryByText('Not shared map')).toBeNull();
+
+    renderApp(`/groups/${empty.id}`);
+    expect(await screen.findByText('Nothing shared with this group yet')).toBeInTheDocument();
+  }, 60_000);
 });

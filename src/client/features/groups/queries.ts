@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { getGroup, getGroupUserlist, searchGroups, type GroupUserlistParams } from '../../api/index.ts';
+import { getGroup, getGroupUserlist, searchGroups, searchItems, type GroupUserlistParams, type SearchItemsParams } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { groupSearchQuery, type GroupListState } from './schemas.ts';
 
@@ -23,5 +23,17 @@ export const groupUserlistQuery = (groupId: string, params: GroupUserlistParams)
   queryOptions({
     queryKey: [...queryKeys.group(groupId), 'userlist', params],
     queryFn: ({ signal }) => getGroupUserlist(groupId, params, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+/**
+ * One page of the items shared with a group: the portal search `group:<id>` (the local portal does
+ * not offer `content/groups/<id>/search`), which returns only what the member may see. Kept under
+ * the items' keys, so sharing and unsharing refresh it.
+ */
+export const groupContentQuery = (groupId: string, params: Omit<SearchItemsParams, 'q'>) =>
+  queryOptions({
+    queryKey: [...queryKeys.items, 'group', groupId, params],
+    queryFn: ({ signal }) => searchItems({ ...params, q: `group:${groupId}` }, { signal }),
     placeholderData: keepPreviousData,
   });

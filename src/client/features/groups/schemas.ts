@@ -1,6 +1,6 @@
 /** Groups forms and the list's address state, as zod schemas. */
 import { z } from 'zod';
-import { createGroupParams } from '../../../shared/contract/groups.ts';
+import { createGroupParams, MEMBERSHIP_ACCESS } from '../../../shared/contract/groups.ts';
 import { GROUP_SORT_FIELDS, type GroupRecord } from '../../api/index.ts';
 
 const fields = createGroupParams.shape;
@@ -16,6 +16,7 @@ export const groupFormSchema = z.object({
   isViewOnly: z.boolean(),
   hiddenMembers: z.boolean(),
   leavingDisallowed: z.boolean(),
+  membershipAccess: z.enum(MEMBERSHIP_ACCESS),
   sortField: fields.sortField.unwrap(),
   sortOrder: fields.sortOrder.unwrap(),
 });
@@ -31,6 +32,7 @@ export const GROUP_FORM_FIELDS = [
   'isViewOnly',
   'hiddenMembers',
   'leavingDisallowed',
+  'membershipAccess',
   'sortField',
   'sortOrder',
 ] as const;
@@ -45,6 +47,7 @@ export const EMPTY_GROUP: GroupFormInput = {
   isViewOnly: false,
   hiddenMembers: false,
   leavingDisallowed: false,
+  membershipAccess: 'none',
   sortField: 'title',
   sortOrder: 'asc',
 };
@@ -62,6 +65,8 @@ export function groupToForm(g: GroupRecord): GroupFormInput {
     isViewOnly: g.isViewOnly,
     hiddenMembers: g.hiddenMembers,
     leavingDisallowed: g.leavingDisallowed,
+    // A portal that leaves it out sets no restriction.
+    membershipAccess: g.membershipAccess === 'org' || g.membershipAccess === 'collaboration' ? g.membershipAccess : 'none',
     sortField,
     sortOrder: g.sortOrder === 'desc' ? 'desc' : 'asc',
   };

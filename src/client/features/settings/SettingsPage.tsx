@@ -380,7 +380,7 @@ function DefaultsForm({
           <Button variant="default" onClick={() => guard.confirmDiscard(onDone)}>
             Cancel
           </Button>
-          <Button type="submit" loading={save.isPending}>
+          <Button type="submit" loading={save.isPending} disabled={!form.formState.isDirty}>
             Save defaults
           </Button>
         </Group>
@@ -522,7 +522,7 @@ function ExternalMembersForm({ current, permission }: { current?: number; permis
             />
           )}
         />
-        <GuardedButton permission={permission} type="submit" loading={update.isPending}>
+        <GuardedButton permission={permission} type="submit" loading={update.isPending} disabled={!form.formState.isDirty}>
           Save
         </GuardedButton>
       </Group>

@@ -176,6 +176,7 @@ describe('settings: new-member defaults', () => {
     const { user } = renderApp('/settings');
     const input = await screen.findByRole('textbox', { name: /^Members from other organizations per group/ });
     await waitFor(() => expect(input).toHaveValue('100'));
+    expect(within(screen.getByRole('form', { name: 'Group settings' })).getByRole('button', { name: 'Save' })).toBeDisabled();
     await user.clear(input);
     await user.type(input, '7');
     await user.click(within(screen.getByRole('form', { name: 'Group settings' })).getByRole('button', { name: 'Save' }));

@@ -1,7 +1,7 @@
 /**
  * Scheduled tasks: the member's own (and, for administrators, the organization's) with the schedule
  * in words, the next run in local time with UTC beside it, the last result and the state (with the
- * reason a task stopped). Enable, disable, run now, delete, edit; pause or resume several at once
+ * reason a task stopped). Pause, resume, run now, delete, edit; pause or resume several at once
  * with a result per task; the run history of each task.
  */
 import { Badge, Button, Drawer, Group, Menu, Modal, SegmentedControl, Stack, Table, Text, Tooltip, ActionIcon } from '@mantine/core';
@@ -102,7 +102,7 @@ export default function TasksPage() {
         onSuccess: () =>
           notifications.show({
             color: 'green',
-            message: { enable: 'Task enabled.', disable: 'Task disabled.', delete: 'Task deleted.', run: 'Run started; see its history.' }[what],
+            message: { enable: 'Task resumed.', disable: 'Task paused.', delete: 'Task deleted.', run: 'Run started; see its history.' }[what],
           }),
         onError: (err) => notifications.show({ color: 'red', title: 'Not done', message: describeError(err) }),
       },
@@ -264,7 +264,7 @@ export default function TasksPage() {
                 </Text>
               </Menu.Item>
             )}
-            {t.active ? <Menu.Item onClick={() => act(t, 'disable')}>Disable</Menu.Item> : <Menu.Item onClick={() => act(t, 'enable')}>Enable</Menu.Item>}
+            {t.active ? <Menu.Item onClick={() => act(t, 'disable')}>Pause</Menu.Item> : <Menu.Item onClick={() => act(t, 'enable')}>Resume</Menu.Item>}
             <Menu.Item color="red" onClick={() => confirmDelete(t)}>
               Delete
             </Menu.Item>

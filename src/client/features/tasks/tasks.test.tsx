@@ -62,7 +62,7 @@ describe('scheduled tasks page', () => {
     const results = await screen.findByRole('table', { name: 'Pausing tasks: results' });
     expect(within(results).getAllByText('Paused')).toHaveLength(2);
     expect((await getTask('admin', a)).active).toBe(false);
-    expect(await getTask('admin', b)).toMatchObject({ active: false, taskState: 'paused', stateReason: 'Disabled by admin.' });
+    expect(await getTask('admin', b)).toMatchObject({ active: false, taskState: 'paused', stateReason: 'Paused by admin.' });
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('table', { name: 'Pausing tasks: results' })).toBeNull());
     await user.click(await screen.findByRole('checkbox', { name: 'Select Bulk A' }));

@@ -2,18 +2,18 @@
  * Transfer content: a member's items (all, or a selection passed as `items=`) to another member,
  * in four steps — pick the items, pick the new owner and folder, a pre-check that names every
  * refused item with the reason and the fix, then the run with progress, a result per item,
- * "Retry failed" and the side effects (scheduled tasks deactivated, sharing narrowed).
+ * "Retry failed" and the side effects (scheduled tasks paused, sharing narrowed).
  */
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Stack, Stepper, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import type { Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../components/Bulk.tsx';
 import { MemberPicker, type PickedMember } from '../../components/MemberPicker.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatCount, formatDate } from '../../lib/format.ts';
+import { formatCount, formatDate, plural } from '../../lib/format.ts';
 import { can } from '../../lib/privileges.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -77,6 +77,7 @@ export default function TransferPage() {
 }
 
 function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
+  const back = useBackTo();
   const user = useCurrentUser();
   const queryClient = useQueryClient();
   const owned = useQuery(ownedItemsQuery(from));
@@ -233,8 +234,8 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
               }))}
             />
             <Group justify="space-between">
-              <Button component={Link} to="/members" variant="default">
-                Back to Members
+              <Button component={Link} to={back.to} variant="default">
+                Back to {back.label}
               </Button>
               <Button color="orange" onClick={() => startRun(failed, run.outcomes)} disabled={!failed.length}>
                 Retry failed ({failed.length})
@@ -247,9 +248,19 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   );
 }
 
+/**
+ * Where the wizard returns to: a transfer started from Content (its selection bar or an item's
+ * "Change owner") runs under /content/transfer and stays in Content; one started from a member
+ * runs under /members/transfer.
+ */
+function useBackTo(): { to: string; label: string } {
+  const { pathname } = useLocation();
+  return pathname.startsWith('/content') ? { to: '/content', label: 'Content' } : { to: '/members', label: 'Members' };
+}
+
 function sideEffects(o: RunOutcome): string {
   const notes: string[] = [];
-  if (o.tasksDeactivated) notes.push(`${o.tasksDeactivated} scheduled task${o.tasksDeactivated === 1 ? '' : 's'} deactivated`);
+  if (o.tasksDeactivated) notes.push(`${plural(o.tasksDeactivated, 'scheduled task')} paused`);
   if (o.unsharedFrom.length) notes.push(`no longer shared with ${o.unsharedFrom.join(' and ')}`);
   return notes.join('; ');
 }
@@ -262,16 +273,16 @@ function TransferSummary({ outcomes, target, folder }: { outcomes: RunOutcome[];
     <Alert color={moved.length === outcomes.length ? 'green' : 'yellow'} variant="light" title="Summary" role="status">
       <Stack gap={4}>
         <Text size="sm">
-          {moved.length} of {outcomes.length} item{outcomes.length === 1 ? '' : 's'} now belong to {target}, in{' '}
+          {moved.length} of {plural(outcomes.length, 'item')} now {moved.length === 1 ? 'belongs' : 'belong'} to {target}, in{' '}
           {folder === '/' ? 'the root folder' : `the folder “${folder}”`}.
         </Text>
         <Text size="sm" data-testid="tasks-deactivated">
-          Scheduled tasks deactivated: {tasks}
-          {tasks ? ` — ${target} must review and enable them again.` : ''}
+          Scheduled tasks paused: {tasks}
+          {tasks ? ` — ${target} must review and resume them.` : ''}
         </Text>
         {narrowed ? (
           <Text size="sm">
-            {narrowed} item{narrowed === 1 ? '' : 's'} shared more widely than {target} may share were narrowed.
+            {plural(narrowed, 'item')} shared more widely than {target} may share {narrowed === 1 ? 'was' : 'were'} narrowed.
           </Text>
         ) : null}
       </Stack>

@@ -86,7 +86,7 @@ describe('transfer wizard', () => {
     await user.click(screen.getByRole('button', { name: 'Transfer 1 item' }));
     const results = await screen.findByRole('table', { name: 'Transfer results' });
     expect(within(results).getByText('Wizard parks').closest('tr')).toHaveTextContent('Transferred');
-    expect(screen.getByTestId('tasks-deactivated')).toHaveTextContent('Scheduled tasks deactivated: 0');
+    expect(screen.getByTestId('tasks-deactivated')).toHaveTextContent('Scheduled tasks paused: 0');
     expect(screen.getByRole('button', { name: 'Retry failed (0)' })).toBeDisabled();
     await waitFor(async () => expect((await getItem(okId)).owner).toBe('publisher1'));
   }, 30_000);

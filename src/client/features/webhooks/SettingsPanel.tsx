@@ -94,7 +94,13 @@ function SettingsForm({ orgId, current }: { orgId: string; current: WebhookSetti
             <Button variant="default" onClick={() => form.reset(current)} disabled={!form.formState.isDirty}>
               Discard
             </Button>
-            <GuardedButton type="submit" permission={webhookAction(user, 'change delivery settings')} loading={save.isPending}>
+            <GuardedButton
+              type="submit"
+              permission={webhookAction(user, 'change delivery settings')}
+              loading={save.isPending}
+              // Nothing to save until a value changes (Discard beside it says the same).
+              disabled={!form.formState.isDirty}
+            >
               Save settings
             </GuardedButton>
           </Group>

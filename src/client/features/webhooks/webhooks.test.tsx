@@ -87,6 +87,8 @@ describe('webhooks page', () => {
     const form = await screen.findByRole('form', { name: 'Delivery settings' });
     const retries = within(form).getByRole('textbox', { name: /^Retries/ });
     await waitFor(() => expect(retries).toHaveValue('3'));
+    // Nothing to save until a value changes.
+    expect(within(form).getByRole('button', { name: 'Save settings' })).toBeDisabled();
     await user.clear(retries);
     await user.type(retries, '9');
     await user.click(within(form).getByRole('button', { name: 'Save settings' }));

@@ -401,9 +401,9 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
     case 'deleteTask':
       return `${who} deleted the scheduled task ${title}`;
     case 'enableTask':
-      return `${who} enabled the scheduled task ${title}`;
+      return `${who} resumed the scheduled task ${title}`;
     case 'disableTask':
-      return `${who} disabled the scheduled task ${title}`;
+      return `${who} paused the scheduled task ${title}`;
     // Collaborations: the target is the collaboration (its name is the title); a participant is
     // named by the organization recorded with the event, never by the collaboration's name.
     case 'createCollaboration':

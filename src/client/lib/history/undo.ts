@@ -9,6 +9,7 @@
  */
 import type { HistoryEvent } from '../../../shared/contract/history.ts';
 import { describeEvent, eventKey, operationOf } from './describe.ts';
+import { ITEM_ACCESS_LABELS, isItemAccessLevel } from '../itemAccess.ts';
 
 type Fields = Record<string, unknown>;
 const fieldsOf = (v: unknown): Fields => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Fields) : {});
@@ -46,8 +47,6 @@ const STATUS_WORDS: Record<string, string> = {
   deprecated: 'deprecated',
   '': 'no status',
 };
-const ACCESS_WORDS = { private: 'private', shared: 'shared with groups only', org: 'the organization', public: 'everyone (public)' } as const;
-const ACCESS = ['private', 'shared', 'org', 'public'] as const;
 
 const no = (event: HistoryEvent, reason: string): UndoPlan => ({ event, key: eventKey(event), undoable: false, reason });
 const yes = (event: HistoryEvent, steps: UndoStep[], summary: string, note?: string): UndoPlan => ({
@@ -88,14 +87,14 @@ export function planUndo(e: HistoryEvent): UndoPlan {
     case 'shareItem':
     case 'unshareItem': {
       if (e.idType !== 'i') return no(e, "Undo a sharing change from the item's own event (the item's history), where its whole sharing is recorded.");
-      const access = ACCESS.find((a) => a === before.access);
+      const access = isItemAccessLevel(before.access) ? before.access : null;
       if (!access || !Array.isArray(before.groups) || !Array.isArray(after.groups)) return no(e, 'The event does not record the sharing before the change.');
       const addGroups = strings(before.groups).filter((g) => !strings(after.groups).includes(g));
       const removeGroups = strings(after.groups).filter((g) => !strings(before.groups).includes(g));
       const accessChanged = before.access !== after.access;
       if (!accessChanged && !addGroups.length && !removeGroups.length) return no(e, 'The event changed nothing: there is nothing to undo.');
       const parts = [
-        accessChanged ? `share with ${ACCESS_WORDS[access]} again` : '',
+        accessChanged ? `set who can see it back to “${ITEM_ACCESS_LABELS[access]}”` : '',
         addGroups.length ? `share with ${addGroups.length} group${addGroups.length === 1 ? '' : 's'} again` : '',
         removeGroups.length ? `stop sharing with ${removeGroups.length} group${removeGroups.length === 1 ? '' : 's'}` : '',
       ].filter(Boolean);
@@ -214,7 +213,7 @@ export function planUndo(e: HistoryEvent): UndoPlan {
       return yes(
         e,
         [{ kind: 'taskEnabled', taskId: e.id, owner, title, enabled: op === 'disableTask' }],
-        `${op === 'disableTask' ? 'Enable' : 'Disable'} the scheduled task '${title}' again.`,
+        `${op === 'disableTask' ? 'Resume' : 'Pause'} the scheduled task '${title}'.`,
       );
     }
     default:

@@ -340,7 +340,7 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     const updated: TaskRow = { ...t, ...fieldColumns(f, url, token), modified: now };
     const wantActive = p.isActive ?? t.active;
     const before = taskView(t);
-    await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Disabled by ${caller.username}.`);
+    await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, updated, 'updateTask', changed(before, taskView(updated)), now);
   });
   schedulerWork();
@@ -371,7 +371,7 @@ export async function setTaskEnabled(ctx: PortalContext, caller: Caller, usernam
     if (enabled === t.active) return;
     const was = t.active;
     if (!enabled) t.state = 'paused';
-    await applyActive(q, t, enabled, now, `Disabled by ${caller.username}.`);
+    await applyActive(q, t, enabled, now, `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, t, enabled ? 'enableTask' : 'disableTask', { before: { active: was }, after: { active: enabled } }, now);
   });
   schedulerWork();

@@ -210,7 +210,7 @@ describe('list, get, update, enable, disable, delete', () => {
   it('disable records who and why; enable recomputes the next run; update changes the schedule', async () => {
     const id = (await create('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...weekdays730 })).taskId;
     expect(await svc.post(`community/users/user1/tasks/${id}/disable`, {}, tokens.user1)).toEqual({ success: true });
-    expect(await get('user1', id)).toMatchObject({ active: false, taskState: 'paused', stateReason: 'Disabled by user1.', nextRun: null });
+    expect(await get('user1', id)).toMatchObject({ active: false, taskState: 'paused', stateReason: 'Paused by user1.', nextRun: null });
     expect(await svc.post(`community/users/user1/tasks/${id}/enable`, {}, tokens.user1)).toEqual({ success: true });
     expect(await get('user1', id)).toMatchObject({ active: true, taskState: 'active', stateReason: null, nextRun: Date.parse('2026-11-23T07:30:00Z') });
     const up = await svc.post(

@@ -1,0 +1,170 @@
+/**
+ * Who "Add users" would add, said before anything is sent: each chosen, pasted or uploaded name is
+ * looked up among the organization's members (`portals/self/users/search`, `username:(a OR b …)`,
+ * RESOLVE_BATCH names a request) and in the group (`community/groups/<id>/users`, one request), and
+ * judged the way addUsers will judge it — already in the group (left out), a disabled account (left
+ * out), not in this organization (a warning to confirm, or left out when the group or the member's
+ * privileges keep outsiders away), or fine.
+ *
+ * The organization's search cannot see other organizations' members, so a name it does not find is
+ * either a member of another organization or no account at all: the console says both, and the
+ * portal's answer to addUsers says which.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { getGroupUsers, searchMembers, type GroupRecord, type GroupUsers, type MembershipAccess, type PortalUser } from '../../api/index.ts';
+import { queryKeys } from '../../lib/queryKeys.ts';
+
+/** Names looked up in one member search: the query stays short and the answer fits one page. */
+export const RESOLVE_BATCH = 25;
+/** The most results one search answer holds. */
+const PAGE = 100;
+/** How long pasted text rests before its names are looked up. */
+const RESOLVE_DEBOUNCE_MS = 300;
+
+export const ADD_EXTERNAL = 'portal:user:addExternalMembersToGroup';
+
+/** What addUsers would do with a name. */
+export type Eligibility =
+  | { kind: 'checking' }
+  /** The lookup failed: the name is sent and the portal decides. */
+  | { kind: 'unchecked' }
+  | { kind: 'ok'; member: PortalUser }
+  /** A plain member asked to become a manager: addUsers makes them one. */
+  | { kind: 'promote'; member?: PortalUser }
+  | { kind: 'in-group'; as: 'owner' | 'manager' | 'member'; member?: PortalUser }
+  | { kind: 'disabled'; member: PortalUser }
+  /** Not in this organization: another organization's member, or nobody; sent after a confirmation. */
+  | { kind: 'outside'; note: string }
+  /** Not in this organization, and the group or the member's privileges keep outsiders out: left out. */
+  | { kind: 'outside-refused'; reason: string };
+
+/** Names that are sent to addUsers. */
+export const isSent = (e: Eligibility) => e.kind === 'ok' || e.kind === 'promote' || e.kind === 'outside' || e.kind === 'unchecked' || e.kind === 'checking';
+
+/** A group's `membershipAccess`; a portal that leaves it out sets no restriction. */
+export const membershipAccessOf = (group: Pick<GroupRecord, 'membershipAccess'>): MembershipAccess =>
+  group.membershipAccess === 'org' || group.membershipAccess === 'collaboration' ? group.membershipAccess : 'none';
+
+export const MEMBERSHIP_ACCESS_WORDS: Record<MembershipAccess, string> = {
+  none: 'Anyone, including members of other organizations',
+  org: 'Only members of this organization',
+  collaboration: 'Members of this organization and of organizations in a partnered collaboration with it',
+};
+
+export interface Judge {
+  groupUsers: GroupUsers | undefined;
+  /** Lower-cased username → the member record, or null when the organization has no such member. */
+  known: ReadonlyMap<string, PortalUser | null>;
+  lookupFailed: boolean;
+  access: MembershipAccess;
+  mayAddExternal: boolean;
+  as: 'members' | 'managers';
+}
+
+/** The group's membership of a lower-cased username. */
+function inGroup(groupUsers: GroupUsers | undefined, key: string): 'owner' | 'manager' | 'member' | null {
+  if (!groupUsers) return null;
+  if (groupUsers.owner.toLowerCase() === key) return 'owner';
+  if (groupUsers.admins.some((u) => u.toLowerCase() === key)) return 'manager';
+  if (groupUsers.users.some((u) => u.toLowerCase() === key)) return 'member';
+  return null;
+}
+
+export function judge(name: string, j: Judge): Eligibility {
+  const key = name.toLowerCase();
+  const member = j.known.get(key);
+  const membership = inGroup(j.groupUsers, key);
+  if (membership) {
+    if (membership === 'member' && j.as === 'managers') return { kind: 'promote', member: member ?? undefined };
+    return { kind: 'in-group', as: membership, member: member ?? undefined };
+  }
+  if (member === undefined) return j.lookupFailed ? { kind: 'unchecked' } : { kind: 'checking' };
+  if (member) return member.disabled ? { kind: 'disabled', member } : { kind: 'ok', member };
+  if (j.access === 'org')
+    return { kind: 'outside-refused', reason: 'Not found in your organization, and this group accepts only members of your organization.' };
+  if (!j.mayAddExternal)
+    return {
+      kind: 'outside-refused',
+      reason: 'Not found in your organization; adding members of other organizations needs the privilege to add external members to groups.',
+    };
+  return {
+    kind: 'outside',
+    note:
+      j.access === 'collaboration'
+        ? 'Not in your organization: added only if they belong to a partnered organization (or not at all if there is no such account).'
+        : 'Not in your organization: a member of another organization, or no such account (the portal says which).',
+  };
+}
+
+/** A username as a search value: quoted unless it is a plain word. */
+function searchValue(name: string): string | null {
+  if (/["\\]/.test(name)) return null;
+  return /^[A-Za-z0-9_]+$/.test(name) ? name : `"${name}"`;
+}
+
+/** Looks names up in the organization: RESOLVE_BATCH names a request; a crowded answer is paged. */
+export async function lookUpMembers(names: readonly string[], signal?: AbortSignal): Promise<Map<string, PortalUser | null>> {
+  const found = new Map<string, PortalUser | null>();
+  const askable = names.filter((n) => {
+    if (searchValue(n) !== null) return true;
+    found.set(n.toLowerCase(), null);
+    return false;
+  });
+  for (let i = 0; i < askable.length; i += RESOLVE_BATCH) {
+    const batch = askable.slice(i, i + RESOLVE_BATCH);
+    const q = `username:(${batch.map(searchValue).join(' OR ')})`;
+    const wanted = new Set(batch.map((n) => n.toLowerCase()));
+    for (let start = 1; start > 0;) {
+      const page = await searchMembers({ q, start, num: PAGE }, { signal });
+      for (const u of page.results) if (wanted.has(u.username.toLowerCase())) found.set(u.username.toLowerCase(), u);
+      // Substring matches can crowd a page (`ann` finds `joanna`): read on only while a wanted name is missing.
+      start = [...wanted].every((k) => found.has(k)) ? -1 : page.nextStart;
+    }
+    for (const key of wanted) if (!found.has(key)) found.set(key, null);
+  }
+  return found;
+}
+
+export const groupUsersQuery = (groupId: string) => ({
+  queryKey: [...queryKeys.group(groupId), 'users'] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => getGroupUsers(groupId, { signal }),
+});
+
+/**
+ * The lookups behind the judgement, for the names on screen: each name is looked up once (the
+ * answers are kept while the dialog is open), after the text has rested.
+ */
+export function useEligibility(groupId: string, names: readonly string[]) {
+  const groupUsers = useQuery(groupUsersQuery(groupId));
+  const [known, setKnown] = useState<ReadonlyMap<string, PortalUser | null>>(new Map());
+  const [failed, setFailed] = useState(false);
+  const missing = useMemo(() => names.filter((n) => !known.has(n.toLowerCase())), [names, known]);
+  const missingKey = missing.map((n) => n.toLowerCase()).join('\n');
+
+  useEffect(() => {
+    if (!missingKey) return;
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setFailed(false);
+      lookUpMembers(missingKey.split('\n'), controller.signal).then(
+        (found) => setKnown((prev) => new Map([...prev, ...found])),
+        () => {
+          if (!controller.signal.aborted) setFailed(true);
+        },
+      );
+    }, RESOLVE_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [missingKey]);
+
+  return {
+    groupUsers: groupUsers.data,
+    groupUsersFailed: groupUsers.isError,
+    known,
+    lookupFailed: failed,
+    checking: (!!missing.length && !failed) || groupUsers.isPending,
+  };
+}
