@@ -190,6 +190,18 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
+    name: 'groups: add users dialog, names checked and the member picker open',
+    as: 'admin',
+    open: async (page) => {
+      const add = page.getByRole('dialog', { name: /^Add users to/ });
+      await add.getByRole('textbox', { name: /^Or paste a list/ }).fill('user1 partner_admin nobody_here');
+      await expect(add.getByRole('table', { name: 'Who will be added' })).toBeVisible();
+      await expect(add.getByTestId('names-summary')).not.toHaveText(/^Checking/, { timeout: 10_000 });
+      await add.getByRole('combobox', { name: /^Find members/ }).click();
+      await expect(page.getByRole('option').first()).toBeVisible({ timeout: 10_000 });
+    },
+  },
+  {
     name: 'groups: delete confirmation',
     as: 'admin',
     open: async (page) => {

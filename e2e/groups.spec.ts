@@ -11,7 +11,10 @@ async function asAdmin(request: APIRequestContext) {
   };
 }
 
-test('a group owner adds a pasted list of users and sees, for each one not added, the reason', async ({ page, request }) => {
+test('a group owner picks members by name, adds a pasted list, sees who would be added first and, for each one not added, the reason', async ({
+  page,
+  request,
+}) => {
   const tag = Date.now().toString(36);
   const api = await asAdmin(request);
   // Four members who may join groups, and two whose role lacks portal:user:joinGroup.
@@ -39,31 +42,48 @@ test('a group owner adds a pasted list of users and sees, for each one not added
 
   await page.getByRole('button', { name: 'Add users' }).click();
   const dialog = page.getByRole('dialog', { name: `Add users to ${title}` });
-  const pasted = [joiners.slice(0, 2).join('\n'), `${joiners[2]}, ${joiners[3]}`, `${blocked.join(' ')}`, `ghost_${tag}, ${joiners[0]}`].join('\n');
-  await dialog.getByRole('textbox', { name: 'Paste a list' }).fill(pasted);
-  await expect(dialog.getByTestId('names-summary')).toHaveText('7 usernames to add in 1 batch of at most 25 (1 duplicate left out).');
+  // Two members picked in the search, by full name and by username, with the keyboard.
+  const picker = dialog.getByRole('combobox', { name: /^Find members/ });
+  await picker.click();
+  await picker.fill('Uma');
+  await expect(page.getByRole('option', { name: /Uma User \(user1\)/ })).toBeVisible();
+  await picker.press('ArrowDown');
+  await picker.press('Enter');
+  await picker.fill(joiners[0]);
+  await expect(page.getByRole('option')).toHaveCount(1);
+  await page.getByRole('option', { name: new RegExp(joiners[0]) }).click();
+  await picker.press('Escape');
+  await expect(dialog.getByRole('button', { name: 'Remove Uma User (user1)' })).toBeVisible();
+  // The rest pasted, with a repeat and a name nobody in the organization has.
+  const pasted = [joiners[1], `${joiners[2]}, ${joiners[3]}`, `${blocked.join(' ')}`, `ghost_${tag}, ${joiners[0]}`].join('\n');
+  await dialog.getByRole('textbox', { name: /^Or paste a list/ }).fill(pasted);
+  await expect(dialog.getByTestId('names-summary')).toHaveText('7 users to add in 1 batch of at most 25, 1 left out, 1 duplicate left out.');
+  const who = dialog.getByRole('table', { name: 'Who will be added' });
+  await expect(who.getByRole('row', { name: new RegExp(`ghost_${tag}`) })).toContainText('Not found');
+  await expect(who.getByRole('row', { name: /user1/ })).toContainText('Uma User (user1)Will be added');
   await snap(page, 'groups-add-users');
   await dialog.getByRole('button', { name: 'Add 7 users' }).click();
 
   const results = dialog.getByRole('table', { name: 'Add users results' });
   await expect(results).toBeVisible();
-  await expect(dialog.getByRole('status')).toHaveText('4 added3 not added');
+  await expect(dialog.getByRole('status')).toHaveText('5 added2 not added');
   for (const name of blocked) {
     await expect(results.getByRole('row', { name: new RegExp(name) })).toContainText('The user lacks the privilege to join groups (portal:user:joinGroup).');
   }
-  await expect(results.getByRole('row', { name: new RegExp(`ghost_${tag}`) })).toContainText('The user does not exist.');
   await expect(results.getByRole('row', { name: new RegExp(joiners[3]) })).toContainText('Added');
+  await expect(dialog.getByText(/1 name was left out before sending/)).toBeVisible();
   await snap(page, 'groups-not-added-reasons');
 
   // Retrying changes nothing while the reasons hold; the list is kept.
-  await dialog.getByRole('button', { name: 'Retry the ones not added (3)' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('4 added3 not added');
+  await dialog.getByRole('button', { name: 'Retry the ones not added (2)' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('5 added2 not added');
   await dialog.getByRole('button', { name: 'Done' }).click();
 
   const members = page.getByRole('table', { name: 'Group members' });
-  for (const name of joiners) await expect(members.getByRole('row', { name: new RegExp(name) })).toContainText('Member');
+  for (const name of [...joiners, 'user1']) await expect(members.getByRole('row', { name: new RegExp(name) })).toContainText('Member');
   await expect(members.getByRole('row', { name: new RegExp(blocked[0]) })).toHaveCount(0);
-  await expect(page.getByText('Showing 1–5 of 5 members')).toBeVisible();
+  await expect(page.getByText('Showing 1–6 of 6 members')).toBeVisible();
+  await expect(page.getByText('Nothing shared with this group yet')).toBeVisible();
   await snap(page, 'groups-members');
   await signOut(page);
 });
