@@ -2,20 +2,25 @@
  * Collaborations: the ones the organization hosts or joins as a guest; for each, its participants
  * (portal, role, status, workspaces) and workspaces (who exchanges through them), and — for the
  * host — removing a participant after an impact preview and a typed confirmation; a guest may
- * leave the same way.
+ * leave the same way. The host also creates collaborations (with their first workspace) and invites
+ * participants — a removed or departed one again from its row — and hands the invitation over.
  */
 import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
+import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDate, formatDateTime } from '../../lib/format.ts';
-import { usePortalCapabilities } from '../../lib/capabilities.ts';
+import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
+import { InviteParticipantModal, type InviteTarget } from './InviteParticipantModal.tsx';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
+import { NewCollaborationModal } from './NewCollaborationModal.tsx';
+import { collaborationAction } from './permissions.ts';
 import { RemoveParticipantModal } from './RemoveParticipantModal.tsx';
 import { accessLabel } from './StoppingWorkspaces.tsx';
 
@@ -28,13 +33,24 @@ export default function CollaborationsPage() {
   const [open, setOpen] = useState<string | null>(null);
   const rows = list.data?.collaborations ?? [];
   const current = open ?? rows[0]?.id ?? null;
+  const caps = usePortalCapabilities();
+  const [creating, setCreating] = useState(false);
+  // Creating is a local-portal operation; elsewhere the button says so instead.
+  const mayCreate = localOnly(caps, 'creating collaborations from the console', collaborationAction(user, 'create collaborations'));
+  const newButton = (
+    <GuardedButton permission={mayCreate} onClick={() => setCreating(true)}>
+      New collaboration
+    </GuardedButton>
+  );
 
   return (
     <>
       <PageHeader
         title="Collaborations"
         description="Distributed collaborations your organization hosts or takes part in, who participates, and the workspaces content is exchanged through."
+        actions={newButton}
       />
+      <NewCollaborationModal opened={creating} onClose={() => setCreating(false)} onCreated={(id) => setOpen(id)} />
       {list.isPending ? <LoadingState label="Loading collaborations…" /> : null}
       {list.isError ? <ErrorState error={list.error} title="Collaborations could not be loaded" onRetry={() => list.refetch()} /> : null}
       {list.data && !rows.length ? <EmptyPanel title="No collaborations" description="Collaborations your organization hosts or joins appear here." /> : null}
@@ -103,7 +119,17 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
   const events = useQuery({ ...eventsQuery(orgId, c.id), enabled: caps.localExtras });
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
   const [leaving, setLeaving] = useState(false);
+  const [inviting, setInviting] = useState<InviteTarget | 'new' | null>(null);
+  const user = useCurrentUser();
   const isHost = roleOf(c, orgId) === 'Host';
+  const mayInvite = localOnly(caps, 'inviting participants from the console', collaborationAction(user, 'invite participants'));
+  /** A removed or departed guest invited again, to the workspaces it had (with the access it had). */
+  const inviteAgain = (p: ParticipantRecord) =>
+    setInviting({
+      portalId: p.portalInfo.id,
+      portalName: p.portalInfo.name,
+      workspaces: Object.fromEntries((p.workspaces ?? []).map((w) => [w.workspaceId, w.access])),
+    });
   const me = participants.data?.participants.find((p) => p.portalInfo.id === orgId);
 
   return (
@@ -114,7 +140,11 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
           <Button size="xs" color="red" variant="light" onClick={() => setLeaving(true)}>
             Leave collaboration
           </Button>
-        ) : null}
+        ) : (
+          <GuardedButton size="xs" variant="light" permission={mayInvite} onClick={() => setInviting('new')}>
+            Invite participant
+          </GuardedButton>
+        )}
       </Group>
       <Stack gap="xs">
         <Title order={3} fz="md">
@@ -187,11 +217,22 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
                       header: 'Actions',
                       align: 'right' as const,
                       render: (p: ParticipantRecord) =>
-                        p.collaborationRole === 'Guest' && (p.status === 'active' || p.status === 'invited') ? (
+                        p.collaborationRole !== 'Guest' ? null : p.status === 'active' || p.status === 'invited' ? (
                           <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
                             Remove
                           </Button>
-                        ) : null,
+                        ) : (
+                          // Removed or gone: brought back by a new invitation.
+                          <GuardedButton
+                            size="xs"
+                            variant="light"
+                            permission={mayInvite}
+                            onClick={() => inviteAgain(p)}
+                            aria-label={`Invite ${p.portalInfo.name} again`}
+                          >
+                            Invite again
+                          </GuardedButton>
+                        ),
                     },
                   ]
                 : []),
@@ -259,6 +300,15 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
 
       <RemoveParticipantModal orgId={orgId} collaborationId={c.id} participant={removing} onClose={() => setRemoving(null)} />
       <LeaveCollaborationModal orgId={orgId} collaboration={c} me={me} opened={leaving} onClose={() => setLeaving(false)} />
+      {isHost ? (
+        <InviteParticipantModal
+          orgId={orgId}
+          collaboration={c}
+          workspaces={workspaces.data?.workspaces ?? []}
+          target={inviting}
+          onClose={() => setInviting(null)}
+        />
+      ) : null}
     </Stack>
   );
 }
@@ -270,7 +320,7 @@ function describeEvent(operation: string, p: Record<string, unknown>): string {
     case 'addWorkspace':
       return `Workspace “${String(p.name ?? '')}” added`;
     case 'inviteParticipant':
-      return 'A portal was invited';
+      return p.participantName ? `${String(p.participantName)} was invited` : 'A portal was invited';
     case 'acceptInvitation':
       return 'An invitation was accepted';
     case 'removeParticipant':

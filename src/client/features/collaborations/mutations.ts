@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { removeParticipant, removeParticipation } from '../../api/index.ts';
+import type { WorkspaceAccess } from '../../../shared/contract/collaborations.ts';
+import { describeError, removeParticipant, removeParticipation, request, type CollaborationRecord } from '../../api/index.ts';
 import { collaborationKeys } from './queries.ts';
 
 /** Removes a participant; the collaboration's reads are fetched again (counts, statuses, workspaces, events). */
@@ -16,6 +17,77 @@ export function useLeaveCollaboration(orgId: string, collaborationId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => removeParticipation(orgId, collaborationId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+  });
+}
+
+/** A collaboration the portal made whose first workspace it then refused: the form says both. */
+export class WorkspaceStepError extends Error {
+  constructor(
+    readonly cause: unknown,
+    readonly collaboration: { id: string; name: string },
+  ) {
+    super(`The collaboration “${collaboration.name}” was created, but its first workspace was not: ${describeError(cause)}`);
+  }
+}
+
+export interface NewCollaboration {
+  name: string;
+  description: string;
+  workspaceName: string;
+  groupId: string;
+  accessMode: WorkspaceAccess;
+  contactFirstname: string;
+  contactLastname: string;
+  contactEmail: string;
+}
+
+/**
+ * Creates a collaboration and its first workspace linked to one of the host's groups. The local
+ * portal does it in two steps (createCollaboration, then addWorkspace); the contact goes with the
+ * first under the names ArcGIS documents (hostContactFirstname, …).
+ */
+export function useCreateCollaboration(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NewCollaboration) => {
+      const base = `portals/${encodeURIComponent(orgId)}/collaborations`;
+      const created = await request<CollaborationRecord & { success: boolean }>(
+        `${base}/createCollaboration`,
+        {
+          name: input.name,
+          description: input.description,
+          hostContactFirstname: input.contactFirstname,
+          hostContactLastname: input.contactLastname,
+          hostContactEmailAddress: input.contactEmail,
+        },
+        { method: 'POST' },
+      );
+      try {
+        await request<{ workspaceId: string }>(
+          `${base}/${encodeURIComponent(created.id)}/addWorkspace`,
+          { name: input.workspaceName, groupId: input.groupId, access: input.accessMode },
+          { method: 'POST' },
+        );
+      } catch (err) {
+        throw new WorkspaceStepError(err, created);
+      }
+      return created;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+  });
+}
+
+/** Invites a portal (again) to the collaboration's workspaces; answers the invitation's id. */
+export function useInviteParticipant(orgId: string, collaborationId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> }) =>
+      request<{ success: boolean; invitationId: string }>(
+        `portals/${encodeURIComponent(orgId)}/collaborations/${encodeURIComponent(collaborationId)}/inviteParticipant`,
+        { participantPortalId: input.participantPortalId, workspaces: input.workspaces },
+        { method: 'POST' },
+      ),
     onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
   });
 }
