@@ -10,6 +10,7 @@ import { Alert, Badge, Button, FileInput, Group, Modal, Radio, ScrollArea, Stack
 import { useEffect, useRef, useState } from 'react';
 import { describeError, type GroupRecord, type PortalUser } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../components/Bulk.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert, IconRefresh, IconUpload } from '../../components/icons.tsx';
 import { MemberPicker, type PickedMember } from '../../components/MemberPicker.tsx';
 import { announce } from '../../lib/announce.ts';
@@ -370,7 +371,7 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
                         </Text>
                       </Table.Td>
                       <Table.Td>
-                        <Group gap={6} wrap="nowrap" align="flex-start">
+                        <Group gap={6} wrap="wrap" align="flex-start">
                           <Badge color={d.color} variant="light" tt="none" style={{ flex: 'none' }}>
                             {d.badge}
                           </Badge>
@@ -387,17 +388,19 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
           </ScrollArea.Autosize>
         ) : null}
       </Stack>
-      <Group justify="flex-end" mt="sm">
+      <DialogFooter mt="sm">
         <Button variant="default" onClick={onClose}>
           Cancel
         </Button>
         <Button disabled={!toSend.length || eligibility.checking} onClick={submit}>
           {toSend.length ? `Add ${plural(toSend.length, 'user')}` : 'Add users'}
         </Button>
-      </Group>
+      </DialogFooter>
     </Stack>
   );
 }
+
+const WRAP = { label: { whiteSpace: 'normal' as const } };
 
 /** The step before sending names that are not in this organization: send them, leave them out, or go back. */
 function ConfirmOutside({
@@ -441,11 +444,12 @@ function ConfirmOutside({
         </Button>
         <Group gap="sm" wrap="wrap">
           {rest ? (
-            <Button variant="default" onClick={onLeaveOut}>
+            <Button variant="default" onClick={onLeaveOut} h="auto" py={8} styles={WRAP}>
               Leave them out, add {plural(rest, 'user')}
             </Button>
           ) : null}
-          <Button color="orange" onClick={onConfirm}>
+          {/* Long labels wrap instead of running out of a narrow dialog. */}
+          <Button onClick={onConfirm} h="auto" py={8} styles={WRAP}>
             {rest ? `Add all ${total}, with ${outside.length} of other organizations` : `Add ${plural(outside.length, 'member')} of other organizations`}
           </Button>
         </Group>
