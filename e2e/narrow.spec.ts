@@ -96,6 +96,34 @@ test('filters wait behind a "Filters" button on a phone', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Filters (1 in use)' })).toBeVisible();
 });
 
+test("an item's Related tab fits a phone: relationships as cards, the origin/destination switch and badges whole", async ({ page, request }) => {
+  const { token } = await (await request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
+  const add = async (title: string, type: string, extra: Record<string, string>) =>
+    (await (await request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title, type, ...extra } })).json()).id as string;
+  const map = await add('Narrow hydrant inspections web map for field crews', 'Web Map', { text: '{}' });
+  const app = await add('Narrow hydrant inspection dashboard application', 'Web Mapping Application', { url: 'http://127.0.0.1:9/apps/view?appid=1' });
+  await request.post('/sharing/rest/content/users/admin/addRelationship', {
+    form: { f: 'json', token, originItemId: map, destinationItemId: app, relationshipType: 'Map2AppConfig' },
+  });
+
+  await signIn(page, 'admin');
+  await page.goto(`/content/items/${map}`);
+  await page.getByRole('tab', { name: 'Related items' }).click();
+  const list = page.getByRole('table', { name: 'Related items: this item is the origin' });
+  await expect(list.getByText('Map2AppConfig')).toBeVisible();
+  const o = await overflow(page);
+  expect(o.page.scroll, 'the item page scrolls sideways').toBeLessThanOrEqual(o.page.client);
+  expect(o.wider).toEqual([]);
+  // Nothing cut: each badge and each choice of the switch shows its whole text.
+  const clipped = await page.evaluate(() =>
+    [...document.querySelectorAll('main .mantine-Badge-label, main .mantine-SegmentedControl-label')]
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > window.innerWidth)
+      .map((el) => el.textContent),
+  );
+  expect(clipped).toEqual([]);
+  await snap(page, 'narrow-item-related');
+});
+
 test('a webhook row leads with its name and state, read whole', async ({ page }) => {
   await signIn(page, 'admin');
   await open(page, '/webhooks', 'Webhooks');

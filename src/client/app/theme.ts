@@ -29,6 +29,10 @@ export const theme = createTheme({
     // them all in the error red, so an empty errored field looked filled in (issue 25, item 11).
     // The red border and the error message under the field say what is wrong.
     Input: { vars: inputErrorVars },
+    // A badge keeps its whole word: Mantine clips it with an ellipsis, which let a table column
+    // squeeze "Owner only" to "Owner o…" at 1440 px. Badges carry short fixed words (states,
+    // sharing, roles); one holding free text (a tag) sets its own maximum width.
+    Badge: { styles: { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } },
     // The focus placeholder (a bare tabindex div) is not a menu item: role="menu" may only hold items.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
   },

@@ -83,7 +83,16 @@ function ItemView({ item: publicView }: { item: Item }) {
           <Group gap="xs">
             <ItemAccessBadge access={item.access} />
             {item.tags.map((t) => (
-              <Badge key={t} variant="outline" color="gray" tt="none">
+              // Free text: a long tag is cut with an ellipsis inside the header instead of running off it.
+              <Badge
+                key={t}
+                variant="outline"
+                color="gray"
+                tt="none"
+                maw="100%"
+                title={t}
+                styles={{ root: { overflow: 'hidden' }, label: { overflow: 'hidden' } }}
+              >
                 {t}
               </Badge>
             ))}

@@ -2,33 +2,19 @@
  * Related items in both directions, each with the relationship that links it; add a relationship
  * (the type's allowed origin and destination types are checked first) or remove one.
  */
-import {
-  ActionIcon,
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  SegmentedControl,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Alert, Anchor, Badge, Button, Group, Paper, Select, SegmentedControl, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { RELATIONSHIP_TYPES, findRelationshipType, relationshipVerb } from '../../../shared/relationships.ts';
 import { describeError, type Item, type RelationshipDirection } from '../../api/index.ts';
+import { DataTable } from '../../components/DataTable.tsx';
 import { IconTrash } from '../../components/icons.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { LoadingState, ErrorState } from '../../components/states.tsx';
 import { capitalize, withArticle } from '../../lib/format.ts';
+import { useNarrowScreen } from '../../lib/narrow.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { useAddRelationship, useDeleteRelationship } from './mutations.ts';
@@ -44,6 +30,11 @@ export function RelatedItemsPanel({ item }: { item: Item }) {
       <AddRelationship item={item} />
     </Stack>
   );
+}
+
+interface RelatedRow {
+  other: Item;
+  type: string;
 }
 
 function RelatedList({ item, direction, title }: { item: Item; direction: RelationshipDirection; title: string }) {
@@ -65,71 +56,76 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
         </Text>
       ) : null}
       {related.data?.relatedItems.length ? (
-        <Table aria-label={label} verticalSpacing={4}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Item</Table.Th>
-              <Table.Th>Type</Table.Th>
-              <Table.Th>Relationship</Table.Th>
-              <Table.Th w={40}>
-                <VisuallyHidden>Actions</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {related.data.relatedItems.flatMap((other) =>
-              (other.relationshipTypes ?? ['']).map((type) => (
-                <Table.Tr key={`${other.id}-${type}`}>
-                  <Table.Td>
-                    <Anchor component={Link} to={`/content/items/${other.id}`} size="sm">
-                      {other.title}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <ItemTypeIcon type={other.type} />
-                      <Text size="sm">{other.type}</Text>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    {type ? (
-                      <Stack gap={2} align="flex-start">
-                        <Text size="sm">This item {relationshipVerb(type, direction === 'forward' ? 'origin' : 'destination')} it</Text>
-                        <Badge variant="light" tt="none">
-                          {type}
-                        </Badge>
-                      </Stack>
-                    ) : (
-                      '—'
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {type ? (
-                      <Tooltip label="Remove this relationship (only the member who made it can)">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Remove ${type} relationship with ${other.title}`}
-                          loading={remove.isPending}
-                          onClick={() => {
-                            setError(null);
-                            const ends =
-                              direction === 'forward'
-                                ? { originItemId: item.id, destinationItemId: other.id }
-                                : { originItemId: other.id, destinationItemId: item.id };
-                            remove.mutate({ ...ends, relationshipType: type }, { onError: (e) => setError(describeError(e)) });
-                          }}
-                        >
-                          <IconTrash size={16} />
-                        </ActionIcon>
-                      </Tooltip>
-                    ) : null}
-                  </Table.Td>
-                </Table.Tr>
-              )),
-            )}
-          </Table.Tbody>
-        </Table>
+        // DataTable: on a phone each relationship becomes a labelled card instead of a row running off the screen.
+        <DataTable<RelatedRow>
+          label={label}
+          itemName="relationship"
+          rows={related.data.relatedItems.flatMap((other) => (other.relationshipTypes ?? ['']).map((type) => ({ other, type })))}
+          rowKey={(r) => `${r.other.id}-${r.type}`}
+          columns={[
+            {
+              id: 'item',
+              header: 'Item',
+              stackFirst: true,
+              render: ({ other }) => (
+                <Anchor component={Link} to={`/content/items/${other.id}`} size="sm">
+                  {other.title}
+                </Anchor>
+              ),
+            },
+            {
+              id: 'type',
+              header: 'Type',
+              render: ({ other }) => (
+                <Group gap={6} wrap="nowrap">
+                  <ItemTypeIcon type={other.type} />
+                  <Text size="sm">{other.type}</Text>
+                </Group>
+              ),
+            },
+            {
+              id: 'relationship',
+              header: 'Relationship',
+              render: ({ type }) =>
+                type ? (
+                  <Stack gap={2} align="flex-start">
+                    <Text size="sm">This item {relationshipVerb(type, direction === 'forward' ? 'origin' : 'destination')} it</Text>
+                    <Badge variant="light" tt="none">
+                      {type}
+                    </Badge>
+                  </Stack>
+                ) : (
+                  '—'
+                ),
+            },
+            {
+              id: 'actions',
+              header: 'Actions',
+              width: 40,
+              render: ({ other, type }) =>
+                type ? (
+                  <Tooltip label="Remove this relationship (only the member who made it can)">
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={`Remove ${type} relationship with ${other.title}`}
+                      loading={remove.isPending}
+                      onClick={() => {
+                        setError(null);
+                        const ends =
+                          direction === 'forward'
+                            ? { originItemId: item.id, destinationItemId: other.id }
+                            : { originItemId: other.id, destinationItemId: item.id };
+                        remove.mutate({ ...ends, relationshipType: type }, { onError: (e) => setError(describeError(e)) });
+                      }}
+                    >
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                ) : null,
+            },
+          ]}
+        />
       ) : null}
       {error ? (
         <Alert color="red" variant="light" role="alert" title="The relationship was not removed">
@@ -142,6 +138,7 @@ function RelatedList({ item, direction, title }: { item: Item; direction: Relati
 
 function AddRelationship({ item }: { item: Item }) {
   const user = useCurrentUser();
+  const narrow = useNarrowScreen();
   const add = useAddRelationship(user.username);
   const [role, setRole] = useState<'origin' | 'destination'>('origin');
   const [type, setType] = useState<string>('');
@@ -186,6 +183,9 @@ function AddRelationship({ item }: { item: Item }) {
           Add a relationship
         </Text>
         <SegmentedControl
+          // On a phone the two long choices stack instead of running off the card.
+          orientation={narrow ? 'vertical' : 'horizontal'}
+          fullWidth={narrow}
           aria-label="This item is the"
           value={role}
           onChange={(v) => {
