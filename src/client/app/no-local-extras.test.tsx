@@ -93,8 +93,14 @@ describe('the console against a portal without local extras', () => {
     expect(screen.getByText(/Owned by/).textContent).not.toMatch(/member/);
     await user.click(await screen.findByRole('button', { name: 'Add users' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add users to Field crews' });
-    await user.type(within(dialog).getByLabelText(/^Usernames/, { selector: 'input' }), 'nobody_here{Enter}user1{Enter}');
+    await user.click(within(dialog).getByRole('textbox', { name: /^Or paste a list/ }));
+    await user.paste('nobody_here user1');
+    await waitFor(() =>
+      expect(within(dialog).getByTestId('names-summary')).toHaveTextContent('2 users to add in 1 batch of at most 25, 1 not in your organization.'),
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Add 2 users' }));
+    // nobody_here is not in the organization: confirmed first.
+    await user.click(await within(dialog).findByRole('button', { name: 'Add all 2, with 1 of other organizations' }));
     const results = await within(dialog).findByRole('table', { name: 'Add users results' });
     expect(within(results).getByText('nobody_here').closest('tr')).toHaveTextContent('The portal did not add this user and gave no reason.');
     expect(within(results).getByText('user1').closest('tr')).toHaveTextContent('Added');
