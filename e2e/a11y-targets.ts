@@ -270,6 +270,20 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, /^Delivery of/);
     },
   },
+  {
+    name: 'webhooks: service webhook details drawer',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/webhooks?tab=services', 'Webhooks');
+      await page
+        .getByRole('table', { name: 'Service webhooks' })
+        .getByRole('button', { name: /^Show / })
+        .first()
+        .click();
+      await dialog(page, /./);
+      await expect(page.getByRole('table', { name: 'Service webhook details' })).toBeVisible();
+    },
+  },
   { name: 'tasks', as: 'admin', open: (page) => page1(page, '/tasks', 'Scheduled tasks') },
   {
     name: 'tasks: new task dialog with the CRON builder',
@@ -314,6 +328,27 @@ export const A11Y_TARGETS: A11yTarget[] = [
       if (!(await remove.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
       await remove.click();
       await dialog(page, /^Remove .*\?$/);
+    },
+  },
+  {
+    name: 'collaborations: new collaboration dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/collaborations', 'Collaborations');
+      await page.getByRole('button', { name: 'New collaboration' }).click();
+      await dialog(page, 'New collaboration');
+    },
+  },
+  {
+    // The host invites a participant to a collaboration it hosts (the demo one is open first).
+    name: 'collaborations: invite participant dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/collaborations', 'Collaborations');
+      const invite = page.getByRole('button', { name: 'Invite participant' }).first();
+      if (!(await invite.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
+      await invite.click();
+      await dialog(page, /^Invite a participant to /);
     },
   },
   { name: 'activity', as: 'admin', open: (page) => page1(page, '/activity', 'Activity') },

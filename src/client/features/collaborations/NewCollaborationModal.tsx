@@ -119,7 +119,13 @@ function NewCollaborationForm({ onClose, onCreated }: { onClose: () => void; onC
                 onChange={(v) => field.onChange(v ?? '')}
                 onBlur={field.onBlur}
                 placeholder={groups.isPending ? 'Loading groups…' : 'Choose a group'}
-                nothingFoundMessage={groups.isError ? 'The groups could not be loaded' : 'No group of your organization has this name'}
+                nothingFoundMessage={
+                  groups.isError
+                    ? 'The groups could not be loaded'
+                    : groupOptions.length
+                      ? 'No group of your organization has this name'
+                      : 'Your organization has no group yet: create one on the Groups page first'
+                }
                 error={err('groupId')}
               />
             )}
