@@ -80,12 +80,21 @@ function useLiveLength<E extends HTMLInputElement | HTMLTextAreaElement>(
 ) {
   const [typed, setTyped] = useState(() => measure(String(defaultValue ?? ''), unit));
   // react-hook-form's register() writes the form's value into the element when it attaches.
+  const element = useRef<E | null>(null);
   const read = useCallback(
     (el: E | null) => {
+      element.current = el;
       if (el) setTyped(measure(el.value, unit));
     },
     [unit],
   );
+  // A form reset (Discard changes) writes the element without a change event: read it after each
+  // render (it sets state only when the length differs, so it settles at once).
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    const el = element.current;
+    if (el && measure(el.value, unit) !== typed) setTyped(measure(el.value, unit));
+  });
   const attach = useMergedRef(ref, read);
   const length = value !== undefined && value !== null ? measure(String(value), unit) : typed;
   const handleChange = (e: ChangeEvent<E>) => {

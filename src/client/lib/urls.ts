@@ -1,5 +1,7 @@
 /** URL fields of the console's forms: what the portal accepts as an outbound URL. */
 import { z } from 'zod';
+import { LIMITS } from '../../shared/limits.ts';
+import { tooLong } from './forms.ts';
 
 export function isHttpUrl(value: string): boolean {
   try {
@@ -10,5 +12,10 @@ export function isHttpUrl(value: string): boolean {
   }
 }
 
-/** An http(s) URL of at most 2048 characters (an empty value is "not an http or https URL"). */
-export const httpUrlSchema = z.string().trim().max(2048, 'must be at most 2048 characters').refine(isHttpUrl, 'must be an http or https URL');
+/** An http(s) URL of at most 2,048 characters (an empty value is asked for). */
+export const httpUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'Enter a URL')
+  .max(LIMITS.urlChars, tooLong('the URL', LIMITS.urlChars))
+  .refine(isHttpUrl, 'Enter a URL that starts with http:// or https://');

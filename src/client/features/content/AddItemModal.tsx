@@ -33,8 +33,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
+import { LIMITS } from '../../../shared/limits.ts';
 import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
 import type { AddItemInput } from '../../api/index.ts';
+import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
+import { DialogFooter, DialogStickyTop } from '../../components/DialogFooter.tsx';
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
 import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
@@ -218,12 +221,14 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
           </Alert>
         ) : null}
         <Tabs value={mode} onChange={setMode} keepMounted={false}>
-          <Tabs.List>
-            <Tabs.Tab value="file">File</Tabs.Tab>
-            <Tabs.Tab value="url">URL</Tabs.Tab>
-            <Tabs.Tab value="text">Text or JSON</Tabs.Tab>
-            <Tabs.Tab value="dataUrl">Download from URL</Tabs.Tab>
-          </Tabs.List>
+          <DialogStickyTop>
+            <Tabs.List>
+              <Tabs.Tab value="file">File</Tabs.Tab>
+              <Tabs.Tab value="url">URL</Tabs.Tab>
+              <Tabs.Tab value="text">Text or JSON</Tabs.Tab>
+              <Tabs.Tab value="dataUrl">Download from URL</Tabs.Tab>
+            </Tabs.List>
+          </DialogStickyTop>
           <Tabs.Panel value="file" pt="md">
             <Dropzone onDrop={(files) => onFile(files[0] ?? null)} multiple={false} aria-label="Drop a file here or choose one">
               <Group justify="center" gap="md" mih={110} style={{ pointerEvents: 'none' }}>
@@ -364,7 +369,7 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
         </Tabs>
 
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Title" required maxLength={256} error={err('title')} {...form.register('title')} />
+          <CountedTextInput label="Title" required error={err('title')} {...form.register('title')} max={LIMITS.itemTitleChars} />
           <Controller
             control={form.control}
             name="type"
@@ -403,7 +408,7 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
             />
           )}
         />
-        <Textarea label="Summary" autosize minRows={1} maxRows={3} error={err('snippet')} {...form.register('snippet')} />
+        <CountedTextarea label="Summary" autosize minRows={1} maxRows={3} error={err('snippet')} {...form.register('snippet')} max={LIMITS.snippetChars} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <Controller
             control={form.control}
@@ -481,14 +486,14 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
         </Fieldset>
 
         {sent ? <Progress value={(sent.loaded / Math.max(1, sent.total)) * 100} aria-label="Upload progress" /> : null}
-        <Group justify="flex-end">
+        <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={form.formState.isSubmitting}>
             Add item
           </Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     </form>
   );

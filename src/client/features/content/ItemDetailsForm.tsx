@@ -4,6 +4,8 @@ import { Alert, Button, Group, SimpleGrid, Stack, TagsInput, Textarea, TextInput
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { LIMITS } from '../../../shared/limits.ts';
+import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
 import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import type { Item } from '../../api/index.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
@@ -49,9 +51,28 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
             {formError}
           </Alert>
         ) : null}
-        <TextInput label="Title" required readOnly={readOnly} error={err('title')} {...form.register('title')} />
-        <Textarea label="Summary" autosize minRows={1} maxRows={3} readOnly={readOnly} error={err('snippet')} {...form.register('snippet')} />
-        <Textarea label="Description" autosize minRows={3} maxRows={10} readOnly={readOnly} error={err('description')} {...form.register('description')} />
+        <CountedTextInput label="Title" required readOnly={readOnly} error={err('title')} {...form.register('title')} max={LIMITS.itemTitleChars} />
+        <CountedTextarea
+          label="Summary"
+          autosize
+          minRows={1}
+          maxRows={3}
+          readOnly={readOnly}
+          error={err('snippet')}
+          {...form.register('snippet')}
+          max={LIMITS.snippetChars}
+        />
+        <CountedTextarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxRows={10}
+          readOnly={readOnly}
+          error={err('description')}
+          {...form.register('description')}
+          max={LIMITS.descriptionBytes - 1}
+          unit="bytes"
+        />
         <Controller
           control={form.control}
           name="tags"

@@ -9,7 +9,7 @@ import { addItem, configureApi, getItem, shareItem } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 import { statusSideEffects } from './ContentStatusControl.tsx';
-import { addItemSchema, contentSearchQuery, EMPTY_ADD_ITEM, parseContentList } from './schemas.ts';
+import { addItemSchema, contentSearchQuery, editItemSchema, EMPTY_ADD_ITEM, parseContentList } from './schemas.ts';
 
 let svc: ClientTestService;
 beforeAll(async () => {
@@ -42,16 +42,38 @@ describe('content list state', () => {
       return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
     };
     expect(problems({ mode: 'file' })).toEqual({ file: 'Choose a file' });
-    expect(problems({ mode: 'url', url: 'ftp://x' })).toEqual({ url: 'must be an http or https URL' });
+    expect(problems({ mode: 'url', url: 'ftp://x' })).toEqual({ url: 'Enter a URL that starts with http:// or https://' });
+    expect(problems({ mode: 'url', url: '' })).toEqual({ url: 'Enter a URL' });
     expect(problems({ mode: 'url', url: 'https://example.com/FeatureServer' })).toEqual({});
-    expect(problems({ mode: 'text', text: '{"a":' }).text).toMatch(/^is not valid JSON/);
+    expect(problems({ mode: 'text', text: '{"a":' }).text).toMatch(/^The text is not valid JSON/);
     expect(problems({ mode: 'text', text: '{"operationalLayers":[]}' })).toEqual({});
-    expect(problems({ mode: 'dataUrl', dataUrl: 'not a url' })).toEqual({ dataUrl: 'must be an http or https URL' });
+    expect(problems({ mode: 'dataUrl', dataUrl: 'not a url' })).toEqual({ dataUrl: 'Enter a URL that starts with http:// or https://' });
     expect(problems({ mode: 'text', text: '{}', relate: 'origin', relationshipType: 'Nope', relatedItemId: 'short' })).toEqual({
       relationshipType: 'Choose a relationship type',
-      relatedItemId: 'must be an item id (32 letters and digits)',
+      relatedItemId: 'Choose the related item, or enter its ID (32 letters and digits)',
     });
     expect(problems({ mode: 'text', text: '{}', useProxy: true })).toEqual({ useProxy: 'A service proxy needs a URL item' });
+  });
+
+  it('names the field in each message: what to enter, and the limit of a field that is too long (issue 25, item 11)', () => {
+    const problems = (v: object) => {
+      const r = addItemSchema.safeParse({ ...EMPTY_ADD_ITEM, mode: 'text', text: '{}', ...v });
+      return r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    };
+    expect(problems({})).toEqual({ title: 'Enter a title', type: 'Enter or choose a type' });
+    expect(problems({ title: 'T', type: 'CSV', snippet: 'x'.repeat(2049) })).toEqual({ snippet: 'The summary can have at most 2,048 characters' });
+    expect(problems({ title: 'x'.repeat(257), type: 'CSV' })).toEqual({ title: 'The title can have at most 256 characters' });
+    expect(problems({ title: 'T', type: 'CSV', tags: ['x'.repeat(257)] })).toEqual({ 'tags.0': 'Each tag can have at most 256 characters' });
+    const edit = editItemSchema.safeParse({
+      title: ' ',
+      snippet: '',
+      description: 'é'.repeat(40_000),
+      tags: [],
+      url: '',
+      accessInformation: '',
+      licenseInfo: '',
+    });
+    expect(edit.success ? [] : edit.error.issues.map((i) => i.message)).toEqual(['Enter a title', 'The description can have at most 65,535 bytes']);
   });
 
   it('explains what a content status will change before it is applied', () => {
@@ -81,7 +103,9 @@ describe('content page', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Trail map');
     await user.type(within(dialog).getByRole('combobox', { name: /^Type/ }), 'Web Map');
     await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
-    expect(await within(dialog).findByText(/^Is not valid JSON/)).toBeInTheDocument();
+    expect(await within(dialog).findByText(/^The text is not valid JSON/)).toBeInTheDocument();
+    // The dialog's actions stay in view: they are in its sticky footer.
+    expect(within(dialog).getByRole('button', { name: 'Add item' }).closest('[data-dialog-footer]')).toHaveStyle({ position: 'sticky', bottom: '0px' });
 
     await user.clear(text);
     await user.click(text);

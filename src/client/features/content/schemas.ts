@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import { ITEM_SORT_FIELDS } from '../../api/index.ts';
+import { tooLong, tooMany } from '../../lib/forms.ts';
 import { httpUrlSchema } from '../../lib/urls.ts';
 
 /** Item types offered in pickers; any other type can be typed. */
@@ -109,13 +110,17 @@ export function contentSearchQuery(state: ContentListState, user: { username: st
   return parts.length ? parts.join(' AND ') : '*';
 }
 
-const tags = z.array(z.string().trim().min(1).max(256, 'must be at most 256 characters')).max(128, 'may be at most 128 tags');
-const title = z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters');
-const itemType = z.string().trim().min(1, 'is required').max(128, 'must be at most 128 characters');
+/** Field-named messages (issue 25, item 11), with the limits the service enforces (shared/limits). */
+const tags = z
+  .array(z.string().trim().min(1).max(LIMITS.tagChars, tooLong('each tag', LIMITS.tagChars)))
+  .max(LIMITS.tagsPerItem, tooMany('tags', LIMITS.tagsPerItem));
+const title = z.string().trim().min(1, 'Enter a title').max(LIMITS.itemTitleChars, tooLong('the title', LIMITS.itemTitleChars));
+const itemType = z.string().trim().min(1, 'Enter or choose a type').max(LIMITS.itemTypeChars, tooLong('the type', LIMITS.itemTypeChars));
+const snippet = z.string().max(LIMITS.snippetChars, tooLong('the summary', LIMITS.snippetChars));
 const itemId = z
   .string()
   .trim()
-  .regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `must be an item id (${LIMITS.itemIdLength} letters and digits)`);
+  .regex(new RegExp(`^[A-Za-z0-9]{${LIMITS.itemIdLength}}$`), `Choose the related item, or enter its ID (${LIMITS.itemIdLength} letters and digits)`);
 
 export const ADD_MODES = ['file', 'url', 'text', 'dataUrl'] as const;
 export type AddMode = (typeof ADD_MODES)[number];
@@ -127,7 +132,7 @@ export const addItemSchema = z
     title,
     type: itemType,
     tags,
-    snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
+    snippet,
     folderId: z.string(),
     file: z.custom<File | null>((v) => v === null || (typeof File !== 'undefined' && v instanceof File)),
     url: z.string(),
@@ -138,8 +143,8 @@ export const addItemSchema = z
     relationshipType: z.string(),
     relatedItemId: z.string(),
     useProxy: z.boolean(),
-    hitsPerInterval: z.number().int().min(1, 'must be at least 1').max(1_000_000),
-    intervalSeconds: z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400'),
+    hitsPerInterval: z.number().int().min(1, 'Allow at least 1 request per interval').max(1_000_000, 'Allow at most 1,000,000 requests per interval'),
+    intervalSeconds: z.number().int().min(1, 'The interval must be at least 1 second').max(86_400, 'The interval can be at most 86,400 seconds (a day)'),
     referrers: z.array(z.string().trim().min(1).max(2048)).max(100),
     serviceUsername: z.string().max(256),
     servicePassword: z.string().max(1024),
@@ -156,12 +161,12 @@ export const addItemSchema = z
       if (!r.success) issue('dataUrl', r.error.issues[0].message);
     }
     if (v.mode === 'text') {
-      if (new TextEncoder().encode(v.text).length > LIMITS.fieldBytes) issue('text', 'is too large; add it as a file instead');
+      if (new TextEncoder().encode(v.text).length > LIMITS.fieldBytes) issue('text', 'The text is too large; add it as a file instead');
       else if (/json|web map|web scene|data store/i.test(v.type) || v.text.trim().startsWith('{') || v.text.trim().startsWith('[')) {
         try {
           JSON.parse(v.text);
         } catch (err) {
-          issue('text', `is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`);
+          issue('text', `The text is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`);
         }
       }
     }
@@ -200,12 +205,14 @@ export const EMPTY_ADD_ITEM: AddItemFormValues = {
 /** Edit an item's details. */
 export const editItemSchema = z.object({
   title,
-  snippet: z.string().max(LIMITS.snippetChars, `must be at most ${LIMITS.snippetChars} characters`),
-  description: z.string().refine((s) => new TextEncoder().encode(s).length < LIMITS.descriptionBytes, 'must be less than 64 KB'),
+  snippet,
+  description: z
+    .string()
+    .refine((s) => new TextEncoder().encode(s).length < LIMITS.descriptionBytes, tooLong('the description', LIMITS.descriptionBytes - 1, 'bytes')),
   tags,
-  url: z.string().max(2048, 'must be at most 2048 characters'),
-  accessInformation: z.string().max(LIMITS.descriptionBytes),
-  licenseInfo: z.string().max(LIMITS.descriptionBytes),
+  url: z.string().max(LIMITS.urlChars, tooLong('the URL', LIMITS.urlChars)),
+  accessInformation: z.string().max(LIMITS.descriptionBytes, tooLong('the credits', LIMITS.descriptionBytes)),
+  licenseInfo: z.string().max(LIMITS.descriptionBytes, tooLong('the terms of use', LIMITS.descriptionBytes)),
 });
 export type EditItemValues = z.output<typeof editItemSchema>;
 export const EDIT_ITEM_FIELDS = ['title', 'snippet', 'description', 'tags', 'url', 'accessInformation', 'licenseInfo'] as const;

@@ -3,12 +3,14 @@
  * the member may not make are disabled with the reason. Editing sends only what changed.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Checkbox, Group, Modal, Radio, Select, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Modal, Radio, Select, SimpleGrid, Stack, TagsInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { GroupFieldsInput, GroupRecord } from '../../api/index.ts';
+import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -108,18 +110,26 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
             {formError}
           </Alert>
         ) : null}
-        <TextInput label="Title" required maxLength={250} error={err('title')} data-autofocus {...form.register('title')} />
-        <Textarea
+        <CountedTextInput label="Title" required error={err('title')} data-autofocus {...form.register('title')} max={LIMITS.groupTitleChars} />
+        <CountedTextarea
           label="Summary"
           description="A line that says what the group is for."
           autosize
           minRows={2}
           maxRows={4}
-          maxLength={LIMITS.snippetChars}
           error={err('snippet')}
           {...form.register('snippet')}
+          max={LIMITS.snippetChars}
         />
-        <Textarea label="Description" autosize minRows={3} maxRows={8} error={err('description')} {...form.register('description')} />
+        <CountedTextarea
+          label="Description"
+          autosize
+          minRows={3}
+          maxRows={8}
+          error={err('description')}
+          {...form.register('description')}
+          max={LIMITS.descriptionBytes - 1}
+        />
         <Controller
           control={form.control}
           name="tags"
@@ -225,14 +235,14 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
             )}
           />
         </SimpleGrid>
-        <Group justify="flex-end" mt="sm">
+        <DialogFooter>
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>
             {group ? 'Save group' : 'Create group'}
           </Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     </form>
   );

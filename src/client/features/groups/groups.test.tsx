@@ -26,7 +26,7 @@ describe('groups page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Create group' });
     // The form checks what it can first.
     await user.click(within(dialog).getByRole('button', { name: 'Create group' }));
-    expect(await within(dialog).findByText('Is required')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Enter a title')).toBeInTheDocument();
 
     await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Field crews');
     await user.type(within(dialog).getByRole('textbox', { name: /^Summary/ }), 'Everyone who works outdoors');

@@ -1,16 +1,23 @@
 /** Groups forms and the list's address state, as zod schemas. */
 import { z } from 'zod';
 import { createGroupParams, MEMBERSHIP_ACCESS } from '../../../shared/contract/groups.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 import { GROUP_SORT_FIELDS, type GroupRecord } from '../../api/index.ts';
+import { tooLong, tooMany } from '../../lib/forms.ts';
 
 const fields = createGroupParams.shape;
 
-/** Create and edit a group: the same limits the service enforces. Tags are typed one by one. */
+/**
+ * Create and edit a group: the same limits the service enforces (shared/limits), with messages
+ * that name the field (issue 25, item 11). Tags are typed one by one.
+ */
 export const groupFormSchema = z.object({
-  title: fields.title,
-  snippet: fields.snippet.unwrap(),
-  description: fields.description.unwrap(),
-  tags: z.array(z.string().trim().min(1).max(256, 'must be at most 256 characters')).max(128, 'may be at most 128 tags'),
+  title: z.string().trim().min(1, 'Enter a title').max(LIMITS.groupTitleChars, tooLong('the title', LIMITS.groupTitleChars)),
+  snippet: z.string().max(LIMITS.snippetChars, tooLong('the summary', LIMITS.snippetChars)),
+  description: z.string().max(LIMITS.descriptionBytes - 1, tooLong('the description', LIMITS.descriptionBytes - 1)),
+  tags: z
+    .array(z.string().trim().min(1).max(LIMITS.tagChars, tooLong('each tag', LIMITS.tagChars)))
+    .max(LIMITS.tagsPerItem, tooMany('tags', LIMITS.tagsPerItem)),
   access: fields.access.unwrap(),
   isInvitationOnly: z.boolean(),
   isViewOnly: z.boolean(),

@@ -4,7 +4,7 @@
  * sees exactly what the role allows, read-only. Saving first shows what will change.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Card, Group, List, Modal, Paper, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, List, Modal, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -13,6 +13,8 @@ import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { LIMITS } from '../../../shared/limits.ts';
 import { baseRoleForPrivileges } from '../../../shared/privileges.ts';
 import { describeError, type RoleRecord } from '../../api/index.ts';
+import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { HistorySection } from '../../components/HistorySection.tsx';
 import { IconAlert, IconArrowLeft, IconColumns, IconLock, IconTrash } from '../../components/icons.tsx';
@@ -221,26 +223,25 @@ function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & 
           <Card withBorder radius="md" padding="lg">
             <SimpleGrid cols={{ base: 1, md: isNew ? 2 : 1 }} spacing="md">
               <Stack gap="md">
-                <TextInput
+                <CountedTextInput
                   label="Name"
                   required
                   readOnly={readOnly}
-                  maxLength={LIMITS.roleNameChars}
                   error={err('name')}
                   data-autofocus
                   autoFocus={isNew}
                   {...form.register('name')}
+                  max={LIMITS.roleNameChars}
                 />
-                <Textarea
+                <CountedTextarea
                   label="Description"
                   readOnly={readOnly}
                   autosize
                   minRows={2}
                   maxRows={5}
-                  maxLength={LIMITS.roleDescriptionChars}
-                  description={`At most ${LIMITS.roleDescriptionChars} characters`}
                   error={err('description')}
                   {...form.register('description')}
+                  max={LIMITS.roleDescriptionChars}
                 />
               </Stack>
               {isNew ? (
@@ -353,14 +354,14 @@ function RoleEditor({ role, allRoles, baseRole = false }: { role?: RoleRecord & 
                 {describeError(save.error)}
               </Alert>
             ) : null}
-            <Group justify="flex-end" mt="sm">
+            <DialogFooter>
               <Button variant="default" onClick={() => setReviewing(null)}>
                 Back to editing
               </Button>
               <Button onClick={onSave} loading={save.isPending} disabled={unmet.length > 0} data-autofocus>
                 {isNew ? 'Create role' : 'Save role'}
               </Button>
-            </Group>
+            </DialogFooter>
           </Stack>
         ) : null}
       </Modal>

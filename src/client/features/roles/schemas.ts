@@ -1,9 +1,13 @@
 /** Roles forms and the list's address state, as zod schemas. */
 import { z } from 'zod';
-import { roleDescription, roleName } from '../../../shared/contract/roles.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { tooLong } from '../../lib/forms.ts';
 
-/** Name and description: the same limits the service enforces (createRole / update). */
-export const roleDetailsSchema = z.object({ name: roleName, description: roleDescription });
+/** Name and description: the same limits the service enforces (createRole / update), the field named in each message. */
+export const roleDetailsSchema = z.object({
+  name: z.string().trim().min(1, 'Enter a name').max(LIMITS.roleNameChars, tooLong('the name', LIMITS.roleNameChars)),
+  description: z.string().trim().max(LIMITS.roleDescriptionChars, tooLong('the description', LIMITS.roleDescriptionChars)),
+});
 export type RoleDetailsInput = z.input<typeof roleDetailsSchema>;
 export type RoleDetailsValues = z.output<typeof roleDetailsSchema>;
 export const ROLE_DETAIL_FIELDS = ['name', 'description'] as const;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { defaultValueSchemas } from '../../../shared/contract/userDefaultSettings.ts';
 import type { UserDefaultSettings } from '../../api/index.ts';
+import { tooMany } from '../../lib/forms.ts';
 
 /** An empty choice means "not set" (sent as an empty value, which clears that default). */
 const unset = z.string().transform((v) => v || undefined);
@@ -14,9 +15,9 @@ const unset = z.string().transform((v) => v || undefined);
 export const defaultsSchema = z.object({
   role: unset
     .pipe(defaultValueSchemas.role.optional())
-    .refine((r) => r !== 'org_admin', 'cannot be an administrator role: new members never start as administrators'),
+    .refine((r) => r !== 'org_admin', 'Choose a role that is not an administrator role: new members never start as administrators'),
   userLicenseType: unset.pipe(defaultValueSchemas.userLicenseType.optional()),
-  groups: z.array(z.string().max(64)).max(100, 'may name at most 100 groups'),
+  groups: z.array(z.string().max(64)).max(100, tooMany('groups', 100)),
   userType: unset.pipe(defaultValueSchemas.userType.optional()),
 });
 export type DefaultsInput = z.input<typeof defaultsSchema>;

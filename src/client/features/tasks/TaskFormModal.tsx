@@ -4,13 +4,15 @@
  * rules first; what the service still refuses is shown beside the field it names.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Modal, NumberInput, Select, SimpleGrid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMemo, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { TASK_TYPE_LABELS, TASK_TYPE_RULES, TASK_TYPES, type TaskRecord } from '../../../shared/contract/tasks.ts';
+import { TASK_LIMITS, TASK_TYPE_LABELS, TASK_TYPE_RULES, TASK_TYPES, type TaskRecord } from '../../../shared/contract/tasks.ts';
 import type { CronField } from '../../../shared/cron.ts';
+import { CountedTextInput } from '../../components/CountedField.tsx';
 import { CronBuilder } from '../../components/CronBuilder.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
@@ -100,7 +102,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
               />
             )}
           />
-          <TextInput label="Title" {...form.register('title')} error={msg(errors.title)} />
+          <CountedTextInput label="Title" {...form.register('title')} error={msg(errors.title)} max={TASK_LIMITS.titleChars} />
         </SimpleGrid>
 
         {type !== 'ExecuteReport' ? (
@@ -173,14 +175,14 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
             {formError}
           </Alert>
         ) : null}
-        <Group justify="flex-end">
+        <DialogFooter>
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>
             {task ? 'Save task' : 'Create task'}
           </Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     </form>
   );

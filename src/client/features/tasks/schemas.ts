@@ -14,18 +14,19 @@ import {
 } from '../../../shared/contract/tasks.ts';
 import { CRON_FIELDS, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { TaskInput } from '../../api/index.ts';
+import { formatCount, tooLong } from '../../lib/forms.ts';
 
 const UPDATE_MODES = ['RECREATE_ALL_NODES', 'PARTIAL_UPDATE_NODES', 'PARTIAL_UPDATE_ATTRIBUTES'] as const;
 
 export const taskFormSchema = z
   .object({
     type: z.enum(TASK_TYPES),
-    title: z.string().trim().max(TASK_LIMITS.titleChars, `must be at most ${TASK_LIMITS.titleChars} characters`),
+    title: z.string().trim().max(TASK_LIMITS.titleChars, tooLong('the title', TASK_LIMITS.titleChars)),
     itemId: z.string().trim(),
-    taskURL: z.string().trim().max(TASK_LIMITS.urlChars),
+    taskURL: z.string().trim().max(TASK_LIMITS.urlChars, tooLong('the URL', TASK_LIMITS.urlChars)),
     reportType: z.enum(REPORT_TYPES),
-    reportTitle: z.string().trim().max(200),
-    serviceUrl: z.string().trim().max(TASK_LIMITS.urlChars),
+    reportTitle: z.string().trim().max(200, tooLong('the report title', 200)),
+    serviceUrl: z.string().trim().max(TASK_LIMITS.urlChars, tooLong('the URL', TASK_LIMITS.urlChars)),
     instances: z.number().int().min(1).max(64),
     layer: z.string().trim(),
     updateMode: z.enum(UPDATE_MODES),
@@ -36,20 +37,28 @@ export const taskFormSchema = z
     startDate: z.string(),
     endDate: z.string(),
     /** Blank: no limit. */
-    maxOccurrences: z.union([z.number().int().min(1, 'must be at least 1').max(TASK_LIMITS.maxOccurrences), z.literal('')]),
+    maxOccurrences: z.union([
+      z
+        .number()
+        .int('Enter a whole number of runs')
+        .min(1, 'Enter at least 1 run, or leave it blank for no limit')
+        .max(TASK_LIMITS.maxOccurrences, `Enter at most ${formatCount(TASK_LIMITS.maxOccurrences)} runs`),
+      z.literal(''),
+    ]),
   })
   .superRefine((v, ctx) => {
     const rules = TASK_TYPE_RULES[v.type];
-    if (rules.itemRequired && !v.itemId) ctx.addIssue({ code: 'custom', path: ['itemId'], message: `is required for this type of task` });
+    if (rules.itemRequired && !v.itemId) ctx.addIssue({ code: 'custom', path: ['itemId'], message: 'Choose the item this task works on' });
     if (rules.taskUrlRequired && !/^https?:\/\/\S+$/.test(v.taskURL))
-      ctx.addIssue({ code: 'custom', path: ['taskURL'], message: 'must be the http(s) URL of the geoprocessing task' });
+      ctx.addIssue({ code: 'custom', path: ['taskURL'], message: 'Enter the http:// or https:// URL of the geoprocessing task' });
     if (v.type === 'ExecuteSceneCook' && !/^https?:\/\/\S+$/.test(v.serviceUrl))
-      ctx.addIssue({ code: 'custom', path: ['serviceUrl'], message: 'must be the http(s) URL of the scene service' });
+      ctx.addIssue({ code: 'custom', path: ['serviceUrl'], message: 'Enter the http:// or https:// URL of the scene service' });
     if (usesJson(v.type)) {
       const parsed = parseJson(v.parametersJson);
-      if (parsed === undefined) ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'must be a JSON object' });
+      if (parsed === undefined)
+        ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'Enter the parameters as a JSON object, e.g. {"name": "value"}' });
       else if (rules.parametersRequired && !Object.keys(parsed).length)
-        ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'is required for this type of task' });
+        ctx.addIssue({ code: 'custom', path: ['parametersJson'], message: 'Enter the parameters: this type of task needs them' });
       else if (Object.keys(parsed).length) {
         const r = TASK_PARAMETER_SHAPES[v.type].safeParse(parsed);
         if (!r.success)
@@ -64,7 +73,7 @@ export const taskFormSchema = z
     if (!check.ok) for (const [f, p] of Object.entries(check.errors)) ctx.addIssue({ code: 'custom', path: ['schedule', f], message: p });
     const start = v.startDate ? Date.parse(v.startDate) : null;
     const end = v.endDate ? Date.parse(v.endDate) : null;
-    if (start !== null && end !== null && end <= start) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must be after the start date' });
+    if (start !== null && end !== null && end <= start) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'Choose an end after the start' });
   });
 
 export type TaskFormInput = z.input<typeof taskFormSchema>;

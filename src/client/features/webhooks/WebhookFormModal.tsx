@@ -9,6 +9,9 @@ import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import type { WebhookRecord } from '../../api/index.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { CountedTextInput } from '../../components/CountedField.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { EventPicker } from './EventPicker.tsx';
@@ -111,13 +114,13 @@ function WebhookForm({
           </Alert>
         ) : null}
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Name" required maxLength={256} error={err('name')} data-autofocus {...form.register('name')} />
+          <CountedTextInput label="Name" required error={err('name')} data-autofocus {...form.register('name')} max={LIMITS.webhookNameChars} />
           <TextInput
             label="Payload URL"
             description="Deliveries are POSTed here as JSON."
             required
             placeholder="https://receiver.example.com/hooks/portal"
-            maxLength={2048}
+            maxLength={LIMITS.urlChars}
             error={err('url')}
             {...form.register('url')}
           />
@@ -150,7 +153,7 @@ function WebhookForm({
             <PasswordInput
               label="New secret"
               description="Shown once after saving; the portal never shows it again."
-              maxLength={256}
+              maxLength={LIMITS.webhookSecretChars}
               error={err('secret')}
               style={{ flex: 1 }}
               autoComplete="new-password"
@@ -206,14 +209,14 @@ function WebhookForm({
             />
           </SimpleGrid>
         </div>
-        <Group justify="flex-end" mt="sm">
+        <DialogFooter>
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>
             {webhook ? 'Save webhook' : 'Create webhook'}
           </Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     </form>
   );
@@ -251,9 +254,9 @@ function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) 
           <li>Compare in constant time, over the exact bytes received.</li>
         </ul>
       </Text>
-      <Group justify="flex-end">
+      <DialogFooter>
         <Button onClick={onDone}>Done</Button>
-      </Group>
+      </DialogFooter>
     </Stack>
   );
 }

@@ -3,34 +3,39 @@ import { z } from 'zod';
 import { WEBHOOK_SETTINGS_LIMITS, type WebhookRecord, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
 import type { WebhookInput } from '../../api/index.ts';
 import { ALL_EVENTS, parseEventUri } from '../../../shared/events.ts';
+import { LIMITS } from '../../../shared/limits.ts';
+import { formatCount, tooLong } from '../../lib/forms.ts';
 import { httpUrlSchema } from '../../lib/urls.ts';
 
 /** The policy the portal applies when a webhook has none (facts §6.4). */
 export const DEFAULT_POLICY = { numberOfFailures: 5, daysInPast: 5 };
 
-const httpUrl = z.string().trim().min(1, 'is required').pipe(httpUrlSchema);
+const httpUrl = httpUrlSchema;
 
-const count = (max: number) =>
-  z.number({ message: 'must be a whole number' }).int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`);
+/** A count named in its messages: "The number of failed deliveries must be a whole number from 1 to 1,000". */
+const count = (what: string, max: number) => {
+  const message = `${what} must be a whole number from 1 to ${formatCount(max)}`;
+  return z.number({ message }).int(message).min(1, message).max(max, message);
+};
 
 export const webhookFormSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(256, 'must be at most 256 characters'),
+    name: z.string().trim().min(1, 'Enter a name').max(LIMITS.webhookNameChars, tooLong('the name', LIMITS.webhookNameChars)),
     url: httpUrl,
-    events: z.array(z.string()).max(200, 'at most 200 event URIs'),
+    events: z.array(z.string()).max(200, 'Choose at most 200 events'),
     /** keep: leave the stored secret (edit only); set: use `secret`; none: no secret. */
     secretMode: z.enum(['keep', 'set', 'none']),
-    secret: z.string().max(256, 'must be at most 256 characters'),
-    numberOfFailures: count(1000),
-    daysInPast: count(365),
+    secret: z.string().max(LIMITS.webhookSecretChars, tooLong('the secret', LIMITS.webhookSecretChars)),
+    numberOfFailures: count('The number of failed deliveries', 1000),
+    daysInPast: count('The number of days', 365),
   })
   .superRefine((v, ctx) => {
-    if (!v.events.length) ctx.addIssue({ code: 'custom', path: ['events'], message: 'choose at least one event' });
+    if (!v.events.length) ctx.addIssue({ code: 'custom', path: ['events'], message: 'Choose at least one event' });
     for (const uri of v.events) {
       const parsed = parseEventUri(uri);
       if (parsed.kind === 'invalid') ctx.addIssue({ code: 'custom', path: ['events'], message: `'${uri}' ${parsed.reason}` });
     }
-    if (v.secretMode === 'set' && !v.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'is required, or choose no secret' });
+    if (v.secretMode === 'set' && !v.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'Enter a secret, or choose no secret' });
   });
 
 export type WebhookFormInput = z.input<typeof webhookFormSchema>;
@@ -84,13 +89,15 @@ export function generateSecret(): string {
 }
 
 const L = WEBHOOK_SETTINGS_LIMITS;
-const ranged = (r: { min: number; max: number }) =>
-  z.number({ message: 'must be a whole number' }).int('must be a whole number').min(r.min, `must be at least ${r.min}`).max(r.max, `must be at most ${r.max}`);
+const ranged = (what: string, r: { min: number; max: number }) => {
+  const message = `${what} must be a whole number from ${formatCount(r.min)} to ${formatCount(r.max)}`;
+  return z.number({ message }).int(message).min(r.min, message).max(r.max, message);
+};
 
 export const settingsFormSchema = z.object({
-  notificationAttempts: ranged(L.notificationAttempts),
-  notificationTimeOutInSeconds: ranged(L.notificationTimeOutInSeconds),
-  notificationElapsedTimeInSeconds: ranged(L.notificationElapsedTimeInSeconds),
+  notificationAttempts: ranged('Retries', L.notificationAttempts),
+  notificationTimeOutInSeconds: ranged('The time limit', L.notificationTimeOutInSeconds),
+  notificationElapsedTimeInSeconds: ranged('The first wait', L.notificationElapsedTimeInSeconds),
 }) satisfies z.ZodType<WebhookSettings>;
 export type SettingsFormValues = z.output<typeof settingsFormSchema>;
 export const SETTINGS_FIELDS = ['notificationAttempts', 'notificationTimeOutInSeconds', 'notificationElapsedTimeInSeconds'] as const;
