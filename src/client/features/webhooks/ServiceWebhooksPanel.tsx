@@ -178,7 +178,7 @@ function describeSchedule(s: ServiceWebhookRecord['scheduleInfo']): string {
   const { frequency, interval } = s.recurrenceInfo;
   const [one, many] = FREQUENCY_WORDS[frequency] ?? [frequency, frequency];
   const every = interval === 1 ? `every ${one}` : `every ${interval} ${many}`;
-  return `${s.name}: ${every} from ${formatDateTime(s.startAt)}${s.state === 'disabled' ? ' (schedule paused)' : ''}`;
+  return `${capitalize(every)} from ${formatDateTime(s.startAt)}${s.state === 'disabled' ? ' (schedule paused)' : ''}`;
 }
 
 function ServiceWebhookDetails({ webhook: w }: { webhook: ServiceWebhookRecord }) {

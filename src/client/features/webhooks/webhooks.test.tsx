@@ -137,6 +137,7 @@ describe('webhooks page', () => {
     const details = await screen.findByRole('table', { name: 'Service webhook details' });
     expect(within(details).getByRole('rowheader', { name: 'Sent when' }).closest('tr')).toHaveTextContent('Features created');
     expect(details).not.toHaveTextContent('FeaturesCreated');
+    expect(within(details).getByRole('rowheader', { name: 'Schedule' }).closest('tr')).toHaveTextContent(/^ScheduleEvery 20 seconds from /);
     expect(within(details).getByRole('rowheader', { name: 'Receiver URL' }).closest('tr')).toHaveTextContent(/^Receiver URLhttps?:\/\//);
   });
 
