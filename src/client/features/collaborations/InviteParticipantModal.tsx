@@ -108,7 +108,8 @@ function InviteForm({
             `Invited portal: ${values.participantPortalId}`,
             'Workspaces:',
             ...lines,
-            'To accept, an administrator of the invited portal opens Collaborations › Invitations and accepts this invitation ID.',
+            // The console has no guest-side list of invitations yet: the guest's portal accepts by this ID.
+            'To accept, an administrator of the invited portal accepts this invitation ID on that portal (collaborations/acceptInvitation).',
           ].join('\n');
           notifications.show({ color: 'green', title: 'Invitation created', message: `${guest} is invited to ${collaboration.name}.` });
           announce(`Invitation created for ${guest}. Copy it and send it to the guest's administrator.`);
