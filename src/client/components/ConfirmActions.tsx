@@ -1,6 +1,10 @@
-/** The footer of a confirmation: Cancel, and the action it confirms (red: it cannot be undone). */
+/**
+ * The footer of a confirmation: Cancel, and the action it confirms (red: it cannot be undone). It is
+ * a DialogFooter, so the buttons stay in view while a long confirmation scrolls.
+ */
 import { Button, Group } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { DialogFooter } from './DialogFooter.tsx';
 
 export interface ConfirmActionsProps {
   onCancel: () => void;
@@ -25,11 +29,11 @@ export function ConfirmActions({ onCancel, onConfirm, confirmLabel, loading, dis
     </Group>
   );
   return aside ? (
-    <Group justify="space-between">
+    <DialogFooter justify="space-between">
       {aside}
       {buttons}
-    </Group>
+    </DialogFooter>
   ) : (
-    <Group justify="flex-end">{buttons}</Group>
+    <DialogFooter>{buttons}</DialogFooter>
   );
 }

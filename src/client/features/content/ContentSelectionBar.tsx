@@ -15,6 +15,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 
 export interface ContentSelectionBarProps {
   selected: Item[];
@@ -103,14 +104,14 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
     return (
       <Stack>
         <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" autoFocus />
-        <Group justify="flex-end">
+        <DialogFooter>
           {failed.length ? (
             <Button variant="light" onClick={() => run(failed)}>
               Retry failed ({failed.length})
             </Button>
           ) : null}
           <Button onClick={onClose}>Close</Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     );
   }

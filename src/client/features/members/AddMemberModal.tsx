@@ -1,6 +1,6 @@
 /** "Add member": a new account in the organization. Problems the service finds are shown beside their fields. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -14,6 +14,7 @@ import { useAddMember } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 
 const EMPTY: AddMemberInput = { username: '', password: '', firstname: '', lastname: '', email: '', role: 'org_user', userLicenseTypeId: 'creatorUT' };
 
@@ -125,14 +126,14 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
               {rolesNote}
             </Text>
           ) : null}
-          <Group justify="flex-end" mt="sm">
+          <DialogFooter>
             <Button variant="default" onClick={close}>
               Cancel
             </Button>
             <Button type="submit" loading={addMember.isPending}>
               Add member
             </Button>
-          </Group>
+          </DialogFooter>
         </Stack>
       </form>
     </Modal>

@@ -14,6 +14,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useAssignRole } from './mutations.ts';
 import { assignRolePermission, changeRoleOfPermission } from './permissions.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 
 export interface AssignRoleModalProps {
   opened: boolean;
@@ -99,14 +100,14 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
     return (
       <Stack gap="md">
         <BulkResultTable label="Role assignment results" rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" />
-        <Group justify="flex-end">
+        <DialogFooter>
           {failed.length ? (
             <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => run(failed, role!)}>
               Retry failed ({failed.length})
             </Button>
           ) : null}
           <Button onClick={() => onClose(true)}>Done</Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     );
   }
@@ -180,7 +181,7 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
           </Table.Tbody>
         </Table>
       </ScrollArea.Autosize>
-      <Group justify="space-between">
+      <DialogFooter justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite">
           {role
             ? `${toChange.length} will change, ${members.length - toChange.length} already ${members.length - toChange.length === 1 ? 'has' : 'have'} it.`
@@ -202,7 +203,7 @@ function AssignRole({ members, onClose, customRoles, rolesNote }: Omit<AssignRol
             Assign role
           </Button>
         </Group>
-      </Group>
+      </DialogFooter>
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 /** "Change role" for one member. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -13,6 +13,7 @@ import { useChangeRole } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
 
 export interface ChangeRoleModalProps {
   /** The member whose role to change; null when closed. */
@@ -86,14 +87,14 @@ function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleM
             {rolesNote}
           </Text>
         ) : null}
-        <Group justify="flex-end" mt="sm">
+        <DialogFooter>
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
           <Button type="submit" loading={changeRole.isPending} disabled={chosen === current}>
             Change role
           </Button>
-        </Group>
+        </DialogFooter>
       </Stack>
     </form>
   );
