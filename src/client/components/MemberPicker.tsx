@@ -43,6 +43,8 @@ interface CommonProps {
   clearLabel?: string;
   /** The text box, so a form can move focus to it when the field is invalid. */
   inputRef?: Ref<HTMLInputElement>;
+  /** The field a dialog focuses when it opens (Mantine's `data-autofocus`). */
+  dialogAutoFocus?: boolean;
 }
 
 interface SingleProps extends CommonProps {
@@ -87,7 +89,19 @@ const memberSearchQuery = (orgId: string, q: string) =>
   });
 
 export function MemberPicker(props: SingleProps | MultipleProps) {
-  const { orgId, label, description, placeholder = 'Search by name or username', error, required, disabled, exclude = [], describeMember, inputRef } = props;
+  const {
+    orgId,
+    label,
+    description,
+    placeholder = 'Search by name or username',
+    error,
+    required,
+    disabled,
+    exclude = [],
+    describeMember,
+    inputRef,
+    dialogAutoFocus,
+  } = props;
   const clearLabel = props.clearLabel ?? `Clear ${lowerFirst(label)}`;
   const id = useId();
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
@@ -244,6 +258,7 @@ export function MemberPicker(props: SingleProps | MultipleProps) {
     disabled,
     ref,
     spellCheck: false,
+    ...(dialogAutoFocus ? { 'data-autofocus': true } : {}),
   };
   const wrapperProps = {
     label,

@@ -293,6 +293,7 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
         value={picked}
         onChange={setPicked}
         clearLabel="Clear the chosen members"
+        dialogAutoFocus
         describeMember={(m) => {
           const e = judge(m.username, {
             groupUsers: eligibility.groupUsers,
