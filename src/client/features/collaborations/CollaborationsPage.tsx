@@ -13,7 +13,7 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { DataTable } from '../../components/DataTable.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatDate, formatDateTime } from '../../lib/format.ts';
+import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
@@ -87,7 +87,7 @@ function CollaborationHeading({ c, orgId }: { c: CollaborationRecord; orgId: str
   const host = c.hostPortalName ?? (role === 'Host' ? 'your organization' : c.collaborationHostPortalId);
   const counts = [
     c.activeParticipants !== undefined ? `${c.activeParticipants} participant${c.activeParticipants === 1 ? '' : 's'}` : null,
-    c.workspaceCount !== undefined ? `${c.workspaceCount} workspace${c.workspaceCount === 1 ? '' : 's'}` : null,
+    c.workspaceCount !== undefined ? plural(c.workspaceCount, 'workspace') : null,
   ].filter(Boolean);
   return (
     <Group justify="space-between" wrap="wrap" gap="xs" pr="sm">
