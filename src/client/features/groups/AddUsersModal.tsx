@@ -48,7 +48,7 @@ function describeEligibility(e: Eligibility): { badge: string; color: string; de
     case 'disabled':
       return { badge: 'Disabled', color: 'red', detail: 'The account is disabled: left out.' };
     case 'outside':
-      return { badge: 'Other organization', color: 'orange', detail: e.note };
+      return { badge: 'Not in your organization', color: 'orange', detail: e.note };
     case 'outside-refused':
       return { badge: 'Not found', color: 'red', detail: `${e.reason} Left out.` };
   }

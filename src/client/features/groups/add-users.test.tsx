@@ -79,7 +79,7 @@ describe('add users dialog', () => {
     expect(lookups(wire)).toEqual([25, 9, 25, 3]);
     wire.stop();
     const who = within(dialog).getByRole('table', { name: 'Who will be added' });
-    expect(within(who).getByText('ghost_one').closest('tr')).toHaveTextContent('Other organization');
+    expect(within(who).getByText('ghost_one').closest('tr')).toHaveTextContent('Not in your organization');
     expect(within(who).getByText('crew33').closest('tr')).toHaveTextContent('Will be added');
 
     const requests = recordRequests();
@@ -187,7 +187,7 @@ describe('add users dialog', () => {
     const who = within(dialog).getByRole('table', { name: 'Who will be added' });
     expect(within(who).getByText('(viewer1)').closest('tr')).toHaveTextContent('Vic Viewer (viewer1)Will be added');
     expect(within(who).getByText('(user1)').closest('tr')).toHaveTextContent("Already in the groupAlready the group's member: left out.");
-    expect(within(who).getByText('partner_admin').closest('tr')).toHaveTextContent('Other organization');
+    expect(within(who).getByText('partner_admin').closest('tr')).toHaveTextContent('Not in your organization');
     expect(within(dialog).getByText('1 name is not in your organization')).toBeInTheDocument();
 
     const requests = recordRequests();
