@@ -104,47 +104,60 @@ function useLiveLength<E extends HTMLInputElement | HTMLTextAreaElement>(
   return [length, attach, handleChange] as const;
 }
 
-function withCounter(children: ReactNode, counter: ReactNode) {
-  return (
-    <>
-      {children}
-      {counter}
-    </>
-  );
+interface CountedInputProps<E extends HTMLInputElement | HTMLTextAreaElement> extends CountedProps {
+  ref?: Ref<E>;
+  onChange?: (e: ChangeEvent<E>) => void;
+  value?: unknown;
+  defaultValue?: unknown;
+  label?: ReactNode;
+}
+
+/**
+ * What a TextInput and a Textarea both need to show a counter: the live length read through its
+ * ref and change events, and the counter placed under the input (Mantine's `inputContainer`).
+ */
+function useCounted<E extends HTMLInputElement | HTMLTextAreaElement>({
+  max,
+  unit = 'characters',
+  ref,
+  onChange,
+  value,
+  defaultValue,
+  label,
+}: CountedInputProps<E>) {
+  const counterId = useId();
+  const [length, attach, handleChange] = useLiveLength<E>(value, defaultValue, onChange, ref, unit);
+  const name = typeof label === 'string' ? label : 'This field';
+  return {
+    ref: attach,
+    onChange: handleChange,
+    inputContainer: (children: ReactNode) => (
+      <>
+        {children}
+        <Counter id={counterId} length={length} max={max} label={name} unit={unit} />
+      </>
+    ),
+  };
 }
 
 export type CountedTextInputProps = TextInputProps & CountedProps & { ref?: Ref<HTMLInputElement> };
 
-export function CountedTextInput({ max, unit = 'characters', ref, onChange, value, defaultValue, ...props }: CountedTextInputProps) {
-  const counterId = useId();
-  const [length, attach, handleChange] = useLiveLength<HTMLInputElement>(value, defaultValue, onChange, ref, unit);
-  const label = typeof props.label === 'string' ? props.label : 'This field';
+export function CountedTextInput({ max, unit, ref, onChange, ...props }: CountedTextInputProps) {
   return (
     <TextInput
       {...props}
-      value={value}
-      defaultValue={defaultValue}
-      ref={attach}
-      onChange={handleChange}
-      inputContainer={(children) => withCounter(children, <Counter id={counterId} length={length} max={max} label={label} unit={unit} />)}
+      {...useCounted<HTMLInputElement>({ max, unit, ref, onChange, value: props.value, defaultValue: props.defaultValue, label: props.label })}
     />
   );
 }
 
 export type CountedTextareaProps = TextareaProps & CountedProps & { ref?: Ref<HTMLTextAreaElement> };
 
-export function CountedTextarea({ max, unit = 'characters', ref, onChange, value, defaultValue, ...props }: CountedTextareaProps) {
-  const counterId = useId();
-  const [length, attach, handleChange] = useLiveLength<HTMLTextAreaElement>(value, defaultValue, onChange, ref, unit);
-  const label = typeof props.label === 'string' ? props.label : 'This field';
+export function CountedTextarea({ max, unit, ref, onChange, ...props }: CountedTextareaProps) {
   return (
     <Textarea
       {...props}
-      value={value}
-      defaultValue={defaultValue}
-      ref={attach}
-      onChange={handleChange}
-      inputContainer={(children) => withCounter(children, <Counter id={counterId} length={length} max={max} label={label} unit={unit} />)}
+      {...useCounted<HTMLTextAreaElement>({ max, unit, ref, onChange, value: props.value, defaultValue: props.defaultValue, label: props.label })}
     />
   );
 }
