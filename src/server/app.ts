@@ -36,6 +36,7 @@ import { webhookRoutes } from './areas/webhooks/routes.ts';
 import { federationRoutes } from './areas/federation/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
+import { installCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
@@ -85,6 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: multipartLimits });
   installMultipartBodies(app, portal);
 
+  installNosniff(app);
   installCors(app);
   installErrorEnvelope(app);
 
@@ -115,26 +117,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/**
- * Tokens travel in parameters or headers, never cookies, so any origin may call (the console
- * can be pointed at this portal from elsewhere); answering preflights lets header tokens work.
- */
-function installCors(app: FastifyInstance): void {
-  // Hooks on every request take the callback form: an async hook costs a promise and a turn of the
-  // microtask queue per request, which shows in the cheapest operations' throughput.
-  app.addHook('onRequest', (req, reply, done) => {
-    if (req.headers.origin) reply.header('Access-Control-Allow-Origin', '*');
-    // Every answer is what its Content-Type says: a browser never sniffs JSON or a file as HTML or script.
+/** Every answer is what its Content-Type says: a browser never sniffs JSON or a file as HTML or script. */
+function installNosniff(app: FastifyInstance): void {
+  // The callback form, as every per-request hook (http/cors.ts says why).
+  app.addHook('onRequest', (_req, reply, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     done();
-  });
-  app.options('/*', async (_req, reply) => {
-    reply
-      .header('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
-      .header('Access-Control-Allow-Headers', 'Authorization, X-Esri-Authorization, Content-Type')
-      .header('Access-Control-Max-Age', '600')
-      .code(204)
-      .send();
   });
 }
 

@@ -434,16 +434,18 @@ describe('unknown paths and unreadable requests', () => {
 });
 
 describe('CORS', () => {
-  it('lets any origin read answers', async () => {
-    const res = await svc.app.inject({ method: 'GET', url: `${REST}/portals/self?f=json`, headers: { origin: 'https://console.example.com' } });
-    expect(res.headers['access-control-allow-origin']).toBe('*');
+  // The full behaviour (allow-list, preflight headers, credentials) is in http/cors.test.ts.
+  it('echoes the calling origin with credentials (browsers refuse * on credentialed requests)', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: `${REST}/portals/self?f=json`, headers: { origin: 'http://localhost:5173' } });
+    expect(res.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(res.headers['access-control-allow-credentials']).toBe('true');
   });
 
   it('answers a preflight for the token headers', async () => {
     const res = await svc.app.inject({
       method: 'OPTIONS',
       url: `${REST}/community/self`,
-      headers: { origin: 'https://console.example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-esri-authorization' },
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-esri-authorization' },
     });
     expect(res.statusCode).toBe(204);
     expect(String(res.headers['access-control-allow-headers'])).toMatch(/X-Esri-Authorization/i);

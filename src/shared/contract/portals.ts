@@ -1,5 +1,6 @@
 /** The organization record (`portals/self`, `portals/<orgId>`), facts §2.2. */
 import { z } from 'zod';
+import { allowedOriginsParam } from './allowedOrigins.ts';
 import { wireBool, wireInt } from './wire.ts';
 import type { PortalUser } from './users.ts';
 
@@ -25,6 +26,8 @@ export interface Portal {
   canSharePublic: boolean;
   canSearchPublic: boolean;
   authorizedCrossOriginDomains: string[];
+  /** Origins that may call with credentials (CORS); empty: every origin (allowedOrigins.ts). */
+  allowedOrigins: string[];
   subscriptionInfo: {
     id: string;
     type: string;
@@ -53,6 +56,8 @@ export const updatePortalParams = z.object({
     .optional(),
   access: z.enum(['private', 'public']).optional(),
   maxExternalMembersPerGroup: wireInt(0, 100_000).optional(),
+  /** Comma-separated origins (or a JSON array); empty text clears the list (every origin allowed). */
+  allowedOrigins: allowedOriginsParam.optional(),
   /** Local operation: marks the organization verified (public_authoritative needs a public, verified organization). */
   isVerified: wireBool.optional(),
 });

@@ -10,6 +10,7 @@ import { forbidden, notFound } from '../../http/errors.ts';
 import { applyOrgVerification } from '../items/orgVerification.ts';
 import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
+import { allowedOriginsOf, storedAllowedOrigins } from './allowedOrigins.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 
 /** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
@@ -48,6 +49,7 @@ function portalRecord(org: OrgRow): Portal {
     canSharePublic: true,
     canSearchPublic: true,
     authorizedCrossOriginDomains: [],
+    allowedOrigins: storedAllowedOrigins(org),
     subscriptionInfo: {
       id: org.id,
       type: 'In House',
@@ -85,11 +87,12 @@ function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { 
     access: org.access,
     isVerified: org.is_verified,
     maxExternalMembersPerGroup: org.settings?.maxExternalMembersPerGroup ?? null,
+    allowedOrigins: storedAllowedOrigins(org),
   };
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
-    if (v === undefined || !(k in was) || was[k] === v) continue;
+    if (v === undefined || !(k in was) || JSON.stringify(was[k]) === JSON.stringify(v)) continue;
     before[k] = was[k];
     after[k] = v;
   }
@@ -106,6 +109,7 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     if (!org) throw notFound(`Organization '${orgId}'`);
     const settings = { ...org.settings };
     if (params.maxExternalMembersPerGroup !== undefined) settings.maxExternalMembersPerGroup = params.maxExternalMembersPerGroup;
+    if (params.allowedOrigins !== undefined) settings.allowedOrigins = params.allowedOrigins;
     await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6, is_verified = $7 WHERE id = $1', [
       orgId,
       params.name ?? org.name,
@@ -129,5 +133,7 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
       history: { op: 'updateOrganization', title: params.name ?? org.name, data: orgChange(org, params) },
     });
   });
+  // CORS answers of this process follow at once; other processes within the list's few seconds.
+  if (params.allowedOrigins !== undefined) allowedOriginsOf(ctx).forget();
   return { success: true as const };
 }
