@@ -51,6 +51,8 @@ export interface AppOptions {
   logger?: boolean;
   /** Folder of the built console; defaults to dist/client. */
   clientDir?: string;
+  /** Listen with HTTPS (PEM text: http/tls.ts loads it); plain HTTP when absent. */
+  https?: { key: string; cert: string };
 }
 
 const DEFAULT_CLIENT_DIR = projectPath('dist', 'client');
@@ -59,6 +61,8 @@ const API_PREFIXES = ['/sharing', '/portaladmin', '/server'];
 
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
+    // Typed as the HTTP server either way: handlers see the same request and reply objects over TLS.
+    ...(opts.https ? { https: opts.https } : {}),
     logger: opts.logger ? { level: 'info' } : false,
     bodyLimit: LIMITS.formBodyBytes,
     // req.ip is the client's address behind the proxies named by TRUST_PROXY (sign-in throttling counts by it).

@@ -100,7 +100,15 @@ const envSchema = z.object({
     .optional(),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
   PUBLIC_URL: z.string().refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials').optional(),
+  /** HTTPS (http/tls.ts): `self-signed` generates a development certificate in DATA_DIR/tls; `off` is plain HTTP. */
+  TLS: z.enum(['self-signed', 'off'], { message: 'must be self-signed or off (or give TLS_CERT and TLS_KEY)' }).optional(),
+  /** PEM files of the certificate (with its chain) and its private key: both or neither. */
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
 });
+
+/** How the service speaks HTTPS: from files, or with a generated development certificate. */
+export type TlsSetting = { source: 'files'; certFile: string; keyFile: string } | { source: 'self-signed' };
 
 export interface Config {
   port: number;
@@ -118,7 +126,9 @@ export interface Config {
   outboundAllow: OutboundAllow;
   /** Off: answers carry only public fields and local-only operations answer as unknown ones (docs/local-extras.md). */
   localExtras: boolean;
-  /** PUBLIC_URL: the console's address when it is not http://HOST:PORT (no trailing slash). */
+  /** TLS, TLS_CERT, TLS_KEY: the service listens with HTTPS; plain HTTP when absent. */
+  tls?: TlsSetting;
+  /** PUBLIC_URL: the console's address when it is not http(s)://HOST:PORT (no trailing slash). */
   publicUrl?: string;
   /** TRUST_PROXY: proxies whose X-Forwarded-For names the client (req.ip); none when absent. */
   trustProxy?: string[];
@@ -158,6 +168,19 @@ export const RETENTION_DEFAULTS: RetentionConfig = {
 
 export class ConfigError extends Error {}
 
+function tlsSetting(e: { TLS?: 'self-signed' | 'off'; TLS_CERT?: string; TLS_KEY?: string }): TlsSetting | undefined {
+  const files = e.TLS_CERT !== undefined || e.TLS_KEY !== undefined;
+  if (files && e.TLS) {
+    throw new ConfigError(`TLS=${e.TLS} cannot be combined with TLS_CERT/TLS_KEY: give the files (HTTPS with them) or TLS=self-signed, not both.`);
+  }
+  if (files && (e.TLS_CERT === undefined || e.TLS_KEY === undefined)) {
+    const missing = e.TLS_CERT === undefined ? 'TLS_CERT' : 'TLS_KEY';
+    throw new ConfigError(`TLS_CERT and TLS_KEY go together: ${missing} is missing (the certificate and its private key, PEM files).`);
+  }
+  if (e.TLS_CERT !== undefined && e.TLS_KEY !== undefined) return { source: 'files', certFile: e.TLS_CERT, keyFile: e.TLS_KEY };
+  return e.TLS === 'self-signed' ? { source: 'self-signed' } : undefined;
+}
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -175,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   return {
+    tls: tlsSetting(e),
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,

@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     { startWebhookDispatcher },
     { startTaskScheduler },
     { startRetentionSweeps },
+    { loadTls, trustInstructions },
   ] = await Promise.all([
     import('./app.ts'),
     import('./store/migrate.ts'),
@@ -41,11 +42,29 @@ async function main(): Promise<void> {
     import('./jobs/webhooks/dispatcher.ts'),
     import('./jobs/scheduler.ts'),
     import('./jobs/retention.ts'),
+    import('./http/tls.ts'),
   ]);
+  // The certificate (read, or generated on a first TLS=self-signed start) before anything listens.
+  let tls;
+  try {
+    tls = await loadTls(config);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(2);
+    }
+    throw err;
+  }
   const seedHashes = firstStart ? hashSeedPasswords(config) : undefined;
   const db = await opening;
   await migrate(db);
-  const app = await buildApp({ db, config, clientDir: config.consoleDir, logger: process.env.LOG_REQUESTS === '1' });
+  const app = await buildApp({
+    db,
+    config,
+    clientDir: config.consoleDir,
+    logger: process.env.LOG_REQUESTS === '1',
+    https: tls ? { key: tls.key, cert: tls.cert } : undefined,
+  });
   const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startJobs(app.portal);
@@ -59,7 +78,15 @@ async function main(): Promise<void> {
   await syncConsoleApp(app.portal, port);
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   const storage = config.databaseUrl ? 'PostgreSQL' : `embedded database in ${config.dataDir}`;
-  console.log(`Portal Admin Console: http://${host}:${port}/  (REST: http://${host}:${port}/sharing/rest)`);
+  const scheme = tls ? 'https' : 'http';
+  console.log(`Portal Admin Console: ${scheme}://${host}:${port}/  (REST: ${scheme}://${host}:${port}/sharing/rest)`);
+  if (tls?.selfSigned) {
+    const made = tls.selfSigned.generated ? 'generated now' : 'reused';
+    console.log(`HTTPS with a development certificate for localhost, 127.0.0.1 and ::1 (${made}, valid until ${tls.notAfter.toISOString().slice(0, 10)}).`);
+    for (const line of trustInstructions(tls.selfSigned.caFile)) console.log(line);
+  } else if (tls && tls.notAfter.getTime() < Date.now()) {
+    console.warn(`Warning: the certificate TLS_CERT expired on ${tls.notAfter.toISOString().slice(0, 10)}; clients will refuse it.`);
+  }
   console.log(`Storage: ${storage}${seeded.created ? ' (first start: organization created)' : ''}`);
   if (seeded.created || !config.adminPasswordGiven) {
     const password = config.adminPasswordGiven ? '(PORTAL_ADMIN_PASSWORD)' : DEMO_PASSWORD;

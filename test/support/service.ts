@@ -3,11 +3,15 @@
  * PostgreSQL when DATABASE_URL is set), migrated and seeded with the demo organization.
  * Only the password-hash cost is lowered, so that seeding takes milliseconds.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { DEMO_PASSWORD, type Config } from '../../src/server/config.ts';
 import type { Clock } from '../../src/server/context.ts';
 import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from '../../src/server/http/outboundAllow.ts';
+import { selfSignedCertificate } from '../../src/server/http/tls.ts';
 import { bootstrap } from '../../src/server/seed/bootstrap.ts';
 import { openDb, type Db } from '../../src/server/store/db.ts';
 import { migrate } from '../../src/server/store/migrate.ts';
@@ -21,8 +25,10 @@ export interface TestService {
   app: FastifyInstance;
   db: Db;
   config: Config;
-  /** Base URL of the REST interface once `listen()` was called, e.g. http://127.0.0.1:41234/sharing/rest */
+  /** Base URL of the REST interface once `listen()` was called, e.g. http://127.0.0.1:41234/sharing/rest (https:// with `tls`). */
   restUrl: string;
+  /** With `tls: 'self-signed'`: the certificate authority that issued the service's certificate (PEM, and its file) — a client's `ca`. */
+  tls?: { ca: string; caFile: string };
   orgId: string;
   partnerOrgId: string;
   /** Listen on an ephemeral loopback port (for clients that speak real HTTP). */
@@ -38,6 +44,8 @@ export interface TestServiceOptions {
   clock?: Clock;
   demoData?: boolean;
   config?: Partial<Config>;
+  /** 'self-signed': listen with HTTPS on a certificate for localhost, 127.0.0.1 and ::1 generated for this service (http/tls.ts). */
+  tls?: 'self-signed';
 }
 
 export async function startService(opts: TestServiceOptions = {}): Promise<TestService> {
@@ -58,18 +66,24 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
     passwordLogN: 10,
     ...opts.config,
   };
+  // A fresh certificate per service, in a folder removed on close.
+  const tlsDir = opts.tls ? await mkdtemp(path.join(tmpdir(), 'portal-test-tls-')) : undefined;
+  const tls = tlsDir ? await selfSignedCertificate(tlsDir) : undefined;
+  if (tls) config.tls = { source: 'self-signed' };
   const db = await openDb({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   await migrate(db);
-  const app = await buildApp({ db, config, clock: opts.clock });
+  const app = await buildApp({ db, config, clock: opts.clock, https: tls ? { key: tls.key, cert: tls.cert } : undefined });
   const seeded = await bootstrap(app.portal);
   const service: TestService = {
     app,
     db,
     config,
     restUrl: '',
+    tls: tls?.selfSigned ? { ca: tls.selfSigned.caCert, caFile: tls.selfSigned.caFile } : undefined,
     orgId: seeded.orgIds[0],
     partnerOrgId: seeded.orgIds[1],
     async listen() {
+      // Fastify names the scheme: https://127.0.0.1:<port> when listening with TLS.
       const address = await app.listen({ port: 0, host: '127.0.0.1' });
       service.restUrl = `${address}/sharing/rest`;
       return service.restUrl;
@@ -90,6 +104,7 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
       await app.close();
       await db.close();
       await schema?.drop();
+      if (tlsDir) await rm(tlsDir, { recursive: true, force: true });
     },
   };
   return service;

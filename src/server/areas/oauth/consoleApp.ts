@@ -18,15 +18,17 @@ export const CONSOLE_CALLBACK_PATH = '/oauth-callback';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 /**
- * The addresses users reach the console at: PUBLIC_URL when set; else http://HOST:PORT, and for a
+ * The addresses users reach the console at: PUBLIC_URL when set; else http(s)://HOST:PORT, and for a
  * loopback HOST both the 127.0.0.1 and the localhost spelling (browsers treat them as different
  * origins, and people type either).
  */
 export function consoleAddresses(config: Config, port: number): string[] {
   if (config.publicUrl) return [config.publicUrl];
-  if (LOOPBACK_HOSTS.has(config.host)) return [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+  // The service's own HTTPS (TLS, TLS_CERT): the console is reached, and signs in, over https.
+  const scheme = config.tls ? 'https' : 'http';
+  if (LOOPBACK_HOSTS.has(config.host)) return [`${scheme}://127.0.0.1:${port}`, `${scheme}://localhost:${port}`];
   const host = config.host.includes(':') && !config.host.startsWith('[') ? `[${config.host}]` : config.host;
-  return [`http://${host}:${port}`];
+  return [`${scheme}://${host}:${port}`];
 }
 
 /**

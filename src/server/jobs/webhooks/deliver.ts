@@ -101,7 +101,7 @@ async function send(ctx: PortalContext, url: string, headers: Record<string, str
 export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): Promise<boolean> {
   const { settings } = d;
   const now = ctx.clock.now();
-  const portalURL = `http://${ctx.config.host}:${ctx.config.port}/`;
+  const portalURL = `${ctx.config.tls ? 'https' : 'http'}://${ctx.config.host}:${ctx.config.port}/`;
   const { body, headers } = buildRequest(d, portalURL, now);
   const started = performance.now();
   const result = await send(ctx, d.payload_url, headers, body, settings.notificationTimeOutInSeconds * 1000);
