@@ -4,6 +4,7 @@ import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
 import { generateTokenParams } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { own } from '../../http/authority.ts';
+import { oauth2Paths } from '../oauth/paths.ts';
 import { generateToken, revokeToken, UNLOCK_SIGN_IN, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
 
@@ -19,8 +20,9 @@ export function authRoutes(app: FastifyInstance): void {
   });
 
   // rest-js's ArcGISIdentityManager.signOut/destroy posts here (with a trailing slash); the
-  // console calls it on sign-out. auth_token: an access token or an OAuth refresh token.
-  for (const path of [`${REST}/oauth2/revokeToken`, `${REST}/oauth2/revokeToken/`]) {
+  // console calls it on sign-out. auth_token: an access token or an OAuth refresh token. Under
+  // /sharing/oauth2 too, like the other sign-in endpoints (oauth/paths.ts).
+  for (const path of oauth2Paths('revokeToken', { trailingSlash: true })) {
     operation(app, {
       method: 'write',
       path,

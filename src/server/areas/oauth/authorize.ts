@@ -112,18 +112,31 @@ function redirectTo(reply: FastifyReply, redirectUri: string, params: Record<str
   return reply.redirect(`${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${query}`, 302);
 }
 
-function cookies(req: FastifyRequest): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * The well-formed binding cookies the browser sent. There may be two: one set before the cookie's
+ * path widened to /sharing (Path=/sharing/rest/oauth2) goes along with the new one until it expires.
+ */
+function bindingCookies(req: FastifyRequest): string[] {
+  const out: string[] = [];
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === BINDING_COOKIE) {
+      const value = part.slice(eq + 1).trim();
+      if (TOKEN_SHAPE.test(value)) out.push(value);
+    }
   }
-  return out;
+  return out.slice(0, 4);
 }
 
+/**
+ * The binding cookie goes with the form's post to whichever prefix showed it (/sharing/oauth2 or
+ * /sharing/rest/oauth2, paths.ts), so its path is their common parent. Only submitSignIn reads it:
+ * no REST operation looks at cookies (a token is the only credential), so the wider path lends
+ * nothing.
+ */
 function cookiePath(ctx: PortalContext): string {
   const base = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).pathname.replace(/\/$/, '') : '';
-  return `${base}/sharing/rest/oauth2`;
+  return `${base}/sharing`;
 }
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
@@ -149,8 +162,8 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
   const checked = await checkAuthorizeRequest(ctx, (req.query ?? {}) as Record<string, unknown>);
   if ('error' in checked) return sendError(reply, checked.error);
   const now = ctx.clock.now();
-  const existing = cookies(req)[BINDING_COOKIE];
-  const binding = existing && TOKEN_SHAPE.test(existing) ? existing : randomBytes(32).toString('base64url');
+  // Browsers list cookies with longer paths first (RFC 6265 §5.4): the last is the /sharing one.
+  const binding = bindingCookies(req).at(-1) ?? randomBytes(32).toString('base64url');
   const nonce = randomBytes(32).toString('base64url');
   const stored = await repo.insertSignInForm(
     ctx.db,
@@ -187,13 +200,13 @@ const field = (body: Record<string, unknown>, name: string, max: number): string
 export async function submitSignIn(ctx: PortalContext, req: FastifyRequest, reply: FastifyReply) {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
   const nonce = field(body, 'nonce', 64);
-  const binding = cookies(req)[BINDING_COOKIE];
+  const bindings = bindingCookies(req);
   const expired = 'This sign-in form has expired or was not opened in this browser. Go back to the app and sign in again.';
-  if (!nonce || !TOKEN_SHAPE.test(nonce) || !binding || !TOKEN_SHAPE.test(binding)) return sendError(reply, expired);
+  if (!nonce || !TOKEN_SHAPE.test(nonce) || bindings.length === 0) return sendError(reply, expired);
   const now = ctx.clock.now();
   const nonceHash = tokenHash(nonce);
   const form = await repo.findSignInForm(ctx.db, nonceHash, now);
-  if (!form || form.binding_hash !== sha256(binding)) return sendError(reply, expired);
+  if (!form || !bindings.some((binding) => form.binding_hash === sha256(binding))) return sendError(reply, expired);
   const app = await repo.findApp(ctx.db, form.client_id);
   if (!app) return sendError(reply, expired);
 

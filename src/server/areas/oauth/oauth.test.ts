@@ -230,7 +230,7 @@ describe('oauth2/authorize: the sign-in page', () => {
     expect(csp).toContain("form-action 'self' https://app.example.com");
     const styleNonce = /style-src 'nonce-([^']+)'/.exec(csp)?.[1];
     expect(page.res.body).toContain(`<style nonce="${styleNonce}">`);
-    expect(page.setCookie).toMatch(/^portal_oauth_binding=[A-Za-z0-9_-]{43}; Path=\/sharing\/rest\/oauth2; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+    expect(page.setCookie).toMatch(/^portal_oauth_binding=[A-Za-z0-9_-]{43}; Path=\/sharing; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
     expect(page.res.body).toContain('<html lang="en">');
     expect(page.res.body.match(/<h1/g)).toHaveLength(1);
     expect(page.res.body).toContain('Sign in to Demo Organization');

@@ -1,6 +1,7 @@
 /**
- * OAuth 2.0 under /sharing/rest/oauth2 (paths as the ArcGIS REST documentation has them), the
- * item's registeredAppInfo, and the console's /console-config.json at the root.
+ * OAuth 2.0 under /sharing/rest/oauth2 (paths as the ArcGIS REST documentation has them; the
+ * sign-in endpoints, authorize and token, under /sharing/oauth2 as well: paths.ts), the item's
+ * registeredAppInfo, and the console's /console-config.json at the root.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { operation, REST } from '../../http/operation.ts';
 import { own } from '../../http/authority.ts';
 import { showSignIn, submitSignIn } from './authorize.ts';
 import { consoleConfig } from './consoleApp.ts';
+import { oauth2Paths } from './paths.ts';
 import { APP_MANAGERS, getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
 
 const none = z.object({});
@@ -53,8 +55,9 @@ export function oauthRoutes(app: FastifyInstance): void {
     handler: ({ caller, path, portal }) => getAppByItem(portal, caller, path.itemId),
   });
 
-  // rest-js posts to `oauth2/token` (and, after cleanUrl, never with a trailing slash; accepted anyway).
-  for (const path of [`${REST}/oauth2/token`, `${REST}/oauth2/token/`]) {
+  // rest-js and the Maps SDK post to `…/sharing/rest/oauth2/token` (never with a trailing slash;
+  // accepted anyway); the /sharing/oauth2 twin is the authorize page's neighbour on ArcGIS.
+  for (const path of oauth2Paths('token', { trailingSlash: true })) {
     operation(app, {
       method: 'write',
       path,
@@ -73,9 +76,13 @@ export function oauthRoutes(app: FastifyInstance): void {
     reply.header('Referrer-Policy', 'no-referrer').header('X-Frame-Options', 'DENY').header('Cache-Control', 'no-store');
     return payload;
   };
-  // No automatic HEAD route: each GET stores a sign-in form, and a HEAD has no use for one.
-  app.route({ method: 'GET', url: `${REST}/oauth2/authorize`, exposeHeadRoute: false, onSend: final, handler: (req, reply) => showSignIn(portal, req, reply) });
-  app.route({ method: 'POST', url: `${REST}/oauth2/authorize`, onSend: final, handler: (req, reply) => submitSignIn(portal, req, reply) });
+  // The Maps SDK opens /sharing/oauth2/authorize, rest-js /sharing/rest/oauth2/authorize; the page's
+  // form posts back to the path it was shown on (a relative action).
+  for (const url of oauth2Paths('authorize')) {
+    // No automatic HEAD route: each GET stores a sign-in form, and a HEAD has no use for one.
+    app.route({ method: 'GET', url, exposeHeadRoute: false, onSend: final, handler: (req, reply) => showSignIn(portal, req, reply) });
+    app.route({ method: 'POST', url, onSend: final, handler: (req, reply) => submitSignIn(portal, req, reply) });
+  }
 
   app.get('/console-config.json', async (req, reply) => {
     const address = app.server.address();
