@@ -304,6 +304,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'community/users/:username/unlockSignIn': async () => ({ url: `${REST}/community/users/${await member()}/unlockSignIn` }),
   'community/users/:username': async () => ({ url: `${REST}/community/users/${await member()}`, shown: (b) => b.email !== undefined }),
   'portals/:orgId/users': async () => ({ url: `${ORG()}/users`, params: { num: '100' }, shown: (b) => b.users?.some(othersEmail) }),
+  'community/users': async () => ({ url: `${REST}/community/users`, params: { q: '*', num: '100' }, shown: (b) => b.results?.some(othersEmail) }),
+  'community/users/:username/tags': async () => {
+    const tag = `t${uid()}`;
+    await asAdmin('content/users/admin/addItem', { title: `Tagged ${uid()}`, type: 'Web Map', text: '{}', tags: tag });
+    return { url: `${REST}/community/users/admin/tags`, shown: (b) => b.tags?.some((t: { tag: string }) => t.tag === tag) };
+  },
   'portals/self/users/search': async () => ({ url: `${REST}/portals/self/users/search`, params: { num: '100' }, shown: (b) => b.results?.some(othersEmail) }),
   'portals/:orgId/updateUserRole': async () => ({ url: `${ORG()}/updateUserRole`, params: { username: await member(), role: 'iAAAAAAAAAAAAAAA' } }),
   '/portaladmin/security/users/createUser': async () => ({

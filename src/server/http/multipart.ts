@@ -215,7 +215,8 @@ async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token
   const caller = await callerOfRequest(req, portal.db, token, portal.clock.now());
   if (declared.privilege && !caller.privileges.has(declared.privilege)) throw forbidden(`Requires the privilege ${declared.privilege}.`);
   const username = (req.params as Record<string, string | undefined>).username;
-  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase()) return;
+  // The path names the member by username or, as the Maps SDK does, by id (userPath.ts).
+  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase() || caller.userId === username) return;
   const authority = req.routeOptions.config?.authority;
   if (authority && grantsOthers(caller, authority, caller.orgId)) return;
   throw forbidden(`Only ${username} can do this.`);

@@ -12,6 +12,7 @@ import type { Authority } from './authority.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
+import { takesUserIdInPath, usernameOfPath } from './userPath.ts';
 
 export const REST = '/sharing/rest';
 export const PORTAL_ADMIN = '/portaladmin';
@@ -92,6 +93,7 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     return;
   }
   const localParams = publicOnly ? (def.localParams ?? []) : [];
+  const userIdInPath = takesUserIdInPath(def.path);
   const extras = publicOnly ? (def.extras ?? []) : [];
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
@@ -101,7 +103,9 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     const caller = token ? await callerOfRequest(req, portal.db, token, portal.clock.now()) : null;
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
-    const result = await def.handler({ params, caller: caller as Caller, path: req.params as Record<string, string>, portal, req, reply });
+    const path = req.params as Record<string, string>;
+    if (userIdInPath && path.username) path.username = await usernameOfPath(portal.db, caller, path.username);
+    const result = await def.handler({ params, caller: caller as Caller, path, portal, req, reply });
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;
     const body =

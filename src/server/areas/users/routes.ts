@@ -2,15 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createUserParams, listUsersParams, searchUsersParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
-import { forbidden, userNotFound } from '../../http/errors.ts';
+import { forbidden } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
 import { own, privileges, visible } from '../../http/authority.ts';
-import { findUser, listMembers, type MemberFilter } from './repo.ts';
+import { listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
+import { memberTags, otherMemberRecord, TAGS_AUTHORITY, visibleMember } from './community.ts';
 
 /**
  * community/self's answer, serialised once per caller and kept while the embedded database's write
@@ -55,10 +56,40 @@ export function userRoutes(app: FastifyInstance): void {
     params: z.object({}),
     access: 'public',
     handler: async ({ caller, path, portal }) => {
-      const row = await findUser(portal.db, path.username);
-      // Members are visible within their organization only; to anyone else they do not exist.
-      if (!row || !caller || (caller.userId !== row.id && !canViewMembers(caller, row.org_id))) throw userNotFound(path.username);
-      return toPortalUser(row, seesPrivateFields(caller, row));
+      const row = await visibleMember(portal.db, caller, path.username);
+      // Oneself: the same answer as community/self, groups included (PortalUser.fetchGroups reads them here).
+      return caller && caller.userId === row.id ? selfAnswer(portal.db, caller) : otherMemberRecord(portal.db, caller as Caller, row);
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/community/users/:username/tags`,
+    authority: TAGS_AUTHORITY,
+    params: z.object({}),
+    handler: ({ caller, path, portal }) => memberTags(portal.db, caller, path.username),
+  });
+
+  // User Search: signed-in callers only (as documented); members are visible within their organization only.
+  operation(app, {
+    method: 'read',
+    path: `${REST}/community/users`,
+    authority: visible('portal:admin:viewUsers'),
+    params: searchUsersParams,
+    handler: async ({ caller, params, portal }) => {
+      const parsed = parseUserQuery(params.q);
+      const condition = parsed.condition!;
+      // Without the right to view members, the caller finds only themselves.
+      const filter: MemberFilter = canViewMembers(caller, caller.orgId)
+        ? { orgId: caller.orgId, condition }
+        : { orgId: caller.orgId, condition: (p) => `(${condition(p)}) AND u.id = ${p(caller.userId)}` };
+      const { total, rows } = await listMembers(
+        portal.db,
+        filter,
+        { field: params.sortField, order: params.sortOrder },
+        { offset: params.start - 1, limit: params.num },
+      );
+      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
     },
   });
 

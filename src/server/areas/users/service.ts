@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
+import { isUserIdShaped } from '../../http/userPath.ts';
 import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
 /**
@@ -159,6 +160,9 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       throw forbidden('Only administrators can create members (requires portal:admin:inviteUsers).');
     }
   }
+  // Paths take a user id where a username goes (http/userPath.ts): a username shaped like an id could name someone else.
+  if (isUserIdShaped(input.username))
+    throw badParam('username', 'has the form of a user id (32 hexadecimal characters); choose another username', 'Unable to create user.');
   if (isCommonPassword(input.password)) throw badParam('password', 'is too common; choose a less guessable password', 'Unable to create user.');
   // Hash before the transaction: it takes a few hundred milliseconds by design.
   const passwordHash = input.passwordHash ?? (await hashPassword(input.password, ctx.config.passwordLogN));

@@ -1,0 +1,55 @@
+/**
+ * The community side of members, as the public API and the Maps SDK use it: User Search
+ * (`community/users`), a member's record with the groups the docs promise (`community/users/<u>`),
+ * and User Tags (`community/users/<u>/tags`).
+ */
+import type { Caller } from '../../http/auth.ts';
+import { forbidden, userNotFound } from '../../http/errors.ts';
+import { grantsOthers, ownerOr } from '../../http/authority.ts';
+import type { Db } from '../../store/db.ts';
+import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
+import { findUser, type UserRow } from './repo.ts';
+import { canViewMembers, seesPrivateFields, toPortalUser } from './service.ts';
+
+/** Who may read a member's tags: the member, or whoever may view the organization's items (they see every item the tags come from). */
+export const TAGS_AUTHORITY = ownerOr('portal:admin:viewItems');
+
+/** Documented cap of User Tags. */
+const MAX_TAGS = 1000;
+
+/** A member the caller may see (themselves, or a member of their organization when they may view members); otherwise "does not exist". */
+export async function visibleMember(db: Db, caller: Caller | null, username: string): Promise<UserRow> {
+  const row = await findUser(db, username);
+  // Members are visible within their organization only; to anyone else they do not exist.
+  if (!row || !caller || (caller.userId !== row.id && !canViewMembers(caller, row.org_id))) throw userNotFound(username);
+  return row;
+}
+
+/**
+ * `community/users/<u>` for someone other than the caller. "Groups of the user are returned only to
+ * the user or the administrator of the user's organization" (User resource): an administrator gets
+ * `groups`, each group's `userMembership` being the member's, limited to groups of the administrator's
+ * organization and public ones (another organization's private group stays out of sight). The
+ * caller's own record goes through community/self's answer.
+ */
+export async function otherMemberRecord(db: Db, caller: Caller, row: UserRow) {
+  const record = toPortalUser(row, seesPrivateFields(caller, row));
+  if (!seesPrivateFields(caller, row)) return record;
+  const groups = (await groupsOfUser(db, row.id)).filter((g) => g.org_id === caller.orgId || g.access === 'public');
+  return {
+    ...record,
+    groups: groups.map((g) => ({ ...toGroupRecord(g, caller), userMembership: { username: row.username, memberType: g.my_member_type ?? 'none' } })),
+  };
+}
+
+/** User Tags: the tags of the member's items with how many items carry each, alphabetically. */
+export async function memberTags(db: Db, caller: Caller, username: string): Promise<{ tags: { tag: string; count: number }[] }> {
+  const row = await visibleMember(db, caller, username);
+  if (caller.userId !== row.id && !grantsOthers(caller, TAGS_AUTHORITY, row.org_id)) throw forbidden('Requires the privilege portal:admin:viewItems.');
+  const rows = await db.query<{ tag: string; count: number }>(
+    `SELECT t AS tag, count(*)::int AS count FROM items, unnest(tags) AS t WHERE owner_id = $1 AND t <> ''
+      GROUP BY t ORDER BY lower(t), t LIMIT ${MAX_TAGS}`,
+    [row.id],
+  );
+  return { tags: rows.map((t) => ({ tag: t.tag, count: Number(t.count) })) };
+}
