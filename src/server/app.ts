@@ -34,6 +34,7 @@ import { taskRoutes } from './areas/tasks/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
 import { webhookRoutes } from './areas/webhooks/routes.ts';
 import { federationRoutes } from './areas/federation/routes.ts';
+import { rootRoutes } from './areas/root/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
 import { installCors } from './http/cors.ts';
@@ -116,6 +117,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   proxyRoutes(app);
   webhookRoutes(app);
   federationRoutes(app);
+  rootRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;
