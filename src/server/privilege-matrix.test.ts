@@ -132,6 +132,8 @@ interface Cell {
   file?: string;
 }
 
+/** A 1×1 PNG, base64: a thumbnail updateThumbnail accepts. */
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const ITEM = (id: string) => `${REST}/content/users/admin/items/${id}`;
 const GROUP = (id: string) => `${REST}/community/groups/${id}`;
 const TASK = (id: string) => `${REST}/community/users/admin/tasks/${id}`;
@@ -158,6 +160,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   },
   'content/users/:username/items/:itemId': async () => ({ url: ITEM(await item()) }),
   'content/users/:username/items/:itemId/update': async () => ({ url: `${ITEM(await item())}/update`, params: { snippet: 'changed' } }),
+  'content/users/:username/items/:itemId/updateThumbnail': async () => ({ url: `${ITEM(await item())}/updateThumbnail`, params: { data: PNG_1PX } }),
   'content/users/:username/items/:itemId/move': async () => ({ url: `${ITEM(await item())}/move`, params: { folder: '/' } }),
   'content/users/:username/items/:itemId/delete': async () => ({ url: `${ITEM(await item())}/delete` }),
   'content/users/:username/items/:itemId/protect': async () => ({ url: `${ITEM(await item())}/protect` }),
@@ -189,14 +192,14 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/users/:username/items/:itemId/cancel': async () => ({ url: `${ITEM(await multipartItem())}/cancel` }),
   'content/users/:username/items/:itemId/parts': async () => ({ url: `${ITEM(await multipartItem())}/parts` }),
   ...Object.fromEntries(
-    ['update', 'move', 'delete', 'protect', 'unprotect'].map((op) => [
+    ['update', 'move', 'delete', 'protect', 'unprotect', 'updateThumbnail'].map((op) => [
       `content/users/:username/:folderId/items/:itemId/${op}`,
       async () => {
         const folderId = await folder();
         const id = (await asAdmin(`content/users/admin/${folderId}/addItem`, { title: `Private ${uid()}`, type: 'Web Map', text: '{}' })).id as string;
         return {
           url: `${REST}/content/users/admin/${folderId}/items/${id}/${op}`,
-          params: op === 'update' ? { snippet: 'changed' } : op === 'move' ? { folder: '/' } : {},
+          params: op === 'update' ? { snippet: 'changed' } : op === 'move' ? { folder: '/' } : op === 'updateThumbnail' ? { data: PNG_1PX } : {},
         };
       },
     ]),

@@ -26,6 +26,7 @@ import { findFolder, lockItem, type ItemRow } from './repo.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { deactivateItemTasks } from '../tasks/itemTasks.ts';
+import { updateThumbnailRoutes } from './updateThumbnail.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -329,6 +330,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
       files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES } },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
+    updateThumbnailRoutes(app, base);
     operation(app, {
       method: 'write',
       path: `${base}/move`,
