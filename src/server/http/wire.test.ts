@@ -319,7 +319,8 @@ describe('unknown paths and unreadable requests', () => {
   it.each([
     ['GET', `${REST}/nothing/here`],
     ['POST', `${REST}/content/users/admin/doesNotExist`],
-    ['GET', '/sharing/rest'],
+    // `/sharing/rest` itself is the documented Root (areas/root): `{currentVersion}`.
+    ['GET', '/sharing/rest/'],
     ['GET', '/sharing'],
     ['GET', '/portaladmin'],
     ['GET', '/portaladmin/security/users/unknownOp'],
@@ -340,7 +341,7 @@ describe('unknown paths and unreadable requests', () => {
     try {
       for (const url of [
         `${REST}/nothing/here`,
-        '/sharing/rest',
+        '/sharing/rest/',
         '/portaladmin/unknownOp',
         `${REST}/portals/self/unknown`,
         '/server/unknownServer/admin/nothing',
@@ -348,6 +349,8 @@ describe('unknown paths and unreadable requests', () => {
         const res = await app.inject({ method: 'GET', url });
         expect(envelope(res), url).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
       }
+      // The Root is JSON there too, not the console page.
+      expect((await app.inject({ method: 'GET', url: '/sharing/rest?f=json' })).json()).toEqual({ currentVersion: expect.any(String) });
       const page = await app.inject({ method: 'GET', url: '/members' });
       expect(String(page.headers['content-type'])).toMatch(/^text\/html/);
       expect(page.body).toContain('<title>console</title>');
