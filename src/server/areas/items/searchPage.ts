@@ -1,33 +1,39 @@
 /**
- * One page of an item search and its `total`, at a cost that follows the page rather than the number
- * of matches:
+ * One page of an item search and its `total`, exact, at a cost that follows the page rather than
+ * the number of matches once a result set has been read:
  *
- * 1. One statement reads the next FEW + 1 matches in order from `start` (with no sortField through
- *    the index items_default_order of migration 016, stopping there) and the page's whole rows. When
- *    the matches end within FEW, the total is known: start + their number. Selective terms end here.
- * 2. Otherwise a sample of the table's blocks (TABLESAMPLE SYSTEM with a fixed seed: the same blocks
- *    while the table keeps its size, so the estimate holds from page to page) estimates the matches.
- *    An estimate of at least ten times EXACT_TOTAL_LIMIT is taken as proof of more than the limit: it
- *    is the total (a broad term; nothing is counted).
- * 3. Otherwise the matches are counted up to EXACT_TOTAL_LIMIT + 1: the count is the total at or
- *    below the limit; above, the estimate (or the full count when the sample held too few matches
- *    to estimate from).
+ * 1. A result set kept by searchLists.ts (its ordered ids, valid until the next change to what a
+ *    search sees: migration 019's counter) answers any page — deep ones included — as a slice of
+ *    ids read by primary key, and its total is the list's length.
+ * 2. Otherwise a first page (start within the first 100) reads the next FEW + 1 matches in order
+ *    from `start` (with no sortField through the index items_default_order of migration 016,
+ *    stopping there) and the page's whole rows in one statement. When the matches end within FEW,
+ *    the total is known: start + their number. Selective terms end here, and nothing is kept.
+ * 3. Otherwise a first page's matches are counted (exact; the count is kept the same way), and a
+ *    deeper page reads the matching ids in order once (one statement, at most MAX_LIST_MATCHES) and
+ *    keeps them: the total is exact, and the following pages are step 1.
  *
- * An estimate is rounded to two significant digits and kept within what is known (more than the
- * limit; at least start + num when another page follows; at most the start of an empty page).
- * `num=0`, the way to ask "how many", always counts every match. Why: counting the 20,000 matches of
- * a broad term among 100,000 items reads most of the table (40 ms on the embedded database, against
- * 0.3 ms for a primary-key read), while their first page takes 1 ms.
+ * Only beyond MAX_LIST_MATCHES (200,000 matches), or when the order or condition reads view counts
+ * (which change on every view without moving the counter), does the earlier estimate apply: a
+ * sample of the table's blocks (TABLESAMPLE SYSTEM with a fixed seed: the same blocks while the
+ * table keeps its size) — at least ten times EXACT_TOTAL_LIMIT is the total; otherwise the matches
+ * are counted up to EXACT_TOTAL_LIMIT + 1, exact at or below it and the estimate above. An estimate
+ * is rounded to two significant digits, flagged with the local extra `totalEstimated: true` and
+ * kept within what is known (more than the limit; at least start + num when another page follows;
+ * at most the start of an empty page). `num=0` always counts every match; `nextStart` is exact.
  *
- * The public documentation describes search as an index that may lag behind changes and as "fuzzy,
- * making it ideal for human interaction, but not necessarily ideal for looking for specific records
- * programmatically". `nextStart` stays exact, so a client paging by it sees every match. An estimated
- * total is flagged with the local extra `totalEstimated: true` (docs/rest-operations.md).
+ * Why keep lists: a deep page by `start` walks every match before it, and counting 20,000 matches
+ * among 100,000 items reads most of the table (40 ms on the embedded database, against 0.3 ms for a
+ * primary-key read); clients page through one result set with the same query (nextStart), so the
+ * work is done once per result set instead of once per page. The first call of a large result set
+ * pays for one count, the first deep page for reading its ids in order (docs/performance.md has the
+ * figures).
  */
 import { LIMITS } from '../../../shared/limits.ts';
 import type { Queryable } from '../../store/db.ts';
+import { buildList, keepCount, keptCount, keptList, MAX_LIST_MATCHES, searchGeneration } from './searchLists.ts';
 
-/** Up to this many matches the total is exact. */
+/** Up to this many matches an estimated total (more than MAX_LIST_MATCHES, or view counts) is counted exactly. */
 export const EXACT_TOTAL_LIMIT = 1000;
 /** The matches read in order from `start` (one more than this): as many as the largest page. */
 const FEW = LIMITS.maxPageSize;
@@ -57,9 +63,49 @@ export interface SearchPage<T> {
   estimated: boolean;
 }
 
-export async function searchPage<T>(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, limit: number): Promise<SearchPage<T>> {
-  if (limit === 0) return { rows: [], total: await countMatches(db, m), estimated: false };
-  const { rows, next } = await nextMatches<T>(db, m, order, offset, limit);
+export async function searchPage<T extends { id: string }>(
+  db: Queryable,
+  m: SearchMatches,
+  order: readonly SortKey[],
+  offset: number,
+  limit: number,
+): Promise<SearchPage<T>> {
+  const orderBy = order.map(([e, d]) => `${e} ${d}`).join(', ');
+  // View counts change on every item view without moving the counter: such lists are not kept.
+  const keepable = !/\bi\.num_views\b/.test(`${m.where} ${orderBy}`);
+  const generation = keepable ? await searchGeneration(db) : undefined;
+  const key = JSON.stringify([m.joins, m.where, orderBy, m.params]);
+  let list = generation === undefined ? undefined : keptList(db, key, generation);
+  if (limit === 0) {
+    const kept = list?.complete ? list.count : generation === undefined ? undefined : keptCount(db, key, generation);
+    return { rows: [], total: kept ?? (await countMatches(db, m)), estimated: false };
+  }
+  const build = () => buildList(db, key, generation!, matchIdsSql(m, orderBy, MAX_LIST_MATCHES + 1), m.params);
+  if (!list && offset < FEW) {
+    // A first page reads its rows in order and stops: selective searches end here, exact.
+    const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit);
+    if (next <= FEW && (next > 0 || offset === 0)) return { rows, total: offset + next, estimated: false };
+    if (generation === undefined) return estimatedTotal(db, m, rows, next, offset, limit);
+    // The total alone: counting costs a fraction of reading every id in order, which waits for a deeper page.
+    const total = keptCount(db, key, generation) ?? keepCount(db, key, generation, await countMatches(db, m));
+    return { rows, total, estimated: false };
+  }
+  if (!list && generation !== undefined) list = await build();
+  if (list && (list.complete || offset + limit <= list.count)) {
+    const rows = await rowsByIds<T>(db, m.select, list.slice(offset, limit));
+    if (list.complete) return { rows, total: list.count, estimated: false };
+    return estimatedTotal(db, m, rows, FEW + 1, offset, limit);
+  }
+  const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit);
+  if (next <= FEW && next > 0) return { rows, total: offset + next, estimated: false };
+  return estimatedTotal(db, m, rows, next, offset, limit);
+}
+
+/**
+ * The total of a search too large to keep (more than MAX_LIST_MATCHES), or whose list is not kept:
+ * steps 2 and 3 above.
+ */
+async function estimatedTotal<T>(db: Queryable, m: SearchMatches, rows: T[], next: number, offset: number, limit: number): Promise<SearchPage<T>> {
   const exact = (total: number) => ({ rows, total, estimated: false });
   if (next <= FEW && (next > 0 || offset === 0)) return exact(offset + next);
   const more = next > limit;
@@ -76,12 +122,23 @@ export async function searchPage<T>(db: Queryable, m: SearchMatches, order: read
   return estimate ? estimated(estimate.matches) : exact(await countMatches(db, m));
 }
 
+/** The matching ids and their rank in the order, at most `upTo`. */
+const matchIdsSql = (m: SearchMatches, orderBy: string, upTo: number) =>
+  `SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS r FROM items i ${m.joins} WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${upTo}`;
+
+/** The whole rows of `ids`, in that order (one JSON text, as nextMatches reads them). */
+async function rowsByIds<T extends { id: string }>(db: Queryable, select: string, ids: string[]): Promise<T[]> {
+  if (!ids.length) return [];
+  const [found] = await db.query<{ page: string | null }>(`SELECT json_agg(page)::text AS page FROM (${select} WHERE i.id = ANY($1::text[])) page`, [ids]);
+  const byId = new Map((found.page === null ? [] : (JSON.parse(found.page) as T[])).map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /**
  * Step 1 in one statement (each statement costs its own planning and round trip): the next FEW + 1
  * matches in order from `offset`, the first `limit` of them as whole rows of `m.select`.
  */
-async function nextMatches<T>(db: Queryable, m: SearchMatches, order: readonly SortKey[], offset: number, limit: number) {
-  const orderBy = order.map(([e, d]) => `${e} ${d}`).join(', ');
+async function nextMatches<T>(db: Queryable, m: SearchMatches, orderBy: string, offset: number, limit: number) {
   // The whole rows are read for the page's ids only (the rows past it are counted, not read), and
   // come back as one JSON text: parsing one field is cheaper than parsing a row's forty.
   const [found] = await db.query<{ next: number; page: string | null }>(
