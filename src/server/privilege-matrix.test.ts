@@ -226,6 +226,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     const id = await item();
     return { url: `${REST}/search`, params: { q: `id:${id}` }, shown: (b) => b.results?.some((i: { id: string }) => i.id === id) };
   },
+  // A private item in a private group: a caller who is neither sees it only with both administrative views.
+  'content/groups/:groupId/search': async () => {
+    const [id, groupId] = [await item(), await group()];
+    await svc.db.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, 0)', [id, groupId]);
+    return { url: `${REST}/content/groups/${groupId}/search`, shown: (b) => b.results?.some((i: { id: string }) => i.id === id) };
+  },
   // Reassign
   'content/users/:username/items/:itemId/reassign': async () => ({ url: `${ITEM(await item())}/reassign`, params: { targetUsername: 'publisher1' } }),
   'content/users/:username/items/:itemId/canReassign': async () => ({ url: `${ITEM(await item())}/canReassign`, params: { targetUsername: 'publisher1' } }),

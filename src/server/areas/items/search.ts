@@ -8,7 +8,9 @@
  * contentstatus, orgid, group, name, created / modified (epoch ms, ranges `[a TO b]`).
  * A free term matches title, tags, snippet or description.
  *
- * `total` is exact up to 1,000 matches and estimated beyond (searchPage.ts); `nextStart` is exact.
+ * `total` is exact (searchPage.ts: a large result set is kept until the next change; beyond 200,000
+ * matches it is estimated); `nextStart` is exact. `content/groups/<groupId>/search` is the same search
+ * within one group (plus bbox and categories, searchFilters.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -21,6 +23,8 @@ import type { Queryable } from '../../store/db.ts';
 import { toItem } from './access.ts';
 import { SELECT_LISTED_ITEM, type ListedItemRow } from './repo.ts';
 import { searchPage, type SearchPage, type SortKey } from './searchPage.ts';
+import { bboxParam, categoriesParam, categoryFiltersParam, itemFilterSql } from './searchFilters.ts';
+import { visibleGroup } from '../groups/service.ts';
 
 export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
 
@@ -128,6 +132,10 @@ export interface ItemSearch {
   sortOrder: 'asc' | 'desc';
   offset: number;
   limit: number;
+  /** Group Content Search: only items shared to this group (the route has checked the caller may see it). */
+  groupId?: string;
+  /** Extra conditions over `i` (categories, bbox), with their parameters bound through `p`. */
+  filters?: (p: (v: unknown) => string) => string[];
 }
 
 export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchPage<ListedItemRow>> {
@@ -139,7 +147,11 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchP
       OR (i.org_id = $2 AND (i.access = 'org' OR $3::boolean))
       OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = i.id AND vm.user_id = $1))`;
   // An upload still open (multipart, not committed) is found by its owner only.
-  const where = `${visible} AND (i.status <> 'partial' OR i.owner_id = $1) AND ${itemConditionSql(parseQuery(s.q), p)}`;
+  const constraints = [
+    ...(s.groupId ? [`EXISTS (SELECT 1 FROM item_shares gs WHERE gs.item_id = i.id AND gs.group_id = ${p(s.groupId)})`] : []),
+    ...(s.filters?.(p) ?? []),
+  ];
+  const where = [`${visible} AND (i.status <> 'partial' OR i.owner_id = $1)`, ...constraints, itemConditionSql(parseQuery(s.q), p)].join(' AND ');
   // The owners' table only when the query or the order names owners.
   const needsOwner = s.sortField === 'owner' || /\bo\.username\b/.test(where);
   const joins = needsOwner ? 'JOIN users o ON o.id = i.owner_id' : '';
@@ -158,7 +170,46 @@ export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchP
   return searchPage<ListedItemRow>(db, { joins, where, params, select: SELECT_LISTED_ITEM }, order, s.offset, s.limit);
 }
 
+/** Group Content Search: the search's parameters and the filters only this operation takes. */
+export const groupContentSearchParams = searchItemsParams.extend({
+  bbox: bboxParam,
+  categories: categoriesParam,
+  categoryFilters: categoryFiltersParam,
+});
+
 export function itemSearchRoutes(app: FastifyInstance): void {
+  // `content/groups/<groupId>/search` (Group Content Search): the items shared to a group the caller
+  // may see, with the search's q, paging and sort, and only the items the caller may see (the same
+  // engine: the group is one more condition). A group the caller cannot see answers as one that
+  // does not exist. Seeing everything needs both administrative views: the group's and its items'.
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/groups/:groupId/search`,
+    authority: visible('portal:admin:viewGroups', 'portal:admin:viewItems'),
+    params: groupContentSearchParams,
+    access: 'public',
+    extras: ['totalEstimated'],
+    handler: async ({ caller, params, path, portal }) => {
+      const group = await visibleGroup(portal.db, path.groupId, caller);
+      const { total, estimated, rows } = await searchItems(portal.db, {
+        caller,
+        q: params.q,
+        sortField: params.sortField,
+        sortOrder: params.sortOrder,
+        offset: params.start - 1,
+        limit: params.num,
+        groupId: group.id,
+        filters: (p) => itemFilterSql(params, p),
+      });
+      return {
+        query: params.q,
+        ...pageEnvelope(total, params, rows.length),
+        ...(estimated ? { totalEstimated: true } : {}),
+        results: rows.map(toItem),
+      };
+    },
+  });
+
   operation(app, {
     method: 'read',
     path: `${REST}/search`,
