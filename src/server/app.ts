@@ -18,6 +18,7 @@ import { collaborationRoutes } from './areas/collaborations/routes.ts';
 import { folderRoutes } from './areas/folders/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
 import { itemManageRoutes } from './areas/items/manage.ts';
+import { updateThumbnailRoutes } from './areas/items/updateThumbnail.ts';
 import { itemReadRoutes } from './areas/items/read.ts';
 import { itemSearchRoutes } from './areas/items/search.ts';
 import { itemSharingRoutes } from './areas/items/sharing.ts';
@@ -105,6 +106,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   userDefaultSettingsRoutes(app);
   itemReadRoutes(app);
   itemManageRoutes(app);
+  updateThumbnailRoutes(app);
   folderRoutes(app);
   itemSearchRoutes(app);
   itemSharingRoutes(app);

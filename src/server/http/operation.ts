@@ -12,7 +12,7 @@ import type { Authority } from './authority.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
-import { takesUserIdInPath, usernameOfPath } from './userPath.ts';
+import { usernameOfPath } from './userPath.ts';
 
 export const REST = '/sharing/rest';
 export const PORTAL_ADMIN = '/portaladmin';
@@ -145,6 +145,11 @@ declare module 'fastify' {
 function declaredOperations(app: FastifyInstance): DeclaredOperation[] {
   if (!app.hasDecorator('operations')) app.decorate('operations', []);
   return app.operations;
+}
+
+/** The routes whose `:username` segment may carry a user id instead (userPath.ts). */
+function takesUserIdInPath(routePath: string): boolean {
+  return routePath.startsWith(`${REST}/content/users/:username`) || routePath.startsWith(`${REST}/community/users/:username`);
 }
 
 function responseFormat(f: unknown, csv = false): 'json' | 'pjson' | 'csv' {

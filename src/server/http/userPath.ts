@@ -6,7 +6,6 @@
  */
 import type { Caller } from './auth.ts';
 import type { Queryable } from '../store/db.ts';
-import { REST } from './operation.ts';
 
 /** A user id as store/ids.ts hexId() makes them. Usernames of that shape are refused (isUserIdShaped). */
 const USER_ID = /^[0-9a-f]{32}$/;
@@ -14,11 +13,6 @@ const USER_ID = /^[0-9a-f]{32}$/;
 /** Whether a name has the shape of a user id (any case): such names cannot be usernames, so the two never meet. */
 export function isUserIdShaped(name: string): boolean {
   return USER_ID.test(name.toLowerCase());
-}
-
-/** The routes whose `:username` segment may carry a user id instead. */
-export function takesUserIdInPath(routePath: string): boolean {
-  return routePath.startsWith(`${REST}/content/users/:username`) || routePath.startsWith(`${REST}/community/users/:username`);
 }
 
 /**

@@ -13,7 +13,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { multipartLimits } from '../../http/multipart.ts';
-import { operation, REST } from '../../http/operation.ts';
+import { operation } from '../../http/operation.ts';
 import { ownerOr } from '../../http/authority.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -26,7 +26,7 @@ import { findFolder, lockItem, type ItemRow } from './repo.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { deactivateItemTasks } from '../tasks/itemTasks.ts';
-import { updateThumbnailRoutes } from './updateThumbnail.ts';
+import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -318,7 +318,7 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
 }
 
 export function itemManageRoutes(app: FastifyInstance): void {
-  for (const base of [`${REST}/content/users/:username/items/:itemId`, `${REST}/content/users/:username/:folderId/items/:itemId`]) {
+  for (const base of OWNER_ITEM_PATHS) {
     operation(app, {
       method: 'write',
       path: `${base}/update`,
@@ -330,7 +330,6 @@ export function itemManageRoutes(app: FastifyInstance): void {
       files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES } },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
-    updateThumbnailRoutes(app, base);
     operation(app, {
       method: 'write',
       path: `${base}/move`,

@@ -70,7 +70,7 @@ describe('updateThumbnail', () => {
     const id = await newItem();
     const body = await postForm(
       `content/users/user1/items/${id}/updateThumbnail`,
-      { file: [new Blob([png]), 'upload.png'], filename: 'cover.png' },
+      { file: [new Blob([new Uint8Array(png)]), 'upload.png'], filename: 'cover.png' },
       tokens.user1,
     );
     expect(body).toEqual({ success: true });

@@ -16,6 +16,7 @@ import { badParam } from '../../http/errors.ts';
 import { operation } from '../../http/operation.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import { updateItem, updateItemParams } from './manage.ts';
+import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
@@ -71,14 +72,16 @@ export async function updateThumbnail(
   return { success: true };
 }
 
-export function updateThumbnailRoutes(app: FastifyInstance, base: string): void {
-  operation(app, {
-    method: 'write',
-    path: `${base}/updateThumbnail`,
-    authority: ownerOr('portal:admin:updateItems'),
-    params: updateThumbnailParams,
-    longParams: { data: DATA_CHARS },
-    files: { parts: { file: THUMBNAIL_MAX_BYTES } },
-    handler: ({ caller, path, params, portal }) => updateThumbnail(portal, caller, path.username, path.itemId, params),
-  });
+export function updateThumbnailRoutes(app: FastifyInstance): void {
+  for (const base of OWNER_ITEM_PATHS) {
+    operation(app, {
+      method: 'write',
+      path: `${base}/updateThumbnail`,
+      authority: ownerOr('portal:admin:updateItems'),
+      params: updateThumbnailParams,
+      longParams: { data: DATA_CHARS },
+      files: { parts: { file: THUMBNAIL_MAX_BYTES } },
+      handler: ({ caller, path, params, portal }) => updateThumbnail(portal, caller, path.username, path.itemId, params),
+    });
+  }
 }
