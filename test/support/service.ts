@@ -37,6 +37,8 @@ export interface TestService {
   tokenFor(username: string): Promise<string>;
   /** POST a REST operation in-process (form-encoded, f=json); the parsed answer. Throws unless HTTP 200. */
   post(path: string, params?: Record<string, string>, token?: string): Promise<any>;
+  /** POST a REST operation in-process as multipart/form-data (a field is a string or [file, name]); the parsed answer. */
+  postForm(path: string, fields: Record<string, string | [Blob, string]>, token?: string): Promise<any>;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,25 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
     async post(path, params = {}, token) {
       const payload: Record<string, string> = { f: 'json', ...params, ...(token ? { token } : {}) };
       const res = await app.inject({ method: 'POST', url: `/sharing/rest/${path}`, payload });
+      if (res.statusCode !== 200) throw new Error(`POST ${path}: HTTP ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
+    async postForm(path, fields, token) {
+      const form = new FormData();
+      form.set('f', 'json');
+      if (token) form.set('token', token);
+      for (const [name, value] of Object.entries(fields)) {
+        if (Array.isArray(value)) form.set(name, value[0], value[1]);
+        else form.set(name, value);
+      }
+      // Request encodes the form (boundary and all) as a browser would.
+      const encoded = new Request('http://127.0.0.1/', { method: 'POST', body: form });
+      const res = await app.inject({
+        method: 'POST',
+        url: `/sharing/rest/${path}`,
+        payload: Buffer.from(await encoded.arrayBuffer()),
+        headers: { 'content-type': encoded.headers.get('content-type')! },
+      });
       if (res.statusCode !== 200) throw new Error(`POST ${path}: HTTP ${res.statusCode} ${res.body}`);
       return res.json();
     },

@@ -25,26 +25,6 @@ async function get(path: string, token?: string) {
   return res.json();
 }
 
-/** A multipart POST, as the SDK sends addItem with a file. */
-async function postForm(path: string, fields: Record<string, string | [Blob, string]>, token: string) {
-  const fd = new FormData();
-  fd.set('f', 'json');
-  fd.set('token', token);
-  for (const [k, v] of Object.entries(fields)) {
-    if (Array.isArray(v)) fd.set(k, v[0], v[1]);
-    else fd.set(k, v);
-  }
-  const r = new Request('http://127.0.0.1/', { method: 'POST', body: fd });
-  const res = await svc.app.inject({
-    method: 'POST',
-    url: `/sharing/rest/${path}`,
-    payload: Buffer.from(await r.arrayBuffer()),
-    headers: { 'content-type': r.headers.get('content-type')! },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
 describe('a member named by id', () => {
   it('community/users/<id> is the member’s record, as by username', async () => {
     const byId = await get(`community/users/${ids.user1}`, tokens.user1);
@@ -60,7 +40,7 @@ describe('a member named by id', () => {
     const [row] = await svc.db.query<{ owner_id: string }>('SELECT owner_id FROM items WHERE id = $1', [added.id]);
     expect(row.owner_id).toBe(ids.user1);
 
-    const file = await postForm(
+    const file = await svc.postForm(
       `content/users/${ids.user1}/addItem`,
       { title: 'File by id', type: 'CSV', file: [new Blob(['a,b\n1,2\n']), 'points.csv'] },
       tokens.user1,
@@ -96,7 +76,7 @@ describe('a member named by id', () => {
     const byName = await svc.post('content/users/admin/addItem', { title: 'x', type: 'Web Map' }, tokens.user1);
     expect(byId.error.code).toBe(403);
     expect(byId).toEqual(byName);
-    const upload = await postForm(`content/users/${ids.admin}/addItem`, { title: 'x', type: 'CSV', file: [new Blob(['a\n1\n']), 'a.csv'] }, tokens.user1);
+    const upload = await svc.postForm(`content/users/${ids.admin}/addItem`, { title: 'x', type: 'CSV', file: [new Blob(['a\n1\n']), 'a.csv'] }, tokens.user1);
     expect(upload.error.code).toBe(403);
   });
 });

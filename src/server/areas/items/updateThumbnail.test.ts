@@ -39,25 +39,6 @@ async function newItem(owner = 'user1'): Promise<string> {
   return body.id;
 }
 
-async function postForm(path: string, fields: Record<string, string | [Blob, string]>, token: string) {
-  const fd = new FormData();
-  fd.set('f', 'json');
-  fd.set('token', token);
-  for (const [k, v] of Object.entries(fields)) {
-    if (Array.isArray(v)) fd.set(k, v[0], v[1]);
-    else fd.set(k, v);
-  }
-  const r = new Request('http://127.0.0.1/', { method: 'POST', body: fd });
-  const res = await svc.app.inject({
-    method: 'POST',
-    url: `/sharing/rest/${path}`,
-    payload: Buffer.from(await r.arrayBuffer()),
-    headers: { 'content-type': r.headers.get('content-type')! },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
 /** The item's thumbnail path and the bytes served there. */
 async function thumbnailOf(id: string, token: string) {
   const item = await svc.post(`content/items/${id}`, {}, token);
@@ -68,7 +49,7 @@ async function thumbnailOf(id: string, token: string) {
 describe('updateThumbnail', () => {
   it('takes a file part named by filename, and the item serves it', async () => {
     const id = await newItem();
-    const body = await postForm(
+    const body = await svc.postForm(
       `content/users/user1/items/${id}/updateThumbnail`,
       { file: [new Blob([new Uint8Array(png)]), 'upload.png'], filename: 'cover.png' },
       tokens.user1,

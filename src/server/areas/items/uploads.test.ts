@@ -23,30 +23,11 @@ async function post(path: string, params: Record<string, string>, token?: string
   return res.json();
 }
 
-async function postForm(path: string, fields: Record<string, string | [Blob, string]>, token?: string) {
-  const fd = new FormData();
-  fd.set('f', 'json');
-  if (token) fd.set('token', token);
-  for (const [k, v] of Object.entries(fields)) {
-    if (Array.isArray(v)) fd.set(k, v[0], v[1]);
-    else fd.set(k, v);
-  }
-  const r = new Request('http://x/', { method: 'POST', body: fd });
-  const res = await svc.app.inject({
-    method: 'POST',
-    url: `/sharing/rest/${path}`,
-    payload: Buffer.from(await r.arrayBuffer()),
-    headers: { 'content-type': r.headers.get('content-type')! },
-  });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
 const start = async (user = 'user1') => (await post(`content/users/${user}/addItem`, { multipart: 'true', filename: 'data.bin' }, tokens[user])).id as string;
 const part = (id: string, n: number | string, content: string, how: 'query' | 'body' = 'query', user = 'user1') =>
   how === 'query'
-    ? postForm(`content/users/${user}/items/${id}/addPart?partNum=${n}`, { file: [new Blob([content]), 'blob'] }, tokens[user])
-    : postForm(`content/users/${user}/items/${id}/addPart`, { partNum: String(n), file: [new Blob([content]), 'blob'] }, tokens[user]);
+    ? svc.postForm(`content/users/${user}/items/${id}/addPart?partNum=${n}`, { file: [new Blob([content]), 'blob'] }, tokens[user])
+    : svc.postForm(`content/users/${user}/items/${id}/addPart`, { partNum: String(n), file: [new Blob([content]), 'blob'] }, tokens[user]);
 const itemRow = async (id: string) => (await svc.db.query<Record<string, any>>('SELECT * FROM items WHERE id = $1', [id]))[0];
 
 describe('parts', () => {
@@ -55,7 +36,9 @@ describe('parts', () => {
     expect(await part(id, 1, 'a', 'query')).toEqual({ success: true, id });
     expect(await part(id, 10000, 'z', 'body')).toEqual({ success: true, id });
     for (const n of [0, 10001, 'x']) expect((await part(id, n, 'a')).error.details[0]).toContain("'partNum'");
-    expect((await postForm(`content/users/user1/items/${id}/addPart`, { file: [new Blob(['a']), 'b'] }, tokens.user1)).error.details[0]).toContain("'partNum'");
+    expect((await svc.postForm(`content/users/user1/items/${id}/addPart`, { file: [new Blob(['a']), 'b'] }, tokens.user1)).error.details[0]).toContain(
+      "'partNum'",
+    );
     expect((await post(`content/users/user1/items/${id}/addPart?partNum=2`, {}, tokens.user1)).error.details[0]).toContain("'file'");
     expect(await post(`content/users/user1/items/${id}/parts`, {}, tokens.user1)).toEqual({ parts: [1, 10000] });
   });
@@ -73,8 +56,8 @@ describe('parts', () => {
 
   it('only the owner adds parts; someone else’s item is "does not exist"', async () => {
     const id = await start();
-    expect((await postForm(`content/users/user1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.admin)).error.code).toBe(403);
-    expect((await postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(
+    expect((await svc.postForm(`content/users/user1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.admin)).error.code).toBe(403);
+    expect((await svc.postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(
       400,
     );
   });
