@@ -40,6 +40,12 @@ function orgOf(caller: Caller, orgId: string): string {
   return id;
 }
 
+/** One page of a user search (community/users, portals/self/users/search), in the search envelope. */
+async function userSearchPage(db: Db, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
+  const { total, rows } = await listMembers(db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
+  return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+}
+
 export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
@@ -83,13 +89,7 @@ export function userRoutes(app: FastifyInstance): void {
       const filter: MemberFilter = canViewMembers(caller, caller.orgId)
         ? { orgId: caller.orgId, condition }
         : { orgId: caller.orgId, condition: (p) => `(${condition(p)}) AND u.id = ${p(caller.userId)}` };
-      const { total, rows } = await listMembers(
-        portal.db,
-        filter,
-        { field: params.sortField, order: params.sortOrder },
-        { offset: params.start - 1, limit: params.num },
-      );
-      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+      return userSearchPage(portal.db, caller, filter, params);
     },
   });
 
@@ -140,13 +140,7 @@ export function userRoutes(app: FastifyInstance): void {
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
       const filter = { orgId, ...parseUserQuery(params.q) };
-      const { total, rows } = await listMembers(
-        portal.db,
-        filter,
-        { field: params.sortField, order: params.sortOrder },
-        { offset: params.start - 1, limit: params.num },
-      );
-      return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+      return userSearchPage(portal.db, caller, filter, params);
     },
   });
 
