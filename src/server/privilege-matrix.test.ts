@@ -328,6 +328,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   // The organization
   'portals/:orgId': async () => ({ url: ORG() }),
   'portals/:orgId/update': async () => ({ url: `${ORG()}/update`, params: { description: `changed ${uid()}` } }),
+  'portals/:orgId/settings': async () => ({ url: `${ORG()}/settings` }),
   'portals/:orgId/history': async () => ({ url: `${ORG()}/history` }),
   'portals/:orgId/userDefaultSettings': async () => ({ url: `${ORG()}/userDefaultSettings` }),
   'portals/:orgId/setUserDefaultSettings': async () => ({ url: `${ORG()}/setUserDefaultSettings`, params: { role: 'iAAAAAAAAAAAAAAA' } }),

@@ -28,6 +28,16 @@ export interface Portal {
   authorizedCrossOriginDomains: string[];
   /** Origins that may call with credentials (CORS); empty: every origin (allowedOrigins.ts). */
   allowedOrigins: string[];
+  /**
+   * The group searches (`community/groups?q=`) whose first group holds the basemap gallery's Web
+   * Maps, as the Maps SDK's `Portal.fetchBasemaps()` reads them; unset, a query no group matches.
+   */
+  basemapGalleryGroupQuery: string;
+  vectorBasemapGalleryGroupQuery: string;
+  /** Which of the two the gallery uses. */
+  useVectorBasemaps: boolean;
+  /** The gallery the SDK uses instead when the app has a basemap-styles API key: the one in use here. */
+  devBasemapGalleryGroupQuery: string;
   subscriptionInfo: {
     id: string;
     type: string;
@@ -44,6 +54,39 @@ export interface Portal {
   user?: PortalUser;
 }
 
+/** The longest basemap gallery group query kept (a group search's `q` may be longer; a gallery query is one group's). */
+export const MAX_GALLERY_QUERY_CHARS = 1024;
+
+const galleryGroupQuery = z.string().trim().max(MAX_GALLERY_QUERY_CHARS, `must be at most ${MAX_GALLERY_QUERY_CHARS} characters`);
+
+/** One entry of `portals/regions` (a bare array): the English name, the code, the name in the asked culture. */
+export interface PortalRegion {
+  name: string;
+  region: string;
+  localizedName: string;
+}
+
+/** One entry of `portals/languages` (a bare array): the English name, the culture code, the language's own name. */
+export interface PortalLanguage {
+  language: string;
+  culture: string;
+  localizedName: string;
+}
+
+/** `portals/regions?culture=`: the culture the localized names are in (unknown or malformed: English). */
+export const portalRegionsParams = z.object({ culture: z.string().max(35).optional() });
+
+/**
+ * `portals/<orgId>/settings` (Organization Settings): the fields of the documented resource this
+ * portal has. No helper services and no other portal instances to redirect to (both empty), no
+ * informational banner or access notice (left out).
+ */
+export interface PortalSettings {
+  allowedRedirectUris: string[];
+  helperServices: Record<string, never>;
+  culture: string;
+}
+
 /**
  * `portals/<orgId>/update`: the organization settings this portal keeps. `maxExternalMembersPerGroup`
  * is a local setting (members from other organizations one group may hold).
@@ -58,6 +101,10 @@ export const updatePortalParams = z.object({
   maxExternalMembersPerGroup: wireInt(0, 100_000).optional(),
   /** Comma-separated origins (or a JSON array); empty text clears the list (every origin allowed). */
   allowedOrigins: allowedOriginsParam.optional(),
+  /** The basemap gallery group queries (a group search `q`); empty text clears one (no gallery). */
+  basemapGalleryGroupQuery: galleryGroupQuery.optional(),
+  vectorBasemapGalleryGroupQuery: galleryGroupQuery.optional(),
+  useVectorBasemaps: wireBool.optional(),
   /** Local operation: marks the organization verified (public_authoritative needs a public, verified organization). */
   isVerified: wireBool.optional(),
 });

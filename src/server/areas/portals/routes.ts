@@ -1,11 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { updatePortalParams } from '../../../shared/contract/portals.ts';
+import { portalRegionsParams, updatePortalParams } from '../../../shared/contract/portals.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { member, privileges } from '../../http/authority.ts';
-import { getPortal, updatePortal } from './service.ts';
+import { member, own, privileges } from '../../http/authority.ts';
+import { LANGUAGES, regionsIn } from './regions.ts';
+import { getPortal, getPortalSettings, updatePortal } from './service.ts';
 
 export function portalRoutes(app: FastifyInstance): void {
+  // Static paths: Fastify's router prefers them to `portals/:orgId`, so "regions" and "languages"
+  // are never read as organization ids. Fixed tables, no organization's data: anyone may read them.
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/regions`,
+    authority: own(),
+    params: portalRegionsParams,
+    access: 'public',
+    handler: async ({ params }) => regionsIn(params.culture),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/languages`,
+    authority: own(),
+    params: z.object({}),
+    access: 'public',
+    handler: async () => LANGUAGES,
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/settings`,
+    authority: member(),
+    params: z.object({}),
+    access: 'public',
+    handler: ({ caller, path, portal }) => getPortalSettings(portal, caller, path.orgId),
+  });
+
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId`,

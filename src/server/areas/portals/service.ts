@@ -1,5 +1,5 @@
 /** The organization record, as members and as anonymous callers see it. */
-import type { Portal } from '../../../shared/contract/portals.ts';
+import type { Portal, PortalSettings } from '../../../shared/contract/portals.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
@@ -11,6 +11,7 @@ import { applyOrgVerification } from '../items/orgVerification.ts';
 import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
 import { allowedOriginsOf, storedAllowedOrigins } from './allowedOrigins.ts';
+import { basemapGalleryOf, storedBasemapGallery } from './basemapGallery.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
 
 /** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
@@ -50,6 +51,7 @@ function portalRecord(org: OrgRow): Portal {
     canSearchPublic: true,
     authorizedCrossOriginDomains: [],
     allowedOrigins: storedAllowedOrigins(org),
+    ...basemapGalleryOf(org),
     subscriptionInfo: {
       id: org.id,
       type: 'In House',
@@ -66,9 +68,7 @@ function portalRecord(org: OrgRow): Portal {
 
 /** `portals/self` (orgId "self") or `portals/<orgId>`. Another organization shows only its public card. */
 export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<Portal> {
-  const id = orgId === 'self' ? caller?.orgId : orgId;
-  const org = id ? await findOrg(ctx.db, id) : await defaultOrg(ctx.db);
-  if (!org) throw notFound(`Organization '${orgId}'`);
+  const org = await orgOfPath(ctx, caller, orgId);
   const record = portalRecord(org);
   if (!caller || caller.orgId !== org.id) return record;
   return {
@@ -77,6 +77,23 @@ export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId
     maxExternalMembersPerGroup: await externalMemberLimit(ctx.db, org.id),
     user: toPortalUser(caller.user, true),
   };
+}
+
+/** The organization a `portals/<orgId>` path names: the caller's for "self" (the primary one for anonymous callers). */
+async function orgOfPath(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<OrgRow> {
+  const id = orgId === 'self' ? caller?.orgId : orgId;
+  const org = id ? await findOrg(ctx.db, id) : await defaultOrg(ctx.db);
+  if (!org) throw notFound(`Organization '${orgId}'`);
+  return org;
+}
+
+/**
+ * `portals/<orgId>/settings`: the documented Organization Settings this portal has, for anyone (the
+ * resource is "the configuration as seen by the current users, either anonymous or logged in").
+ */
+export async function getPortalSettings(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<PortalSettings> {
+  const org = await orgOfPath(ctx, caller, orgId);
+  return { allowedRedirectUris: [], helperServices: {}, culture: portalRecord(org).culture };
 }
 
 /** The settings an update changes, before and after. */
@@ -88,6 +105,7 @@ function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { 
     isVerified: org.is_verified,
     maxExternalMembersPerGroup: org.settings?.maxExternalMembersPerGroup ?? null,
     allowedOrigins: storedAllowedOrigins(org),
+    ...storedBasemapGallery(org),
   };
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
@@ -110,6 +128,10 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     const settings = { ...org.settings };
     if (params.maxExternalMembersPerGroup !== undefined) settings.maxExternalMembersPerGroup = params.maxExternalMembersPerGroup;
     if (params.allowedOrigins !== undefined) settings.allowedOrigins = params.allowedOrigins;
+    // Empty text clears a gallery query: portals/self then answers one no group matches.
+    if (params.basemapGalleryGroupQuery !== undefined) settings.basemapGalleryGroupQuery = params.basemapGalleryGroupQuery;
+    if (params.vectorBasemapGalleryGroupQuery !== undefined) settings.vectorBasemapGalleryGroupQuery = params.vectorBasemapGalleryGroupQuery;
+    if (params.useVectorBasemaps !== undefined) settings.useVectorBasemaps = params.useVectorBasemaps;
     await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6, is_verified = $7 WHERE id = $1', [
       orgId,
       params.name ?? org.name,
