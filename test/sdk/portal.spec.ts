@@ -116,3 +116,30 @@ test('portal.fetchBasemaps() of a fresh portal is empty, without error, even wit
   });
   expect(count).toBe(0);
 });
+
+test("portal.fetchBasemaps() shows the Web Maps of the group the organization's basemapGalleryGroupQuery names", async ({ app, env }) => {
+  const svc = env.portal.svc;
+  const tag = uniqueTag('gallery');
+  const groupId = await createGroup(svc, 'admin', `${tag} basemaps`, tag);
+  const id = await addItem(svc, 'admin', { title: `${tag} streets`, type: 'Web Map', tags: tag, text: '{}' });
+  await shareItem(svc, 'admin', id, { groups: groupId });
+  // Another group with a Web Map, which must not show: the query names one group by id.
+  const otherGroup = await createGroup(svc, 'admin', `${tag} other`, tag);
+  await shareItem(svc, 'admin', await addItem(svc, 'admin', { title: `${tag} other map`, type: 'Web Map', tags: tag, text: '{}' }), { groups: otherGroup });
+  const admin = await svc.tokenFor('admin');
+  const setGallery = async (query: string) =>
+    expect(await svc.post(`portals/${svc.orgId}/update`, { basemapGalleryGroupQuery: query }, admin)).toEqual({ success: true });
+  await setGallery(`id:${groupId}`);
+  try {
+    await app.registerToken('admin');
+    const basemaps = await app.run(async () => {
+      const portal = new window.sdk.Portal({ authMode: 'immediate' });
+      await portal.load();
+      return (await portal.fetchBasemaps()).map((basemap) => basemap.portalItem?.title);
+    });
+    expect(basemaps).toEqual([`${tag} streets`]);
+  } finally {
+    // The worker's portal is shared by the tests after this one: back to no gallery.
+    await setGallery('');
+  }
+});
