@@ -4,20 +4,22 @@
  * user's id, not the username.
  */
 import { expect, test } from './fixtures.ts';
-import { addItem, addToGroup, createGroup, uniqueTag } from './support/data.ts';
+import { addItem, addToGroup, createGroup, newPublisher, uniqueTag } from './support/data.ts';
 
 test('fetchFolders, fetchItems (paged, in a folder) and fetchTags of the signed-in user', async ({ app, env }) => {
   const { svc } = env.portal;
   const tag = uniqueTag('user');
-  const token = await svc.tokenFor('publisher1');
-  const folder = await svc.post('content/users/publisher1/createFolder', { title: tag }, token);
+  // Its own member: fetchItems lists everything at the root, and other tests add to the demo accounts'.
+  const owner = await newPublisher(svc, 'sdk_user');
+  const token = await svc.tokenFor(owner);
+  const folder = await svc.post(`content/users/${owner}/createFolder`, { title: tag }, token);
   expect(folder.success).toBe(true);
   for (const title of ['First', 'Second', 'Third'])
-    await addItem(svc, 'publisher1', { title: `${tag} ${title}`, type: 'Web Map', tags: `${tag},shared-tag`, text: '{}' });
-  const moved = await addItem(svc, 'publisher1', { title: `${tag} In folder`, type: 'Web Map', tags: tag, text: '{}' });
-  expect((await svc.post(`content/users/publisher1/items/${moved}/move`, { folder: folder.folder.id }, token)).success).toBe(true);
+    await addItem(svc, owner, { title: `${tag} ${title}`, type: 'Web Map', tags: `${tag},shared-tag`, text: '{}' });
+  const moved = await addItem(svc, owner, { title: `${tag} In folder`, type: 'Web Map', tags: tag, text: '{}' });
+  expect((await svc.post(`content/users/${owner}/items/${moved}/move`, { folder: folder.folder.id }, token)).success).toBe(true);
 
-  await app.registerToken('publisher1');
+  await app.registerToken(owner);
   const seen = await app.run(async (folderTitle) => {
     const portal = new window.sdk.Portal({ authMode: 'immediate' });
     await portal.load();

@@ -2,7 +2,7 @@
  * Test data made through the REST API (as the owner would, before the SDK reads it), each test
  * with its own tag so that tests sharing a worker's portal do not see each other's items.
  */
-import type { TestService } from '../../support/service.ts';
+import { DEMO_PASSWORD, type TestService } from '../../support/service.ts';
 
 function check<T>(answer: any, what: string): T {
   if (answer?.error) throw new Error(`${what}: ${JSON.stringify(answer.error)}`);
@@ -29,6 +29,26 @@ export async function createGroup(svc: TestService, owner: string, title: string
 export async function addToGroup(svc: TestService, groupId: string, usernames: string[], by: string) {
   const token = await svc.tokenFor(by);
   check(await svc.post(`community/groups/${groupId}/addUsers`, { users: usernames.join(',') }, token), `addUsers ${groupId}`);
+}
+
+/**
+ * A new publisher with the demo password and no content: for a test that lists everything a user
+ * owns (the demo accounts' content grows with every test sharing the worker's portal).
+ */
+export async function newPublisher(svc: TestService, name: string): Promise<string> {
+  const username = `${name}_${Math.random().toString(36).slice(2, 8)}`;
+  const token = await svc.tokenFor('admin');
+  const fields = {
+    username,
+    password: DEMO_PASSWORD,
+    fullname: username,
+    email: `${username}@example.com`,
+    role: 'org_publisher',
+    userLicenseTypeId: 'creatorUT',
+  };
+  const res = await svc.app.inject({ method: 'POST', url: '/portaladmin/security/users/createUser', payload: { ...fields, f: 'json', token } });
+  check(res.json(), `createUser ${username}`);
+  return username;
 }
 
 /** A tag no other test uses. */
