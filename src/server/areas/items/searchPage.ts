@@ -10,8 +10,9 @@
  *    stopping there) and the page's whole rows in one statement. When the matches end within FEW,
  *    the total is known: start + their number. Selective terms end here, and nothing is kept.
  * 3. Otherwise a first page's matches are counted (exact; the count is kept the same way), and a
- *    deeper page reads the matching ids in order once (one statement, at most MAX_LIST_MATCHES) and
- *    keeps them: the total is exact, and the following pages are step 1.
+ *    deeper page — or the same first page asked again — reads the matching ids in order once (one
+ *    statement, at most MAX_LIST_MATCHES) and keeps them: the total is exact, and the following
+ *    pages are step 1.
  *
  * Only beyond MAX_LIST_MATCHES (200,000 matches), or when the order or condition reads view counts
  * (which change on every view without moving the counter), does the earlier estimate apply: a
@@ -81,6 +82,12 @@ export async function searchPage<T extends { id: string }>(
     return { rows: [], total: kept ?? (await countMatches(db, m)), estimated: false };
   }
   const build = () => buildList(db, key, generation!, matchIdsSql(m, orderBy, MAX_LIST_MATCHES + 1), m.params);
+  // A first page asked again before anything changed (its count is kept: it was asked before), of a
+  // result set small enough to keep whole: its ordered ids are read once and kept, so this and every
+  // later page is a slice read by primary key rather than a walk of the order checking each row's
+  // access (a group's page checked every share). A larger one keeps its exact count (step 3).
+  const askedBefore = !list && offset < FEW && generation !== undefined ? keptCount(db, key, generation) : undefined;
+  if (askedBefore !== undefined && askedBefore <= MAX_LIST_MATCHES) list = await build();
   if (!list && offset < FEW) {
     // A first page reads its rows in order and stops: selective searches end here, exact.
     const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit);
