@@ -2,7 +2,8 @@
  * Test data made through the REST API (as the owner would, before the SDK reads it), each test
  * with its own tag so that tests sharing a worker's portal do not see each other's items.
  */
-import { DEMO_PASSWORD, type TestService } from '../../support/service.ts';
+import { insertMember } from '../../support/members.ts';
+import type { TestService } from '../../support/service.ts';
 
 function check<T>(answer: any, what: string): T {
   if (answer?.error) throw new Error(`${what}: ${JSON.stringify(answer.error)}`);
@@ -37,17 +38,7 @@ export async function addToGroup(svc: TestService, groupId: string, usernames: s
  */
 export async function newPublisher(svc: TestService, name: string): Promise<string> {
   const username = `${name}_${Math.random().toString(36).slice(2, 8)}`;
-  const token = await svc.tokenFor('admin');
-  const fields = {
-    username,
-    password: DEMO_PASSWORD,
-    fullname: username,
-    email: `${username}@example.com`,
-    role: 'org_publisher',
-    userLicenseTypeId: 'creatorUT',
-  };
-  const res = await svc.app.inject({ method: 'POST', url: '/portaladmin/security/users/createUser', payload: { ...fields, f: 'json', token } });
-  check(res.json(), `createUser ${username}`);
+  await insertMember(svc.db, username, svc.orgId, 'org_publisher');
   return username;
 }
 

@@ -177,6 +177,30 @@ export const groupContentSearchParams = searchItemsParams.extend({
   categoryFilters: categoryFiltersParam,
 });
 
+/** One page of an item search (`search`, a group's content search) in the search envelope. */
+async function searchAnswer(
+  db: Queryable,
+  caller: Caller | null,
+  params: z.output<typeof searchItemsParams>,
+  within: Pick<ItemSearch, 'groupId' | 'filters'> = {},
+) {
+  const { total, estimated, rows } = await searchItems(db, {
+    caller,
+    q: params.q,
+    sortField: params.sortField,
+    sortOrder: params.sortOrder,
+    offset: params.start - 1,
+    limit: params.num,
+    ...within,
+  });
+  return {
+    query: params.q,
+    ...pageEnvelope(total, params, rows.length),
+    ...(estimated ? { totalEstimated: true } : {}),
+    results: rows.map(toItem),
+  };
+}
+
 export function itemSearchRoutes(app: FastifyInstance): void {
   // `content/groups/<groupId>/search` (Group Content Search): the items shared to a group the caller
   // may see, with the search's q, paging and sort, and only the items the caller may see (the same
@@ -191,22 +215,7 @@ export function itemSearchRoutes(app: FastifyInstance): void {
     extras: ['totalEstimated'],
     handler: async ({ caller, params, path, portal }) => {
       const group = await visibleGroup(portal.db, path.groupId, caller);
-      const { total, estimated, rows } = await searchItems(portal.db, {
-        caller,
-        q: params.q,
-        sortField: params.sortField,
-        sortOrder: params.sortOrder,
-        offset: params.start - 1,
-        limit: params.num,
-        groupId: group.id,
-        filters: (p) => itemFilterSql(params, p),
-      });
-      return {
-        query: params.q,
-        ...pageEnvelope(total, params, rows.length),
-        ...(estimated ? { totalEstimated: true } : {}),
-        results: rows.map(toItem),
-      };
+      return searchAnswer(portal.db, caller, params, { groupId: group.id, filters: (p) => itemFilterSql(params, p) });
     },
   });
 
@@ -217,21 +226,6 @@ export function itemSearchRoutes(app: FastifyInstance): void {
     params: searchItemsParams,
     access: 'public',
     extras: ['totalEstimated'],
-    handler: async ({ caller, params, portal }) => {
-      const { total, estimated, rows } = await searchItems(portal.db, {
-        caller,
-        q: params.q,
-        sortField: params.sortField,
-        sortOrder: params.sortOrder,
-        offset: params.start - 1,
-        limit: params.num,
-      });
-      return {
-        query: params.q,
-        ...pageEnvelope(total, params, rows.length),
-        ...(estimated ? { totalEstimated: true } : {}),
-        results: rows.map(toItem),
-      };
-    },
+    handler: ({ caller, params, portal }) => searchAnswer(portal.db, caller, params),
   });
 }
