@@ -117,11 +117,12 @@ class Collector {
   }
 
   deeper(depth: number): boolean {
-    if (depth > this.maxDepth) {
+    // Full: whatever lies further is not read, so the list may be incomplete.
+    if (depth > this.maxDepth || this.full) {
       this.truncated = true;
       return false;
     }
-    return !this.full;
+    return true;
   }
 
   push(ref: Reference): void {
