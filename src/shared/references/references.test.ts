@@ -34,7 +34,7 @@ const get = (root: any, pointer: string): any =>
 
 const fixture = (f: { item: any; data: any }) => extractReferences(f.item, f.data);
 
-const PARCELS = 'https://services.arcgis.com/org123/arcgis/rest/services/parcels/featureserver';
+const PARCELS = 'https://127.0.0.1:7101/org123/arcgis/rest/services/parcels/featureserver';
 
 describe('web maps', () => {
   it('reads operational layers, nested group layers, tables and basemap layers', () => {
@@ -42,11 +42,11 @@ describe('web maps', () => {
       'layer a1000000000000000000000000000001 /operationalLayers/0/itemId',
       `layer ${PARCELS} /operationalLayers/0/url`,
       'layer a1000000000000000000000000000002 /operationalLayers/1/layers/0/itemId',
-      'layer https://gis.example.com/server/rest/services/water/hydrants/featureserver /operationalLayers/1/layers/0/url',
-      'layer https://gis.example.com/server/rest/services/census/mapserver /operationalLayers/1/layers/1/layers/0/url',
+      'layer https://127.0.0.1:7106/server/rest/services/water/hydrants/featureserver /operationalLayers/1/layers/0/url',
+      'layer https://127.0.0.1:7106/server/rest/services/census/mapserver /operationalLayers/1/layers/1/layers/0/url',
       'table a1000000000000000000000000000003 /tables/0/itemId',
-      'table https://services.arcgis.com/org123/arcgis/rest/services/inspections/featureserver /tables/0/url',
-      'basemapLayer https://services.arcgisonline.com/arcgis/rest/services/world_imagery/mapserver /baseMap/baseMapLayers/0/url',
+      'table https://127.0.0.1:7101/org123/arcgis/rest/services/inspections/featureserver /tables/0/url',
+      'basemapLayer https://127.0.0.1:7111/arcgis/rest/services/world_imagery/mapserver /baseMap/baseMapLayers/0/url',
       'basemapLayer c1000000000000000000000000000001 /baseMap/baseMapLayers/1/styleUrl',
     ]);
   });
@@ -72,11 +72,11 @@ describe('web scenes', () => {
   it('reads operational layers, ground layers, the basemap and slide basemaps', () => {
     expect(lines(fixture(webScene))).toEqual([
       'layer a2000000000000000000000000000001 /operationalLayers/0/itemId',
-      'layer https://tiles.arcgis.com/tiles/org123/arcgis/rest/services/buildings/sceneserver /operationalLayers/0/url',
-      'basemapLayer https://services.arcgisonline.com/arcgis/rest/services/world_imagery/mapserver /baseMap/baseMapLayers/0/url',
-      'groundLayer https://elevation3d.arcgis.com/arcgis/rest/services/worldelevation3d/terrain3d/imageserver /ground/layers/0/url',
+      'layer https://127.0.0.1:7102/tiles/org123/arcgis/rest/services/buildings/sceneserver /operationalLayers/0/url',
+      'basemapLayer https://127.0.0.1:7111/arcgis/rest/services/world_imagery/mapserver /baseMap/baseMapLayers/0/url',
+      'groundLayer https://127.0.0.1:7103/arcgis/rest/services/worldelevation3d/terrain3d/imageserver /ground/layers/0/url',
       'basemapLayer c2000000000000000000000000000001 /presentation/slides/0/baseMap/baseMapLayers/0/itemId',
-      'basemapLayer https://basemaps.arcgis.com/arcgis/rest/services/world_basemap_v2/vectortileserver /presentation/slides/0/baseMap/baseMapLayers/0/styleUrl',
+      'basemapLayer https://127.0.0.1:7104/arcgis/rest/services/world_basemap_v2/vectortileserver /presentation/slides/0/baseMap/baseMapLayers/0/styleUrl',
     ]);
   });
 
@@ -84,12 +84,12 @@ describe('web scenes', () => {
     const data = {
       baseMap: {
         elevationLayers: [{ itemId: 'c2000000000000000000000000000002' }],
-        groundLayers: [{ url: 'https://h/arcgis/rest/services/Mesh/SceneServer/layers/0' }],
+        groundLayers: [{ url: 'https://127.0.0.1/arcgis/rest/services/Mesh/SceneServer/layers/0' }],
       },
     };
     expect(lines(extractReferences({ type: 'Web Scene' }, data))).toEqual([
       'groundLayer c2000000000000000000000000000002 /baseMap/elevationLayers/0/itemId',
-      'groundLayer https://h/arcgis/rest/services/mesh/sceneserver /baseMap/groundLayers/0/url',
+      'groundLayer https://127.0.0.1/arcgis/rest/services/mesh/sceneserver /baseMap/groundLayers/0/url',
     ]);
   });
 });
@@ -125,9 +125,9 @@ describe('apps', () => {
     expect(lines(refs)).toEqual([
       'webmap b0000000000000000000000000000001 /map/itemId',
       'dataSource a1000000000000000000000000000004 /dataSource/dataSources/external_0/itemId',
-      'dataSource https://services.arcgis.com/org123/arcgis/rest/services/permits/featureserver /dataSource/dataSources/external_0/url',
+      'dataSource https://127.0.0.1:7101/org123/arcgis/rest/services/permits/featureserver /dataSource/dataSources/external_0/url',
     ]);
-    expect(refs[0].portalUrl).toBe('https://www.arcgis.com');
+    expect(refs[0].portalUrl).toBe('https://127.0.0.1:7105');
   });
 
   it('Experience Builder: data sources, child data sources and their portal', () => {
@@ -136,13 +136,13 @@ describe('apps', () => {
       'dataSource b0000000000000000000000000000001 /dataSources/dataSource_1/itemId',
       `dataSource ${PARCELS} /dataSources/dataSource_1/childDataSourceJsons/Parcels_4563/url`,
       'dataSource a1000000000000000000000000000004 /dataSources/dataSource_2/itemId',
-      'dataSource https://enterprise.example.com/server/rest/services/permits/featureserver /dataSources/dataSource_2/url',
+      'dataSource https://127.0.0.1:7107/server/rest/services/permits/featureserver /dataSources/dataSource_2/url',
     ]);
     expect(refs.map((r) => r.portalUrl)).toEqual([
-      'https://www.arcgis.com',
+      'https://127.0.0.1:7105',
       undefined,
-      'https://enterprise.example.com/portal',
-      'https://enterprise.example.com/portal',
+      'https://127.0.0.1:7107/portal',
+      'https://127.0.0.1:7107/portal',
     ]);
     expect(refs[0].detail).toBe('WEB_MAP');
   });
@@ -183,11 +183,11 @@ describe('service items and relationships', () => {
   });
 
   it('an item whose url is the service root itself references nothing; its key matches its layers', () => {
-    const root = { type: 'Feature Service', url: 'https://services.arcgis.com/Org123/arcgis/rest/services/Parcels/FeatureServer' };
+    const root = { type: 'Feature Service', url: 'https://127.0.0.1:7101/Org123/arcgis/rest/services/Parcels/FeatureServer' };
     expect(extractReferences(root, null)).toEqual([]);
     expect(serviceKeyOf(root)).toBe(PARCELS);
     expect(serviceKeyOf(featureLayerItem.item)).toBe(PARCELS);
-    expect(serviceKeyOf({ type: 'Web Mapping Application', url: 'https://example.com/apps/viewer/index.html?appid=1' })).toBeUndefined();
+    expect(serviceKeyOf({ type: 'Web Mapping Application', url: 'https://127.0.0.1:7110/apps/viewer/index.html?appid=1' })).toBeUndefined();
   });
 
   it('relationships become references of kind relationship', () => {
@@ -224,30 +224,30 @@ describe('normalising', () => {
   });
 
   it.each([
-    ['https://h.example.com/arcgis/rest/services/Parcels/FeatureServer/0', 'https://h.example.com/arcgis/rest/services/parcels/featureserver'],
-    ['https://h.example.com/arcgis/rest/services/Parcels/FeatureServer/', 'https://h.example.com/arcgis/rest/services/parcels/featureserver'],
-    ['https://h.example.com/arcgis/rest/services/Parcels/FeatureServer//', 'https://h.example.com/arcgis/rest/services/parcels/featureserver'],
+    ['https://localhost/arcgis/rest/services/Parcels/FeatureServer/0', 'https://localhost/arcgis/rest/services/parcels/featureserver'],
+    ['https://localhost/arcgis/rest/services/Parcels/FeatureServer/', 'https://localhost/arcgis/rest/services/parcels/featureserver'],
+    ['https://localhost/arcgis/rest/services/Parcels/FeatureServer//', 'https://localhost/arcgis/rest/services/parcels/featureserver'],
     [
-      'https://H.EXAMPLE.com/ArcGIS/rest/services/Folder/Parcels/MapServer/2/query?where=1%3D1&f=json',
-      'https://h.example.com/arcgis/rest/services/folder/parcels/mapserver',
+      'https://LocalHost/ArcGIS/rest/services/Folder/Parcels/MapServer/2/query?where=1%3D1&f=json',
+      'https://localhost/arcgis/rest/services/folder/parcels/mapserver',
     ],
-    ['http://h.example.com:80/arcgis/rest/services/Parcels/FeatureServer#x', 'https://h.example.com/arcgis/rest/services/parcels/featureserver'],
-    ['https://h.example.com:443/arcgis/rest/services/Parcels/FeatureServer', 'https://h.example.com/arcgis/rest/services/parcels/featureserver'],
-    ['//h.example.com/arcgis/rest/services/Parcels/ImageServer', 'https://h.example.com/arcgis/rest/services/parcels/imageserver'],
+    ['http://localhost:80/arcgis/rest/services/Parcels/FeatureServer#x', 'https://localhost/arcgis/rest/services/parcels/featureserver'],
+    ['https://localhost:443/arcgis/rest/services/Parcels/FeatureServer', 'https://localhost/arcgis/rest/services/parcels/featureserver'],
+    ['//localhost/arcgis/rest/services/Parcels/ImageServer', 'https://localhost/arcgis/rest/services/parcels/imageserver'],
     [
-      'https://h.example.com:6443/arcgis/rest/services/Tiles/VectorTileServer/resources/styles/root.json',
-      'https://h.example.com:6443/arcgis/rest/services/tiles/vectortileserver',
+      'https://localhost:6443/arcgis/rest/services/Tiles/VectorTileServer/resources/styles/root.json',
+      'https://localhost:6443/arcgis/rest/services/tiles/vectortileserver',
     ],
-    ['https://h.example.com/arcgis/services/Parcels/MapServer/WMSServer?request=GetCapabilities', 'https://h.example.com/arcgis/services/parcels/mapserver'],
+    ['https://localhost/arcgis/services/Parcels/MapServer/WMSServer?request=GetCapabilities', 'https://localhost/arcgis/services/parcels/mapserver'],
     // Not an ArcGIS service: the path keeps its case; query and trailing slash go.
-    ['https://data.example.com/Files/Stations.CSV?x=1', 'https://data.example.com/Files/Stations.CSV'],
-    ['https://data.example.com/', 'https://data.example.com'],
+    ['https://127.0.0.1:7108/Files/Stations.CSV?x=1', 'https://127.0.0.1:7108/Files/Stations.CSV'],
+    ['https://127.0.0.1:7108/', 'https://127.0.0.1:7108'],
   ])('%s → %s', (url, key) => {
     expect(normalizeUrl(url)).toBe(key);
   });
 
   it('not URLs: undefined', () => {
-    for (const bad of ['', 'relative/path/FeatureServer/0', 'ftp://h/x', 'https://', 42, null]) expect(normalizeUrl(bad)).toBeUndefined();
+    for (const bad of ['', 'relative/path/FeatureServer/0', 'ftp://127.0.0.1/x', 'https://', 42, null]) expect(normalizeUrl(bad)).toBeUndefined();
   });
 
   it('layer URLs of one service give one key, so a map layer matches the Feature Service item', () => {
@@ -279,25 +279,25 @@ describe('replaceReference', () => {
 
   it('replaces a service URL keeping each layer and query, and round-trips', () => {
     const data = deepFreeze(structuredClone(webMap.data));
-    const from = 'https://services.arcgis.com/Org123/arcgis/rest/services/Parcels/FeatureServer';
-    const to = 'https://services.arcgis.com/Org123/arcgis/rest/services/Parcels_v2/FeatureServer/0';
+    const from = 'https://127.0.0.1:7101/Org123/arcgis/rest/services/Parcels/FeatureServer';
+    const to = 'https://127.0.0.1:7101/Org123/arcgis/rest/services/Parcels_v2/FeatureServer/0';
     const a = replaceReference(data, from, to, { itemType: 'Web Map' });
     expect(a.paths).toEqual(['/operationalLayers/0/url']);
-    expect(get(a.data, '/operationalLayers/0/url')).toBe('https://services.arcgis.com/Org123/arcgis/rest/services/Parcels_v2/FeatureServer/0');
+    expect(get(a.data, '/operationalLayers/0/url')).toBe('https://127.0.0.1:7101/Org123/arcgis/rest/services/Parcels_v2/FeatureServer/0');
     const b = replaceReference(a.data, to, from, { itemType: 'Web Map' });
     expect(b.data).toEqual(webMap.data);
   });
 
   it('keeps a query string and replaces inside URLs that hold an item id', () => {
-    const hydrants = 'https://gis.example.com/server/rest/services/Water/Hydrants/FeatureServer';
-    const { data } = replaceReference(webMap.data, hydrants, 'https://new.example.com/server/rest/services/Water/Hydrants2/FeatureServer', {
+    const hydrants = 'https://127.0.0.1:7106/server/rest/services/Water/Hydrants/FeatureServer';
+    const { data } = replaceReference(webMap.data, hydrants, 'https://127.0.0.1:7109/server/rest/services/Water/Hydrants2/FeatureServer', {
       itemType: 'Web Map',
     });
-    expect(get(data, '/operationalLayers/1/layers/0/url')).toBe('https://new.example.com/server/rest/services/Water/Hydrants2/FeatureServer/3?token=abc');
+    expect(get(data, '/operationalLayers/1/layers/0/url')).toBe('https://127.0.0.1:7109/server/rest/services/Water/Hydrants2/FeatureServer/3?token=abc');
     const style = replaceReference(webMap.data, 'c1000000000000000000000000000001', 'c1000000000000000000000000000002', { itemType: 'Web Map' });
     expect(style.paths).toEqual(['/baseMap/baseMapLayers/1/styleUrl']);
     expect(get(style.data, style.paths[0])).toBe(
-      'https://www.arcgis.com/sharing/rest/content/items/c1000000000000000000000000000002/resources/styles/root.json',
+      'https://127.0.0.1:7105/sharing/rest/content/items/c1000000000000000000000000000002/resources/styles/root.json',
     );
   });
 
@@ -355,7 +355,7 @@ describe('replaceReference', () => {
 
   it('rejects arguments that are not ids or URLs, or mix them', () => {
     expect(() => replaceReference({}, 'x', 'ffffffffffffffffffffffffffffffff')).toThrow(RangeError);
-    expect(() => replaceReference({}, 'ffffffffffffffffffffffffffffffff', 'https://h/arcgis/rest/services/A/MapServer')).toThrow(RangeError);
+    expect(() => replaceReference({}, 'ffffffffffffffffffffffffffffffff', 'https://127.0.0.1/arcgis/rest/services/A/MapServer')).toThrow(RangeError);
   });
 });
 
@@ -441,7 +441,7 @@ describe('bounds', () => {
   it('at most 10,000 references, then truncated', () => {
     const layers = Array.from({ length: 6_000 }, (_, i) => ({
       itemId: i.toString(16).padStart(32, '0'),
-      url: `https://h/arcgis/rest/services/S${i}/FeatureServer/0`,
+      url: `https://127.0.0.1/arcgis/rest/services/S${i}/FeatureServer/0`,
     }));
     const scan = scanReferences({ type: 'Web Map' }, { operationalLayers: layers });
     expect(scan.references).toHaveLength(10_000);
