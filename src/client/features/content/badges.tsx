@@ -1,41 +1,12 @@
-/** How an item's sharing and content status read, and its thumbnail. */
-import { Badge, Image } from '@mantine/core';
+/** An item's thumbnail; its sharing and content status badges (components/ItemBadges.tsx). */
+import { Image } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
-import { currentConnection, fetchItemThumbnail, hasThumbnail, type ContentStatus, type Item } from '../../api/index.ts';
+import { currentConnection, fetchItemThumbnail, hasThumbnail, type Item } from '../../api/index.ts';
 import { ItemTypeBadgeIcon } from '../../components/ItemTypeIcon.tsx';
-import { ITEM_ACCESS_LABELS, isItemAccessLevel, type ItemAccessLevel } from '../../lib/itemAccess.ts';
 
-const ACCESS_COLORS: Record<ItemAccessLevel, string> = { private: 'gray', shared: 'grape', org: 'blue', public: 'green' };
-
-export function ItemAccessBadge({ access }: { access: Item['access'] }) {
-  const level = isItemAccessLevel(access) ? access : 'private';
-  return (
-    <Badge variant="light" color={ACCESS_COLORS[level]} tt="none">
-      {ITEM_ACCESS_LABELS[level]}
-    </Badge>
-  );
-}
-
-export const CONTENT_STATUS_LABELS: Record<ContentStatus, string> = {
-  org_authoritative: 'Authoritative',
-  public_authoritative: 'Authoritative (public)',
-  deprecated: 'Deprecated',
-};
-
-export function ContentStatusBadge({ status }: { status: ContentStatus | null | undefined }) {
-  if (!status) return null;
-  return (
-    <Badge
-      variant={status === 'deprecated' ? 'outline' : 'filled'}
-      color={status === 'deprecated' ? 'orange' : 'teal'}
-      tt="none"
-      data-testid="content-status-badge"
-    >
-      {CONTENT_STATUS_LABELS[status]}
-    </Badge>
-  );
-}
+// The badges moved to components (the dependency views show them too); re-exported for the content pages.
+export { CONTENT_STATUS_LABELS, ContentStatusBadge, ItemAccessBadge } from '../../components/ItemBadges.tsx';
 
 /** Object URLs of thumbnails no longer shown, about to be released. */
 const revoking = new Map<string, ReturnType<typeof setTimeout>>();
