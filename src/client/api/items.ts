@@ -166,7 +166,8 @@ export function getItemStatus(username: string, itemId: string, options: ReadOpt
 export function updateItem(
   username: string,
   itemId: string,
-  fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean },
+  /** `text`: new data as text (a web map's or app's JSON), as rest-js's updateItem sends it (facts §3). */
+  fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean; text?: string },
 ): Promise<{ success: true }> {
   return postForm(`${ownedItem(username, itemId)}/update`, withoutUndefined(fields));
 }

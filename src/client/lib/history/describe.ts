@@ -8,6 +8,7 @@
  * the action, the target type and the fields in `data`.
  */
 import { ID_TYPE_LABELS, type HistoryEvent, type HistoryOperation } from '../../../shared/contract/history.ts';
+import type { ReplacedReference } from '../../../shared/references/replaced.ts';
 import { licenseLabel, USER_TYPE_LABELS } from '../licenses.ts';
 import { baseRoleLabel, customRoleName, isBaseRole } from '../roles.ts';
 
@@ -259,6 +260,31 @@ const participantOf = (e: HistoryEvent): string => {
 const textOr = (v: unknown, fallback: string): string => (v === undefined || v === null || v === '' ? fallback : valueText(v));
 const usernamesOf = (e: HistoryEvent): string[] => (Array.isArray(e.data?.usernames) ? (e.data.usernames as string[]) : []);
 
+/**
+ * The swaps an `updateItem` event records when the update only pointed the item at other items or
+ * services (`data.replacedReferences`, see shared/references/replaced.ts), or undefined.
+ */
+export function replacedReferencesOf(e: HistoryEvent): ReplacedReference[] | undefined {
+  const raw = e.data?.replacedReferences;
+  if (!Array.isArray(raw) || !raw.length) return undefined;
+  const swaps = (raw as unknown[]).filter((s): s is ReplacedReference => {
+    const f = fieldsOf(s);
+    return typeof f.from === 'string' && typeof f.to === 'string';
+  });
+  return swaps.length === raw.length ? swaps : undefined;
+}
+
+const ITEM_ID = /^[0-9a-f]{32}$/i;
+
+/** "'Parks' with 'Parks 2024' (and its service address)": the item swap by name, URLs as written. */
+export function swapWords(swaps: readonly ReplacedReference[], names: Names = {}): string {
+  const word = (v: string) => (ITEM_ID.test(v) ? quoted(names.item?.(v) ?? v) : v);
+  const item = swaps.find((s) => ITEM_ID.test(s.from));
+  const urls = swaps.filter((s) => s !== item);
+  if (item) return `${word(item.from)} with ${word(item.to)}${urls.length ? ' (and its service address)' : ''}`;
+  return urls.map((s) => `${s.from} with ${s.to}`).join(' and ');
+}
+
 /** One event in one sentence. */
 export function describeEvent(e: HistoryEvent, names: Names = {}): string {
   const who = e.actor ?? 'The portal';
@@ -270,8 +296,11 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
   switch (op) {
     case 'addItem':
       return `${who} added the item ${title}`;
-    case 'updateItem':
+    case 'updateItem': {
+      const swaps = replacedReferencesOf(e);
+      if (swaps) return `${who} replaced references to ${swapWords(swaps, names)} in ${title}`;
       return `${who} updated the item ${title}${keysSuffix(e)}`;
+    }
     case 'deleteItem':
       return `${who} deleted the item ${title}`;
     case 'shareItem':

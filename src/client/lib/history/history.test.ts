@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '../../../shared/contract/history.ts';
 import { changeRows, describeEvent, operationOf } from './describe.ts';
-import { changedSince, planUndo } from './undo.ts';
+import { changedSince, planUndo, planUndoNamed } from './undo.ts';
 
 let seq = 0;
 /** An event as a portal without local extras sends it (no eventId/operation), so inference is tested too. */
@@ -184,5 +184,69 @@ describe('changedSince', () => {
     };
     const other = ev({ id: 'item7', idType: 'i', action: 'delete' });
     expect(changedSince(reassign, [earlier, reassign, other])).toBeUndefined();
+  });
+});
+
+describe('references pointed at a replacement (updateItem with replacedReferences)', () => {
+  const OLD = '0123456789abcdef0123456789abcdef';
+  const NEW = 'fedcba9876543210fedcba9876543210';
+  const OLD_URL = 'https://127.0.0.1/arcgis/rest/services/Parks/FeatureServer';
+  const NEW_URL = 'https://localhost/arcgis/rest/services/Parks2024/FeatureServer';
+  const swapped = ev({
+    id: 'map1',
+    idType: 'i',
+    action: 'update',
+    actor: 'user1',
+    title: 'City map',
+    data: {
+      before: {},
+      after: {},
+      dataChanged: true,
+      replacedReferences: [
+        { from: OLD, to: NEW },
+        { from: OLD_URL, to: NEW_URL },
+      ],
+    },
+  });
+  const names = { item: (id: string) => ({ [OLD]: 'Parks', [NEW]: 'Parks 2024' })[id] };
+
+  it('says which item was replaced with which, by name where known', () => {
+    expect(operationOf(swapped)).toBe('updateItem');
+    expect(describeEvent(swapped, names)).toBe("user1 replaced references to 'Parks' with 'Parks 2024' (and its service address) in 'City map'");
+    expect(describeEvent(swapped)).toBe(`user1 replaced references to '${OLD}' with '${NEW}' (and its service address) in 'City map'`);
+    const urlOnly = ev({ id: 'm', idType: 'i', action: 'update', actor: 'a', title: 'M', data: { replacedReferences: [{ from: OLD_URL, to: NEW_URL }] } });
+    expect(describeEvent(urlOnly)).toBe(`a replaced references to ${OLD_URL} with ${NEW_URL} in 'M'`);
+  });
+
+  it('plans the reverse swaps, applied to the data as it is then', () => {
+    const plan = planUndoNamed(swapped, names);
+    if (!plan.undoable) throw new Error(plan.reason);
+    expect(plan.steps).toEqual([
+      {
+        kind: 'replaceReferences',
+        itemId: 'map1',
+        title: 'City map',
+        swaps: [
+          { from: NEW, to: OLD },
+          { from: NEW_URL, to: OLD_URL },
+        ],
+      },
+    ]);
+    expect(plan.summary).toBe("Point 'City map' back: replace the references to 'Parks 2024' with 'Parks' (and its service address).");
+  });
+
+  it('other item updates, and malformed swaps, stay not undoable with their reason', () => {
+    const edit = planUndo(ev({ id: 'map1', idType: 'i', action: 'update', data: { before: { title: 'a' }, after: { title: 'b' }, dataChanged: true } }));
+    expect(edit).toMatchObject({ undoable: false, reason: expect.stringMatching(/^History keeps only the changed fields/) });
+    const malformed = planUndo(ev({ id: 'map1', idType: 'i', action: 'update', data: { replacedReferences: [{ from: OLD }] } }));
+    expect(malformed.undoable).toBe(false);
+    expect(planUndo(ev({ id: 'map1', idType: 'i', action: 'update', data: { replacedReferences: [] } })).undoable).toBe(false);
+  });
+
+  it('a later change of the data counts as "changed since"; a title edit does not', () => {
+    const retitled = ev({ id: 'map1', idType: 'i', action: 'update', data: { before: { title: 'a' }, after: { title: 'b' } } });
+    expect(changedSince(swapped, [swapped, retitled])).toBeUndefined();
+    const edited = ev({ id: 'map1', idType: 'i', action: 'update', data: { before: {}, after: {}, dataChanged: true } });
+    expect(changedSince(swapped, [swapped, edited])).toMatchObject({ kind: 'changed', by: edited });
   });
 });

@@ -39,6 +39,9 @@ export function referencedIds(events: readonly HistoryEvent[]): ReferencedIds {
       for (const g of strings(side.groups)) groups.add(g);
       for (const i of [side.destinationItemId, side.originItemId]) if (typeof i === 'string' && i) items.add(i);
     }
+    // The items a reference swap names (pointed at a replacement): URLs are shown as they are.
+    for (const s of Array.isArray(e.data?.replacedReferences) ? e.data.replacedReferences : [])
+      for (const v of [fieldsOf(s).from, fieldsOf(s).to]) if (typeof v === 'string' && /^[0-9a-f]{32}$/i.test(v)) items.add(v);
     // The ids a share or unshare lists; a group's share event names the item by title already.
     if (operationOf(e) === 'shareItem' || operationOf(e) === 'unshareItem') for (const g of strings(e.data?.groups)) groups.add(g);
   }

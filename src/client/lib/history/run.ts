@@ -24,10 +24,13 @@ import {
   updateWebhook,
   updateWebhookSettings,
   moveItem,
+  fetchItemData,
+  updateItem,
   type BlockedItem,
   type ContentStatus,
   type HistoryEvent,
 } from '../../api/index.ts';
+import { applyReplacements } from '../../../shared/references/replaced.ts';
 import { precheck, runTransfer } from '../transfer.ts';
 import { changedSince, type LaterChange, type UndoPlan, type UndoStep } from './undo.ts';
 
@@ -234,5 +237,20 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
     case 'taskEnabled':
       await setTaskEnabled(step.owner, step.taskId, step.enabled);
       return;
+    case 'replaceReferences': {
+      // The data as it is now, not as it was: later edits elsewhere in it stay.
+      const item = await getItem(step.itemId);
+      const text = await (await fetchItemData(step.itemId)).blob.text();
+      let data: unknown;
+      try {
+        data = JSON.parse(text);
+      } catch {
+        throw new Error(`The data of '${step.title}' is no longer JSON: there are no references to put back.`);
+      }
+      const next = applyReplacements(item.type, data, step.swaps);
+      if (JSON.stringify(next) === JSON.stringify(data)) throw new Error(`'${step.title}' no longer names what was put in: there is nothing to put back.`);
+      await updateItem(item.owner, step.itemId, { text: JSON.stringify(next) });
+      return;
+    }
   }
 }

@@ -8,7 +8,8 @@
  * portal's ordinary ones, so an undo is itself recorded in history.
  */
 import type { HistoryEvent } from '../../../shared/contract/history.ts';
-import { describeEvent, eventKey, operationOf } from './describe.ts';
+import type { ReplacedReference } from '../../../shared/references/replaced.ts';
+import { describeEvent, eventKey, operationOf, replacedReferencesOf, swapWords, type Names } from './describe.ts';
 import { ITEM_ACCESS_LABELS, isItemAccessLevel } from '../itemAccess.ts';
 
 type Fields = Record<string, unknown>;
@@ -35,7 +36,9 @@ export type UndoStep =
   | { kind: 'webhookSettings'; settings: Record<string, number> }
   | { kind: 'removeGroupUsers'; groupId: string; title: string; usernames: string[] }
   | { kind: 'groupMemberTypes'; groupId: string; title: string; admins: string[]; members: string[] }
-  | { kind: 'taskEnabled'; taskId: string; owner: string; title: string; enabled: boolean };
+  | { kind: 'taskEnabled'; taskId: string; owner: string; title: string; enabled: boolean }
+  /** Read the item's data as it is now, apply these swaps (the recorded ones reversed), write it back as `text`. */
+  | { kind: 'replaceReferences'; itemId: string; title: string; swaps: ReplacedReference[] };
 
 export type UndoPlan =
   | { event: HistoryEvent; key: string; undoable: true; steps: UndoStep[]; summary: string; note?: string }
@@ -60,6 +63,11 @@ const yes = (event: HistoryEvent, steps: UndoStep[], summary: string, note?: str
 
 /** The compensating operations for one event, or why there are none. */
 export function planUndo(e: HistoryEvent): UndoPlan {
+  return planUndoNamed(e, {});
+}
+
+/** planUndo, with the names the caller could read (items named in the summary by title, not id). */
+export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
   const before = fieldsOf(e.data?.before);
   const after = fieldsOf(e.data?.after);
   const title = e.title ?? e.id;
@@ -216,6 +224,18 @@ export function planUndo(e: HistoryEvent): UndoPlan {
         `${op === 'disableTask' ? 'Resume' : 'Pause'} the scheduled task '${title}'.`,
       );
     }
+    case 'updateItem': {
+      // Only an update that swapped references (recorded as such by the portal) is undone: the reverse swaps.
+      const swaps = replacedReferencesOf(e);
+      if (!swaps) return no(e, notUndoableReason(e));
+      const reversed = swaps.map((s) => ({ from: s.to, to: s.from }));
+      return yes(
+        e,
+        [{ kind: 'replaceReferences', itemId: e.id, title, swaps: reversed }],
+        `Point '${title}' back: replace the references to ${swapWords(reversed, names)}.`,
+        'Only the references are swapped back, in the data as it is now: later edits of other parts of it stay.',
+      );
+    }
     default:
       return no(e, notUndoableReason(e));
   }
@@ -276,6 +296,8 @@ export function touchedFields(e: HistoryEvent): Set<string> {
   if (out.has('groups')) out.add('access');
   if (out.has('access')) out.add('groups');
   if (out.has('ownerFolder') || out.has('owner')) out.add('ownerFolder');
+  // A data change (references swapped, or any other) touches the item's data.
+  if (e.data?.dataChanged || e.data?.replacedReferences) out.add('data');
   out.delete('folderName');
   return out;
 }
