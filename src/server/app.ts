@@ -15,6 +15,8 @@ import { LIMITS } from '../shared/limits.ts';
 import { authRoutes } from './areas/auth/routes.ts';
 import { oauthRoutes } from './areas/oauth/routes.ts';
 import { collaborationRoutes } from './areas/collaborations/routes.ts';
+import { dependencyRoutes } from './areas/dependencies/routes.ts';
+import { installStartupIndexing } from './areas/dependencies/startup.ts';
 import { folderRoutes } from './areas/folders/routes.ts';
 import { groupRoutes } from './areas/groups/routes.ts';
 import { itemManageRoutes } from './areas/items/manage.ts';
@@ -113,6 +115,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  dependencyRoutes(app);
+  installStartupIndexing(app);
   taskRoutes(app);
   reassignRoutes(app);
   collaborationRoutes(app);

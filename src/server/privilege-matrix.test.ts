@@ -146,6 +146,8 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/items/:itemId': async () => ({ url: `${REST}/content/items/${await item()}` }),
   'content/items/:itemId/data': async () => ({ url: `${REST}/content/items/${await item()}/data` }),
   'content/items/:itemId/info/*': async () => ({ url: `${REST}/content/items/${await item()}/info/metadata/metadata.xml`, reached: /has no info file/ }),
+  'content/items/:itemId/dependencies': async () => ({ url: `${REST}/content/items/${await item()}/dependencies` }),
+  'content/items/:itemId/dependents': async () => ({ url: `${REST}/content/items/${await item()}/dependents`, params: { transitive: 'true' } }),
   'content/items/:itemId/relatedItems': async () => ({
     url: `${REST}/content/items/${await item()}/relatedItems`,
     params: { relationshipType: 'Map2Service' },
@@ -330,6 +332,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'portals/:orgId/update': async () => ({ url: `${ORG()}/update`, params: { description: `changed ${uid()}` } }),
   'portals/:orgId/settings': async () => ({ url: `${ORG()}/settings` }),
   'portals/:orgId/history': async () => ({ url: `${ORG()}/history` }),
+  'portals/:orgId/dependencies': async () => {
+    // The administrator's private item, alone of its type and used by nothing: listed only to who may see it.
+    const type = `Matrix ${uid()}`;
+    const id = await item(type);
+    return { url: `${ORG()}/dependencies`, params: { types: type }, shown: (b) => b.results?.some((r: { id: string }) => r.id === id) };
+  },
   'portals/:orgId/userDefaultSettings': async () => ({ url: `${ORG()}/userDefaultSettings` }),
   'portals/:orgId/setUserDefaultSettings': async () => ({ url: `${ORG()}/setUserDefaultSettings`, params: { role: 'iAAAAAAAAAAAAAAA' } }),
   'portals/:orgId/userDefaultSettings/delete': async () => ({ url: `${ORG()}/userDefaultSettings/delete` }),

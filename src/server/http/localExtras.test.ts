@@ -81,6 +81,10 @@ const localOnly = (p: Portal): [string, Record<string, string>][] => {
     [`${c}/${p.collaborationId}/addWorkspace`, { name: word() }],
     [`${c}/${p.collaborationId}/inviteParticipant`, { participantPortalId: p.svc.partnerOrgId, workspaces: '{"x":"send"}' }],
     [`${c}/${p.collaborationId}/events`, {}],
+    // Dependencies (docs/dependencies.md "On the local portal").
+    [`content/items/${p.layerId}/dependents`, { transitive: 'true' }],
+    [`content/items/${p.mapId}/dependencies`, {}],
+    [`portals/${org}/dependencies`, { view: 'usedByMany', minDependents: '1' }],
   ];
 };
 
@@ -108,6 +112,9 @@ describe('local-only operations', () => {
       expect(body.error?.messageCode, `${path}: ${JSON.stringify(body)}`).not.toBe('GWM_0002');
     }
     expect((await on.svc.post(`community/users/admin/tasks/${on.taskId}/run`, {}, on.tokens.admin)).success).toBe(true);
+    // The relationship made above is an edge of the dependency answers.
+    const dependents = await on.svc.post(`content/items/${on.layerId}/dependents`, {}, on.tokens.admin);
+    expect(dependents.items.map((n: { id: string }) => n.id)).toEqual([on.mapId]);
   });
 });
 

@@ -18,6 +18,7 @@ import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { jobQueued } from '../../jobs/wake.ts';
 import { addRelationship } from '../relationships/service.ts';
+import { indexItemReferences } from '../dependencies/indexer.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder } from './repo.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
@@ -200,6 +201,8 @@ export async function addItem(
         created: now,
         modified: now,
       });
+      // Nothing to reference yet; indexed now so that start-up has nothing to read for it.
+      await indexItemReferences(ctx, q, id);
       await recordEvent(q, {
         orgId: caller.orgId,
         source: 'item',
@@ -309,6 +312,8 @@ async function addItemWith(
       await insertItemRow(q, cols);
       if (file && blobKey) await applyFileFields(ctx, q, p, { itemId: id, blobKey, fileName: fileName ?? 'file', size });
       if (thumbnail) await updateItemRow(q, id, { thumbnail: await storeUploadedThumbnail(ctx, q, id, thumbnail) });
+      // Its references (text data, its URL) in the reference index; a file was read by the file hook.
+      if (!file) await indexItemReferences(ctx, q, id);
       await recordEvent(q, {
         orgId: caller.orgId,
         source: 'item',

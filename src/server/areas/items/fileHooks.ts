@@ -1,10 +1,12 @@
 /**
  * What happens after an item's file is stored (by addItem, commit of a multipart upload, an async
- * dataUrl download, or update with a new file): package info (esriinfo) extraction and thumbnails.
+ * dataUrl download, or update with a new file): the reference index, package info (esriinfo)
+ * extraction and thumbnails.
  * Called inside the transaction that records the file; answers the item fields the file sets.
  */
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
+import { indexItemReferences } from '../dependencies/indexer.ts';
 import { extractEsriinfo, isZipFile } from './esriinfo.ts';
 
 export interface StoredFile {
@@ -27,6 +29,9 @@ export interface FileDerivedFields {
  * thumbnail and documentation. An unsafe archive is refused (400); any other file sets nothing.
  */
 export async function afterItemFileStored(ctx: PortalContext, q: Queryable, file: StoredFile): Promise<FileDerivedFields> {
+  // The reference index reads the new file (a web map's JSON sent as a file) in this transaction;
+  // the item's type and URL are already written by every caller (what follows sets no indexed field).
+  await indexItemReferences(ctx, q, file.itemId);
   const path = ctx.blobs.localPath(file.blobKey);
   if (!(await isZipFile(path))) return {};
   const { card } = await extractEsriinfo(ctx, q, file.itemId, path);

@@ -27,6 +27,8 @@ import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
+import { replacedReferences } from '../../../shared/references/replaced.ts';
+import { indexItemReferences } from '../dependencies/indexer.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -146,6 +148,17 @@ function itemChange(row: ItemRow, cols: Record<string, unknown>, dataChanged: bo
   return { before, after, ...('service_credentials' in cols ? { serviceCredentials: 'changed' } : {}), ...(dataChanged ? { dataChanged: true } : {}) };
 }
 
+/** The swaps that turned the item's text data into `text`, when that is all that changed (replaced.ts). */
+function referenceSwaps(type: string, row: ItemRow, text: string) {
+  if (row.data_kind !== 'text' || row.data_text === null) return undefined;
+  try {
+    return replacedReferences(type, JSON.parse(row.data_text), JSON.parse(text));
+  } catch {
+    // Data that is no JSON swapped nothing the extractor reads.
+    return undefined;
+  }
+}
+
 async function updateItemWith(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams, now: number, oldBlobs: string[]) {
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
@@ -179,6 +192,11 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
     if (p.thumbnail && typeof p.thumbnail !== 'string') cols.thumbnail = await storeUploadedThumbnail(ctx, q, row.id, p.thumbnail);
     cols.modified = now;
     const change = itemChange(row, cols, p.text !== undefined || !!p.file);
+    if (p.text !== undefined) {
+      // Only references swapped (a map pointed at a replacement layer): history records the swaps, which undo reverses.
+      const swaps = referenceSwaps(typeof cols.type === 'string' ? cols.type : row.type, row, p.text);
+      if (swaps) change.replacedReferences = swaps;
+    }
     await setColumns(q, row.id, cols);
     if (p.file) {
       if (row.data_blob) oldBlobs.push(row.data_blob);
@@ -205,6 +223,8 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
         throw err;
       }
     }
+    // The reference index follows the new data, URL or type (a new file was read by the file hook).
+    if (!p.file && (p.text !== undefined || 'url' in cols || 'type' in cols)) await indexItemReferences(ctx, q, row.id);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',

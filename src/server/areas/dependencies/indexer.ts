@@ -1,0 +1,138 @@
+/**
+ * The reference index (migration 020, docs/dependencies.md "On the local portal"): an item's
+ * references, read with the shared extractor from its data and URL, stored one row each, and its
+ * service key, so that dependents are an index lookup. `indexItemReferences` runs inside the
+ * transaction of every change that can alter them; `indexPendingItems` reads, at start-up, the
+ * items no change has indexed yet (a database from before migration 020, an older extractor).
+ */
+import { readFile } from 'node:fs/promises';
+import { scanReferences, serviceKeyOf } from '../../../shared/references/references.ts';
+import type { PortalContext } from '../../context.ts';
+import type { Queryable } from '../../store/db.ts';
+
+/**
+ * The extractor's version. Bump it whenever src/shared/references reads something new (or
+ * differently): every item indexed with an older one is read again at the next start.
+ */
+export const REFERENCE_INDEX_VERSION = 1;
+
+/** Item types whose data the extractor reads (references.ts READERS); any other data is not loaded. */
+export const TYPES_WITH_REFERENCES: ReadonlySet<string> = new Set([
+  'Web Map',
+  'Web Scene',
+  'Group Layer',
+  'Web Mapping Application',
+  'Web Experience',
+  'Web Experience Template',
+  'Dashboard',
+  'StoryMap',
+]);
+
+/** Larger data is not read for references (it would be held in memory whole while parsed). */
+export const MAX_INDEXED_DATA_BYTES = 16 * 1024 * 1024;
+
+interface IndexedItemRow {
+  id: string;
+  org_id: string;
+  type: string;
+  url: string | null;
+  type_keywords: string[];
+  data_kind: 'none' | 'text' | 'file';
+  data_text: string | null;
+  data_blob: string | null;
+  size: number;
+}
+
+const SELECT_INDEXED = `SELECT id, org_id, type, url, type_keywords, data_kind,
+  CASE WHEN data_kind = 'text' AND type = ANY($2::text[]) AND size <= $3 THEN data_text END AS data_text,
+  data_blob, size FROM items`;
+
+async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<unknown> {
+  if (!TYPES_WITH_REFERENCES.has(row.type) || row.size > MAX_INDEXED_DATA_BYTES) return undefined;
+  let text: string | null = null;
+  if (row.data_kind === 'text') text = row.data_text;
+  else if (row.data_kind === 'file' && row.data_blob) {
+    try {
+      text = await readFile(ctx.blobs.localPath(row.data_blob), 'utf8');
+    } catch (err) {
+      ctx.log.warn({ err, itemId: row.id }, 'could not read an item file for its references');
+      return undefined;
+    }
+  }
+  if (!text || text.length > MAX_INDEXED_DATA_BYTES) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Data that is no JSON names nothing the extractor reads.
+    return undefined;
+  }
+}
+
+/** Replaces the item's rows with what its current data and URL reference. */
+async function writeReferences(ctx: PortalContext, q: Queryable, row: IndexedItemRow): Promise<void> {
+  const item = { id: row.id, type: row.type, url: row.url, typeKeywords: row.type_keywords };
+  const { references } = scanReferences(item, await readItemData(ctx, row));
+  await q.query('DELETE FROM item_references WHERE item_id = $1', [row.id]);
+  const refs = references.filter((r) => r.source !== 'relationship');
+  if (refs.length) {
+    await q.query(
+      `INSERT INTO item_references (item_id, org_id, target_item, target_url, kind, path, value)
+       SELECT $1, $2, t.target_item, t.target_url, t.kind, t.path, t.value
+         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t (target_item, target_url, kind, path, value)`,
+      [
+        row.id,
+        row.org_id,
+        refs.map((r) => (r.target.type === 'item' ? r.target.id : null)),
+        refs.map((r) => (r.target.type === 'url' ? r.target.url : null)),
+        refs.map((r) => r.kind),
+        refs.map((r) => r.path),
+        refs.map((r) => r.value),
+      ],
+    );
+  }
+  await q.query(
+    `INSERT INTO item_reference_state (item_id, org_id, service_key, version) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (item_id) DO UPDATE SET org_id = EXCLUDED.org_id, service_key = EXCLUDED.service_key, version = EXCLUDED.version`,
+    [row.id, row.org_id, serviceKeyOf(item) ?? null, REFERENCE_INDEX_VERSION],
+  );
+}
+
+const selectParams = () => [[...TYPES_WITH_REFERENCES], MAX_INDEXED_DATA_BYTES];
+
+/**
+ * Reads the item's references again, inside the caller's transaction: call it after the change's
+ * last write to the item's url, type or data (a later write would mark the item unindexed again).
+ */
+export async function indexItemReferences(ctx: PortalContext, q: Queryable, itemId: string): Promise<void> {
+  const [row] = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = $1`, [itemId, ...selectParams()]);
+  if (row) await writeReferences(ctx, q, row);
+}
+
+/** Items read per transaction at start-up. */
+const START_BATCH = 200;
+
+/**
+ * Indexes every item whose references were not read with this extractor version, in batches of
+ * START_BATCH, each its own transaction. Idempotent and safe with several instances on one
+ * PostgreSQL: a batch claims its rows with FOR UPDATE SKIP LOCKED, so two instances never read the
+ * same item and neither waits for the other. With nothing to do it costs one indexed query.
+ * Answers how many items were indexed.
+ */
+export async function indexPendingItems(ctx: PortalContext, opts: { batch?: number } = {}): Promise<number> {
+  const batch = opts.batch ?? START_BATCH;
+  let done = 0;
+  for (;;) {
+    const n = await ctx.db.tx(async (q) => {
+      const claimed = await q.query<{ item_id: string }>(
+        `SELECT item_id FROM item_reference_state WHERE version < $1 ORDER BY item_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [REFERENCE_INDEX_VERSION, batch],
+      );
+      if (!claimed.length) return 0;
+      const rows = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = ANY($1::text[])`, [claimed.map((c) => c.item_id), ...selectParams()]);
+      for (const row of rows) await writeReferences(ctx, q, row);
+      return claimed.length;
+    });
+    if (!n) return done;
+    done += n;
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * The dependency operations (issue 26, docs/dependencies.md "On the local portal"). ArcGIS has no
+ * such operations: they are local-only, answered as unknown paths with LOCAL_EXTRAS=off, where the
+ * console builds the same answers in the browser (src/shared/contract/dependencies.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import { dependencyParams, dependencySummaryParams } from '../../../shared/contract/dependencies.ts';
+import { visible } from '../../http/authority.ts';
+import { operation, REST } from '../../http/operation.ts';
+import { dependencySummary } from './summary.ts';
+import { dependencyAnswer } from './walk.ts';
+
+export function dependencyRoutes(app: FastifyInstance): void {
+  // Like reading the item: anyone who may see it (an administrator with viewItems sees the organization's).
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId/dependencies`,
+    authority: visible('portal:admin:viewItems'),
+    params: dependencyParams,
+    access: 'public',
+    localOnly: true,
+    handler: ({ caller, path, params, portal }) => dependencyAnswer(portal, caller, path.itemId, 'uses', params),
+  });
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/items/:itemId/dependents`,
+    authority: visible('portal:admin:viewItems'),
+    params: dependencyParams,
+    access: 'public',
+    localOnly: true,
+    handler: ({ caller, path, params, portal }) => dependencyAnswer(portal, caller, path.itemId, 'usedBy', params),
+  });
+  // A member reads their own organization's view, listing only what they may see (with viewItems: every item).
+  operation(app, {
+    method: 'read',
+    path: `${REST}/portals/:orgId/dependencies`,
+    authority: visible('portal:admin:viewItems'),
+    params: dependencySummaryParams,
+    localOnly: true,
+    handler: ({ caller, path, params, portal }) => dependencySummary(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),
+  });
+}

@@ -1,0 +1,137 @@
+/**
+ * portals/<orgId>/dependencies (docs/dependencies.md "On the local portal"): unused items (oldest
+ * modified first) and items used by many (most first), with the owners/types/modifiedBefore
+ * filters and search's paging; hidden dependents count; another organization is refused. And the
+ * start-up indexer: items written without the index (a database from before migration 020) are
+ * read at start-up, once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
+import { startService, type TestService } from '../../../../test/support/service.ts';
+import { indexPendingItems, REFERENCE_INDEX_VERSION } from './indexer.ts';
+
+let svc: TestService;
+const tokens: Record<string, string> = {};
+// Types of this test only: the demo organization's own items stay out of the filtered views.
+const LAYER = 'Feature Service';
+const MAP = 'Web Map';
+
+async function add(owner: string, fields: Record<string, string>): Promise<string> {
+  const body = await svc.post(`content/users/${owner}/addItem`, fields, tokens[owner]);
+  expect(body.success, JSON.stringify(body)).toBe(true);
+  return body.id as string;
+}
+const summary = (params: Record<string, string>, who = 'admin', org = 'self') =>
+  svc.post(`portals/${org}/dependencies`, params, tokens[who]) as Promise<DependencySummaryAnswer & { error?: { code: number } }>;
+const setModified = (id: string, modified: number) => svc.db.query('UPDATE items SET modified = $2 WHERE id = $1', [id, modified]);
+const ids = (a: DependencySummaryAnswer) => a.results.map((r) => r.id);
+
+const url = (name: string) => `https://127.0.0.1/arcgis/rest/services/${name}/FeatureServer`;
+const webMap = (...layers: string[]) => JSON.stringify({ operationalLayers: layers.map((l) => ({ itemId: l })) });
+
+let popular: string;
+let used: string;
+let unusedOld: string;
+let unusedNew: string;
+let userLayer: string;
+let maps: string[];
+
+beforeAll(async () => {
+  svc = await startService();
+  for (const u of ['admin', 'user1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
+  popular = await add('admin', { title: 'Popular', type: LAYER, url: url('Popular') });
+  used = await add('admin', { title: 'Used once', type: LAYER, url: url('Used') });
+  unusedOld = await add('admin', { title: 'Old unused', type: LAYER, url: url('Old') });
+  unusedNew = await add('admin', { title: 'New unused', type: LAYER, url: url('New') });
+  userLayer = await add('user1', { title: 'Mine', type: LAYER, url: url('Mine') });
+  // Three maps use the popular layer (one by its URL only); one also uses `used`.
+  maps = [
+    await add('admin', { title: 'M1', type: MAP, text: webMap(popular, used) }),
+    await add('admin', { title: 'M2', type: MAP, text: webMap(popular) }),
+    await add('admin', { title: 'M3', type: MAP, text: JSON.stringify({ operationalLayers: [{ url: `${url('Popular')}/3` }] }) }),
+  ];
+  await setModified(unusedOld, 1_000);
+  await setModified(unusedNew, 2_000);
+  await setModified(userLayer, 3_000);
+});
+afterAll(() => svc.close());
+
+describe('unused', () => {
+  it('items nothing uses, oldest modified first, with counts', async () => {
+    const a = await summary({ view: 'unused', types: LAYER, num: '100' });
+    expect(ids(a)).toEqual([unusedOld, unusedNew, userLayer]);
+    expect(a).toMatchObject({ view: 'unused', total: 3, start: 1, num: 3, nextStart: -1, graph: { source: 'portal' } });
+    expect(a.results[0]).toMatchObject({
+      title: 'Old unused',
+      owner: 'admin',
+      access: 'private',
+      dependents: 0,
+      dependencies: 0,
+      modified: 1_000,
+      created: expect.any(Number),
+    });
+  });
+
+  it('filters: owners, types, modifiedBefore; paging', async () => {
+    expect(ids(await summary({ view: 'unused', types: LAYER, owners: 'user1' }))).toEqual([userLayer]);
+    expect(ids(await summary({ view: 'unused', types: LAYER, modifiedBefore: '2500' }))).toEqual([unusedOld, unusedNew]);
+    const first = await summary({ view: 'unused', types: LAYER, num: '2' });
+    expect(first).toMatchObject({ total: 3, start: 1, num: 2, nextStart: 3 });
+    const second = await summary({ view: 'unused', types: LAYER, num: '2', start: '3' });
+    expect(second).toMatchObject({ total: 3, start: 3, num: 1, nextStart: -1 });
+    expect(ids(second)).toEqual([userLayer]);
+    expect(await summary({ view: 'unused', types: LAYER, start: '50' })).toMatchObject({ total: 3, num: 0, nextStart: -1, results: [] });
+  });
+
+  it('an item used only by something the caller cannot see is still used; items the caller cannot see are not listed', async () => {
+    // user1 sees no admin item (all private): only their own layer is listed, and not `used`.
+    const a = await summary({ view: 'unused', types: LAYER }, 'user1');
+    expect(ids(a)).toEqual([userLayer]);
+    await svc.post(`content/users/admin/items/${used}/share`, { org: 'true' }, tokens.admin);
+    expect(ids(await summary({ view: 'unused', types: LAYER }, 'user1'))).toEqual([userLayer]);
+    expect(ids(await summary({ view: 'usedByMany', minDependents: '1', types: LAYER }, 'user1'))).toEqual([used]);
+  });
+});
+
+describe('usedByMany', () => {
+  it('items with at least minDependents dependents, most first', async () => {
+    const a = await summary({ view: 'usedByMany', types: LAYER });
+    expect(ids(a)).toEqual([popular]);
+    expect(a.results[0]).toMatchObject({ dependents: 3, dependencies: 0 });
+    const one = await summary({ view: 'usedByMany', minDependents: '1', types: LAYER });
+    expect(ids(one)).toEqual([popular, used]);
+    expect(one.total).toBe(2);
+    const m = await summary({ view: 'usedByMany', minDependents: '1', types: MAP });
+    expect(ids(m)).toEqual([]);
+    const unused = await summary({ view: 'unused', types: MAP, num: '100' });
+    expect(unused.results.filter((r) => maps.includes(r.id)).map((r) => r.dependencies)).toEqual([2, 1, 1]);
+  });
+
+  it('bad parameters get the 400 envelope; another organization is refused', async () => {
+    expect((await summary({ view: 'everything' })).error?.code).toBe(400);
+    expect((await summary({ view: 'usedByMany', minDependents: '0' })).error?.code).toBe(400);
+    expect((await summary({}, 'partner_admin', svc.orgId)).error?.code).toBe(403);
+    expect((await summary({}, 'admin', svc.orgId)).error).toBeUndefined();
+  });
+});
+
+describe('start-up indexing', () => {
+  it('reads items that were written without the index, once', async () => {
+    // As a database from before migration 020 has them: rows written directly, marked unread.
+    const [owner] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
+    const old = 'f'.repeat(32);
+    await svc.db.query(
+      `INSERT INTO items (id, org_id, owner_id, title, type, data_kind, data_text, size, created, modified)
+       VALUES ($1, $2, $3, 'Old map', 'Web Map', 'text', $4, 10, 0, 0)`,
+      [old, svc.orgId, owner.id, webMap(unusedOld)],
+    );
+    await svc.db.query('UPDATE item_reference_state SET version = 0 WHERE item_id = $1', [popular]);
+    expect(await svc.db.query('SELECT version FROM item_reference_state WHERE item_id = $1', [old])).toEqual([{ version: 0 }]);
+    expect(await indexPendingItems(svc.app.portal, { batch: 1 })).toBe(2);
+    expect(await svc.db.query('SELECT version FROM item_reference_state WHERE version < $1', [REFERENCE_INDEX_VERSION])).toEqual([]);
+    const a = await svc.post(`content/items/${unusedOld}/dependents`, {}, tokens.admin);
+    expect(a.items.map((n: { id: string }) => n.id)).toEqual([old]);
+    // Nothing left: the next start reads nothing.
+    expect(await indexPendingItems(svc.app.portal)).toBe(0);
+  });
+});
