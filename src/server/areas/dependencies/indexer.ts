@@ -6,7 +6,7 @@
  * items no change has indexed yet (a database from before migration 020, an older extractor).
  */
 import { readFile } from 'node:fs/promises';
-import { scanReferences, serviceKeyOf } from '../../../shared/references/references.ts';
+import { scanReferences, serviceKeyOf, type Reference } from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 
@@ -68,32 +68,39 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
   }
 }
 
-/** Replaces the item's rows with what its current data and URL reference. */
-async function writeReferences(ctx: PortalContext, q: Queryable, row: IndexedItemRow): Promise<void> {
-  const item = { id: row.id, type: row.type, url: row.url, typeKeywords: row.type_keywords };
-  const { references } = scanReferences(item, await readItemData(ctx, row));
-  await q.query('DELETE FROM item_references WHERE item_id = $1', [row.id]);
-  const refs = references.filter((r) => r.source !== 'relationship');
+/** Replaces the items' rows with what their current data and URLs reference: three statements for the whole batch. */
+async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly IndexedItemRow[]): Promise<void> {
+  if (!rows.length) return;
+  const refs: { itemId: string; orgId: string; ref: Reference }[] = [];
+  const keys: (string | null)[] = [];
+  for (const row of rows) {
+    const item = { id: row.id, type: row.type, url: row.url, typeKeywords: row.type_keywords };
+    const { references } = scanReferences(item, await readItemData(ctx, row));
+    for (const ref of references) if (ref.source !== 'relationship') refs.push({ itemId: row.id, orgId: row.org_id, ref });
+    keys.push(serviceKeyOf(item) ?? null);
+  }
+  const ids = rows.map((r) => r.id);
+  await q.query('DELETE FROM item_references WHERE item_id = ANY($1::text[])', [ids]);
   if (refs.length) {
     await q.query(
       `INSERT INTO item_references (item_id, org_id, target_item, target_url, kind, path, value)
-       SELECT $1, $2, t.target_item, t.target_url, t.kind, t.path, t.value
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t (target_item, target_url, kind, path, value)`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
       [
-        row.id,
-        row.org_id,
-        refs.map((r) => (r.target.type === 'item' ? r.target.id : null)),
-        refs.map((r) => (r.target.type === 'url' ? r.target.url : null)),
-        refs.map((r) => r.kind),
-        refs.map((r) => r.path),
-        refs.map((r) => r.value),
+        refs.map((r) => r.itemId),
+        refs.map((r) => r.orgId),
+        refs.map(({ ref }) => (ref.target.type === 'item' ? ref.target.id : null)),
+        refs.map(({ ref }) => (ref.target.type === 'url' ? ref.target.url : null)),
+        refs.map(({ ref }) => ref.kind),
+        refs.map(({ ref }) => ref.path),
+        refs.map(({ ref }) => ref.value),
       ],
     );
   }
   await q.query(
-    `INSERT INTO item_reference_state (item_id, org_id, service_key, version) VALUES ($1, $2, $3, $4)
+    `INSERT INTO item_reference_state (item_id, org_id, service_key, version)
+     SELECT t.item_id, t.org_id, t.service_key, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS t (item_id, org_id, service_key)
      ON CONFLICT (item_id) DO UPDATE SET org_id = EXCLUDED.org_id, service_key = EXCLUDED.service_key, version = EXCLUDED.version`,
-    [row.id, row.org_id, serviceKeyOf(item) ?? null, REFERENCE_INDEX_VERSION],
+    [ids, rows.map((r) => r.org_id), keys, REFERENCE_INDEX_VERSION],
   );
 }
 
@@ -105,11 +112,11 @@ const selectParams = () => [[...TYPES_WITH_REFERENCES], MAX_INDEXED_DATA_BYTES];
  */
 export async function indexItemReferences(ctx: PortalContext, q: Queryable, itemId: string): Promise<void> {
   const [row] = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = $1`, [itemId, ...selectParams()]);
-  if (row) await writeReferences(ctx, q, row);
+  if (row) await writeReferences(ctx, q, [row]);
 }
 
 /** Items read per transaction at start-up. */
-const START_BATCH = 200;
+const START_BATCH = 500;
 
 /**
  * Indexes every item whose references were not read with this extractor version, in batches of
@@ -129,7 +136,7 @@ export async function indexPendingItems(ctx: PortalContext, opts: { batch?: numb
       );
       if (!claimed.length) return 0;
       const rows = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = ANY($1::text[])`, [claimed.map((c) => c.item_id), ...selectParams()]);
-      for (const row of rows) await writeReferences(ctx, q, row);
+      await writeReferences(ctx, q, rows);
       return claimed.length;
     });
     if (!n) return done;

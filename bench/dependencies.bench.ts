@@ -1,0 +1,142 @@
+/**
+ * Dependency benchmark (issue 26: "dependents of an item within 3× a primary-key read, p95, at
+ * 100,000 items"). The real service on a fresh embedded database in a temporary DATA_DIR (or
+ * PostgreSQL with DATABASE_URL), over HTTP on loopback, with BENCH_ITEMS items (default 100,000)
+ * bulk-inserted with SQL as a realistic reference graph: 30 % Feature Service items (each its own
+ * service URL), 50 % web maps using three layers each (two by item id, one by a layer URL
+ * `…/FeatureServer/0`), the first 1,500 maps also one of five "hot" layers (each used by ~300
+ * maps), 20 % web mapping applications showing one map each. Owners and sharing are mixed as in
+ * search.bench.ts. The reference index is then built by the start-up indexer (its time is printed:
+ * what the first start after migration 020 costs such a database).
+ *
+ * Prints p50/p95 of content/items/<id>/dependents (direct and transitive, typical and hot layers),
+ * …/dependencies and the organization view's first pages, next to content/users/<owner>/items/<id>
+ * — a plain primary-key read through the same HTTP stack — measured in the same run.
+ * Usage: npm run bench:dependencies (DATABASE_URL=postgres://… for PostgreSQL)
+ */
+import { indexPendingItems } from '../src/server/areas/dependencies/indexer.ts';
+import { startService } from '../test/support/service.ts';
+import { fmt, freshDataDir } from './lib.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
+const LAYERS = Math.floor(ITEMS * 0.3);
+const MAPS = Math.floor(ITEMS * 0.5);
+const APPS = ITEMS - LAYERS - MAPS;
+const HOT = 5;
+const HOT_MAPS = Math.min(1_500, MAPS);
+
+const svc = await startService({ config: { dataDir: freshDataDir() } });
+const rest = await svc.listen();
+const token = await svc.tokenFor('admin');
+const userToken = await svc.tokenFor('user1');
+
+async function call(path: string, params: Record<string, string>, tok = token): Promise<Record<string, unknown>> {
+  const res = await fetch(`${rest}/${path}?${new URLSearchParams({ ...params, f: 'json', token: tok })}`);
+  const body = (await res.json()) as Record<string, unknown>;
+  if (body.error) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
+  return body;
+}
+
+async function measure(name: string, runs: number, run: (i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await run(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+  return { name, p50: pct(50), p95: pct(95) };
+}
+
+const T0 = Date.now();
+const layerId = (n: string) => `md5('layer' || (${n}))`;
+const mapId = (n: string) => `md5('map' || (${n}))`;
+const serviceUrl = (n: string) => `'https://127.0.0.1/arcgis/rest/services/S' || (${n}) || '/FeatureServer'`;
+// Owner, sharing and status as search.bench.ts spreads them.
+const common = (i: string) => `$1,
+  (SELECT id FROM users WHERE username = (ARRAY['admin','publisher1','user1','viewer1','publisher1'])[1 + ${i} % 5]),
+  (ARRAY['public','org','private','private'])[1 + ${i} % 4],
+  CASE WHEN ${i} % 97 = 0 THEN 'org_authoritative' WHEN ${i} % 89 = 0 THEN 'deprecated' END,
+  $2::bigint + ${i}, $2::bigint + ${i}`;
+const COLUMNS = 'id, title, type, url, data_kind, data_text, size, org_id, owner_id, access, content_status, created, modified';
+const seedStart = performance.now();
+await svc.db.query(
+  `INSERT INTO items (${COLUMNS})
+   SELECT ${layerId('i')}, 'Layer ' || i, 'Feature Service', ${serviceUrl('i')}, 'none', NULL, 0, ${common('i')}
+     FROM generate_series(0, ${LAYERS - 1}) AS i`,
+  [svc.orgId, T0 - ITEMS],
+);
+await svc.db.query(
+  `INSERT INTO items (${COLUMNS})
+   SELECT ${mapId('j')}, 'Map ' || j, 'Web Map', NULL, 'text', d, length(d), ${common(`(${LAYERS} + j)`)}
+     FROM generate_series(0, ${MAPS - 1}) AS j,
+     LATERAL (SELECT jsonb_build_object(
+       'operationalLayers', jsonb_build_array(
+         jsonb_build_object('id', 'a', 'layerType', 'ArcGISFeatureLayer', 'itemId', ${layerId(`(j::bigint * 7919) % ${LAYERS}`)}),
+         jsonb_build_object('id', 'b', 'layerType', 'ArcGISFeatureLayer', 'itemId', ${layerId(`(j::bigint * 104729) % ${LAYERS}`)}),
+         jsonb_build_object('id', 'c', 'layerType', 'ArcGISFeatureLayer', 'url', ${serviceUrl(`(j * 31 + 7) % ${LAYERS}`)} || '/0'))
+         || CASE WHEN j < ${HOT_MAPS} THEN jsonb_build_array(jsonb_build_object('id', 'hot', 'itemId', ${layerId(`j % ${HOT}`)})) ELSE '[]'::jsonb END,
+       'baseMap', jsonb_build_object('baseMapLayers', '[]'::jsonb, 'title', 'None'), 'version', '2.31')::text AS d) AS data`,
+  [svc.orgId, T0 - ITEMS],
+);
+await svc.db.query(
+  `INSERT INTO items (${COLUMNS})
+   SELECT md5('app' || k), 'App ' || k, 'Web Mapping Application', NULL, 'text', d, length(d), ${common(`(${LAYERS + MAPS} + k)`)}
+     FROM generate_series(0, ${APPS - 1}) AS k,
+     LATERAL (SELECT jsonb_build_object('source', md5('template'), 'values', jsonb_build_object('webmap', ${mapId(`(k * 13) % ${MAPS}`)}, 'title', 'App'))::text AS d) AS data`,
+  [svc.orgId, T0 - ITEMS],
+);
+const seedMs = performance.now() - seedStart;
+const indexStart = performance.now();
+const indexed = await indexPendingItems(svc.app.portal);
+const indexMs = performance.now() - indexStart;
+await svc.db.query('ANALYZE');
+const [{ refs }] = await svc.db.query<{ refs: number }>('SELECT count(*)::int AS refs FROM item_references');
+
+const ids = (prefix: string, n: number) =>
+  svc.db.query<{ id: string; owner: string }>(
+    `SELECT i.id, u.username AS owner FROM generate_series(0, ${n - 1}) AS g JOIN items i ON i.id = md5('${prefix}' || g) JOIN users u ON u.id = i.owner_id ORDER BY g`,
+  );
+const layers = await ids('layer', LAYERS);
+const apps = await ids('app', APPS);
+const maps = await ids('map', Math.min(MAPS, 10_000));
+const pick = <T>(list: T[], i: number) => list[(i * 7919 + 11) % list.length];
+const typical = (i: number) => pick(layers.slice(HOT), i).id;
+const hot = (i: number) => layers[i % HOT].id;
+
+const baseline = await measure('content/users/<owner>/items/<id> (baseline: by primary key)', RUNS, (i) => {
+  const it = pick(maps, i);
+  return call(`content/users/${it.owner}/items/${it.id}`, {});
+});
+const forms: [string, (i: number) => Promise<unknown>][] = [
+  ['dependents of a layer, direct', (i) => call(`content/items/${typical(i)}/dependents`, {})],
+  ['dependents of a layer, transitive', (i) => call(`content/items/${typical(i)}/dependents`, { transitive: 'true' })],
+  [`dependents of a hot layer (~${fmt(HOT_MAPS / HOT)} maps), direct`, (i) => call(`content/items/${hot(i)}/dependents`, {})],
+  ['dependents of a hot layer, transitive (maps and apps)', (i) => call(`content/items/${hot(i)}/dependents`, { transitive: 'true' })],
+  [
+    'dependents of a layer, transitive, as user1 (hidden counted)',
+    (i) => call(`content/items/${pick(layers, i).id}/dependents`, { transitive: 'true' }, userToken).catch(() => null),
+  ],
+  ['dependencies of a map, direct', (i) => call(`content/items/${pick(maps, i).id}/dependencies`, {})],
+  ['dependencies of an app, transitive', (i) => call(`content/items/${pick(apps, i).id}/dependencies`, { transitive: 'true' })],
+  ['portals/self/dependencies view=unused, first page', () => call('portals/self/dependencies', { view: 'unused', num: '25' })],
+  ['portals/self/dependencies view=usedByMany, first page', () => call('portals/self/dependencies', { view: 'usedByMany', num: '25' })],
+];
+const results = [];
+for (const [name, run] of forms) results.push(await measure(name, name.startsWith('portals/') ? Math.min(RUNS, 20) : RUNS, run));
+const sample = (await call(`content/items/${hot(0)}/dependents`, { transitive: 'true' })) as { items: unknown[]; edges: unknown[] };
+await svc.close();
+
+const where = svc.db.kind === 'pglite' ? 'embedded database on disk' : 'PostgreSQL';
+console.log(
+  `${fmt(ITEMS)} items (${fmt(LAYERS)} layers, ${fmt(MAPS)} maps, ${fmt(APPS)} apps), ${fmt(refs)} references; ${RUNS} runs each, over HTTP on loopback, ${where}`,
+);
+console.log(`seeded in ${fmt(seedMs / 1000, 1)} s; start-up indexer read ${fmt(indexed)} items in ${fmt(indexMs / 1000, 1)} s`);
+console.log(`a hot layer's transitive dependents: ${fmt(sample.items.length)} items, ${fmt(sample.edges.length)} edges`);
+console.log(`${baseline.name.padEnd(64)} p50 ${fmt(baseline.p50, 2).padStart(7)} ms  p95 ${fmt(baseline.p95, 2).padStart(7)} ms`);
+console.log(`${'operation'.padEnd(64)} ${'p50'.padStart(10)} ${'p95'.padStart(10)}  ÷ pk p95`);
+for (const r of results) {
+  console.log(`${r.name.padEnd(64)} ${fmt(r.p50, 2).padStart(7)} ms ${fmt(r.p95, 2).padStart(7)} ms  ${`${fmt(r.p95 / baseline.p95, 1)}×`.padStart(7)}`);
+}
