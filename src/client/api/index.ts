@@ -14,3 +14,4 @@ export * from './collaborations.ts';
 export * from './webhooks.ts';
 export * from './tasks.ts';
 export * from './history.ts';
+export * from './dependencies.ts';

@@ -14,4 +14,9 @@ export const queryKeys = {
   items: ['items'] as const,
   item: (itemId: string) => ['items', 'detail', itemId] as const,
   userDefaultSettings: (orgId: string) => ['userDefaultSettings', orgId] as const,
+  /**
+   * Every dependency answer: the portal's operations and the graph built in this browser. Item
+   * changes that can alter references (data, sharing, status, owner, deletion) invalidate it.
+   */
+  dependencies: ['dependencies'] as const,
 };
