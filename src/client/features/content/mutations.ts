@@ -19,9 +19,21 @@ import {
 } from '../../api/index.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 
-function useItemsMutation<V, R>(fn: (v: V) => Promise<R>) {
+/**
+ * `references`: the change can alter what uses what, or what a dependency answer shows of an item
+ * (its data, sharing, status, owner; adding or deleting it), so the dependency answers are read
+ * again too — on portals without the index that brings the browser graph up to date.
+ */
+function useItemsMutation<V, R>(fn: (v: V) => Promise<R>, { references = true }: { references?: boolean } = {}) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: fn, onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.items }) });
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => {
+      // Not awaited: on portals without the index this rebuilds the browser graph, which can take a while.
+      if (references) void queryClient.invalidateQueries({ queryKey: queryKeys.dependencies });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    },
+  });
 }
 
 export const useAddItem = (username: string) =>
@@ -33,11 +45,12 @@ export const useAddItem = (username: string) =>
 export const useUpdateItem = (owner: string, itemId: string) =>
   useItemsMutation((fields: ItemFieldsInput & { thumbnail?: File }) => updateItem(owner, itemId, fields));
 
-export const useMoveItem = (owner: string, itemId: string) => useItemsMutation((folder: string) => moveItem(owner, itemId, folder));
+export const useMoveItem = (owner: string, itemId: string) => useItemsMutation((folder: string) => moveItem(owner, itemId, folder), { references: false });
 
 export const useDeleteItem = () => useItemsMutation(({ owner, itemId }: { owner: string; itemId: string }) => deleteItem(owner, itemId));
 
-export const useProtectItem = (owner: string, itemId: string) => useItemsMutation((protect: boolean) => setItemProtected(owner, itemId, protect));
+export const useProtectItem = (owner: string, itemId: string) =>
+  useItemsMutation((protect: boolean) => setItemProtected(owner, itemId, protect), { references: false });
 
 export const useShareItem = (owner: string, itemId: string) =>
   useItemsMutation(async ({ share, unshareGroups }: { share: ShareInput; unshareGroups: string[] }) => {
