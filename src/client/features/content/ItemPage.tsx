@@ -6,7 +6,7 @@
 import { Anchor, Badge, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { describeError, fetchItemData, fetchItemInfoFile, getItem, type Item } from '../../api/index.ts';
 import { CopyValue } from '../../components/CopyValue.tsx';
@@ -30,16 +30,27 @@ import { foldersQuery, ownedItemQuery } from './queries.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 
-export default function ItemPage() {
+/**
+ * A tab another feature adds to the item page. The app composes it in (app/routes/content.tsx):
+ * features do not import each other.
+ */
+export interface ItemPageTab {
+  value: string;
+  label: string;
+  panel: (item: Item) => ReactNode;
+}
+
+export default function ItemPage({ extraTabs = [] }: { extraTabs?: readonly ItemPageTab[] }) {
   const { itemId = '' } = useParams();
   const item = useQuery({ queryKey: queryKeys.item(itemId), queryFn: ({ signal }) => getItem(itemId, { signal }) });
   if (item.isPending) return <LoadingState minHeight={300} />;
   if (item.isError) return <ErrorState error={item.error} title="Could not load the item" onRetry={() => item.refetch()} />;
-  return <ItemView item={item.data} />;
+  return <ItemView item={item.data} extraTabs={extraTabs} />;
 }
 
-function ItemView({ item: publicView }: { item: Item }) {
+function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: readonly ItemPageTab[] }) {
   const user = useCurrentUser();
   const mine = publicView.owner.toLowerCase() === user.username.toLowerCase();
   const mayReadSharing = mine || (user.orgId === publicView.orgId && can(user, VIEW_ORG_ITEMS));
@@ -107,6 +118,11 @@ function ItemView({ item: publicView }: { item: Item }) {
           <Tabs.Tab value="data">Data and files</Tabs.Tab>
           <Tabs.Tab value="sharing">Sharing</Tabs.Tab>
           <Tabs.Tab value="related">Related items</Tabs.Tab>
+          {extraTabs.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {tab.label}
+            </Tabs.Tab>
+          ))}
           <Tabs.Tab value="status">Content status</Tabs.Tab>
           {mayReadHistory(user) ? <Tabs.Tab value="history">History</Tabs.Tab> : null}
         </Tabs.List>
@@ -189,6 +205,11 @@ function ItemView({ item: publicView }: { item: Item }) {
         <Tabs.Panel value="related" pt="md">
           <RelatedItemsPanel item={item} />
         </Tabs.Panel>
+        {extraTabs.map((tab) => (
+          <Tabs.Panel key={tab.value} value={tab.value} pt="md">
+            {tab.panel(item)}
+          </Tabs.Panel>
+        ))}
         <Tabs.Panel value="status" pt="md">
           <Paper withBorder p="md" radius="md" maw={640}>
             <ContentStatusControl key={item.contentStatus ?? 'none'} item={item} />
@@ -235,9 +256,10 @@ function ItemActions({ item }: { item: Item }) {
       <GuardedButton permission={del} color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
         Delete item
       </GuardedButton>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} centered>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} size="lg" centered>
         <Stack>
           <Text size="sm">The item, its data and its relationships are removed for good.</Text>
+          {confirming ? <ImpactCheckSlot items={[item]} change={{ kind: 'delete' }} /> : null}
           <ConfirmActions
             onCancel={() => setConfirming(false)}
             confirmLabel="Delete"
