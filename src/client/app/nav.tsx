@@ -8,6 +8,7 @@ import {
   IconBuilding,
   IconClock,
   IconFiles,
+  IconGraph,
   IconHome,
   IconRefresh,
   IconSettings,
@@ -49,6 +50,13 @@ export const NAV: readonly NavEntry[] = [
     label: 'Content',
     icon: IconFiles,
     Page: lazy(() => import('./routes/content.tsx')),
+  },
+  {
+    path: 'dependencies',
+    label: 'Dependencies',
+    icon: IconGraph,
+    // Every member: the answers name only items the member can see (the rest are counted).
+    Page: lazy(() => import('./routes/dependencies.tsx')),
   },
   {
     path: 'roles',

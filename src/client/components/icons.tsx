@@ -319,3 +319,13 @@ export const IconCopy = (p: IconProps) => (
     <path d="M5 15H4a1 1 0 0 1-1-1V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v1" />
   </Icon>
 );
+
+/** Items linked to items: the Dependencies area. */
+export const IconGraph = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="6" cy="6" r="2.5" />
+    <circle cx="18" cy="6" r="2.5" />
+    <circle cx="12" cy="18" r="2.5" />
+    <path d="M7.3 8.2l3.4 7.6M16.7 8.2l-3.4 7.6M8.5 6h7" />
+  </Icon>
+);
