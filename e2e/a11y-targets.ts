@@ -12,6 +12,8 @@ export interface A11yContext {
   webhookId: string;
   taskTitle: string;
   consoleClientId: string;
+  /** A web map that uses a layer and is used by an app (its dependencies tab has both directions). */
+  dependentMapId: string;
 }
 
 export interface A11yTarget {
@@ -240,6 +242,19 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, /^Delete “/);
     },
   },
+  {
+    name: "content: an item's dependencies tab, everything that depends on it",
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, `/content/items/${ctx.dependentMapId}`, /^A11y map of the layer/);
+      await page.getByRole('tab', { name: 'Dependencies' }).click();
+      await page.getByRole('switch', { name: 'Show everything that depends on it' }).check();
+      await expect(page.getByRole('heading', { level: 2, name: 'Used by' })).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 15_000 });
+    },
+  },
+  { name: 'dependencies: not used by anything', as: 'admin', open: (page) => page1(page, '/dependencies', 'Dependencies') },
+  { name: 'dependencies: used by many', as: 'admin', open: (page) => page1(page, '/dependencies?view=usedByMany', 'Dependencies') },
   { name: 'webhooks', as: 'admin', open: (page) => page1(page, '/webhooks', 'Webhooks') },
   {
     name: 'webhooks: create webhook dialog',

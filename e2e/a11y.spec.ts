@@ -36,7 +36,7 @@ async function signIn(page: Page, username: string): Promise<void> {
 }
 
 let receiver: http.Server;
-const ctx: A11yContext = { webhookId: '', taskTitle: '', consoleClientId: '' };
+const ctx: A11yContext = { webhookId: '', taskTitle: '', consoleClientId: '', dependentMapId: '' };
 
 /** A webhook with one delivery and a task with one run, so their drawers have something to show. */
 test.beforeAll(async ({ browser }) => {
@@ -68,6 +68,20 @@ test.beforeAll(async ({ browser }) => {
   const token = (await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json())
     .token;
   await page.request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, title: `A11y map ${tag}`, type: 'Web Map', text: '{}' } });
+  // A layer used by a map used by an app: the dependencies tab and the organization view show a tree and rows.
+  const add = async (form: Record<string, string>) =>
+    (await (await page.request.post('/sharing/rest/content/users/admin/addItem', { form: { f: 'json', token, ...form } })).json()).id as string;
+  const layerId = await add({ title: `A11y layer ${tag}`, type: 'Feature Service', url: 'http://127.0.0.1:9/arcgis/rest/services/A11y/FeatureServer' });
+  ctx.dependentMapId = await add({
+    title: `A11y map of the layer ${tag}`,
+    type: 'Web Map',
+    text: JSON.stringify({
+      operationalLayers: [
+        { id: 'a11y', layerType: 'ArcGISFeatureLayer', itemId: layerId, url: 'http://127.0.0.1:9/arcgis/rest/services/A11y/FeatureServer/0' },
+      ],
+    }),
+  });
+  await add({ title: `A11y app ${tag}`, type: 'Web Mapping Application', text: JSON.stringify({ values: { webmap: ctx.dependentMapId } }) });
   // The demo organization has no group of the administrator's and only built-in roles (which cannot
   // be deleted): one of each, so the group page and the delete confirmations can be opened.
   for (const [path, form] of [
