@@ -127,19 +127,26 @@ const START_BATCH = 500;
  */
 export async function indexPendingItems(ctx: PortalContext, opts: { batch?: number } = {}): Promise<number> {
   const batch = opts.batch ?? START_BATCH;
+  // Nothing to do (a fresh or up-to-date database): one look at the version index.
+  const pending = await ctx.db.query('SELECT 1 FROM item_reference_state WHERE version < $1 LIMIT 1', [REFERENCE_INDEX_VERSION]);
+  if (!pending.length) return 0;
   let done = 0;
+  // Walks the items in id order, each batch starting after the last: every row is looked at once
+  // (restarting from the first id would step over the rows already read, batch after batch).
+  let after = '';
   for (;;) {
-    const n = await ctx.db.tx(async (q) => {
-      const claimed = await q.query<{ item_id: string }>(
-        `SELECT item_id FROM item_reference_state WHERE version < $1 ORDER BY item_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-        [REFERENCE_INDEX_VERSION, batch],
+    const claimed = await ctx.db.tx(async (q) => {
+      const ids = await q.query<{ item_id: string }>(
+        `SELECT item_id FROM item_reference_state WHERE item_id > $1 AND version < $2 ORDER BY item_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        [after, REFERENCE_INDEX_VERSION, batch],
       );
-      if (!claimed.length) return 0;
-      const rows = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = ANY($1::text[])`, [claimed.map((c) => c.item_id), ...selectParams()]);
+      if (!ids.length) return ids;
+      const rows = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = ANY($1::text[])`, [ids.map((c) => c.item_id), ...selectParams()]);
       await writeReferences(ctx, q, rows);
-      return claimed.length;
+      return ids;
     });
-    if (!n) return done;
-    done += n;
+    if (!claimed.length) return done;
+    done += claimed.length;
+    after = claimed[claimed.length - 1].item_id;
   }
 }

@@ -6,38 +6,53 @@
 import type { DependencyNode } from '../../../shared/contract/dependencies.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
-import { canViewItem, toItem } from '../items/access.ts';
-import { SELECT_LISTED_ITEM, type ItemRow, type ListedItemRow } from '../items/repo.ts';
+import { canViewItem } from '../items/access.ts';
+import type { ItemRow } from '../items/repo.ts';
 
 export type NodeFields = Omit<DependencyNode, 'depth'>;
 
-export function nodeOf(row: ListedItemRow): NodeFields {
-  const item = toItem(row);
+/** What a node shows and what deciding visibility reads: no description, extent or other listing columns. */
+export interface NodeRow extends Pick<
+  ItemRow,
+  'id' | 'org_id' | 'owner_id' | 'owner_username' | 'title' | 'type' | 'url' | 'access' | 'content_status' | 'status' | 'group_ids'
+> {
+  created: number;
+  modified: number;
+}
+
+export const SELECT_NODE = `
+  SELECT i.id, i.org_id, i.owner_id, o.username AS owner_username, i.title, i.type, i.url, i.access, i.content_status, i.status,
+         i.created, i.modified,
+         COALESCE((SELECT array_agg(s.group_id ORDER BY s.group_id) FROM item_shares s WHERE s.item_id = i.id), '{}') AS group_ids
+    FROM items i JOIN users o ON o.id = i.owner_id`;
+
+export function nodeOf(row: NodeRow): NodeFields {
   return {
-    id: item.id,
-    title: item.title,
-    type: item.type,
-    owner: item.owner,
-    access: item.access,
-    contentStatus: item.contentStatus,
-    url: item.url,
-    modified: item.modified,
+    id: row.id,
+    title: row.title,
+    type: row.type,
+    owner: row.owner_username,
+    // As items/access.ts toItem has it: private with group shares is "shared" on the wire.
+    access: row.access === 'private' && row.group_ids.length ? 'shared' : row.access,
+    contentStatus: row.content_status,
+    url: row.url,
+    modified: Number(row.modified),
   };
 }
 
-/** The listed rows of `ids`, split into those the caller may see (by id) and the count of the others. */
+/** The rows of `ids`, split into those the caller may see (by id) and the others (only ever counted). */
 export async function visibleRows(
   q: Queryable,
   ids: readonly string[],
   caller: Caller | null,
   callerGroups: ReadonlySet<string>,
-): Promise<{ visible: Map<string, ListedItemRow>; hidden: Set<string> }> {
-  const visible = new Map<string, ListedItemRow>();
+): Promise<{ visible: Map<string, NodeRow>; hidden: Set<string> }> {
+  const visible = new Map<string, NodeRow>();
   const hidden = new Set<string>();
   if (!ids.length) return { visible, hidden };
-  const rows = await q.query<ListedItemRow>(`${SELECT_LISTED_ITEM} WHERE i.id = ANY($1::text[])`, [ids]);
+  const rows = await q.query<NodeRow>(`${SELECT_NODE} WHERE i.id = ANY($1::text[])`, [ids]);
   for (const row of rows) {
-    // canViewItem reads access, owner, organization and group shares: the listed row has them all.
+    // canViewItem reads access, owner, organization and group shares: the node row has them all.
     // An upload still open (not committed) is its owner's only, as search has it.
     const mayView = canViewItem(row as ItemRow, caller, callerGroups) && (row.status !== 'partial' || row.owner_id === caller?.userId);
     if (mayView) visible.set(row.id, row);

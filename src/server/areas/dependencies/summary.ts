@@ -10,9 +10,8 @@ import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
-import { SELECT_LISTED_ITEM, type ListedItemRow } from '../items/repo.ts';
 import { edgesInto, edgesOutOf } from './edges.ts';
-import { nodeOf } from './nodes.ts';
+import { nodeOf, SELECT_NODE, type NodeRow } from './nodes.ts';
 
 /** Every (item, dependent) pair of the organization's items, each once, no item counted as its own dependent. */
 const DEPENDENT_PAIRS = `
@@ -25,12 +24,15 @@ const DEPENDENT_PAIRS = `
   UNION
   SELECT l.destination_id, l.origin_id FROM relationships l JOIN items t ON t.id = l.destination_id AND t.org_id = $2`;
 
-/** The item `i` has a dependent (another item naming it by id or by its service key, or a relationship's origin). */
-const HAS_DEPENDENT = `(
-  EXISTS (SELECT 1 FROM item_references r WHERE r.target_item = i.id AND r.item_id <> i.id)
-  OR EXISTS (SELECT 1 FROM item_reference_state s JOIN item_references r ON r.org_id = s.org_id AND r.target_url = s.service_key
-              WHERE s.item_id = i.id AND s.service_key IS NOT NULL AND r.item_id <> i.id)
-  OR EXISTS (SELECT 1 FROM relationships l WHERE l.destination_id = i.id AND l.origin_id <> i.id))`;
+/**
+ * The item `i` has no dependent (no other item naming it by id or by its service key, no
+ * relationship's origin). Three NOT EXISTS joined by AND, not one NOT (… OR …): each is then an anti-join.
+ */
+const NO_DEPENDENT = `
+  NOT EXISTS (SELECT 1 FROM item_references r WHERE r.target_item = i.id AND r.item_id <> i.id)
+  AND NOT EXISTS (SELECT 1 FROM item_reference_state s JOIN item_references r ON r.org_id = s.org_id AND r.target_url = s.service_key
+                   WHERE s.item_id = i.id AND s.service_key IS NOT NULL AND r.item_id <> i.id)
+  AND NOT EXISTS (SELECT 1 FROM relationships l WHERE l.destination_id = i.id AND l.origin_id <> i.id)`;
 
 export async function dependencySummary(ctx: PortalContext, caller: Caller, orgId: string, p: DependencySummaryParams): Promise<DependencySummaryAnswer> {
   if (orgId !== caller.orgId) throw forbidden("Another organization's dependencies cannot be read.");
@@ -50,11 +52,11 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
   // Offset and limit are bound last: countAll drops them.
   const offset = bind(p.start - 1);
   const limit = bind(p.num);
-  const select = SELECT_LISTED_ITEM;
+  const select = SELECT_NODE;
 
   let sql: string;
   if (p.view === 'unused') {
-    sql = `${select} WHERE ${where.join(' AND ')} AND NOT ${HAS_DEPENDENT}`;
+    sql = `${select} WHERE ${where.join(' AND ')} AND ${NO_DEPENDENT}`;
     sql = `SELECT x.*, count(*) OVER () AS total FROM (${sql}) x ORDER BY x.modified, x.id OFFSET ${offset} LIMIT ${limit}`;
   } else {
     const counted = `SELECT id, count(*)::int AS n FROM (${DEPENDENT_PAIRS}) d WHERE d.id <> d.from_id GROUP BY id HAVING count(*) >= ${min}`;
@@ -63,7 +65,7 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
                JOIN LATERAL (${select} WHERE i.id = c.id AND ${where.join(' AND ')}) li ON true
            ) x ORDER BY x.n DESC, x.id OFFSET ${offset} LIMIT ${limit}`;
   }
-  const rows = await ctx.db.query<ListedItemRow & { total: string | number }>(sql, params);
+  const rows = await ctx.db.query<NodeRow & { total: string | number }>(sql, params);
   // Past the last page the window has no row to carry the total: count it alone.
   const total = rows.length ? Number(rows[0].total) : p.start > 1 ? await countAll(ctx, sql, params) : 0;
   const results = await entries(ctx, rows);
@@ -77,7 +79,7 @@ async function countAll(ctx: PortalContext, sql: string, params: unknown[]): Pro
 }
 
 /** Each listed item with its counts: every dependent (visible or not) and every item it uses. */
-async function entries(ctx: PortalContext, rows: ListedItemRow[]): Promise<DependencySummaryEntry[]> {
+async function entries(ctx: PortalContext, rows: NodeRow[]): Promise<DependencySummaryEntry[]> {
   const ids = rows.map((r) => r.id);
   const [into, outOf] = await Promise.all([edgesInto(ctx.db, ids), edgesOutOf(ctx.db, ids)]);
   const distinct = (pairs: [string, string][]) => {

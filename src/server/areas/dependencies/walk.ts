@@ -19,7 +19,7 @@ import {
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
-import { visibleItem } from '../items/access.ts';
+import { itemNotFound } from '../items/access.ts';
 import { groupIdsOf } from '../items/repo.ts';
 import { edgesInto, edgesOutOf, urlReferencesOf } from './edges.ts';
 import { nodeOf, visibleRows } from './nodes.ts';
@@ -71,11 +71,14 @@ export async function dependencyAnswer(
   p: DependencyParams,
 ): Promise<DependencyAnswer> {
   const q = ctx.db;
-  const item = await visibleItem(q, itemId, caller);
+  // The caller's groups are read once: for the item asked about (the rule visibleItem applies) and for the walk's items.
+  const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
+  // Its listed columns only: a web map's data can be megabytes, which the answer never shows.
+  const item = (await visibleRows(q, [itemId], caller, groups)).visible.get(itemId);
+  if (!item) throw itemNotFound(itemId);
   const maxDepth = p.transitive ? p.maxDepth : 1;
   const walked = await walk(q, item.id, direction, maxDepth, p.transitive);
   const others = [...walked.depth.keys()].filter((id) => id !== item.id);
-  const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
   const { visible, hidden } = await visibleRows(q, others, caller, groups);
   const shown = (id: string) => id === item.id || visible.has(id);
 
