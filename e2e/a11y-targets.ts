@@ -254,7 +254,16 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   { name: 'dependencies: not used by anything', as: 'admin', open: (page) => page1(page, '/dependencies', 'Dependencies') },
-  { name: 'dependencies: used by many', as: 'admin', open: (page) => page1(page, '/dependencies?view=usedByMany', 'Dependencies') },
+  {
+    name: 'dependencies: used by many',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/dependencies', 'Dependencies');
+      await page.getByRole('tab', { name: 'Used by many' }).click();
+      await expect(page.getByRole('table', { name: 'Used by many' })).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
+    },
+  },
   { name: 'webhooks', as: 'admin', open: (page) => page1(page, '/webhooks', 'Webhooks') },
   {
     name: 'webhooks: create webhook dialog',
