@@ -5,6 +5,9 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Announcer } from '../components/Announcer.tsx';
+import { ImpactProvider, type ImpactComponents } from '../components/ImpactSlot.tsx';
+import { ImpactCheck } from '../features/dependencies/ImpactCheck.tsx';
+import { ReplaceDialog } from '../features/dependencies/ReplaceDialog.tsx';
 import { contrastCssVariables } from './contrast.ts';
 import { theme } from './theme.ts';
 
@@ -15,6 +18,9 @@ export interface ProvidersProps {
   env?: 'default' | 'test';
 }
 
+/** The dependencies feature's impact checks and replace dialog, shown in other features' confirm steps. */
+const IMPACT: ImpactComponents = { ImpactCheck, ReplaceDialog };
+
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={contrastCssVariables} defaultColorScheme="auto" env={env}>
@@ -22,7 +28,7 @@ export function Providers({ queryClient, children, env = 'default' }: ProvidersP
         <ModalsProvider>
           <Notifications position="top-right" limit={4} />
           <Announcer />
-          {children}
+          <ImpactProvider value={IMPACT}>{children}</ImpactProvider>
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>

@@ -15,6 +15,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 
 export interface ContentSelectionBarProps {
@@ -133,6 +134,7 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
           ))}
         </Alert>
       ) : null}
+      <ImpactCheckSlot items={items} change={{ kind: 'delete' }} />
       <ConfirmActions onCancel={onClose} onConfirm={() => run(items)} confirmLabel={`Delete ${items.length} item${items.length === 1 ? '' : 's'}`} />
     </Stack>
   );

@@ -3,11 +3,13 @@
  * public, verified organization). Choosing one first explains what it will change — search order,
  * deletion, what happens when the item is shared publicly — and applies it only when confirmed.
  */
-import { Alert, Button, Group, List, Radio, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { describeError, type ContentStatus, type Item } from '../../api/index.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot, ReplaceDialogSlot, useReplaceAvailable } from '../../components/ImpactSlot.tsx';
 import { portalQuery } from '../../lib/portal.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CONTENT_STATUS_LABELS, ContentStatusBadge } from './badges.tsx';
@@ -60,6 +62,11 @@ export function ContentStatusControl({ item }: { item: Item }) {
   const canAuthoritative = contentStatusPermission(user, item, true).allowed;
   const reasonId = useId();
   const refused = !permission.allowed && choice !== current ? permission.reason : null;
+  // Deprecating asks first, with what shows the deprecated item; from there (or directly) the replace flow.
+  const [confirmingDeprecate, setConfirmingDeprecate] = useState(false);
+  const [replacing, setReplacing] = useState(false);
+  const replaceAvailable = useReplaceAvailable();
+  const mayDeprecate = contentStatusPermission(user, item, AUTHORITATIVE.has(current));
 
   const apply = () => {
     setError(null);
@@ -129,14 +136,45 @@ export function ContentStatusControl({ item }: { item: Item }) {
       ) : null}
       <Group>
         <Button
-          onClick={apply}
+          onClick={choice === 'deprecated' ? () => setConfirmingDeprecate(true) : apply}
           disabled={choice === current || !permission.allowed}
           loading={setStatus.isPending}
           aria-describedby={refused ? reasonId : undefined}
         >
           Apply status
         </Button>
+        {replaceAvailable && mayDeprecate.allowed ? (
+          <Button variant="default" onClick={() => setReplacing(true)}>
+            Deprecate and point to a replacement…
+          </Button>
+        ) : null}
       </Group>
+      <Modal opened={confirmingDeprecate} onClose={() => setConfirmingDeprecate(false)} title={`Deprecate “${item.title}”?`} size="lg" centered>
+        <Stack>
+          <Text size="sm">It is marked deprecated wherever it is listed; it keeps working.</Text>
+          {confirmingDeprecate ? (
+            <ImpactCheckSlot
+              items={[item]}
+              change={{ kind: 'deprecate' }}
+              onReplace={() => {
+                setConfirmingDeprecate(false);
+                setReplacing(true);
+              }}
+            />
+          ) : null}
+          <ConfirmActions
+            color="orange"
+            confirmLabel="Deprecate"
+            loading={setStatus.isPending}
+            onCancel={() => setConfirmingDeprecate(false)}
+            onConfirm={() => {
+              setConfirmingDeprecate(false);
+              apply();
+            }}
+          />
+        </Stack>
+      </Modal>
+      <ReplaceDialogSlot item={item} opened={replacing} onClose={() => setReplacing(false)} />
     </Stack>
   );
 }

@@ -1,6 +1,6 @@
 /** Edit an item's details; only the fields that changed are sent. Server problems land beside their field. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, SimpleGrid, Stack, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -11,6 +11,8 @@ import type { Item } from '../../api/index.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { useUpdateItem } from './mutations.ts';
 import { EDIT_ITEM_FIELDS, editItemSchema, type EditItemValues } from './schemas.ts';
 
@@ -34,13 +36,19 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
   // Leaving the item (or the tab) with unsaved details asks first.
   useDirtyGuard(isDirty);
 
-  const onSubmit = form.handleSubmit((values) => {
+  // A service item's new URL: maps and apps that wrote the old address keep calling it, so the save asks first.
+  const [urlConfirm, setUrlConfirm] = useState<EditItemValues | null>(null);
+  const send = (values: EditItemValues) => {
     setFormError(null);
     const changed = Object.fromEntries(Object.entries(values).filter(([k]) => dirtyFields[k as keyof EditItemValues]));
     update.mutate(changed, {
       onSuccess: () => notifications.show({ color: 'green', title: 'Item saved', message: `“${values.title}” was saved.` }),
       onError: (e) => setFormError(applyServerErrors(e, EDIT_ITEM_FIELDS, form.setError)),
     });
+  };
+  const onSubmit = form.handleSubmit((values) => {
+    if (dirtyFields.url && isServiceItem(item) && values.url.trim() && values.url.trim() !== item.url) setUrlConfirm(values);
+    else send(values);
   });
 
   return (
@@ -103,6 +111,28 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
           ) : null}
         </Group>
       </Stack>
+      <Modal opened={!!urlConfirm} onClose={() => setUrlConfirm(null)} title="Change the service URL?" size="lg" centered>
+        <Stack>
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            From {item.url} to {urlConfirm?.url}.
+          </Text>
+          {urlConfirm ? <ImpactCheckSlot items={[item]} change={{ kind: 'url', url: urlConfirm.url.trim() }} /> : null}
+          <ConfirmActions
+            color="orange"
+            confirmLabel="Save details"
+            onCancel={() => setUrlConfirm(null)}
+            onConfirm={() => {
+              if (urlConfirm) send(urlConfirm);
+              setUrlConfirm(null);
+            }}
+          />
+        </Stack>
+      </Modal>
     </form>
   );
+}
+
+/** An item whose URL is a service (Feature Service, Map Service…, or an ArcGIS REST services address). */
+function isServiceItem(item: Item): boolean {
+  return !!item.url && (/Service$/.test(item.type) || /\/rest\/services\//i.test(item.url));
 }

@@ -30,6 +30,7 @@ import { foldersQuery, ownedItemQuery } from './queries.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 
 /**
  * A tab another feature adds to the item page. The app composes it in (app/routes/content.tsx):
@@ -255,9 +256,10 @@ function ItemActions({ item }: { item: Item }) {
       <GuardedButton permission={del} color="red" variant="light" leftSection={<IconTrash size={16} />} onClick={() => setConfirming(true)}>
         Delete item
       </GuardedButton>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} centered>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} size="lg" centered>
         <Stack>
           <Text size="sm">The item, its data and its relationships are removed for good.</Text>
+          {confirming ? <ImpactCheckSlot items={[item]} change={{ kind: 'delete' }} /> : null}
           <ConfirmActions
             onCancel={() => setConfirming(false)}
             confirmLabel="Delete"

@@ -3,7 +3,7 @@
  * member may not make are disabled with the privilege named; groups the portal would not share to
  * are reported after saving.
  */
-import { Alert, Button, Group, MultiSelect, Radio, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, Radio, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -12,7 +12,9 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useShareItem } from './mutations.ts';
 import { groupChoicesQuery } from './queries.ts';
 import { shareLevelPermission } from './permissions.ts';
-import { ITEM_ACCESS_LABELS } from '../../lib/itemAccess.ts';
+import { ITEM_ACCESS_LABELS, type ItemAccessLevel } from '../../lib/itemAccess.ts';
+import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 
 type Level = 'private' | 'org' | 'public';
 
@@ -31,6 +33,11 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
   const added = selected.filter((g) => !groups.includes(g));
   const removed = groups.filter((g) => !selected.includes(g));
   const changed = level !== initialLevel || added.length > 0 || removed.length > 0;
+  // Fewer people will see it (a lower level, or a group dropped below the organization level): the
+  // confirm step says whose maps and apps will show broken layers.
+  const nextAccess: ItemAccessLevel = level === 'private' ? (selected.length ? 'shared' : 'private') : level;
+  const narrower = level === 'private' ? initialLevel !== 'private' || removed.length > 0 : level === 'org' && initialLevel === 'public';
+  const [confirming, setConfirming] = useState(false);
 
   const save = () => {
     setResult(null);
@@ -91,10 +98,34 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
         </Alert>
       ) : null}
       <Group>
-        <Button onClick={save} disabled={!changed} loading={share.isPending}>
+        <Button onClick={narrower ? () => setConfirming(true) : save} disabled={!changed} loading={share.isPending}>
           Save sharing
         </Button>
       </Group>
+      <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Share “${item.title}” more narrowly?`} size="lg" centered>
+        <Stack>
+          <Text size="sm">
+            Afterwards it is seen by: {ITEM_ACCESS_LABELS[nextAccess]}
+            {selected.length ? ` and ${selected.map(groupTitle).join(', ')}` : ''}.
+          </Text>
+          {confirming ? (
+            <ImpactCheckSlot
+              items={[item]}
+              change={{ kind: 'sharing', access: nextAccess, groups: selected }}
+              groupTitle={(id) => available.data?.results.find((g) => g.id === id)?.title}
+            />
+          ) : null}
+          <ConfirmActions
+            color="orange"
+            confirmLabel="Save sharing"
+            onCancel={() => setConfirming(false)}
+            onConfirm={() => {
+              setConfirming(false);
+              save();
+            }}
+          />
+        </Stack>
+      </Modal>
     </Stack>
   );
 }

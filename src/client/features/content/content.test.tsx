@@ -191,6 +191,9 @@ describe('content page', () => {
     await user.click(screen.getByRole('radio', { name: /^Deprecated/ }));
     expect(screen.getByText('It is marked deprecated wherever it is listed, so people move to a replacement.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Apply status' }));
+    // Deprecating asks first, with what uses the item (its impact check).
+    const confirm = await screen.findByRole('dialog', { name: 'Deprecate “Old trails”?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Deprecate' }));
     await waitFor(() => expect(screen.getAllByTestId('content-status-badge')[0]).toHaveTextContent('Deprecated'), { timeout: 8_000 });
     expect((await getItem(added.id)).contentStatus).toBe('deprecated');
   });

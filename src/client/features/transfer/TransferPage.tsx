@@ -18,6 +18,7 @@ import { can } from '../../lib/privileges.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CheckResults } from '../../components/CheckResults.tsx';
+import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
 import { ownedItemsQuery } from './queries.ts';
 
@@ -139,6 +140,7 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   if (owned.isError) return <ErrorState error={owned.error} title="The items could not be loaded" onRetry={() => owned.refetch()} />;
 
   const transferable = (check.outcomes ?? []).filter((o) => o.status === 'ok').map((o) => o.itemId);
+  const transferableItems = transferable.map((id) => byId.get(id)).filter((i): i is Item => !!i);
   const failed = (run.outcomes ?? []).filter((o) => !o.ok).map((o) => o.itemId);
 
   return (
@@ -198,7 +200,11 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
         {check.running || !check.outcomes ? (
           <BulkProgress label="Checking items" done={check.done} total={check.total} />
         ) : (
-          <CheckResults outcomes={check.outcomes} titleOf={titleOf} target={target ?? ''} />
+          <Stack gap="md">
+            <CheckResults outcomes={check.outcomes} titleOf={titleOf} target={target ?? ''} />
+            {/* What the transfer breaks: items using these whose viewers would lose them if the new owner may not keep the sharing. */}
+            {transferableItems.length && target ? <ImpactCheckSlot items={transferableItems} change={{ kind: 'transfer', newOwner: target }} /> : null}
+          </Stack>
         )}
         <Group justify="space-between" mt="md">
           <Button variant="default" onClick={() => goTo(1)} disabled={check.running}>
