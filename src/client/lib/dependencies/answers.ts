@@ -55,7 +55,6 @@ export function indexGraph(snapshot: GraphSnapshot): GraphIndex {
   for (const r of snapshot.records.values()) {
     for (const ref of r.references) {
       const targets = ref.item !== undefined ? (snapshot.records.has(ref.item) ? [ref.item] : []) : (byServiceKey.get(ref.url!) ?? []);
-      if (ref.url !== undefined && targets.includes(r.id)) continue;
       if (ref.url !== undefined && !targets.length) push(unresolved, r.id, { from: r.id, url: ref.url, kind: ref.kind, value: ref.value });
       for (const to of targets) {
         if (to === r.id) continue;
