@@ -253,6 +253,29 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 15_000 });
     },
   },
+  {
+    name: 'content: deprecate confirmation with its impact check',
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, `/content/items/${ctx.dependentMapId}`, /^A11y map of the layer/);
+      await page.getByRole('tab', { name: 'Content status' }).click();
+      await page.getByRole('radio', { name: /^Deprecated/ }).check();
+      await page.getByRole('button', { name: 'Apply status' }).click();
+      await dialog(page, /^Deprecate “/);
+      await expect(page.getByRole('dialog').getByText('Checking what uses this item…')).toHaveCount(0, { timeout: 15_000 });
+    },
+  },
+  {
+    name: 'content: deprecate and point to a replacement',
+    as: 'admin',
+    open: async (page) => {
+      await page.getByRole('dialog').getByRole('button', { name: 'Deprecate and point to a replacement…' }).click();
+      await dialog(page, /and point to a replacement$/);
+      await expect(page.getByRole('dialog', { name: /and point to a replacement$/ }).getByText('Checking what uses this item…')).toHaveCount(0, {
+        timeout: 15_000,
+      });
+    },
+  },
   { name: 'dependencies: not used by anything', as: 'admin', open: (page) => page1(page, '/dependencies', 'Dependencies') },
   {
     name: 'dependencies: used by many',
