@@ -5,6 +5,8 @@
 #   scripts/s3-test-server.sh start DIR PORT   # prints the env file's lines; writes DIR/s3.env
 #   scripts/s3-test-server.sh stop DIR         # ends what `start` began, removes DIR
 #   scripts/s3-test-server.sh status DIR       # exit 0 when the gateway answers
+#   scripts/s3-test-server.sh gateway-kill DIR   # fault tests: the gateway dies (SIGKILL), the
+#   scripts/s3-test-server.sh gateway-start DIR  # cluster stays; gateway-start brings it back
 #
 # Needs Debian's ceph-mon, ceph-osd and radosgw (see docs/object-store-testing.md):
 #   apt-get install -y --no-install-recommends ceph-mon ceph-osd radosgw
@@ -15,6 +17,7 @@
 #   S3_TEST_STORE_BYTES  memstore's or bluestore's size (default 4 GiB; memstore allocates as used)
 #   S3_TEST_ACCESS_KEY, S3_TEST_SECRET_KEY   the S3 user's keys (default: random)
 #   S3_TEST_TIMEOUT      seconds to wait for each daemon (default 60)
+#   S3_TEST_CEPH_CONF    extra ceph.conf lines, appended after the sections below
 #
 # Every daemon binds 127.0.0.1 only; there is no authentication inside the cluster (auth none),
 # the gateway checks S3 signatures with the user's keys as usual.
@@ -23,7 +26,7 @@ set -euo pipefail
 MARK=.s3-test-server
 die() { echo "s3-test-server: $*" >&2; exit 1; }
 
-usage() { die "usage: $0 start DIR PORT | stop DIR | status DIR"; }
+usage() { die "usage: $0 start DIR PORT | stop DIR | status DIR | gateway-kill DIR | gateway-start DIR"; }
 
 abs_dir() {
   [ -n "${1:-}" ] || usage
@@ -58,20 +61,24 @@ stop_daemons() {
   done
 }
 
-answers() { # PORT → 0 when the gateway answers an anonymous ListBuckets
-  local code
-  code=$(curl -s -o /dev/null -m 2 -w '%{http_code}' "http://127.0.0.1:$1/" || true)
-  [ "$code" = 200 ]
+answers() { # PORT → 0 when a Ceph Object Gateway answers an anonymous ListBuckets there
+  local out
+  out=$(curl -s -i -m 2 "http://127.0.0.1:$1/" 2>/dev/null | tr -d '\r') || return 1
+  case "$out" in "HTTP/1.1 200"*x-amz-request-id:*ListAllMyBucketsResult*) return 0 ;; esac
+  return 1
 }
 
 listening() { # PORT → 0 when something accepts TCP connections on 127.0.0.1:PORT
   (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
-wait_for() { # DESCRIPTION COMMAND... → retries COMMAND every 0.1 s until S3_TEST_TIMEOUT
-  local what=$1; shift
+wait_for() { # DESCRIPTION DAEMON COMMAND... → retries COMMAND every 0.1 s while DAEMON (a name
+  # under DIR/run) lives, for S3_TEST_TIMEOUT seconds at most
+  local what=$1 name=$2; shift 2
   local deadline=$(( $(date +%s) + ${S3_TEST_TIMEOUT:-60} ))
   until "$@" >/dev/null 2>&1; do
+    kill -0 "$(cat "$DIR/run/$name.pid" 2>/dev/null || echo 0)" 2>/dev/null ||
+      die "$name exited before $what answered (see $DIR/log/$name.log, $DIR/log/$name.out)"
     [ "$(date +%s)" -lt "$deadline" ] || die "timed out waiting for $what (logs in $DIR/log)"
     sleep 0.1
   done
@@ -123,11 +130,15 @@ cmd_start() {
   if [ -d "$1" ] && [ -f "$1/$MARK" ]; then cmd_stop "$1"; fi
   if [ -d "$1" ] && [ -n "$(ls -A "$1")" ]; then die "$1 exists and is not empty"; fi
 
+  local mon_port=${S3_TEST_MON_PORT:-$((port + 1))}
+  for p in "$port" "$mon_port"; do
+    ! listening "$p" || die "127.0.0.1:$p is in use"
+  done
+
   DIR=$(abs_dir "$1")
   touch "$DIR/$MARK"
   # a start that fails half-way ends what it began (the directory stays, for its logs)
   trap 'rc=$?; if [ $rc != 0 ]; then stop_daemons "$DIR"; echo "s3-test-server: start failed; logs in $DIR/log" >&2; fi' EXIT
-  local mon_port=${S3_TEST_MON_PORT:-$((port + 1))}
   local store=${S3_TEST_OSD_STORE:-memstore}
   local bytes=${S3_TEST_STORE_BYTES:-4294967296}
   local fsid; fsid=$(uuidgen)
@@ -179,7 +190,7 @@ mon data = $DIR/mon/\$id
 osd data = $DIR/osd/\$id
 osd objectstore = $store
 memstore device bytes = $bytes
-bluestore block path = $DIR/osd/\$id/block
+bluestore block path = $DIR/osd/\$id.block
 bluestore block create = true
 bluestore block size = $bytes
 bluestore fsck on mkfs = false
@@ -197,12 +208,13 @@ rgw enable usage log = false
 rgw lc debug interval = 10
 rgw init timeout = ${S3_TEST_TIMEOUT:-60}
 EOF
+  [ -z "${S3_TEST_CEPH_CONF:-}" ] || printf '%s\n' "$S3_TEST_CEPH_CONF" >> "$CEPH_CONF"
 
   # Monitor
   monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$mon_port]" "$DIR/monmap" >/dev/null
   ceph-mon --mkfs -i a --monmap "$DIR/monmap" >"$DIR/log/mkfs-mon.log" 2>&1
   daemon mon.a ceph-mon -f -i a
-  wait_for "the monitor on 127.0.0.1:$mon_port" listening "$mon_port"
+  wait_for "the monitor on 127.0.0.1:$mon_port" mon.a listening "$mon_port"
 
   # OSD
   local osd_uuid; osd_uuid=$(uuidgen)
@@ -214,7 +226,7 @@ EOF
   # The gateway waits for the OSD itself (it creates its pools when the OSD is up).
   # Gateway
   daemon client.rgw.a radosgw -f -n client.rgw.a
-  wait_for "the gateway on 127.0.0.1:$port" answers "$port"
+  wait_for "the gateway on 127.0.0.1:$port" client.rgw.a answers "$port"
 
   local ak=${S3_TEST_ACCESS_KEY:-$(random_key 20 'A-Z0-9')}
   local sk=${S3_TEST_SECRET_KEY:-$(random_key 40 'A-Za-z0-9')}
@@ -233,9 +245,31 @@ EOF
   cat "$DIR/s3.env"
 }
 
+cmd_gateway_kill() {
+  [ -n "${1:-}" ] && [ -f "$1/$MARK" ] || usage
+  local f="$1/run/client.rgw.a.pid" pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f"); kill -KILL "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+  rm -f "$f"
+}
+
+cmd_gateway_start() {
+  [ -n "${1:-}" ] && [ -f "$1/$MARK" ] && [ -f "$1/s3.env" ] || usage
+  DIR=$(cd "$1" && pwd)
+  export CEPH_CONF="$DIR/ceph.conf"
+  local port; port=$(sed -n 's/^S3_ENDPOINT=.*:\([0-9]*\)$/\1/p' "$DIR/s3.env")
+  if answers "$port"; then return 0; fi
+  rm -f "$DIR/run/client.rgw.a.asok"
+  daemon client.rgw.a radosgw -f -n client.rgw.a
+  wait_for "the gateway on 127.0.0.1:$port" client.rgw.a answers "$port"
+}
+
 case "${1:-}" in
   start) shift; cmd_start "$@" ;;
   stop) shift; cmd_stop "$@" ;;
   status) shift; cmd_status "$@" ;;
+  gateway-kill) shift; cmd_gateway_kill "$@" ;;
+  gateway-start) shift; cmd_gateway_start "$@" ;;
   *) usage ;;
 esac
