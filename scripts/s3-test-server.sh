@@ -34,31 +34,26 @@ abs_dir() {
   mkdir -p "$1" && (cd "$1" && pwd)
 }
 
-# Ends the daemons whose pid files are under DIR/run (only those this script started).
+# Ends the daemons this script started (their pids in DIR/run/*.spid): SIGTERM, half a second for a
+# clean exit (a throwaway cluster needs no more), then SIGKILL; returns when all are gone.
 stop_daemons() {
-  local dir=$1 f pid left
+  local dir=$1 f pid pids=() left
   [ -d "$dir/run" ] || return 0
-  for f in "$dir"/run/*.pid; do
+  for f in "$dir"/run/*.spid; do
     [ -f "$f" ] || continue
     pid=$(cat "$f" 2>/dev/null || true)
-    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
+    [[ "$pid" =~ ^[0-9]+$ ]] && pids+=("$pid")
   done
-  for _ in $(seq 1 50); do
-    left=0
-    for f in "$dir"/run/*.pid; do
-      [ -f "$f" ] || continue
-      pid=$(cat "$f" 2>/dev/null || true)
-      [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && left=1
-    done
-    [ $left = 0 ] && break
+  [ ${#pids[@]} -gt 0 ] || return 0
+  kill -TERM "${pids[@]}" 2>/dev/null || true
+  for i in $(seq 1 60); do
+    left=()
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && left+=("$pid"); done
+    [ ${#left[@]} -gt 0 ] || break
+    [ "$i" -ne 5 ] || kill -KILL "${left[@]}" 2>/dev/null || true
     sleep 0.1
   done
-  for f in "$dir"/run/*.pid; do
-    [ -f "$f" ] || continue
-    pid=$(cat "$f" 2>/dev/null || true)
-    [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null || true
-    rm -f "$f"
-  done
+  rm -f "$dir"/run/*.spid
 }
 
 answers() { # PORT → 0 when a Ceph Object Gateway answers an anonymous ListBuckets there
@@ -77,7 +72,7 @@ wait_for() { # DESCRIPTION DAEMON COMMAND... → retries COMMAND every 0.1 s whi
   local what=$1 name=$2; shift 2
   local deadline=$(( $(date +%s) + ${S3_TEST_TIMEOUT:-60} ))
   until "$@" >/dev/null 2>&1; do
-    kill -0 "$(cat "$DIR/run/$name.pid" 2>/dev/null || echo 0)" 2>/dev/null ||
+    kill -0 "$(cat "$DIR/run/$name.spid" 2>/dev/null || echo 0)" 2>/dev/null ||
       die "$name exited before $what answered (see $DIR/log/$name.log, $DIR/log/$name.out)"
     [ "$(date +%s)" -lt "$deadline" ] || die "timed out waiting for $what (logs in $DIR/log)"
     sleep 0.1
@@ -91,11 +86,11 @@ random_key() { # LENGTH ALPHABET
 }
 
 # NAME COMMAND... → runs a daemon in the foreground mode, in the background, in its own session,
-# its pid in DIR/run/NAME.pid (the daemon writes the same file itself).
+# its pid in DIR/run/NAME.spid (not NAME.pid, which the daemon writes and removes itself).
 daemon() {
   local name=$1; shift
   setsid "$@" </dev/null >>"$DIR/log/$name.out" 2>&1 &
-  echo $! > "$DIR/run/$name.pid"
+  echo $! > "$DIR/run/$name.spid"
 }
 
 cmd_stop() {
@@ -247,7 +242,7 @@ EOF
 
 cmd_gateway_kill() {
   [ -n "${1:-}" ] && [ -f "$1/$MARK" ] || usage
-  local f="$1/run/client.rgw.a.pid" pid
+  local f="$1/run/client.rgw.a.spid" pid
   [ -f "$f" ] || return 0
   pid=$(cat "$f"); kill -KILL "$pid" 2>/dev/null || true
   while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
