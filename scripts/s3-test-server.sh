@@ -201,6 +201,9 @@ rgw frontends = beast endpoint=127.0.0.1:$port
 rgw data = $DIR/rgw
 rgw enable usage log = false
 rgw lc debug interval = 10
+# deleted objects' data goes after seconds, not hours (memstore keeps it in memory until then)
+rgw gc obj min wait = 5
+rgw gc processor period = 10
 rgw init timeout = ${S3_TEST_TIMEOUT:-60}
 EOF
   [ -z "${S3_TEST_CEPH_CONF:-}" ] || printf '%s\n' "$S3_TEST_CEPH_CONF" >> "$CEPH_CONF"
