@@ -163,7 +163,7 @@ export function ContentStatusControl({ item }: { item: Item }) {
             />
           ) : null}
           <ConfirmActions
-            color="orange"
+            color="blue"
             confirmLabel="Deprecate"
             loading={setStatus.isPending}
             onCancel={() => setConfirmingDeprecate(false)}

@@ -118,7 +118,7 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
           </Text>
           {urlConfirm ? <ImpactCheckSlot items={[item]} change={{ kind: 'url', url: urlConfirm.url.trim() }} /> : null}
           <ConfirmActions
-            color="orange"
+            color="blue"
             confirmLabel="Save details"
             onCancel={() => setUrlConfirm(null)}
             onConfirm={() => {

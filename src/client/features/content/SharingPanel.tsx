@@ -116,7 +116,7 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
             />
           ) : null}
           <ConfirmActions
-            color="orange"
+            color="blue"
             confirmLabel="Save sharing"
             onCancel={() => setConfirming(false)}
             onConfirm={() => {

@@ -184,7 +184,7 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
       <ConfirmActions
         onCancel={onClose}
         onConfirm={() => void run()}
-        color="orange"
+        color="blue"
         disabled={!chosen}
         confirmLabel={updates ? `Point ${updates} item${updates === 1 ? '' : 's'} to the replacement and deprecate` : 'Deprecate'}
       />
