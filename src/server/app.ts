@@ -22,6 +22,7 @@ import { groupRoutes } from './areas/groups/routes.ts';
 import { itemManageRoutes } from './areas/items/manage.ts';
 import { updateThumbnailRoutes } from './areas/items/updateThumbnail.ts';
 import { itemReadRoutes } from './areas/items/read.ts';
+import { itemGroupsRoutes } from './areas/items/itemGroups.ts';
 import { itemSearchRoutes } from './areas/items/search.ts';
 import { itemSharingRoutes } from './areas/items/sharing.ts';
 import { itemStatusRoutes } from './areas/items/status.ts';
@@ -107,6 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   groupRoutes(app);
   userDefaultSettingsRoutes(app);
   itemReadRoutes(app);
+  itemGroupsRoutes(app);
   itemManageRoutes(app);
   updateThumbnailRoutes(app);
   folderRoutes(app);

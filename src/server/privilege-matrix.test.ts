@@ -145,6 +145,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   // Items
   'content/items/:itemId': async () => ({ url: `${REST}/content/items/${await item()}` }),
   'content/items/:itemId/data': async () => ({ url: `${REST}/content/items/${await item()}/data` }),
+  'content/items/:itemId/groups': async () => ({ url: `${REST}/content/items/${await item()}/groups` }),
   'content/items/:itemId/info/*': async () => ({ url: `${REST}/content/items/${await item()}/info/metadata/metadata.xml`, reached: /has no info file/ }),
   'content/items/:itemId/dependencies': async () => ({ url: `${REST}/content/items/${await item()}/dependencies` }),
   'content/items/:itemId/dependents': async () => ({ url: `${REST}/content/items/${await item()}/dependents`, params: { transitive: 'true' } }),
