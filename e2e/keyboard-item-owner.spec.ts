@@ -66,6 +66,12 @@ test('an item owner reads what "authoritative" changes and why they cannot apply
   await expect(consequences).not.toContainText(reason);
   await tabTo(page, apply);
   await page.keyboard.press('Enter');
+  // Deprecating asks first, with what uses the item (the impact check), and is confirmed by keyboard.
+  const confirm = page.getByRole('dialog', { name: /^Deprecate/ });
+  await expect(confirm.getByTestId('impact-check')).toContainText('Nothing that you can see uses this item.');
+  await tabTo(page, confirm.getByRole('button', { name: 'Deprecate', exact: true }));
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeHidden();
   // The result is a toast, itself an alert (spoken when it appears).
   await expect(page.getByRole('alert').filter({ hasText: 'The item is now deprecated.' })).toContainText('Content status changed');
   await expect(page.getByTestId('content-status-badge').first()).toHaveText('Deprecated');

@@ -88,3 +88,31 @@ test('the portal answers without extras; the console disables local-only actions
   ).toBeVisible();
   await snap(page, 'no-local-extras-settings');
 });
+
+test('without the dependency operations the console builds the graph in the browser: a layer used by a map used by an app', async ({ page }) => {
+  test.setTimeout(120_000);
+  const add = async (fields: Record<string, string>) => {
+    const added = await call('content/users/admin/addItem', fields);
+    if (!added.id) throw new Error(`addItem: ${JSON.stringify(added)}`);
+    return added.id as string;
+  };
+  const url = 'http://127.0.0.1:9/arcgis/rest/services/PlainParks/FeatureServer';
+  const layer = await add({ title: 'Plain parks layer', type: 'Feature Service', url });
+  const map = await add({
+    title: 'Plain city map',
+    type: 'Web Map',
+    text: JSON.stringify({ operationalLayers: [{ id: 'p', layerType: 'ArcGISFeatureLayer', itemId: layer, url: `${url}/0` }], baseMap: { baseMapLayers: [] } }),
+  });
+  await add({ title: 'Plain city app', type: 'Web Mapping Application', text: JSON.stringify({ values: { webmap: map } }) });
+  expect((await call(`content/items/${layer}/dependents`)).error).toMatchObject({ code: 400, messageCode: 'GWM_0002' });
+
+  await signInThere(page);
+  await page.goto(`${base}/content/items/${layer}`);
+  await page.getByRole('tab', { name: 'Dependencies' }).click();
+  const panel = page.getByRole('tabpanel', { name: 'Dependencies' });
+  await expect(panel.getByText(/Built in this browser from \d+ items? you can see/)).toBeVisible({ timeout: 30_000 });
+  await expect(panel.getByRole('link', { name: 'Plain city map' })).toBeVisible();
+  await panel.getByRole('switch', { name: 'Show everything that depends on it' }).check();
+  await expect(panel.getByRole('link', { name: 'Plain city app' })).toBeVisible();
+  await snap(page, 'no-local-extras-dependencies');
+});
