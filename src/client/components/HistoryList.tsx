@@ -10,7 +10,7 @@ import { ID_TYPE_LABELS } from '../../shared/contract/history.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { changeRows, describeEvent, detailRows, eventKey, type Names } from '../lib/history/describe.ts';
 import { useHistoryNames } from '../lib/history/names.ts';
-import { changedSince, planUndo, type UndoPlan } from '../lib/history/undo.ts';
+import { changedSince, planUndoNamed, type UndoPlan } from '../lib/history/undo.ts';
 import { DataTable, type DataTableColumn } from './DataTable.tsx';
 import { UndoDialog } from './UndoDialog.tsx';
 
@@ -39,7 +39,7 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
     () =>
       new Map(
         (rows ?? []).map((e): [string, UndoPlan] => {
-          const plan = planUndo(e);
+          const plan = planUndoNamed(e, names);
           const later = plan.undoable ? changedSince(e, rows ?? []) : undefined;
           return [
             eventKey(e),
@@ -47,7 +47,7 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
           ];
         }),
       ),
-    [rows],
+    [rows, names],
   );
   const undoableShown = (rows ?? []).filter((e) => plans.get(eventKey(e))?.undoable);
   const select = (events: HistoryEvent[], on: boolean) =>

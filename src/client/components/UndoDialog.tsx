@@ -10,9 +10,10 @@ import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/
 import { useMemo, useState } from 'react';
 import type { HistoryEvent } from '../api/index.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { describeEvent } from '../lib/history/describe.ts';
+import { describeEvent, type Names } from '../lib/history/describe.ts';
 import { checkUndo, isReady, runUndo, type CheckedPlan, type UndoOutcome } from '../lib/history/run.ts';
-import { planUndo, type UndoPlan, type UndoStep } from '../lib/history/undo.ts';
+import { useHistoryNames } from '../lib/history/names.ts';
+import { planUndoNamed, type UndoPlan, type UndoStep } from '../lib/history/undo.ts';
 import { queryKeys } from '../lib/queryKeys.ts';
 import { useCurrentUser } from '../lib/session.ts';
 import type { CheckOutcome } from '../lib/transfer.ts';
@@ -96,7 +97,9 @@ function Undo({
 }) {
   const user = useCurrentUser();
   const queryClient = useQueryClient();
-  const plans = useMemo(() => events.map(planUndo), [events]);
+  // Items, members and groups by name, as the list behind the dialog says them (never raw ids).
+  const names = useHistoryNames(events);
+  const plans = useMemo(() => events.map((e) => planUndoNamed(e, names)), [events, names]);
   const undoable = useMemo(() => plans.filter((p): p is Undoable => p.undoable), [plans]);
   const refused = plans.filter((p) => !p.undoable);
   const [checkProgress, setCheckProgress] = useState({ done: 0, total: undoable.length + 1 });
@@ -139,7 +142,7 @@ function Undo({
     },
   });
 
-  const titleOfEvent = new Map(undoable.map((p) => [p.key, describeEvent(p.event)]));
+  const titleOfEvent = new Map(undoable.map((p) => [p.key, describeEvent(p.event, names)]));
   if (run.isPending) return <BulkProgress label="Undoing changes" done={runProgress.done} total={runProgress.total} autoFocus />;
   if (run.data) return <UndoResults outcomes={run.data} nameOf={(k) => titleOfEvent.get(k) ?? k} onClose={onClose} />;
 
@@ -154,7 +157,7 @@ function Undo({
           <Stack gap={4}>
             {refused.map((p) => (
               <Text size="sm" key={p.key}>
-                {describeEvent(p.event)}: {p.undoable ? '' : p.reason}
+                {describeEvent(p.event, names)}: {p.undoable ? '' : p.reason}
               </Text>
             ))}
           </Stack>
@@ -168,7 +171,7 @@ function Undo({
         </Alert>
       ) : (
         <>
-          <PlanTable checked={checked ?? []} included={included} onToggle={toggle} />
+          <PlanTable checked={checked ?? []} included={included} onToggle={toggle} names={names} />
           <TransferChecks checked={checked ?? []} />
           {blocked.length ? (
             <Alert color="red" variant="light" role="alert" title={`${blocked.length} selected transfer${blocked.length === 1 ? ' is' : 's are'} blocked`}>
@@ -202,7 +205,17 @@ function Undo({
 }
 
 /** One row per undoable event: include it or not, what it changed, what undo will do, and the check's verdict. */
-function PlanTable({ checked, included, onToggle }: { checked: CheckedPlan[]; included: Set<string>; onToggle: (key: string, on: boolean) => void }) {
+function PlanTable({
+  checked,
+  included,
+  onToggle,
+  names,
+}: {
+  checked: CheckedPlan[];
+  included: Set<string>;
+  onToggle: (key: string, on: boolean) => void;
+  names: Names;
+}) {
   return (
     <ScrollArea.Autosize mah={420} type="auto">
       <Table aria-label="Changes to undo" verticalSpacing={6} striped stickyHeader>
@@ -217,7 +230,7 @@ function PlanTable({ checked, included, onToggle }: { checked: CheckedPlan[]; in
         <Table.Tbody>
           {checked.map((c) => {
             const verdict = verdictOf(c);
-            const said = describeEvent(c.plan.event);
+            const said = describeEvent(c.plan.event, names);
             const runnable = verdict !== 'gone' && verdict !== 'error';
             return (
               <Table.Tr key={c.plan.key} data-verdict={verdict}>
