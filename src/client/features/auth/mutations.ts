@@ -1,6 +1,7 @@
 /** Signing in (username and password), switching portals and signing out. Used by the app shell too, so no OAuth code here. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { generateToken, getPortal, getSelf, revokeToken } from '../../api/index.ts';
+import { deleteGraphStore } from '../../lib/dependencies/store.ts';
 import { clearSession, getSession, setSession, switchPortal, type Session } from '../../lib/session.ts';
 import type { SignInValues } from './schemas.ts';
 
@@ -70,7 +71,10 @@ export function useSignOut() {
   return useMutation({
     mutationFn: async () => {
       const session = getSession();
-      if (session) await revokeSession(session);
+      if (!session) return;
+      await revokeSession(session);
+      // Not awaited: a build still reading closes its connection first (store.ts), then it goes.
+      void deleteGraphStore(session.portalUrl, session.user.username);
     },
     onSettled: () => {
       clearSession();

@@ -133,6 +133,8 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
     const merged = new Map(previous.map((o) => [o.itemId, o]));
     for (const o of outcomes) merged.set(o.itemId, o);
     setRun({ running: false, done: ids.length, total: ids.length, outcomes: [...merged.values()] });
+    // Owners (and a sharing the new owner could not keep) show in the dependency answers: not awaited, as a browser graph rebuilds.
+    void queryClient.invalidateQueries({ queryKey: queryKeys.dependencies });
     await queryClient.invalidateQueries({ queryKey: queryKeys.items });
   }
 

@@ -5,7 +5,7 @@
  *   meta  — one GraphMeta under the key 'graph'
  * Written after each build, read at the next visit so only changed items are read again.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { deleteDB, openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { GraphMeta, GraphSnapshot, ItemRecord } from './records.ts';
 
 interface GraphDB extends DBSchema {
@@ -20,6 +20,19 @@ export function graphDatabaseName(portalUrl: string, username: string): string {
   return `portal-admin-console.dependencies|${portalUrl.replace(/\/+$/, '').toLowerCase()}|${username.toLowerCase()}`;
 }
 
+/**
+ * Forgets a member's graph (signing out): titles, owners and sharing of the organization's items
+ * are not left in a browser someone else may use next. Never throws: sign-out goes on regardless.
+ */
+export async function deleteGraphStore(portalUrl: string, username: string): Promise<void> {
+  if (typeof indexedDB === 'undefined') return;
+  try {
+    await deleteDB(graphDatabaseName(portalUrl, username), { blocked: () => undefined });
+  } catch {
+    /* nothing stored, or storage unavailable: nothing to forget */
+  }
+}
+
 export interface GraphStore {
   read(): Promise<GraphSnapshot | undefined>;
   /** Brings the stored graph up to date in one transaction: changed records put, removed ones deleted, meta written. */
@@ -32,6 +45,10 @@ export async function openGraphStore(portalUrl: string, username: string): Promi
     upgrade(database) {
       database.createObjectStore('items', { keyPath: 'id' });
       database.createObjectStore('meta');
+    },
+    // Signing out deletes the database: let go of it rather than hold the deletion up.
+    blocking(_current, _next, event) {
+      (event.target as IDBDatabase).close();
     },
   });
   return {
