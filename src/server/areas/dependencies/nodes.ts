@@ -7,7 +7,7 @@ import type { DependencyNode } from '../../../shared/contract/dependencies.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { canViewItem } from '../items/access.ts';
-import type { ItemRow } from '../items/repo.ts';
+import type { ItemRow } from '../items/service.ts';
 
 export type NodeFields = Omit<DependencyNode, 'depth'>;
 

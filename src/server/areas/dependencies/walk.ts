@@ -20,7 +20,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
-import { groupIdsOf } from '../items/repo.ts';
+import { groupIdsOf } from '../items/service.ts';
 import { edgesInto, edgesOutOf, urlReferencesOf } from './edges.ts';
 import { nodeOf, visibleRows } from './nodes.ts';
 

@@ -7,14 +7,14 @@ import 'fake-indexeddb/auto';
 import { renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, deleteItem } from '../../api/index.ts';
-import { Providers } from '../../app/providers.tsx';
-import { createQueryClient } from '../../lib/queryClient.ts';
-import { signInAs } from '../../test/render.tsx';
-import { recordRequests } from '../../test/requests.ts';
-import { startClientService, type ClientTestService } from '../../test/service.ts';
-import { useDependencyGraph, useDependencySummary, useImpact, useItemDependencies } from './queries.ts';
-import { useDeleteItem } from '../content/mutations.ts';
+import { addItem, deleteItem } from '../api/index.ts';
+import { Providers } from './providers.tsx';
+import { createQueryClient } from '../lib/queryClient.ts';
+import { signInAs } from '../test/render.tsx';
+import { recordRequests } from '../test/requests.ts';
+import { startClientService, type ClientTestService } from '../test/service.ts';
+import { useDependencyGraph, useDependencySummary, useImpact, useItemDependencies } from '../features/dependencies/queries.ts';
+import { useDeleteItem } from '../features/content/mutations.ts';
 
 /** Each seed its own service, so one test's maps do not use another test's layer. */
 let seeded = 0;
