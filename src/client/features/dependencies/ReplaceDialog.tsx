@@ -158,7 +158,7 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
       ) : referrers.length ? (
         <Stack gap={4}>
           <Text size="sm" fw={600}>
-            {referrers.length} map{referrers.length === 1 ? '' : 's'} and app{referrers.length === 1 ? '' : 's'} name it in their data:
+            {referrers.length === 1 ? '1 map or app names it in its data:' : `${referrers.length} maps and apps name it in their data:`}
           </Text>
           <List size="sm" spacing={4} aria-label="Maps and apps that reference it">
             {referrers.map((r) => {
