@@ -138,12 +138,7 @@ describe('apps', () => {
       'dataSource a1000000000000000000000000000004 /dataSources/dataSource_2/itemId',
       'dataSource https://127.0.0.1:7107/server/rest/services/permits/featureserver /dataSources/dataSource_2/url',
     ]);
-    expect(refs.map((r) => r.portalUrl)).toEqual([
-      'https://127.0.0.1:7105',
-      undefined,
-      'https://127.0.0.1:7107/portal',
-      'https://127.0.0.1:7107/portal',
-    ]);
+    expect(refs.map((r) => r.portalUrl)).toEqual(['https://127.0.0.1:7105', undefined, 'https://127.0.0.1:7107/portal', 'https://127.0.0.1:7107/portal']);
     expect(refs[0].detail).toBe('WEB_MAP');
   });
 

@@ -1,6 +1,7 @@
 /** Signing in (username and password), switching portals and signing out. Used by the app shell too, so no OAuth code here. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { generateToken, getPortal, getSelf, revokeToken } from '../../api/index.ts';
+import { forgetBrowserGraphs } from '../../lib/dependencies/graph.ts';
 import { deleteGraphStore } from '../../lib/dependencies/store.ts';
 import { clearSession, getSession, setSession, switchPortal, type Session } from '../../lib/session.ts';
 import type { SignInValues } from './schemas.ts';
@@ -77,6 +78,7 @@ export function useSignOut() {
       void deleteGraphStore(session.portalUrl, session.user.username);
     },
     onSettled: () => {
+      forgetBrowserGraphs();
       clearSession();
       queryClient.clear();
     },

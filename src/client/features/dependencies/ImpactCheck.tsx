@@ -9,7 +9,7 @@ import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { describeError, getUser } from '../../api/index.ts';
-import type { ImpactChange, ImpactCheckProps, ImpactItem } from '../../components/ImpactSlot.tsx';
+import type { ImpactChange, ImpactCheckProps } from '../../components/ImpactSlot.tsx';
 import { announce } from '../../lib/announce.ts';
 import { ITEM_ACCESS_LABELS, type ItemAccessLevel } from '../../lib/itemAccess.ts';
 import { accessAfterTransfer, audienceGaps, gapWho, type AudienceGap } from './audience.ts';
@@ -17,7 +17,7 @@ import { impactOf, oldUrlReferences, type Impact, type ImpactEntry } from './imp
 import { useSharingGroups } from './ImpactCheckGroups.ts';
 import { useImpact } from './queries.ts';
 
-export type { ImpactChange, ImpactCheckProps, ImpactItem };
+export type { ImpactCheckProps };
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const hiddenWords = (n: number) => (n ? ` and ${plural(n, 'item')} you cannot see` : '');

@@ -9,7 +9,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import { queryKeys } from '../queryKeys.ts';
 import { indexGraph, type GraphIndex } from './answers.ts';
-import { buildGraph, type BuildProgress, type GraphSource } from './build.ts';
+import { buildGraph, type BuildProgress } from './build.ts';
 import type { GraphSnapshot } from './records.ts';
 import { graphDatabaseName, openGraphStore } from './store.ts';
 
@@ -29,13 +29,7 @@ function setProgress(database: string, progress: BuildProgress | undefined) {
   for (const listener of listeners) listener();
 }
 
-/** A test source for the build's requests; the API module's when unset. */
-let sourceOverride: GraphSource | undefined;
-export function setGraphSourceForTests(source: GraphSource | undefined): void {
-  sourceOverride = source;
-}
-
-/** Forget the in-memory graphs (tests; a sign-out keeps IndexedDB, which is per member). */
+/** Forget the in-memory graphs and their progress (signing out; the stored ones are deleted by the sign-out). */
 export function forgetBrowserGraphs(): void {
   lastBuilt.clear();
   progressOf.clear();
@@ -67,7 +61,6 @@ async function bringUpToDate(owner: GraphOwner, signal: AbortSignal): Promise<Gr
       orgId: owner.orgId,
       store,
       previous: lastBuilt.get(database),
-      source: sourceOverride,
       signal,
       onProgress: (p) => setProgress(database, p),
     });
