@@ -368,6 +368,15 @@ const READERS: Record<string, Reader> = {
   StoryMap: storyMap,
 };
 
+/** Item types whose data is read for references: any other item's data is never loaded for them (portal index, browser graph). */
+export const TYPES_WITH_REFERENCES: ReadonlySet<string> = new Set(Object.keys(READERS));
+
+/**
+ * Larger item data is not read for references, by the portal's index or the browser graph: it
+ * would be held in memory whole while parsed. Real web maps and apps are kilobytes.
+ */
+export const MAX_REFERENCE_DATA_BYTES = 16 * 1024 * 1024;
+
 /** Every reader, for data whose item type is not given (`replaceReference` without `itemType`). */
 const ALL_READERS: Reader[] = [webScene, groupLayerItem, webApp, storyMap, (c, data) => dashboard(c, data, '', '', 0)];
 

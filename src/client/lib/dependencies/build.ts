@@ -7,28 +7,14 @@
  * goes on. An abort (the last page using it went away) stops it; what was read so far is kept.
  */
 import { fetchItemData, searchItems, type ItemSearchResult } from '../../api/index.ts';
-import { scanReferences } from '../../../shared/references/references.ts';
+import { MAX_REFERENCE_DATA_BYTES, scanReferences, TYPES_WITH_REFERENCES } from '../../../shared/references/references.ts';
 import { BROWSER_GRAPH_VERSION, nodeFieldsOf, storedReferences, type GraphSnapshot, type ItemRecord, type SearchedItem } from './records.ts';
 import type { GraphStore } from './store.ts';
-
-/** Item types whose data the extractor reads (references.ts READERS); any other item's data is never requested. */
-export const TYPES_WITH_REFERENCES: ReadonlySet<string> = new Set([
-  'Web Map',
-  'Web Scene',
-  'Group Layer',
-  'Web Mapping Application',
-  'Web Experience',
-  'Web Experience Template',
-  'Dashboard',
-  'StoryMap',
-]);
 
 /** Search's largest page. */
 export const SEARCH_PAGE_SIZE = 100;
 /** Item data requests in flight at once: enough to be quick, few enough not to crowd the portal. */
 export const DATA_CONCURRENCY = 4;
-/** Larger data is not read (as the portal's index: it would be held in memory whole while parsed). */
-export const MAX_DATA_BYTES = 16 * 1024 * 1024;
 
 export interface BuildProgress {
   /** Items accounted for: unchanged ones at once, the others when their data is read (or failed). */
@@ -47,7 +33,7 @@ export const apiGraphSource: GraphSource = {
   search: (params, signal) => searchItems(params, { signal }),
   async itemData(itemId, signal) {
     const file = await fetchItemData(itemId, { signal });
-    if (file.blob.size > MAX_DATA_BYTES) throw new Error(`The data of ${itemId} is larger than ${MAX_DATA_BYTES} bytes.`);
+    if (file.blob.size > MAX_REFERENCE_DATA_BYTES) throw new Error(`The data of ${itemId} is larger than ${MAX_REFERENCE_DATA_BYTES} bytes.`);
     const text = await file.blob.text();
     return text.trim() ? (JSON.parse(text) as unknown) : undefined;
   },
@@ -139,7 +125,7 @@ async function readRecord(source: GraphSource, item: SearchedItem, before: ItemR
   let dataFailed = false;
   if (TYPES_WITH_REFERENCES.has(item.type)) {
     try {
-      if (item.size !== undefined && item.size > MAX_DATA_BYTES) throw new Error('too large');
+      if (item.size !== undefined && item.size > MAX_REFERENCE_DATA_BYTES) throw new Error('too large');
       data = await source.itemData(item.id, signal);
     } catch (err) {
       if (signal?.aborted) throw err;

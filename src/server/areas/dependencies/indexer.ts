@@ -6,7 +6,7 @@
  * items no change has indexed yet (a database from before migration 020, an older extractor).
  */
 import { readFile } from 'node:fs/promises';
-import { scanReferences, serviceKeyOf, type Reference } from '../../../shared/references/references.ts';
+import { MAX_REFERENCE_DATA_BYTES, scanReferences, serviceKeyOf, TYPES_WITH_REFERENCES, type Reference } from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 
@@ -15,21 +15,6 @@ import type { Queryable } from '../../store/db.ts';
  * differently): every item indexed with an older one is read again at the next start.
  */
 export const REFERENCE_INDEX_VERSION = 1;
-
-/** Item types whose data the extractor reads (references.ts READERS); any other data is not loaded. */
-export const TYPES_WITH_REFERENCES: ReadonlySet<string> = new Set([
-  'Web Map',
-  'Web Scene',
-  'Group Layer',
-  'Web Mapping Application',
-  'Web Experience',
-  'Web Experience Template',
-  'Dashboard',
-  'StoryMap',
-]);
-
-/** Larger data is not read for references (it would be held in memory whole while parsed). */
-export const MAX_INDEXED_DATA_BYTES = 16 * 1024 * 1024;
 
 interface IndexedItemRow {
   id: string;
@@ -48,7 +33,7 @@ const SELECT_INDEXED = `SELECT id, org_id, type, url, type_keywords, data_kind,
   data_blob, size FROM items`;
 
 async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<unknown> {
-  if (!TYPES_WITH_REFERENCES.has(row.type) || row.size > MAX_INDEXED_DATA_BYTES) return undefined;
+  if (!TYPES_WITH_REFERENCES.has(row.type) || row.size > MAX_REFERENCE_DATA_BYTES) return undefined;
   let text: string | null = null;
   if (row.data_kind === 'text') text = row.data_text;
   else if (row.data_kind === 'file' && row.data_blob) {
@@ -59,7 +44,7 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
       return undefined;
     }
   }
-  if (!text || text.length > MAX_INDEXED_DATA_BYTES) return undefined;
+  if (!text || text.length > MAX_REFERENCE_DATA_BYTES) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -104,7 +89,7 @@ async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly 
   );
 }
 
-const selectParams = () => [[...TYPES_WITH_REFERENCES], MAX_INDEXED_DATA_BYTES];
+const selectParams = () => [[...TYPES_WITH_REFERENCES], MAX_REFERENCE_DATA_BYTES];
 
 /**
  * Reads the item's references again, inside the caller's transaction: call it after the change's
