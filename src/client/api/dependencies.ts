@@ -19,14 +19,20 @@ export interface DependencyReadParams {
   maxDepth?: number;
 }
 
+/** The organization view's question: the same whether the portal or the browser graph answers it. */
 export interface DependencySummaryReadParams {
   view: DependencyView;
+  /** Usernames (case-insensitive). */
   owners?: readonly string[];
+  /** Exact item types. */
   types?: readonly string[];
-  /** Epoch ms. */
+  /** Epoch ms: only items last modified before it. */
   modifiedBefore?: number;
+  /** usedByMany: at least this many dependents (default 2). */
   minDependents?: number;
+  /** 1-based (default 1). */
   start?: number;
+  /** Default 10, at most 100 (as search pages). */
   num?: number;
 }
 

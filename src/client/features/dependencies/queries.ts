@@ -8,8 +8,8 @@
  */
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
-import type { DependencyAnswer, DependencySummaryAnswer, DependencyView } from '../../../shared/contract/dependencies.ts';
-import { getDependencySummary, getItemDependencies, getItemDependents } from '../../api/index.ts';
+import type { DependencyAnswer, DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
+import { getDependencySummary, getItemDependencies, getItemDependents, type DependencySummaryReadParams } from '../../api/index.ts';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { dependencyAnswerOf, dependencySummaryOf, type GraphIndex } from '../../lib/dependencies/answers.ts';
 import { browserGraphKey, browserGraphQuery, useBuildProgress, type GraphOwner } from '../../lib/dependencies/graph.ts';
@@ -66,17 +66,8 @@ function readItemAnswer(itemId: string, direction: Direction, transitive: boolea
   return read(itemId, { transitive }, { signal });
 }
 
-export interface DependencySummaryQuery {
-  view: DependencyView;
-  owners?: string[];
-  types?: string[];
-  modifiedBefore?: number;
-  start?: number;
-  num?: number;
-}
-
 /** The organization view: clean-up candidates (unused) and most used items. */
-export function useDependencySummary(params: DependencySummaryQuery, options?: { enabled?: boolean }): UseQueryResult<DependencySummaryAnswer, Error> {
+export function useDependencySummary(params: DependencySummaryReadParams, options?: { enabled?: boolean }): UseQueryResult<DependencySummaryAnswer, Error> {
   const { source, owner } = useSource();
   const enabled = options?.enabled ?? true;
   const { view, owners, types, modifiedBefore, start, num } = params;

@@ -17,10 +17,10 @@ import {
   type DependencySummaryAnswer,
   type DependencySummaryEntry,
   type DependencyUrl,
-  type DependencyView,
 } from '../../../shared/contract/dependencies.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import type { DependencySummaryReadParams } from '../../api/dependencies.ts';
 import { ApiError } from '../../api/errors.ts';
 import type { GraphSnapshot, ItemRecord } from './records.ts';
 
@@ -165,18 +165,8 @@ function nodeOf(r: ItemRecord) {
   };
 }
 
-export interface SummaryQuery {
-  view: DependencyView;
-  owners?: readonly string[];
-  types?: readonly string[];
-  modifiedBefore?: number;
-  /** usedByMany: at least this many dependents (default 2). */
-  minDependents?: number;
-  /** 1-based (default 1). */
-  start?: number;
-  /** Default 10, at most 100 (as the portal pages). */
-  num?: number;
-}
+/** Asked as the portal is asked (api/dependencies.ts). */
+export type SummaryQuery = DependencySummaryReadParams;
 
 /**
  * The organization's view: `unused` (no dependents; oldest modified first) or `usedByMany` (at
