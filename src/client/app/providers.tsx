@@ -3,11 +3,9 @@ import { MantineProvider } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { Announcer } from '../components/Announcer.tsx';
 import { ImpactProvider, type ImpactComponents } from '../components/ImpactSlot.tsx';
-import { ImpactCheck } from '../features/dependencies/ImpactCheck.tsx';
-import { ReplaceDialog } from '../features/dependencies/ReplaceDialog.tsx';
 import { contrastCssVariables } from './contrast.ts';
 import { theme } from './theme.ts';
 
@@ -18,8 +16,15 @@ export interface ProvidersProps {
   env?: 'default' | 'test';
 }
 
-/** The dependencies feature's impact checks and replace dialog, shown in other features' confirm steps. */
-const IMPACT: ImpactComponents = { ImpactCheck, ReplaceDialog };
+/**
+ * The dependencies feature's impact checks and replace dialog, shown in other features' confirm
+ * steps. Loaded when a confirm step first shows one, not with the app: they bring the dependency
+ * graph (IndexedDB, the extractor) that no other page needs.
+ */
+const IMPACT: ImpactComponents = {
+  ImpactCheck: lazy(() => import('../features/dependencies/ImpactCheck.tsx').then((m) => ({ default: m.ImpactCheck }))),
+  ReplaceDialog: lazy(() => import('../features/dependencies/ReplaceDialog.tsx').then((m) => ({ default: m.ReplaceDialog }))),
+};
 
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
   return (

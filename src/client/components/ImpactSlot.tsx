@@ -5,7 +5,8 @@
  * feature's components down through this context (app/providers.tsx) and the confirm steps render
  * the slots. Without a provider (a component test of one feature) the slots render nothing.
  */
-import { createContext, useContext, type ComponentType } from 'react';
+import { createContext, Suspense, useContext, type ComponentType } from 'react';
+import { Text } from '@mantine/core';
 import type { Item } from '../api/index.ts';
 import type { ItemAccessLevel } from '../lib/itemAccess.ts';
 
@@ -49,13 +50,22 @@ export const ImpactProvider = ImpactContext.Provider;
 /** The impact check of a confirm step (nothing without a provider). */
 export function ImpactCheckSlot(props: ImpactCheckProps) {
   const c = useContext(ImpactContext);
-  return c ? <c.ImpactCheck {...props} /> : null;
+  // Its own boundary: the provider's components load on first use, and a confirm step must not blank the page meanwhile.
+  return c ? (
+    <Suspense fallback={<Text size="sm">Checking what uses this item…</Text>}>
+      <c.ImpactCheck {...props} />
+    </Suspense>
+  ) : null;
 }
 
 /** The replace dialog (nothing without a provider). */
 export function ReplaceDialogSlot(props: ReplaceDialogProps) {
   const c = useContext(ImpactContext);
-  return c ? <c.ReplaceDialog {...props} /> : null;
+  return c ? (
+    <Suspense fallback={null}>
+      <c.ReplaceDialog {...props} />
+    </Suspense>
+  ) : null;
 }
 
 /** Whether the replace flow is available (a button to open it is shown only then). */
