@@ -6,51 +6,26 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { DEMO_PASSWORD, type Config } from '../../src/server/config.ts';
-import type { Clock } from '../../src/server/context.ts';
 import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from '../../src/server/http/outboundAllow.ts';
 import { selfSignedCertificate } from '../../src/server/http/tls.ts';
 import { bootstrap } from '../../src/server/seed/bootstrap.ts';
-import { openDb, type Db } from '../../src/server/store/db.ts';
+import { openDb } from '../../src/server/store/db.ts';
 import { migrate } from '../../src/server/store/migrate.ts';
 import { freshPostgresSchema } from './postgres.ts';
+import { scaleOutInstances, startScaledOutService } from './scaleOut.ts';
+import type { TestService, TestServiceOptions } from './testService.ts';
 
 export { DEMO_PASSWORD };
 /** `config: { outboundAllow: NO_OUTBOUND_ALLOW }` gives a service with the production default. */
 export { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW };
-
-export interface TestService {
-  app: FastifyInstance;
-  db: Db;
-  config: Config;
-  /** Base URL of the REST interface once `listen()` was called, e.g. http://127.0.0.1:41234/sharing/rest (https:// with `tls`). */
-  restUrl: string;
-  /** With `tls: 'self-signed'`: the certificate authority that issued the service's certificate (PEM, and its file) — a client's `ca`. */
-  tls?: { ca: string; caFile: string };
-  orgId: string;
-  partnerOrgId: string;
-  /** Listen on an ephemeral loopback port (for clients that speak real HTTP). */
-  listen(): Promise<string>;
-  /** A token for a demo account (password: the demo password). */
-  tokenFor(username: string): Promise<string>;
-  /** POST a REST operation in-process (form-encoded, f=json); the parsed answer. Throws unless HTTP 200. */
-  post(path: string, params?: Record<string, string>, token?: string): Promise<any>;
-  /** POST a REST operation in-process as multipart/form-data (a field is a string or [file, name]); the parsed answer. */
-  postForm(path: string, fields: Record<string, string | [Blob, string]>, token?: string): Promise<any>;
-  close(): Promise<void>;
-}
-
-export interface TestServiceOptions {
-  clock?: Clock;
-  demoData?: boolean;
-  config?: Partial<Config>;
-  /** 'self-signed': listen with HTTPS on a certificate for localhost, 127.0.0.1 and ::1 generated for this service (http/tls.ts). */
-  tls?: 'self-signed';
-}
+export type { TestService, TestServiceOptions };
 
 export async function startService(opts: TestServiceOptions = {}): Promise<TestService> {
+  // PORTAL_SCALE_OUT=N: N instances in their own processes behind a balancer (scripts/scale-out-check.sh).
+  const instances = scaleOutInstances();
+  if (instances) return startScaledOutService(instances, opts);
   const pgUrl = process.env.DATABASE_URL;
   const schema = pgUrl ? await freshPostgresSchema(pgUrl) : undefined;
   const config: Config = {
