@@ -45,7 +45,8 @@ import { installCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
-import { FileBlobStore } from './store/blobs.ts';
+import { closeBlobStore, openBlobStore } from './store/openBlobs.ts';
+import { BlobStoreUnavailableError } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
 import { projectPath } from './projectPaths.ts';
 
@@ -80,15 +81,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   // An in-memory database (tests) keeps its files in a fresh temporary folder.
   const filesDir = opts.config.dataDir === ':memory:' ? await mkdtemp(path.join(tmpdir(), 'portal-files-')) : path.resolve(opts.config.dataDir);
+  const tmpDir = path.join(filesDir, 'tmp');
   const portal: PortalContext = {
     db: opts.db,
-    blobs: new FileBlobStore(path.join(filesDir, 'blobs')),
-    tmpDir: path.join(filesDir, 'tmp'),
+    blobs: openBlobStore(opts.config, filesDir, tmpDir),
+    tmpDir,
     config: opts.config,
     clock: opts.clock ?? systemClock,
     log: app.log,
   };
   app.decorate('portal', portal);
+  app.addHook('onClose', async () => closeBlobStore(portal.blobs));
   if (opts.config.dataDir === ':memory:') app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
 
   await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });
@@ -152,6 +155,14 @@ function sendError(reply: import('fastify').FastifyReply, err: ApiError) {
 function installErrorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof ApiError) return sendError(reply, err);
+    if (err instanceof BlobStoreUnavailableError) {
+      // The store is down or slow: the caller may try again (every write keeps its row and its file consistent).
+      req.log.warn({ err }, 'the blob store failed');
+      return sendError(
+        reply,
+        new ApiError(503, 'The file store is unavailable. Try again shortly.', ['The object store did not answer or refused the request.']),
+      );
+    }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return sendError(reply, new ApiError(status, (err as Error).message || 'The request could not be read.', []));
     req.log.error({ err }, 'unhandled error');

@@ -100,6 +100,29 @@ const envSchema = z.object({
     .optional(),
   /** Where users reach the console behind a proxy (OAuth redirect URIs, /console-config.json; docs/oauth.md). */
   PUBLIC_URL: z.string().refine(isPublicUrl, 'must be an http:// or https:// URL without a trailing slash, query, fragment or credentials').optional(),
+  /**
+   * Where item files live (store/openBlobs.ts): `file` (DATA_DIR/blobs, the default) or
+   * `s3://bucket/prefix` in an S3-compatible object store, which several instances share.
+   */
+  BLOB_STORE: z
+    .string()
+    .refine(
+      (v) => v === 'file' || parseS3Url(v) !== undefined,
+      'must be file or s3://bucket[/prefix] (a bucket name of 3–63 lower-case letters, digits, dots and hyphens)',
+    )
+    .optional(),
+  /** An S3-compatible service other than AWS (MinIO, Ceph Object Gateway, R2…): its http(s) URL. */
+  S3_ENDPOINT: z
+    .string()
+    .refine((v) => /^https?:\/\/[^/?#]+\/?$/.test(v), 'must be an http:// or https:// URL of the service, without a path')
+    .optional(),
+  /** Path-style requests (http://host/bucket/key): most S3-compatible servers need it. */
+  S3_FORCE_PATH_STYLE: onOff.default(false),
+  /** The bucket's region (the AWS SDK's own variable); us-east-1 when absent. */
+  AWS_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{2,32}$/, 'must be a region name such as us-east-1')
+    .default('us-east-1'),
   /** HTTPS (http/tls.ts): `self-signed` generates a development certificate in DATA_DIR/tls; `off` is plain HTTP. */
   TLS: z.enum(['self-signed', 'off'], { message: 'must be self-signed or off (or give TLS_CERT and TLS_KEY)' }).optional(),
   /** PEM files of the certificate (with its chain) and its private key: both or neither. */
@@ -110,10 +133,31 @@ const envSchema = z.object({
 /** How the service speaks HTTPS: from files, or with a generated development certificate. */
 export type TlsSetting = { source: 'files'; certFile: string; keyFile: string } | { source: 'self-signed' };
 
+/** BLOB_STORE=s3://…: the bucket and the object name prefix ('' or ending in '/'). */
+export interface S3BlobSetting {
+  kind: 's3';
+  bucket: string;
+  prefix: string;
+  endpoint?: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
+/** `s3://bucket[/prefix]` → bucket and prefix; undefined when it is not such a URL. */
+export function parseS3Url(value: string): { bucket: string; prefix: string } | undefined {
+  const m = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(value);
+  if (!m) return undefined;
+  const prefix = (m[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((segment) => segment === '..' || segment === '.') || /[\x00-\x1f\\]/.test(prefix)) return undefined;
+  return { bucket: m[1], prefix: prefix ? `${prefix}/` : '' };
+}
+
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** BLOB_STORE: item files in an object store; under DATA_DIR/blobs when absent. */
+  blobStore?: S3BlobSetting;
   /** Folder of the built console; dist/client when absent. */
   consoleDir?: string;
   databaseUrl?: string;
@@ -181,6 +225,16 @@ function tlsSetting(e: { TLS?: 'self-signed' | 'off'; TLS_CERT?: string; TLS_KEY
   return e.TLS === 'self-signed' ? { source: 'self-signed' } : undefined;
 }
 
+function blobSetting(e: { BLOB_STORE?: string; S3_ENDPOINT?: string; S3_FORCE_PATH_STYLE: boolean; AWS_REGION: string }): S3BlobSetting | undefined {
+  const s3 = e.BLOB_STORE === undefined || e.BLOB_STORE === 'file' ? undefined : parseS3Url(e.BLOB_STORE);
+  if (!s3) {
+    if (e.S3_ENDPOINT !== undefined)
+      throw new ConfigError('S3_ENDPOINT is set but BLOB_STORE is not s3://…: say which bucket to use (BLOB_STORE=s3://bucket/prefix).');
+    return undefined;
+  }
+  return { kind: 's3', ...s3, endpoint: e.S3_ENDPOINT?.replace(/\/$/, ''), region: e.AWS_REGION, forcePathStyle: e.S3_FORCE_PATH_STYLE };
+}
+
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -202,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    blobStore: blobSetting(e),
     consoleDir: e.CONSOLE_DIR,
     databaseUrl: e.DATABASE_URL,
     adminUsername: e.PORTAL_ADMIN_USERNAME,

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     { startTaskScheduler },
     { startRetentionSweeps },
     { loadTls, trustInstructions },
+    { checkBlobStore },
   ] = await Promise.all([
     import('./app.ts'),
     import('./store/migrate.ts'),
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     import('./jobs/scheduler.ts'),
     import('./jobs/retention.ts'),
     import('./http/tls.ts'),
+    import('./store/openBlobs.ts'),
   ]);
   // The certificate (read, or generated on a first TLS=self-signed start) before anything listens.
   let tls;
@@ -65,6 +67,12 @@ async function main(): Promise<void> {
     logger: process.env.LOG_REQUESTS === '1',
     https: tls ? { key: tls.key, cert: tls.cert } : undefined,
   });
+  try {
+    await checkBlobStore(app.portal.blobs);
+  } catch (err) {
+    console.error(`BLOB_STORE: ${(err as Error).message}`);
+    process.exit(2);
+  }
   const seeded = await bootstrap(app.portal, seedHashes);
   await app.listen({ port: config.port, host: config.host });
   const jobs = startJobs(app.portal);
@@ -87,7 +95,7 @@ async function main(): Promise<void> {
   } else if (tls && tls.notAfter.getTime() < Date.now()) {
     console.warn(`Warning: the certificate TLS_CERT expired on ${tls.notAfter.toISOString().slice(0, 10)}; clients will refuse it.`);
   }
-  console.log(`Storage: ${storage}${seeded.created ? ' (first start: organization created)' : ''}`);
+  console.log(`Storage: ${storage}${seeded.created ? ' (first start: organization created)' : ''}; files: ${app.portal.blobs.description}`);
   if (seeded.created || !config.adminPasswordGiven) {
     const password = config.adminPasswordGiven ? '(PORTAL_ADMIN_PASSWORD)' : DEMO_PASSWORD;
     const accounts = config.demoData ? `${config.adminUsername}, publisher1, user1, viewer1, partner_admin` : config.adminUsername;

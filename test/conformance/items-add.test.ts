@@ -18,10 +18,10 @@ import {
   removeItemRelationship,
 } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager } from '@esri/arcgis-rest-request';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
 import { rejection } from '../support/rest-js.ts';
+import { readBlob } from '../../src/server/store/blobs.ts';
 
 let svc: TestService;
 let portal: string;
@@ -35,7 +35,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 const row = async (id: string) => (await svc.db.query<Record<string, any>>('SELECT * FROM items WHERE id = $1', [id]))[0];
-const blob = (key: string) => readFileSync(svc.app.portal.blobs.localPath(key), 'utf8');
+const blob = async (key: string) => (await readBlob(svc.app.portal.blobs, key, 1024 * 1024)).toString('utf8');
 
 describe('createItem', () => {
   it('with a file', async () => {
@@ -47,7 +47,7 @@ describe('createItem', () => {
     expect(res).toEqual({ success: true, id: expect.any(String), folder: null });
     const r = await row(res.id);
     expect(r).toMatchObject({ title: 'Cities', type: 'CSV', tags: ['a', 'b'], name: 'cities.csv', data_kind: 'file' });
-    expect(blob(r.data_blob)).toBe('name,pop\nX,1\n');
+    expect(await blob(r.data_blob)).toBe('name,pop\nX,1\n');
   });
 
   it('with text and properties', async () => {
@@ -115,7 +115,7 @@ describe('multipart upload', () => {
     expect(await getItemStatus({ id, owner: 'user1', authentication: user1 })).toMatchObject({ status: 'completed', itemId: id });
     const r = await row(id);
     expect(r).toMatchObject({ title: 'Big CSV', tags: ['x'] });
-    expect(blob(r.data_blob)).toBe('a,b\n2,2\n');
+    expect(await blob(r.data_blob)).toBe('a,b\n2,2\n');
   });
 
   it('a part number outside 1–10000 is refused by rest-js itself; a gap is refused by the service', async () => {

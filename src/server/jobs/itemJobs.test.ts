@@ -12,6 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../test/support/service.ts';
 import { LIMITS } from '../../shared/limits.ts';
 import { claimItemJob, JOB_LIMITS, runDueItemJobs, startJobs } from './itemJobs.ts';
+import { onDisk } from '../store/blobs.ts';
 
 let svc: TestService;
 let token: string;
@@ -101,7 +102,7 @@ async function status(id: string) {
 
 const stored = async (id: string) => {
   const [row] = await svc.db.query<{ data_blob: string; size: number; data_kind: string }>('SELECT data_blob, size, data_kind FROM items WHERE id = $1', [id]);
-  return { ...row, bytes: readFileSync(svc.app.portal.blobs.localPath(row.data_blob)) };
+  return { ...row, bytes: readFileSync(onDisk(svc.app.portal.blobs).localPath(row.data_blob)) };
 };
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

@@ -18,6 +18,7 @@ import { startService, type TestService } from '../../../test/support/service.ts
 import { RETENTION_DEFAULTS } from '../config.ts';
 import { runRetentionSweeps, startRetentionSweeps } from './retention.ts';
 import { runWebhookDispatch } from './webhooks/dispatcher.ts';
+import { onDisk } from '../store/blobs.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -315,14 +316,14 @@ describe('uploads, jobs, proxy windows and files', () => {
     await addPart(active, 1);
     const parts = await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_parts WHERE item_id = $1', [abandoned]);
     expect(parts).toHaveLength(2);
-    expect(parts.every((p) => existsSync(ctx.blobs.localPath(p.blob_key)))).toBe(true);
+    expect(parts.every((p) => existsSync(onDisk(ctx.blobs).localPath(p.blob_key)))).toBe(true);
 
     clock.t = START + 25 * HOUR;
     const result = await sweep();
     expect(result.removed['abandoned multipart uploads']).toBe(1);
     expect(await count('items WHERE id = $1', [abandoned])).toBe(0);
     expect(await count('item_parts WHERE item_id = $1', [abandoned])).toBe(0);
-    expect(parts.some((p) => existsSync(ctx.blobs.localPath(p.blob_key)))).toBe(false);
+    expect(parts.some((p) => existsSync(onDisk(ctx.blobs).localPath(p.blob_key)))).toBe(false);
     const [event] = await svc.db.query<{ user_id: string | null; properties: Record<string, unknown> }>(
       `SELECT user_id, properties FROM events WHERE subject_id = $1 AND operation = 'delete'`,
       [abandoned],
@@ -444,23 +445,23 @@ describe('uploads, jobs, proxy windows and files', () => {
     const young = ctx.blobs.newKey();
     await ctx.blobs.write(stray, Readable.from([Buffer.from('left behind')]));
     await ctx.blobs.write(young, Readable.from([Buffer.from('just written, row not yet committed')]));
-    const partial = `${ctx.blobs.localPath(stray)}.${randomUUID()}.partial`;
+    const partial = `${onDisk(ctx.blobs).localPath(stray)}.${randomUUID()}.partial`;
     await writeFile(partial, 'half');
     const old = new Date(clock.t - 25 * HOUR);
-    for (const f of [ctx.blobs.localPath(kept), ctx.blobs.localPath(stray), partial]) await utimes(f, old, old);
+    for (const f of [onDisk(ctx.blobs).localPath(kept), onDisk(ctx.blobs).localPath(stray), partial]) await utimes(f, old, old);
 
     const result = await sweep();
     expect(result.removed['stray blob files']).toBe(2);
-    expect(existsSync(ctx.blobs.localPath(stray))).toBe(false);
+    expect(existsSync(onDisk(ctx.blobs).localPath(stray))).toBe(false);
     expect(existsSync(partial)).toBe(false);
-    expect(existsSync(ctx.blobs.localPath(kept))).toBe(true);
-    expect(existsSync(ctx.blobs.localPath(young))).toBe(true);
+    expect(existsSync(onDisk(ctx.blobs).localPath(kept))).toBe(true);
+    expect(existsSync(onDisk(ctx.blobs).localPath(young))).toBe(true);
     // Walked at most every six hours when the loop keeps the times of the last runs.
     const lastRun = new Map<string, number>();
     await sweep({ lastRun });
-    await utimes(ctx.blobs.localPath(young), old, old);
+    await utimes(onDisk(ctx.blobs).localPath(young), old, old);
     expect((await sweep({ lastRun })).removed['stray blob files']).toBeUndefined();
-    expect(existsSync(ctx.blobs.localPath(young))).toBe(true);
+    expect(existsSync(onDisk(ctx.blobs).localPath(young))).toBe(true);
   });
 
   it('runs in the background loop and stops cleanly', async () => {

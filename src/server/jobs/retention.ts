@@ -21,7 +21,6 @@ import { RETENTION_DEFAULTS, type RetentionConfig } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { forgottenBefore } from '../areas/auth/throttle.ts';
 import { discardUpload } from '../areas/items/uploads.ts';
-import { FileBlobStore } from '../store/blobs.ts';
 
 export const RETENTION_LIMITS = {
   /** Rows per batch statement. */
@@ -257,8 +256,7 @@ export const SWEEPS: Sweep[] = [
     setting: 'RETENTION_UPLOADS_HOURS',
     tables: [],
     every: RETENTION_LIMITS.blobScanEveryMs,
-    targets: async (ctx) =>
-      ctx.blobs instanceof FileBlobStore ? (await readdir(ctx.blobs.root).catch(() => [])).filter((d) => /^[a-f0-9]{2}$/.test(d)).sort() : [],
+    targets: (ctx) => ctx.blobs.shards(),
     run: ({ ctx, limits, now, batch, target }) => removeStrayBlobs(ctx, target!, now - limits.uploadsMs, batch),
   },
 ];
@@ -304,20 +302,18 @@ async function removeOldFiles(dir: string, before: number, batch: number, candid
   return { removed, more: false };
 }
 
-const BLOB_KEY = /^[a-f0-9]{32}$/;
-
-/** One prefix folder of the blob store: unfinished writes and keys no row refers to, older than `before`. */
-async function removeStrayBlobs(ctx: PortalContext, prefix: string, before: number, batch: number): Promise<Batch> {
-  const store = ctx.blobs as FileBlobStore;
-  const dir = path.join(store.root, prefix);
-  let { removed } = await removeOldFiles(dir, before, Number.MAX_SAFE_INTEGER, (name) => name.endsWith('.partial'));
-  const old: string[] = [];
-  for (const name of await readdir(dir).catch(() => [] as string[])) {
-    if (!BLOB_KEY.test(name)) continue;
-    const s = await stat(path.join(dir, name)).catch(() => null);
-    if (s?.isFile() && s.mtimeMs < before) old.push(name);
-  }
-  for (let i = 0; i < old.length; i += batch) {
+/**
+ * One shard of the blob store: unfinished writes and keys no row refers to, older than `before`.
+ * The shard is listed a page of `batch` keys at a time (an object store lists 1,000 at most), each
+ * page checked against the database in one query.
+ */
+async function removeStrayBlobs(ctx: PortalContext, shard: string, before: number, batch: number): Promise<Batch> {
+  let removed = await ctx.blobs.removeUnfinished(shard, before);
+  let after: string | undefined;
+  do {
+    const page = await ctx.blobs.listOlder(shard, before, Math.min(batch, 1000), after);
+    after = page.next;
+    if (!page.keys.length) continue;
     // Every column that holds a blob key; a key in none of them belongs to nothing.
     const stray = await ctx.db.query<{ k: string }>(
       `SELECT k FROM unnest($1::text[]) AS k
@@ -325,12 +321,12 @@ async function removeStrayBlobs(ctx: PortalContext, prefix: string, before: numb
           AND NOT EXISTS (SELECT 1 FROM item_parts WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)`,
-      [old.slice(i, i + batch)],
+      [page.keys.map((k) => k.key)],
     );
     for (const { k } of stray) await ctx.blobs.remove(k);
     removed += stray.length;
-  }
-  // The folder was walked once, in slices of `batch` keys: the runner moves on to the next one.
+  } while (after);
+  // The shard was walked once, in pages: the runner moves on to the next one.
   return { removed, more: false };
 }
 

@@ -5,9 +5,9 @@
  * transaction of every change that can alter them; `indexPendingItems` reads, at start-up, the
  * items no change has indexed yet (a database from before migration 020, an older extractor).
  */
-import { readFile } from 'node:fs/promises';
 import { MAX_REFERENCE_DATA_BYTES, scanReferences, serviceKeyOf, TYPES_WITH_REFERENCES, type Reference } from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
+import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 
 /**
@@ -38,7 +38,7 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
   if (row.data_kind === 'text') text = row.data_text;
   else if (row.data_kind === 'file' && row.data_blob) {
     try {
-      text = await readFile(ctx.blobs.localPath(row.data_blob), 'utf8');
+      text = (await readBlob(ctx.blobs, row.data_blob, MAX_REFERENCE_DATA_BYTES)).toString('utf8');
     } catch (err) {
       ctx.log.warn({ err, itemId: row.id }, 'could not read an item file for its references');
       return undefined;

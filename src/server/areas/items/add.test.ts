@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import { onDisk } from '../../store/blobs.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -260,7 +261,7 @@ describe('files', () => {
     expect(body.success).toBe(true);
     const row = await itemRow(body.id);
     expect(row).toMatchObject({ data_kind: 'file', size: 8, name: 'data.csv', data_mime: 'text/csv' });
-    expect(existsSync(svc.app.portal.blobs.localPath(row.data_blob))).toBe(true);
+    expect(existsSync(onDisk(svc.app.portal.blobs).localPath(row.data_blob))).toBe(true);
   });
 
   it('file and text together are refused', async () => {
@@ -412,7 +413,7 @@ describe('relationship in the same call', () => {
     expect(failed.error.code).toBe(400);
     // No blob file is left behind in the store.
     const { readdir } = await import('node:fs/promises');
-    const root = svc.app.portal.blobs.localPath('0'.repeat(32)).split('/').slice(0, -2).join('/');
+    const root = onDisk(svc.app.portal.blobs).localPath('0'.repeat(32)).split('/').slice(0, -2).join('/');
     const stored = (await Promise.all((await readdir(root)).map((d) => readdir(`${root}/${d}`)))).flat();
     const known = new Set(
       (await svc.db.query<{ k: string }>('SELECT data_blob AS k FROM items WHERE data_blob IS NOT NULL UNION ALL SELECT blob_key FROM item_info_files')).map(

@@ -13,6 +13,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { parseParams, type RawParams, type UploadedFile } from '../../http/params.ts';
+import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
@@ -149,7 +150,7 @@ export async function deleteItemRow(q: Queryable, id: string): Promise<string[]>
 }
 
 export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): Promise<void> {
-  for (const k of keys) await ctx.blobs.remove(k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a blob'));
+  await removeBlobsQuietly(ctx.blobs, keys, ctx.log);
 }
 
 /** The proxy URL of an item with a service proxy (see proxy/routes.ts). */

@@ -9,11 +9,11 @@
  * total inflated size and each entry's compression ratio are bounded — checked against the headers
  * first and again on the bytes actually inflated, never trusting the headers alone.
  */
-import { open as openFile } from 'node:fs/promises';
 import { Transform, type TransformCallback } from 'node:stream';
 import yauzl from 'yauzl';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
+import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { putInfoFile } from './thumbnails.ts';
 
@@ -34,16 +34,9 @@ export class UnsafeArchive extends ApiError {
   }
 }
 
-/** `PK\x03\x04`: a zip's first local file header. */
-export async function isZipFile(path: string): Promise<boolean> {
-  const fh = await openFile(path, 'r');
-  try {
-    const buf = Buffer.alloc(4);
-    const { bytesRead } = await fh.read(buf, 0, 4, 0);
-    return bytesRead === 4 && buf[0] === 0x50 && buf[1] === 0x4b && buf[2] === 0x03 && buf[3] === 0x04;
-  } finally {
-    await fh.close();
-  }
+/** `PK\x03\x04`: a zip's first local file header, in a file's first bytes. */
+export function startsLikeZip(head: Buffer): boolean {
+  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
 export interface ItemCard {
@@ -150,7 +143,11 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
       zip.readEntry();
     });
   } catch (err) {
-    await Promise.all(written.map((w) => ctx.blobs.remove(w.key)));
+    await removeBlobsQuietly(
+      ctx.blobs,
+      written.map((w) => w.key),
+      ctx.log,
+    );
     throw err;
   }
   if (!written.length) return { files: [], card: {} };
@@ -159,7 +156,11 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
     card = cardXml ? parseItemCard(cardXml) : {};
   } catch (err) {
     // Refused before anything is recorded: no row, and no blob left behind.
-    await Promise.all(written.map((w) => ctx.blobs.remove(w.key)));
+    await removeBlobsQuietly(
+      ctx.blobs,
+      written.map((w) => w.key),
+      ctx.log,
+    );
     throw err;
   }
   // A new package replaces the info files of the previous one.

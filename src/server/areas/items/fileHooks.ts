@@ -7,7 +7,8 @@
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
-import { extractEsriinfo, isZipFile } from './esriinfo.ts';
+import { readBlobRange } from '../../store/blobs.ts';
+import { extractEsriinfo, startsLikeZip } from './esriinfo.ts';
 
 export interface StoredFile {
   itemId: string;
@@ -32,8 +33,8 @@ export async function afterItemFileStored(ctx: PortalContext, q: Queryable, file
   // The reference index reads the new file (a web map's JSON sent as a file) in this transaction;
   // the item's type and URL are already written by every caller (what follows sets no indexed field).
   await indexItemReferences(ctx, q, file.itemId);
-  const path = ctx.blobs.localPath(file.blobKey);
-  if (!(await isZipFile(path))) return {};
-  const { card } = await extractEsriinfo(ctx, q, file.itemId, path);
+  if (file.size < 4 || !startsLikeZip(await readBlobRange(ctx.blobs, file.blobKey, { start: 0, end: 3 }))) return {};
+  // The archive reader needs a file it can seek in: the store's own on disk, a temporary copy from an object store.
+  const { card } = await ctx.blobs.withLocalFile(file.blobKey, (path) => extractEsriinfo(ctx, q, file.itemId, path));
   return card;
 }

@@ -16,6 +16,7 @@ import { multipartLimits } from '../../http/multipart.ts';
 import { operation } from '../../http/operation.ts';
 import { ownerOr } from '../../http/authority.ts';
 import type { UploadedFile } from '../../http/params.ts';
+import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { HistoryData } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -236,7 +237,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
     });
     return { success: true as const, id: row.id };
   });
-  await Promise.all(oldBlobs.map((k) => ctx.blobs.remove(k)));
+  await removeBlobsQuietly(ctx.blobs, oldBlobs, ctx.log);
   return result;
 }
 
@@ -313,7 +314,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
     });
     return keys.map((k) => k.key);
   });
-  await Promise.all(blobs.map((k) => ctx.blobs.remove(k)));
+  await removeBlobsQuietly(ctx.blobs, blobs, ctx.log);
   return { success: true as const, itemId };
 }
 

@@ -15,6 +15,7 @@ import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';
 import { SELECT_LISTED_ITEM, type FolderRow, type ListedItemRow } from './repo.ts';
+import { sendStoredFile } from './sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 
 const none = z.object({});
@@ -100,7 +101,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
     authority: visible('portal:admin:viewItems'),
     params: none,
     access: 'public',
-    handler: async ({ caller, path, portal, reply }) => {
+    handler: async ({ caller, path, portal, req, reply }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
       safeHeaders(reply);
       if (row.data_kind === 'text' && row.data_text !== null) {
@@ -115,12 +116,9 @@ export function itemReadRoutes(app: FastifyInstance): void {
         return reply;
       }
       if (row.data_kind === 'file' && row.data_blob) {
-        reply
-          .type(row.data_mime || 'application/octet-stream')
-          .header('Content-Disposition', contentDisposition(row.name || 'data'))
-          .header('Content-Length', String(await portal.blobs.size(row.data_blob)))
-          .send(portal.blobs.read(row.data_blob));
-        return reply;
+        reply.type(row.data_mime || 'application/octet-stream').header('Content-Disposition', contentDisposition(row.name || 'data'));
+        // The row's size is the stored file's (written together): no request to the store to learn it.
+        return sendStoredFile(req, reply, portal.blobs, row.data_blob, Number(row.size));
       }
       // No data: an empty body (rest-js's getItemData resolves undefined for it).
       reply.type('text/plain; charset=utf-8').send('');
@@ -134,7 +132,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
     authority: visible('portal:admin:viewItems'),
     params: z.object({ w: THUMBNAIL_WIDTH_PARAM }).partial(),
     access: 'public',
-    handler: async ({ caller, path, params, portal, reply }) => {
+    handler: async ({ caller, path, params, portal, req, reply }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
       // The router has decoded the path once already; decoding again would read `%25` as a bad escape (and `%2525` as `%`).
       const rel = path['*'] ?? '';
@@ -145,8 +143,8 @@ export function itemReadRoutes(app: FastifyInstance): void {
       if (!file) throw new ApiError(404, 'File not found.', [`The item has no info file '${rel}'.`]);
       safeHeaders(reply);
       if (row.thumbnail && rel === row.thumbnail) return serveThumbnail(portal, row.id, file, params.w ?? 200, reply);
-      reply.type(mimeOf(rel)).header('Content-Length', String(file.size)).send(portal.blobs.read(file.blob_key));
-      return reply;
+      reply.type(mimeOf(rel));
+      return sendStoredFile(req, reply, portal.blobs, file.blob_key, Number(file.size));
     },
   });
 

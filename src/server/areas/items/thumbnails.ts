@@ -17,6 +17,7 @@ import type { PortalContext } from '../../context.ts';
 import { badParam } from '../../http/errors.ts';
 import { outboundRequest } from '../../http/outbound.ts';
 import type { UploadedFile } from '../../http/params.ts';
+import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export const THUMBNAIL_WIDTH_PARAM = z
@@ -34,6 +35,21 @@ const FORMATS: Record<string, { mime: string; ext: string }> = {
   gif: { mime: 'image/gif', ext: 'gif' },
   webp: { mime: 'image/webp', ext: 'webp' },
 };
+
+/**
+ * What is read of a stored image into memory to serve or resize it (uploads are at most
+ * THUMBNAIL_MAX_BYTES; a package's esriinfo thumbnail is bounded by ESRIINFO_LIMITS).
+ */
+const IMAGE_READ_MAX_BYTES = 64 * 1024 * 1024;
+
+/** An image's format from its first bytes (renditions this service wrote). */
+function formatOfBytes(b: Buffer): keyof typeof FORMATS | undefined {
+  if (b.length >= 4 && b[0] === 0x89 && b.toString('latin1', 1, 4) === 'PNG') return 'png';
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xd8) return 'jpeg';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (b.length >= 3 && b.toString('latin1', 0, 3) === 'GIF') return 'gif';
+  return undefined;
+}
 
 /** The image's format if it is one a thumbnail may be; otherwise undefined. */
 export async function imageFormat(input: string | Buffer): Promise<string | undefined> {
@@ -89,15 +105,19 @@ export async function serveThumbnail(
     'SELECT blob_key, size FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2 AND width = $3',
     [itemId, file.path, width],
   );
-  const format = (await imageFormat(ctx.blobs.localPath(file.blob_key))) ?? 'png';
+  if (hit) {
+    // A rendition is small and its format is in its first bytes: read whole, no request for the original.
+    const kept = await readBlob(ctx.blobs, hit.blob_key, IMAGE_READ_MAX_BYTES);
+    const mime = FORMATS[formatOfBytes(kept) ?? 'png'].mime;
+    reply.type(mime).header('Content-Length', String(kept.length)).header('X-Thumbnail-Rendition', 'cached').send(kept);
+    return reply;
+  }
+  const original = await readBlob(ctx.blobs, file.blob_key, IMAGE_READ_MAX_BYTES);
+  const format = (await imageFormat(original)) ?? 'png';
   // GIF renditions are written as PNG.
   const outFormat = (format === 'gif' ? 'png' : format) as 'png' | 'jpeg' | 'webp';
   const mime = FORMATS[outFormat].mime;
-  if (hit) {
-    reply.type(mime).header('Content-Length', String(hit.size)).header('X-Thumbnail-Rendition', 'cached').send(ctx.blobs.read(hit.blob_key));
-    return reply;
-  }
-  const image = sharp(ctx.blobs.localPath(file.blob_key), { limitInputPixels: MAX_PIXELS, animated: false }).resize({ width, withoutEnlargement: true });
+  const image = sharp(original, { limitInputPixels: MAX_PIXELS, animated: false }).resize({ width, withoutEnlargement: true });
   const out = await image.toFormat(outFormat).toBuffer();
   const key = ctx.blobs.newKey();
   const size = await ctx.blobs.write(key, Readable.from([out]));

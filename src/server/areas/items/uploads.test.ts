@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import { onDisk } from '../../store/blobs.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -51,7 +52,7 @@ describe('parts', () => {
     const rows = await svc.db.query<{ blob_key: string; size: number }>('SELECT blob_key, size FROM item_parts WHERE item_id = $1', [id]);
     expect(rows).toHaveLength(1);
     expect(rows[0].size).toBe(4);
-    expect(existsSync(svc.app.portal.blobs.localPath(first.blob_key))).toBe(false);
+    expect(existsSync(onDisk(svc.app.portal.blobs).localPath(first.blob_key))).toBe(false);
   });
 
   it('only the owner adds parts; someone else’s item is "does not exist"', async () => {
@@ -108,9 +109,9 @@ describe('commit', () => {
     expect(await post(`content/users/user1/items/${id}/commit`, { title: 'Joined', type: 'CSV', tags: 't1,t2' }, tokens.user1)).toEqual({ success: true, id });
     const row = await itemRow(id);
     expect(row).toMatchObject({ status: 'completed', title: 'Joined', type: 'CSV', tags: ['t1', 't2'], size: 6, data_kind: 'file', name: 'data.bin' });
-    expect(readFileSync(svc.app.portal.blobs.localPath(row.data_blob), 'utf8')).toBe('ABBCCC');
+    expect(readFileSync(onDisk(svc.app.portal.blobs).localPath(row.data_blob), 'utf8')).toBe('ABBCCC');
     expect(await svc.db.query('SELECT 1 FROM item_parts WHERE item_id = $1', [id])).toEqual([]);
-    for (const p of parts) expect(existsSync(svc.app.portal.blobs.localPath(p.blob_key))).toBe(false);
+    for (const p of parts) expect(existsSync(onDisk(svc.app.portal.blobs).localPath(p.blob_key))).toBe(false);
     expect(await post(`content/users/user1/items/${id}/status`, {}, tokens.user1)).toMatchObject({ status: 'completed', itemId: id });
     // A committed upload takes no more parts.
     expect((await part(id, 4, 'D')).error.code).toBe(400);
@@ -147,7 +148,7 @@ describe('cancel and status', () => {
     const [p] = await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_parts WHERE item_id = $1', [id]);
     expect(await post(`content/users/user1/items/${id}/cancel`, {}, tokens.user1)).toEqual({ success: true });
     expect(await itemRow(id)).toBeUndefined();
-    expect(existsSync(svc.app.portal.blobs.localPath(p.blob_key))).toBe(false);
+    expect(existsSync(onDisk(svc.app.portal.blobs).localPath(p.blob_key))).toBe(false);
     expect((await post(`content/users/user1/items/${id}/cancel`, {}, tokens.user1)).error.code).toBe(400);
   });
 

@@ -5,8 +5,6 @@
  * must run 1..N without gaps) or cancels. `status` reports partial | processing | completed |
  * failed for uploads and async jobs alike.
  */
-import { createReadStream } from 'node:fs';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
@@ -14,6 +12,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { UploadedFile } from '../../http/params.ts';
+import { BlobStoreUnavailableError } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRow, uploadedFile } from './add.ts';
@@ -109,25 +108,22 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
     await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
     return { parts, row };
   });
-  // 2. Join the parts into one blob, streaming.
+  // 2. Join the parts into one blob (inside an object store when it can: store/s3Blobs.ts join).
   const key = ctx.blobs.newKey();
   let size: number;
   try {
-    size = await ctx.blobs.write(
+    size = await ctx.blobs.join(
       key,
-      Readable.from(
-        concat(
-          ctx,
-          parts.map((p) => p.blob_key),
-        ),
-      ),
+      parts.map((p) => ({ key: p.blob_key, size: Number(p.size) })),
     );
   } catch (err) {
     await removeBlobs(ctx, [key]);
+    // Still partial with every part kept: the owner can commit again.
     await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [
       itemId,
       `Joining the parts failed: ${(err as Error).message}`,
     ]);
+    if (err instanceof BlobStoreUnavailableError) throw err;
     throw new ApiError(500, 'The uploaded parts could not be joined.', [(err as Error).message]);
   }
   // 3. Record the file, the fields, completion; drop the parts.
@@ -168,13 +164,6 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
     parts.map((p) => p.blob_key),
   );
   return { success: true, id: itemId };
-}
-
-async function* concat(ctx: PortalContext, keys: string[]): AsyncGenerator<Buffer> {
-  for (const k of keys) {
-    // A large read buffer: fewer, bigger writes when joining hundreds of megabytes.
-    for await (const chunk of createReadStream(ctx.blobs.localPath(k), { highWaterMark: 1024 * 1024 })) yield chunk as Buffer;
-  }
 }
 
 export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {

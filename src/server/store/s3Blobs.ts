@@ -1,0 +1,341 @@
+/**
+ * The blob store in an S3-compatible object store (AWS S3, MinIO, Ceph Object Gateway, R2…), so
+ * that instances on separate machines share item files (docs/operations.md "Several instances").
+ * Objects are `<prefix><2 hex>/<key>`: the same shards as on disk, so retention lists one shard at
+ * a time with bounded pages. Everything streams: nothing holds a whole file in memory.
+ *
+ * Store failures (unreachable, slow, refusing) become BlobStoreUnavailableError, which the error
+ * envelope answers as 503; callers write a file before the row that names it, so a failure leaves
+ * at most an object no row names (swept by retention), never a row without its file.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+  UploadPartCopyCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import {
+  BLOB_KEY,
+  BlobNotFoundError,
+  BlobStoreUnavailableError,
+  newBlobKey,
+  shardOf,
+  type BlobStore,
+  type ByteRange,
+  type StoredKey,
+  type StoredPart,
+} from './blobs.ts';
+
+export interface S3Settings {
+  bucket: string;
+  /** Object name prefix, '' or ending in '/'. */
+  prefix: string;
+  /** Another service than AWS S3 (S3_ENDPOINT). */
+  endpoint?: string;
+  region: string;
+  /** Path-style addressing (http://host/bucket/key), which most S3-compatible servers need. */
+  forcePathStyle: boolean;
+}
+
+const MiB = 1024 * 1024;
+/** S3's smallest part of a multipart upload (all but the last), and its largest part. */
+const MIN_PART = 5 * MiB;
+const MAX_PART = 5 * 1024 * MiB;
+const MAX_PARTS = 10_000;
+/** Files up to this size go in one PutObject; larger ones as a multipart upload of parts this big or more. */
+const SINGLE_PUT_MAX = 16 * MiB;
+/** Parts sent (or copied) at once: enough to fill a link, few enough to bound memory and sockets. */
+const CONCURRENCY = 4;
+/** Idle time after which a request to the store counts as failed (a slow store answers 503, not never). */
+const REQUEST_IDLE_MS = 30_000;
+const CONNECT_MS = 3_000;
+
+export class S3BlobStore implements BlobStore {
+  readonly description: string;
+  private readonly client: S3Client;
+
+  /** `tmpDir`: where withLocalFile downloads a copy (removed after use). */
+  constructor(
+    readonly settings: S3Settings,
+    private readonly tmpDir: string,
+    client?: S3Client,
+  ) {
+    this.description = `S3 bucket ${settings.bucket}${settings.prefix ? ` (prefix ${settings.prefix})` : ''}${settings.endpoint ? ` at ${settings.endpoint}` : ''}`;
+    this.client =
+      client ??
+      new S3Client({
+        region: settings.region,
+        endpoint: settings.endpoint,
+        forcePathStyle: settings.forcePathStyle,
+        // Checksums only where S3 requires them: a streamed body of unknown length cannot carry a
+        // trailing checksum on many S3-compatible servers (Ceph answers 400), and TLS already guards it.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        requestHandler: { connectionTimeout: CONNECT_MS, requestTimeout: REQUEST_IDLE_MS },
+      });
+  }
+
+  private objectKey(key: string): string {
+    return `${this.settings.prefix}${shardOf(key)}/${key}`;
+  }
+
+  /** Any store failure as BlobNotFoundError (the key names nothing) or BlobStoreUnavailableError. */
+  private failure(err: unknown, key?: string): Error {
+    if (err instanceof BlobNotFoundError || err instanceof BlobStoreUnavailableError) return err;
+    const e = err as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+    if (key && (e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404)) return new BlobNotFoundError(key);
+    return new BlobStoreUnavailableError(`The object store (${this.description}) failed: ${e.message || e.name || String(err)}`, { cause: err });
+  }
+
+  /**
+   * Start-up check: the bucket answers and accepts a write and a delete with these credentials.
+   * Throws a message an operator can act on.
+   */
+  async check(): Promise<void> {
+    const { bucket } = this.settings;
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: bucket }));
+    } catch (err) {
+      const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status === 404) throw new Error(`the bucket '${bucket}' does not exist (${this.description}); create it first`);
+      if (status === 403 || status === 401) throw new Error(`the credentials were refused for the bucket '${bucket}' (${this.description})`);
+      throw new Error(`cannot reach ${this.description}: ${(err as Error).message || (err as Error).name}`);
+    }
+    const probe = `${this.settings.prefix}.portal-write-check`;
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: bucket, Key: probe, Body: 'ok' }));
+      await this.client.send(new DeleteObjectCommand({ Bucket: bucket, Key: probe }));
+    } catch (err) {
+      throw new Error(`cannot write to ${this.description}: ${(err as Error).message || (err as Error).name}`);
+    }
+  }
+
+  newKey(): string {
+    return newBlobKey();
+  }
+
+  async adopt(key: string, localPath: string): Promise<number> {
+    const { size } = await stat(localPath);
+    try {
+      if (size <= SINGLE_PUT_MAX) {
+        await this.client.send(
+          new PutObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), Body: createReadStream(localPath), ContentLength: size }),
+        );
+      } else {
+        await this.putFileInParts(key, localPath, size);
+      }
+    } catch (err) {
+      throw this.failure(err);
+    }
+    await rm(localPath, { force: true });
+    return size;
+  }
+
+  /** A multipart upload whose parts are read straight from the file: no part is held in memory. */
+  private async putFileInParts(key: string, localPath: string, size: number): Promise<void> {
+    const partSize = Math.max(SINGLE_PUT_MAX, Math.ceil(size / MAX_PARTS));
+    const count = Math.ceil(size / partSize);
+    await this.multipart(key, count, async (uploadId, n) => {
+      const start = (n - 1) * partSize;
+      const end = Math.min(size, start + partSize) - 1;
+      const out = await this.client.send(
+        new UploadPartCommand({
+          Bucket: this.settings.bucket,
+          Key: this.objectKey(key),
+          UploadId: uploadId,
+          PartNumber: n,
+          Body: createReadStream(localPath, { start, end }),
+          ContentLength: end - start + 1,
+        }),
+      );
+      return out.ETag;
+    });
+  }
+
+  /**
+   * Runs a multipart upload of `count` parts, `sendPart` sending part n (1-based) and answering its
+   * ETag, CONCURRENCY at a time; aborts the upload if anything fails, so no parts are left behind.
+   */
+  private async multipart(key: string, count: number, sendPart: (uploadId: string, n: number) => Promise<string | undefined>): Promise<void> {
+    const Bucket = this.settings.bucket;
+    const Key = this.objectKey(key);
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
+    if (!UploadId) throw new Error('the object store started a multipart upload without an id');
+    try {
+      const parts: CompletedPart[] = new Array<CompletedPart>(count);
+      let next = 1;
+      const worker = async () => {
+        while (next <= count) {
+          const n = next++;
+          parts[n - 1] = { PartNumber: n, ETag: await sendPart(UploadId, n) };
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, count) }, worker));
+      await this.client.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } }));
+    } catch (err) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId })).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  async write(key: string, source: Readable): Promise<number> {
+    let bytes = 0;
+    let sourceError: unknown;
+    source.on('error', (err) => (sourceError ??= err));
+    const counted = new PassThrough({ highWaterMark: MiB });
+    source.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    source.pipe(counted);
+    source.on('error', (err) => counted.destroy(err));
+    // lib-storage sends a small stream as one PutObject and a large one as parts of 8 MiB, at most
+    // CONCURRENCY in memory at once; a failed multipart upload is aborted (leavePartsOnError false).
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.settings.bucket, Key: this.objectKey(key), Body: counted },
+      partSize: 8 * MiB,
+      queueSize: CONCURRENCY,
+      leavePartsOnError: false,
+    });
+    try {
+      await upload.done();
+    } catch (err) {
+      source.destroy();
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the source's own error, passed on as it came
+      if (sourceError) throw sourceError;
+      throw this.failure(err);
+    }
+    return bytes;
+  }
+
+  async open(key: string, range?: ByteRange): Promise<Readable> {
+    try {
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      );
+      if (!(out.Body instanceof Readable)) throw new Error('the object store answered without a body stream');
+      return out.Body;
+    } catch (err) {
+      throw this.failure(err, key);
+    }
+  }
+
+  async size(key: string): Promise<number> {
+    try {
+      const out = await this.client.send(new HeadObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+      return out.ContentLength ?? 0;
+    } catch (err) {
+      throw this.failure(err, key);
+    }
+  }
+
+  async remove(key: string): Promise<void> {
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+    } catch (err) {
+      throw this.failure(err);
+    }
+  }
+
+  /**
+   * Parts that S3 can join itself (each but the last at least 5 MiB, none over 5 GiB) are copied
+   * inside the store (UploadPartCopy): no byte passes through this process. Smaller parts are read
+   * and written again, streamed.
+   */
+  async join(key: string, parts: readonly StoredPart[]): Promise<number> {
+    const size = parts.reduce((sum, p) => sum + p.size, 0);
+    const copyable =
+      parts.length > 0 && parts.length <= MAX_PARTS && parts.every((p, i) => p.size <= MAX_PART && (i === parts.length - 1 || p.size >= MIN_PART));
+    try {
+      if (!copyable) return await this.write(key, Readable.from(this.concat(parts)));
+      await this.multipart(key, parts.length, async (uploadId, n) => {
+        const out = await this.client.send(
+          new UploadPartCopyCommand({
+            Bucket: this.settings.bucket,
+            Key: this.objectKey(key),
+            UploadId: uploadId,
+            PartNumber: n,
+            CopySource: `${this.settings.bucket}/${this.objectKey(parts[n - 1].key)}`,
+          }),
+        );
+        return out.CopyPartResult?.ETag;
+      });
+    } catch (err) {
+      throw this.failure(err);
+    }
+    return size;
+  }
+
+  private async *concat(parts: readonly StoredPart[]): AsyncGenerator<Buffer> {
+    for (const part of parts) for await (const chunk of await this.open(part.key)) yield chunk as Buffer;
+  }
+
+  async withLocalFile<T>(key: string, use: (localPath: string) => Promise<T>): Promise<T> {
+    await mkdir(this.tmpDir, { recursive: true });
+    const copy = path.join(this.tmpDir, `blob-${newBlobKey()}`);
+    try {
+      await pipeline(await this.open(key), createWriteStream(copy));
+      return await use(copy);
+    } finally {
+      await rm(copy, { force: true });
+    }
+  }
+
+  async shards(): Promise<string[]> {
+    return Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+  }
+
+  async listOlder(shard: string, before: number, limit: number, after?: string): Promise<{ keys: StoredKey[]; next?: string }> {
+    const prefix = `${this.settings.prefix}${shard}/`;
+    try {
+      const out = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.settings.bucket, Prefix: prefix, MaxKeys: limit, StartAfter: after ? `${prefix}${after}` : undefined }),
+      );
+      const keys: StoredKey[] = [];
+      for (const o of out.Contents ?? []) {
+        const key = o.Key?.slice(prefix.length) ?? '';
+        const modified = o.LastModified?.getTime() ?? Date.now();
+        if (BLOB_KEY.test(key) && modified < before) keys.push({ key, modified });
+      }
+      const last = out.Contents?.at(-1)?.Key?.slice(prefix.length);
+      // A page may hold only young objects: the next one starts after its last key all the same.
+      return { keys, next: out.IsTruncated ? last : undefined };
+    } catch (err) {
+      throw this.failure(err);
+    }
+  }
+
+  async removeUnfinished(shard: string, before: number): Promise<number> {
+    const Bucket = this.settings.bucket;
+    try {
+      const out = await this.client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: `${this.settings.prefix}${shard}/`, MaxUploads: 1000 }));
+      let removed = 0;
+      for (const u of out.Uploads ?? []) {
+        if (!u.Key || !u.UploadId || (u.Initiated?.getTime() ?? Infinity) >= before) continue;
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
+        removed++;
+      }
+      return removed;
+    } catch (err) {
+      throw this.failure(err);
+    }
+  }
+
+  destroy(): void {
+    this.client.destroy();
+  }
+}
