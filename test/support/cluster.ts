@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBalancer, type Balancer } from '../../scripts/balancer.ts';
 import { freshPostgresSchema } from './postgres.ts';
+import { removeS3Prefix } from './s3Prefix.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -146,6 +147,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await Promise.all(instances.map(stopInstance));
     await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
     await schema.drop();
+    if (blobStore) await removeS3Prefix(blobStore, env);
   };
   try {
     for (let i = 0; i < count; i++) dataDirs.push(await mkdtemp(path.join(tmpdir(), `portal-instance-${i + 1}-`)));
