@@ -249,7 +249,8 @@ cmd_gateway_kill() {
   [ -f "$f" ] || return 0
   pid=$(cat "$f"); kill -KILL "$pid" 2>/dev/null || true
   while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
-  rm -f "$f"
+  # Only if it still names the gateway just killed (a gateway-start may have begun meanwhile).
+  [ "$(cat "$f" 2>/dev/null)" != "$pid" ] || rm -f "$f"
 }
 
 cmd_gateway_start() {

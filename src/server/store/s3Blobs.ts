@@ -42,6 +42,10 @@ import {
   type StoredPart,
 } from './blobs.ts';
 
+// The SDK is pinned (package.json) at a release that runs on Node 20; its notice about later
+// releases needing Node 22 would only be noise in every start-up log.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export interface S3Settings {
   bucket: string;
   /** Object name prefix, '' or ending in '/'. */
@@ -295,8 +299,26 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * The shards that hold objects (one listing by delimiter) or unfinished uploads (listed by key:
+   * Ceph's gateway answers nothing to a delimited ListMultipartUploads). Many unfinished uploads:
+   * every shard.
+   */
   async shards(): Promise<string[]> {
-    return Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+    const { bucket: Bucket, prefix: Prefix } = this.settings;
+    try {
+      const [objects, uploads] = await Promise.all([
+        this.client.send(new ListObjectsV2Command({ Bucket, Prefix, Delimiter: '/', MaxKeys: 1000 })),
+        this.client.send(new ListMultipartUploadsCommand({ Bucket, Prefix, MaxUploads: 1000 })),
+      ]);
+      if (uploads.IsTruncated) return Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+      const found = new Set<string>();
+      for (const p of objects.CommonPrefixes ?? []) found.add(p.Prefix?.slice(Prefix.length, -1) ?? '');
+      for (const u of uploads.Uploads ?? []) found.add(u.Key?.slice(Prefix.length).split('/')[0] ?? '');
+      return [...found].filter((shard) => /^[a-f0-9]{2}$/.test(shard)).sort();
+    } catch (err) {
+      throw this.failure(err);
+    }
   }
 
   async listOlder(shard: string, before: number, limit: number, after?: string): Promise<{ keys: StoredKey[]; next?: string }> {
