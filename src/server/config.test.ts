@@ -205,3 +205,34 @@ describe('retention settings', () => {
     expect(refusal({ [name]: value })).toContain(`${name}=${JSON.stringify(value)}: ${reason}`);
   });
 });
+
+describe('BLOB_STORE', () => {
+  it('keeps files on the local disk by default and for "file"', () => {
+    expect(loadConfig({}).blobStore).toBeUndefined();
+    expect(loadConfig({ BLOB_STORE: 'file' }).blobStore).toBeUndefined();
+  });
+
+  it('reads s3://bucket/prefix with the endpoint, path style and region', () => {
+    expect(
+      loadConfig({ BLOB_STORE: 's3://portal-files/prod/items/', S3_ENDPOINT: 'http://127.0.0.1:7480/', S3_FORCE_PATH_STYLE: 'on', AWS_REGION: 'eu-west-1' })
+        .blobStore,
+    ).toEqual({ kind: 's3', bucket: 'portal-files', prefix: 'prod/items/', endpoint: 'http://127.0.0.1:7480', region: 'eu-west-1', forcePathStyle: true });
+    expect(loadConfig({ BLOB_STORE: 's3://portal-files' }).blobStore).toEqual({
+      kind: 's3',
+      bucket: 'portal-files',
+      prefix: '',
+      endpoint: undefined,
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
+  });
+
+  it('refuses what is not a bucket, a prefix that climbs, an endpoint with a path, and an endpoint without a bucket', () => {
+    for (const bad of ['s3://', 's3://Upper', 's3://a', 'gs://bucket', 's3://bucket/../x', '/var/files']) {
+      expect(refusal({ BLOB_STORE: bad })).toContain('BLOB_STORE=');
+    }
+    expect(refusal({ BLOB_STORE: 's3://b-1', S3_ENDPOINT: 'http://127.0.0.1:7480/bucket' })).toContain('S3_ENDPOINT=');
+    expect(refusal({ BLOB_STORE: 's3://b-1', AWS_REGION: 'Not a region' })).toContain('AWS_REGION=');
+    expect(refusal({ S3_ENDPOINT: 'http://127.0.0.1:7480' })).toContain('BLOB_STORE is not s3://');
+  });
+});
