@@ -54,6 +54,7 @@ export BLOB_STORE="s3://$bucket/conformance"
 export PORTAL_SCALE_OUT="${PORTAL_SCALE_OUT:-2}"
 echo "== conformance suite through a balancer in front of $PORTAL_SCALE_OUT instances (BLOB_STORE=$BLOB_STORE)"
 status=0
-npx vitest run --project conformance "$@" || status=$?
+# A portal start under load can take longer than the suite's 60 s hook timeout (several instances per file).
+npx vitest run --project conformance --hookTimeout=120000 "$@" || status=$?
 echo "== scale-out check: $([ $status -eq 0 ] && echo passed || echo FAILED) in $(($(date +%s) - started)) s"
 exit $status
