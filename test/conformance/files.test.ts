@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskScheduler } from '../../src/server/jobs/scheduler.ts';
 import { scaleOutInstances } from '../support/scaleOut.ts';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
-import { storedZip } from '../support/zip.ts';
+import { zip } from '../support/zip.ts';
 
 let svc: TestService;
 let portal: string;
@@ -131,7 +131,7 @@ describe('a package with esriinfo/', () => {
   });
 
   it('addItem with the file: every instance serves the card, the documentation and the thumbnail', async () => {
-    const pkg = storedZip([
+    const pkg = zip([
       { name: 'esriinfo/' },
       { name: 'esriinfo/iteminfo.xml', data: Buffer.from(card) },
       { name: 'esriinfo/docs/readme.txt', data: Buffer.from('Stay on the trail.') },
@@ -269,7 +269,7 @@ describe('a report task', () => {
 
 describe('deleting an item', () => {
   it('makes its files unreadable on every instance and removes them from the store', async () => {
-    const pkg = storedZip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from('<ESRI_ItemInformation><title>Gone</title></ESRI_ItemInformation>') }]);
+    const pkg = zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from('<ESRI_ItemInformation><title>Gone</title></ESRI_ItemInformation>') }]);
     const { id } = await createItem({
       item: { title: 'To delete', type: 'Service Definition' },
       file: new File([new Uint8Array(pkg)], 'gone.sd'),

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { ESRIINFO_LIMITS, parseItemCard, safeRelativePath } from './esriinfo.ts';
 import { get, getJson, insertItem, postMultipart } from './manage.test-support.ts';
-import { zip } from './zip.test-support.ts';
+import { zip } from '../../../../test/support/zip.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};

@@ -16,7 +16,7 @@ import { s3ServerAvailable, startS3TestServer, useS3Credentials, type S3TestServ
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import type { S3BlobSetting } from '../../config.ts';
 import { runRetentionSweeps } from '../../jobs/retention.ts';
-import { zip } from './zip.test-support.ts';
+import { zip } from '../../../../test/support/zip.ts';
 
 const MiB = 1024 * 1024;
 
