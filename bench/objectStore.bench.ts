@@ -43,11 +43,20 @@ const RANGE_BYTES = MiB;
 const SDK_PART_MB = 16;
 const SDK_QUEUE = 4;
 const USER = 'user1';
+const PORTAL_STOP_MS = 10_000;
 
 // --- Clean-up that runs on success, failure and Ctrl-C: the portal, then the S3 server.
 const cleanups: (() => Promise<void>)[] = [];
-async function cleanUp(): Promise<void> {
-  for (const fn of cleanups.splice(0).reverse()) await fn().catch((err: Error) => console.error(`clean-up failed: ${err.message}`));
+let cleaning: Promise<void> | undefined;
+/** Ends the run's requests to the portal when the clean-up starts (an interrupted upload stops sending). */
+const stopping = new AbortController();
+/** One clean-up, however many ask (a signal and the failing run both do): each waits for its end. */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    stopping.abort();
+    for (const fn of cleanups.reverse()) await fn().catch((err: Error) => console.error(`clean-up failed: ${err.message}`));
+  })();
+  return cleaning;
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -113,7 +122,13 @@ async function main(): Promise<void> {
   );
   cleanups.push(async () => {
     const started = await starting.catch(() => undefined);
-    if (started?.proc.exitCode === null) await started.stop();
+    if (!started || started.proc.exitCode !== null || started.proc.signalCode !== null) return;
+    const exited = new Promise((resolve) => started.proc.once('exit', resolve));
+    started.proc.kill('SIGTERM');
+    // The portal lets requests in progress finish before it exits; an interrupted run must not wait on that for ever.
+    const late = setTimeout(() => started.proc.kill('SIGKILL'), PORTAL_STOP_MS);
+    await exited;
+    clearTimeout(late);
   });
   const portal = await starting;
   const pid = portal.proc.pid!;
@@ -122,7 +137,7 @@ async function main(): Promise<void> {
 
   // --- The portal's operations, as a client sends them.
   const post = async (op: string, fields: Record<string, string>): Promise<any> => {
-    const res = await fetch(`${rest}/${op}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...fields }) });
+    const res = await fetch(`${rest}/${op}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...fields }), signal: stopping.signal });
     const body = await res.json();
     if (body.error) throw new Error(`${op}: ${JSON.stringify(body.error)}`);
     return body;
@@ -139,7 +154,7 @@ async function main(): Promise<void> {
     form.set('f', 'json');
     form.set('token', token);
     form.set('file', fileBlob.slice(start, end), `part${partNum}`);
-    const res = await fetch(`${rest}/${itemPath(id)}/addPart?partNum=${partNum}`, { method: 'POST', body: form });
+    const res = await fetch(`${rest}/${itemPath(id)}/addPart?partNum=${partNum}`, { method: 'POST', body: form, signal: stopping.signal });
     const body = await res.json();
     if (body.error || !body.success) throw new Error(`addPart ${partNum}: ${JSON.stringify(body)}`);
   };
@@ -210,7 +225,10 @@ async function main(): Promise<void> {
   const viaStoreMs: number[] = [];
   const readPortal = async (start: number) => {
     const t = performance.now();
-    const res = await fetch(`${rest}/content/items/${itemId}/data?token=${token}`, { headers: { range: `bytes=${start}-${start + RANGE_BYTES - 1}` } });
+    const res = await fetch(`${rest}/content/items/${itemId}/data?token=${token}`, {
+      headers: { range: `bytes=${start}-${start + RANGE_BYTES - 1}` },
+      signal: stopping.signal,
+    });
     const body = Buffer.from(await res.arrayBuffer());
     viaPortalMs.push(performance.now() - t);
     if (res.status !== 206) throw new Error(`a ranged read answered ${res.status}`);

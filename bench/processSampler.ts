@@ -49,16 +49,23 @@ export interface Sampled<T> {
 
 /**
  * Runs `step`, sampling `pid`'s RSS every `intervalMs`, and the CPU time of each group in `watch`
- * (name → pids) before and after.
+ * (name → pids) before and after. If the process ends meanwhile, sampling stops (never an
+ * unhandled rejection that would skip the caller's clean-up) and the step's result is refused.
  */
 export async function sampled<T>(pid: number, watch: Record<string, readonly number[]>, step: () => Promise<T>, intervalMs = 50): Promise<Sampled<T>> {
   const before = await rssKb(pid);
   const cpuBefore = await cpuSnapshot(watch);
   let peak = before;
   let running = true;
+  let lost: unknown;
   const sampler = (async () => {
     while (running) {
-      peak = Math.max(peak, await rssKb(pid));
+      try {
+        peak = Math.max(peak, await rssKb(pid));
+      } catch (err) {
+        lost = err;
+        return;
+      }
       await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
@@ -68,10 +75,12 @@ export async function sampled<T>(pid: number, watch: Record<string, readonly num
     const ms = performance.now() - t0;
     running = false;
     await sampler;
+    if (lost) throw new Error(`process ${pid} ended during the step`, { cause: lost });
     peak = Math.max(peak, await rssKb(pid));
     const cpu = cpuBetween(cpuBefore, await cpuSnapshot(watch));
     return { value, ms, rssBeforeMb: before / 1024, rssPeakMb: peak / 1024, rssGrowthMb: (peak - before) / 1024, cpu };
   } finally {
     running = false;
+    await sampler;
   }
 }
