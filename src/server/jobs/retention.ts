@@ -308,7 +308,9 @@ async function removeOldFiles(dir: string, before: number, batch: number, candid
  * page checked against the database in one query.
  */
 async function removeStrayBlobs(ctx: PortalContext, shard: string, before: number, batch: number): Promise<Batch> {
-  let removed = await ctx.blobs.removeUnfinished(shard, before);
+  // Uploads of items still being uploaded are theirs (the abandoned-uploads sweep ends those).
+  const active = new Set((await ctx.db.query<{ upload_id: string }>(`SELECT upload_id FROM item_store_uploads WHERE upload_id <> ''`)).map((r) => r.upload_id));
+  let removed = await ctx.blobs.removeUnfinished(shard, before, (id) => active.has(id));
   let after: string | undefined;
   do {
     const page = await ctx.blobs.listOlder(shard, before, Math.min(batch, 1000), after);
@@ -319,6 +321,7 @@ async function removeStrayBlobs(ctx: PortalContext, shard: string, before: numbe
       `SELECT k FROM unnest($1::text[]) AS k
         WHERE NOT EXISTS (SELECT 1 FROM items WHERE data_blob = k)
           AND NOT EXISTS (SELECT 1 FROM item_parts WHERE blob_key = k)
+          AND NOT EXISTS (SELECT 1 FROM item_store_uploads WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)`,
       [page.keys.map((k) => k.key)],

@@ -59,8 +59,28 @@ export interface BlobStore {
    * (key order); `next` is where the following page starts, absent after the last.
    */
   listOlder(shard: string, before: number, limit: number, after?: string): Promise<{ keys: StoredKey[]; next?: string }>;
-  /** Removes writes in `shard` that never finished (partial files, unfinished multipart uploads) started before `before`. */
-  removeUnfinished(shard: string, before: number): Promise<number>;
+  /**
+   * Removes writes in `shard` that never finished (partial files, unfinished multipart uploads)
+   * started before `before`, except the multipart uploads `keep` names (items still being uploaded).
+   */
+  removeUnfinished(shard: string, before: number, keep?: (uploadId: string) => boolean): Promise<number>;
+  /** The store's own multipart uploads, where it has them (an object store): parts joined by the store itself. */
+  readonly multipart?: StoreMultipart;
+}
+
+/** A file written as numbered parts that the store joins itself (S3 multipart upload). */
+export interface StoreMultipart {
+  /** The smallest part the store accepts, except the last. */
+  readonly minPartBytes: number;
+  /** Starts an upload of the file `key`; answers its id. */
+  begin(key: string): Promise<string>;
+  /** Sends a local file as part `n`; answers the part's ETag. The local file is removed. */
+  putPart(key: string, uploadId: string, n: number, localPath: string): Promise<string>;
+  /** Copies a stored file in as part `n` (inside the store); answers the part's ETag. */
+  copyPart(key: string, uploadId: string, n: number, from: string): Promise<string>;
+  /** Joins the listed parts, in order, into the file `key`; parts not listed are dropped. */
+  complete(key: string, uploadId: string, parts: readonly { n: number; etag: string }[]): Promise<void>;
+  abort(key: string, uploadId: string): Promise<void>;
 }
 
 /** The store could not be reached or failed: the operation answers 503 and can be retried. */

@@ -40,6 +40,7 @@ import {
   type ByteRange,
   type StoredKey,
   type StoredPart,
+  type StoreMultipart,
 } from './blobs.ts';
 
 // The SDK is pinned (package.json) at a release that runs on Node 20; its notice about later
@@ -155,7 +156,7 @@ export class S3BlobStore implements BlobStore {
   private async putFileInParts(key: string, localPath: string, size: number): Promise<void> {
     const partSize = Math.max(SINGLE_PUT_MAX, Math.ceil(size / MAX_PARTS));
     const count = Math.ceil(size / partSize);
-    await this.multipart(key, count, async (uploadId, n) => {
+    await this.uploadInParts(key, count, async (uploadId, n) => {
       const start = (n - 1) * partSize;
       const end = Math.min(size, start + partSize) - 1;
       const out = await this.client.send(
@@ -176,7 +177,7 @@ export class S3BlobStore implements BlobStore {
    * Runs a multipart upload of `count` parts, `sendPart` sending part n (1-based) and answering its
    * ETag, CONCURRENCY at a time; aborts the upload if anything fails, so no parts are left behind.
    */
-  private async multipart(key: string, count: number, sendPart: (uploadId: string, n: number) => Promise<string | undefined>): Promise<void> {
+  private async uploadInParts(key: string, count: number, sendPart: (uploadId: string, n: number) => Promise<string | undefined>): Promise<void> {
     const Bucket = this.settings.bucket;
     const Key = this.objectKey(key);
     const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket, Key }));
@@ -266,7 +267,7 @@ export class S3BlobStore implements BlobStore {
       parts.length > 0 && parts.length <= MAX_PARTS && parts.every((p, i) => p.size <= MAX_PART && (i === parts.length - 1 || p.size >= MIN_PART));
     try {
       if (!copyable) return await this.write(key, Readable.from(this.concat(parts)));
-      await this.multipart(key, parts.length, async (uploadId, n) => {
+      await this.uploadInParts(key, parts.length, async (uploadId, n) => {
         const out = await this.client.send(
           new UploadPartCopyCommand({
             Bucket: this.settings.bucket,
@@ -341,13 +342,13 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
-  async removeUnfinished(shard: string, before: number): Promise<number> {
+  async removeUnfinished(shard: string, before: number, keep: (uploadId: string) => boolean = () => false): Promise<number> {
     const Bucket = this.settings.bucket;
     try {
       const out = await this.client.send(new ListMultipartUploadsCommand({ Bucket, Prefix: `${this.settings.prefix}${shard}/`, MaxUploads: 1000 }));
       let removed = 0;
       for (const u of out.Uploads ?? []) {
-        if (!u.Key || !u.UploadId || (u.Initiated?.getTime() ?? Infinity) >= before) continue;
+        if (!u.Key || !u.UploadId || (u.Initiated?.getTime() ?? Infinity) >= before || keep(u.UploadId)) continue;
         await this.client.send(new AbortMultipartUploadCommand({ Bucket, Key: u.Key, UploadId: u.UploadId }));
         removed++;
       }
@@ -356,6 +357,78 @@ export class S3BlobStore implements BlobStore {
       throw this.failure(err);
     }
   }
+
+  /** Multipart uploads of the store itself: an item's large parts go straight in, and commit copies nothing. */
+  readonly multipart: StoreMultipart = {
+    minPartBytes: MIN_PART,
+    begin: async (key) => {
+      try {
+        const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key) }));
+        if (!UploadId) throw new Error('the object store started a multipart upload without an id');
+        return UploadId;
+      } catch (err) {
+        throw this.failure(err);
+      }
+    },
+    putPart: async (key, uploadId, n, localPath) => {
+      const { size } = await stat(localPath);
+      try {
+        const out = await this.client.send(
+          new UploadPartCommand({
+            Bucket: this.settings.bucket,
+            Key: this.objectKey(key),
+            UploadId: uploadId,
+            PartNumber: n,
+            Body: createReadStream(localPath),
+            ContentLength: size,
+          }),
+        );
+        if (!out.ETag) throw new Error(`the object store answered part ${n} without an ETag`);
+        await rm(localPath, { force: true });
+        return out.ETag;
+      } catch (err) {
+        throw this.failure(err);
+      }
+    },
+    copyPart: async (key, uploadId, n, from) => {
+      try {
+        const out = await this.client.send(
+          new UploadPartCopyCommand({
+            Bucket: this.settings.bucket,
+            Key: this.objectKey(key),
+            UploadId: uploadId,
+            PartNumber: n,
+            CopySource: `${this.settings.bucket}/${this.objectKey(from)}`,
+          }),
+        );
+        if (!out.CopyPartResult?.ETag) throw new Error(`the object store answered the copy of part ${n} without an ETag`);
+        return out.CopyPartResult.ETag;
+      } catch (err) {
+        throw this.failure(err, from);
+      }
+    },
+    complete: async (key, uploadId, parts) => {
+      try {
+        await this.client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: this.settings.bucket,
+            Key: this.objectKey(key),
+            UploadId: uploadId,
+            MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.n, ETag: p.etag })) },
+          }),
+        );
+      } catch (err) {
+        throw this.failure(err);
+      }
+    },
+    abort: async (key, uploadId) => {
+      try {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.settings.bucket, Key: this.objectKey(key), UploadId: uploadId }));
+      } catch (err) {
+        throw this.failure(err);
+      }
+    },
+  };
 
   destroy(): void {
     this.client.destroy();

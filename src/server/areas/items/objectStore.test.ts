@@ -133,7 +133,17 @@ describe.skipIf(!s3ServerAvailable)('item files in the object store', () => {
       const r = await svc.postForm(`content/users/user1/items/${id}/addPart?partNum=${n}`, { file: [new Blob([parts[n - 1]]), 'blob'] }, token);
       expect(r).toEqual({ success: true, id });
     }
-    const partKeys = (await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_parts WHERE item_id = $1', [id])).map((p) => p.blob_key);
+    // The two large parts went into the store's own upload; the small last one is a file.
+    const rows = await svc.db.query<{ part_num: number; blob_key: string | null; etag: string | null }>(
+      'SELECT part_num, blob_key, etag FROM item_parts WHERE item_id = $1 ORDER BY part_num',
+      [id],
+    );
+    expect(rows.map((r) => [r.part_num, !!r.blob_key, !!r.etag])).toEqual([
+      [1, false, true],
+      [2, false, true],
+      [3, true, false],
+    ]);
+    const partKeys = rows.flatMap((r) => (r.blob_key ? [r.blob_key] : []));
     const before = relay.sent;
     expect(await svc.post(`content/users/user1/items/${id}/commit`, { type: 'Image', title: 'Joined' }, token)).toEqual({ success: true, id });
     // Joined by UploadPartCopy: far fewer bytes went to the store than the 11 MiB file.
@@ -143,6 +153,28 @@ describe.skipIf(!s3ServerAvailable)('item files in the object store', () => {
     expect(await svc.db.query('SELECT 1 FROM item_parts WHERE item_id = $1', [id])).toEqual([]);
     const left = await objects();
     for (const k of partKeys) expect(left).not.toContain(`portal/${k.slice(0, 2)}/${k}`);
+  });
+
+  it('small parts between large ones are joined in order all the same', async () => {
+    const id = (await svc.post('content/users/user1/addItem', { multipart: 'true', filename: 'mixed.bin' }, token)).id as string;
+    const parts = [randomBytes(5 * MiB), Buffer.from('small in the middle'), randomBytes(5 * MiB + 7), Buffer.from('end')];
+    for (const [i, bytes] of parts.entries()) {
+      const r = await svc.postForm(`content/users/user1/items/${id}/addPart?partNum=${i + 1}`, { file: [new Blob([new Uint8Array(bytes)]), 'blob'] }, token);
+      expect(r).toEqual({ success: true, id });
+    }
+    expect(await svc.post(`content/users/user1/items/${id}/commit`, { type: 'Image', title: 'Mixed' }, token)).toEqual({ success: true, id });
+    expect((await data(id)).rawPayload.equals(Buffer.concat(parts))).toBe(true);
+    expect(await svc.db.query('SELECT 1 FROM item_store_uploads WHERE item_id = $1', [id])).toEqual([]);
+  });
+
+  it("cancelling an upload aborts the store's upload of its large parts", async () => {
+    const id = (await svc.post('content/users/user1/addItem', { multipart: 'true', filename: 'gone.bin' }, token)).id as string;
+    await svc.postForm(`content/users/user1/items/${id}/addPart?partNum=1`, { file: [new Blob([new Uint8Array(randomBytes(5 * MiB))]), 'blob'] }, token);
+    const [upload] = await svc.db.query<{ upload_id: string }>('SELECT upload_id FROM item_store_uploads WHERE item_id = $1', [id]);
+    const open = async () => ((await s3.client.send(new ListMultipartUploadsCommand({ Bucket: setting.bucket }))).Uploads ?? []).map((u) => u.UploadId);
+    expect(await open()).toContain(upload.upload_id);
+    expect(await svc.post(`content/users/user1/items/${id}/cancel`, {}, token)).toEqual({ success: true });
+    expect(await open()).not.toContain(upload.upload_id);
   });
 
   it("a package's esriinfo files and its thumbnail are read from the store, with renditions", async () => {

@@ -5,6 +5,7 @@
  * must run 1..N without gaps) or cancels. `status` reports partial | processing | completed |
  * failed for uploads and async jobs alike.
  */
+import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
@@ -40,29 +41,75 @@ async function ownUpload(q: Queryable, caller: Caller, username: string, itemId:
 
 export async function addPart(ctx: PortalContext, caller: Caller, username: string, itemId: string, partNum: number, file: UploadedFile) {
   await ownUpload(ctx.db, caller, username, itemId);
-  const key = ctx.blobs.newKey();
-  const size = await ctx.blobs.adopt(key, file.path);
-  let old: string | undefined;
+  const multipart = ctx.blobs.multipart;
+  // A part the object store takes as a part of its own (5 MiB or more) goes straight into the item's
+  // upload there; commit then copies nothing. Smaller parts (and every part on disk) are files.
+  const stored: { blobKey: string | null; etag: string | null; size: number } =
+    multipart && file.size >= multipart.minPartBytes ? await sendStorePart(ctx, itemId, partNum, file) : await storePartFile(ctx, file);
+  let old: string | null | undefined;
   try {
     old = await ctx.db.tx(async (q) => {
       await lockItem(q, itemId);
       const row = await findItem(q, itemId);
       if (!row) throw itemNotFound(itemId);
       if (row.status !== 'partial') throw notPartial(row);
-      const [prev] = await q.query<{ blob_key: string }>('SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
+      const [prev] = await q.query<{ blob_key: string | null }>('SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
       await q.query(
-        `INSERT INTO item_parts (item_id, part_num, blob_key, size) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, size = EXCLUDED.size`,
-        [itemId, partNum, key, size],
+        `INSERT INTO item_parts (item_id, part_num, blob_key, etag, size) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, size = EXCLUDED.size`,
+        [itemId, partNum, stored.blobKey, stored.etag, stored.size],
       );
       return prev?.blob_key;
     });
   } catch (err) {
-    await removeBlobs(ctx, [key]);
+    if (stored.blobKey) await removeBlobs(ctx, [stored.blobKey]);
     throw err;
   }
   if (old) await removeBlobs(ctx, [old]);
   return { success: true, id: itemId };
+}
+
+async function storePartFile(ctx: PortalContext, file: UploadedFile) {
+  const blobKey = ctx.blobs.newKey();
+  const size = await ctx.blobs.adopt(blobKey, file.path);
+  return { blobKey, etag: null, size };
+}
+
+/** Sends the part into the item's upload in the object store, starting that upload with its first part. */
+async function sendStorePart(ctx: PortalContext, itemId: string, partNum: number, file: UploadedFile) {
+  const multipart = ctx.blobs.multipart!;
+  const upload = await ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await findItem(q, itemId);
+    if (!row) throw itemNotFound(itemId);
+    if (row.status !== 'partial') throw notPartial(row);
+    const [known] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
+    if (known) return known;
+    // Started under the item's lock: two first parts at once start one upload.
+    const started = { blob_key: ctx.blobs.newKey(), upload_id: '' };
+    started.upload_id = await multipart.begin(started.blob_key);
+    await q.query('INSERT INTO item_store_uploads (item_id, blob_key, upload_id, created) VALUES ($1, $2, $3, $4)', [
+      itemId,
+      started.blob_key,
+      started.upload_id,
+      ctx.clock.now(),
+    ]);
+    return started;
+  });
+  const etag = await multipart.putPart(upload.blob_key, upload.upload_id, partNum, file.path);
+  return { blobKey: null, etag, size: file.size };
+}
+
+interface StoreUpload {
+  blob_key: string;
+  upload_id: string;
+}
+
+interface PartRow {
+  part_num: number;
+  blob_key: string | null;
+  etag: string | null;
+  size: number;
 }
 
 export async function listParts(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
@@ -83,7 +130,7 @@ function missingParts(nums: number[]): number[] {
 export async function commitUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string, fields: z.output<typeof commitParams>) {
   await ownUpload(ctx.db, caller, username, itemId);
   // 1. Check and mark processing (no part may change while the file is joined).
-  const { parts, row } = await ctx.db.tx(async (q) => {
+  const { parts, row, upload } = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = (await findItem(q, itemId))!;
     if (row.status !== 'partial') throw notPartial(row);
@@ -93,10 +140,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
         type: 'is required',
       });
     }
-    const parts = await q.query<{ part_num: number; blob_key: string; size: number }>(
-      'SELECT part_num, blob_key, size FROM item_parts WHERE item_id = $1 ORDER BY part_num',
-      [itemId],
-    );
+    const parts = await q.query<PartRow>('SELECT part_num, blob_key, etag, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
     if (!parts.length) throw badParam('partNum', 'no parts were uploaded: add part 1 before committing', 'Unable to commit the upload.');
     const missing = missingParts(parts.map((p) => p.part_num));
     if (missing.length) {
@@ -106,18 +150,14 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
     }
     await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
-    return { parts, row };
+    const [upload] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
+    return { parts, row, upload };
   });
-  // 2. Join the parts into one blob (inside an object store when it can: store/s3Blobs.ts join).
-  const key = ctx.blobs.newKey();
-  let size: number;
+  // 2. Join the parts into one blob.
+  let joined: { key: string; size: number; leftover: string[] };
   try {
-    size = await ctx.blobs.join(
-      key,
-      parts.map((p) => ({ key: p.blob_key, size: Number(p.size) })),
-    );
+    joined = await joinParts(ctx, itemId, parts, upload);
   } catch (err) {
-    await removeBlobs(ctx, [key]);
     // Still partial with every part kept: the owner can commit again.
     await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [
       itemId,
@@ -126,6 +166,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
     if (err instanceof BlobStoreUnavailableError) throw err;
     throw new ApiError(500, 'The uploaded parts could not be joined.', [(err as Error).message]);
   }
+  const { key, size } = joined;
   // 3. Record the file, the fields, completion; drop the parts.
   const now = ctx.clock.now();
   try {
@@ -143,6 +184,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
       await applyFileFields(ctx, q, fields, { itemId, blobKey: key, fileName: row.name ?? 'file', size });
       await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
+      await q.query('DELETE FROM item_store_uploads WHERE item_id = $1', [itemId]);
       await recordEvent(q, {
         orgId: row.org_id,
         source: 'item',
@@ -159,11 +201,77 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
     await ctx.db.query(`UPDATE items SET status = 'partial', status_message = null WHERE id = $1 AND status = 'processing'`, [itemId]);
     throw err;
   }
-  await removeBlobs(
-    ctx,
-    parts.map((p) => p.blob_key),
-  );
+  await removeBlobs(ctx, [...parts.flatMap((p) => (p.blob_key ? [p.blob_key] : [])), ...joined.leftover]);
   return { success: true, id: itemId };
+}
+
+/**
+ * The parts as one stored file. Without an upload in the store, the part files are joined by the
+ * store (blobs.join). With one, the store completes it: every part but the last must then be a part
+ * of it (a small last part is copied in, inside the store). Small parts between large ones (S3
+ * refuses those) are the rare case: the store's parts are completed as one file and everything is
+ * joined again in order, streamed through this process (`leftover` is that intermediate file).
+ * A failure before the store completes its upload leaves everything as it was, for another commit.
+ */
+async function joinParts(
+  ctx: PortalContext,
+  itemId: string,
+  parts: PartRow[],
+  upload: StoreUpload | undefined,
+): Promise<{ key: string; size: number; leftover: string[] }> {
+  const size = parts.reduce((sum, p) => sum + Number(p.size), 0);
+  const storeParts = parts.filter((p) => p.etag);
+  if (!upload || !storeParts.length) {
+    const key = ctx.blobs.newKey();
+    try {
+      await ctx.blobs.join(
+        key,
+        parts.map((p) => ({ key: p.blob_key!, size: Number(p.size) })),
+      );
+    } catch (err) {
+      await removeBlobs(ctx, [key]);
+      throw err;
+    }
+    if (upload) await ctx.blobs.multipart?.abort(upload.blob_key, upload.upload_id).catch(() => undefined);
+    return { key, size, leftover: [] };
+  }
+  const multipart = ctx.blobs.multipart!;
+  const last = parts.length - 1;
+  // upload_id '' : an earlier commit completed the store's upload and failed after it.
+  if (upload.upload_id && parts.every((p, i) => p.etag || i === last)) {
+    const list = [];
+    for (const p of parts) list.push({ n: p.part_num, etag: p.etag ?? (await multipart.copyPart(upload.blob_key, upload.upload_id, p.part_num, p.blob_key!)) });
+    await multipart.complete(upload.blob_key, upload.upload_id, list);
+    return { key: upload.blob_key, size, leftover: [] };
+  }
+  if (upload.upload_id) {
+    await multipart.complete(
+      upload.blob_key,
+      upload.upload_id,
+      storeParts.map((p) => ({ n: p.part_num, etag: p.etag! })),
+    );
+    // Done once: a commit tried again reads the completed file instead of completing again.
+    await ctx.db.query(`UPDATE item_store_uploads SET upload_id = '' WHERE item_id = $1`, [itemId]);
+  }
+  const key = ctx.blobs.newKey();
+  try {
+    await ctx.blobs.write(key, Readable.from(inOrder(ctx, parts, upload.blob_key)));
+  } catch (err) {
+    await removeBlobs(ctx, [key]);
+    throw err;
+  }
+  return { key, size, leftover: [upload.blob_key] };
+}
+
+/** The parts' bytes in order: a store part is its range of the completed upload, a small part its own file. */
+async function* inOrder(ctx: PortalContext, parts: PartRow[], completed: string): AsyncGenerator<Buffer> {
+  let offset = 0;
+  for (const p of parts) {
+    const size = Number(p.size);
+    const source = p.etag ? await ctx.blobs.open(completed, { start: offset, end: offset + size - 1 }) : await ctx.blobs.open(p.blob_key!);
+    if (p.etag) offset += size;
+    for await (const chunk of source) yield chunk as Buffer;
+  }
 }
 
 export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
@@ -185,11 +293,14 @@ export async function discardUpload(
   actor: { userId: string; username: string } | null,
   properties: Record<string, unknown>,
 ): Promise<{ row?: ItemRow; discarded: boolean }> {
+  let abandoned: StoreUpload | undefined;
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await findItem(q, itemId);
     if (!row || row.status !== 'partial') return { row, keys: null };
-    const keys = await deleteItemRow(q, itemId);
+    const [upload] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
+    const keys = [...(await deleteItemRow(q, itemId)), ...(upload ? [upload.blob_key] : [])];
+    if (upload?.upload_id) abandoned = upload;
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',
@@ -203,6 +314,9 @@ export async function discardUpload(
     return { row, keys };
   });
   if (result.keys) await removeBlobs(ctx, result.keys);
+  // The store's upload of its large parts (retention would abort it later too).
+  if (abandoned)
+    await ctx.blobs.multipart?.abort(abandoned.blob_key, abandoned.upload_id).catch((err: unknown) => ctx.log.warn({ err }, 'could not abort an upload'));
   return { row: result.row, discarded: result.keys !== null };
 }
 
