@@ -32,7 +32,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { DEMO_PASSWORD } from '../src/server/config.ts';
 import { fmt, freshDataDir, startProcess } from './lib.ts';
 import { cpuBetween, cpuSnapshot, sampled, type Sampled } from './processSampler.ts';
-import { createBucket, freePorts, startS3TestServer } from './s3TestServer.ts';
+import { freePorts, startS3TestServer } from '../test/support/s3.ts';
 
 const MiB = 1024 * 1024;
 const OBJECT_MB = Number(process.env.BENCH_OBJECT_MB ?? 512);
@@ -101,9 +101,12 @@ async function main(): Promise<void> {
     return buf;
   };
 
-  const s3 = await startS3TestServer({ S3_TEST_OSD_STORE: 'bluestore', S3_TEST_STORE_BYTES: String(8 * 1024 * MiB) }, (stop) => cleanups.push(stop));
+  const s3 = await startS3TestServer({
+    storeEnv: { S3_TEST_OSD_STORE: 'bluestore', S3_TEST_STORE_BYTES: String(8 * 1024 * MiB) },
+    onCleanup: (stop) => cleanups.push(stop),
+  });
   const bucket = `portal-bench-${randomBytes(4).toString('hex')}`;
-  await createBucket(s3, bucket);
+  await s3.bucket(bucket);
   // The monitor, the OSD and the gateway, as the script recorded them.
   const cephPids = await Promise.all(
     ['mon.a', 'osd.0', 'client.rgw.a'].map(async (n) => Number(await readFile(path.join(s3.dir, 'run', `${n}.spid`), 'utf8'))),

@@ -15,7 +15,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { DEMO_PASSWORD, loadConfig } from '../../src/server/config.ts';
 import { openDb } from '../../src/server/store/db.ts';
 import { startCluster } from './cluster.ts';
-import type { TestService, TestServiceOptions } from './testService.ts';
+import { operationForm, type TestService, type TestServiceOptions } from './testService.ts';
 
 /** PORTAL_SCALE_OUT=2 (or any count ≥ 2): the conformance suite runs against a cluster. */
 export function scaleOutInstances(env: NodeJS.ProcessEnv = process.env): number {
@@ -68,13 +68,7 @@ export async function startScaledOutService(instances: number, opts: TestService
         return answer(await fetch(`${restUrl}/${operation}`, { method: 'POST', body }), `POST ${operation}`);
       },
       async postForm(operation, fields, token) {
-        const form = new FormData();
-        form.set('f', 'json');
-        if (token) form.set('token', token);
-        for (const [name, value] of Object.entries(fields)) {
-          if (Array.isArray(value)) form.set(name, value[0], value[1]);
-          else form.set(name, value);
-        }
+        const form = operationForm(fields, token);
         return answer(await fetch(`${restUrl}/${operation}`, { method: 'POST', body: form }), `POST ${operation}`);
       },
       async close() {

@@ -15,7 +15,7 @@ import { openDb } from '../../src/server/store/db.ts';
 import { migrate } from '../../src/server/store/migrate.ts';
 import { freshPostgresSchema } from './postgres.ts';
 import { scaleOutInstances, startScaledOutService } from './scaleOut.ts';
-import type { TestService, TestServiceOptions } from './testService.ts';
+import { operationForm, type TestService, type TestServiceOptions } from './testService.ts';
 
 export { DEMO_PASSWORD };
 /** `config: { outboundAllow: NO_OUTBOUND_ALLOW }` gives a service with the production default. */
@@ -78,13 +78,7 @@ export async function startService(opts: TestServiceOptions = {}): Promise<TestS
       return res.json();
     },
     async postForm(path, fields, token) {
-      const form = new FormData();
-      form.set('f', 'json');
-      if (token) form.set('token', token);
-      for (const [name, value] of Object.entries(fields)) {
-        if (Array.isArray(value)) form.set(name, value[0], value[1]);
-        else form.set(name, value);
-      }
+      const form = operationForm(fields, token);
       // Request encodes the form (boundary and all) as a browser would.
       const encoded = new Request('http://127.0.0.1/', { method: 'POST', body: form });
       const res = await app.inject({

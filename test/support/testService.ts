@@ -32,3 +32,15 @@ export interface TestServiceOptions {
   /** 'self-signed': listen with HTTPS on a certificate for localhost, 127.0.0.1 and ::1 generated for this service (http/tls.ts). */
   tls?: 'self-signed';
 }
+
+/** A REST operation's multipart form as a client sends it: f=json, the token, then the fields in order. */
+export function operationForm(fields: Record<string, string | [Blob, string]>, token?: string): FormData {
+  const form = new FormData();
+  form.set('f', 'json');
+  if (token) form.set('token', token);
+  for (const [name, value] of Object.entries(fields)) {
+    if (Array.isArray(value)) form.set(name, value[0], value[1]);
+    else form.set(name, value);
+  }
+  return form;
+}

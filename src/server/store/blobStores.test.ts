@@ -78,7 +78,7 @@ describe.each(stores)('$name', ({ available, make }) => {
     expect(await store.size(key)).toBe(0);
   });
 
-  it.skipIf(!available)('joins parts in order: large parts (copied inside an object store) and small ones (streamed)', async () => {
+  it.skipIf(!available)('joins parts in order, large and small', async () => {
     const big = [randomBytes(5 * MiB), randomBytes(5 * MiB + 1), Buffer.from('tail')];
     const small = [Buffer.from('A'), Buffer.from('BB'), Buffer.from('CCC')];
     for (const bytes of [big, small]) {

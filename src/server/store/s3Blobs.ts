@@ -59,9 +59,8 @@ export interface S3Settings {
 }
 
 const MiB = 1024 * 1024;
-/** S3's smallest part of a multipart upload (all but the last), and its largest part. */
+/** S3's smallest part of a multipart upload (all but the last). */
 const MIN_PART = 5 * MiB;
-const MAX_PART = 5 * 1024 * MiB;
 const MAX_PARTS = 10_000;
 /** Files up to this size go in one PutObject; larger ones as a multipart upload of parts this big or more. */
 const SINGLE_PUT_MAX = 16 * MiB;
@@ -158,19 +157,24 @@ export class S3BlobStore implements BlobStore {
     const count = Math.ceil(size / partSize);
     await this.uploadInParts(key, count, async (uploadId, n) => {
       const start = (n - 1) * partSize;
-      const end = Math.min(size, start + partSize) - 1;
-      const out = await this.client.send(
-        new UploadPartCommand({
-          Bucket: this.settings.bucket,
-          Key: this.objectKey(key),
-          UploadId: uploadId,
-          PartNumber: n,
-          Body: createReadStream(localPath, { start, end }),
-          ContentLength: end - start + 1,
-        }),
-      );
-      return out.ETag;
+      return this.sendFilePart(key, uploadId, n, localPath, { start, end: Math.min(size, start + partSize) - 1 });
     });
+  }
+
+  /** Sends `range` of a local file (streamed from disk) as part `n`; answers its ETag. */
+  private async sendFilePart(key: string, uploadId: string, n: number, localPath: string, range: ByteRange): Promise<string> {
+    const out = await this.client.send(
+      new UploadPartCommand({
+        Bucket: this.settings.bucket,
+        Key: this.objectKey(key),
+        UploadId: uploadId,
+        PartNumber: n,
+        Body: createReadStream(localPath, range),
+        ContentLength: range.end - range.start + 1,
+      }),
+    );
+    if (!out.ETag) throw new Error(`the object store answered part ${n} without an ETag`);
+    return out.ETag;
   }
 
   /**
@@ -257,32 +261,12 @@ export class S3BlobStore implements BlobStore {
   }
 
   /**
-   * Parts that S3 can join itself (each but the last at least 5 MiB, none over 5 GiB) are copied
-   * inside the store (UploadPartCopy): no byte passes through this process. Smaller parts are read
-   * and written again, streamed.
+   * Part files joined by reading them in order into a new object, streamed. (An item's large parts
+   * never come here: they are parts of the store's own multipart upload, completed by the store —
+   * `multipart` below; what is joined here is smaller than S3's 5 MiB part minimum.)
    */
   async join(key: string, parts: readonly StoredPart[]): Promise<number> {
-    const size = parts.reduce((sum, p) => sum + p.size, 0);
-    const copyable =
-      parts.length > 0 && parts.length <= MAX_PARTS && parts.every((p, i) => p.size <= MAX_PART && (i === parts.length - 1 || p.size >= MIN_PART));
-    try {
-      if (!copyable) return await this.write(key, Readable.from(this.concat(parts)));
-      await this.uploadInParts(key, parts.length, async (uploadId, n) => {
-        const out = await this.client.send(
-          new UploadPartCopyCommand({
-            Bucket: this.settings.bucket,
-            Key: this.objectKey(key),
-            UploadId: uploadId,
-            PartNumber: n,
-            CopySource: `${this.settings.bucket}/${this.objectKey(parts[n - 1].key)}`,
-          }),
-        );
-        return out.CopyPartResult?.ETag;
-      });
-    } catch (err) {
-      throw this.failure(err);
-    }
-    return size;
+    return this.write(key, Readable.from(this.concat(parts)));
   }
 
   private async *concat(parts: readonly StoredPart[]): AsyncGenerator<Buffer> {
@@ -372,23 +356,14 @@ export class S3BlobStore implements BlobStore {
     },
     putPart: async (key, uploadId, n, localPath) => {
       const { size } = await stat(localPath);
+      let etag: string;
       try {
-        const out = await this.client.send(
-          new UploadPartCommand({
-            Bucket: this.settings.bucket,
-            Key: this.objectKey(key),
-            UploadId: uploadId,
-            PartNumber: n,
-            Body: createReadStream(localPath),
-            ContentLength: size,
-          }),
-        );
-        if (!out.ETag) throw new Error(`the object store answered part ${n} without an ETag`);
-        await rm(localPath, { force: true });
-        return out.ETag;
+        etag = await this.sendFilePart(key, uploadId, n, localPath, { start: 0, end: size - 1 });
       } catch (err) {
         throw this.failure(err);
       }
+      await rm(localPath, { force: true });
+      return etag;
     },
     copyPart: async (key, uploadId, n, from) => {
       try {

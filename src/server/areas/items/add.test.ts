@@ -5,11 +5,11 @@
  * 50 MB cap on chunked bodies.
  */
 import { existsSync } from 'node:fs';
-import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { onDisk } from '../../store/blobs.ts';
+import { zip } from '../../../../test/support/zip.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -45,44 +45,6 @@ async function postForm(path: string, fields: Record<string, string | Blob | [Bl
   });
   expect(res.statusCode).toBe(200);
   return res.json();
-}
-
-/** A minimal zip (stored entries) — enough for the file hook to find an esriinfo folder. */
-function zip(entries: { name: string; data: Buffer }[]): Buffer {
-  const out: Buffer[] = [];
-  const central: Buffer[] = [];
-  let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name);
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt32LE(crc32(e.data), 14);
-    local.writeUInt32LE(e.data.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    out.push(local, name, e.data);
-    const c = Buffer.alloc(46);
-    c.writeUInt32LE(0x02014b50, 0);
-    c.writeUInt16LE((3 << 8) | 20, 4);
-    c.writeUInt16LE(20, 6);
-    c.writeUInt32LE(crc32(e.data), 16);
-    c.writeUInt32LE(e.data.length, 20);
-    c.writeUInt32LE(e.data.length, 24);
-    c.writeUInt16LE(name.length, 28);
-    c.writeUInt32LE((0o100644 << 16) >>> 0, 38);
-    c.writeUInt32LE(offset, 42);
-    central.push(c, name);
-    offset += 30 + name.length + e.data.length;
-  }
-  const cd = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(cd.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...out, cd, end]);
 }
 
 const CARD = '<?xml version="1.0" encoding="utf-8"?><ESRI_ItemInformation Culture="en-US"><name>pkg</name><title>Package title</title></ESRI_ItemInformation>';
