@@ -258,7 +258,13 @@ describe('webhooks: Create Webhook, webhooks, Notification Status', () => {
     await post('community/createGroup', { title: 'Audit webhook trigger', access: 'private', tags: 'audit' });
     for (let i = 0; i < 5 && received.length === 0; i++) await runWebhookDispatch(svc.app.portal);
     expect(received.length).toBeGreaterThan(0);
-    const status = await get(`portals/${svc.orgId}/webhooks/${webhookId}/notificationStatus`);
+    // The receiver may have its request before the sender records the attempt (several instances
+    // dispatch when scaled out): wait for the record, briefly.
+    let status = await get(`portals/${svc.orgId}/webhooks/${webhookId}/notificationStatus`);
+    for (let i = 0; i < 50 && !status.WebhookStatus?.length; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = await get(`portals/${svc.orgId}/webhooks/${webhookId}/notificationStatus`);
+    }
     expect(status).toMatchObject({ total: expect.any(Number), start: 1, num: expect.any(Number), nextStart: -1 });
     const entry = status.WebhookStatus[0];
     expect(entry).toMatchObject({ id: webhookId, isInvoked: true, responseText: '{"success":"true"}', invokedTimestamp: expect.anything() });
