@@ -45,7 +45,7 @@ import { installCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
-import { closeBlobStore, openBlobStore } from './store/openBlobs.ts';
+import { openBlobStore } from './store/openBlobs.ts';
 import { BlobStoreUnavailableError } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
 import { projectPath } from './projectPaths.ts';
@@ -91,7 +91,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   };
   app.decorate('portal', portal);
-  app.addHook('onClose', async () => closeBlobStore(portal.blobs));
+  app.addHook('onClose', async () => portal.blobs.close?.());
   if (opts.config.dataDir === ':memory:') app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
 
   await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });

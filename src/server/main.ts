@@ -33,7 +33,6 @@ async function main(): Promise<void> {
     { startTaskScheduler },
     { startRetentionSweeps },
     { loadTls, trustInstructions },
-    { checkBlobStore },
   ] = await Promise.all([
     import('./app.ts'),
     import('./store/migrate.ts'),
@@ -44,7 +43,6 @@ async function main(): Promise<void> {
     import('./jobs/scheduler.ts'),
     import('./jobs/retention.ts'),
     import('./http/tls.ts'),
-    import('./store/openBlobs.ts'),
   ]);
   // The certificate (read, or generated on a first TLS=self-signed start) before anything listens.
   let tls;
@@ -68,7 +66,7 @@ async function main(): Promise<void> {
     https: tls ? { key: tls.key, cert: tls.cert } : undefined,
   });
   try {
-    await checkBlobStore(app.portal.blobs);
+    await app.portal.blobs.check?.();
   } catch (err) {
     console.error(`BLOB_STORE: ${(err as Error).message}`);
     process.exit(2);

@@ -308,8 +308,11 @@ async function removeOldFiles(dir: string, before: number, batch: number, candid
  * page checked against the database in one query.
  */
 async function removeStrayBlobs(ctx: PortalContext, shard: string, before: number, batch: number): Promise<Batch> {
-  // Uploads of items still being uploaded are theirs (the abandoned-uploads sweep ends those).
-  const active = new Set((await ctx.db.query<{ upload_id: string }>(`SELECT upload_id FROM item_store_uploads WHERE upload_id <> ''`)).map((r) => r.upload_id));
+  // Uploads of items still being uploaded are theirs (the abandoned-uploads sweep ends those); only
+  // a store with uploads of its own has any to spare.
+  const active = ctx.blobs.multipart
+    ? new Set((await ctx.db.query<{ upload_id: string }>(`SELECT upload_id FROM item_store_uploads WHERE upload_id <> ''`)).map((r) => r.upload_id))
+    : new Set<string>();
   let removed = await ctx.blobs.removeUnfinished(shard, before, (id) => active.has(id));
   let after: string | undefined;
   do {

@@ -147,7 +147,7 @@ describe.skipIf(!s3ServerAvailable)('S3 store specifics', () => {
   it('refuses to start on a missing bucket, with the bucket named', async () => {
     const store = new S3BlobStore({ bucket: 'no-such-bucket-here', prefix: '', endpoint: s3!.endpoint, region: 'us-east-1', forcePathStyle: true }, scratch);
     await expect(store.check()).rejects.toThrow("the bucket 'no-such-bucket-here' does not exist");
-    store.destroy();
+    store.close();
   });
 
   it('refuses to start with credentials the store does not know', async () => {
@@ -161,7 +161,7 @@ describe.skipIf(!s3ServerAvailable)('S3 store specifics', () => {
     });
     const store = new S3BlobStore(setting, scratch, client);
     await expect(store.check()).rejects.toThrow(/credentials were refused|cannot write/);
-    store.destroy();
+    store.close();
   });
 
   it('keeps objects under its prefix, sharded like the disk', async () => {
@@ -172,7 +172,7 @@ describe.skipIf(!s3ServerAvailable)('S3 store specifics', () => {
     await store.write(key, Readable.from([Buffer.from('x')]));
     const listed = await s3!.client.send(new ListObjectsV2Command({ Bucket: setting.bucket }));
     expect(listed.Contents?.map((o) => o.Key)).toEqual([`org/files/${key.slice(0, 2)}/${key}`]);
-    store.destroy();
+    store.close();
   });
 
   it('removes unfinished multipart uploads older than the limit, and only those', async () => {
@@ -185,7 +185,7 @@ describe.skipIf(!s3ServerAvailable)('S3 store specifics', () => {
     expect(await uploads()).toHaveLength(1);
     expect(await store.removeUnfinished(key.slice(0, 2), Date.now() + 60_000)).toBe(1);
     expect(await uploads()).toHaveLength(0);
-    store.destroy();
+    store.close();
   });
 
   it('a store that is down is BlobStoreUnavailableError, and works again when it is back', async () => {
@@ -200,6 +200,6 @@ describe.skipIf(!s3ServerAvailable)('S3 store specifics', () => {
       await s3!.startGateway();
     }
     expect(await text(store, key)).toBe('kept');
-    store.destroy();
+    store.close();
   }, 120_000);
 });

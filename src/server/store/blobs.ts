@@ -66,6 +66,10 @@ export interface BlobStore {
   removeUnfinished(shard: string, before: number, keep?: (uploadId: string) => boolean): Promise<number>;
   /** The store's own multipart uploads, where it has them (an object store): parts joined by the store itself. */
   readonly multipart?: StoreMultipart;
+  /** Start-up check of a remote store: it answers and accepts a write; throws a message an operator can act on. */
+  check?(): Promise<void>;
+  /** Lets go of connections (the service is closing). */
+  close?(): void;
 }
 
 /** A file written as numbered parts that the store joins itself (S3 multipart upload). */
@@ -111,11 +115,11 @@ export function shardOf(key: string): string {
   return key.slice(0, 2);
 }
 
-/** The whole file in memory, for small files (thumbnails, JSON read for references); refuses more than `maxBytes`. */
-export async function readBlob(store: BlobStore, key: string, maxBytes: number): Promise<Buffer> {
+/** The file (or `range` of it) in memory, for small reads (thumbnails, JSON read for references, a magic number); refuses more than `maxBytes`. */
+export async function readBlob(store: BlobStore, key: string, maxBytes: number, range?: ByteRange): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let bytes = 0;
-  const stream = await store.open(key);
+  const stream = await store.open(key, range);
   for await (const chunk of stream) {
     bytes += (chunk as Buffer).length;
     if (bytes > maxBytes) {
@@ -133,13 +137,6 @@ export async function readBlob(store: BlobStore, key: string, maxBytes: number):
  */
 export async function removeBlobsQuietly(store: BlobStore, keys: readonly string[], log: { warn(obj: object, msg: string): void }): Promise<void> {
   await Promise.all(keys.map((key) => store.remove(key).catch((err: unknown) => log.warn({ err, key }, 'could not remove a stored file; retention will'))));
-}
-
-/** A few bytes of a file (its magic number, say): one ranged read. */
-export async function readBlobRange(store: BlobStore, key: string, range: ByteRange): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await store.open(key, range)) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export class FileBlobStore implements BlobStore {

@@ -9,13 +9,3 @@ export function openBlobStore(config: Pick<Config, 'blobStore'>, filesDir: strin
   if (config.blobStore?.kind === 's3') return new S3BlobStore(config.blobStore, tmpDir);
   return new FileBlobStore(path.join(filesDir, 'blobs'));
 }
-
-/** Start-up: an object store must answer and accept writes before the service listens. */
-export async function checkBlobStore(store: BlobStore): Promise<void> {
-  if (store instanceof S3BlobStore) await store.check();
-}
-
-/** Lets go of the store's connections. */
-export function closeBlobStore(store: BlobStore): void {
-  if (store instanceof S3BlobStore) store.destroy();
-}

@@ -206,11 +206,13 @@ export class S3BlobStore implements BlobStore {
   async write(key: string, source: Readable): Promise<number> {
     let bytes = 0;
     let sourceError: unknown;
-    source.on('error', (err) => (sourceError ??= err));
     const counted = new PassThrough({ highWaterMark: MiB });
+    source.on('error', (err) => {
+      sourceError ??= err;
+      counted.destroy(err);
+    });
     source.on('data', (chunk: Buffer) => (bytes += chunk.length));
     source.pipe(counted);
-    source.on('error', (err) => counted.destroy(err));
     // lib-storage sends a small stream as one PutObject and a large one as parts of 8 MiB, at most
     // CONCURRENCY in memory at once; a failed multipart upload is aborted (leavePartsOnError false).
     const upload = new Upload({
@@ -405,7 +407,7 @@ export class S3BlobStore implements BlobStore {
     },
   };
 
-  destroy(): void {
+  close(): void {
     this.client.destroy();
   }
 }

@@ -7,7 +7,7 @@
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
-import { readBlobRange } from '../../store/blobs.ts';
+import { readBlob } from '../../store/blobs.ts';
 import { extractEsriinfo, startsLikeZip } from './esriinfo.ts';
 
 export interface StoredFile {
@@ -33,7 +33,7 @@ export async function afterItemFileStored(ctx: PortalContext, q: Queryable, file
   // The reference index reads the new file (a web map's JSON sent as a file) in this transaction;
   // the item's type and URL are already written by every caller (what follows sets no indexed field).
   await indexItemReferences(ctx, q, file.itemId);
-  if (file.size < 4 || !startsLikeZip(await readBlobRange(ctx.blobs, file.blobKey, { start: 0, end: 3 }))) return {};
+  if (file.size < 4 || !startsLikeZip(await readBlob(ctx.blobs, file.blobKey, 4, { start: 0, end: 3 }))) return {};
   // The archive reader needs a file it can seek in: the store's own on disk, a temporary copy from an object store.
   const { card } = await ctx.blobs.withLocalFile(file.blobKey, (path) => extractEsriinfo(ctx, q, file.itemId, path));
   return card;
