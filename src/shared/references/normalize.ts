@@ -13,13 +13,43 @@ export function normalizeItemId(value: unknown): string | undefined {
   return ITEM_ID.test(v) ? v.toLowerCase() : undefined;
 }
 
+const CONTENT_ITEMS = /\/content\/items\//gi;
+const ITEM_PAGE = /\/item\.html\?/i;
+const ID_LENGTH = 32;
+
+const isHexAt = (s: string, from: number, to: number) => to <= s.length && ITEM_ID.test(s.slice(from, to));
+
 /**
  * An item's id inside a portal URL: `…/sharing/rest/content/items/<id>/…` (an item's data or a
  * resource, e.g. a vector tile style's `root.json`) or `…/home/item.html?id=<id>`.
+ *
+ * One pass over the URL, no backtracking: item data is request data, and a pattern that tries
+ * every `item.html?` against the whole rest of the string is quadratic (a 240 kB layer URL of
+ * repeated `/item.html?&` held the request thread for seconds). Each `/content/items/` is followed
+ * by exactly 32 characters to check; the item page's query (up to its fragment) is read once,
+ * parameter by parameter, and the first `id` parameter holding an item id wins.
  */
 export function itemIdInUrl(url: string): string | undefined {
-  const m = /\/content\/items\/([0-9a-f]{32})(?=[/?#]|$)/i.exec(url) ?? /\/item\.html\?(?:[^#]*&)?id=([0-9a-f]{32})(?=[&#]|$)/i.exec(url);
-  return m ? m[1].toLowerCase() : undefined;
+  const items = new RegExp(CONTENT_ITEMS);
+  for (let m = items.exec(url); m; m = items.exec(url)) {
+    const from = m.index + m[0].length;
+    const to = from + ID_LENGTH;
+    if (isHexAt(url, from, to) && (to === url.length || '/?#'.includes(url[to]))) return url.slice(from, to).toLowerCase();
+  }
+  const page = ITEM_PAGE.exec(url);
+  if (!page) return undefined;
+  const hash = url.indexOf('#', page.index);
+  const end = hash < 0 ? url.length : hash;
+  for (let start = page.index + page[0].length; start <= end;) {
+    const amp = url.indexOf('&', start);
+    const stop = amp < 0 || amp > end ? end : amp;
+    // `id=` and 32 hex digits, nothing else: no search beyond this parameter.
+    if (stop - start === 3 + ID_LENGTH && url.slice(start, start + 3).toLowerCase() === 'id=' && isHexAt(url, start + 3, stop)) {
+      return url.slice(start + 3, stop).toLowerCase();
+    }
+    start = stop + 1;
+  }
+  return undefined;
 }
 
 /** Where a URL's service root ends: the parts of `…/services/[folder/]Name/<Type>Server`. */
