@@ -92,13 +92,8 @@ export const LIMITS = {
   maxRefreshTokenMinutes: 129_600,
   /** Authorization codes are exchanged at once by the app; a few minutes is plenty. */
   oauthCodeMinutes: 5,
-  /** A sign-in form shown by oauth2/authorize can be submitted for this long. */
+  /** A sign-in form shown by oauth2/authorize can be submitted for this long (it is signed, not stored). */
   oauthSignInFormMinutes: 30,
-  /**
-   * Sign-in forms of one app waiting to be submitted. Showing the page is anonymous and stores a
-   * form, so a flood of page views must not grow the table without bound.
-   */
-  oauthPendingSignInFormsPerApp: 10_000,
   /** oauth2/authorize and oauth2/token: `state`, `redirect_uri` and each registered redirect URI. */
   oauthStateChars: 2048,
   redirectUriChars: 2048,

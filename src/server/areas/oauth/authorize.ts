@@ -4,9 +4,9 @@
  * with a code (or `error=access_denied` on Cancel).
  *
  * Nothing here redirects until the client and its exact registered redirect URI are known: every
- * other problem gets an error page. CSRF: the form carries a random nonce stored (hashed) with the
- * OAuth parameters, and bound to the browser by a random HttpOnly cookie whose hash is stored
- * with it; a post needs both.
+ * other problem gets an error page. The form carries its OAuth parameters itself, signed
+ * (formSeal.ts): showing the page stores nothing. CSRF: the signed form holds the hash of a random
+ * HttpOnly cookie that binds it to the browser that asked for it; a post needs both.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -16,8 +16,8 @@ import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authenticate } from '../auth/service.ts';
 import { sourceOf } from '../auth/throttle.ts';
-import { tokenHash } from '../auth/tokens.ts';
 import { findOrg } from '../portals/service.ts';
+import { formId, openForm, sealForm } from './formSeal.ts';
 import { errorPage, signInPage } from './page.ts';
 import * as repo from './repo.ts';
 import { issueCode } from './service.ts';
@@ -164,32 +164,22 @@ export async function showSignIn(ctx: PortalContext, req: FastifyRequest, reply:
   const now = ctx.clock.now();
   // Browsers list cookies with longer paths first (RFC 6265 §5.4): the last is the /sharing one.
   const binding = bindingCookies(req).at(-1) ?? randomBytes(32).toString('base64url');
-  const nonce = randomBytes(32).toString('base64url');
-  const stored = await repo.insertSignInForm(
-    ctx.db,
-    {
-      nonce_hash: tokenHash(nonce),
-      binding_hash: sha256(binding),
-      client_id: checked.app.client_id,
-      redirect_uri: checked.redirectUri,
-      state: checked.state,
-      code_challenge: checked.challenge,
-      code_challenge_method: checked.method,
-      expiration: checked.expiration,
-      now,
-      expires: now + LIMITS.oauthSignInFormMinutes * 60_000,
-    },
-    LIMITS.oauthPendingSignInFormsPerApp,
-  );
-  if (!stored) {
-    return sendError(reply, 'Too many sign-ins to this app are in progress. Try again in a few minutes.', 503);
-  }
+  const form = await sealForm(ctx.db, {
+    binding_hash: sha256(binding),
+    client_id: checked.app.client_id,
+    redirect_uri: checked.redirectUri,
+    state: checked.state,
+    code_challenge: checked.challenge,
+    code_challenge_method: checked.method,
+    expiration: checked.expiration,
+    expires: now + LIMITS.oauthSignInFormMinutes * 60_000,
+  });
   const secure = ctx.config.publicUrl?.startsWith('https:') || req.protocol === 'https';
   reply.header(
     'Set-Cookie',
     `${BINDING_COOKIE}=${binding}; Path=${cookiePath(ctx)}; Max-Age=${LIMITS.oauthSignInFormMinutes * 60}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
   );
-  return renderForm(ctx, reply, { nonce, app: checked.app, redirectUri: checked.redirectUri }, {});
+  return renderForm(ctx, reply, { nonce: form, app: checked.app, redirectUri: checked.redirectUri }, {});
 }
 
 const field = (body: Record<string, unknown>, name: string, max: number): string | undefined => {
@@ -197,26 +187,32 @@ const field = (body: Record<string, unknown>, name: string, max: number): string
   return typeof v === 'string' && v.length <= max && storable(v) ? v : undefined;
 };
 
+/** A signed form: its parameters (state and redirect URI at their limits) in base64url, and the MAC. */
+const FORM_MAX_CHARS = 4 * (LIMITS.oauthStateChars + LIMITS.redirectUriChars + 1024);
+
 export async function submitSignIn(ctx: PortalContext, req: FastifyRequest, reply: FastifyReply) {
   const body = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>;
-  const nonce = field(body, 'nonce', 64);
+  const value = field(body, 'nonce', FORM_MAX_CHARS);
   const bindings = bindingCookies(req);
   const expired = 'This sign-in form has expired or was not opened in this browser. Go back to the app and sign in again.';
-  if (!nonce || !TOKEN_SHAPE.test(nonce) || bindings.length === 0) return sendError(reply, expired);
+  const invalid = 'This sign-in form was not issued by this portal or has been altered. Go back to the app and sign in again.';
+  if (!value) return sendError(reply, expired);
   const now = ctx.clock.now();
-  const nonceHash = tokenHash(nonce);
-  const form = await repo.findSignInForm(ctx.db, nonceHash, now);
-  if (!form || !bindings.some((binding) => form.binding_hash === sha256(binding))) return sendError(reply, expired);
+  const opened = await openForm(ctx.db, value, now);
+  if ('problem' in opened) return sendError(reply, opened.problem === 'invalid' ? invalid : expired);
+  const form = opened.form;
+  if (!bindings.some((binding) => form.binding_hash === sha256(binding))) return sendError(reply, expired);
+  // The app may have been unregistered, or the redirect URI removed from it, since the page was shown.
   const app = await repo.findApp(ctx.db, form.client_id);
-  if (!app) return sendError(reply, expired);
+  if (!app || !app.redirect_uris.includes(form.redirect_uri)) return sendError(reply, expired);
 
   if (body.action === 'cancel') {
-    if (!(await repo.takeSignInForm(ctx.db, nonceHash, now))) return sendError(reply, expired);
+    // Nothing to spend: a cancel only sends the browser back to the app's own registered address.
     return redirectTo(reply, form.redirect_uri, { error: 'access_denied', error_description: 'The user denied your request.', state: form.state });
   }
   const username = field(body, 'username', LIMITS.usernameMaxChars)?.trim() ?? '';
   const password = field(body, 'password', LIMITS.passwordMaxChars) ?? '';
-  const shown = { nonce, app, redirectUri: form.redirect_uri };
+  const shown = { nonce: value, app, redirectUri: form.redirect_uri };
   if (!username || !password) return renderForm(ctx, reply, shown, { username, error: 'Enter your username and password.' });
   let userId: string;
   try {
@@ -226,10 +222,10 @@ export async function submitSignIn(ctx: PortalContext, req: FastifyRequest, repl
     return renderForm(ctx, reply, shown, { username, error: String(err.details[0] ?? err.message) });
   }
   const code = await ctx.db.tx(async (q) => {
-    // The form is spent by the first successful answer; a replayed post finds nothing.
-    const taken = await repo.takeSignInForm(q, nonceHash, now);
-    return taken ? issueCode(ctx, q, userId, taken) : null;
+    // The form is spent by the first successful sign-in; a replayed post finds it spent.
+    const fresh = await repo.spendSignInForm(q, formId(value), form, now);
+    return fresh ? issueCode(ctx, q, userId, form) : null;
   });
-  if (!code) return sendError(reply, expired);
+  if (!code) return sendError(reply, 'This sign-in form has already been used. Go back to the app and sign in again.');
   return redirectTo(reply, form.redirect_uri, { code, state: form.state });
 }

@@ -391,30 +391,76 @@ describe('oauth2/authorize: the sign-in page', () => {
     expect(disabled.headers.location).toBeUndefined();
   });
 
-  it('stops storing forms once an app has its limit waiting: an error page, no redirect, nothing stored', async () => {
+  it('stores nothing per view: 2,000 anonymous views from one address, then a real user signs in through the form', async () => {
     const { clientId } = await registered('publisher1', [REDIRECT], 'Busy App');
-    const { challenge } = pkce();
-    const cap = LIMITS.oauthPendingSignInFormsPerApp;
-    // Fill the app's waiting forms to one below the limit directly (showing the page is anonymous).
-    await svc.db.query(
-      `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, state, code_challenge, code_challenge_method, expiration, created, expires)
-       SELECT 'filler-' || g, 'b', $1, $2, NULL, $3, 'S256', NULL, 0, $4 FROM generate_series(1, $5::int) AS g`,
-      [clientId, REDIRECT, challenge, Date.now() + 3_600_000, cap - 1],
-    );
-    const last = await openPage(authorizeQuery(clientId, challenge));
-    expect(last.res.statusCode).toBe(200);
-    expect(last.nonce).toBeTruthy();
-    const full = await openPage(authorizeQuery(clientId, challenge));
-    expect(full.res.statusCode).toBe(503);
-    expect(full.res.headers.location).toBeUndefined();
-    expect(full.nonce).toBeUndefined();
-    expect(full.res.body).toContain('Too many sign-ins to this app are in progress');
-    const waiting = await svc.db.query<{ n: number }>('SELECT count(*) AS n FROM oauth_sign_in_forms WHERE client_id = $1', [clientId]);
-    expect(Number(waiting[0].n)).toBe(cap);
-    // Another app is not affected.
-    const other = await registered('publisher1', [REDIRECT], 'Quiet App');
-    expect((await openPage(authorizeQuery(other.clientId, challenge))).res.statusCode).toBe(200);
-    await svc.db.query('DELETE FROM oauth_sign_in_forms WHERE client_id = $1', [clientId]);
+    const { verifier, challenge } = pkce();
+    const forms = await count('oauth_sign_in_forms');
+    const first = await openPage(authorizeQuery(clientId, challenge));
+    const url = `/sharing/rest/oauth2/authorize?${new URLSearchParams(authorizeQuery(clientId, challenge))}`;
+    for (let i = 0; i < 2_000; i += 50) {
+      const views = await Promise.all(Array.from({ length: 50 }, () => svc.app.inject({ method: 'GET', url })));
+      expect(views.every((v) => v.statusCode === 200 && /name="nonce"/.test(v.body))).toBe(true);
+    }
+    expect(await count('oauth_sign_in_forms')).toBe(forms);
+    // Shown before the flood, posted after it: the form is still good.
+    const res = await submit({ nonce: first.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, first.cookie);
+    expect(res.statusCode).toBe(302);
+    const code = new URL(String(res.headers.location)).searchParams.get('code')!;
+    const token = await exchange(clientId, code, verifier);
+    expect(token.username).toBe('user1');
+    // Only the sign-in left a record (its form, spent).
+    expect(await count('oauth_sign_in_forms')).toBe(forms + 1);
+  }, 180_000);
+
+  it('refuses a tampered form and an expired one with a clear error page, issuing nothing', async () => {
+    const { clientId } = await registered('publisher1', [REDIRECT, REDIRECT_WITH_QUERY]);
+    const page = await openPage(authorizeQuery(clientId, pkce().challenge));
+    const [version, payload, mac] = page.nonce!.split('.');
+    // The payload rewritten to send the code elsewhere (another registered URI, another challenge), the MAC kept.
+    const altered = Buffer.from(
+      Buffer.from(payload, 'base64url').toString('utf8').replace(JSON.stringify(REDIRECT), JSON.stringify(REDIRECT_WITH_QUERY)),
+    ).toString('base64url');
+    expect(altered).not.toBe(payload);
+    const flipped = `${mac.slice(0, -2)}${mac.at(-2) === 'A' ? 'B' : 'A'}${mac.at(-1)}`;
+    const codes = await count('oauth_codes');
+    const tampered: [string, string][] = [
+      ['payload changed', `${version}.${altered}.${mac}`],
+      ['MAC changed', `${version}.${payload}.${flipped}`],
+      ['MAC missing', `${version}.${payload}`],
+      ['unknown version', `f0.${payload}.${mac}`],
+    ];
+    for (const [name, value] of tampered) {
+      const res = await submit({ nonce: value, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie);
+      expect(res.statusCode, name).toBe(400);
+      expect(res.headers.location, name).toBeUndefined();
+      expect(res.body, name).toContain('was not issued by this portal or has been altered');
+      const cancel = await submit({ nonce: value, action: 'cancel' }, page.cookie);
+      expect(cancel.statusCode, name).toBe(400);
+      expect(cancel.headers.location, name).toBeUndefined();
+    }
+    clockNow += LIMITS.oauthSignInFormMinutes * 60_000 + 1;
+    const late = await submit({ nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' }, page.cookie);
+    expect(late.statusCode).toBe(400);
+    expect(late.headers.location).toBeUndefined();
+    expect(late.body).toContain('This sign-in form has expired');
+    expect(await count('oauth_codes')).toBe(codes);
+  });
+
+  it('a form signed in once is spent; a form whose redirect URI was removed from the app since is refused', async () => {
+    const { itemId, clientId } = await registered('publisher1', [REDIRECT, REDIRECT_WITH_QUERY]);
+    const page = await openPage(authorizeQuery(clientId, pkce().challenge));
+    const fields = { nonce: page.nonce!, username: 'user1', password: DEMO_PASSWORD, action: 'signin' };
+    expect((await submit(fields, page.cookie)).statusCode).toBe(302);
+    const again = await submit(fields, page.cookie);
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain('already been used');
+    const later = await openPage(authorizeQuery(clientId, pkce().challenge));
+    await post('oauth2/apps/' + clientId + '/update', { redirect_uris: JSON.stringify([REDIRECT_WITH_QUERY]) }, tokens.publisher1);
+    const updated = await post(`content/users/publisher1/items/${itemId}/registeredAppInfo`, {}, tokens.publisher1);
+    expect(updated.redirect_uris).toEqual([REDIRECT_WITH_QUERY]);
+    const gone = await submit({ ...fields, nonce: later.nonce! }, later.cookie);
+    expect(gone.statusCode).toBe(400);
+    expect(gone.headers.location).toBeUndefined();
   });
 
   it('Cancel redirects with access_denied and the state', async () => {

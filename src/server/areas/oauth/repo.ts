@@ -93,8 +93,8 @@ export async function setItemKeyword(q: Queryable, itemId: string, keyword: stri
 
 // ------------------------------------------------------------------ sign-in forms
 
+/** The OAuth parameters a sign-in form carries (formSeal.ts): what an authorization code is issued for. */
 export interface SignInFormRow {
-  nonce_hash: string;
   binding_hash: string;
   client_id: string;
   redirect_uri: string;
@@ -105,29 +105,20 @@ export interface SignInFormRow {
   expires: number;
 }
 
-/** Stores a form unless its app already has `cap` forms waiting; false when it is full. */
-export async function insertSignInForm(q: Queryable, f: Omit<SignInFormRow, 'expires'> & { now: number; expires: number }, cap: number): Promise<boolean> {
-  // Forms nobody submitted are dropped as new ones are shown (no separate sweep needed).
-  await q.query('DELETE FROM oauth_sign_in_forms WHERE expires <= $1', [f.now]);
+/**
+ * Records a form as spent by a successful sign-in; false when it already was. The forms themselves
+ * are not stored (they are signed and carried by the page): only spent ones, until their end, and
+ * only after a password was checked, so anonymous views write nothing. Retention sweeps them.
+ */
+export async function spendSignInForm(q: Queryable, id: string, f: SignInFormRow, now: number): Promise<boolean> {
   const inserted = await q.query(
     `INSERT INTO oauth_sign_in_forms (nonce_hash, binding_hash, client_id, redirect_uri, state, code_challenge, code_challenge_method, expiration, created, expires)
-     SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10
-      WHERE (SELECT count(*) FROM oauth_sign_in_forms WHERE client_id = $3) < $11
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT (nonce_hash) DO NOTHING
      RETURNING nonce_hash`,
-    [f.nonce_hash, f.binding_hash, f.client_id, f.redirect_uri, f.state, f.code_challenge, f.code_challenge_method, f.expiration, f.now, f.expires, cap],
+    [id, f.binding_hash, f.client_id, f.redirect_uri, f.state, f.code_challenge, f.code_challenge_method, f.expiration, now, f.expires],
   );
   return inserted.length > 0;
-}
-
-export async function findSignInForm(q: Queryable, nonceHash: string, now: number): Promise<SignInFormRow | undefined> {
-  const [row] = await q.query<SignInFormRow>('SELECT * FROM oauth_sign_in_forms WHERE nonce_hash = $1 AND expires > $2', [nonceHash, now]);
-  return row;
-}
-
-/** A form is used once: the first answer (sign-in or cancel) deletes it; a second gets nothing. */
-export async function takeSignInForm(q: Queryable, nonceHash: string, now: number): Promise<SignInFormRow | undefined> {
-  const [row] = await q.query<SignInFormRow>('DELETE FROM oauth_sign_in_forms WHERE nonce_hash = $1 AND expires > $2 RETURNING *', [nonceHash, now]);
-  return row;
 }
 
 // ------------------------------------------------------------------ codes and refresh tokens
