@@ -34,6 +34,14 @@ export const LIMITS = {
   webhookNameChars: 256,
   webhookSecretChars: 256,
   itemIdLength: 32,
+  /**
+   * Dependency answers (content/items/<id>/dependents | dependencies): the most edges one answer
+   * lists (edges are one per (from, to, kind), with a count), and the most reference rows one step
+   * of the walk reads; past either the answer says `truncated`. With the 2,000 items an answer may
+   * name, this keeps the worst answer under about 1 MB, whatever the items' data repeats.
+   */
+  dependencyEdgesPerAnswer: 2_000,
+  dependencyReferenceRowsPerStep: 10_000,
   serviceProxyDefaultIntervalSeconds: 60,
   thumbnailWidths: [200, 400, 800, 2400] as const,
   /** Tokens. */
@@ -67,13 +75,18 @@ export const LIMITS = {
   roleNameChars: 128,
   roleDescriptionChars: 250,
   /**
-   * File bytes of one multipart request held in memory while its token has not been seen yet
-   * (rest-js and FormData send the token field after the file); nothing reaches the disk before
-   * the caller is authorised. Larger files need the token first (header, query or an earlier field).
+   * File bytes of one multipart request received before its token (rest-js's addItem and
+   * addItemPart, and FormData, send the `token` field after the file). They are spooled to a
+   * temporary file, never kept in memory, and removed unless the token that follows authorises
+   * the caller. The documented multipart upload asks only that parts be at least 5 MB; this lets
+   * a part (or a whole file sent in one request) of up to 100 MB come before its token. Larger
+   * files need the token first (the X-Esri-Authorization header, the query, or an earlier field).
    */
-  fileBytesBeforeToken: 10 * 1024 * 1024,
-  /** The same, over all requests of one process at once: anonymous bodies cannot exhaust memory. */
-  fileBytesBeforeTokenAllRequests: 64 * 1024 * 1024,
+  fileBytesBeforeToken: 100 * 1024 * 1024,
+  /** The same, over the requests of one source address at once: room for one largest part and a half. */
+  fileBytesBeforeTokenPerSource: 150 * 1024 * 1024,
+  /** The same, over all requests of one process at once: what unknown callers can make it hold on disk. */
+  fileBytesBeforeTokenAllRequests: 1024 * 1024 * 1024,
   /** Request bodies (form fields); file uploads have their own limits. */
   formBodyBytes: 8 * 1024 * 1024,
   fieldBytes: 4 * 1024 * 1024,

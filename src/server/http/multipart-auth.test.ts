@@ -4,8 +4,9 @@
  * follow the operation (none where it takes none, one per file parameter, each within its cap).
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
 import { LIMITS } from '../../shared/limits.ts';
@@ -71,7 +72,7 @@ async function textItem(user: string) {
 }
 
 describe('an anonymous upload', () => {
-  it('to addItem, addPart or update writes nothing and answers Token Required (499)', async () => {
+  it('to addItem, addPart or update keeps nothing and answers Token Required (499)', async () => {
     const id = await startUpload('user1');
     const item = await textItem('user1');
     for (const url of ['content/users/user1/addItem', `content/users/user1/items/${id}/addPart?partNum=1`, `content/users/user1/items/${item.id}/update`]) {
@@ -83,31 +84,34 @@ describe('an anonymous upload', () => {
       ]);
       expect(res.error, url).toMatchObject({ code: 499, message: 'Token Required' });
     }
+    // What was spooled while the caller was unknown is gone once the answer is sent.
     await settle();
-    expect(created).toEqual([]);
     expect(await tmpFiles()).toBe(0);
   });
 
-  it('larger than the allowance held before a token is refused once the allowance is passed, nothing written', async () => {
+  it('larger than the allowance before a token is refused as too large (413, not 499), nothing kept', async () => {
     const res = await send('content/users/user1/addItem', [
       ['f', 'json'],
       ['file', [bytes(LIMITS.fileBytesBeforeToken + MB), 'big.bin']],
+      ['token', tokens.user1],
     ]);
-    expect(res.error).toMatchObject({ code: 499, message: 'Token Required' });
-    expect(res.error.details[0]).toContain('before the file');
+    expect(res.error).toMatchObject({ code: 413 });
+    expect(res.error.details[0]).toContain('send the token first');
     await settle();
-    expect(created).toEqual([]);
+    expect(await tmpFiles()).toBe(0);
   });
 
-  it('with an invalid token (header, or a field after the file) writes nothing and answers 498', async () => {
+  it('with an invalid token in the header writes nothing; after the file, keeps nothing; both answer 498', async () => {
     const fields: [string, string | [Blob, string]][] = [
       ['f', 'json'],
       ['file', [bytes(MB), 'a.csv']],
     ];
     expect((await send('content/users/user1/addItem', fields, { 'x-esri-authorization': 'Bearer not-a-token' })).error.code).toBe(498);
-    expect((await send('content/users/user1/addItem', [...fields, ['token', 'not-a-token']])).error.code).toBe(498);
     await settle();
     expect(created).toEqual([]);
+    expect((await send('content/users/user1/addItem', [...fields, ['token', 'not-a-token']])).error.code).toBe(498);
+    await settle();
+    expect(await tmpFiles()).toBe(0);
   });
 });
 
@@ -203,4 +207,77 @@ describe('file parts follow the operation', () => {
     await settle();
     expect(await tmpFiles()).toBe(0);
   });
+});
+
+describe('file bytes before the token', () => {
+  it('a 12 MB part with the token after it (as rest-js sends addItemPart) is stored', async () => {
+    const id = await startUpload('user1');
+    const res = await send(`content/users/user1/items/${id}/addPart?partNum=1`, [
+      ['file', [bytes(12 * MB), 'part1']],
+      ['f', 'json'],
+      ['token', tokens.user1],
+    ]);
+    expect(res, JSON.stringify(res)).toMatchObject({ success: true, id });
+    expect(await svc.post(`content/users/user1/items/${id}/parts`, {}, tokens.user1)).toEqual({ parts: [1] });
+  });
+
+  /** A token-last addItem body whose file stops after `first` bytes until `go` resolves. */
+  function heldUpload(first: number, rest: number, go: Promise<void>, from: string) {
+    const boundary = `----hold${Math.random().toString(16).slice(2)}`;
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="held.csv"\r\nContent-Type: text/csv\r\n\r\n`;
+    const tail = (fields: Record<string, string>) =>
+      Object.entries(fields)
+        .map(([k, v]) => `\r\n--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}`)
+        .join('') + `\r\n--${boundary}--\r\n`;
+    async function* body() {
+      yield Buffer.from(head);
+      for (let n = 0; n < first; n += MB) yield Buffer.alloc(Math.min(MB, first - n), 120);
+      await go;
+      for (let n = 0; n < rest; n += MB) yield Buffer.alloc(Math.min(MB, rest - n), 120);
+      yield Buffer.from(tail({ f: 'json', title: 'Held', type: 'CSV', token: tokens.user1 }));
+    }
+    return svc.app.inject({
+      method: 'POST',
+      url: '/sharing/rest/content/users/user1/addItem',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Readable.from(body()),
+      remoteAddress: from,
+    });
+  }
+
+  /** Resolves once a spooled file in the tmp folder holds at least `size` bytes. */
+  async function spooled(size: number) {
+    for (let i = 0; i < 400; i++) {
+      for (const name of await readdir(tmpDir).catch(() => [] as string[])) {
+        if ((await stat(path.join(tmpDir, name)).catch(() => ({ size: 0 }))).size >= size) return;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`no spooled file of ${size} bytes`);
+  }
+
+  it('one address may not hold more than its share before the token; other addresses and the held upload go on', async () => {
+    let release!: () => void;
+    const go = new Promise<void>((r) => (release = r));
+    const first = LIMITS.fileBytesBeforeToken - 5 * MB;
+    const held = heldUpload(first, 2 * MB, go, '127.0.0.1');
+    await spooled(first);
+    // The same address: the first upload's bytes and these pass the per-source cap.
+    const over = LIMITS.fileBytesBeforeTokenPerSource - first + MB;
+    const refused = await heldUpload(over, 0, Promise.resolve(), '127.0.0.1');
+    expect(refused.json().error).toMatchObject({ code: 413 });
+    expect(refused.json().error.details[0]).toContain('one address');
+    expect(refused.headers.connection).toBe('close');
+    // Another address is not held back by the first one's bytes.
+    const other = await heldUpload(over, 0, Promise.resolve(), '127.0.0.2');
+    expect(other.json(), other.body).toMatchObject({ success: true });
+    release();
+    const done = await held;
+    expect(done.json(), done.body).toMatchObject({ success: true });
+    const [row] = await svc.db.query<{ size: number }>('SELECT size FROM items WHERE id = $1', [done.json().id]);
+    expect(Number(row.size)).toBe(first + 2 * MB);
+    // The share is given back: the same address may spool again.
+    const again = await heldUpload(over, 0, Promise.resolve(), '127.0.0.1');
+    expect(again.json(), again.body).toMatchObject({ success: true });
+  }, 60_000);
 });

@@ -1,15 +1,16 @@
 /**
  * Multipart bodies: text fields become parameters like urlencoded ones; file parts are streamed to
  * temporary files (memory stays flat whatever the size) and removed after the response unless an
- * operation moved them into the blob store.
+ * operation moved them into the blob store. A file part that arrives before the request's token is
+ * spooled within per-request, per-address and per-process caps; the others after the caller is
+ * authorised.
  */
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
 import type { PortalContext } from '../context.ts';
 import { callerOfRequest, tokenFrom } from './auth.ts';
@@ -46,9 +47,9 @@ declare module 'fastify' {
 
 export function installMultipartBodies(app: FastifyInstance, portal: PortalContext): void {
   // Callback hooks: most requests are not multipart and pass through without a promise.
-  app.addHook('preHandler', (req, _reply, done) => {
+  app.addHook('preHandler', (req, reply, done) => {
     if (!req.isMultipart()) return done();
-    collect(req, portal).then((body) => {
+    collect(req, reply, portal).then((body) => {
       req.body = body;
       done();
     }, done);
@@ -61,39 +62,61 @@ export function installMultipartBodies(app: FastifyInstance, portal: PortalConte
 }
 
 /**
- * File bytes received before the request's token was seen, held in memory (never on disk) across
- * all requests of this process. rest-js and browsers' FormData put the `token` field after the
- * file, so the first bytes of an honest upload can arrive before the caller is known.
+ * File bytes received before their request's token was seen, spooled to temporary files (memory
+ * stays flat) and counted per source address and over the process while the caller is unknown.
+ * rest-js's addItem/addItemPart and browsers' FormData put the `token` field after the file, so an
+ * honest upload's file can arrive before its caller is known; these caps keep what strangers can
+ * make the service hold on disk to a bounded amount (docs/security.md "Uploads before the token").
  */
-let heldBeforeToken = 0;
+const spooledBySource = new Map<string, number>();
+let spooledAll = 0;
 
-/** A file part read before the token: its bytes wait in memory until the caller is authorised. */
+/** What one request has spooled before its token; `release` gives its bytes back to the budgets. */
+function beforeTokenBudget(source: string) {
+  let mine = 0;
+  return {
+    take(n: number) {
+      const ofSource = spooledBySource.get(source) ?? 0;
+      if (mine + n > LIMITS.fileBytesBeforeToken) throw beforeTokenTooLarge('this request', LIMITS.fileBytesBeforeToken);
+      if (ofSource + n > LIMITS.fileBytesBeforeTokenPerSource)
+        throw beforeTokenTooLarge('the uploads of one address at once', LIMITS.fileBytesBeforeTokenPerSource);
+      if (spooledAll + n > LIMITS.fileBytesBeforeTokenAllRequests) throw beforeTokenTooLarge('all uploads at once', LIMITS.fileBytesBeforeTokenAllRequests);
+      mine += n;
+      spooledAll += n;
+      spooledBySource.set(source, ofSource + n);
+    },
+    release() {
+      if (!mine) return;
+      spooledAll -= mine;
+      const left = (spooledBySource.get(source) ?? 0) - mine;
+      if (left > 0) spooledBySource.set(source, left);
+      else spooledBySource.delete(source);
+      mine = 0;
+    },
+  };
+}
+
+/** A file part read before the token: spooled, and given to the handler once the caller is authorised. */
 interface HeldFile {
   file: UploadedFile;
   field: string;
-  chunks: Buffer[];
 }
 
-async function collect(req: FastifyRequest, portal: PortalContext): Promise<Record<string, unknown>> {
+async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalContext): Promise<Record<string, unknown>> {
   const body = Object.create(null) as Record<string, unknown>;
   const declared = req.routeOptions.config?.files;
   req.uploadedFiles = [];
   const held: HeldFile[] = [];
-  let heldBytes = 0;
+  const budget = beforeTokenBudget(req.ip);
   let authorised = false;
   let tmpReady = false;
   const seen = new Set<string>();
-  // Authorises the caller once a token is known; then any held file goes to disk.
+  // Authorises the caller once a token is known; then the spooled files are the handler's.
   const authoriseWith = async (token: string) => {
     await authoriseUpload(req, portal, token, declared!);
     authorised = true;
-    for (const h of held.splice(0)) {
-      await ensureTmp();
-      await pipeline(Readable.from(h.chunks), createWriteStream(h.file.path));
-      body[h.field] = h.file;
-    }
-    heldBeforeToken -= heldBytes;
-    heldBytes = 0;
+    for (const h of held.splice(0)) body[h.field] = h.file;
+    budget.release();
   };
   const ensureTmp = async () => {
     if (!tmpReady) await mkdir(portal.tmpDir, { recursive: true });
@@ -144,29 +167,18 @@ async function collect(req: FastifyRequest, portal: PortalContext): Promise<Reco
         new ApiError(413, cap && cap.bytes <= partCap ? cap.message : 'The uploaded file is larger than this service accepts.', [
           `'${field}' is larger than ${limit} bytes`,
         ]);
+      await ensureTmp();
+      req.uploadedFiles.push(file);
       if (authorised) {
-        await ensureTmp();
-        req.uploadedFiles.push(file);
         await pipeline(part.file, capped(limit, tooLarge), createWriteStream(file.path));
       } else {
-        // No token yet: keep the bytes in memory, within a small allowance, until one arrives.
-        const h: HeldFile = { file, field, chunks: [] };
-        held.push(h);
-        req.uploadedFiles.push(file);
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          if (file.size + chunk.length > limit) throw tooLarge();
-          if (heldBytes + chunk.length > LIMITS.fileBytesBeforeToken || heldBeforeToken + chunk.length > LIMITS.fileBytesBeforeTokenAllRequests)
-            throw tokenFirst();
-          heldBytes += chunk.length;
-          heldBeforeToken += chunk.length;
-          file.size += chunk.length;
-          h.chunks.push(chunk);
-        }
-        continue;
+        // No token yet: spool within the budgets until one arrives (removed after the answer if none does).
+        held.push({ file, field });
+        await pipeline(part.file, capped(limit, tooLarge), counted((n) => budget.take(n)), createWriteStream(file.path));
       }
       if (part.file.truncated) throw tooLarge();
       file.size = part.file.bytesRead;
-      body[field] = file;
+      if (authorised) body[field] = file;
     }
     // The body ended with files still held: no token came (or none that a field could carry).
     if (held.length) {
@@ -175,22 +187,35 @@ async function collect(req: FastifyRequest, portal: PortalContext): Promise<Reco
       await authoriseWith(token);
     }
   } catch (err) {
+    // The rest of a refused body is not read: close the connection after the answer, or the client
+    // (which cannot read the answer before it has sent its body) waits on a body nobody reads.
+    reply.header('connection', 'close');
     if (err instanceof ApiError) throw err;
     const e = err as { code?: string; message?: string; statusCode?: number };
     if (req.uploadByteCap && e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, req.uploadByteCap.message, [e.message ?? 'too large']);
     if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'The uploaded file is larger than this service accepts.', [e.message ?? 'too large']);
     throw new ApiError(e.statusCode && e.statusCode < 500 ? e.statusCode : 400, 'The multipart body could not be read.', [e.message ?? String(err)]);
   } finally {
-    heldBeforeToken -= heldBytes;
+    budget.release();
   }
   return body;
 }
 
-/** Token Required, saying how to send a large file: the token before it. */
-const tokenFirst = () =>
-  new ApiError(499, 'Token Required', [
-    `Token Required. File parts sent before the token are accepted up to ${LIMITS.fileBytesBeforeToken / (1024 * 1024)} MB; send the token in the X-Esri-Authorization header, the query string, or a field before the file.`,
+/** Too many bytes before the token: a size refusal (413) that says how to send the file instead. */
+const beforeTokenTooLarge = (scope: string, bytes: number) =>
+  new ApiError(413, 'The file sent before the token is larger than this service accepts.', [
+    `File bytes sent before the token are accepted up to ${bytes / (1024 * 1024)} MB for ${scope}; send the token first (the X-Esri-Authorization header, the query string, or a field before the file), or the file in smaller parts (addPart).`,
   ]);
+
+/** A stream stage that counts each chunk against `take` (which throws when a budget is spent). */
+function counted(take: (n: number) => void) {
+  return async function* (source: AsyncIterable<Buffer>) {
+    for await (const chunk of source) {
+      take(chunk.length);
+      yield chunk;
+    }
+  };
+}
 
 /** A stream stage that fails as soon as more than `limit` bytes passed (before they reach the disk). */
 function capped(limit: number, tooLarge: () => Error) {
