@@ -167,9 +167,11 @@ export function updateItem(
   username: string,
   itemId: string,
   /** `text`: new data as text (a web map's or app's JSON), as rest-js's updateItem sends it (facts §3). */
-  fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean; text?: string },
+  /** `file`: new data for a file item (its type stays). */
+  fields: ItemFieldsInput & { thumbnail?: File; clearEmptyFields?: boolean; text?: string; file?: File },
+  options: FormRequestOptions = {},
 ): Promise<{ success: true }> {
-  return postForm(`${ownedItem(username, itemId)}/update`, withoutUndefined(fields));
+  return postForm(`${ownedItem(username, itemId)}/update`, withoutUndefined(fields), options);
 }
 
 /** `folder`: a folder id, or "/" for the root. */

@@ -228,62 +228,130 @@ export function readAnswer<T>(httpStatus: number, statusText: string, text: stri
 export interface FormRequestOptions extends Pick<RequestOptions, 'signal'> {
   /** Bytes of the body sent so far, as the browser reports them. */
   onUploadProgress?: (sent: number, total: number) => void;
+  /** No upload progress for this long (ms) while the body is being sent fails the upload as stalled. */
+  stallMs?: number;
 }
+
+/**
+ * A body that makes no progress for this long is not going to finish: some servers stop reading a
+ * body they refused without closing the connection, and the browser then waits for ever.
+ */
+export const UPLOAD_STALL_MS = 60_000;
 
 /** The URL and token of a REST operation, as request() would address it. */
 function operationUrl(path: string): { url: string; token?: string } {
   return { url: `${normalizePortalUrl(connection.portalUrl)}/${path.replace(/^\/+/, '')}`, token: connection.token };
 }
 
+type FormFields = Record<string, ParamValue | Blob | { blob: Blob; filename: string }>;
+
 /**
  * POSTs a multipart/form-data body (files, and the fields beside them) to one REST operation.
- * Uses XMLHttpRequest because fetch cannot report upload progress; the token and f=json are
- * added as form fields, as the portal's own clients send them.
+ * Uses XMLHttpRequest because fetch cannot report upload progress. The token goes in the
+ * `X-Esri-Authorization: Bearer` header (ArcGIS Online and Enterprise accept it, and allow it in
+ * CORS), so the portal knows the caller before the first file byte: a portal may refuse, or stop
+ * reading, file bytes that arrive before the token (as a `token` field after the file would).
  */
-export async function postForm<T>(
-  path: string,
-  fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>,
-  options: FormRequestOptions = {},
-): Promise<T> {
+export async function postForm<T>(path: string, fields: FormFields, options: FormRequestOptions = {}): Promise<T> {
   const { url, token } = operationUrl(path);
   const portalUrl = normalizePortalUrl(connection.portalUrl);
   try {
-    return await sendForm<T>(url, token, fields, options);
+    try {
+      return await sendForm<T>(url, token, fields, options);
+    } catch (err) {
+      const retryToken = await tokenAfterRefusal(err, portalUrl, token, true);
+      if (retryToken === null) throw err;
+      return await sendForm<T>(url, retryToken, fields, options);
+    }
   } catch (err) {
-    const retryToken = await tokenAfterRefusal(err, portalUrl, token, true);
-    if (retryToken === null) throw err;
-    return sendForm<T>(url, retryToken, fields, options);
+    throw token ? asUploadError(err, url) : err;
   }
 }
 
-function sendForm<T>(
-  url: string,
-  token: string | undefined,
-  fields: Record<string, ParamValue | Blob | { blob: Blob; filename: string }>,
-  options: FormRequestOptions,
-): Promise<T> {
+/**
+ * A 498/499 to an upload that carried the session's token is about this upload (a proxy that drops
+ * the header, a body the portal stopped reading), not proof that the session ended: signing the
+ * member out there would lose the form. It becomes an upload error; a session that really ended is
+ * noticed by the next ordinary request.
+ */
+function asUploadError(err: unknown, url: string): unknown {
+  if (!(err instanceof ApiError) || !err.isSessionInvalid) return err;
+  return new ApiError({
+    code: 400,
+    messageCode: 'UPLOAD_REFUSED',
+    message: 'The portal refused the upload.',
+    details: [
+      `The portal answered ${err.code} (${err.message}) although the upload carried the session's token. You are still signed in; try again, and if it happens again ask the portal's administrator whether a proxy drops the X-Esri-Authorization header.`,
+      ...err.detailLines.filter((l) => l !== err.message),
+    ],
+    url,
+  });
+}
+
+/** The form: plain fields first, then the files, so that nothing the portal needs waits behind a file. */
+function formOf(fields: FormFields): FormData {
   const form = new FormData();
+  const files: [string, Blob, string][] = [];
   for (const [key, value] of Object.entries(fields)) {
-    if (value instanceof Blob) form.append(key, value, value instanceof File ? value.name : key);
-    else if (value && typeof value === 'object' && 'blob' in value && value.blob instanceof Blob) form.append(key, value.blob, String(value.filename));
+    if (value instanceof Blob) files.push([key, value, value instanceof File ? value.name : key]);
+    else if (value && typeof value === 'object' && 'blob' in value && value.blob instanceof Blob) files.push([key, value.blob, String(value.filename)]);
     else {
       const encoded = encodeParamValue(value);
       if (encoded !== undefined) form.append(key, encoded);
     }
   }
   if (!form.has('f')) form.append('f', 'json');
-  if (token && !form.has('token')) form.append('token', token);
+  for (const [key, blob, filename] of files) form.append(key, blob, filename);
+  return form;
+}
+
+const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MB`;
+
+function sendForm<T>(url: string, token: string | undefined, fields: FormFields, options: FormRequestOptions): Promise<T> {
+  const form = formOf(fields);
+  const stallMs = options.stallMs ?? UPLOAD_STALL_MS;
   return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const abort = () => xhr.abort();
     if (options.signal?.aborted) return reject(new DOMException('Aborted', 'AbortError'));
     options.signal?.addEventListener('abort', abort, { once: true });
-    const done = () => options.signal?.removeEventListener('abort', abort);
+    let sent = 0;
+    let total = 0;
+    let stalled: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const done = () => {
+      settled = true;
+      clearTimeout(stalled);
+      options.signal?.removeEventListener('abort', abort);
+    };
+    // Restarted by every progress event until the whole body is sent; the answer may take longer.
+    const watch = () => {
+      clearTimeout(stalled);
+      stalled = setTimeout(() => {
+        if (settled) return;
+        done();
+        xhr.abort();
+        const share = total ? ` at ${((100 * sent) / total).toFixed(1)} % (${mb(sent)} of ${mb(total)})` : '';
+        reject(
+          new ApiError({
+            code: 408,
+            messageCode: 'UPLOAD_STALLED',
+            message: 'The upload stalled.',
+            details: [`The portal accepted no more of the file for ${Math.round(stallMs / 1000)} s${share}; the upload was stopped. Try again.`],
+            url,
+          }),
+        );
+      }, stallMs);
+    };
     xhr.open('POST', url);
-    if (options.onUploadProgress) {
-      const report = options.onUploadProgress;
-      xhr.upload.onprogress = (e) => report(e.loaded, e.lengthComputable ? e.total : 0);
-    }
+    if (token) xhr.setRequestHeader('X-Esri-Authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => {
+      sent = e.loaded;
+      total = e.lengthComputable ? e.total : 0;
+      watch();
+      options.onUploadProgress?.(e.loaded, total);
+    };
+    xhr.upload.onload = () => clearTimeout(stalled);
     xhr.onload = () => {
       done();
       try {
@@ -299,16 +367,18 @@ function sendForm<T>(
           code: NETWORK_ERROR,
           messageCode: 'NETWORK_ERROR',
           message: 'The portal could not be reached.',
-          details: [`The upload to ${url} was interrupted.`],
+          details: [`The upload to ${url} was interrupted${total ? ` after ${mb(sent)} of ${mb(total)}` : ''}.`],
           url,
         }),
       );
     };
     xhr.onabort = () => {
+      if (settled) return;
       done();
       reject(new DOMException('Aborted', 'AbortError'));
     };
     xhr.send(form);
+    watch();
   });
 }
 
