@@ -169,6 +169,16 @@ export interface MemberFilter {
   terms?: string[];
   /** A condition built from a parsed search `q` (binds its values through `param`). */
   condition?: (param: (v: unknown) => string) => string;
+  /**
+   * Set to the caller's id when the caller may not see other members' email addresses: then only
+   * the caller's own address can match (a hidden field is not searchable). Unset: every address.
+   */
+  emailOwnOnly?: string;
+}
+
+/** `u.email ILIKE <pattern>`, narrowed to the caller's own row when addresses are hidden from them. */
+export function emailMatch(pattern: string, ownOnly: string | undefined, p: (v: unknown) => string): string {
+  return ownOnly === undefined ? `u.email ILIKE ${pattern}` : `(u.id = ${p(ownOnly)} AND u.email ILIKE ${pattern})`;
 }
 
 const SORT_SQL: Record<string, string> = {
@@ -194,13 +204,15 @@ function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
     conds.push(`(${parts.join(' OR ')})`);
   }
   if (f.names?.length) {
-    const parts = f.names.map((n) => `u.${n.column} ILIKE ${p(likePattern(n.value))}`);
+    const parts = f.names.map((n) =>
+      n.column === 'email' ? emailMatch(p(likePattern(n.value)), f.emailOwnOnly, p) : `u.${n.column} ILIKE ${p(likePattern(n.value))}`,
+    );
     conds.push(`(${parts.join(f.intersect ? ' AND ' : ' OR ')})`);
   }
   if (f.condition) conds.push(f.condition(p));
   for (const term of f.terms ?? []) {
     const t = p(likePattern(term));
-    conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR u.email ILIKE ${t})`);
+    conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR ${emailMatch(t, f.emailOwnOnly, p)})`);
   }
   return { sql: conds.join(' AND '), params };
 }

@@ -40,6 +40,15 @@ function orgOf(caller: Caller, orgId: string): string {
   return id;
 }
 
+/**
+ * Searches run in the caller's organization, where seesPrivateFields shows the email address to
+ * the member themself and to holders of portal:admin:viewUsers: for anyone else only their own
+ * address is searchable, so a search cannot confirm an address it would not show.
+ */
+function emailOwnOnly(caller: Caller): string | undefined {
+  return caller.privileges.has('portal:admin:viewUsers') ? undefined : caller.userId;
+}
+
 /** One page of a user search (community/users, portals/self/users/search), in the search envelope. */
 async function userSearchPage(db: Db, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
   const { total, rows } = await listMembers(db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
@@ -83,7 +92,7 @@ export function userRoutes(app: FastifyInstance): void {
     authority: visible('portal:admin:viewUsers'),
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
-      const parsed = parseUserQuery(params.q);
+      const parsed = parseUserQuery(params.q, emailOwnOnly(caller));
       const condition = parsed.condition!;
       // Without the right to view members, the caller finds only themselves.
       const filter: MemberFilter = canViewMembers(caller, caller.orgId)
@@ -120,6 +129,7 @@ export function userRoutes(app: FastifyInstance): void {
         names,
         intersect: params.applyFilterIntersection ?? false,
         terms: params.q ? params.q.split(/\s+/).filter(Boolean) : [],
+        emailOwnOnly: emailOwnOnly(caller),
       };
       if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
       const { total, rows } = await listMembers(
@@ -139,7 +149,7 @@ export function userRoutes(app: FastifyInstance): void {
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
-      const filter = { orgId, ...parseUserQuery(params.q) };
+      const filter = { orgId, ...parseUserQuery(params.q, emailOwnOnly(caller)) };
       return userSearchPage(portal.db, caller, filter, params);
     },
   });
