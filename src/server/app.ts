@@ -45,6 +45,7 @@ import { installCors } from './http/cors.ts';
 import { ApiError } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
+import { installStrictTransportSecurity } from './http/tls.ts';
 import { openBlobStore } from './store/openBlobs.ts';
 import { BlobStoreUnavailableError } from './store/blobs.ts';
 import type { Db } from './store/db.ts';
@@ -99,6 +100,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   installMultipartBodies(app, portal);
 
   installNosniff(app);
+  installStrictTransportSecurity(app, opts.config, opts.https !== undefined);
   installCors(app);
   installErrorEnvelope(app);
 

@@ -15,6 +15,7 @@ import { chmod, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generate } from 'selfsigned';
+import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.ts';
 
 /** What the server listens with: PEM text for Fastify's `https` option. */
@@ -173,4 +174,32 @@ export function trustInstructions(caFile: string): string[] {
     `  Windows:                 certutil -addstore Root ${caFile}`,
     `  Node.js clients:         NODE_EXTRA_CA_CERTS=${caFile}`,
   ];
+}
+
+/**
+ * Whether the portal is reached over HTTPS only: it listens with TLS, or its public address is
+ * https: (TLS ends at a proxy in front of it). ArcGIS says so with `allSSL: true` on portals/self
+ * and `ssl: true` on generateToken and oauth2/token ("the token must always be passed back via
+ * HTTPS"), and browsers are told to keep to HTTPS with Strict-Transport-Security.
+ */
+export function httpsOnly(config: Pick<Config, 'tls' | 'publicUrl'>): boolean {
+  return config.tls !== undefined || (config.publicUrl?.startsWith('https:') ?? false);
+}
+
+/** One year (RFC 6797): long enough to be preloaded, the value browsers' preload lists require at least. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 3600;
+
+/**
+ * Strict-Transport-Security on every answer of an HTTPS-only portal. No includeSubDomains: the
+ * portal's host name may share its domain with sites this configuration knows nothing about.
+ * Plain HTTP never gets it (RFC 6797 §7.2: a browser ignores it there anyway).
+ */
+export function installStrictTransportSecurity(app: FastifyInstance, config: Pick<Config, 'tls' | 'publicUrl'>, listensWithTls: boolean): void {
+  if (!listensWithTls && !httpsOnly(config)) return;
+  const value = `max-age=${HSTS_MAX_AGE_SECONDS}`;
+  // The callback form, as every per-request hook (http/cors.ts says why).
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.header('Strict-Transport-Security', value);
+    done();
+  });
 }

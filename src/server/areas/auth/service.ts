@@ -10,6 +10,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
+import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
@@ -82,7 +83,7 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest, sour
       req.referer?.slice(0, 512) ?? null,
     ]);
   });
-  return { token, expires, ssl: false };
+  return { token, expires, ssl: httpsOnly(ctx.config) };
 }
 
 /**

@@ -17,6 +17,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
+import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
 import { newToken, tokenHash } from '../auth/tokens.ts';
@@ -265,7 +266,7 @@ async function exchangeCode(ctx: PortalContext, p: Extract<TokenParams, { grant_
     access_token: accessToken,
     expires_in: LIMITS.oauthAccessTokenMinutes * 60,
     username: user.username,
-    ssl: false,
+    ssl: httpsOnly(ctx.config),
     refresh_token: refreshToken,
     refresh_token_expires_in: refreshMinutes * 60,
   };
@@ -287,7 +288,7 @@ async function refresh(ctx: PortalContext, clientId: string, presented: string, 
 
   const accessToken = newToken();
   const accessExpires = now + LIMITS.oauthAccessTokenMinutes * 60_000;
-  const base = { access_token: accessToken, expires_in: LIMITS.oauthAccessTokenMinutes * 60, username: user.username, ssl: false };
+  const base = { access_token: accessToken, expires_in: LIMITS.oauthAccessTokenMinutes * 60, username: user.username, ssl: httpsOnly(ctx.config) };
   if (exchangeRedirectUri === null) {
     await ctx.db.tx(async (q) => {
       // Revoked between the read and now: the foreign key would refuse the insert; say so instead.

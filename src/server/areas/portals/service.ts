@@ -7,6 +7,8 @@ import type { Queryable } from '../../store/db.ts';
 import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
+import { httpsOnly } from '../../http/tls.ts';
+import type { Config } from '../../config.ts';
 import { applyOrgVerification } from '../items/orgVerification.ts';
 import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -26,7 +28,7 @@ export async function externalMemberLimit(q: Queryable, orgId: string): Promise<
   return typeof value === 'number' && value >= 0 ? value : LIMITS.defaultExternalMembersPerGroup;
 }
 
-function portalRecord(org: OrgRow): Portal {
+function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>): Portal {
   return {
     id: org.id,
     name: org.name,
@@ -38,7 +40,7 @@ function portalRecord(org: OrgRow): Portal {
     currentVersion: CURRENT_VERSION,
     access: org.access,
     isVerified: org.is_verified,
-    allSSL: false,
+    allSSL: httpsOnly(config),
     // oauth2/authorize, token, registerApp… (docs/oauth.md).
     supportsOAuth: true,
     maxTokenExpirationMinutes: LIMITS.maxTokenExpirationMinutes,
@@ -69,7 +71,7 @@ function portalRecord(org: OrgRow): Portal {
 /** `portals/self` (orgId "self") or `portals/<orgId>`. Another organization shows only its public card. */
 export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<Portal> {
   const org = await orgOfPath(ctx, caller, orgId);
-  const record = portalRecord(org);
+  const record = portalRecord(org, ctx.config);
   if (!caller || caller.orgId !== org.id) return record;
   return {
     ...record,
@@ -93,7 +95,7 @@ async function orgOfPath(ctx: PortalContext, caller: Caller | null, orgId: strin
  */
 export async function getPortalSettings(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<PortalSettings> {
   const org = await orgOfPath(ctx, caller, orgId);
-  return { allowedRedirectUris: [], helperServices: {}, culture: portalRecord(org).culture };
+  return { allowedRedirectUris: [], helperServices: {}, culture: portalRecord(org, ctx.config).culture };
 }
 
 /** The settings an update changes, before and after. */
