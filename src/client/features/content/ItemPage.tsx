@@ -28,6 +28,7 @@ import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mut
 import { deleteItemPermission, editItemPermission, reassignItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
 import { foldersQuery, ownedItemQuery } from './queries.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
+import { ReplaceDataCard } from './ReplaceDataCard.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
@@ -165,6 +166,7 @@ function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: read
                   {item.url ? 'The item points to the URL above; it has no data of its own.' : 'The item has no data of its own.'}
                 </Text>
               )}
+              {item.name && !item.url && edit.allowed ? <ReplaceDataCard item={item} /> : null}
               <Text fw={600} size="sm" mt="sm">
                 Info files
               </Text>
