@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import type { ReferenceKind } from '../references/references.ts';
+import { LIMITS } from '../limits.ts';
 import type { ContentStatus, Item } from './items.ts';
 import { commaList, pagingParams, wireBool, wireInt } from './wire.ts';
 
@@ -21,6 +22,10 @@ export const DEPENDENCY_LIMITS = {
   maxDepth: 16,
   /** Most items one answer names; beyond it the answer says `truncated`. */
   maxNodes: 2_000,
+  /** Most edges one answer lists (each one (from, to, kind) with its count). */
+  maxEdges: LIMITS.dependencyEdgesPerAnswer,
+  /** Most reference rows one step of the walk reads. */
+  maxRowsPerStep: LIMITS.dependencyReferenceRowsPerStep,
 } as const;
 
 // ---------------------------------------------------------------- parameters
@@ -70,14 +75,20 @@ export interface DependencyNode {
   depth: number;
 }
 
-/** One reference: `from` uses `to` (the same orientation in both directions). */
+/**
+ * The references of one kind by which `from` uses `to` (the same orientation in both directions):
+ * one edge per (from, to, kind), however often the data repeats the name, with how many there
+ * are and one of them as an example (the first by path).
+ */
 export interface DependencyEdge {
   from: string;
   to: string;
   kind: ReferenceKind;
-  /** JSON Pointer to where `from`'s data names `to` ('' for relationships). */
+  /** How many references of this kind `from` holds to `to` (at least 1). */
+  count: number;
+  /** JSON Pointer to where `from`'s data names `to` ('' for relationships): the example. */
   path: string;
-  /** The string as found: an id, or a URL with its layer (`…/FeatureServer/0`). */
+  /** The string as found at `path`: an id, or a URL with its layer (`…/FeatureServer/0`). */
   value: string;
   /** For `relationship`: e.g. `Map2Service`. */
   relationshipType?: string;
@@ -110,19 +121,29 @@ export interface DependencyAnswer {
   transitive: boolean;
   /** Items the caller can see, each once (the item asked about is not among them). */
   items: DependencyNode[];
-  /** References between the item asked about and `items` (and among `items`), none to hidden items. */
+  /**
+   * References between the item asked about and `items` (and among `items`), none to hidden items:
+   * one per (from, to, kind), at most DEPENDENCY_LIMITS.maxEdges.
+   */
   edges: DependencyEdge[];
   /** direction 'uses': addresses that are no visible item. */
   urls: DependencyUrl[];
-  /** Items in the walk the caller cannot see: counted, never named. */
+  /**
+   * Items of the item's organization next to the walk that the caller cannot see: counted, never
+   * named, never walked through; only for the item's owner and its organization's administrators
+   * with viewItems (0 for anyone else), and never items of another organization.
+   */
   hidden: number;
-  /** A bound (depth, DEPENDENCY_LIMITS.maxNodes) stopped the walk: there may be more. */
+  /** A bound (depth, maxNodes, maxEdges, maxRowsPerStep) stopped the walk: there may be more. */
   truncated: boolean;
   graph: DependencyGraphInfo;
 }
 
 export interface DependencySummaryEntry extends Omit<DependencyNode, 'depth'> {
-  /** Items that use it (visible or not). */
+  /**
+   * Items of its organization that use it: all of them for its owner and for administrators with
+   * viewItems, otherwise those the caller can see.
+   */
   dependents: number;
   /** Items it uses. */
   dependencies: number;

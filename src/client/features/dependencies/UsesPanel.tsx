@@ -101,7 +101,9 @@ function AnswerView({ answer }: { answer: DependencyAnswer }) {
       {answer.truncated ? (
         <Alert color="yellow" variant="light" title="There may be more">
           <Text size="sm">
-            The list stops at {formatCount(DEPENDENCY_LIMITS.maxNodes)} items or {DEPENDENCY_LIMITS.maxDepth} levels; more items may be further along.
+            The list stops at {formatCount(DEPENDENCY_LIMITS.maxNodes)} items, {formatCount(DEPENDENCY_LIMITS.maxEdges)} links between them or{' '}
+            {DEPENDENCY_LIMITS.maxDepth} levels, and reads at most {formatCount(DEPENDENCY_LIMITS.maxRowsPerStep)} references a level; more items may be further
+            along.
           </Text>
         </Alert>
       ) : null}

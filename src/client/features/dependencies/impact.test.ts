@@ -35,9 +35,9 @@ const answer = (itemId: string, partial: Partial<DependencyAnswer>): DependencyA
 const chain = answer(LAYER, {
   items: [node(APP, 'City app', 2, 'Web Mapping Application'), node(MAP, 'City map', 1)],
   edges: [
-    { from: MAP, to: LAYER, kind: 'layer', path: '/operationalLayers/0/itemId', value: LAYER },
-    { from: MAP, to: LAYER, kind: 'layer', path: '/operationalLayers/0/url', value: `${URL}/0` },
-    { from: APP, to: MAP, kind: 'webmap', path: '/values/webmap', value: MAP },
+    { from: MAP, to: LAYER, kind: 'layer', count: 1, path: '/operationalLayers/0/itemId', value: LAYER },
+    { from: MAP, to: LAYER, kind: 'layer', count: 1, path: '/operationalLayers/0/url', value: `${URL}/0` },
+    { from: APP, to: MAP, kind: 'webmap', count: 1, path: '/values/webmap', value: MAP },
   ],
   hidden: 2,
 });
@@ -56,8 +56,8 @@ describe('impactOf', () => {
     const second = answer(LAYER2, {
       items: [node(MAP, 'City map', 1), node(LAYER, 'Parks', 1, 'Feature Service')],
       edges: [
-        { from: MAP, to: LAYER2, kind: 'table', path: '/tables/0/itemId', value: LAYER2 },
-        { from: LAYER, to: LAYER2, kind: 'relationship', path: '', value: LAYER2, relationshipType: 'Service2Service' },
+        { from: MAP, to: LAYER2, kind: 'table', count: 1, path: '/tables/0/itemId', value: LAYER2 },
+        { from: LAYER, to: LAYER2, kind: 'relationship', count: 1, path: '', value: LAYER2, relationshipType: 'Service2Service' },
       ],
       truncated: true,
     });

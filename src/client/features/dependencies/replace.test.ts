@@ -41,12 +41,12 @@ describe('dataReferrers', () => {
     const a = answer({
       items: [node(MAP, 'user1'), node(APP, 'user1', 'Web Mapping Application'), node(VIEW, 'user1', 'Feature Service')],
       edges: [
-        { from: MAP, to: OLD, kind: 'layer', path: '/operationalLayers/0/itemId', value: OLD },
-        { from: MAP, to: OLD, kind: 'layer', path: '/operationalLayers/0/url', value: `${OLD_URL}/0` },
+        { from: MAP, to: OLD, kind: 'layer', count: 1, path: '/operationalLayers/0/itemId', value: OLD },
+        { from: MAP, to: OLD, kind: 'layer', count: 1, path: '/operationalLayers/0/url', value: `${OLD_URL}/0` },
         // The app uses the map, not the old item: a transitive dependent, not rewritten.
-        { from: APP, to: MAP, kind: 'webmap', path: '/values/webmap', value: MAP },
-        { from: VIEW, to: OLD, kind: 'serviceUrl', path: '/url', value: OLD_URL },
-        { from: APP, to: OLD, kind: 'relationship', path: '', value: OLD, relationshipType: 'Map2Service' },
+        { from: APP, to: MAP, kind: 'webmap', count: 1, path: '/values/webmap', value: MAP },
+        { from: VIEW, to: OLD, kind: 'serviceUrl', count: 1, path: '/url', value: OLD_URL },
+        { from: APP, to: OLD, kind: 'relationship', count: 1, path: '', value: OLD, relationshipType: 'Map2Service' },
       ],
     });
     const r = dataReferrers(a, OLD.toUpperCase());

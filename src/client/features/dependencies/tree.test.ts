@@ -21,6 +21,7 @@ const uses = (from: number, to: number, kind: DependencyEdge['kind'] = 'layer'):
   from: id(from),
   to: id(to),
   kind,
+  count: 1,
   path: '',
   value: id(to),
 });

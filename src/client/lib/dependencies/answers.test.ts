@@ -44,7 +44,7 @@ describe('dependencyAnswerOf', () => {
   it('direct dependents of a layer: the map, with the edge from map to service and no deeper item', () => {
     const a = dependencyAnswerOf(chain(), id(1), 'usedBy');
     expect(a.items.map((i) => [i.id, i.depth])).toEqual([[id(2), 1]]);
-    expect(a.edges).toEqual([{ from: id(2), to: id(1), kind: 'layer', path: '/operationalLayers/0/url', value: `${SERVICE}/0` }]);
+    expect(a.edges).toEqual([{ from: id(2), to: id(1), kind: 'layer', count: 1, path: '/operationalLayers/0/url', value: `${SERVICE}/0` }]);
     expect(a).toMatchObject({ itemId: id(1), direction: 'usedBy', transitive: false, hidden: 0, truncated: false, urls: [] });
     expect(a.graph).toEqual({ source: 'browser', builtAt: 42, itemsRead: 4, itemsTotal: 4 });
   });
@@ -111,6 +111,25 @@ describe('dependencyAnswerOf', () => {
     const many = Array.from({ length: DEPENDENCY_LIMITS.maxNodes + 5 }, (_, i) => record(i + 2, { refs: [uses(1)] }));
     const a = dependencyAnswerOf(graphOf([record(1), ...many]), id(1), 'usedBy');
     expect(a.items).toHaveLength(DEPENDENCY_LIMITS.maxNodes);
+    expect(a.truncated).toBe(true);
+  });
+
+  it('references of one kind between two items are one edge with their count, the first by path as the example', () => {
+    const often = Array.from({ length: 2_000 }, (_, k) => ({ ...uses(1, 'layer'), path: `/operationalLayers/${String(k).padStart(4, '0')}/itemId` }));
+    const a = dependencyAnswerOf(graphOf([record(1), record(2, { refs: [...often.reverse(), uses(1, 'table')] })]), id(1), 'usedBy');
+    expect(a.edges).toEqual([
+      { from: id(2), to: id(1), kind: 'layer', count: 2_000, path: '/operationalLayers/0000/itemId', value: id(1) },
+      { from: id(2), to: id(1), kind: 'table', count: 1, path: '/ref/1', value: id(1) },
+    ]);
+  });
+
+  it('stops at maxEdges and says truncated', () => {
+    // 1,000 items each using the layer three ways: 3,000 edges among fewer than maxNodes items.
+    const kinds = ['layer', 'table', 'basemapLayer'] as const;
+    const many = Array.from({ length: 1_000 }, (_, i) => record(i + 2, { refs: kinds.map((k) => uses(1, k)) }));
+    const a = dependencyAnswerOf(graphOf([record(1), ...many]), id(1), 'usedBy');
+    expect(a.items).toHaveLength(1_000);
+    expect(a.edges).toHaveLength(DEPENDENCY_LIMITS.maxEdges);
     expect(a.truncated).toBe(true);
   });
 

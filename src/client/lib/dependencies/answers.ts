@@ -52,13 +52,24 @@ export function indexGraph(snapshot: GraphSnapshot): GraphIndex {
   const out = new Map<string, DependencyEdge[]>();
   const into = new Map<string, DependencyEdge[]>();
   const unresolved = new Map<string, DependencyUrl[]>();
+  const folded = new Map<string, DependencyEdge>();
   for (const r of snapshot.records.values()) {
     for (const ref of r.references) {
       const targets = ref.item !== undefined ? (snapshot.records.has(ref.item) ? [ref.item] : []) : (byServiceKey.get(ref.url!) ?? []);
       if (ref.url !== undefined && !targets.length) push(unresolved, r.id, { from: r.id, url: ref.url, kind: ref.kind, value: ref.value });
       for (const to of targets) {
         if (to === r.id) continue;
-        const edge: DependencyEdge = { from: r.id, to, kind: ref.kind, path: ref.path, value: ref.value };
+        // One edge per (from, to, kind), counting the references, as the portal answers.
+        const key = `${r.id}\n${to}\n${ref.kind}`;
+        const seen = folded.get(key);
+        if (seen) {
+          seen.count++;
+          // The example is the first by path.
+          if (ref.path < seen.path) Object.assign(seen, { path: ref.path, value: ref.value });
+          continue;
+        }
+        const edge: DependencyEdge = { from: r.id, to, kind: ref.kind, count: 1, path: ref.path, value: ref.value };
+        folded.set(key, edge);
         push(out, r.id, edge);
         push(into, to, edge);
       }
@@ -120,7 +131,8 @@ export function dependencyAnswerOf(graph: GraphIndex, itemId: string, direction:
           depth.set(reached, d);
           found.push(reached);
         }
-        edges.push(e);
+        if (edges.length >= DEPENDENCY_LIMITS.maxEdges) truncated = true;
+        else edges.push(e);
       }
     }
     frontier = found;

@@ -40,15 +40,18 @@ export function nodeOf(row: NodeRow): NodeFields {
   };
 }
 
-/** The rows of `ids`, split into those the caller may see (by id) and the others (only ever counted). */
+/**
+ * The rows of `ids`, split into those the caller may see (by id) and the others (id → their
+ * organization: only ever counted, and only within it). An id naming no item is in neither.
+ */
 export async function visibleRows(
   q: Queryable,
   ids: readonly string[],
   caller: Caller | null,
   callerGroups: ReadonlySet<string>,
-): Promise<{ visible: Map<string, NodeRow>; hidden: Set<string> }> {
+): Promise<{ visible: Map<string, NodeRow>; hidden: Map<string, string> }> {
   const visible = new Map<string, NodeRow>();
-  const hidden = new Set<string>();
+  const hidden = new Map<string, string>();
   if (!ids.length) return { visible, hidden };
   const rows = await q.query<NodeRow>(`${SELECT_NODE} WHERE i.id = ANY($1::text[])`, [ids]);
   for (const row of rows) {
@@ -56,7 +59,7 @@ export async function visibleRows(
     // An upload still open (not committed) is its owner's only, as search has it.
     const mayView = canViewItem(row as ItemRow, caller, callerGroups) && (row.status !== 'partial' || row.owner_id === caller?.userId);
     if (mayView) visible.set(row.id, row);
-    else hidden.add(row.id);
+    else hidden.set(row.id, row.org_id);
   }
   return { visible, hidden };
 }

@@ -83,13 +83,28 @@ describe('unused', () => {
     expect(await summary({ view: 'unused', types: LAYER, start: '50' })).toMatchObject({ total: 3, num: 0, nextStart: -1, results: [] });
   });
 
-  it('an item used only by something the caller cannot see is still used; items the caller cannot see are not listed', async () => {
+  it('a member counts only the dependents they can see, except of their own items; items they cannot see are not listed', async () => {
     // user1 sees no admin item (all private): only their own layer is listed, and not `used`.
     const a = await summary({ view: 'unused', types: LAYER }, 'user1');
     expect(ids(a)).toEqual([userLayer]);
+    // `used` is used only by the admin's private map M1: to user1 that map is not there, so neither is the use.
     await svc.post(`content/users/admin/items/${used}/share`, { org: 'true' }, tokens.admin);
+    expect(ids(await summary({ view: 'unused', types: LAYER }, 'user1'))).toEqual([userLayer, used]);
+    expect(ids(await summary({ view: 'usedByMany', minDependents: '1', types: LAYER }, 'user1'))).toEqual([]);
+    // Once M1 is shared with the organization, user1 sees the use.
+    await svc.post(`content/users/admin/items/${maps[0]}/share`, { org: 'true' }, tokens.admin);
     expect(ids(await summary({ view: 'unused', types: LAYER }, 'user1'))).toEqual([userLayer]);
-    expect(ids(await summary({ view: 'usedByMany', minDependents: '1', types: LAYER }, 'user1'))).toEqual([used]);
+    const many = await summary({ view: 'usedByMany', minDependents: '1', types: LAYER }, 'user1');
+    expect(many.results.map((r) => [r.id, r.dependents])).toEqual([[used, 1]]);
+    // The owner of an item counts every dependent of it: a private map of the admin's using user1's layer.
+    const mine = await add('admin', { title: 'Uses mine', type: MAP, text: webMap(userLayer) });
+    expect((await summary({ view: 'usedByMany', minDependents: '1', types: LAYER }, 'user1')).results.map((r) => [r.id, r.dependents])).toEqual([
+      [used, 1],
+      [userLayer, 1],
+    ]);
+    await svc.post(`content/users/admin/items/${mine}/delete`, {}, tokens.admin);
+    await svc.post(`content/users/admin/items/${maps[0]}/share`, { org: 'false', everyone: 'false' }, tokens.admin);
+    expect(ids(await summary({ view: 'unused', types: LAYER }, 'user1'))).toEqual([userLayer, used]);
   });
 });
 
@@ -104,7 +119,7 @@ describe('usedByMany', () => {
     const m = await summary({ view: 'usedByMany', minDependents: '1', types: MAP });
     expect(ids(m)).toEqual([]);
     const unused = await summary({ view: 'unused', types: MAP, num: '100' });
-    expect(unused.results.filter((r) => maps.includes(r.id)).map((r) => r.dependencies)).toEqual([2, 1, 1]);
+    expect(maps.map((id) => unused.results.find((r) => r.id === id)?.dependencies)).toEqual([2, 1, 1]);
   });
 
   it('bad parameters get the 400 envelope; another organization is refused', async () => {
@@ -133,5 +148,40 @@ describe('start-up indexing', () => {
     expect(a.items.map((n: { id: string }) => n.id)).toEqual([old]);
     // Nothing left: the next start reads nothing.
     expect(await indexPendingItems(svc.app.portal)).toBe(0);
+  });
+});
+
+describe('dependent counts kept in the index (migration 023)', () => {
+  const stored = async (id: string) =>
+    (await svc.db.query<{ dependents: number }>('SELECT dependents FROM item_reference_state WHERE item_id = $1', [id]))[0]?.dependents;
+
+  it('follow updates, deletes, relationships and a change of service key; another organization never counts', async () => {
+    const target = await add('admin', { title: 'Counted', type: LAYER, url: url('Counted') });
+    expect(await stored(target)).toBe(0);
+    // By id and by URL from one map: one dependent.
+    const m = await add('admin', {
+      title: 'Counting map',
+      type: MAP,
+      text: JSON.stringify({ operationalLayers: [{ itemId: target }, { url: `${url('Counted')}/0` }] }),
+    });
+    expect(await stored(target)).toBe(1);
+    const byUrl = await add('admin', { title: 'By URL', type: MAP, text: JSON.stringify({ operationalLayers: [{ url: `${url('Elsewhere')}/1` }] }) });
+    expect(await stored(target)).toBe(1);
+    // The layer's URL moves to what `byUrl` names: that map now counts, the first still uses it by id.
+    await svc.post(`content/users/admin/items/${target}/update`, { url: url('Elsewhere') }, tokens.admin);
+    expect(await stored(target)).toBe(2);
+    await svc.post(`content/users/admin/items/${m}/update`, { text: JSON.stringify({ operationalLayers: [] }) }, tokens.admin);
+    expect(await stored(target)).toBe(1);
+    const form = await add('admin', { title: 'Counting form', type: 'Form', text: '{}' });
+    await svc.post('content/users/admin/addRelationship', { originItemId: form, destinationItemId: target, relationshipType: 'Survey2Service' }, tokens.admin);
+    expect(await stored(target)).toBe(2);
+    await svc.post(`content/users/admin/items/${form}/delete`, {}, tokens.admin);
+    await svc.post(`content/users/admin/items/${byUrl}/delete`, {}, tokens.admin);
+    expect(await stored(target)).toBe(0);
+    // Another organization's map naming it by id.
+    const partner = await svc.post('content/users/partner_admin/addItem', { title: 'Partner map', type: MAP, text: webMap(target) }, tokens.partner_admin);
+    expect(partner.success).toBe(true);
+    expect(await stored(target)).toBe(0);
+    for (const id of [target, m]) await svc.post(`content/users/admin/items/${id}/delete`, {}, tokens.admin);
   });
 });

@@ -2,97 +2,90 @@
  * portals/<orgId>/dependencies: the organization's clean-up candidates (`unused`: items nothing
  * uses, oldest modified first) and its most used items (`usedByMany`: at least minDependents
  * dependents, most first). Only the caller's own organization; only items the caller may see are
- * listed, but every dependent counts, seen or not: an item used only by something the caller cannot
- * see is still used. Paged like search (start 1-based, nextStart -1 at the end).
+ * listed. Paged like search (start 1-based, nextStart -1 at the end).
+ *
+ * Dependents are items of the organization (another organization's items naming one are none).
+ * Administrators with viewItems and an item's owner count all of them, from the per-item counts
+ * the index keeps (migration 023): a page of the view is a page of an index. Anyone else counts
+ * the dependents they may see: a count never tells them of an item they cannot see (issue 35).
  */
 import type { DependencySummaryAnswer, DependencySummaryEntry, DependencySummaryParams } from '../../../shared/contract/dependencies.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
-import { edgesInto, edgesOutOf } from './edges.ts';
 import { nodeOf, SELECT_NODE, type NodeRow } from './nodes.ts';
 
-/** Every (item, dependent) pair of the organization's items, each once, no item counted as its own dependent. */
-const DEPENDENT_PAIRS = `
-  SELECT r.target_item AS id, r.item_id AS from_id
-    FROM item_references r JOIN items t ON t.id = r.target_item AND t.org_id = $2
-  UNION
-  SELECT s.item_id, r.item_id
-    FROM item_reference_state s JOIN item_references r ON r.org_id = s.org_id AND r.target_url = s.service_key
-   WHERE s.org_id = $2 AND s.service_key IS NOT NULL
-  UNION
-  SELECT l.destination_id, l.origin_id FROM relationships l JOIN items t ON t.id = l.destination_id AND t.org_id = $2`;
+/** Who may see item `a`: items/access.ts canViewItem for a member of its organization ($1 the caller, $3 viewItems), as search writes it. */
+const mayView = (a: string) =>
+  `(${a}.access IN ('public', 'org') OR ${a}.owner_id = $1 OR $3::boolean
+    OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = ${a}.id AND vm.user_id = $1))
+   AND ${a}.status <> 'partial'`;
 
-/**
- * The item `i` has no dependent (no other item naming it by id or by its service key, no
- * relationship's origin). Three NOT EXISTS joined by AND, not one NOT (… OR …): each is then an anti-join.
- */
-const NO_DEPENDENT = `
-  NOT EXISTS (SELECT 1 FROM item_references r WHERE r.target_item = i.id AND r.item_id <> i.id)
-  AND NOT EXISTS (SELECT 1 FROM item_reference_state s JOIN item_references r ON r.org_id = s.org_id AND r.target_url = s.service_key
-                   WHERE s.item_id = i.id AND s.service_key IS NOT NULL AND r.item_id <> i.id)
-  AND NOT EXISTS (SELECT 1 FROM relationships l WHERE l.destination_id = i.id AND l.origin_id <> i.id)`;
+/** The dependents of item `i` (its state row `st`) the caller may see: the recount of migration 023, visible ones only. */
+const VISIBLE_DEPENDENTS = `(SELECT count(*)::int FROM (
+    SELECT r.item_id AS d FROM item_references r WHERE r.target_item = i.id AND r.org_id = i.org_id
+    UNION SELECT r.item_id FROM item_references r WHERE st.service_key IS NOT NULL AND r.org_id = st.org_id AND r.target_url = st.service_key
+    UNION SELECT l.origin_id FROM relationships l WHERE l.destination_id = i.id
+  ) x JOIN items di ON di.id = x.d WHERE di.id <> i.id AND di.org_id = i.org_id AND ${mayView('di')})`;
 
 export async function dependencySummary(ctx: PortalContext, caller: Caller, orgId: string, p: DependencySummaryParams): Promise<DependencySummaryAnswer> {
   if (orgId !== caller.orgId) throw forbidden("Another organization's dependencies cannot be read.");
-  const params: unknown[] = [caller.userId, orgId, caller.privileges.has('portal:admin:viewItems')];
+  const seesAll = caller.privileges.has('portal:admin:viewItems');
+  const params: unknown[] = [caller.userId, orgId, seesAll];
   const bind = (v: unknown) => `$${params.push(v)}`;
-  // Who may see what: items/access.ts canViewItem, as search writes it in SQL.
-  const where = [
-    'i.org_id = $2',
-    `(i.access = 'public' OR i.owner_id = $1 OR i.access = 'org' OR $3::boolean
-      OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = i.id AND vm.user_id = $1))`,
-    `i.status <> 'partial'`,
-  ];
-  if (p.owners?.length) where.push(`lower(o.username) = ANY(${bind(p.owners.map((o) => o.toLowerCase()))}::text[])`);
+  const where = ['i.org_id = $2', mayView('i')];
+  if (p.owners?.length)
+    where.push(
+      `i.owner_id IN (SELECT u.id FROM users u WHERE u.org_id = $2 AND lower(u.username) = ANY(${bind(p.owners.map((o) => o.toLowerCase()))}::text[]))`,
+    );
   if (p.types?.length) where.push(`i.type = ANY(${bind(p.types)}::text[])`);
   if (p.modifiedBefore !== undefined) where.push(`i.modified < ${bind(p.modifiedBefore)}`);
-  const min = p.view === 'usedByMany' ? bind(p.minDependents) : '';
-  // Offset and limit are bound last: countAll drops them.
-  const offset = bind(p.start - 1);
-  const limit = bind(p.num);
-  const select = SELECT_NODE;
-
-  let sql: string;
+  // The count this caller may know: all of them (viewItems, or their own item), or those they may see.
+  const n = seesAll ? 'st.dependents' : `CASE WHEN i.owner_id = $1 THEN st.dependents ELSE ${VISIBLE_DEPENDENTS} END`;
+  let filter: string;
+  let order: string;
   if (p.view === 'unused') {
-    sql = `${select} WHERE ${where.join(' AND ')} AND ${NO_DEPENDENT}`;
-    sql = `SELECT x.*, count(*) OVER () AS total FROM (${sql}) x ORDER BY x.modified, x.id OFFSET ${offset} LIMIT ${limit}`;
+    // No dependent at all has none visible either: the stored count decides most rows without a recount.
+    filter = seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> $1 AND ${VISIBLE_DEPENDENTS} = 0))`;
+    order = 'i.modified, i.id';
   } else {
-    const counted = `SELECT id, count(*)::int AS n FROM (${DEPENDENT_PAIRS}) d WHERE d.id <> d.from_id GROUP BY id HAVING count(*) >= ${min}`;
-    sql = `SELECT x.*, count(*) OVER () AS total FROM (
-             SELECT li.*, c.n FROM (${counted}) c
-               JOIN LATERAL (${select} WHERE i.id = c.id AND ${where.join(' AND ')}) li ON true
-           ) x ORDER BY x.n DESC, x.id OFFSET ${offset} LIMIT ${limit}`;
+    const min = bind(p.minDependents);
+    // Visible dependents are some of all: the stored count rules out most rows first.
+    filter = seesAll ? `st.dependents >= ${min}` : `st.dependents >= ${min} AND ${n} >= ${min}`;
+    order = 'n DESC, i.id';
   }
-  const rows = await ctx.db.query<NodeRow & { total: string | number }>(sql, params);
-  // Past the last page the window has no row to carry the total: count it alone.
-  const total = rows.length ? Number(rows[0].total) : p.start > 1 ? await countAll(ctx, sql, params) : 0;
-  const results = await entries(ctx, rows);
+  const from = `FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE ${where.join(' AND ')} AND ${filter}`;
+  const page = await ctx.db.query<{ id: string; n: number }>(
+    `SELECT i.id, ${n} AS n ${from} ORDER BY ${order} OFFSET ${bind(p.start - 1)} LIMIT ${bind(p.num)}`,
+    params,
+  );
+  const [{ total }] = await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2));
+  const results = await entries(ctx, page);
   return { view: p.view, ...pageEnvelope(total, p, results.length), results, graph: { source: 'portal' } };
 }
 
-async function countAll(ctx: PortalContext, sql: string, params: unknown[]): Promise<number> {
-  const unpaged = sql.replace(/ OFFSET \$\d+ LIMIT \$\d+$/, '');
-  const [row] = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${unpaged}) y`, params.slice(0, -2));
-  return row.n;
-}
-
-/** Each listed item with its counts: every dependent (visible or not) and every item it uses. */
-async function entries(ctx: PortalContext, rows: NodeRow[]): Promise<DependencySummaryEntry[]> {
-  const ids = rows.map((r) => r.id);
-  const [into, outOf] = await Promise.all([edgesInto(ctx.db, ids), edgesOutOf(ctx.db, ids)]);
-  const distinct = (pairs: [string, string][]) => {
-    const m = new Map<string, Set<string>>();
-    for (const [k, v] of pairs) (m.get(k) ?? m.set(k, new Set()).get(k)!).add(v);
-    return m;
-  };
-  const dependents = distinct(into.map((e) => [e.to, e.from]));
-  const dependencies = distinct(outOf.map((e) => [e.from, e.to]));
-  return rows.map((row) => ({
-    ...nodeOf(row),
-    created: Number(row.created),
-    dependents: dependents.get(row.id)?.size ?? 0,
-    dependencies: dependencies.get(row.id)?.size ?? 0,
-  }));
+/** The page's items with their counts: dependents (as counted for the caller) and items each uses. */
+async function entries(ctx: PortalContext, page: { id: string; n: number }[]): Promise<DependencySummaryEntry[]> {
+  if (!page.length) return [];
+  const ids = page.map((r) => r.id);
+  const [rows, uses] = await Promise.all([
+    ctx.db.query<NodeRow>(`${SELECT_NODE} WHERE i.id = ANY($1::text[])`, [ids]),
+    // What it uses: distinct items named by id, by a service key of its organization, or as a relationship's destination.
+    ctx.db.query<{ id: string; n: number }>(
+      `SELECT u.id, count(DISTINCT u.to_id)::int AS n FROM (
+         SELECT r.item_id AS id, t.id AS to_id FROM item_references r JOIN items t ON t.id = r.target_item WHERE r.item_id = ANY($1::text[])
+         UNION ALL SELECT r.item_id, s.item_id FROM item_references r JOIN item_reference_state s ON s.org_id = r.org_id AND s.service_key = r.target_url
+                    WHERE r.item_id = ANY($1::text[]) AND r.target_url IS NOT NULL
+         UNION ALL SELECT origin_id, destination_id FROM relationships WHERE origin_id = ANY($1::text[])
+       ) u WHERE u.id <> u.to_id GROUP BY u.id`,
+      [ids],
+    ),
+  ]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const usesOf = new Map(uses.map((u) => [u.id, u.n]));
+  return page.map(({ id, n }) => {
+    const row = byId.get(id)!;
+    return { ...nodeOf(row), created: Number(row.created), dependents: Number(n), dependencies: usesOf.get(id) ?? 0 };
+  });
 }

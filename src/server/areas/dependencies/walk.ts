@@ -1,13 +1,17 @@
 /**
  * content/items/<id>/dependencies and …/dependents: a breadth-first walk of the reference graph
  * from one item, one batched query per step, so each item is met once at its smallest depth and a
- * cycle ends the walk where it closes. Bounded by maxDepth (1 without `transitive`) and
- * DEPENDENCY_LIMITS.maxNodes; when a bound stops it, the answer says `truncated`.
+ * cycle ends the walk where it closes. Bounded by maxDepth (1 without `transitive`),
+ * DEPENDENCY_LIMITS.maxNodes (items), maxEdges (edges, one per (from, to, kind) with a count) and
+ * maxRowsPerStep (reference rows one step reads); when a bound stops it, the answer says `truncated`.
  *
- * Access: the item asked about must be one the caller may see (the same refusal as reading it).
- * The walk goes on through items the caller may not see (what breaks still breaks), but those are
- * only counted in `hidden`: no id, title or edge of theirs is in the answer. A visible item found
- * only through a hidden one is listed at its depth with no edge into it.
+ * Access (issue 35): the item asked about must be one the caller may see; an item the caller may
+ * not see and an id naming no item get the same refusal. The walk goes only through items the
+ * caller may see: an item it meets that the caller may not see is neither named nor walked through,
+ * so nothing beyond it (not even a visible item) says it is there. Such items are counted in
+ * `hidden` only for the item's owner and its organization's administrators with viewItems (who may
+ * know its organization's items are there), and only those of the item's organization. Dependents
+ * are items of the item's organization: another organization's items naming it are no dependents.
  */
 import {
   DEPENDENCY_LIMITS,
@@ -21,47 +25,84 @@ import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
 import { groupIdsOf } from '../items/service.ts';
-import { edgesInto, edgesOutOf, urlReferencesOf } from './edges.ts';
-import { nodeOf, visibleRows } from './nodes.ts';
+import { edgesInto, edgesOutOf, urlReferencesOf, type Step } from './edges.ts';
+import { nodeOf, visibleRows, type NodeRow } from './nodes.ts';
 
 export type Direction = DependencyAnswer['direction'];
 
 interface Walked {
-  /** Item id → smallest depth (the start at 0). */
+  /** Item id → smallest depth (the start at 0): the start and the visible items reached. */
   depth: Map<string, number>;
+  /** The visible items reached. */
+  rows: Map<string, NodeRow>;
+  /** Items met that the caller may not see, of the start's organization (counted, not walked). */
+  hidden: Set<string>;
   edges: DependencyEdge[];
   truncated: boolean;
 }
 
-async function walk(q: Queryable, start: string, direction: Direction, maxDepth: number, transitive: boolean): Promise<Walked> {
-  const maxNodes = DEPENDENCY_LIMITS.maxNodes;
-  const step = direction === 'usedBy' ? edgesInto : edgesOutOf;
+interface Viewer {
+  caller: Caller | null;
+  groups: ReadonlySet<string>;
+}
+
+async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth: number, transitive: boolean, viewer: Viewer): Promise<Walked> {
+  const { maxNodes, maxEdges, maxRowsPerStep } = DEPENDENCY_LIMITS;
+  // Dependents are the start's organization's items only; what an item uses may be anyone's it can see.
+  const step = (ids: string[]): Promise<Step> =>
+    direction === 'usedBy' ? edgesInto(q, ids, maxRowsPerStep, start.org_id) : edgesOutOf(q, ids, maxRowsPerStep);
   const next = (e: DependencyEdge) => (direction === 'usedBy' ? e.from : e.to);
-  const depth = new Map<string, number>([[start, 0]]);
-  const edges: DependencyEdge[] = [];
+  const depth = new Map<string, number>([[start.id, 0]]);
+  const rows = new Map<string, NodeRow>();
+  const hidden = new Set<string>();
+  // Ids met that are not walked (hidden, or naming no item): never looked up twice.
+  const passed = new Set<string>();
+  const edges = new Map<string, DependencyEdge>();
   let truncated = false;
-  let frontier = [start];
+
+  /** The ids a step met for the first time, split by what the caller may see. */
+  const meet = async (s: Step) => {
+    const met = [...new Set(s.edges.map(next))].filter((id) => !depth.has(id) && !passed.has(id));
+    const { visible, hidden: notVisible } = await visibleRows(q, met, viewer.caller, viewer.groups);
+    for (const id of met) if (!visible.has(id)) passed.add(id);
+    for (const [id, orgId] of notVisible) if (orgId === start.org_id) hidden.add(id);
+    return met.filter((id) => visible.has(id)).map((id) => visible.get(id)!);
+  };
+
+  let frontier = [start.id];
   for (let d = 1; d <= maxDepth && frontier.length; d++) {
+    const s = await step(frontier);
+    if (s.cut) truncated = true;
     const found: string[] = [];
-    for (const e of await step(q, frontier)) {
-      const id = next(e);
-      if (!depth.has(id)) {
-        // The start is not counted: maxNodes items besides it.
-        if (depth.size > maxNodes) {
-          truncated = true;
-          continue;
-        }
-        depth.set(id, d);
-        found.push(id);
+    for (const row of await meet(s)) {
+      // The start is not counted: maxNodes items besides it.
+      if (depth.size > maxNodes) {
+        truncated = true;
+        continue;
       }
-      edges.push(e);
+      depth.set(row.id, d);
+      rows.set(row.id, row);
+      found.push(row.id);
+    }
+    // One edge per (from, to, kind) already (edges.ts); each is read once, from the step of its frontier end.
+    for (const e of s.edges) {
+      if (!depth.has(e.from) || !depth.has(e.to)) continue;
+      if (edges.size >= maxEdges) truncated = true;
+      else edges.set(`${e.from}\n${e.to}\n${e.kind}`, e);
     }
     frontier = found;
   }
-  // A transitive walk that maxDepth stopped with further to go (a direct answer is no bounded walk).
-  if (!truncated && frontier.length && transitive) truncated = (await step(q, frontier)).some((e) => !depth.has(next(e)));
-  return { depth, edges, truncated };
+  // A transitive walk that maxDepth stopped with further (visible) items to go (a direct answer is no bounded walk).
+  if (!truncated && frontier.length && transitive) {
+    const s = await step(frontier);
+    truncated = s.cut || (await meet(s)).length > 0;
+  }
+  return { depth, rows, hidden, edges: [...edges.values()], truncated };
 }
+
+/** The item's owner, and its organization's administrators who may view every item: they may know every item of it is there. */
+const mayCountHidden = (item: NodeRow, caller: Caller | null) =>
+  !!caller && (caller.userId === item.owner_id || (caller.orgId === item.org_id && caller.privileges.has('portal:admin:viewItems')));
 
 export async function dependencyAnswer(
   ctx: PortalContext,
@@ -72,29 +113,26 @@ export async function dependencyAnswer(
 ): Promise<DependencyAnswer> {
   const q = ctx.db;
   // The caller's groups are read once: for the item asked about (the rule visibleItem applies) and for the walk's items.
-  const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
+  const viewer = { caller, groups: caller ? await groupIdsOf(q, caller.userId) : new Set<string>() };
   // Its listed columns only: a web map's data can be megabytes, which the answer never shows.
-  const item = (await visibleRows(q, [itemId], caller, groups)).visible.get(itemId);
+  const item = (await visibleRows(q, [itemId], caller, viewer.groups)).visible.get(itemId);
+  // Hidden or no such item: one answer (no way to learn whether an id exists).
   if (!item) throw itemNotFound(itemId);
   const maxDepth = p.transitive ? p.maxDepth : 1;
-  const walked = await walk(q, item.id, direction, maxDepth, p.transitive);
-  const others = [...walked.depth.keys()].filter((id) => id !== item.id);
-  const { visible, hidden } = await visibleRows(q, others, caller, groups);
-  const shown = (id: string) => id === item.id || visible.has(id);
+  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer);
 
-  const items = [...visible.values()]
+  const items = [...walked.rows.values()]
     .map((row) => ({ ...nodeOf(row), depth: walked.depth.get(row.id)! }))
     .sort((a, b) => a.depth - b.depth || a.title.localeCompare(b.title) || a.id.localeCompare(b.id));
-  const edges = walked.edges.filter((e) => shown(e.from) && shown(e.to));
-  const urls = direction === 'uses' ? await unresolvedUrls(q, item.id, walked, maxDepth, visible, caller, groups) : [];
+  const urls = direction === 'uses' ? await unresolvedUrls(q, item.id, walked, maxDepth, viewer) : [];
   return {
     itemId: item.id,
     direction,
     transitive: p.transitive,
     items,
-    edges,
+    edges: walked.edges,
     urls,
-    hidden: hidden.size,
+    hidden: mayCountHidden(item, caller) ? walked.hidden.size : 0,
     truncated: walked.truncated,
     graph: { source: 'portal' },
   };
@@ -104,20 +142,12 @@ export async function dependencyAnswer(
  * The URLs the walked items use (those whose references were followed: depth below maxDepth) that
  * name no item the caller may see. A URL naming its own holder (a layer item's own service) is none.
  */
-async function unresolvedUrls(
-  q: Queryable,
-  start: string,
-  walked: Walked,
-  maxDepth: number,
-  visible: ReadonlyMap<string, unknown>,
-  caller: Caller | null,
-  groups: ReadonlySet<string>,
-): Promise<DependencyUrl[]> {
-  const holders = [start, ...[...visible.keys()].filter((id) => walked.depth.get(id)! < maxDepth)];
-  const refs = (await urlReferencesOf(q, holders)).filter((u) => !u.resolved.includes(u.from));
+async function unresolvedUrls(q: Queryable, start: string, walked: Walked, maxDepth: number, viewer: Viewer): Promise<DependencyUrl[]> {
+  const holders = [start, ...[...walked.rows.keys()].filter((id) => walked.depth.get(id)! < maxDepth)];
+  const refs = (await urlReferencesOf(q, holders, DEPENDENCY_LIMITS.maxRowsPerStep)).filter((u) => !u.resolved.includes(u.from));
   // Items a URL names that the walk did not reach (it stopped at maxNodes): their visibility is read here.
   const unwalked = [...new Set(refs.flatMap((u) => u.resolved))].filter((id) => !walked.depth.has(id));
-  const alsoVisible = (await visibleRows(q, unwalked, caller, groups)).visible;
-  const seen = (id: string) => id === start || visible.has(id) || alsoVisible.has(id);
+  const alsoVisible = (await visibleRows(q, unwalked, viewer.caller, viewer.groups)).visible;
+  const seen = (id: string) => walked.depth.has(id) || alsoVisible.has(id);
   return refs.filter((u) => !u.resolved.some(seen)).map((u) => ({ from: u.from, url: u.url, kind: u.kind, value: u.value }));
 }

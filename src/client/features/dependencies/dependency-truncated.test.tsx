@@ -1,0 +1,48 @@
+/**
+ * A dependency answer cut short by its bounds (issue 35): the item page's Used by section says so
+ * in visible text, in an alert, naming the bounds. Three maps naming a layer 4,000 times each are
+ * more references than one step of the portal's walk reads; each map is still one link.
+ */
+import { screen, within } from '@testing-library/react';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { addItem, configureApi } from '../../api/index.ts';
+import { renderApp, signInAs } from '../../test/render.tsx';
+import { startClientService, type ClientTestService } from '../../test/service.ts';
+
+let svc: ClientTestService;
+let layer: { id: string };
+const tag = Date.now().toString(36);
+
+beforeAll(async () => {
+  svc = await startClientService();
+  const { token } = await signInAs(svc, 'user1');
+  configureApi({ portalUrl: svc.restUrl, token });
+  layer = await addItem('user1', undefined, {
+    title: `Named often ${tag}`,
+    type: 'Feature Service',
+    url: 'http://127.0.0.1:9/arcgis/rest/services/Often/FeatureServer',
+  });
+  const text = JSON.stringify({ operationalLayers: Array.from({ length: 4_000 }, (_, k) => ({ id: `l${k}`, itemId: layer.id })) });
+  // Sent form-encoded from the test itself: jsdom's multipart encoder cannot take a body this size.
+  for (let k = 0; k < 3; k++) {
+    const fields = { title: `Often map ${k} ${tag}`, type: 'Web Map', text, f: 'json', token };
+    const res = await fetch(`${svc.restUrl}/content/users/user1/addItem`, { method: 'POST', body: new URLSearchParams(fields) });
+    expect(((await res.json()) as { success?: boolean }).success).toBe(true);
+  }
+}, 90_000);
+afterAll(() => svc?.close());
+
+it('says so in the Used by section: visible text in an alert, naming the bounds', async () => {
+  await signInAs(svc, 'user1');
+  const { user, unmount } = renderApp(`/content/items/${layer.id}`);
+  expect(await screen.findByRole('heading', { name: `Named often ${tag}`, level: 1 }, { timeout: 30_000 })).toBeInTheDocument();
+  await user.click(screen.getByRole('tab', { name: 'Dependencies' }));
+  const usedBy = (await screen.findByRole('heading', { name: 'Used by', level: 2 })).closest('.mantine-Paper-root') as HTMLElement;
+  const alert = await within(usedBy).findByRole('alert', {}, { timeout: 15_000 });
+  expect(alert).toHaveTextContent('There may be more');
+  expect(alert).toHaveTextContent('2,000 links between them');
+  expect(alert).toHaveTextContent('10,000 references a level');
+  // Each map once: its 4,000 references are one link.
+  expect(within(usedBy).getAllByRole('link', { name: new RegExp(`^Often map \\d ${tag}$`) })).toHaveLength(3);
+  unmount();
+}, 90_000);
