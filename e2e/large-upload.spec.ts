@@ -56,6 +56,12 @@ test('files of 9, 12, 30 and 40 MB are added and replace an item’s data, each 
     return item && { id: item.id, size: item.size };
   };
 
+  // Every upload names its caller before the file: the token in the header, none as a field.
+  const uploads: { url: string; auth?: string }[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.headers()['content-type']?.startsWith('multipart/form-data'))
+      uploads.push({ url: r.url(), auth: r.headers()['x-esri-authorization'] });
+  });
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Content', exact: true }).click();
   for (const mb of [9, 12, 30, 40]) {
@@ -90,6 +96,9 @@ test('files of 9, 12, 30 and 40 MB are added and replace an item’s data, each 
     await expect.poll(() => sizeOf(`Hydrants 9 MB ${tag}`), { timeout: 15_000 }).toEqual({ id: first.id, size: mb * MB });
   }
   await expect(page.getByText(/· 40 MB/)).toBeVisible();
+  // 3 single-request adds, 5 addPart for the 40 MB file, 3 replacements.
+  expect(uploads.length).toBeGreaterThanOrEqual(11);
+  for (const u of uploads) expect(u.auth, u.url).toMatch(/^Bearer \S+$/);
   await snap(page, 'large-upload-replaced');
 });
 
