@@ -28,6 +28,7 @@ import { itemSharingRoutes } from './areas/items/sharing.ts';
 import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
+import { databaseUnavailable, healthRoutes } from './areas/health/routes.ts';
 import { historyRoutes } from './areas/history/routes.ts';
 import { proxyRoutes } from './areas/proxy/routes.ts';
 import { reassignRoutes } from './areas/reassign/routes.ts';
@@ -48,7 +49,7 @@ import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
 import { installStrictTransportSecurity } from './http/tls.ts';
 import { openBlobStore } from './store/openBlobs.ts';
 import { BlobStoreUnavailableError } from './store/blobs.ts';
-import type { Db } from './store/db.ts';
+import { DatabaseUnavailableError, type Db } from './store/db.ts';
 import { projectPath } from './projectPaths.ts';
 
 export interface AppOptions {
@@ -131,6 +132,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   webhookRoutes(app);
   federationRoutes(app);
   rootRoutes(app);
+  healthRoutes(app);
 
   await serveConsole(app, opts.clientDir ?? DEFAULT_CLIENT_DIR);
   return app;
@@ -164,6 +166,11 @@ function installErrorEnvelope(app: FastifyInstance): void {
         reply,
         new ApiError(503, 'The file store is unavailable. Try again shortly.', ['The object store did not answer or refused the request.']),
       );
+    }
+    if (err instanceof DatabaseUnavailableError) {
+      // Down or restarting (a failover): nothing of this request was acknowledged; the pool reconnects by itself.
+      req.log.warn({ err }, 'the database is unavailable');
+      return sendError(reply, databaseUnavailable());
     }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) return sendError(reply, new ApiError(status, (err as Error).message || 'The request could not be read.', []));

@@ -5,6 +5,7 @@
 import type { Db } from './dbInterface.ts';
 
 export type { Db, Queryable } from './dbInterface.ts';
+export { DatabaseUnavailableError } from './dbInterface.ts';
 
 export interface DbConfig {
   dataDir: string;
@@ -16,7 +17,7 @@ export interface DbConfig {
 export async function openDb(config: DbConfig): Promise<Db> {
   if (config.databaseUrl) {
     const { openPostgres } = await import('./postgres.ts');
-    return openPostgres(config.databaseUrl);
+    return openPostgres(config.databaseUrl, { log: config.log });
   }
   const { openPglite } = await import('./pglite.ts');
   return openPglite(config.dataDir, { log: config.log });

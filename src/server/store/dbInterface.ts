@@ -32,3 +32,15 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * The database could not be reached, or dropped the connection in the middle of a statement (a
+ * restart, a failover). Nothing of the statement is acknowledged: the caller may try again once it
+ * is back. Requests answer 503; background runners log it and try again at their next pass.
+ */
+export class DatabaseUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
