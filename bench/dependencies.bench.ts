@@ -12,6 +12,11 @@
  * Prints p50/p95 of content/items/<id>/dependents (direct and transitive, typical and hot layers),
  * …/dependencies and the organization view's first pages, next to content/users/<owner>/items/<id>
  * — a plain primary-key read through the same HTTP stack — measured in the same run.
+ *
+ * And the adversarial graph of issue 35: ten, and thirty, public web maps each naming the others
+ * 2,000 times (20,000 and 60,000 references; in the partner organization), asked for transitively
+ * by an anonymous caller: p95,
+ * its ratio to the primary-key read, and the answer's size (goal: under 100 ms and 1 MB).
  * Usage: npm run bench:dependencies (DATABASE_URL=postgres://… for PostgreSQL)
  */
 import { indexPendingItems } from '../src/server/areas/dependencies/indexer.ts';
@@ -88,6 +93,23 @@ await svc.db.query(
      LATERAL (SELECT jsonb_build_object('source', md5('template'), 'values', jsonb_build_object('webmap', ${mapId(`(k * 13) % ${MAPS}`)}, 'title', 'App'))::text AS d) AS data`,
   [svc.orgId, T0 - ITEMS],
 );
+// The adversarial rings: public maps of the partner organization's administrator (so the demo
+// organization's view measures what it measured), each naming the others of its ring 2,000 times in all.
+const RINGS = [10, 30];
+const NAMES_PER_MAP = 2_000;
+const ringId = (size: number, k: string) => `md5('ring${size}-' || (${k}))`;
+for (const size of RINGS) {
+  await svc.db.query(
+    `INSERT INTO items (${COLUMNS})
+     SELECT ${ringId(size, 'k')}, 'Ring ' || ${size} || ' map ' || k, 'Web Map', NULL, 'text', d, length(d), $1,
+            (SELECT id FROM users WHERE username = 'partner_admin'), 'public', NULL, $2::bigint, $2::bigint
+       FROM generate_series(0, ${size - 1}) AS k,
+       LATERAL (SELECT jsonb_build_object('operationalLayers', (
+         SELECT jsonb_agg(jsonb_build_object('id', 'l' || n, 'itemId', ${ringId(size, `(k + 1 + n % ${size - 1}) % ${size}`)}))
+           FROM generate_series(0, ${NAMES_PER_MAP - 1}) AS n))::text AS d) AS data`,
+    [svc.partnerOrgId, T0],
+  );
+}
 const seedMs = performance.now() - seedStart;
 const indexStart = performance.now();
 const indexed = await indexPendingItems(svc.app.portal);
@@ -124,6 +146,22 @@ const forms: [string, (i: number) => Promise<unknown>][] = [
   ['portals/self/dependencies view=unused, first page', () => call('portals/self/dependencies', { view: 'unused', num: '25' })],
   ['portals/self/dependencies view=usedByMany, first page', () => call('portals/self/dependencies', { view: 'usedByMany', num: '25' })],
 ];
+async function anonymous(path: string): Promise<number> {
+  const res = await fetch(`${rest}/${path}?f=json&transitive=true`);
+  const text = await res.text();
+  if (text.includes('"error"')) throw new Error(`${path}: ${text.slice(0, 300)}`);
+  return text.length;
+}
+const ringBytes = new Map<string, { bytes: number; edges: number; truncated: boolean }>();
+for (const size of RINGS) {
+  const [{ id }] = await svc.db.query<{ id: string }>(`SELECT ${ringId(size, '0')} AS id`);
+  for (const direction of ['dependents', 'dependencies']) {
+    const name = `adversarial ring of ${size} maps × ${fmt(NAMES_PER_MAP)} names, ${direction}, anonymous, transitive`;
+    const a = (await (await fetch(`${rest}/content/items/${id}/${direction}?f=json&transitive=true`)).json()) as { edges: unknown[]; truncated: boolean };
+    ringBytes.set(name, { bytes: await anonymous(`content/items/${id}/${direction}`), edges: a.edges.length, truncated: a.truncated });
+    forms.push([name, () => anonymous(`content/items/${id}/${direction}`)]);
+  }
+}
 const results = [];
 for (const [name, run] of forms) results.push(await measure(name, name.startsWith('portals/') ? Math.min(RUNS, 20) : RUNS, run));
 const sample = (await call(`content/items/${hot(0)}/dependents`, { transitive: 'true' })) as { items: unknown[]; edges: unknown[] };
@@ -138,5 +176,9 @@ console.log(`a hot layer's transitive dependents: ${fmt(sample.items.length)} it
 console.log(`${baseline.name.padEnd(64)} p50 ${fmt(baseline.p50, 2).padStart(7)} ms  p95 ${fmt(baseline.p95, 2).padStart(7)} ms`);
 console.log(`${'operation'.padEnd(64)} ${'p50'.padStart(10)} ${'p95'.padStart(10)}  ÷ pk p95`);
 for (const r of results) {
-  console.log(`${r.name.padEnd(64)} ${fmt(r.p50, 2).padStart(7)} ms ${fmt(r.p95, 2).padStart(7)} ms  ${`${fmt(r.p95 / baseline.p95, 1)}×`.padStart(7)}`);
+  const size = ringBytes.get(r.name);
+  const extra = size ? `  ${fmt(size.bytes / 1024, 1)} kB, ${fmt(size.edges)} edges${size.truncated ? ', truncated' : ''}` : '';
+  console.log(
+    `${r.name.padEnd(64)} ${fmt(r.p50, 2).padStart(7)} ms ${fmt(r.p95, 2).padStart(7)} ms  ${`${fmt(r.p95 / baseline.p95, 1)}×`.padStart(7)}${extra}`,
+  );
 }

@@ -18,8 +18,8 @@ interface EdgeRow {
   to_id: string;
   kind: ReferenceKind;
   n: number;
-  path: string;
-  value: string;
+  /** The example's path and value, joined by U+0001 (in neither: a JSON Pointer and a string of item data as indexed). */
+  example: string;
   relationship_type: string | null;
 }
 
@@ -39,15 +39,18 @@ export interface Step {
   cut: boolean;
 }
 
-const toEdge = (r: EdgeRow): DependencyEdge => ({
-  from: r.from_id,
-  to: r.to_id,
-  kind: r.kind,
-  count: Number(r.n),
-  path: r.path,
-  value: r.value,
-  ...(r.relationship_type !== null ? { relationshipType: r.relationship_type } : {}),
-});
+function toEdge(r: EdgeRow): DependencyEdge {
+  const cut = r.example.indexOf('\u0001');
+  return {
+    from: r.from_id,
+    to: r.to_id,
+    kind: r.kind,
+    count: Number(r.n),
+    path: r.example.slice(0, cut),
+    value: r.example.slice(cut + 1),
+    ...(r.relationship_type !== null ? { relationshipType: r.relationship_type } : {}),
+  };
+}
 
 /**
  * The rows of `union` (from_id, to_id, kind, path, value, relationship_type), at most maxRows + 1
@@ -55,9 +58,8 @@ const toEdge = (r: EdgeRow): DependencyEdge => ({
  */
 async function fold(q: Queryable, union: string, params: unknown[], maxRows: number): Promise<Step> {
   const rows = await q.query<EdgeRow>(
-    `SELECT from_id, to_id, kind, count(*)::int AS n,
-            (array_agg(path ORDER BY path, value))[1] AS path, (array_agg(value ORDER BY path, value))[1] AS value,
-            min(relationship_type) AS relationship_type
+    // The example: the least path, with its value (one string per row, so a plain min picks both).
+    `SELECT from_id, to_id, kind, count(*)::int AS n, min(path || chr(1) || value) AS example, min(relationship_type) AS relationship_type
        FROM (SELECT * FROM (${union}) u WHERE from_id <> to_id LIMIT ${maxRows + 1}) r
       GROUP BY from_id, to_id, kind ORDER BY from_id, to_id, kind`,
     params,
@@ -96,8 +98,9 @@ export async function edgesOutOf(q: Queryable, ids: readonly string[], maxRows: 
   if (!ids.length) return { edges: [], cut: false };
   return fold(
     q,
-    `SELECT r.item_id AS from_id, i.id AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
-       FROM item_references r JOIN items i ON i.id = r.target_item
+    // An id naming no item is met by the walk and left there (nodes.ts finds no row for it).
+    `SELECT r.item_id AS from_id, r.target_item AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
+       FROM item_references r
       WHERE r.item_id = ANY($1::text[]) AND r.target_item IS NOT NULL
      UNION ALL
      SELECT r.item_id, s.item_id, r.kind, r.path, r.value, NULL

@@ -16,51 +16,64 @@ import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
 import { nodeOf, SELECT_NODE, type NodeRow } from './nodes.ts';
 
-/** Who may see item `a`: items/access.ts canViewItem for a member of its organization ($1 the caller, $3 viewItems), as search writes it. */
-const mayView = (a: string) =>
-  `(${a}.access IN ('public', 'org') OR ${a}.owner_id = $1 OR $3::boolean
-    OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = ${a}.id AND vm.user_id = $1))
+/** Who may see item `a` of the caller's organization without viewItems: items/access.ts canViewItem, as search writes it (`me`: the caller's id). */
+const mayView = (a: string, me: string) =>
+  `(${a}.access IN ('public', 'org') OR ${a}.owner_id = ${me}
+    OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = ${a}.id AND vm.user_id = ${me}))
    AND ${a}.status <> 'partial'`;
 
 /** The dependents of item `i` (its state row `st`) the caller may see: the recount of migration 023, visible ones only. */
-const VISIBLE_DEPENDENTS = `(SELECT count(*)::int FROM (
+const visibleDependents = (me: string) => `(SELECT count(*)::int FROM (
     SELECT r.item_id AS d FROM item_references r WHERE r.target_item = i.id AND r.org_id = i.org_id
     UNION SELECT r.item_id FROM item_references r WHERE st.service_key IS NOT NULL AND r.org_id = st.org_id AND r.target_url = st.service_key
     UNION SELECT l.origin_id FROM relationships l WHERE l.destination_id = i.id
-  ) x JOIN items di ON di.id = x.d WHERE di.id <> i.id AND di.org_id = i.org_id AND ${mayView('di')})`;
+  ) x JOIN items di ON di.id = x.d WHERE di.id <> i.id AND di.org_id = i.org_id AND ${mayView('di', me)})`;
 
 export async function dependencySummary(ctx: PortalContext, caller: Caller, orgId: string, p: DependencySummaryParams): Promise<DependencySummaryAnswer> {
   if (orgId !== caller.orgId) throw forbidden("Another organization's dependencies cannot be read.");
   const seesAll = caller.privileges.has('portal:admin:viewItems');
-  const params: unknown[] = [caller.userId, orgId, seesAll];
+  // Only what the statement uses is bound: PostgreSQL refuses a parameter it cannot type.
+  const params: unknown[] = [orgId];
   const bind = (v: unknown) => `$${params.push(v)}`;
-  const where = ['i.org_id = $2', mayView('i')];
+  const me = seesAll ? '' : bind(caller.userId);
+  // With viewItems every item of the organization is visible: only an open upload is not listed.
+  const where = ['i.org_id = $1', seesAll ? `i.status <> 'partial'` : mayView('i', me)];
+  const filtered = !!(p.owners?.length || p.types?.length || p.modifiedBefore !== undefined);
   if (p.owners?.length)
     where.push(
-      `i.owner_id IN (SELECT u.id FROM users u WHERE u.org_id = $2 AND lower(u.username) = ANY(${bind(p.owners.map((o) => o.toLowerCase()))}::text[]))`,
+      `i.owner_id IN (SELECT u.id FROM users u WHERE u.org_id = $1 AND lower(u.username) = ANY(${bind(p.owners.map((o) => o.toLowerCase()))}::text[]))`,
     );
   if (p.types?.length) where.push(`i.type = ANY(${bind(p.types)}::text[])`);
   if (p.modifiedBefore !== undefined) where.push(`i.modified < ${bind(p.modifiedBefore)}`);
   // The count this caller may know: all of them (viewItems, or their own item), or those they may see.
-  const n = seesAll ? 'st.dependents' : `CASE WHEN i.owner_id = $1 THEN st.dependents ELSE ${VISIBLE_DEPENDENTS} END`;
+  const n = seesAll ? 'st.dependents' : `CASE WHEN i.owner_id = ${me} THEN st.dependents ELSE ${visibleDependents(me)} END`;
   let filter: string;
   let order: string;
   if (p.view === 'unused') {
     // No dependent at all has none visible either: the stored count decides most rows without a recount.
-    filter = seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> $1 AND ${VISIBLE_DEPENDENTS} = 0))`;
+    filter = seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> ${me} AND ${visibleDependents(me)} = 0))`;
     order = 'i.modified, i.id';
   } else {
     const min = bind(p.minDependents);
     // Visible dependents are some of all: the stored count rules out most rows first.
     filter = seesAll ? `st.dependents >= ${min}` : `st.dependents >= ${min} AND ${n} >= ${min}`;
-    order = 'n DESC, i.id';
+    order = seesAll ? 'st.dependents DESC, st.item_id' : 'n DESC, i.id';
   }
   const from = `FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE ${where.join(' AND ')} AND ${filter}`;
   const page = await ctx.db.query<{ id: string; n: number }>(
     `SELECT i.id, ${n} AS n ${from} ORDER BY ${order} OFFSET ${bind(p.start - 1)} LIMIT ${bind(p.num)}`,
     params,
   );
-  const [{ total }] = await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2));
+  // Unfiltered with viewItems: the total is a count of the counts' index, less the open uploads (their own small index).
+  const [{ total }] =
+    seesAll && !filtered
+      ? await ctx.db.query<{ total: number }>(
+          `SELECT (SELECT count(*) FROM item_reference_state st WHERE st.org_id = $1 AND ${filter})
+                - (SELECT count(*) FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter})
+                  AS total`,
+          params.slice(0, -2),
+        )
+      : await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2));
   const results = await entries(ctx, page);
   return { view: p.view, ...pageEnvelope(total, p, results.length), results, graph: { source: 'portal' } };
 }
