@@ -6,6 +6,7 @@
  */
 import type { Caller } from './auth.ts';
 import type { Queryable } from '../store/db.ts';
+import { userNotFound } from './errors.ts';
 
 /** A user id as store/ids.ts hexId() makes them. Usernames of that shape are refused (isUserIdShaped). */
 const USER_ID = /^[0-9a-f]{32}$/;
@@ -18,12 +19,22 @@ export function isUserIdShaped(name: string): boolean {
 /**
  * The path's `username` as the handlers expect it: a user id becomes that member's username when the
  * caller may see the member (themselves, or a member of their organization, the only members anyone
- * sees). Anything else is left as it came, so an unknown id or another organization's member answers
- * exactly as an unknown username does, naming only what the caller sent.
+ * sees); a username is left as it came. Without a caller nothing is resolved (the operation asks
+ * for a token or answers for public content only).
+ *
+ * A signed-in caller naming anyone but a member of their own organization — a made-up name, an
+ * unknown id, another organization's member — gets one answer, here and before any check of the
+ * operation's own: 400 "User '<name>' does not exist or is inaccessible." (naming only what was
+ * sent). A 403 for some of them would confirm that the account exists. No operation under these
+ * paths acts on another organization's member.
  */
 export async function usernameOfPath(db: Queryable, caller: Caller | null, username: string): Promise<string> {
-  if (!caller || !USER_ID.test(username)) return username;
+  if (!caller) return username;
   if (username === caller.userId) return caller.username;
-  const rows = await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1 AND org_id = $2', [username, caller.orgId]);
-  return rows[0]?.username ?? username;
+  if (username.toLowerCase() === caller.username.toLowerCase()) return username;
+  const rows = USER_ID.test(username)
+    ? await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1 AND org_id = $2', [username, caller.orgId])
+    : await db.query<{ username: string }>('SELECT username FROM users WHERE lower(username) = lower($1) AND org_id = $2', [username, caller.orgId]);
+  if (!rows.length) throw userNotFound(username);
+  return USER_ID.test(username) ? rows[0].username : username;
 }
