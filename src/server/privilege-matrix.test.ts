@@ -1,21 +1,29 @@
 /**
- * The generated privilege matrix (docs/security.md, "Authority"): every operation the app declares
- * (`app.operations`) that can reach what another member owns — their account, items, groups, tasks,
- * apps — or the organization's settings, is tried on the first (default) administrator's objects by
- * members whose custom role holds each single `portal:admin:*` privilege in turn, and a few realistic
- * pairs. Each cell must be allowed exactly where the operation's declared authority grants it.
+ * The generated privilege matrix (docs/security.md, "Authority"): every route the server registers
+ * (read from the router itself, so nothing registered outside the operation table escapes it) that
+ * can reach what another member owns — their account, items, groups, tasks, apps — or the
+ * organization's settings, is tried on the first (default) administrator's objects in the Demo
+ * Organization by
  *
- * Operations are matched to their fixture by path; an operation with no fixture fails the run, so a
- * new operation cannot be added without saying who may use it on others and being tried here.
+ * - members whose custom role holds each single `portal:admin:*` privilege in turn, and a few
+ *   realistic pairs: allowed exactly where the operation's declared authority grants it;
+ * - the demo `viewer1` (the built-in Viewer role): likewise, from that role's privileges;
+ * - members of the second organization (the Partner Organization): its default administrator
+ *   `partner_admin`, a custom role holding every administrative privilege, and a plain member —
+ *   refused, or not shown the Demo Organization's object, whatever they hold in their own.
+ *
+ * Routes are matched to their fixture by path; a declared operation that can reach another's
+ * object with no fixture fails the run, and so does any registered route that is neither a
+ * declared operation nor listed in OUTSIDE_ROUTES with its fixture and rule — a new route cannot be
+ * added without saying who may use it on others and being tried here.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomRoleMember, insertMember, insertRole } from '../../test/support/members.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
-import { BASE_ROLE_PRIVILEGES, PRIVILEGES, withImplied } from '../shared/privileges.ts';
-import { authorityGrants } from './http/authority.ts';
-import type { DeclaredOperation } from './http/operation.ts';
+import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, PRIVILEGES, withImplied } from '../shared/privileges.ts';
+import { authorityGrants, type Authority } from './http/authority.ts';
 
 /** Each administrative privilege with what it requires to have effect (as the role editor makes it). */
 const SINGLES = PRIVILEGES.filter((p) => p.id.startsWith('portal:admin:')).map((p) => [
@@ -39,14 +47,26 @@ const TARGET_PARAMS = /:(username|itemId|groupId|taskId|clientId|runId|webhookId
 let svc: TestService;
 let adminToken: string;
 let adminId: string;
-const members: { privileges: string[]; held: Set<string>; token: string; username: string }[] = [];
+/** Who tries each cell: `privileges` names the role in the report; `org` whose member it is. */
+interface Actor {
+  label: string;
+  username: string;
+  org: 'demo' | 'partner';
+  held: Set<string>;
+  token: string;
+}
+const actors: Actor[] = [];
 
 const REST = '/sharing/rest';
 const uid = () => randomUUID().replaceAll('-', '').slice(0, 12);
 
-async function call(url: string, params: Record<string, string>, token: string, file?: string) {
+async function call(url: string, params: Record<string, string>, token: string, file?: string, method: 'GET' | 'POST' = 'POST') {
   const res = await svc.app.inject(
-    file ? multipart(url, { f: 'json', token, ...params }, file) : { method: 'POST', url, payload: { f: 'json', token, ...params } },
+    file
+      ? multipart(url, { f: 'json', token, ...params }, file)
+      : method === 'GET'
+        ? { method: 'GET', url, headers: { authorization: `Bearer ${token}` } }
+        : { method: 'POST', url, payload: { f: 'json', token, ...params } },
   );
   if (res.statusCode !== 200) return { error: { code: res.statusCode, message: res.body.slice(0, 200) } };
   return res.headers['content-type']?.toString().startsWith('application/json') ? res.json() : { body: res.body };
@@ -124,12 +144,16 @@ const collaboration = async () => (await asAdmin(`portals/${svc.orgId}/collabora
 interface Cell {
   url: string;
   params?: Record<string, string>;
-  /** For reads that answer without an error but leave out what the caller may not see: whether the object was shown. */
-  shown?: (body: any) => boolean;
+  /** For reads that answer without an error but leave out what the caller may not see: whether the object was shown (to `caller`). */
+  shown?: (body: any, caller: string) => boolean | Promise<boolean>;
+  /** The same answer for anyone, signed in or not, of any organization (why): allowed for every caller. */
+  anyone?: string;
   /** An error only a caller who reached the object can get (the object has no such file, say): counts as allowed. */
   reached?: RegExp;
   /** Sent as a multipart file part named `file`. */
   file?: string;
+  /** GET with the token in a header (a page a browser opens); POST with form fields otherwise. */
+  method?: 'GET' | 'POST';
 }
 
 /** A 1×1 PNG, base64: a thumbnail updateThumbnail accepts. */
@@ -315,23 +339,34 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   // Members
   'community/users/:username/unlockSignIn': async () => ({ url: `${REST}/community/users/${await member()}/unlockSignIn` }),
   'community/users/:username': async () => ({ url: `${REST}/community/users/${await member()}`, shown: (b) => b.email !== undefined }),
-  'portals/:orgId/users': async () => ({ url: `${ORG()}/users`, params: { num: '100' }, shown: (b) => b.users?.some(othersEmail) }),
-  'community/users': async () => ({ url: `${REST}/community/users`, params: { q: '*', num: '100' }, shown: (b) => b.results?.some(othersEmail) }),
+  'portals/:orgId/users': async () => ({ url: `${ORG()}/users`, params: { num: '100' }, shown: (b, caller) => b.users?.some(othersEmail(caller)) }),
+  'community/users': async () => ({
+    url: `${REST}/community/users`,
+    params: { q: '*', num: '100' },
+    shown: (b, caller) => b.results?.some(othersEmail(caller)),
+  }),
   'community/users/:username/tags': async () => {
     const tag = `t${uid()}`;
     await asAdmin('content/users/admin/addItem', { title: `Tagged ${uid()}`, type: 'Web Map', text: '{}', tags: tag });
     return { url: `${REST}/community/users/admin/tags`, shown: (b) => b.tags?.some((t: { tag: string }) => t.tag === tag) };
   },
-  'portals/self/users/search': async () => ({ url: `${REST}/portals/self/users/search`, params: { num: '100' }, shown: (b) => b.results?.some(othersEmail) }),
+  'portals/self/users/search': async () => ({
+    url: `${REST}/portals/self/users/search`,
+    params: { num: '100' },
+    shown: (b, caller) => b.results?.some(othersEmail(caller)),
+  }),
   'portals/:orgId/updateUserRole': async () => ({ url: `${ORG()}/updateUserRole`, params: { username: await member(), role: 'iAAAAAAAAAAAAAAA' } }),
   '/portaladmin/security/users/createUser': async () => ({
     url: '/portaladmin/security/users/createUser',
     params: { username: `made.${uid()}`, password: 'Matrix.Member.8642', email: `m${uid()}@example.com`, role: 'iAAAAAAAAAAAAAAA' },
+    // Made in the caller's own organization: only a member made in this one counts.
+    shown: async (b) => (await svc.db.query('SELECT 1 FROM users WHERE username = $1 AND org_id = $2', [b.username, svc.orgId])).length === 1,
   }),
   // The organization
-  'portals/:orgId': async () => ({ url: ORG() }),
+  // Another organization's callers (and anonymous ones) get the public record; members also their own view.
+  'portals/:orgId': async () => ({ url: ORG(), shown: (b) => b.maxExternalMembersPerGroup !== undefined }),
   'portals/:orgId/update': async () => ({ url: `${ORG()}/update`, params: { description: `changed ${uid()}` } }),
-  'portals/:orgId/settings': async () => ({ url: `${ORG()}/settings` }),
+  'portals/:orgId/settings': async () => ({ url: `${ORG()}/settings`, anyone: 'the settings "as seen by the current user, anonymous or signed in"' }),
   'portals/:orgId/history': async () => ({ url: `${ORG()}/history` }),
   'portals/:orgId/dependencies': async () => {
     // The administrator's private item, alone of its type and used by nothing: listed only to who may see it.
@@ -436,7 +471,8 @@ function serviceWebhookFixtures(folderSegment: '' | '/:folder'): Record<string, 
 }
 
 /** Another member's email address: what portal:admin:viewUsers shows beyond a member's view of the organization. */
-const othersEmail = (u: { username: string; email?: string }) => !!u.email && !u.username.startsWith('matrix.');
+const othersEmail = (caller: string) => (u: { username: string; email?: string; orgId?: string }) =>
+  !!u.email && u.username !== caller && !u.username.startsWith('matrix.') && (u.orgId === undefined || u.orgId === svc.orgId);
 
 const reportTask = { type: 'ExecuteReport', parameters: JSON.stringify({ reportType: 'members' }), ...schedule };
 
@@ -456,16 +492,110 @@ async function unshareCell(url: (id: string) => string): Promise<Cell> {
 /** A refusal that does not confirm the object (400/404), or an `own` operation refusing a group the caller is not in. */
 const REFUSED_MESSAGE = /does not exist or is inaccessible|not found|inaccessible|must be your own|by invitation only|not a member of this group/i;
 
-function outcome(body: any, cell: Cell): 'allowed' | 'refused' | 'unexpected' {
+async function outcome(body: any, cell: Cell, caller: string): Promise<'allowed' | 'refused' | 'unexpected'> {
   const err = body?.error;
   if (err && cell.reached?.test(`${err.message} ${(err.details ?? []).join(' ')}`)) return 'allowed';
-  if (!err) return cell.shown && !cell.shown(body) ? 'refused' : 'allowed';
+  if (!err) return cell.shown && !(await cell.shown(body, caller)) ? 'refused' : 'allowed';
   if (err.code === 403) return 'refused';
   if ((err.code === 400 || err.code === 404) && REFUSED_MESSAGE.test(`${err.message} ${(err.details ?? []).join(' ')}`)) return 'refused';
   return 'unexpected';
 }
 
-const keyOf = (op: DeclaredOperation) => (op.path.startsWith(`${REST}/`) ? op.path.slice(REST.length + 1) : op.path);
+const keyOf = (path: string) => (path.startsWith(`${REST}/`) ? path.slice(REST.length + 1) : path);
+
+/** An admin's private item with a service proxy to a loopback port nobody listens on: a caller let through gets 502. */
+const proxied = async () =>
+  (
+    await asAdmin('content/users/admin/addItem', {
+      title: `Proxied ${uid()}`,
+      type: 'Map Service',
+      url: 'http://127.0.0.1:9/arcgis/rest/services/x/MapServer',
+      service: JSON.stringify({ hitsPerInterval: 100000 }),
+    })
+  ).id as string;
+const UNREACHED_UPSTREAM = /could not be reached/;
+/** An S256 code challenge (RFC 7636's example): the sign-in page requires PKCE. */
+const PKCE_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+/**
+ * Routes the server registers outside the operation table (their own handlers), each with its
+ * fixture and who may use it on another member's object: an authority as the operations declare
+ * it, or `anyone` (every caller, of any organization or none, by design; `why` says why).
+ */
+const OUTSIDE_ROUTES: Record<string, { fixture: () => Promise<Cell>; authority: Authority | 'anyone'; why: string }> = {
+  // The proxy answers whoever may read the item (visibleItem), as the item's own description does.
+  [`${REST}/content/items/:itemId/proxy`]: {
+    fixture: async () => ({ url: `${REST}/content/items/${await proxied()}/proxy`, reached: UNREACHED_UPSTREAM }),
+    authority: { kind: 'visible', widenedBy: ['portal:admin:viewItems'] },
+    why: 'the item proxy: who may read the item',
+  },
+  [`${REST}/content/items/:itemId/proxy/*`]: {
+    fixture: async () => ({ url: `${REST}/content/items/${await proxied()}/proxy/0/query`, params: { where: '1=1' }, reached: UNREACHED_UPSTREAM }),
+    authority: { kind: 'visible', widenedBy: ['portal:admin:viewItems'] },
+    why: 'the item proxy: who may read the item',
+  },
+  // The sign-in page of the administrator's app: shown to anyone (that is its purpose); what it
+  // grants is decided by the username and password posted to it, never by who opened it.
+  ...Object.fromEntries(
+    ['/sharing/rest/oauth2/authorize', '/sharing/oauth2/authorize'].map((path) => [
+      path,
+      {
+        fixture: async () => ({
+          url: `${path}?${new URLSearchParams({ client_id: await app(), response_type: 'code', redirect_uri: 'http://127.0.0.1:5999/cb', code_challenge_method: 'S256', code_challenge: PKCE_CHALLENGE })}`,
+          method: 'GET' as const,
+          shown: (b: any) => /<form/i.test(b.body ?? ''),
+        }),
+        authority: 'anyone' as const,
+        why: 'the OAuth sign-in page',
+      },
+    ]),
+  ),
+};
+
+/** Registered routes that are not the REST interface: the console's configuration, its files and CORS preflights (`*`). */
+const CONSOLE_ROUTES = new Set(['/console-config.json', '*']);
+
+/**
+ * A path as the printed tree shows it: a parameter's name is lost where routes share the node
+ * (`:service|:folder`), and a wildcard's slash is printed with its parent.
+ */
+const shape = (path: string) => path.replace(/:[\w]+(\|:[\w]+)*/g, ':').replace(/\/?\*$/, '*');
+
+/** Every route the router holds (its path's shape), with its methods, read from Fastify's printed route tree. */
+function registeredRoutes(): { path: string; methods: string[] }[] {
+  const routes: { path: string; methods: string[] }[] = [];
+  const prefixes: string[] = [];
+  for (const line of svc.app.printRoutes().split('\n')) {
+    const m = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const depth = m[1].length / 4;
+    const path = (depth ? prefixes[depth - 1] : '') + m[2];
+    prefixes.length = depth;
+    prefixes[depth] = path;
+    if (m[3]) routes.push({ path: shape(path), methods: m[3].split(', ') });
+  }
+  return routes;
+}
+
+/** What each registered route is tried as: a declared operation's authority, or an OUTSIDE_ROUTES entry. */
+function matrixRoutes(): { path: string; authority: Authority | 'anyone'; fixture?: () => Promise<Cell> }[] {
+  const declared = new Map(svc.app.operations.map((op) => [shape(op.path), op] as const));
+  const outside = new Map(Object.entries(OUTSIDE_ROUTES).map(([path, entry]) => [shape(path), { path, ...entry }] as const));
+  return [...new Set(registeredRoutes().map((r) => r.path))].flatMap((shaped) => {
+    const op = declared.get(shaped);
+    if (op) return [{ path: op.path, authority: op.authority, fixture: FIXTURES[keyOf(op.path)] }];
+    const entry = outside.get(shaped);
+    return entry ? [{ path: entry.path, authority: entry.authority, fixture: entry.fixture }] : [];
+  });
+}
+
+function expectedFor(authority: Authority | 'anyone', actor: Actor): 'allowed' | 'refused' {
+  if (authority === 'anyone') return 'allowed';
+  // Another organization's members reach nothing of this one, whatever they hold in their own.
+  if (actor.org !== 'demo') return 'refused';
+  // Custom roles are never default administrators, whatever they hold.
+  return authorityGrants(authority, { privileges: actor.held, isDefaultAdmin: false }) ? 'allowed' : 'refused';
+}
 
 beforeAll(async () => {
   svc = await startService();
@@ -474,45 +604,80 @@ beforeAll(async () => {
   for (const set of ROLE_SETS) {
     const privileges = [...BASE_ROLE_PRIVILEGES.org_user, ...set];
     const { username } = await insertCustomRoleMember(svc.db, svc.orgId, privileges, `matrix.${uid()}`);
-    members.push({ privileges: set, held: withImplied(privileges), token: await svc.tokenFor(username), username });
+    actors.push({ label: set.join('+'), username, org: 'demo', held: withImplied(privileges), token: await svc.tokenFor(username) });
   }
+  // The demo Viewer, with the built-in Viewer role's privileges.
+  actors.push({
+    label: 'viewer1 (Viewer)',
+    username: 'viewer1',
+    org: 'demo',
+    held: withImplied(BUILT_IN_ROLES[0].privileges),
+    token: await svc.tokenFor('viewer1'),
+  });
+  // The second organization: its default administrator, every administrative privilege, a plain member.
+  const allAdmin = [...BASE_ROLE_PRIVILEGES.org_user, ...SINGLES.flat()];
+  const strong = await insertCustomRoleMember(svc.db, svc.partnerOrgId, allAdmin, `matrix.partner.${uid()}`);
+  const plain = `matrix.partner.${uid()}`;
+  await insertMember(svc.db, plain, svc.partnerOrgId);
+  actors.push(
+    { label: 'partner_admin (Partner Organization)', username: 'partner_admin', org: 'partner', held: new Set(), token: await svc.tokenFor('partner_admin') },
+    {
+      label: 'every admin privilege (Partner Organization)',
+      username: strong.username,
+      org: 'partner',
+      held: new Set(),
+      token: await svc.tokenFor(strong.username),
+    },
+    { label: 'plain member (Partner Organization)', username: plain, org: 'partner', held: new Set(), token: await svc.tokenFor(plain) },
+  );
 }, 120_000);
 afterAll(() => svc.close());
 
 describe('the generated privilege matrix', () => {
-  it('has a fixture for every operation that can reach what another member owns', () => {
+  it('every route the server registers is a declared operation or listed with its rule, and has a fixture where it can reach what another member owns', () => {
+    const declared = new Set(svc.app.operations.map((op) => shape(op.path)));
+    const outside = new Set(Object.keys(OUTSIDE_ROUTES).map(shape));
+    const routes = new Set(registeredRoutes().map((r) => r.path));
+    // The parse found the routes: every declared operation among them.
+    expect([...declared].filter((p) => !routes.has(p))).toEqual([]);
+    const unlisted = [...routes].filter((p) => !declared.has(p) && !outside.has(p) && !CONSOLE_ROUTES.has(p));
+    expect(unlisted).toEqual([]);
     const reaching = svc.app.operations.filter((op) => TARGET_PARAMS.test(op.path) || op.authority.kind !== 'own');
-    const missing = reaching.map(keyOf).filter((k) => !FIXTURES[k] && !NOT_TRIED[k]);
+    const missing = reaching.map((op) => keyOf(op.path)).filter((k) => !FIXTURES[k] && !NOT_TRIED[k]);
     expect(missing).toEqual([]);
-    // No stale fixture: each names a declared operation.
-    const declared = new Set(svc.app.operations.map(keyOf));
-    expect(Object.keys(FIXTURES).filter((k) => !declared.has(k))).toEqual([]);
+    // No stale fixture: each names a declared operation, each outside route a registered one.
+    const keys = new Set(svc.app.operations.map((op) => keyOf(op.path)));
+    expect(Object.keys(FIXTURES).filter((k) => !keys.has(k))).toEqual([]);
+    expect([...outside].filter((p) => !routes.has(p))).toEqual([]);
   });
 
-  it('allows each operation exactly where its declared authority grants it', async () => {
+  it('allows each route exactly where its declared authority grants it, in its organization only', async () => {
     const wrong: string[] = [];
+    const tried = new Set<string>();
     let cells = 0;
-    for (const op of svc.app.operations) {
-      const fixture = FIXTURES[keyOf(op)];
-      if (!fixture) continue;
-      for (const m of members) {
+    for (const route of matrixRoutes()) {
+      if (!route.fixture) continue;
+      tried.add(route.path);
+      for (const actor of actors) {
         let cell: Cell;
         try {
-          cell = await fixture();
+          cell = await route.fixture();
         } catch (err) {
-          wrong.push(`${keyOf(op)}: the fixture failed: ${(err as Error).message}`);
+          wrong.push(`${keyOf(route.path)}: the fixture failed: ${(err as Error).message}`);
           break;
         }
-        const body = await call(cell.url, cell.params ?? {}, m.token, cell.file);
-        const got = outcome(body, cell);
-        // Custom roles are never default administrators, whatever they hold.
-        const expected = authorityGrants(op.authority, { privileges: m.held, isDefaultAdmin: false }) ? 'allowed' : 'refused';
+        const body = await call(cell.url, cell.params ?? {}, actor.token, cell.file, cell.method);
+        const got = await outcome(body, cell, actor.username);
+        const expected = cell.anyone ? 'allowed' : expectedFor(route.authority, actor);
         cells++;
-        if (got !== expected) wrong.push(`${keyOf(op)} with ${m.privileges.join('+')}: expected ${expected}, got ${got} ${JSON.stringify(body).slice(0, 240)}`);
+        if (got !== expected) wrong.push(`${keyOf(route.path)} with ${actor.label}: expected ${expected}, got ${got} ${JSON.stringify(body).slice(0, 240)}`);
       }
     }
+    const orgs = new Set(actors.map((a) => a.org)).size;
+    console.info(`privilege matrix: ${tried.size} routes × ${actors.length} roles (${orgs} organizations) = ${cells} cells`);
     if (process.env.MATRIX_REPORT) writeFileSync(process.env.MATRIX_REPORT, wrong.join('\n'));
     expect(wrong).toEqual([]);
+    for (const path of Object.keys(OUTSIDE_ROUTES)) expect(tried).toContain(path);
     expect(cells).toBeGreaterThan(3000);
   }, 900_000);
 });
