@@ -10,6 +10,7 @@ import { tokenHash } from '../areas/auth/tokens.ts';
 import type { Db } from '../store/db.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import type { RawParams } from './params.ts';
+import { trimEnd } from '../../shared/trim.ts';
 
 export interface Caller {
   userId: string;
@@ -103,7 +104,7 @@ export function sentFromReferer(sentFrom: SentFrom, referer: string): boolean {
   const sentReferer = header('referer');
   if (sentReferer !== undefined) {
     if (sentReferer === bound) return true;
-    const base = bound.replace(/\/+$/, '');
+    const base = trimEnd(bound, '/');
     if (sentReferer.startsWith(base) && /^[/?#]/.test(sentReferer.slice(base.length))) return true;
   }
   const origin = header('origin');

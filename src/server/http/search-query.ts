@@ -30,6 +30,22 @@ type Token =
   | { t: 'range'; from: string; to: string; inclusive: boolean }
   | { t: 'value'; value: string; phrase: boolean; negated: boolean };
 
+/**
+ * `from TO to` inside a range's brackets (either bound may be empty: `[ TO b]`), split on blanks:
+ * the pattern `^\s*(\S*)\s+TO\s+(\S*)\s*$` is quadratic in a run of blanks, and `q` is request data.
+ */
+function rangeBounds(body: string): [string, string] | undefined {
+  const words = body.split(/\s+/).filter((w) => w !== '');
+  const isTo = (w: string) => w.toUpperCase() === 'TO';
+  const lead = /^\s/.test(body);
+  const trail = /\s$/.test(body);
+  if (words.length === 3 && isTo(words[1])) return [words[0], words[2]];
+  if (words.length === 2 && trail && isTo(words[1])) return [words[0], ''];
+  if (words.length === 2 && lead && isTo(words[0])) return ['', words[1]];
+  if (words.length === 1 && lead && trail && isTo(words[0])) return ['', ''];
+  return undefined;
+}
+
 function tokenize(q: string): Token[] {
   const out: Token[] = [];
   let i = 0;
@@ -55,8 +71,8 @@ function tokenize(q: string): Token[] {
       const close = c === '[' ? ']' : '}';
       const end = q.indexOf(close, i + 1);
       const body = q.slice(i + 1, end < 0 ? n : end);
-      const m = /^\s*(\S*)\s+TO\s+(\S*)\s*$/i.exec(body);
-      if (m) out.push({ t: 'range', from: unquote(m[1]), to: unquote(m[2]), inclusive: c === '[' });
+      const m = rangeBounds(body);
+      if (m) out.push({ t: 'range', from: unquote(m[0]), to: unquote(m[1]), inclusive: c === '[' });
       else out.push({ t: 'value', value: body.trim(), phrase: true, negated: false });
       i = end < 0 ? n : end + 1;
       i = skipBoost(q, i);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 import { createPglite, wrapPglite } from './pglite.ts';
 import { copyTemplate, DEFAULT_TEMPLATE_DIR, forgetTarball, migrationEntries, pgliteVersion, templateStatus, type TemplateManifest } from './template.ts';
+import { trimEnd } from '../../shared/trim.ts';
 
 /**
  * Build a template from the migrations in `migrationsDir` into `templateDir`: a fresh database
@@ -21,7 +22,7 @@ export async function buildTemplate(
   opts: { from?: string } = {},
 ): Promise<TemplateManifest> {
   if (templateDir === 'off') throw new Error('DB_TEMPLATE_DIR=off: no template to build');
-  const building = `${templateDir.replace(/\/+$/, '')}.building-${process.pid}`;
+  const building = `${trimEnd(templateDir, '/')}.building-${process.pid}`;
   await rm(building, { recursive: true, force: true });
   await mkdir(building, { recursive: true });
   try {

@@ -4,6 +4,8 @@
  * query string, http or https all name the same service). Pure string work: no DOM, no Node.
  */
 
+import { trimEnd } from '../trim.ts';
+
 const ITEM_ID = /^[0-9a-f]{32}$/i;
 
 /** The item id in lower case, or undefined when `value` is not one (32 hex digits, blanks around allowed). */
@@ -30,7 +32,8 @@ const isHexAt = (s: string, from: number, to: number) => to <= s.length && ITEM_
  * parameter by parameter, and the first `id` parameter holding an item id wins.
  */
 export function itemIdInUrl(url: string): string | undefined {
-  const items = new RegExp(CONTENT_ITEMS);
+  const items = CONTENT_ITEMS;
+  items.lastIndex = 0;
   for (let m = items.exec(url); m; m = items.exec(url)) {
     const from = m.index + m[0].length;
     const to = from + ID_LENGTH;
@@ -134,7 +137,7 @@ export function serviceRootText(value: string): string | undefined {
  * For a URL that is not an ArcGIS service URL the whole URL is replaced, keeping its query string.
  */
 export function rewriteUrl(raw: string, to: string): string {
-  const target = to.replace(/\/+$/, '');
+  const target = trimEnd(to, '/');
   const p = parse(raw);
   if (!p) return target;
   const s = raw.trim();

@@ -27,7 +27,8 @@ const FORGET_MS = LIMITS.signInFailuresForgottenHours * 3_600_000;
  * counting single addresses would give one attacker 2^64 fresh sources).
  */
 export function sourceOf(ip: string | undefined): string {
-  const a = (ip ?? '').trim().toLowerCase().replace(/%.*$/, '');
+  // The zone (`%eth0`) is no part of the source; cut at the first `%` (the pattern `%.*$` is quadratic in a run of `%`).
+  const a = (ip ?? '').trim().toLowerCase().split('%')[0];
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(a);
   if (mapped && isIPv4(mapped[1])) return mapped[1];
   if (isIPv4(a)) return a;

@@ -221,14 +221,41 @@ function xmlText(raw: string): string {
     .trim();
 }
 
+const OPEN_TAGS: Record<string, RegExp> = {
+  name: /<name[\s>]/gi,
+  title: /<title[\s>]/gi,
+  thumbnail: /<thumbnail[\s>]/gi,
+  documentation: /<documentation[\s>]/gi,
+};
+const CLOSE_TAGS: Record<string, RegExp> = { name: /<\/name>/gi, title: /<\/title>/gi, thumbnail: /<\/thumbnail>/gi, documentation: /<\/documentation>/gi };
+
+/**
+ * What the first `<tag>` or `<tag …>` holds up to the next `</tag>` (names in any case), by
+ * searching forward only: a pattern that tries each `<tag` against the rest of the text is
+ * quadratic in it. Only the first opening can match: a later one has no `>` or `</tag>` after it
+ * when the first has none.
+ */
+function elementText(xml: string, tag: keyof ItemCard): string | undefined {
+  const open = OPEN_TAGS[tag];
+  open.lastIndex = 0;
+  const start = open.exec(xml);
+  if (!start) return undefined;
+  const gt = xml.indexOf('>', start.index);
+  if (gt < 0) return undefined;
+  const close = CLOSE_TAGS[tag];
+  close.lastIndex = gt + 1;
+  const end = close.exec(xml);
+  return end ? xml.slice(gt + 1, end.index) : undefined;
+}
+
 /** The card's name, title, thumbnail and documentation (first element of each name, any depth). */
 export function parseItemCard(xml: string): ItemCard {
   const pick = (tag: string) => {
-    const m = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'i').exec(xml);
-    if (!m) return undefined;
+    const inner = elementText(xml, tag);
+    if (inner === undefined) return undefined;
     // An element holding other elements is not a value.
-    if (m[1].includes('<') && !/^\s*<!\[CDATA\[/.test(m[1])) return undefined;
-    const v = xmlText(m[1]);
+    if (inner.includes('<') && !/^\s*<!\[CDATA\[/.test(inner)) return undefined;
+    const v = xmlText(inner);
     return v ? v.slice(0, 256) : undefined;
   };
   const card: ItemCard = {};

@@ -6,6 +6,7 @@
  * matched within the item's category paths). Each is one SQL condition over the item `i`.
  */
 import { z } from 'zod';
+import { trimEnd } from '../../../shared/trim.ts';
 
 const MAX_CATEGORIES = 8;
 const MAX_CATEGORY_FILTERS = 3;
@@ -89,7 +90,7 @@ export function itemFilterSql(f: ItemFilters, p: (v: unknown) => string): string
   // A path matches the category itself or one below it (`/Categories/Water` finds `/Categories/Water/Rivers`).
   for (const list of f.categories ?? []) {
     const any = list.map((c) => {
-      const v = p(c.toLowerCase().replace(/\/+$/, ''));
+      const v = p(trimEnd(c.toLowerCase(), '/'));
       return `lower(c) = ${v} OR starts_with(lower(c), ${v} || '/')`;
     });
     out.push(`EXISTS (SELECT 1 FROM unnest(i.categories) c WHERE ${any.join(' OR ')})`);

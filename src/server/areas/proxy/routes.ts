@@ -36,6 +36,7 @@ import { rawParams } from '../../http/params.ts';
 import type { PortalContext } from '../../context.ts';
 import { visibleItem } from '../items/access.ts';
 import type { ItemRow } from '../items/service.ts';
+import { trimEnd } from '../../../shared/trim.ts';
 
 /** Does `referer` match `pattern` (exact origin / URL prefix, or `scheme://*.domain[:port]`)? */
 export function referrerMatches(pattern: string, referer: string): boolean {
@@ -45,7 +46,7 @@ export function referrerMatches(pattern: string, referer: string): boolean {
   } catch {
     return false;
   }
-  const p = pattern.trim().replace(/\/+$/, '');
+  const p = trimEnd(pattern.trim(), '/');
   const wild = /^(https?):\/\/\*\.([^/:]+)(?::(\d+))?(\/.*)?$/i.exec(p);
   if (wild) {
     const [, scheme, domain, port, pathPrefix] = wild;
@@ -61,7 +62,7 @@ export function referrerMatches(pattern: string, referer: string): boolean {
     return false;
   }
   if (pat.origin.toLowerCase() !== ref.origin.toLowerCase()) return false;
-  const prefix = pat.pathname.replace(/\/+$/, '');
+  const prefix = trimEnd(pat.pathname, '/');
   return !prefix || ref.pathname === prefix || ref.pathname.startsWith(`${prefix}/`);
 }
 
@@ -150,7 +151,7 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
   if (hits > settings.hitsPerInterval) throw rateLimited(settings);
 
   const upstream = new URL(item.url);
-  const servicePath = upstream.pathname.replace(/\/+$/, '');
+  const servicePath = trimEnd(upstream.pathname, '/');
   if (rest) upstream.pathname = `${servicePath}${rest}`;
   // forwardedPath refused every form the URL parser would resolve; this holds even if one slipped by.
   if (upstream.origin !== new URL(item.url).origin || (upstream.pathname !== servicePath && !upstream.pathname.startsWith(`${servicePath}/`)))

@@ -6,6 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
+import { trimEnd } from '../../../shared/trim.ts';
 
 /** Root: "only returns the version of the containing portal" — the same version portals/self answers. */
 export function rootAnswer(): { currentVersion: string } {
@@ -14,7 +15,7 @@ export function rootAnswer(): { currentVersion: string } {
 
 /** The portal's own address: PUBLIC_URL behind a proxy, else the address the request came to. */
 export function portalUrlOf(config: Pick<Config, 'publicUrl'>, req: FastifyRequest): string {
-  return config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : `${req.protocol}://${req.host}`;
+  return config.publicUrl ? trimEnd(config.publicUrl, '/') : `${req.protocol}://${req.host}`;
 }
 
 /** Info: who owns this sharing API and how to get a token for it (tokens only; no web-tier sign-in). */

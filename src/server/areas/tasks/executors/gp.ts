@@ -6,11 +6,12 @@
 import { taskSettings } from '../settings.ts';
 import { parseJson, safeUrl, send } from './http.ts';
 import { RunFailed, type Executor } from './types.ts';
+import { trimEnd } from '../../../../shared/trim.ts';
 
 const ENDED_BADLY = new Set(['esriJobFailed', 'esriJobTimedOut', 'esriJobCancelled', 'esriJobCancelling', 'esriJobDeleted', 'esriJobDeleting']);
 
 /** A task URL may name the task or its submitJob operation. */
-export const gpTaskBase = (url: string) => url.replace(/\/+$/, '').replace(/\/submitJob$/i, '');
+export const gpTaskBase = (url: string) => trimEnd(url, '/').replace(/\/submitJob$/i, '');
 
 function errorOf(body: Record<string, unknown>): string | null {
   const e = body.error as { code?: number; message?: string; details?: unknown[] } | undefined;
@@ -54,7 +55,7 @@ export const executeGp: Executor = async ({ ctx, task, signal }) => {
   while (status !== 'esriJobSucceeded') {
     if (ENDED_BADLY.has(status)) {
       const why = messagesOf(last);
-      throw new RunFailed(`Job ${jobId} ended with ${status}${why ? `: ${why.replace(/\.+$/, '')}` : ''}.`);
+      throw new RunFailed(`Job ${jobId} ended with ${status}${why ? `: ${trimEnd(why, '.')}` : ''}.`);
     }
     if (Date.now() > deadline) throw new RunFailed(`Job ${jobId} did not finish within ${Math.round(settings.gpTimeoutMs / 1000)} s (last status ${status}).`);
     await sleep(settings.gpPollMs, signal);

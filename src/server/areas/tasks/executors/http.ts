@@ -44,7 +44,7 @@ export async function send(
 }
 
 /** A URL without its query (which may carry a token) for messages. */
-export const safeUrl = (url: string) => url.replace(/\?.*$/, '');
+export const safeUrl = (url: string) => url.split('?')[0];
 
 export function parseJson(text: string, what: string): Record<string, unknown> {
   try {
