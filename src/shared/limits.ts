@@ -112,4 +112,13 @@ export const LIMITS = {
   redirectUriChars: 2048,
   redirectUrisPerApp: 25,
   httpReferrersPerApp: 100,
+  /**
+   * Reading item data for references (the reference index, the console's graph): data larger than
+   * this is not read; at most this many references per item, values looked at, and characters of
+   * one URL (a longer string is no URL a server answers). docs/security.md "Request-thread work".
+   */
+  referenceDataBytes: 8 * 1024 * 1024,
+  referencesPerItem: 10_000,
+  referenceScanSteps: 200_000,
+  referenceUrlChars: 8192,
 } as const;

@@ -11,6 +11,7 @@
  * `replaceReference` can change the item id or URL in place and report the pointers it changed.
  */
 
+import { LIMITS } from '../limits.ts';
 import { isBelowServiceRoot, itemIdInUrl, normalizeItemId, normalizeUrl, rewriteUrl, serviceRootText } from './normalize.ts';
 
 export { normalizeItemId, normalizeUrl } from './normalize.ts';
@@ -79,16 +80,27 @@ export interface ExtractOptions {
   maxDepth?: number;
   /** Most references returned. Default and maximum 10,000. */
   maxReferences?: number;
+  /** Most values of the data looked at (objects, arrays, strings). Default and maximum LIMITS.referenceScanSteps. */
+  maxSteps?: number;
 }
 
 export interface ReferenceScan {
   references: Reference[];
-  /** True when a bound (depth or count) stopped the walk: the list may be incomplete. */
+  /** True when a bound (depth, count, steps, a URL's length) stopped the walk: the list may be incomplete. */
   truncated: boolean;
 }
 
 export const MAX_REFERENCE_DEPTH = 64;
-export const MAX_REFERENCES = 10_000;
+export const MAX_REFERENCES = LIMITS.referencesPerItem;
+
+/**
+ * The walk pauses (yields) after this many steps, so that a caller on a server can let other
+ * requests run between slices (`referenceScanSlices`); a slice is well under a millisecond.
+ */
+const STEPS_PER_SLICE = 2_000;
+
+/** A walk that pauses between slices of steps: run it to the end with `for (const _ of walk)`. */
+type Walk = Generator<void, void, void>;
 
 // ————— the walk's state —————
 
@@ -107,10 +119,38 @@ const at = (path: string, key: string | number) => `${path}/${escapePointer(key)
 class Collector {
   readonly references: Reference[] = [];
   truncated = false;
+  private steps = 0;
+  private sliceEnd = STEPS_PER_SLICE;
   constructor(
     readonly maxDepth: number,
     readonly maxReferences: number,
+    readonly maxSteps: number,
   ) {}
+
+  /** One more value looked at; false once the walk has taken its most steps (the list may then be incomplete). */
+  step(): boolean {
+    if (++this.steps > this.maxSteps) {
+      this.truncated = true;
+      return false;
+    }
+    return true;
+  }
+
+  /** Before each entry of a list: false once the list is full or the steps are spent (the rest is not read). */
+  more(): boolean {
+    if (this.full) {
+      this.truncated = true;
+      return false;
+    }
+    return this.step();
+  }
+
+  /** True once per STEPS_PER_SLICE steps: where the walk yields. */
+  pause(): boolean {
+    if (this.steps < this.sliceEnd) return false;
+    this.sliceEnd = this.steps + STEPS_PER_SLICE;
+    return true;
+  }
 
   get full(): boolean {
     return this.references.length >= this.maxReferences;
@@ -118,7 +158,7 @@ class Collector {
 
   deeper(depth: number): boolean {
     // Full: whatever lies further is not read, so the list may be incomplete.
-    if (depth > this.maxDepth || this.full) {
+    if (depth > this.maxDepth || this.full || !this.step()) {
       this.truncated = true;
       return false;
     }
@@ -135,6 +175,7 @@ class Collector {
 
   /** An item id field (`itemId`, `values.webmap`…): a string of 32 hex digits, anything else skipped. */
   itemId(value: Json, path: string, kind: ReferenceKind, extra?: Partial<Reference>): void {
+    if (value === undefined || !this.step()) return;
     const id = normalizeItemId(value);
     if (id) this.push({ target: { type: 'item', id }, kind, source: 'data', path, value: value as string, ...clean(extra) });
   }
@@ -145,7 +186,12 @@ class Collector {
    */
   url(value: Json, path: string, kind: ReferenceKind, extra?: Partial<Reference>): void {
     const s = str(value);
-    if (!s) return;
+    if (!s || !this.step()) return;
+    // Longer is no URL a server would answer; its characters are not looked at.
+    if (s.length > LIMITS.referenceUrlChars) {
+      this.truncated = true;
+      return;
+    }
     const id = itemIdInUrl(s);
     if (id) {
       this.push({ target: { type: 'item', id }, kind, source: 'data', path, value: s, ...clean(extra) });
@@ -178,8 +224,9 @@ function portalOf(o: Obj): string | undefined {
  * Web Scene Specification, operationalLayers (Group Layer is "referenced by" itself):
  * https://developers.arcgis.com/web-scene-specification/objects/operationalLayers
  */
-function layer(c: Collector, o: Json, path: string, kind: ReferenceKind, depth: number): void {
+function* layer(c: Collector, o: Json, path: string, kind: ReferenceKind, depth: number): Walk {
   if (!isObj(o) || !c.deeper(depth)) return;
+  if (c.pause()) yield;
   const extra = { detail: str(o.layerType) ?? str(o.type), portalUrl: portalOf(o) };
   c.itemId(o.itemId, at(path, 'itemId'), kind, extra);
   c.url(o.url, at(path, 'url'), kind, extra);
@@ -187,12 +234,15 @@ function layer(c: Collector, o: Json, path: string, kind: ReferenceKind, depth: 
   // or a service's (`…/VectorTileServer/resources/styles/root.json`).
   c.url(o.styleUrl, at(path, 'styleUrl'), kind, extra);
   // Group Layer: `layers[]` holds operational layers (and, in a map, tables), nested to any depth.
-  arr(o.layers).forEach((child, i) => layer(c, child, at(at(path, 'layers'), i), kind, depth + 1));
-  arr(o.tables).forEach((child, i) => layer(c, child, at(at(path, 'tables'), i), 'table', depth + 1));
+  const children = arr(o.layers);
+  for (let i = 0; i < children.length && c.more(); i++) yield* layer(c, children[i], at(at(path, 'layers'), i), kind, depth + 1);
+  const tables = arr(o.tables);
+  for (let i = 0; i < tables.length && c.more(); i++) yield* layer(c, tables[i], at(at(path, 'tables'), i), 'table', depth + 1);
 }
 
-function layers(c: Collector, list: Json, path: string, kind: ReferenceKind, depth: number): void {
-  arr(list).forEach((o, i) => layer(c, o, at(path, i), kind, depth + 1));
+function* layers(c: Collector, list: Json, path: string, kind: ReferenceKind, depth: number): Walk {
+  const all = arr(list);
+  for (let i = 0; i < all.length && c.more(); i++) yield* layer(c, all[i], at(path, i), kind, depth + 1);
 }
 
 /**
@@ -201,18 +251,18 @@ function layers(c: Collector, list: Json, path: string, kind: ReferenceKind, dep
  * and https://developers.arcgis.com/web-map-specification/objects/baseMapLayer/
  * Web Scene Specification, baseMap: https://developers.arcgis.com/web-scene-specification/objects/baseMap
  */
-function baseMap(c: Collector, o: Json, path: string, depth: number): void {
+function* baseMap(c: Collector, o: Json, path: string, depth: number): Walk {
   if (!isObj(o) || !c.deeper(depth)) return;
-  layers(c, o.baseMapLayers, at(path, 'baseMapLayers'), 'basemapLayer', depth);
-  layers(c, o.elevationLayers, at(path, 'elevationLayers'), 'groundLayer', depth);
-  layers(c, o.groundLayers, at(path, 'groundLayers'), 'groundLayer', depth);
+  yield* layers(c, o.baseMapLayers, at(path, 'baseMapLayers'), 'basemapLayer', depth);
+  yield* layers(c, o.elevationLayers, at(path, 'elevationLayers'), 'groundLayer', depth);
+  yield* layers(c, o.groundLayers, at(path, 'groundLayers'), 'groundLayer', depth);
 }
 
 /** Web Map Specification, the web map object: https://developers.arcgis.com/web-map-specification/objects/webmap/ */
-function webMap(c: Collector, data: Obj): void {
-  layers(c, data.operationalLayers, '/operationalLayers', 'layer', 0);
-  layers(c, data.tables, '/tables', 'table', 0);
-  baseMap(c, data.baseMap, '/baseMap', 1);
+function* webMap(c: Collector, data: Obj): Walk {
+  yield* layers(c, data.operationalLayers, '/operationalLayers', 'layer', 0);
+  yield* layers(c, data.tables, '/tables', 'table', 0);
+  yield* baseMap(c, data.baseMap, '/baseMap', 1);
 }
 
 /**
@@ -220,34 +270,38 @@ function webMap(c: Collector, data: Obj): void {
  * Web Scene Specification, webscene: https://developers.arcgis.com/web-scene-specification/objects/webscene
  * (baseMap is "referenced by: slide, Webscene").
  */
-function webScene(c: Collector, data: Obj): void {
-  webMap(c, data);
-  if (isObj(data.ground)) layers(c, data.ground.layers, '/ground/layers', 'groundLayer', 1);
+function* webScene(c: Collector, data: Obj): Walk {
+  yield* webMap(c, data);
+  if (isObj(data.ground)) yield* layers(c, data.ground.layers, '/ground/layers', 'groundLayer', 1);
   if (isObj(data.presentation)) {
-    arr(data.presentation.slides).forEach((slide, i) => {
-      if (isObj(slide)) baseMap(c, slide.baseMap, `/presentation/slides/${i}/baseMap`, 3);
-    });
+    const slides = arr(data.presentation.slides);
+    for (let i = 0; i < slides.length && c.more(); i++) {
+      const slide = slides[i];
+      if (isObj(slide)) yield* baseMap(c, slide.baseMap, `/presentation/slides/${i}/baseMap`, 3);
+    }
   }
 }
 
 /** A Group Layer item's data: `layers[]` (and `tables[]`) like a group layer in a web map. */
-function groupLayerItem(c: Collector, data: Obj): void {
-  layers(c, data.layers, '/layers', 'layer', 0);
-  layers(c, data.tables, '/tables', 'table', 0);
+function* groupLayerItem(c: Collector, data: Obj): Walk {
+  yield* layers(c, data.layers, '/layers', 'layer', 0);
+  yield* layers(c, data.tables, '/tables', 'table', 0);
 }
 
 // ————— apps —————
 
 /** A string or an array of strings (ids), each an item id reference. */
-function ids(c: Collector, v: Json, path: string, kind: ReferenceKind): void {
+function* ids(c: Collector, v: Json, path: string, kind: ReferenceKind): Walk {
   if (Array.isArray(v)) {
-    v.forEach((x, i) => {
+    for (let i = 0; i < v.length && c.more(); i++) {
+      if (c.pause()) yield;
+      const x: Json = v[i];
       // `values.webmaps: [{ id }]` / `[{ itemId }]` as well as `["<id>"]`.
       if (isObj(x)) {
         c.itemId(x.itemId, at(at(path, i), 'itemId'), kind);
         c.itemId(x.id, at(at(path, i), 'id'), kind);
       } else c.itemId(x, at(path, i), kind);
-    });
+    }
   } else c.itemId(v, path, kind);
 }
 
@@ -263,7 +317,7 @@ function ids(c: Collector, v: Json, path: string, kind: ReferenceKind): void {
  * `dataSource.dataSources.<id>.itemId` (as Esri's solution.js reads them,
  * packages/simple-types/src/webapp/_getWABDependencies.ts).
  */
-function webApp(c: Collector, data: Obj): void {
+function* webApp(c: Collector, data: Obj): Walk {
   c.itemId(data.source, '/source', 'template');
   if (isObj(data.values)) {
     const v = data.values;
@@ -275,19 +329,21 @@ function webApp(c: Collector, data: Obj): void {
       ['group', 'group'],
       ['groups', 'group'],
     ] as const) {
-      ids(c, v[key], `/values/${key}`, kind);
+      yield* ids(c, v[key], `/values/${key}`, kind);
     }
   }
   if (isObj(data.map)) c.itemId(data.map.itemId, '/map/itemId', 'webmap', { portalUrl: portalOf(data.map) });
   if (isObj(data.dataSource) && isObj(data.dataSource.dataSources)) {
     for (const [key, ds] of entries(data.dataSource.dataSources)) {
+      if (!c.more()) break;
+      if (c.pause()) yield;
       if (!isObj(ds)) continue;
       const p = at('/dataSource/dataSources', key);
       c.itemId(ds.itemId, at(p, 'itemId'), 'dataSource');
       c.url(ds.url, at(p, 'url'), 'dataSource');
     }
   }
-  experience(c, data);
+  yield* experience(c, data);
 }
 
 /**
@@ -297,19 +353,21 @@ function webApp(c: Collector, data: Obj): void {
  * data sources): https://developers.arcgis.com/experience-builder/api-reference/jimu-core/DataSourceConstructorOptions/
  * and Esri's solution.js, packages/web-experience/src/helpers/get-web-experience-dependencies.ts.
  */
-function experience(c: Collector, data: Obj): void {
-  if (isObj(data.dataSources)) dataSources(c, data.dataSources, '/dataSources', 1);
+function* experience(c: Collector, data: Obj): Walk {
+  if (isObj(data.dataSources)) yield* dataSources(c, data.dataSources, '/dataSources', 1);
 }
 
-function dataSources(c: Collector, map: Obj, path: string, depth: number): void {
+function* dataSources(c: Collector, map: Obj, path: string, depth: number): Walk {
   if (!c.deeper(depth)) return;
   for (const [key, ds] of entries(map)) {
+    if (!c.more()) break;
+    if (c.pause()) yield;
     if (!isObj(ds)) continue;
     const p = at(path, key);
     const extra = { detail: str(ds.type), portalUrl: portalOf(ds) };
     c.itemId(ds.itemId, at(p, 'itemId'), 'dataSource', extra);
     c.url(ds.url, at(p, 'url'), 'dataSource', extra);
-    if (isObj(ds.childDataSourceJsons)) dataSources(c, ds.childDataSourceJsons, at(p, 'childDataSourceJsons'), depth + 1);
+    if (isObj(ds.childDataSourceJsons)) yield* dataSources(c, ds.childDataSourceJsons, at(p, 'childDataSourceJsons'), depth + 1);
   }
 }
 
@@ -322,10 +380,15 @@ function dataSources(c: Collector, map: Obj, path: string, depth: number): void 
  * Dashboards' layout has changed over versions, so the whole data is walked (bounded) and every
  * object with an `itemId` is read by what it sits in.
  */
-function dashboard(c: Collector, v: Json, path: string, parentKey: string, depth: number): void {
+function* dashboard(c: Collector, v: Json, path: string, parentKey: string, depth: number): Walk {
   if (!c.deeper(depth)) return;
+  if (c.pause()) yield;
   if (Array.isArray(v)) {
-    v.forEach((x, i) => dashboard(c, x, at(path, i), parentKey, depth + 1));
+    for (let i = 0; i < v.length && c.more(); i++) {
+      const x: Json = v[i];
+      // Only objects and arrays are walked into: numbers and strings cost one step each.
+      if (typeof x === 'object' && x !== null) yield* dashboard(c, x, at(path, i), parentKey, depth + 1);
+    }
     return;
   }
   if (!isObj(v)) return;
@@ -335,7 +398,8 @@ function dashboard(c: Collector, v: Json, path: string, parentKey: string, depth
     c.itemId(v.itemId, at(path, 'itemId'), kind, { detail: type });
   }
   for (const [key, child] of entries(v)) {
-    if (key !== 'itemId' && typeof child === 'object' && child !== null) dashboard(c, child, at(path, key), key, depth + 1);
+    if (!c.more()) return;
+    if (key !== 'itemId' && typeof child === 'object' && child !== null) yield* dashboard(c, child, at(path, key), key, depth + 1);
   }
 }
 
@@ -345,9 +409,11 @@ function dashboard(c: Collector, v: Json, path: string, parentKey: string, depth
  * (packages/storymap/src/helpers/get-storymap-dependencies.ts) and the ArcGIS API for Python's
  * storymap module describes: https://developers.arcgis.com/python/api-reference/arcgis.apps.storymap.html
  */
-function storyMap(c: Collector, data: Obj): void {
+function* storyMap(c: Collector, data: Obj): Walk {
   if (!isObj(data.resources)) return;
   for (const [key, res] of entries(data.resources)) {
+    if (!c.more()) break;
+    if (c.pause()) yield;
     if (!isObj(res) || !isObj(res.data)) continue;
     c.itemId(res.data.itemId, `/resources/${escapePointer(key)}/data/itemId`, 'storyResource', { detail: str(res.type) });
   }
@@ -355,7 +421,7 @@ function storyMap(c: Collector, data: Obj): void {
 
 // ————— which reader for which item type —————
 
-type Reader = (c: Collector, data: Obj) => void;
+type Reader = (c: Collector, data: Obj) => Walk;
 
 const READERS: Record<string, Reader> = {
   'Web Map': webMap,
@@ -375,17 +441,17 @@ export const TYPES_WITH_REFERENCES: ReadonlySet<string> = new Set(Object.keys(RE
  * Larger item data is not read for references, by the portal's index or the browser graph: it
  * would be held in memory whole while parsed. Real web maps and apps are kilobytes.
  */
-export const MAX_REFERENCE_DATA_BYTES = 16 * 1024 * 1024;
+export const MAX_REFERENCE_DATA_BYTES = LIMITS.referenceDataBytes;
 
 /** Every reader, for data whose item type is not given (`replaceReference` without `itemType`). */
 const ALL_READERS: Reader[] = [webScene, groupLayerItem, webApp, storyMap, (c, data) => dashboard(c, data, '', '', 0)];
 
-function readData(c: Collector, type: string | undefined, data: Json): void {
+function* readData(c: Collector, type: string | undefined, data: Json): Walk {
   if (!isObj(data)) return;
   const readers = type === undefined ? ALL_READERS : READERS[type] ? [READERS[type]] : [];
   for (const read of readers) {
     try {
-      read(c, data);
+      yield* read(c, data);
     } catch {
       // Only a getter or proxy could throw on parsed data; what was read so far stands.
       c.truncated = true;
@@ -393,10 +459,22 @@ function readData(c: Collector, type: string | undefined, data: Json): void {
   }
 }
 
+function bound(value: number | undefined, max: number): number {
+  const n = Math.min(max, Math.max(0, Math.floor(value ?? max)));
+  return Number.isFinite(n) ? n : max;
+}
+
 function collector(options: ExtractOptions | undefined): Collector {
-  const depth = Math.min(MAX_REFERENCE_DEPTH, Math.max(0, Math.floor(options?.maxDepth ?? MAX_REFERENCE_DEPTH)));
-  const count = Math.min(MAX_REFERENCES, Math.max(0, Math.floor(options?.maxReferences ?? MAX_REFERENCES)));
-  return new Collector(Number.isFinite(depth) ? depth : MAX_REFERENCE_DEPTH, Number.isFinite(count) ? count : MAX_REFERENCES);
+  return new Collector(
+    bound(options?.maxDepth, MAX_REFERENCE_DEPTH),
+    bound(options?.maxReferences, MAX_REFERENCES),
+    bound(options?.maxSteps, LIMITS.referenceScanSteps),
+  );
+}
+
+/** Runs a walk to its end in one go (the browser graph, `replaceReference`). */
+function finish(walk: Walk): void {
+  for (let r = walk.next(); !r.done; r = walk.next());
 }
 
 /**
@@ -405,9 +483,18 @@ function collector(options: ExtractOptions | undefined): Collector {
  * cut the walk short.
  */
 export function scanReferences(item: ReferenceItem, data: unknown, options?: ExtractOptions): ReferenceScan {
+  const slices = referenceScanSlices(item, data, options);
+  for (let r = slices.next(); ; r = slices.next()) if (r.done) return r.value;
+}
+
+/**
+ * `scanReferences` in slices of a bounded number of steps: the generator yields between slices and
+ * returns the scan, so that a server can let other requests run in between (see the indexer).
+ */
+export function* referenceScanSlices(item: ReferenceItem, data: unknown, options?: ExtractOptions): Generator<void, ReferenceScan, void> {
   const c = collector(options);
   const type = typeof item?.type === 'string' ? item.type : '';
-  readData(c, type, data);
+  yield* readData(c, type, data);
   // The item's own URL: a service item whose URL is a layer of a service (`…/FeatureServer/0`)
   // references the service root, so that it can be matched with the Feature Service item.
   const url = typeof item?.url === 'string' ? item.url : undefined;
@@ -473,6 +560,30 @@ function targetOf(value: string): ReferenceTarget | undefined {
 const sameTarget = (a: ReferenceTarget, b: ReferenceTarget) =>
   a.type === 'item' && b.type === 'item' ? a.id === b.id : a.type === 'url' && b.type === 'url' && a.url === b.url;
 
+/**
+ * `s` with every `from` (an item id: hex digits, any case) replaced by `to`: a search, not a
+ * pattern built from data. Lower-casing keeps every position unless `s` holds one of the few
+ * characters whose lower case is longer (`İ`); then each position is compared on its own.
+ */
+function replaceIgnoringCase(s: string, from: string, to: string): string {
+  const lower = s.toLowerCase();
+  const key = from.toLowerCase();
+  const same = lower.length === s.length;
+  let out = '';
+  let i = 0;
+  while (i <= s.length - key.length) {
+    const next = same ? lower.indexOf(key, i) : s.slice(i, i + key.length).toLowerCase() === key ? i : -1;
+    if (next < 0 && same) break;
+    if (next < 0) {
+      out += s[i++];
+      continue;
+    }
+    out += s.slice(i, next) + to;
+    i = next + key.length;
+  }
+  return out + s.slice(i);
+}
+
 /** Sets `value` at `pointer` in a copy of `root`, copying only the objects on the way. */
 function setAt(root: Json, pointer: string, value: string): Json {
   const keys = pointer
@@ -512,7 +623,7 @@ export function replaceReference(data: unknown, from: string, to: string, option
   if (!source || !target) throw new RangeError('replaceReference: `from` and `to` must each be an item id or an http(s) URL');
   if (source.type !== target.type) throw new RangeError('replaceReference: `from` and `to` must both be item ids or both be URLs');
   const c = collector(undefined);
-  readData(c, options?.itemType, data);
+  finish(readData(c, options?.itemType, data));
   const newRoot = serviceRootText(to) ?? to.trim();
   const paths: string[] = [];
   let out: Json = data;
@@ -522,7 +633,7 @@ export function replaceReference(data: unknown, from: string, to: string, option
     done.add(ref.path);
     let next: string;
     if (target.type === 'item' && source.type === 'item') {
-      next = normalizeItemId(ref.value) ? target.id : ref.value.replace(new RegExp(source.id, 'ig'), target.id);
+      next = normalizeItemId(ref.value) ? target.id : replaceIgnoringCase(ref.value, source.id, target.id);
     } else {
       next = rewriteUrl(ref.value, newRoot);
     }

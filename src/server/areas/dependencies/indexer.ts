@@ -5,7 +5,8 @@
  * transaction of every change that can alter them; `indexPendingItems` reads, at start-up, the
  * items no change has indexed yet (a database from before migration 020, an older extractor).
  */
-import { MAX_REFERENCE_DATA_BYTES, scanReferences, serviceKeyOf, TYPES_WITH_REFERENCES, type Reference } from '../../../shared/references/references.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MAX_REFERENCE_DATA_BYTES, referenceScanSlices, serviceKeyOf, TYPES_WITH_REFERENCES, type Reference } from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
 import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -45,11 +46,28 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
     }
   }
   if (!text || text.length > MAX_REFERENCE_DATA_BYTES) return undefined;
+  // Large text: other work first, so that parses of a batch's items do not run back to back.
+  if (text.length > 64 * 1024) await nextTurn();
   try {
     return JSON.parse(text) as unknown;
   } catch {
     // Data that is no JSON names nothing the extractor reads.
     return undefined;
+  }
+}
+
+/**
+ * The item's references, read in slices with other work let in between: item data is up to
+ * LIMITS.referenceDataBytes of request data, and the walk (bounded in steps, LIMITS) must not hold
+ * the event loop for the whole of it. What is left on the thread in one go is JSON.parse of the
+ * text, linear in its size like reading the request body was.
+ */
+async function scanItem(ctx: PortalContext, row: IndexedItemRow, item: { id: string; type: string; url: string | null; typeKeywords: string[] }) {
+  const data = await readItemData(ctx, row);
+  const slices = referenceScanSlices(item, data);
+  for (let r = slices.next(); ; r = slices.next()) {
+    if (r.done) return r.value;
+    await nextTurn();
   }
 }
 
@@ -60,7 +78,7 @@ async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly 
   const keys: (string | null)[] = [];
   for (const row of rows) {
     const item = { id: row.id, type: row.type, url: row.url, typeKeywords: row.type_keywords };
-    const { references } = scanReferences(item, await readItemData(ctx, row));
+    const { references } = await scanItem(ctx, row, item);
     for (const ref of references) if (ref.source !== 'relationship') refs.push({ itemId: row.id, orgId: row.org_id, ref });
     keys.push(serviceKeyOf(item) ?? null);
   }
