@@ -250,7 +250,7 @@ function elementText(xml: string, tag: keyof ItemCard): string | undefined {
 
 /** The card's name, title, thumbnail and documentation (first element of each name, any depth). */
 export function parseItemCard(xml: string): ItemCard {
-  const pick = (tag: string) => {
+  const pick = (tag: keyof ItemCard) => {
     const inner = elementText(xml, tag);
     if (inner === undefined) return undefined;
     // An element holding other elements is not a value.
