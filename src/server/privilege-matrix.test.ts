@@ -514,6 +514,8 @@ const proxied = async () =>
     })
   ).id as string;
 const UNREACHED_UPSTREAM = /could not be reached/;
+let signInAppId: string | undefined;
+const signInApp = async () => (signInAppId ??= await app());
 /** An S256 code challenge (RFC 7636's example): the sign-in page requires PKCE. */
 const PKCE_CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -540,8 +542,9 @@ const OUTSIDE_ROUTES: Record<string, { fixture: () => Promise<Cell>; authority: 
     ['/sharing/rest/oauth2/authorize', '/sharing/oauth2/authorize'].map((path) => [
       path,
       {
+        // One app for every cell: opening the page changes nothing the next cell would see.
         fixture: async () => ({
-          url: `${path}?${new URLSearchParams({ client_id: await app(), response_type: 'code', redirect_uri: 'http://127.0.0.1:5999/cb', code_challenge_method: 'S256', code_challenge: PKCE_CHALLENGE })}`,
+          url: `${path}?${new URLSearchParams({ client_id: await signInApp(), response_type: 'code', redirect_uri: 'http://127.0.0.1:5999/cb', code_challenge_method: 'S256', code_challenge: PKCE_CHALLENGE })}`,
           method: 'GET' as const,
           shown: (b: any) => /<form/i.test(b.body ?? ''),
         }),
