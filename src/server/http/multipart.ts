@@ -174,7 +174,12 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
       } else {
         // No token yet: spool within the budgets until one arrives (removed after the answer if none does).
         held.push({ file, field });
-        await pipeline(part.file, capped(limit, tooLarge), counted((n) => budget.take(n)), createWriteStream(file.path));
+        await pipeline(
+          part.file,
+          capped(limit, tooLarge),
+          counted((n) => budget.take(n)),
+          createWriteStream(file.path),
+        );
       }
       if (part.file.truncated) throw tooLarge();
       file.size = part.file.bytesRead;
