@@ -14,6 +14,8 @@ export interface A11yContext {
   consoleClientId: string;
   /** A web map that uses a layer and is used by an app (its dependencies tab has both directions). */
   dependentMapId: string;
+  /** A CSV item added as a file: its "Data and files" tab offers "Replace the data". */
+  fileItemId: string;
 }
 
 export interface A11yTarget {
@@ -232,6 +234,15 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await firstRowLink(page, 'Content').click();
       await expect(page.getByRole('button', { name: 'Delete item' })).toBeVisible();
       await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: "content: a file item's data tab (replace the data)",
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, `/content/items/${ctx.fileItemId}`, /^A11y CSV/);
+      await page.getByRole('tab', { name: 'Data and files' }).click();
+      await expect(page.getByRole('button', { name: 'Replace the data' })).toBeVisible();
     },
   },
   {

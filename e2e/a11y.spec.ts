@@ -36,7 +36,7 @@ async function signIn(page: Page, username: string): Promise<void> {
 }
 
 let receiver: http.Server;
-const ctx: A11yContext = { webhookId: '', taskTitle: '', consoleClientId: '', dependentMapId: '' };
+const ctx: A11yContext = { webhookId: '', taskTitle: '', consoleClientId: '', dependentMapId: '', fileItemId: '' };
 
 /** A webhook with one delivery and a task with one run, so their drawers have something to show. */
 test.beforeAll(async ({ browser }) => {
@@ -82,6 +82,17 @@ test.beforeAll(async ({ browser }) => {
     }),
   });
   await add({ title: `A11y app ${tag}`, type: 'Web Mapping Application', text: JSON.stringify({ values: { webmap: ctx.dependentMapId } }) });
+  const csv = await page.request.post('/sharing/rest/content/users/admin/addItem', {
+    multipart: {
+      f: 'json',
+      token,
+      title: `A11y CSV ${tag}`,
+      type: 'CSV',
+      file: { name: 'a11y.csv', mimeType: 'text/csv', buffer: Buffer.from('id,name\n1,a\n') },
+    },
+  });
+  ctx.fileItemId = (await csv.json()).id as string;
+  expect(ctx.fileItemId, 'the CSV item for the data tab').toBeTruthy();
   // The demo organization has no group of the administrator's and only built-in roles (which cannot
   // be deleted): one of each, so the group page and the delete confirmations can be opened.
   for (const [path, form] of [
