@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { apiAs } from './keyboard.ts';
-import { DEMO_PASSWORD, snap } from './support.ts';
+import { DEMO_PASSWORD, signIn, snap } from './support.ts';
 
 const MB = 1024 * 1024;
 let dir: string;
@@ -30,15 +30,6 @@ function csv(name: string, mb: number): string {
   const file = path.join(dir, name);
   writeFileSync(file, body);
   return file;
-}
-
-/** Signs in, waiting as long as a busy machine needs for the first page after it. */
-async function signIn(page: Page, username: string) {
-  await page.goto('/sign-in');
-  await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: 30_000 });
 }
 
 async function stillSignedIn(page: Page) {
@@ -62,7 +53,7 @@ test('files of 9, 12, 30 and 40 MB are added and replace an item’s data, each 
     if (r.method() === 'POST' && r.headers()['content-type']?.startsWith('multipart/form-data'))
       uploads.push({ url: r.url(), auth: r.headers()['x-esri-authorization'] });
   });
-  await signIn(page, 'admin');
+  await signIn(page, 'admin', DEMO_PASSWORD, 30_000);
   await page.getByRole('link', { name: 'Content', exact: true }).click();
   for (const mb of [9, 12, 30, 40]) {
     const title = `Hydrants ${mb} MB ${tag}`;
@@ -122,7 +113,7 @@ test('an upload the portal refuses shows the reason on the page and keeps the se
         })
       : route.fallback(),
   );
-  await signIn(page, 'admin');
+  await signIn(page, 'admin', DEMO_PASSWORD, 30_000);
   await page.goto(`/content/items/${added.id}`);
   await page.getByRole('tab', { name: 'Data and files' }).click();
   const panel = page.getByRole('tabpanel', { name: 'Data and files' });

@@ -3,12 +3,13 @@ import { expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
-export async function signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
+/** Signs in with the password form; `timeout` for the first page after it on a busy machine. */
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD, timeout?: number): Promise<void> {
   await page.goto('/sign-in');
   await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout });
 }
 
 export async function signOut(page: Page): Promise<void> {

@@ -8,13 +8,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBalancer, type Balancer } from '../../scripts/balancer.ts';
 import { freshPostgresSchema } from './postgres.ts';
 import { removeS3Prefix } from './s3Prefix.ts';
+import { freePort } from './ports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -48,15 +48,6 @@ export interface ClusterOptions {
   together?: boolean;
   /** Extra environment for every instance. */
   env?: Record<string, string>;
-}
-
-/** A free loopback port: the balancer's address must be known before the instances start (PUBLIC_URL). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 /** BLOB_STORE=s3://bucket/prefix → the same bucket, under a prefix of this cluster's own. */
@@ -117,6 +108,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const id = randomBytes(6).toString('hex');
   const schema = await freshPostgresSchema(baseDatabaseUrl);
   const blobStore = clusterBlobStore(process.env.BLOB_STORE, id);
+  // Known before the instances start: their PUBLIC_URL is the balancer's address.
   const balancerPort = await freePort();
   const publicOrigin = `http://127.0.0.1:${balancerPort}`;
   const env: NodeJS.ProcessEnv = {

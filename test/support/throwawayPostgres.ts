@@ -6,10 +6,10 @@
  */
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './ports.ts';
 
 const run = promisify(execFile);
 
@@ -47,14 +47,6 @@ export function throwawayPostgresUnavailable(): string | undefined {
   if (asRoot && !['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].some(existsSync))
     return 'running as root without runuser to start PostgreSQL as postgres';
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
