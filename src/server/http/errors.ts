@@ -41,3 +41,7 @@ export const badParam = (param: string, problem: string, message = 'Invalid or m
 export const notFound = (what: string) => new ApiError(400, `${what} does not exist or is inaccessible.`, [`${what} does not exist or is inaccessible.`]);
 export const userNotFound = (username: string) =>
   new ApiError(400, `User '${username}' does not exist or is inaccessible.`, [`User '${username}' does not exist or is inaccessible.`]);
+
+/** 503 for a request the database could not serve (down, restarting, a failover); nothing of it was acknowledged. */
+export const databaseUnavailable = () =>
+  new ApiError(503, 'The database is unavailable. Try again shortly.', ['The database did not answer or dropped the connection.']);

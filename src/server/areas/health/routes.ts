@@ -7,15 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { own } from '../../http/authority.ts';
-import { ApiError } from '../../http/errors.ts';
+import { databaseUnavailable } from '../../http/errors.ts';
 import { operation, PORTAL_ADMIN } from '../../http/operation.ts';
 
 /** How long the check waits for the database: a balancer polls every few seconds. */
 const CHECK_TIMEOUT_MS = 3_000;
-
-/** The answer to a request the database could not serve (app.ts's error envelope). */
-export const databaseUnavailable = () =>
-  new ApiError(503, 'The database is unavailable. Try again shortly.', ['The database did not answer or dropped the connection.']);
 
 export function healthRoutes(app: FastifyInstance): void {
   operation(app, {
