@@ -169,18 +169,16 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
         ]);
       await ensureTmp();
       req.uploadedFiles.push(file);
-      if (authorised) {
-        await pipeline(part.file, capped(limit, tooLarge), createWriteStream(file.path));
-      } else {
-        // No token yet: spool within the budgets until one arrives (removed after the answer if none does).
-        held.push({ file, field });
-        await pipeline(
-          part.file,
-          capped(limit, tooLarge),
-          counted((n) => budget.take(n)),
-          createWriteStream(file.path),
-        );
-      }
+      const withinCap = byteCap(limit, tooLarge);
+      // No token yet: spool within the budgets until one arrives (removed after the answer if none does).
+      if (!authorised) held.push({ file, field });
+      const check = authorised
+        ? withinCap
+        : (n: number) => {
+            withinCap(n);
+            budget.take(n);
+          };
+      await pipeline(part.file, counted(check), createWriteStream(file.path));
       if (part.file.truncated) throw tooLarge();
       file.size = part.file.bytesRead;
       if (authorised) body[field] = file;
@@ -222,15 +220,12 @@ function counted(take: (n: number) => void) {
   };
 }
 
-/** A stream stage that fails as soon as more than `limit` bytes passed (before they reach the disk). */
-function capped(limit: number, tooLarge: () => Error) {
-  return async function* (source: AsyncIterable<Buffer>) {
-    let n = 0;
-    for await (const chunk of source) {
-      n += chunk.length;
-      if (n > limit) throw tooLarge();
-      yield chunk;
-    }
+/** A `counted` check that fails as soon as more than `limit` bytes passed (before they reach the disk). */
+function byteCap(limit: number, tooLarge: () => Error) {
+  let n = 0;
+  return (chunk: number) => {
+    n += chunk;
+    if (n > limit) throw tooLarge();
   };
 }
 
