@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -19,6 +20,10 @@ export default defineConfig({
     proxy: { '/sharing': 'http://127.0.0.1:3000', '/portaladmin': 'http://127.0.0.1:3000' },
   },
   test: {
+    // Vitest's default is one worker fewer than the cores: on a 2-core machine a single file at a time,
+    // with one core idle while that file waits on its service, timers or a child process. A test file
+    // holds its own services (an embedded database each), so files run side by side safely.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: true,
