@@ -3,6 +3,7 @@
  * missing privilege named, so each check answers with a reason, not just a boolean.
  */
 import type { PortalUser } from '../api/index.ts';
+import { authorityGrants, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
 import { privilegeById } from '../../shared/privileges.ts';
 
 type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
@@ -14,6 +15,16 @@ export function can(user: UserLike | null | undefined, privilege: string): boole
 /** A default administrator: role org_admin without a custom role (facts §1.9). */
 export function isDefaultAdmin(user: UserLike | null | undefined): boolean {
   return !!user && user.role === 'org_admin' && !user.roleId;
+}
+
+/** The signed-in member as the shared authority table reads them (src/shared/authority.ts). */
+export function authorityHolder(user: UserLike | null | undefined): AuthorityHolder {
+  return { privileges: new Set(user?.privileges ?? []), isDefaultAdmin: isDefaultAdmin(user) };
+}
+
+/** Whether `user` may act on another member's object of their organization under `authority` — the service's own reading. */
+export function grants(user: UserLike | null | undefined, authority: Authority): boolean {
+  return !!user && authorityGrants(authority, authorityHolder(user));
 }
 
 export type Permission = { allowed: true } | { allowed: false; reason: string; missing: string };

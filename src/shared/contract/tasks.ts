@@ -1,5 +1,6 @@
 /** Scheduled tasks (spec §2 Task, §3, §4.2; facts §3.2, §7). Shared by the service and the console. */
 import { z } from 'zod';
+import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, type AuthorityHolder } from '../authority.ts';
 import { CRON_FIELD_MAX_LENGTH, type CronSchedule } from '../cron.ts';
 import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
@@ -27,6 +28,33 @@ export const TASK_TYPE_RULES: Record<TaskType, { itemRequired: boolean; paramete
   ExecuteReport: { itemRequired: false, parametersRequired: true, taskUrlRequired: false },
   GPService: { itemRequired: false, parametersRequired: true, taskUrlRequired: true },
 };
+
+/**
+ * Who may do what with tasks — the service decides with these, the console shows the same answer.
+ * Another member's tasks (reading, changing, running, creating under their name) and the list of all
+ * the organization's tasks: default administrators only. ArcGIS documents "All Scheduled Tasks" as an
+ * administrator's operation and names no privilege for it; a stored task runs with its owner's
+ * authority (a report, a geoprocessing job with the owner's token), so acting on it is acting as them.
+ */
+export const TASKS_OF_OTHERS = ownerOrDefaultAdmin();
+export const ALL_TASKS_AUTHORITY = defaultAdmin();
+/** Geoprocessing tasks carry an administrator's token to a federated server: default administrators only. */
+export const GP_TASK_AUTHORITY = defaultAdmin();
+/** The privileges scheduling a task of each type needs (a report also needs its report type's view privilege: REPORT_PRIVILEGES). */
+export const TASK_TYPE_PRIVILEGES: Record<TaskType, readonly string[]> = {
+  ExecuteNotebook: ['portal:user:createItem', 'premium:publisher:scheduleNotebooks'],
+  UpdateInsightsWorkbook: ['portal:user:createItem'],
+  ExecuteSceneCook: ['portal:user:createItem'],
+  ExecuteWorkflowManager: ['portal:user:createItem'],
+  ExecuteReport: ['portal:user:createItem', 'portal:admin:createReports'],
+  GPService: ['portal:user:createItem'],
+};
+
+/** Whether `holder` may schedule tasks of `type` at all (a report's type is chosen later in its form). */
+export function mayScheduleTaskType(holder: AuthorityHolder, type: TaskType): boolean {
+  if (!TASK_TYPE_PRIVILEGES[type].every((p) => holder.privileges.has(p))) return false;
+  return type !== 'GPService' || authorityGrants(GP_TASK_AUTHORITY, holder);
+}
 
 export const TASK_LIMITS = {
   /** Active tasks one member may have (facts §3.8: 20 per user), unless configured otherwise. */
@@ -78,6 +106,12 @@ export const gpParameters = z.record(z.string(), gpInput).refine((v) => Object.k
 
 export const REPORT_TYPES = ['members', 'items', 'groups'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
+/** Administrative report tasks: portal:admin:createReports, and the view privilege of what each report lists. */
+export const REPORT_PRIVILEGES: Record<ReportType, readonly string[]> = {
+  members: ['portal:admin:createReports', 'portal:admin:viewUsers'],
+  items: ['portal:admin:createReports', 'portal:admin:viewItems'],
+  groups: ['portal:admin:createReports', 'portal:admin:viewGroups'],
+};
 /** An administrative report of the organization, stored as a CSV item of the task's owner (a local shape). */
 export const reportParameters = z
   .object({

@@ -16,9 +16,9 @@ import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
-import { isDefaultAdmin } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateTask, useUpdateTask } from './mutations.ts';
+import { schedulableTaskTypes } from './permissions.ts';
 import { EMPTY_TASK, formToInput, SERVER_FIELD_MAP, taskFormSchema, taskToForm, usesJson, type TaskFormInput, type TaskFormValues } from './schemas.ts';
 
 export interface TaskFormModalProps {
@@ -40,15 +40,16 @@ type FieldName = Parameters<ReturnType<typeof useForm<TaskFormInput, unknown, Ta
 
 function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
   const user = useCurrentUser();
-  const admin = isDefaultAdmin(user) || user.role === 'org_admin';
+  const schedulable = useMemo(() => schedulableTaskTypes(user), [user]);
+  const unavailable = TASK_TYPES.filter((t) => !schedulable.has(t));
   const create = useCreateTask(user.username);
   const update = useUpdateTask(task?.userId ?? user.username, task?.id ?? '');
   const saving = task ? update : create;
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<TaskFormInput, unknown, TaskFormValues>({
     resolver: zodResolver(taskFormSchema),
-    // Reports and geoprocessing are for administrators: others start on a type they may schedule.
-    defaultValues: task ? taskToForm(task) : admin ? EMPTY_TASK : { ...EMPTY_TASK, type: 'ExecuteWorkflowManager' },
+    // A new task starts on a type the member may schedule (reports and geoprocessing are for administrators).
+    defaultValues: task ? taskToForm(task) : schedulable.has(EMPTY_TASK.type) ? EMPTY_TASK : { ...EMPTY_TASK, type: 'ExecuteWorkflowManager' },
     mode: 'onTouched',
   });
   const { errors } = form.formState;
@@ -65,7 +66,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
   const typeChoices = TASK_TYPES.map((t) => ({
     value: t,
     label: TASK_TYPE_LABELS[t],
-    disabled: (t === 'ExecuteReport' || t === 'GPService') && !admin,
+    disabled: !schedulable.has(t),
   }));
 
   const onSubmit = form.handleSubmit((values) => {
@@ -98,7 +99,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
                 onChange={(v) => v && field.onChange(v)}
                 allowDeselect={false}
                 disabled={!!task}
-                description={!admin ? 'Reports and geoprocessing tasks are for administrators.' : undefined}
+                description={unavailable.length ? `Not open to your role: ${unavailable.map((t) => TASK_TYPE_LABELS[t]).join(', ')}.` : undefined}
               />
             )}
           />

@@ -24,6 +24,7 @@ import { HistoryDrawer, mayReadHistory, type HistoryTarget } from '../../compone
 import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useTaskAction } from './mutations.ts';
+import { seesOrganizationTasks } from './permissions.ts';
 import { runsQuery, tasksQuery } from './queries.ts';
 import { TaskFormModal } from './TaskFormModal.tsx';
 
@@ -71,7 +72,7 @@ export function WhenCell({ ms }: { ms: number | null }) {
 
 export default function TasksPage() {
   const user = useCurrentUser();
-  const admin = user.role === 'org_admin';
+  const admin = seesOrganizationTasks(user);
   const [scope, setScope] = useState<'mine' | 'org'>('mine');
   const [start, setStart] = useState(1);
   const [num, setNum] = useState(25);

@@ -1,7 +1,15 @@
 /** Scheduled tasks: `community/users/<u>/tasks/…` and `portals/<orgId>/allScheduledTasks` (spec §4.2; facts §3.2). */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { allTasksParams, createTaskParams, TASK_LIMITS, taskListParams, updateTaskParams } from '../../../shared/contract/tasks.ts';
+import {
+  ALL_TASKS_AUTHORITY,
+  allTasksParams,
+  createTaskParams,
+  TASK_LIMITS,
+  taskListParams,
+  TASKS_OF_OTHERS,
+  updateTaskParams,
+} from '../../../shared/contract/tasks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden, userNotFound } from '../../http/errors.ts';
 import { grantsOthers } from '../../http/authority.ts';
@@ -9,19 +17,7 @@ import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
 import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
-import {
-  activeTasksAvailable,
-  createTask,
-  deleteTask,
-  ALL_TASKS_AUTHORITY,
-  TASKS_OF_OTHERS,
-  pathTask,
-  pathUser,
-  runTaskNow,
-  setTaskEnabled,
-  taskNotFound,
-  updateTask,
-} from './service.ts';
+import { activeTasksAvailable, createTask, deleteTask, pathTask, pathUser, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
 
 const USER = `${REST}/community/users/:username`;
 const TASKS = `${USER}/tasks`;

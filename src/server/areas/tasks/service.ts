@@ -16,7 +16,11 @@
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
 import {
+  GP_TASK_AUTHORITY,
+  REPORT_PRIVILEGES,
   reportParameters,
+  TASK_TYPE_PRIVILEGES,
+  TASKS_OF_OTHERS,
   TASK_PARAMETER_SHAPES,
   TASK_TYPE_RULES,
   type CreateTaskParams,
@@ -26,7 +30,7 @@ import {
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
-import { defaultAdmin, grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -34,23 +38,6 @@ import { hexId } from '../../store/ids.ts';
 import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, saveTask, scheduleOf, type TaskRow } from './repo.ts';
 import { taskSettings } from './settings.ts';
 import { schedulerWork } from './wake.ts';
-
-/**
- * Another member's tasks (reading, changing, running, creating under their name) and the list of all
- * the organization's tasks: default administrators only. ArcGIS documents "All Scheduled Tasks" as an
- * administrator's operation and names no privilege for it; a stored task runs with its owner's
- * authority (a report, a geoprocessing job with the owner's token), so acting on it is acting as them.
- */
-export const TASKS_OF_OTHERS = ownerOrDefaultAdmin();
-export const ALL_TASKS_AUTHORITY = defaultAdmin();
-/** Administrative report tasks: portal:admin:createReports, and the view privilege of what each report lists. */
-export const REPORT_PRIVILEGES = {
-  members: ['portal:admin:createReports', 'portal:admin:viewUsers'],
-  items: ['portal:admin:createReports', 'portal:admin:viewItems'],
-  groups: ['portal:admin:createReports', 'portal:admin:viewGroups'],
-} as const;
-/** Geoprocessing tasks carry an administrator's token to a federated server: default administrators only. */
-const GP_TASK_AUTHORITY = defaultAdmin();
 
 export const taskNotFound = (id: string) =>
   new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
@@ -116,13 +103,12 @@ interface Fields {
 /** Every per-type rule; answers the task URL as checked by the outbound guard. */
 async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: Fields, sentParameters: boolean): Promise<string | null> {
   const rules = TASK_TYPE_RULES[f.type];
-  requirePrivilege(caller, 'portal:user:createItem');
-  if (f.type === 'ExecuteNotebook') requirePrivilege(caller, 'premium:publisher:scheduleNotebooks');
+  requirePrivilege(caller, ...TASK_TYPE_PRIVILEGES[f.type]);
   if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId))
     throw forbidden('Only default administrators can schedule GPService tasks.');
   if (f.type === 'ExecuteReport') {
     const report = reportParameters.safeParse(f.parameters);
-    const needed = report.success ? REPORT_PRIVILEGES[report.data.reportType] : ['portal:admin:createReports'];
+    const needed = report.success ? REPORT_PRIVILEGES[report.data.reportType] : TASK_TYPE_PRIVILEGES.ExecuteReport;
     requirePrivilege(caller, ...needed);
   }
   if (rules.itemRequired && !f.itemId) throw badParam('itemId', `is required for ${f.type} tasks`);

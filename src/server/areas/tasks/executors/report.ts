@@ -3,10 +3,9 @@
  * parameters say — written as a CSV file and stored as a new CSV item owned by the task's owner.
  */
 import { Readable } from 'node:stream';
-import { reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
+import { REPORT_PRIVILEGES, reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
 import type { Queryable } from '../../../store/db.ts';
 import { memberAsCaller } from '../../users/service.ts';
-import { REPORT_PRIVILEGES } from '../service.ts';
 import { csvCell, type CsvValue } from '../../../http/csv.ts';
 import { recordEvent } from '../../../store/events.ts';
 import { hexId } from '../../../store/ids.ts';

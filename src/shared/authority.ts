@@ -1,0 +1,66 @@
+/**
+ * Who may act on what another member owns — the one table every administrative decision reads, in
+ * both halves: the service decides with it (src/server/http/authority.ts adds the organization
+ * check), the console reads the same declarations to show an action as allowed or not.
+ *
+ * Each REST operation declares its authority next to its path; the generated privilege matrix
+ * (src/server/privilege-matrix.test.ts) walks the registered routes and checks each declaration
+ * against what the service actually does, for custom roles holding each administrative privilege.
+ *
+ * A member's base role never decides: a custom role holding any `portal:admin:*` privilege has the
+ * base role `org_admin` on the wire (as ArcGIS shows it), so "role === 'org_admin'" would hand the
+ * whole organization to a role that was given one administrative privilege.
+ */
+
+/** What a decision reads of a member: their privileges, and whether they are a default administrator (facts §1.9). */
+export interface AuthorityHolder {
+  privileges: ReadonlySet<string>;
+  isDefaultAdmin: boolean;
+}
+
+export type Authority =
+  /** Acts only on the caller's own account and objects (or what is shared with them); no privilege reaches another member's. */
+  | { kind: 'own' }
+  /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
+  | { kind: 'member' }
+  /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
+  | { kind: 'visible'; widenedBy: readonly string[] }
+  /** The object's owner (or a group's managers), or a member of its organization holding every privilege listed. */
+  | { kind: 'ownerOr'; privileges: readonly string[] }
+  /** The object's owner, or a default administrator of its organization (ArcGIS reserves the power to them). */
+  | { kind: 'ownerOrDefaultAdmin' }
+  /** Members of the organization holding every privilege listed: organization-wide settings and objects. */
+  | { kind: 'privileges'; privileges: readonly string[] }
+  /** Only default administrators of the organization. */
+  | { kind: 'defaultAdmin' };
+
+export const own = (): Authority => ({ kind: 'own' });
+export const member = (): Authority => ({ kind: 'member' });
+export const visible = (...widenedBy: string[]): Authority => ({ kind: 'visible', widenedBy });
+export const ownerOr = (...privileges: string[]): Authority => ({ kind: 'ownerOr', privileges });
+export const ownerOrDefaultAdmin = (): Authority => ({ kind: 'ownerOrDefaultAdmin' });
+export const privileges = (...ids: string[]): Authority => ({ kind: 'privileges', privileges: ids });
+export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
+
+/**
+ * Whether a member holding `holder.privileges` (a default administrator or not), not owning the
+ * object, may act on it under `authority` — their organization's object. The one reading of the
+ * table: services ask through grantsOthers, the generated matrix asks it of each declaration.
+ */
+export function authorityGrants(authority: Authority, holder: AuthorityHolder): boolean {
+  const holdsAll = (ids: readonly string[]) => ids.every((p) => holder.privileges.has(p));
+  switch (authority.kind) {
+    case 'own':
+      return false;
+    case 'member':
+      return true;
+    case 'visible':
+      return authority.widenedBy.length > 0 && holdsAll(authority.widenedBy);
+    case 'ownerOr':
+    case 'privileges':
+      return holdsAll(authority.privileges);
+    case 'ownerOrDefaultAdmin':
+    case 'defaultAdmin':
+      return holder.isDefaultAdmin;
+  }
+}
