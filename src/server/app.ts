@@ -86,7 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const tmpDir = path.join(filesDir, 'tmp');
   const portal: PortalContext = {
     db: opts.db,
-    blobs: openBlobStore(opts.config, filesDir, tmpDir),
+    blobs: await openBlobStore(opts.config, filesDir, tmpDir),
     tmpDir,
     config: opts.config,
     clock: opts.clock ?? systemClock,

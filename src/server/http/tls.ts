@@ -14,7 +14,6 @@ import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate } from 'selfsigned';
 import type { FastifyInstance } from 'fastify';
 import { ConfigError, type Config } from '../config.ts';
 
@@ -130,6 +129,8 @@ async function writeAtomically(file: string, text: string, mode: number): Promis
 }
 
 async function generateCertificate(now: Date): Promise<{ key: string; cert: string; caCert: string; notAfter: Date }> {
+  // Imported only here: its X.509 library costs every start time and memory, and most never generate.
+  const { generate } = await import('selfsigned');
   const notAfter = new Date(now.getTime() + VALID_DAYS * 24 * 3_600_000);
   const dates = { notBeforeDate: new Date(now.getTime() - 60_000), notAfterDate: notAfter };
   const stamp = now.toISOString().slice(0, 10);

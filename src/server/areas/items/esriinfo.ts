@@ -10,7 +10,7 @@
  * first and again on the bytes actually inflated, never trusting the headers alone.
  */
 import { Transform, type TransformCallback } from 'node:stream';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
@@ -62,9 +62,11 @@ export function safeRelativePath(rel: string): string | null {
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 
-function openZip(path: string): Promise<yauzl.ZipFile> {
+/** yauzl is imported with the first archive read, not at start. */
+async function openZip(path: string): Promise<yauzl.ZipFile> {
+  const { open } = (await import('yauzl')).default;
   return new Promise((resolve, reject) =>
-    yauzl.open(path, { lazyEntries: true, autoClose: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }, (err, zip) =>
+    open(path, { lazyEntries: true, autoClose: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: true }, (err, zip) =>
       err ? reject(err) : resolve(zip),
     ),
   );

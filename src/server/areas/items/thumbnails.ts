@@ -10,7 +10,6 @@ import nodePath from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
-import sharp from 'sharp';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
@@ -29,6 +28,8 @@ export const THUMBNAIL_WIDTH_PARAM = z
 export const THUMBNAIL_MAX_BYTES = 10 * 1024 * 1024;
 /** Images with more pixels than this are refused before decoding (a decompression bomb). */
 const MAX_PIXELS = 50_000_000;
+/** sharp (libvips, ~25 MB resident) loads with the first image, not with the service. */
+const loadSharp = async () => (await import('sharp')).default;
 const FORMATS: Record<string, { mime: string; ext: string }> = {
   png: { mime: 'image/png', ext: 'png' },
   jpeg: { mime: 'image/jpeg', ext: 'jpg' },
@@ -54,6 +55,7 @@ function formatOfBytes(b: Buffer): keyof typeof FORMATS | undefined {
 /** The image's format if it is one a thumbnail may be; otherwise undefined. */
 export async function imageFormat(input: string | Buffer): Promise<string | undefined> {
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(input, { limitInputPixels: MAX_PIXELS }).metadata();
     return meta.format && FORMATS[meta.format] && meta.width && meta.height ? meta.format : undefined;
   } catch {
@@ -117,6 +119,7 @@ export async function serveThumbnail(
   // GIF renditions are written as PNG.
   const outFormat = (format === 'gif' ? 'png' : format) as 'png' | 'jpeg' | 'webp';
   const mime = FORMATS[outFormat].mime;
+  const sharp = await loadSharp();
   const image = sharp(original, { limitInputPixels: MAX_PIXELS, animated: false }).resize({ width, withoutEnlargement: true });
   const out = await image.toFormat(outFormat).toBuffer();
   const key = ctx.blobs.newKey();

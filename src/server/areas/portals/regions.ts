@@ -127,14 +127,17 @@ function regionNames(culture: string): Intl.DisplayNames {
   }
 }
 
-const ENGLISH = regionNames('en');
+// Made on first use: the runtime loads its region data for it (~50 ms of every start otherwise).
+let english: Intl.DisplayNames | undefined;
+const englishNames = () => (english ??= regionNames('en'));
 const titleCase = (name: string) => name.charAt(0).toLocaleUpperCase() + name.slice(1);
 
 /** The regions, named in English and in `culture` (English when it is absent or unknown). */
 export function regionsIn(culture: string | undefined): PortalRegion[] {
-  const localized = culture ? regionNames(culture) : ENGLISH;
+  const inEnglish = englishNames();
+  const localized = culture ? regionNames(culture) : inEnglish;
   return REGION_CODES.map((region) => {
     const cldr = CLDR_CODE[region] ?? region;
-    return { name: titleCase(ENGLISH.of(cldr) ?? region), region, localizedName: titleCase(localized.of(cldr) ?? region) };
+    return { name: titleCase(inEnglish.of(cldr) ?? region), region, localizedName: titleCase(localized.of(cldr) ?? region) };
   });
 }
