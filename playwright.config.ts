@@ -1,28 +1,37 @@
 /**
- * End-to-end: the built console served by the real service on a fresh data directory, driven in
- * the Chromium e2e/browser.ts finds (CHROMIUM_PATH, Playwright's own, or Debian's).
+ * End-to-end: the built console served by the real service, driven in the Chromium e2e/browser.ts
+ * finds (CHROMIUM_PATH, Playwright's own, or Debian's). Spec files run side by side on E2E_WORKERS
+ * workers (2 by default), each driving its own service on its own port and fresh data directory
+ * (e2e/portals.ts), so that one spec's changes to the demo organization never meet another's.
+ * Tests within a file run in order, as they are written.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findTestBrowser } from './e2e/browser.ts';
+import { E2E_WORKERS, portalPort, portalUrl } from './e2e/portals.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3197);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
 process.env.E2E_DATA_DIR = dataDir; // the config is loaded again in workers: keep one data dir
+
+const portals = Array.from({ length: E2E_WORKERS }, (_, index) => {
+  const dir = path.join(dataDir, `portal-${index}`);
+  mkdirSync(dir, { recursive: true });
+  return { port: portalPort(index), url: portalUrl(index), dir };
+});
 
 export default defineConfig({
   testDir: 'e2e',
   // Per port, so that runs side by side (E2E_PORT) do not clear each other's traces and screenshots.
-  outputDir: process.env.E2E_PORT ? `e2e/artifacts/results-${port}` : 'e2e/artifacts/results',
-  workers: 1,
+  outputDir: process.env.E2E_PORT ? `e2e/artifacts/results-${process.env.E2E_PORT}` : 'e2e/artifacts/results',
+  workers: E2E_WORKERS,
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
+    // No baseURL here: e2e/test.ts gives each worker its own portal's.
     screenshot: 'on',
     trace: 'retain-on-failure',
     launchOptions: {
@@ -31,20 +40,20 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  webServer: {
+  webServer: portals.map((portal) => ({
     command: 'node --import tsx src/server/main.ts',
-    url: `http://127.0.0.1:${port}/sharing/rest/portals/self?f=json`,
+    url: `${portal.url}/sharing/rest/portals/self?f=json`,
     // Loopback receivers and downloads (webhook and dataUrl specs) are allowed, as the documented setting permits.
     env: {
-      PORT: String(port),
+      PORT: String(portal.port),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: portal.dir,
       DEMO_DATA: 'on',
       ALLOW_PRIVATE_OUTBOUND: 'on',
       ...(process.env.CONSOLE_DIR ? { CONSOLE_DIR: process.env.CONSOLE_DIR } : {}),
     },
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'pipe',
-  },
+    stdout: 'pipe' as const,
+  })),
 });

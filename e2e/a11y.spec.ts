@@ -12,9 +12,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { A11Y_TARGETS, type A11yContext, type A11yTarget } from './a11y-targets.ts';
 import { DEMO_PASSWORD } from './support.ts';
+import { test } from './test.ts';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);

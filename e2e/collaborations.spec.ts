@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 test('the host administrator reads the demo collaboration and removes the partner after the impact preview', async ({ page }) => {
   await signIn(page, 'admin');

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { signIn, signOut, snap } from './support.ts';
+import { test } from './test.ts';
 
 /**
  * An item owner uploads a file large enough to go in parts, adds a service URL related to it, and

@@ -3,8 +3,9 @@
  * The layer's page shows both; deleting or deprecating it names both before confirming; pointing
  * the map at a replacement rewrites the map's data, and undo from the map's history restores it.
  */
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 async function rest(request: APIRequestContext, path: string, form: Record<string, string>) {
   const res = await request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...form } });

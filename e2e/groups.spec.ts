@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { test } from './test.ts';
 
 /** Calls the portal's REST API as a demo account (setup only: the test itself works in the console). */
 async function asAdmin(request: APIRequestContext) {

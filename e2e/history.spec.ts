@@ -3,8 +3,9 @@
  * folder) to themselves by mistake, opens Activity, selects the three transfers, reads the
  * pre-check and undoes them; the service then says each item is back with its owner, in its folder.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, snap } from './support.ts';
+import { test } from './test.ts';
 
 async function rest(request: APIRequestContext, path: string, form: Record<string, string>) {
   const res = await request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...form } });

@@ -3,9 +3,10 @@
  * privilege of one area with its "select all", two of another) and creates a task that runs every
  * weekday at 07:30 UTC with the schedule builder.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { snap } from './support.ts';
 import { expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(180_000);
 

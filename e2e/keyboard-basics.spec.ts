@@ -3,8 +3,9 @@
  * into a dialog and back to the control that opened it, and the first invalid field focused when a
  * form is sent with an error.
  */
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(120_000);
 

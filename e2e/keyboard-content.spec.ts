@@ -4,9 +4,10 @@
  * transfer wizard (new owner picked from the search list, pre-check, run), focus followed at each
  * step.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { snap } from './support.ts';
 import { announced, apiAs, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(180_000);
 

@@ -3,9 +3,10 @@
  * left out before sending, and reads who was not added and why — in the results table and through
  * the console's live region.
  */
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { snap } from './support.ts';
 import { announced, apiAs, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(180_000);
 

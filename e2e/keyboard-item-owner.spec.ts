@@ -2,9 +2,10 @@
  * Keyboard only: the owner of an item chooses "Authoritative", reads (and hears) what it would change
  * and that only an administrator can apply it; an administrator then completes it.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { snap } from './support.ts';
 import { apiAs, expectVisibleFocus, keyboardSignIn, keyboardSignOut, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 /** From the item page's tab list to the content status choices, with arrow keys as tabs expect. */
 async function openStatusTab(page: Page) {

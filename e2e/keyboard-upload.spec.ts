@@ -6,9 +6,10 @@
  * opened from the tray by keyboard.
  */
 import { statSync, writeFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { snap } from './support.ts';
 import { announced, apiAs, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(240_000);
 

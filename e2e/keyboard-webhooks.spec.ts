@@ -5,9 +5,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { snap } from './support.ts';
 import { apiAs, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { test } from './test.ts';
 
 test.setTimeout(180_000);
 

@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { test } from './test.ts';
 
 test('an administrator signs in, sees the organization, adds a member, changes a role and signs out', async ({ page }) => {
   await page.goto('/');

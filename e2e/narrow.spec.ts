@@ -3,8 +3,9 @@
  * card (tables stack their rows), filters sit behind a "Filters" button until asked for, and the
  * webhook state reads whole. Screenshots of every list page, light and dark.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, snap } from './support.ts';
+import { test } from './test.ts';
 
 const PHONE = { width: 390, height: 844 };
 

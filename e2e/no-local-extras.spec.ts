@@ -1,8 +1,9 @@
 /**
  * The built console on a portal without this portal's extras: a second service process started
- * here with LOCAL_EXTRAS=off (on E2E_PORT + 1, fresh data directory) serves the console and answers
- * as another portal would (docs/local-extras.md). Signed in there, local-only actions are disabled
- * or replaced with the reason, and the pages show the public answers.
+ * here with LOCAL_EXTRAS=off (on the port after the worker's portal, e2e/portals.ts; fresh data
+ * directory) serves the console and answers as another portal would (docs/local-extras.md). Signed
+ * in there, local-only actions are disabled or replaced with the reason, and the pages show the
+ * public answers.
  *
  * `npm run build && E2E_PORT=3397 npx playwright test e2e/no-local-extras.spec.ts`
  */
@@ -10,11 +11,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, snap } from './support.ts';
+import { test } from './test.ts';
 
-const port = Number(process.env.E2E_PORT ?? 3197) + 1;
-const base = `http://127.0.0.1:${port}`;
+let base = '';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'portal-e2e-plain-'));
 let server: ChildProcess;
 let token = '';
@@ -30,12 +31,18 @@ async function call(pathname: string, params: Record<string, string> = {}) {
   return res.json();
 }
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ portalPort }) => {
+  // A second service starting beside two workers' services and browsers: as long as the SDK suite
+  // gives its portal (test/sdk/fixtures.ts).
+  test.setTimeout(120_000);
+  // The worker's spare port (e2e/portals.ts): workers running side by side do not collide.
+  const port = portalPort + 1;
+  base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off', ALLOW_PRIVATE_OUTBOUND: 'on' },
     stdio: 'ignore',
   });
-  const until = Date.now() + 60_000;
+  const until = Date.now() + 110_000;
   for (;;) {
     try {
       if ((await fetch(`${base}/sharing/rest/portals/self?f=json`)).ok) break;

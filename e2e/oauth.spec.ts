@@ -3,8 +3,9 @@
  * announced by /console-config.json): the portal's sign-in page, the callback, a page that needs
  * the token, refresh (a token ended by the portal, a token about to run out), sign-out revoking.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, signOut, snap } from './support.ts';
+import { test } from './test.ts';
 
 interface StoredSession {
   portalUrl: string;

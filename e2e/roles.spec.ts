@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { test } from './test.ts';
 
 /** Puts user1 back to the User role (other specs expect the demo accounts as seeded). */
 async function restoreUser1(request: APIRequestContext) {

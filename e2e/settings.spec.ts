@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 async function createGroupAsAdmin(request: APIRequestContext, title: string) {
   const { token } = await (await request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();

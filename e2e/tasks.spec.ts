@@ -1,5 +1,6 @@
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 test('an administrator schedules a members report every weekday at 07:30 with the builder, sees its words and next runs, creates it, runs it and sees the run in the history', async ({
   page,

@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, type APIRequestContext } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 async function rest(request: APIRequestContext, path: string, form: Record<string, string>) {
   const res = await request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...form } });

@@ -9,8 +9,9 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { test } from './test.ts';
 
 interface Received {
   headers: http.IncomingHttpHeaders;
