@@ -10,6 +10,7 @@ import { MAX_REFERENCE_DATA_BYTES, referenceScanSlices, serviceKeyOf, TYPES_WITH
 import type { PortalContext } from '../../context.ts';
 import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
+import { foldTally } from './tally.ts';
 
 /**
  * The extractor's version. Bump it whenever src/shared/references reads something new (or
@@ -100,8 +101,10 @@ async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly 
     );
   }
   await q.query(
-    `INSERT INTO item_reference_state (item_id, org_id, service_key, version)
-     SELECT t.item_id, t.org_id, t.service_key, $4 FROM unnest($1::text[], $2::text[], $3::text[]) AS t (item_id, org_id, service_key)
+    // A row is added with the item (migration 020's trigger); should it be missing, its modified is the item's (migration 024).
+    `INSERT INTO item_reference_state (item_id, org_id, service_key, version, modified)
+     SELECT t.item_id, t.org_id, t.service_key, $4, i.modified
+       FROM unnest($1::text[], $2::text[], $3::text[]) AS t (item_id, org_id, service_key) JOIN items i ON i.id = t.item_id
      ON CONFLICT (item_id) DO UPDATE SET org_id = EXCLUDED.org_id, service_key = EXCLUDED.service_key, version = EXCLUDED.version`,
     [ids, rows.map((r) => r.org_id), keys, REFERENCE_INDEX_VERSION],
   );
@@ -148,7 +151,11 @@ export async function indexPendingItems(ctx: PortalContext, opts: { batch?: numb
       await writeReferences(ctx, q, rows);
       return ids;
     });
-    if (!claimed.length) return done;
+    if (!claimed.length) {
+      // Each batch's recounts added to the organizations' tallies (migration 024): one row per count again.
+      if (done) await foldTally(ctx.db, null);
+      return done;
+    }
     done += claimed.length;
     after = claimed[claimed.length - 1].item_id;
   }

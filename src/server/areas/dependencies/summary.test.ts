@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { indexPendingItems, REFERENCE_INDEX_VERSION } from './indexer.ts';
+import { foldTally } from './tally.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -187,5 +188,59 @@ describe('dependent counts kept in the index (migration 023)', () => {
     expect(partner.success).toBe(true);
     expect(await stored(target)).toBe(0);
     for (const id of [target, m]) await svc.post(`content/users/admin/items/${id}/delete`, {}, tokens.admin);
+  });
+});
+
+describe('the view read from indexes (migration 024)', () => {
+  /** The unfiltered view as an administrator with viewItems answers it, and the same rows counted and ordered directly. */
+  const check = async () => {
+    const direct = (cond: string) =>
+      svc.db.query<{ id: string }>(
+        `SELECT i.id FROM items i JOIN item_reference_state st ON st.item_id = i.id
+          WHERE i.org_id = $1 AND i.status <> 'partial' AND ${cond} ORDER BY i.modified, i.id`,
+        [svc.orgId],
+      );
+    const unused = await direct('st.dependents = 0');
+    const a = await summary({ view: 'unused', num: '100' });
+    expect(a.total).toBe(unused.length);
+    expect(ids(a)).toEqual(unused.slice(0, 100).map((r) => r.id));
+    for (const min of [1, 2, 3])
+      expect((await summary({ view: 'usedByMany', minDependents: String(min) })).total).toBe((await direct(`st.dependents >= ${min}`)).length);
+  };
+
+  it('totals and the unused order follow adds, uses, deletes, modified and open uploads', async () => {
+    await check();
+    const layer = await add('admin', { title: 'Tallied', type: LAYER, url: url('Tallied') });
+    const users = [
+      await add('admin', { title: 'T1', type: MAP, text: webMap(layer, popular) }),
+      await add('user1', { title: 'T2', type: MAP, text: webMap(layer) }),
+    ];
+    await check();
+    // Modified moves an item in the unused order; an open upload is not listed nor counted.
+    await setModified(users[0], 500);
+    await svc.db.query(`UPDATE items SET status = 'partial' WHERE id = $1`, [users[1]]);
+    await check();
+    await svc.db.query(`UPDATE items SET status = 'completed' WHERE id = $1`, [users[1]]);
+    await svc.post(`content/users/admin/items/${users[0]}/delete`, {}, tokens.admin);
+    await check();
+    expect(
+      await svc.db.query('SELECT count(*)::int AS n FROM item_reference_state st JOIN items i ON i.id = st.item_id WHERE st.modified <> i.modified'),
+    ).toEqual([{ n: 0 }]);
+    await svc.post(`content/users/user1/items/${users[1]}/delete`, {}, tokens.user1);
+    await svc.post(`content/users/admin/items/${layer}/delete`, {}, tokens.admin);
+    await check();
+  });
+
+  it('folding the tally keeps every sum, one row per count', async () => {
+    const sums = () =>
+      svc.db.query<{ org_id: string; dependents: number; n: number }>(
+        'SELECT org_id, dependents, sum(items)::int AS n FROM item_dependent_tally GROUP BY org_id, dependents HAVING sum(items) <> 0 ORDER BY 1, 2',
+      );
+    const before = await sums();
+    await foldTally(svc.db, null);
+    expect(await sums()).toEqual(before);
+    const [{ rows }] = await svc.db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM item_dependent_tally');
+    expect(rows).toBe(before.length);
+    await check();
   });
 });

@@ -15,6 +15,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
 import { nodeOf, SELECT_NODE, type NodeRow } from './nodes.ts';
+import { itemsWithDependents } from './tally.ts';
 
 /** Who may see item `a` of the caller's organization without viewItems: items/access.ts canViewItem, as search writes it (`me`: the caller's id). */
 const mayView = (a: string, me: string) =>
@@ -37,7 +38,8 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
   const bind = (v: unknown) => `$${params.push(v)}`;
   const me = seesAll ? '' : bind(caller.userId);
   // With viewItems every item of the organization is visible: only an open upload is not listed.
-  const where = ['i.org_id = $1', seesAll ? `i.status <> 'partial'` : mayView('i', me)];
+  // The state row's organization is the item's: named, so its indexes (migrations 023, 024) serve the view.
+  const where = ['i.org_id = $1', 'st.org_id = $1', seesAll ? `i.status <> 'partial'` : mayView('i', me)];
   const filtered = !!(p.owners?.length || p.types?.length || p.modifiedBefore !== undefined);
   if (p.owners?.length)
     where.push(
@@ -52,7 +54,8 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
   if (p.view === 'unused') {
     // No dependent at all has none visible either: the stored count decides most rows without a recount.
     filter = seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> ${me} AND ${visibleDependents(me)} = 0))`;
-    order = 'i.modified, i.id';
+    // The state row's copy of modified (migration 024): with viewItems, a scan of its index of unused items.
+    order = 'st.modified, st.item_id';
   } else {
     const min = bind(p.minDependents);
     // Visible dependents are some of all: the stored count rules out most rows first.
@@ -64,16 +67,17 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
     `SELECT i.id, ${n} AS n ${from} ORDER BY ${order} OFFSET ${bind(p.start - 1)} LIMIT ${bind(p.num)}`,
     params,
   );
-  // Unfiltered with viewItems: the total is a count of the counts' index, less the open uploads (their own small index).
-  const [{ total }] =
+  // Unfiltered with viewItems: the organization's tally of counts (migration 024), less the open uploads (their own small index).
+  const total =
     seesAll && !filtered
-      ? await ctx.db.query<{ total: number }>(
-          `SELECT (SELECT count(*) FROM item_reference_state st WHERE st.org_id = $1 AND ${filter})
-                - (SELECT count(*) FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter})
-                  AS total`,
-          params.slice(0, -2),
-        )
-      : await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2));
+      ? (await itemsWithDependents(ctx.db, orgId, p.view === 'unused' ? 0 : p.minDependents, p.view === 'unused' ? 0 : null)) -
+        (
+          await ctx.db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter}`,
+            params.slice(0, -2),
+          )
+        )[0].n
+      : (await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2)))[0].total;
   const results = await entries(ctx, page);
   return { view: p.view, ...pageEnvelope(total, p, results.length), results, graph: { source: 'portal' } };
 }
