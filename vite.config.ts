@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+/**
+ * Server test files that need the S3 test server (Ceph, test/support/s3.ts): the 'infra' project,
+ * run as a step of its own (`npm run test:infra`) rather than inside `npm test`'s unit run.
+ */
+const INFRA_TESTS = ['src/server/areas/items/objectStore.test.ts', 'src/server/areas/items/streamedParts.test.ts', 'src/server/store/blobStores.test.ts'];
 
 // One config for the console build and for every Vitest project.
 export default defineConfig({
@@ -31,6 +37,20 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...INFRA_TESTS],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'infra',
+          environment: 'node',
+          include: INFRA_TESTS,
+          // One S3 server for the run; files one at a time, as some stop its gateway for a while.
+          globalSetup: ['test/support/s3GlobalSetup.ts'],
+          fileParallelism: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

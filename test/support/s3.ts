@@ -81,7 +81,16 @@ export interface S3TestServerOptions {
   onCleanup?: (stop: () => Promise<void>) => void;
 }
 
+/** Set (by test/support/s3GlobalSetup.ts) to the folder of a server started once for the whole run. */
+export const SHARED_S3_SERVER_DIR = 'S3_TEST_SERVER_DIR';
+
+/**
+ * A server for the caller: the one started for the whole run when there is one (its stop() then
+ * leaves it running for the next file), else a new one.
+ */
 export async function startS3TestServer(opts: S3TestServerOptions = {}): Promise<S3TestServer> {
+  const shared = process.env[SHARED_S3_SERVER_DIR];
+  if (shared) return connectS3TestServer(shared, 0, async () => {});
   const dir = await mkdtemp(path.join(tmpdir(), 's3-test-'));
   const port = await freePorts(2);
   const t0 = performance.now();
@@ -99,7 +108,11 @@ export async function startS3TestServer(opts: S3TestServerOptions = {}): Promise
     const e = err as { stderr?: string; message: string };
     throw new Error(`the S3 test server did not start: ${e.stderr || e.message}`);
   }
-  const startMs = performance.now() - t0;
+  return connectS3TestServer(dir, performance.now() - t0, stopServer);
+}
+
+/** A client of the server running in `dir`; stop() closes the client, then calls `stopServer`. */
+async function connectS3TestServer(dir: string, startMs: number, stopServer: () => Promise<void>): Promise<S3TestServer> {
   const env = await readS3Env(dir);
   const client = new S3Client({
     endpoint: env.S3_ENDPOINT,
