@@ -95,7 +95,10 @@ export function wrapPglite(pg: PGlite): Db {
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[]) {
       const run = async () => (await q.query<T>(sql, params as unknown[] | undefined)).rows;
-      return /^\s*select\b/i.test(sql) ? run() : writing(run);
+      // A read leaves the generation alone, also one that opens with a parenthesis (a UNION of
+      // SELECTs, as the webhook dispatcher's poll is): counting it as a write emptied every kept
+      // result (the token lookup, community/self's answer) at each poll.
+      return READ.test(sql) ? run() : writing(run);
     },
   });
   const prepared = new Map<string, Promise<void>>();
@@ -137,6 +140,7 @@ export function wrapPglite(pg: PGlite): Db {
 }
 
 const RESULT_CACHE_MAX = 10_000;
+const READ = /^[\s(]*select\b/i;
 
 /** A literal for EXECUTE's arguments (standard_conforming_strings is on: only quotes need doubling). */
 function sqlLiteral(v: PreparedParam): string {

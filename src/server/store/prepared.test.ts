@@ -16,3 +16,14 @@ it('prepares a statement once when its first calls come at the same time (a seco
   await expect(db.queryPrepared('broken', 'SELECT nope FROM nowhere', [])).rejects.toThrow(/nowhere/);
   await expect(db.queryPrepared('broken', 'SELECT nope FROM nowhere', [])).rejects.toThrow(/nowhere/);
 });
+
+it('keeps answers across reads, a UNION of SELECTs in parentheses too, and not across a write', async () => {
+  const generation = () => db.writeGeneration!();
+  const before = generation();
+  await db.query('SELECT 1 AS n');
+  await db.query(`(SELECT 'a' AS kind LIMIT 1) UNION ALL (SELECT 'b' AS kind LIMIT 1)`);
+  await db.query(`  ( ( SELECT 2 AS n ) )`);
+  expect(generation()).toBe(before);
+  await db.query('CREATE TEMP TABLE kept_check (n int)');
+  expect(generation()).toBeGreaterThan(before);
+});
