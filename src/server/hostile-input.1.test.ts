@@ -1,0 +1,4 @@
+// Shard 1 of 3 of the hostile-input corpus (hostile-input.test-support.ts says why it is sharded).
+import { describeHostileInput } from './hostile-input.test-support.ts';
+
+describeHostileInput(0, 3);
