@@ -29,6 +29,9 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
+  // Two workers share 2 cores, each with a Chromium and a service: a page's first paint on a fresh
+  // origin can pass Playwright's default 5 s wait while the other worker runs the axe sweep.
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   use: {
     // No baseURL here: e2e/test.ts gives each worker its own portal's.
