@@ -67,17 +67,16 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
     `SELECT i.id, ${n} AS n ${from} ORDER BY ${order} OFFSET ${bind(p.start - 1)} LIMIT ${bind(p.num)}`,
     params,
   );
+  const count = async (sql: string) => (await ctx.db.query<{ n: number }>(sql, params.slice(0, -2)))[0].n;
   // Unfiltered with viewItems: the organization's tally of counts (migration 024), less the open uploads (their own small index).
+  const [min, max] = p.view === 'unused' ? [0, 0] : [p.minDependents, null];
   const total =
     seesAll && !filtered
-      ? (await itemsWithDependents(ctx.db, orgId, p.view === 'unused' ? 0 : p.minDependents, p.view === 'unused' ? 0 : null)) -
-        (
-          await ctx.db.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter}`,
-            params.slice(0, -2),
-          )
-        )[0].n
-      : (await ctx.db.query<{ total: number }>(`SELECT count(*)::int AS total ${from}`, params.slice(0, -2)))[0].total;
+      ? (await itemsWithDependents(ctx.db, orgId, min, max)) -
+        (await count(
+          `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter}`,
+        ))
+      : await count(`SELECT count(*)::int AS n ${from}`);
   const results = await entries(ctx, page);
   return { view: p.view, ...pageEnvelope(total, p, results.length), results, graph: { source: 'portal' } };
 }
