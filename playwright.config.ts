@@ -1,7 +1,7 @@
 /**
  * End-to-end: the built console served by the real service, driven in the Chromium e2e/browser.ts
  * finds (CHROMIUM_PATH, Playwright's own, or Debian's). Spec files run side by side on E2E_WORKERS
- * workers (2 by default), each driving its own service on its own port and fresh data directory
+ * workers (1 by default, e2e/portals.ts), each driving its own service on its own port and fresh data directory
  * (e2e/portals.ts), so that one spec's changes to the demo organization never meet another's.
  * Tests within a file run in order, as they are written.
  */
@@ -29,9 +29,9 @@ export default defineConfig({
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
-  // A page's first paint on a fresh origin passed Playwright's default 5 s wait on a busy 2-core
-  // machine (two workers, one running the axe sweep): the assertions wait longer, they check the same.
-  expect: { timeout: 15_000 },
+  // One wait for every assertion, the console's first page included (its chunks and first answers):
+  // on a busy 2-core machine a first paint passed Playwright's default 5 s. They check the same.
+  expect: { timeout: 20_000 },
   reporter: [['list']],
   use: {
     // No baseURL here: e2e/test.ts gives each worker its own portal's.

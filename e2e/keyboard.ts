@@ -4,7 +4,7 @@
  * focused control is checked to show a visible focus indicator.
  */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, FIRST_PAGE_TIMEOUT } from './support.ts';
+import { DEMO_PASSWORD } from './support.ts';
 
 const isFocused = (target: Locator) => target.evaluate((el) => el === document.activeElement).catch(() => false);
 
@@ -57,12 +57,12 @@ function focusRing(page: Page): Promise<string> {
 export async function keyboardSignIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
   await page.goto('/sign-in');
   const user = page.getByRole('textbox', { name: 'Username' });
-  await expect(user).toBeFocused({ timeout: FIRST_PAGE_TIMEOUT });
+  await expect(user).toBeFocused();
   await page.keyboard.type(username);
   await tabTo(page, page.getByRole('textbox', { name: 'Password', exact: true }));
   await page.keyboard.type(password);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: FIRST_PAGE_TIMEOUT });
+  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
 }
 
 /** Signs out through the account menu, by keyboard. */

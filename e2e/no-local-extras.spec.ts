@@ -32,7 +32,7 @@ async function call(pathname: string, params: Record<string, string> = {}) {
 }
 
 test.beforeAll(async ({ portalPort }) => {
-  // A second service starting beside two workers' services and browsers: as long as the SDK suite
+  // A second service starting beside the worker's own service and browser: as long as the SDK suite
   // gives its portal (test/sdk/fixtures.ts).
   test.setTimeout(120_000);
   // The worker's spare port (e2e/portals.ts): workers running side by side do not collide.

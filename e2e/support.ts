@@ -3,15 +3,8 @@ import { expect, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
-/**
- * How long the console's first page (the sign-in page, the first page after signing in) may take to
- * show: it loads the console's chunks and the first answers, with two workers' browsers and services
- * sharing the cores (playwright.config.ts).
- */
-export const FIRST_PAGE_TIMEOUT = 20_000;
-
-/** Signs in with the password form; `timeout` for the first page after it. */
-export async function signIn(page: Page, username: string, password = DEMO_PASSWORD, timeout = FIRST_PAGE_TIMEOUT): Promise<void> {
+/** Signs in with the password form; `timeout` for the first page after it (else the config's wait). */
+export async function signIn(page: Page, username: string, password = DEMO_PASSWORD, timeout?: number): Promise<void> {
   await page.goto('/sign-in');
   await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
