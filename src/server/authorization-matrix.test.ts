@@ -15,7 +15,7 @@ import { startService, type TestService } from '../../test/support/service.ts';
 import { BASE_ROLE_PRIVILEGES, PRIVILEGES } from '../shared/privileges.ts';
 
 const VIEWER = 'iAAAAAAAAAAAAAAA';
-const ADMIN_PRIVILEGES = PRIVILEGES.filter((p) => p.kind === 'administrative').map((p) => p.id);
+const ADMIN_PRIVILEGES: string[] = PRIVILEGES.filter((p) => p.kind === 'administrative').map((p) => p.id);
 const CALLERS = ['admin', 'publisher1', 'user1', 'viewer1', 'custom with', 'custom without', 'partner_admin'] as const;
 type CallerName = (typeof CALLERS)[number];
 

@@ -22,7 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomRoleMember, insertMember, insertRole } from '../../test/support/members.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
-import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, PRIVILEGES, withImplied } from '../shared/privileges.ts';
+import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, PRIVILEGES, rolePrivileges, type Privilege } from '../shared/privileges.ts';
 import { authorityGrants, type Authority } from './http/authority.ts';
 
 /** Each administrative privilege with what it requires to have effect (as the role editor makes it). */
@@ -52,7 +52,7 @@ interface Actor {
   label: string;
   username: string;
   org: 'demo' | 'partner';
-  held: Set<string>;
+  held: ReadonlySet<Privilege>;
   token: string;
 }
 const actors: Actor[] = [];
@@ -607,14 +607,14 @@ beforeAll(async () => {
   for (const set of ROLE_SETS) {
     const privileges = [...BASE_ROLE_PRIVILEGES.org_user, ...set];
     const { username } = await insertCustomRoleMember(svc.db, svc.orgId, privileges, `matrix.${uid()}`);
-    actors.push({ label: set.join('+'), username, org: 'demo', held: withImplied(privileges), token: await svc.tokenFor(username) });
+    actors.push({ label: set.join('+'), username, org: 'demo', held: rolePrivileges('org_user', privileges), token: await svc.tokenFor(username) });
   }
   // The demo Viewer, with the built-in Viewer role's privileges.
   actors.push({
     label: 'viewer1 (Viewer)',
     username: 'viewer1',
     org: 'demo',
-    held: withImplied(BUILT_IN_ROLES[0].privileges),
+    held: rolePrivileges('org_user', BUILT_IN_ROLES[0].privileges),
     token: await svc.tokenFor('viewer1'),
   });
   // The second organization: its default administrator, every administrative privilege, a plain member.

@@ -11,10 +11,11 @@
  * base role `org_admin` on the wire (as ArcGIS shows it), so "role === 'org_admin'" would hand the
  * whole organization to a role that was given one administrative privilege.
  */
+import type { Privilege } from './privileges.ts';
 
 /** What a decision reads of a member: their privileges, and whether they are a default administrator (facts §1.9). */
 export interface AuthorityHolder {
-  privileges: ReadonlySet<string>;
+  privileges: ReadonlySet<Privilege>;
   isDefaultAdmin: boolean;
 }
 
@@ -24,22 +25,22 @@ export type Authority =
   /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
   | { kind: 'member' }
   /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
-  | { kind: 'visible'; widenedBy: readonly string[] }
+  | { kind: 'visible'; widenedBy: readonly Privilege[] }
   /** The object's owner (or a group's managers), or a member of its organization holding every privilege listed. */
-  | { kind: 'ownerOr'; privileges: readonly string[] }
+  | { kind: 'ownerOr'; privileges: readonly Privilege[] }
   /** The object's owner, or a default administrator of its organization (ArcGIS reserves the power to them). */
   | { kind: 'ownerOrDefaultAdmin' }
   /** Members of the organization holding every privilege listed: organization-wide settings and objects. */
-  | { kind: 'privileges'; privileges: readonly string[] }
+  | { kind: 'privileges'; privileges: readonly Privilege[] }
   /** Only default administrators of the organization. */
   | { kind: 'defaultAdmin' };
 
 export const own = (): Authority => ({ kind: 'own' });
 export const member = (): Authority => ({ kind: 'member' });
-export const visible = (...widenedBy: string[]): Authority => ({ kind: 'visible', widenedBy });
-export const ownerOr = (...privileges: string[]): Authority => ({ kind: 'ownerOr', privileges });
+export const visible = (...widenedBy: Privilege[]): Authority => ({ kind: 'visible', widenedBy });
+export const ownerOr = (...privileges: Privilege[]): Authority => ({ kind: 'ownerOr', privileges });
 export const ownerOrDefaultAdmin = (): Authority => ({ kind: 'ownerOrDefaultAdmin' });
-export const privileges = (...ids: string[]): Authority => ({ kind: 'privileges', privileges: ids });
+export const privileges = (...ids: Privilege[]): Authority => ({ kind: 'privileges', privileges: ids });
 export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
 
 /**
@@ -48,7 +49,7 @@ export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
  * table: services ask through grantsOthers, the generated matrix asks it of each declaration.
  */
 export function authorityGrants(authority: Authority, holder: AuthorityHolder): boolean {
-  const holdsAll = (ids: readonly string[]) => ids.every((p) => holder.privileges.has(p));
+  const holdsAll = (ids: readonly Privilege[]) => ids.every((p) => holder.privileges.has(p));
   switch (authority.kind) {
     case 'own':
       return false;

@@ -10,7 +10,9 @@ import {
   baseRoleForPrivileges,
   isAdministrativePrivilege,
   privilegeById,
+  rolePrivileges,
   withImplied,
+  type Privilege,
 } from './privileges.ts';
 
 describe('the catalogue', () => {
@@ -82,6 +84,35 @@ describe('withImplied', () => {
 
   it('does not add privileges that are only required', () => {
     expect(withImplied(['portal:publisher:publishFeatures']).has('portal:user:createItem')).toBe(false);
+  });
+});
+
+describe('Privilege', () => {
+  it('is the union of the catalogue ids, so a misspelt id does not compile', () => {
+    const known: Privilege = 'portal:admin:viewUsers';
+    // @ts-expect-error -- not a catalogue id (the plural is)
+    const misspelt: Privilege = 'portal:admin:viewUser';
+    expect(PRIVILEGE_IDS.has(known)).toBe(true);
+    expect(PRIVILEGE_IDS.has(misspelt)).toBe(false);
+  });
+});
+
+describe('rolePrivileges', () => {
+  it('gives a base role its own set, whatever else it is told', () => {
+    expect([...rolePrivileges('org_publisher', null)]).toEqual(BASE_ROLE_PRIVILEGES.org_publisher);
+    expect(rolePrivileges('org_admin', undefined).size).toBe(PRIVILEGES.length);
+  });
+
+  it('gives a custom role its list with what it implies, and nothing of the base role it reports', () => {
+    expect([...rolePrivileges('org_admin', ['features:user:fullEdit'])].sort()).toEqual(['features:user:edit', 'features:user:fullEdit']);
+  });
+
+  it('gives a custom role whose list is empty (or gone) nothing', () => {
+    expect(rolePrivileges('org_user', []).size).toBe(0);
+  });
+
+  it('drops ids the catalogue does not know', () => {
+    expect([...rolePrivileges('org_user', ['portal:user:createItem', 'portal:user:notAPrivilege'])]).toEqual(['portal:user:createItem']);
   });
 });
 

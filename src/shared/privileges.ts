@@ -21,27 +21,28 @@ export type PrivilegeArea = (typeof PRIVILEGE_AREAS)[number];
 export type PrivilegeKind = 'general' | 'administrative';
 export type Deployment = 'both' | 'hosted' | 'self-hosted';
 
-export interface PrivilegeDef {
-  id: string;
+export interface PrivilegeDef<Id extends string = Privilege> {
+  id: Id;
   area: PrivilegeArea;
   kind: PrivilegeKind;
   label: string;
   deployment: Deployment;
   /** Privileges granted along with this one (the role editor ticks them too). */
-  implies?: string[];
+  implies?: Id[];
   /** Privileges that must be held for this one to have effect. */
-  requires?: string[];
+  requires?: Id[];
 }
 
-type Row = [id: string, label: string, deployment?: Deployment, extra?: Pick<PrivilegeDef, 'implies' | 'requires'>];
+type Row<Id extends string> = [id: Id, label: string, deployment?: Deployment, extra?: Pick<PrivilegeDef<Id>, 'implies' | 'requires'>];
 
-function section(area: PrivilegeArea, kind: PrivilegeKind, rows: Row[]): PrivilegeDef[] {
+// Generic in the ids so the catalogue below keeps them as string literals: `Privilege` is their union.
+function section<Id extends string>(area: PrivilegeArea, kind: PrivilegeKind, rows: Row<Id>[]): PrivilegeDef<Id>[] {
   return rows.map(([id, label, deployment = 'both', extra]) => ({ id, area, kind, label, deployment, ...extra }));
 }
 
-const NA = { requires: ['premium:user:networkanalysis'] };
+const NA = { requires: ['premium:user:networkanalysis' as const] };
 
-export const PRIVILEGES: readonly PrivilegeDef[] = [
+const CATALOGUE = [
   ...section('members', 'general', [['portal:user:viewOrgUsers', 'View members of the organization']]),
   ...section('groups', 'general', [
     ['portal:user:createGroup', 'Create groups'],
@@ -188,14 +189,22 @@ export const PRIVILEGES: readonly PrivilegeDef[] = [
   ...section('open data', 'administrative', [['opendata:user:openDataAdmin', 'Administer open data', 'hosted']]),
 ];
 
+/**
+ * Every privilege id the catalogue knows, as a type: a check written with a misspelt id (or one
+ * the catalogue does not have) does not compile.
+ */
+export type Privilege = (typeof CATALOGUE)[number]['id'];
+export const PRIVILEGES: readonly PrivilegeDef[] = CATALOGUE;
+
 export const PRIVILEGE_IDS: ReadonlySet<string> = new Set(PRIVILEGES.map((p) => p.id));
-const BY_ID = new Map(PRIVILEGES.map((p) => [p.id, p]));
+const BY_ID = new Map<string, PrivilegeDef>(PRIVILEGES.map((p) => [p.id, p]));
 export const privilegeById = (id: string): PrivilegeDef | undefined => BY_ID.get(id);
+export const isPrivilege = (id: string): id is Privilege => BY_ID.has(id);
 
 /** The privileges named plus every privilege they imply, transitively. */
-export function withImplied(ids: Iterable<string>): Set<string> {
-  const out = new Set<string>();
-  const visit = (id: string) => {
+export function withImplied<Id extends string>(ids: Iterable<Id>): Set<Id | Privilege> {
+  const out = new Set<Id | Privilege>();
+  const visit = (id: Id | Privilege) => {
     if (out.has(id)) return;
     out.add(id);
     for (const implied of BY_ID.get(id)?.implies ?? []) visit(implied);
@@ -218,7 +227,7 @@ export const BASE_ROLE_LABELS: Record<BaseRole, string> = {
   org_user: 'User',
 };
 
-const USER_PRIVILEGES = [
+const USER_PRIVILEGES: Privilege[] = [
   'portal:user:viewOrgUsers',
   'portal:user:createGroup',
   'portal:user:joinGroup',
@@ -245,7 +254,7 @@ const USER_PRIVILEGES = [
   'features:user:edit',
 ];
 
-const PUBLISHER_PRIVILEGES = [
+const PUBLISHER_PRIVILEGES: Privilege[] = [
   ...USER_PRIVILEGES,
   'portal:publisher:publishFeatures',
   'portal:publisher:publishTiles',
@@ -264,11 +273,24 @@ const PUBLISHER_PRIVILEGES = [
 ];
 
 /** The privileges of the three base roles. Administrators hold the whole catalogue. */
-export const BASE_ROLE_PRIVILEGES: Record<BaseRole, readonly string[]> = {
+export const BASE_ROLE_PRIVILEGES: Record<BaseRole, readonly Privilege[]> = {
   org_user: USER_PRIVILEGES,
   org_publisher: PUBLISHER_PRIVILEGES,
   org_admin: PRIVILEGES.map((p) => p.id),
 };
+
+/**
+ * What a member holding this role may do — the one place a role's privileges are worked out, for the
+ * caller of every request, the members a group admits, community/self and the role editor alike:
+ * a custom role's list (`customPrivileges`, null for none) with what it implies, else the base
+ * role's set. Ids the catalogue does not know are dropped (setPrivileges refuses them anyway).
+ */
+export function rolePrivileges(role: BaseRole, customPrivileges: Iterable<string> | null | undefined): Set<Privilege> {
+  if (!customPrivileges) return new Set(BASE_ROLE_PRIVILEGES[role]);
+  const out = new Set<Privilege>();
+  for (const id of withImplied(customPrivileges)) if (isPrivilege(id)) out.add(id);
+  return out;
+}
 
 /** Built-in custom roles that exist in every organization and can be neither changed nor deleted. */
 export const BUILT_IN_ROLES = [

@@ -9,7 +9,7 @@
  * - anyone else gives only roles whose privileges, implied ones included, they hold themselves.
  *   A base role counts as the privileges it grants (org_user, org_publisher).
  */
-import { BASE_ROLE_PRIVILEGES, PRIVILEGES, isAdministrativePrivilege, withImplied, type BaseRole } from './privileges.ts';
+import { PRIVILEGES, isAdministrativePrivilege } from './privileges.ts';
 
 export interface Grantor {
   isDefaultAdmin: boolean;
@@ -28,13 +28,10 @@ export interface GrantedRole {
 export const OWN_ROLE_REFUSAL = 'You cannot change your own role.';
 export const ADMINISTRATOR_REFUSAL = 'Only default administrators can make a member an administrator.';
 
-/** What a member holding this role may do: a base role's set, or a custom role's list with what it implies. */
-export function rolePrivileges(role: BaseRole, customPrivileges: Iterable<string> | null | undefined): Set<string> {
-  return customPrivileges ? withImplied(customPrivileges) : new Set(BASE_ROLE_PRIVILEGES[role]);
-}
+export { rolePrivileges } from './privileges.ts';
 
 // Administrative privileges first (they matter most in a refusal), then catalogue order.
-const ORDER = new Map(PRIVILEGES.map((p, i) => [p.id, (isAdministrativePrivilege(p.id) ? 0 : PRIVILEGES.length) + i]));
+const ORDER = new Map<string, number>(PRIVILEGES.map((p, i) => [p.id, (isAdministrativePrivilege(p.id) ? 0 : PRIVILEGES.length) + i]));
 
 /** The role's privileges the grantor lacks, administrative ones first. */
 export function missingPrivileges(grantor: Iterable<string>, role: Iterable<string>): string[] {

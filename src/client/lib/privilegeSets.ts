@@ -37,7 +37,7 @@ export const CATALOGUE_SECTIONS: readonly CatalogueSection[] = PRIVILEGE_KINDS.f
   }),
 );
 
-const ORDER = new Map(CATALOGUE_SECTIONS.flatMap((s) => s.privileges).map((p, i) => [p.id, i]));
+const ORDER = new Map<string, number>(CATALOGUE_SECTIONS.flatMap((s) => s.privileges).map((p, i) => [p.id, i]));
 
 /** Catalogue order; ids the catalogue does not know go last, alphabetically. */
 export function sortByCatalogue(ids: Iterable<string>): string[] {

@@ -4,7 +4,7 @@
  */
 import type { PortalUser } from '../api/index.ts';
 import { authorityGrants, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
-import { privilegeById } from '../../shared/privileges.ts';
+import { isPrivilege, privilegeById } from '../../shared/privileges.ts';
 
 type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 
@@ -19,7 +19,8 @@ export function isDefaultAdmin(user: UserLike | null | undefined): boolean {
 
 /** The signed-in member as the shared authority table reads them (src/shared/authority.ts). */
 export function authorityHolder(user: UserLike | null | undefined): AuthorityHolder {
-  return { privileges: new Set(user?.privileges ?? []), isDefaultAdmin: isDefaultAdmin(user) };
+  // The wire's list narrowed once to the catalogue's ids (an id the console does not know grants nothing here).
+  return { privileges: new Set((user?.privileges ?? []).filter(isPrivilege)), isDefaultAdmin: isDefaultAdmin(user) };
 }
 
 /** Whether `user` may act on another member's object of their organization under `authority` — the service's own reading. */

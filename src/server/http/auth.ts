@@ -4,7 +4,7 @@
  * revoked token or a changed role takes effect at once (ASVS 8.3.2).
  */
 import type { FastifyRequest } from 'fastify';
-import { BASE_ROLE_PRIVILEGES, withImplied, type BaseRole } from '../../shared/privileges.ts';
+import { rolePrivileges, type BaseRole, type Privilege } from '../../shared/privileges.ts';
 import type { UserRow } from '../areas/users/repo.ts';
 import { tokenHash } from '../areas/auth/tokens.ts';
 import type { Db } from '../store/db.ts';
@@ -18,7 +18,7 @@ export interface Caller {
   orgId: string;
   role: BaseRole;
   roleId: string | null;
-  privileges: ReadonlySet<string>;
+  privileges: ReadonlySet<Privilege>;
   /** `org_admin` with no custom role: the only callers who manage roles (spec §5). */
   isDefaultAdmin: boolean;
   /** The member's record as read on this request. */
@@ -125,7 +125,7 @@ function originOf(url: string): string | undefined {
 }
 
 export function callerFromUser(user: UserRow): Caller {
-  const privileges = user.role_id ? withImplied(user.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[user.role]);
+  const privileges = rolePrivileges(user.role, user.role_id ? (user.role_privileges ?? []) : null);
   return {
     userId: user.id,
     username: user.username,
@@ -141,12 +141,12 @@ export function callerFromUser(user: UserRow): Caller {
 /** Who did it, as events and history record a caller. */
 export const actorOf = (caller: Pick<Caller, 'userId' | 'username'>) => ({ userId: caller.userId, username: caller.username });
 
-export function hasPrivilege(caller: Caller, privilege: string): boolean {
+export function hasPrivilege(caller: Caller, privilege: Privilege): boolean {
   return caller.privileges.has(privilege);
 }
 
 /** Refuse unless the caller holds every privilege named; the 403 names the first one missing. */
-export function requirePrivilege(caller: Caller, ...privileges: string[]): void {
+export function requirePrivilege(caller: Caller, ...privileges: Privilege[]): void {
   const missing = privileges.find((p) => !caller.privileges.has(p));
   if (missing) throw forbidden(`Requires the privilege ${missing}.`);
 }

@@ -5,6 +5,7 @@
  * spooled within per-request, per-address and per-process caps; the others after the caller is
  * authorised.
  */
+import type { Privilege } from '../../shared/privileges.ts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -28,7 +29,7 @@ export interface FileParams {
   /** Each file parameter the operation reads, with the most bytes one part may hold. */
   parts: Readonly<Record<string, number>>;
   /** The privilege the handler will require of the path's user (checked before any byte is stored). */
-  privilege?: string;
+  privilege?: Privilege;
 }
 
 declare module 'fastify' {

@@ -1,4 +1,5 @@
 /** Scheduled tasks (spec §2 Task, §3, §4.2; facts §3.2, §7). Shared by the service and the console. */
+import type { Privilege } from '../privileges.ts';
 import { z } from 'zod';
 import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, type AuthorityHolder } from '../authority.ts';
 import { CRON_FIELD_MAX_LENGTH, type CronSchedule } from '../cron.ts';
@@ -41,7 +42,7 @@ export const ALL_TASKS_AUTHORITY = defaultAdmin();
 /** Geoprocessing tasks carry an administrator's token to a federated server: default administrators only. */
 export const GP_TASK_AUTHORITY = defaultAdmin();
 /** The privileges scheduling a task of each type needs (a report also needs its report type's view privilege: REPORT_PRIVILEGES). */
-export const TASK_TYPE_PRIVILEGES: Record<TaskType, readonly string[]> = {
+export const TASK_TYPE_PRIVILEGES: Record<TaskType, readonly Privilege[]> = {
   ExecuteNotebook: ['portal:user:createItem', 'premium:publisher:scheduleNotebooks'],
   UpdateInsightsWorkbook: ['portal:user:createItem'],
   ExecuteSceneCook: ['portal:user:createItem'],
@@ -107,7 +108,7 @@ export const gpParameters = z.record(z.string(), gpInput).refine((v) => Object.k
 export const REPORT_TYPES = ['members', 'items', 'groups'] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 /** Administrative report tasks: portal:admin:createReports, and the view privilege of what each report lists. */
-export const REPORT_PRIVILEGES: Record<ReportType, readonly string[]> = {
+export const REPORT_PRIVILEGES: Record<ReportType, readonly Privilege[]> = {
   members: ['portal:admin:createReports', 'portal:admin:viewUsers'],
   items: ['portal:admin:createReports', 'portal:admin:viewItems'],
   groups: ['portal:admin:createReports', 'portal:admin:viewGroups'],

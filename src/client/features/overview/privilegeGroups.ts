@@ -14,7 +14,7 @@ export function groupPrivileges(held: readonly string[]): PrivilegeGroup[] {
     const mine = privileges.filter((p) => have.has(p.id)).map((p) => ({ id: p.id, label: p.label }));
     return mine.length ? [{ kind, area, privileges: mine }] : [];
   });
-  const known = new Set(CATALOGUE_SECTIONS.flatMap((s) => s.privileges.map((p) => p.id)));
+  const known = new Set<string>(CATALOGUE_SECTIONS.flatMap((s) => s.privileges.map((p) => p.id)));
   const other = sortByCatalogue(held.filter((id) => !known.has(id)));
   if (other.length) groups.push({ kind: 'other', area: 'other', privileges: other.map((id) => ({ id, label: id })) });
   return groups;

@@ -17,6 +17,7 @@
  * webhooks are registered and listed; the local portal has no feature editing or geoprocessing
  * jobs, so nothing invokes them.
  */
+import type { Privilege } from '../../../shared/privileges.ts';
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
 import {
@@ -38,7 +39,7 @@ import { assertMayManage } from '../webhooks/service.ts';
 import * as repo from './repo.ts';
 
 export const MANAGE_SERVERS = 'portal:admin:manageServers';
-const TYPE_PRIVILEGE: Record<ServiceType, string> = {
+const TYPE_PRIVILEGE: Record<ServiceType, Privilege> = {
   FeatureServer: 'portal:publisher:createFeatureWebhook',
   GPServer: 'portal:admin:createGPWebhook',
 };

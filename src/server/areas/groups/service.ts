@@ -4,7 +4,7 @@
 import type { GroupFields, GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { LIMITS } from '../../../shared/limits.ts';
-import { BASE_ROLE_PRIVILEGES, withImplied } from '../../../shared/privileges.ts';
+import { rolePrivileges, type Privilege } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
@@ -82,11 +82,11 @@ export async function visibleGroup(q: Queryable, groupId: string, caller: Caller
   return row;
 }
 
-const isOrgAdminFor = (caller: Caller, row: GroupRow, privilege: string) => caller.orgId === row.org_id && caller.privileges.has(privilege);
+const isOrgAdminFor = (caller: Caller, row: GroupRow, privilege: Privilege) => caller.orgId === row.org_id && caller.privileges.has(privilege);
 const isManager = (row: GroupRow) => row.my_member_type === 'owner' || row.my_member_type === 'admin';
 
 /** Owner, group manager, or an administrator of the group's organization holding `privilege`. */
-function assertManages(caller: Caller, row: GroupRow, privilege: string): void {
+function assertManages(caller: Caller, row: GroupRow, privilege: Privilege): void {
   if (isManager(row) || isOrgAdminFor(caller, row, privilege)) return;
   throw forbidden(`Only the group's owner, its managers or an administrator (${privilege}) can do this.`);
 }
@@ -290,8 +290,8 @@ async function membershipAccessRefusal(
   return 'This group accepts only members of its organization and of organizations in a partnered collaboration with it (membershipAccess=collaboration).';
 }
 
-function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<string> {
-  return c.role_id ? withImplied(c.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[c.role]);
+function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<Privilege> {
+  return rolePrivileges(c.role, c.role_id ? (c.role_privileges ?? []) : null);
 }
 
 /**

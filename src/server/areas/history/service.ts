@@ -1,4 +1,5 @@
 /** Reading the organization's history (docs/history.md): who may, the filters, pages and CSV. */
+import type { Privilege } from '../../../shared/privileges.ts';
 import { Readable } from 'node:stream';
 import {
   HISTORY_ACTIONS,
@@ -20,7 +21,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import { existingMembers, historyCsvPage, historyPage, memberSpelling, type HistoryFilter, type HistoryRow } from './repo.ts';
 
 /** A custom administrator role must still see all members, groups and content to read history. */
-const HISTORY_PRIVILEGES = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
+const HISTORY_PRIVILEGES: Privilege[] = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
 export const HISTORY_AUTHORITY = privileges(...HISTORY_PRIVILEGES);
 
 export function assertMayReadHistory(caller: Caller, orgId: string): void {

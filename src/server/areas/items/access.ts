@@ -3,6 +3,7 @@
  * of the organization; items shared to a group its members; administrators of the item's
  * organization with the matching privilege.
  */
+import type { Privilege } from '../../../shared/privileges.ts';
 import type { Item } from '../../../shared/contract/items.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
@@ -30,7 +31,7 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
 }
 
 /** Owner (who may create content), or an administrator of its organization holding `adminPrivilege`. */
-export function assertMayChange(row: ItemRow, caller: Caller, adminPrivilege = 'portal:admin:updateItems'): void {
+export function assertMayChange(row: ItemRow, caller: Caller, adminPrivilege: Privilege = 'portal:admin:updateItems'): void {
   if (row.owner_id === caller.userId && caller.privileges.has('portal:user:createItem')) return;
   if (caller.orgId === row.org_id && caller.privileges.has(adminPrivilege)) return;
   throw forbidden(

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { own, ownerOr } from '../../http/authority.ts';
-import { multipartLimits } from '../../http/multipart.ts';
+import { multipartLimits, type FileParams } from '../../http/multipart.ts';
 import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
@@ -24,7 +24,7 @@ const CHUNK_CAPPED = new Set([`${USER}/addItem`, `${USER}/:folderId/addItem`, `$
 const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
 
 /** addItem's file parts: the item's file and its thumbnail image, only into the caller's own content. */
-const ITEM_FILES = { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, privilege: 'portal:user:createItem' };
+const ITEM_FILES: FileParams = { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, privilege: 'portal:user:createItem' };
 
 export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 

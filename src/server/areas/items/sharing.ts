@@ -13,6 +13,7 @@
  * - Content status follows public sharing in a verified organization: an org_authoritative item
  *   made public becomes public_authoritative, and back when it stops being public.
  */
+import type { Privilege } from '../../../shared/privileges.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, wireBool } from '../../../shared/contract/wire.ts';
@@ -57,7 +58,7 @@ export const SHARING_AUTHORITY: Record<string, Authority> = {
 /** Owner: portal:user:shareTo<level>. Administrator of the item's organization on another's item: portal:admin:shareTo<level>. */
 function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
   const own = row.owner_id === caller.userId;
-  const privilege = own ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
+  const privilege: Privilege = own ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
   if (!own && caller.orgId !== row.org_id) throw forbidden('Only the owner or an administrator of its organization can share this item.');
   if (!caller.privileges.has(privilege)) throw forbidden(`Requires the privilege ${privilege}.`);
 }
@@ -65,7 +66,7 @@ function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
 /** Anyone who may share the item at all: the owner, or an administrator of its organization with an admin sharing privilege. */
 function assertMayChangeSharing(row: ItemRow, caller: Caller): void {
   if (row.owner_id === caller.userId) return;
-  if (caller.orgId === row.org_id && ['Group', 'Org', 'Public'].some((l) => caller.privileges.has(`portal:admin:shareTo${l}`))) return;
+  if (caller.orgId === row.org_id && (['Group', 'Org', 'Public'] as const).some((l) => caller.privileges.has(`portal:admin:shareTo${l}`))) return;
   throw forbidden('Only the owner or an administrator of its organization can change how this item is shared.');
 }
 

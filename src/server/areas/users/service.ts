@@ -1,6 +1,6 @@
 /** Rules for members: what a record shows to whom, creating accounts, changing roles. */
 import type { PortalUser } from '../../../shared/contract/users.ts';
-import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, withImplied } from '../../../shared/privileges.ts';
+import { BUILT_IN_ROLES, rolePrivileges } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, callerFromUser } from '../../http/auth.ts';
 import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
@@ -38,7 +38,7 @@ export function userPrivileges(row: Pick<UserRow, 'role' | 'role_id' | 'role_pri
   const key = row.role_id ? row.role_privileges : row.role;
   const known = key ? (typeof key === 'string' ? BASE_LISTS.get(key) : CUSTOM_LISTS.get(key)) : undefined;
   if (known) return known;
-  const set = row.role_id ? withImplied(row.role_privileges ?? []) : new Set(BASE_ROLE_PRIVILEGES[row.role]);
+  const set = rolePrivileges(row.role, row.role_id ? (row.role_privileges ?? []) : null);
   const list = [...set].sort();
   if (typeof key === 'string') BASE_LISTS.set(key, list);
   else if (key) CUSTOM_LISTS.set(key, list);
