@@ -23,7 +23,7 @@ export interface NodeRow extends Pick<
 export const SELECT_NODE = `
   SELECT i.id, i.org_id, i.owner_id, o.username AS owner_username, i.title, i.type, i.url, i.access, i.content_status, i.status,
          i.created, i.modified,
-         COALESCE((SELECT array_agg(s.group_id ORDER BY s.group_id) FROM item_shares s WHERE s.item_id = i.id), '{}') AS group_ids
+         ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = i.id) AS group_ids
     FROM items i JOIN users o ON o.id = i.owner_id`;
 
 export function nodeOf(row: NodeRow): NodeFields {
@@ -55,11 +55,15 @@ export async function visibleRows(
   if (!ids.length) return { visible, hidden };
   const rows = await q.query<NodeRow>(`${SELECT_NODE} WHERE i.id = ANY($1::text[])`, [ids]);
   for (const row of rows) {
-    // canViewItem reads access, owner, organization and group shares: the node row has them all.
-    // An upload still open (not committed) is its owner's only, as search has it.
-    const mayView = canViewItem(row as ItemRow, caller, callerGroups) && (row.status !== 'partial' || row.owner_id === caller?.userId);
-    if (mayView) visible.set(row.id, row);
+    if (mayViewNode(row, caller, callerGroups)) visible.set(row.id, row);
     else hidden.set(row.id, row.org_id);
   }
   return { visible, hidden };
+}
+
+/** Whether the caller may see the item of a node row: the one rule for every item a dependency answer meets. */
+export function mayViewNode(row: NodeRow, caller: Caller | null, callerGroups: ReadonlySet<string>): boolean {
+  // canViewItem reads access, owner, organization and group shares: the node row has them all.
+  // An upload still open (not committed) is its owner's only, as search has it.
+  return canViewItem(row as ItemRow, caller, callerGroups) && (row.status !== 'partial' || row.owner_id === caller?.userId);
 }

@@ -26,7 +26,7 @@ import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
 import { groupIdsOf } from '../items/service.ts';
 import { edgesInto, edgesOutOf, urlReferencesOf, type Step } from './edges.ts';
-import { nodeOf, visibleRows, type NodeRow } from './nodes.ts';
+import { mayViewNode, nodeOf, visibleRows, type NodeRow } from './nodes.ts';
 
 export type Direction = DependencyAnswer['direction'];
 
@@ -48,9 +48,6 @@ interface Viewer {
 
 async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth: number, transitive: boolean, viewer: Viewer): Promise<Walked> {
   const { maxNodes, maxEdges, maxRowsPerStep } = DEPENDENCY_LIMITS;
-  // Dependents are the start's organization's items only; what an item uses may be anyone's it can see.
-  const step = (ids: string[]): Promise<Step> =>
-    direction === 'usedBy' ? edgesInto(q, ids, maxRowsPerStep, start.org_id) : edgesOutOf(q, ids, maxRowsPerStep);
   const next = (e: DependencyEdge) => (direction === 'usedBy' ? e.from : e.to);
   const depth = new Map<string, number>([[start.id, 0]]);
   const rows = new Map<string, NodeRow>();
@@ -59,14 +56,26 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
   const passed = new Set<string>();
   const edges = new Map<string, DependencyEdge>();
   let truncated = false;
+  // One query a level: the edges and the node rows of the items met for the first time (edges.ts).
+  // Dependents are the start's organization's items only; what an item uses may be anyone's it can see.
+  const step = (ids: string[]): Promise<Step> => {
+    const known = [...depth.keys(), ...passed];
+    return direction === 'usedBy' ? edgesInto(q, ids, maxRowsPerStep, start.org_id, known) : edgesOutOf(q, ids, maxRowsPerStep, known);
+  };
 
-  /** The ids a step met for the first time, split by what the caller may see. */
-  const meet = async (s: Step) => {
-    const met = [...new Set(s.edges.map(next))].filter((id) => !depth.has(id) && !passed.has(id));
-    const { visible, hidden: notVisible } = await visibleRows(q, met, viewer.caller, viewer.groups);
-    for (const id of met) if (!visible.has(id)) passed.add(id);
-    for (const [id, orgId] of notVisible) if (orgId === start.org_id) hidden.add(id);
-    return met.filter((id) => visible.has(id)).map((id) => visible.get(id)!);
+  /** The items a step met for the first time that the caller may see; the others are passed (and counted if of the start's organization). */
+  const meet = (s: Step): NodeRow[] => {
+    const found: NodeRow[] = [];
+    for (const id of new Set(s.edges.map(next))) {
+      if (depth.has(id) || passed.has(id)) continue;
+      const row = s.met.get(id);
+      if (row && mayViewNode(row, viewer.caller, viewer.groups)) found.push(row);
+      else {
+        passed.add(id);
+        if (row && row.org_id === start.org_id) hidden.add(id);
+      }
+    }
+    return found;
   };
 
   let frontier = [start.id];
@@ -74,7 +83,7 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
     const s = await step(frontier);
     if (s.cut) truncated = true;
     const found: string[] = [];
-    for (const row of await meet(s)) {
+    for (const row of meet(s)) {
       // The start is not counted: maxNodes items besides it.
       if (depth.size > maxNodes) {
         truncated = true;
@@ -95,7 +104,7 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
   // A transitive walk that maxDepth stopped with further (visible) items to go (a direct answer is no bounded walk).
   if (!truncated && frontier.length && transitive) {
     const s = await step(frontier);
-    truncated = s.cut || (await meet(s)).length > 0;
+    truncated = s.cut || meet(s).length > 0;
   }
   return { depth, rows, hidden, edges: [...edges.values()], truncated };
 }
