@@ -22,7 +22,11 @@ export async function buildServer(outfile = SERVER_BUNDLE): Promise<void> {
   const outdir = path.dirname(outfile);
   await rm(path.join(outdir, CHUNKS), { recursive: true, force: true });
   await build({
-    entryPoints: { [path.basename(outfile, '.mjs')]: projectPath('src', 'server', 'main.ts') },
+    entryPoints: {
+      [path.basename(outfile, '.mjs')]: projectPath('src', 'server', 'main.ts'),
+      // The worker thread that reads large item data for references (areas/dependencies/scanOffThread.ts loads it from here).
+      scanWorker: projectPath('src', 'server', 'areas', 'dependencies', 'scanWorker.ts'),
+    },
     outdir,
     outExtension: { '.js': '.mjs' },
     chunkNames: `${CHUNKS}/[name]-[hash]`,

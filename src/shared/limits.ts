@@ -121,4 +121,11 @@ export const LIMITS = {
   referencesPerItem: 10_000,
   referenceScanSteps: 200_000,
   referenceUrlChars: 8192,
+  /**
+   * The portal parses item data text up to this many characters for references on the thread that
+   * serves requests; longer text is parsed and read on a worker thread (one JSON.parse of 8 MB
+   * held every other request for tens of milliseconds). Likewise the longest data an update
+   * compares with the previous data to record swapped references in history.
+   */
+  referenceParseOnThreadBytes: 256 * 1024,
 } as const;

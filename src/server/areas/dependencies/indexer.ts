@@ -6,10 +6,19 @@
  * items no change has indexed yet (a database from before migration 020, an older extractor).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { MAX_REFERENCE_DATA_BYTES, referenceScanSlices, serviceKeyOf, TYPES_WITH_REFERENCES, type Reference } from '../../../shared/references/references.ts';
+import {
+  MAX_REFERENCE_DATA_BYTES,
+  referenceScanSlices,
+  scanReferences,
+  serviceKeyOf,
+  TYPES_WITH_REFERENCES,
+  type Reference,
+  type ReferenceScan,
+} from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
 import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
+import { REFERENCE_PARSE_ON_THREAD_BYTES, scanOffThread } from './scanOffThread.ts';
 import { foldTally } from './tally.ts';
 
 /**
@@ -34,8 +43,11 @@ const SELECT_INDEXED = `SELECT id, org_id, type, url, type_keywords, data_kind,
   CASE WHEN data_kind = 'text' AND type = ANY($2::text[]) AND size <= $3 THEN data_text END AS data_text,
   data_blob, size FROM items`;
 
-async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<unknown> {
-  if (!TYPES_WITH_REFERENCES.has(row.type) || row.size > MAX_REFERENCE_DATA_BYTES) return undefined;
+type ItemFields = { id: string; type: string; url: string | null; typeKeywords: string[] };
+
+/** The item's data text when it is read for references (its type may name items; not over LIMITS.referenceDataBytes). */
+async function readItemText(ctx: PortalContext, row: IndexedItemRow): Promise<string | null> {
+  if (!TYPES_WITH_REFERENCES.has(row.type) || row.size > MAX_REFERENCE_DATA_BYTES) return null;
   let text: string | null = null;
   if (row.data_kind === 'text') text = row.data_text;
   else if (row.data_kind === 'file' && row.data_blob) {
@@ -43,12 +55,14 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
       text = (await readBlob(ctx.blobs, row.data_blob, MAX_REFERENCE_DATA_BYTES)).toString('utf8');
     } catch (err) {
       ctx.log.warn({ err, itemId: row.id }, 'could not read an item file for its references');
-      return undefined;
+      return null;
     }
   }
-  if (!text || text.length > MAX_REFERENCE_DATA_BYTES) return undefined;
-  // Large text: other work first, so that parses of a batch's items do not run back to back.
-  if (text.length > 64 * 1024) await nextTurn();
+  return text && text.length <= MAX_REFERENCE_DATA_BYTES ? text : null;
+}
+
+function parsed(text: string | null): unknown {
+  if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -58,14 +72,25 @@ async function readItemData(ctx: PortalContext, row: IndexedItemRow): Promise<un
 }
 
 /**
- * The item's references, read in slices with other work let in between: item data is up to
- * LIMITS.referenceDataBytes of request data, and the walk (bounded in steps, LIMITS) must not hold
- * the event loop for the whole of it. What is left on the thread in one go is JSON.parse of the
- * text, linear in its size like reading the request body was.
+ * The item's references. Text over REFERENCE_PARSE_ON_THREAD_BYTES is parsed and read on the
+ * worker thread (scanOffThread.ts); shorter text is parsed here and read in slices with other work
+ * let in between: item data is request data, and the walk (bounded in steps, LIMITS) must not hold
+ * the event loop for the whole of it.
  */
-async function scanItem(ctx: PortalContext, row: IndexedItemRow, item: { id: string; type: string; url: string | null; typeKeywords: string[] }) {
-  const data = await readItemData(ctx, row);
-  const slices = referenceScanSlices(item, data);
+async function scanItem(ctx: PortalContext, row: IndexedItemRow, item: ItemFields): Promise<ReferenceScan> {
+  const text = await readItemText(ctx, row);
+  if (text && text.length > REFERENCE_PARSE_ON_THREAD_BYTES) {
+    try {
+      return await scanOffThread(item, text);
+    } catch (err) {
+      // Not read again on this thread (that is what the worker is for): the item's own URL only, and the reason in the log.
+      ctx.log.warn({ err, itemId: row.id }, 'could not read item data for its references on the worker thread');
+      return scanReferences(item, undefined);
+    }
+  }
+  // Larger text: other work first, so that parses of a batch's items do not run back to back.
+  if (text && text.length > 64 * 1024) await nextTurn();
+  const slices = referenceScanSlices(item, parsed(text));
   for (let r = slices.next(); ; r = slices.next()) {
     if (r.done) return r.value;
     await nextTurn();

@@ -149,9 +149,14 @@ function itemChange(row: ItemRow, cols: Record<string, unknown>, dataChanged: bo
   return { before, after, ...('service_credentials' in cols ? { serviceCredentials: 'changed' } : {}), ...(dataChanged ? { dataChanged: true } : {}) };
 }
 
-/** The swaps that turned the item's text data into `text`, when that is all that changed (replaced.ts). */
+/**
+ * The swaps that turned the item's text data into `text`, when that is all that changed (replaced.ts).
+ * Not looked for in data over LIMITS.referenceParseOnThreadBytes (parsing both on the request thread
+ * would hold every other request): such an update is history's ordinary data change.
+ */
 function referenceSwaps(type: string, row: ItemRow, text: string) {
   if (row.data_kind !== 'text' || row.data_text === null) return undefined;
+  if (text.length > LIMITS.referenceParseOnThreadBytes || row.data_text.length > LIMITS.referenceParseOnThreadBytes) return undefined;
   try {
     return replacedReferences(type, JSON.parse(row.data_text), JSON.parse(text));
   } catch {
