@@ -38,10 +38,13 @@ export const LIMITS = {
    * Dependency answers (content/items/<id>/dependents | dependencies): the most edges one answer
    * lists (edges are one per (from, to, kind), with a count), and the most reference rows one step
    * of the walk reads; past either the answer says `truncated`. With the 2,000 items an answer may
-   * name, this keeps the worst answer under about 1 MB, whatever the items' data repeats.
+   * name, this keeps the worst answer under about 1 MB, whatever the items' data repeats. Rows per
+   * step: twice the edges an answer may list (more rows only add to the counts of edges already
+   * read); 10,000 made a step of the adversarial ring (30 public maps naming each other 2,000
+   * times) cost over 50 ms of the database on its own (bench/dependencies.bench.ts).
    */
   dependencyEdgesPerAnswer: 2_000,
-  dependencyReferenceRowsPerStep: 10_000,
+  dependencyReferenceRowsPerStep: 4_000,
   serviceProxyDefaultIntervalSeconds: 60,
   thumbnailWidths: [200, 400, 800, 2400] as const,
   /** Tokens. */
