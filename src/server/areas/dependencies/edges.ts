@@ -114,9 +114,17 @@ function nodeRowOf(r: EdgeRow): NodeRow {
 /**
  * The references whose target is one of `ids`: `from` is the dependent. With `orgId`, only
  * references held by items of that organization (another organization's items are no dependents
- * in this organization's answers). `met`: the dependents not in `known`.
+ * in this organization's answers). `met`: the dependents not in `known`. `withUrl`: the ids that
+ * may be services (items with a URL): only their service keys are looked up for URL references.
  */
-export async function edgesInto(q: Queryable, ids: readonly string[], maxRows: number, orgId: string | null, known: readonly string[] = []): Promise<Step> {
+export async function edgesInto(
+  q: Queryable,
+  ids: readonly string[],
+  maxRows: number,
+  orgId: string | null,
+  known: readonly string[] = [],
+  withUrl: readonly string[] = ids,
+): Promise<Step> {
   if (!ids.length) return NO_STEP();
   return fold(
     q,
@@ -124,9 +132,9 @@ export async function edgesInto(q: Queryable, ids: readonly string[], maxRows: n
        FROM item_references r WHERE r.target_item = ANY($1::text[]) AND ($2::text IS NULL OR r.org_id = $2)
      UNION ALL
      SELECT r.item_id, s.item_id, r.kind, r.path, r.value, NULL
-       -- Each id by the primary key (OFFSET 0: not flattened). Planned as a join, it was a scan of
-       -- every state row (24–40 ms at 20,000 items) for the few ids that are services.
-       FROM unnest($1::text[]) AS f (id)
+       -- Each of the ids with a URL by the primary key (OFFSET 0: not flattened). Planned as a join,
+       -- it was a scan of every state row (24–40 ms at 20,000 items) for the few ids that are services.
+       FROM unnest($3::text[]) AS f (id)
        CROSS JOIN LATERAL (SELECT item_id, org_id, service_key FROM item_reference_state
                             WHERE item_id = f.id AND service_key IS NOT NULL OFFSET 0) s
        JOIN item_references r ON r.org_id = s.org_id AND r.target_url = s.service_key
@@ -134,7 +142,7 @@ export async function edgesInto(q: Queryable, ids: readonly string[], maxRows: n
      SELECT l.origin_id, l.destination_id, 'relationship', '', '', l.type
        FROM relationships l JOIN items o ON o.id = l.origin_id
       WHERE l.destination_id = ANY($1::text[]) AND ($2::text IS NULL OR o.org_id = $2)`,
-    [ids, orgId],
+    [ids, orgId, withUrl],
     maxRows,
     'from_id',
     known,

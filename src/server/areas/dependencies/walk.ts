@@ -58,9 +58,12 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
   let truncated = false;
   // One query a level: the edges and the node rows of the items met for the first time (edges.ts).
   // Dependents are the start's organization's items only; what an item uses may be anyone's it can see.
+  // Only items with a URL can be services that URL references name: the others' keys are not looked up.
   const step = (ids: string[]): Promise<Step> => {
     const known = [...depth.keys(), ...passed];
-    return direction === 'usedBy' ? edgesInto(q, ids, maxRowsPerStep, start.org_id, known) : edgesOutOf(q, ids, maxRowsPerStep, known);
+    if (direction === 'uses') return edgesOutOf(q, ids, maxRowsPerStep, known);
+    const withUrl = ids.filter((id) => (id === start.id ? start : rows.get(id))?.url);
+    return edgesInto(q, ids, maxRowsPerStep, start.org_id, known, withUrl);
   };
 
   /** The items a step met for the first time that the caller may see; the others are passed (and counted if of the start's organization). */
