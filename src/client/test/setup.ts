@@ -1,11 +1,26 @@
 /** Client test setup: jest-dom matchers, the browser APIs jsdom lacks that Mantine uses, a clean tab per test. */
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { loadSession } from '../lib/session.ts';
 
 // Pages load lazily and talk to a real service: give findBy*/waitFor more than the default second.
-configure({ asyncUtilTimeout: 8_000 });
+configure({ asyncUtilTimeout: 8_000, getElementError });
+
+/**
+ * Testing Library's default prints the whole page into every failed query's error. findBy* and
+ * waitFor retry a query every 50 ms and throw those errors away; printing a console page each time
+ * was a fifth of a form test's time. Inside those retries (the library marks them) the error says
+ * only what was not found; the error a test fails with still carries the page, printed when the wait
+ * gives up (waitFor asks again then) or when a plain getBy* fails.
+ */
+function getElementError(message: string | null, container: Element): Error {
+  const retrying = (getConfig() as { _disableExpensiveErrorDiagnostics?: boolean })._disableExpensiveErrorDiagnostics;
+  const page = retrying ? '' : `Ignored nodes: comments, ${getConfig().defaultIgnore}\n${prettyDOM(container)}`;
+  const error = new Error([message, page].filter(Boolean).join('\n\n'));
+  error.name = 'TestingLibraryElementError';
+  return error;
+}
 
 const { getComputedStyle } = window;
 window.getComputedStyle = (elt: Element) => getComputedStyle(elt);
