@@ -8,7 +8,7 @@
  * `value` is what the role names; what it holds in effect adds what those imply.
  */
 import { Badge, Checkbox, Group, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { privilegeById, type PrivilegeDef } from '../../shared/privileges.ts';
 import { capitalize } from '../lib/format.ts';
 import {
@@ -43,7 +43,11 @@ export function areaTitle(section: Pick<CatalogueSection, 'area'>): string {
   return capitalize(section.area);
 }
 
-export function PrivilegeChecklist({ value, onChange, readOnly = false, label = 'Privileges' }: PrivilegeChecklistProps) {
+/**
+ * Memoised: a role editor re-renders on every keystroke in its name or description (the form's
+ * dirty state), and the ~100 checkboxes need not follow unless the selection changes.
+ */
+export const PrivilegeChecklist = memo(function PrivilegeChecklist({ value, onChange, readOnly = false, label = 'Privileges' }: PrivilegeChecklistProps) {
   const [filter, setFilter] = useState('');
   const [onlyGranted, setOnlyGranted] = useState(readOnly);
   const headingId = useId();
@@ -131,7 +135,7 @@ export function PrivilegeChecklist({ value, onChange, readOnly = false, label = 
       })}
     </Stack>
   );
-}
+});
 
 interface AreaSectionProps {
   section: CatalogueSection;
