@@ -5,7 +5,9 @@ import { afterEach } from 'vitest';
 import { loadSession } from '../lib/session.ts';
 
 // Pages load lazily and talk to a real service: give findBy*/waitFor more than the default second.
-configure({ asyncUtilTimeout: 8_000, getElementError });
+// 15 s: `npm test` runs the end-to-end specs beside these, and a first page's lazy chunks and
+// answers then took over 8 s on 2 cores. A passing wait ends as soon as its element is there.
+configure({ asyncUtilTimeout: 15_000, getElementError });
 
 /**
  * Testing Library's default prints the whole page into every failed query's error. findBy* and
