@@ -9,6 +9,7 @@ import { callerOfRequest, tokenFrom, type Caller } from './auth.ts';
 import { checkRequest, type LongParams } from './boundary.ts';
 import type { FileParams } from './multipart.ts';
 import type { Authority } from './authority.ts';
+import { decide, type Target } from './target.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -46,12 +47,18 @@ interface OperationBase<S extends z.ZodType> {
 
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
   access: 'public';
+  target?: never;
   handler: (ctx: OperationContext<z.output<S>, Caller | null>) => Promise<R>;
 }
 
-interface SignedInOperation<S extends z.ZodType, R> extends OperationBase<S> {
+interface SignedInOperation<S extends z.ZodType, R, T> extends OperationBase<S> {
   access?: 'signedIn';
-  handler: (ctx: OperationContext<z.output<S>, Caller>) => Promise<R>;
+  /**
+   * What it acts on (http/target.ts): loaded here, decided with `authority`, handed to the handler
+   * as `target` once authorized. Without one the handler decides for itself (areas not yet moved).
+   */
+  target?: Target<T>;
+  handler: (ctx: OperationContext<z.output<S>, Caller> & { target: T }) => Promise<R>;
 }
 
 /**
@@ -71,7 +78,7 @@ export interface OperationContext<P, C> {
   reply: FastifyReply;
 }
 
-export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R>): void {
+export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R, T>): void {
   const portal = app.portal;
   declaredOperations(app).push({
     method: def.method,
@@ -105,7 +112,21 @@ export function operation<S extends z.ZodType, R>(app: FastifyInstance, def: Pub
     const params = parseParams(def.params, raw);
     const path = req.params as Record<string, string>;
     if (userIdInPath && path.username) path.username = await usernameOfPath(portal.db, caller, path.username);
-    const result = await def.handler({ params, caller: caller as Caller, path, portal, req, reply });
+    let target: T | undefined;
+    if (def.target && caller) {
+      const loaded = await def.target.load({ caller, path, portal });
+      decide(def.authority, caller, loaded, def.target.refusals);
+      target = loaded.value;
+    }
+    const result = await (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({
+      params,
+      caller: caller as Caller,
+      path,
+      portal,
+      req,
+      reply,
+      target,
+    });
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;
     const body =

@@ -18,12 +18,12 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { ApiError } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { privileges } from '../../http/authority.ts';
 import { listCollaborationEvents, listCollaborations, listLinks, listParticipants, listWorkspaces, pendingInvitations } from './repo.ts';
 import {
   acceptInvitation,
   addWorkspace,
-  collaborationOrg,
+  COLLABORATION_MANAGERS,
+  COLLABORATION_ORG,
   createCollaboration,
   inviteParticipant,
   removeParticipant,
@@ -47,11 +47,12 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: COLLABORATION_EXTRAS.map((f) => `collaborations.${f}`),
     params: collaborationListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const orgId = collaborationOrg(caller, path.orgId);
+    handler: async ({ params, portal, target }) => {
+      const orgId = target.orgId;
       const { total, rows } = await listCollaborations(portal.db, orgId, params.start - 1, params.num);
       return { ...pageEnvelope(total, params, rows.length), collaborations: rows.map(toCollaborationRecord) };
     },
@@ -60,20 +61,22 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createCollaboration`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: createCollaborationParams,
-    handler: ({ caller, path, params, portal }) => createCollaboration(portal, caller, collaborationOrg(caller, path.orgId), params),
+    handler: ({ caller, params, portal, target }) => createCollaboration(portal, caller, target.orgId, params),
   });
 
   operation(app, {
     method: 'read',
     path: `${BASE}/invitations`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: none,
-    handler: async ({ caller, path, portal }) => {
-      const orgId = collaborationOrg(caller, path.orgId);
+    handler: async ({ portal, target }) => {
+      const orgId = target.orgId;
       const rows = await pendingInvitations(portal.db, orgId);
       const names = new Map<string, string>();
       for (const r of rows) {
@@ -95,30 +98,32 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/acceptInvitation`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: acceptInvitationParams,
-    handler: ({ caller, path, params, portal }) => acceptInvitation(portal, caller, collaborationOrg(caller, path.orgId), params),
+    handler: ({ caller, params, portal, target }) => acceptInvitation(portal, caller, target.orgId, params),
   });
 
   operation(app, {
     method: 'read',
     path: ONE,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: COLLABORATION_EXTRAS,
     params: none,
-    handler: async ({ caller, path, portal }) =>
-      toCollaborationRecord(await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId)),
+    handler: async ({ path, portal, target }) => toCollaborationRecord(await visibleCollaboration(portal.db, target.orgId, path.collaborationId)),
   });
 
   operation(app, {
     method: 'read',
     path: `${ONE}/participants`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: ['participants.workspaces'],
     params: collaborationListParams,
-    handler: async ({ caller, path, params, portal, req }) => {
-      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+    handler: async ({ path, params, portal, req, target }) => {
+      const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
       const [all, links] = await Promise.all([listParticipants(portal.db, c.id), listLinks(portal.db, c.id)]);
       const page = all.slice(params.start - 1, params.start - 1 + params.num);
       return { ...pageEnvelope(all.length, params, page.length), participants: page.map((p) => toParticipantRecord(p, links, baseUrl(req))) };
@@ -128,11 +133,12 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants/:portalId`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: ['workspaces'],
     params: none,
-    handler: async ({ caller, path, portal, req }) => {
-      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+    handler: async ({ path, portal, req, target }) => {
+      const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
       const [all, links] = await Promise.all([listParticipants(portal.db, c.id), listLinks(portal.db, c.id)]);
       const p = all.find((x) => x.org_id === path.portalId);
       if (!p) throw new ApiError(404, 'Participant does not exist or is inaccessible.', [`'${path.portalId}' is not a participant of this collaboration.`]);
@@ -143,29 +149,32 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/participants/:portalId/remove`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: ['workspacesStopped'],
     params: none,
-    handler: ({ caller, path, portal }) => removeParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, path.portalId),
+    handler: ({ caller, path, portal, target }) => removeParticipant(portal, caller, target.orgId, path.collaborationId, path.portalId),
   });
 
   operation(app, {
     method: 'write',
     path: `${ONE}/removeParticipation`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: ['workspacesStopped'],
     params: none,
-    handler: ({ caller, path, portal }) => removeParticipation(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId),
+    handler: ({ caller, path, portal, target }) => removeParticipation(portal, caller, target.orgId, path.collaborationId),
   });
 
   operation(app, {
     method: 'read',
     path: `${ONE}/workspaces`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     extras: ['workspaces.participants'],
     params: collaborationListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const orgId = collaborationOrg(caller, path.orgId);
+    handler: async ({ path, params, portal, target }) => {
+      const orgId = target.orgId;
       const c = await visibleCollaboration(portal.db, orgId, path.collaborationId);
       const [all, links] = await Promise.all([listWorkspaces(portal.db, c.id), listLinks(portal.db, c.id)]);
       const page = all.slice(params.start - 1, params.start - 1 + params.num);
@@ -176,29 +185,32 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/addWorkspace`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: addWorkspaceParams,
-    handler: ({ caller, path, params, portal }) => addWorkspace(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
+    handler: ({ caller, path, params, portal, target }) => addWorkspace(portal, caller, target.orgId, path.collaborationId, params),
   });
 
   operation(app, {
     method: 'write',
     path: `${ONE}/inviteParticipant`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: inviteParticipantParams,
-    handler: ({ caller, path, params, portal }) => inviteParticipant(portal, caller, collaborationOrg(caller, path.orgId), path.collaborationId, params),
+    handler: ({ caller, path, params, portal, target }) => inviteParticipant(portal, caller, target.orgId, path.collaborationId, params),
   });
 
   operation(app, {
     method: 'read',
     path: `${ONE}/events`,
-    authority: privileges('portal:admin:manageCollaborations'),
+    authority: COLLABORATION_MANAGERS,
+    target: COLLABORATION_ORG,
     localOnly: true,
     params: collaborationListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const c = await visibleCollaboration(portal.db, collaborationOrg(caller, path.orgId), path.collaborationId);
+    handler: async ({ path, params, portal, target }) => {
+      const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
       const { total, rows } = await listCollaborationEvents(portal.db, c.id, params.start - 1, params.num);
       return {
         ...pageEnvelope(total, params, rows.length),

@@ -24,6 +24,8 @@ import { COLLABORATION_LIMITS, workspaceConfig } from '../../../shared/contract/
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
+import { privileges } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
 import { findGroup } from '../groups/service.ts';
@@ -43,13 +45,13 @@ import {
   type WorkspaceRow,
 } from './repo.ts';
 
-/** The organization in the path, when the caller administers its collaborations. */
-export function collaborationOrg(caller: Caller, orgId: string): string {
-  const id = orgId === 'self' ? caller.orgId : orgId;
-  if (id !== caller.orgId) throw forbidden("Only the organization's own administrators manage its collaborations.");
-  if (!caller.privileges.has('portal:admin:manageCollaborations')) throw forbidden('Requires the privilege portal:admin:manageCollaborations.');
-  return id;
-}
+/** Collaborations are managed by the organization's members holding manageCollaborations. */
+export const COLLABORATION_MANAGERS = privileges('portal:admin:manageCollaborations');
+/**
+ * What they act on: the organization in the path (`self` is the caller's own), decided by
+ * operation() with COLLABORATION_MANAGERS before any handler runs.
+ */
+export const COLLABORATION_ORG = orgTarget({ otherOrg: "Only the organization's own administrators manage its collaborations." }, { self: true });
 
 export const collaborationNotFound = (id: string) => notFound(`Collaboration '${id}'`);
 

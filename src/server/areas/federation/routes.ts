@@ -33,6 +33,7 @@ import {
   serviceWebhook,
   serviceWebhooks,
 } from './service.ts';
+import { WEBHOOK_MANAGERS, WEBHOOK_ORG } from '../webhooks/service.ts';
 
 export const SERVER_ADMIN = '/server/:serverId/admin/services';
 const none = z.object({});
@@ -41,10 +42,11 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/webhooks/listServiceWebhooks`,
-    authority: privileges('portal:admin:manageWebhooks'),
+    authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     extras: ['webhooks.serverId'],
     params: listServiceWebhooksParams,
-    handler: ({ caller, path, params, portal }) => listServiceWebhooks(portal, caller, path.orgId, params.username ?? params.userName),
+    handler: ({ params, portal, target }) => listServiceWebhooks(portal, target.orgId, params.username ?? params.userName),
   });
 
   operation(app, {

@@ -35,7 +35,6 @@ import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { alnumId, hexId } from '../../store/ids.ts';
-import { assertMayManage } from '../webhooks/service.ts';
 import * as repo from './repo.ts';
 
 export const MANAGE_SERVERS = 'portal:admin:manageServers';
@@ -291,8 +290,8 @@ export async function serviceWebhook(ctx: PortalContext, caller: Caller, k: repo
   return toServiceWebhookRecord(w, service.item_id);
 }
 
-export async function listServiceWebhooks(ctx: PortalContext, caller: Caller, orgId: string, owner?: string) {
-  assertMayManage(caller, orgId);
+/** The organization's service webhooks; `orgId` is authorized by the operation (webhooks' WEBHOOK_ORG). */
+export async function listServiceWebhooks(ctx: PortalContext, orgId: string, owner?: string) {
   const rows = await repo.listOrgServiceWebhooks(ctx.db, orgId, owner || undefined);
   return { webhooks: rows.map((w) => toServiceWebhookRecord(w, w.item_id)) };
 }

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { portalRegionsParams, updatePortalParams } from '../../../shared/contract/portals.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { member, own, privileges } from '../../http/authority.ts';
+import { member, own } from '../../http/authority.ts';
 import { LANGUAGES, regionsIn } from './regions.ts';
-import { getPortal, getPortalSettings, updatePortal } from './service.ts';
+import { getPortal, getPortalSettings, SETTINGS_ORG, updatePortal, WEBSITE_MANAGERS } from './service.ts';
 
 export function portalRoutes(app: FastifyInstance): void {
   // Static paths: Fastify's router prefers them to `portals/:orgId`, so "regions" and "languages"
@@ -49,9 +49,10 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/update`,
-    authority: privileges('portal:admin:manageWebsite'),
+    authority: WEBSITE_MANAGERS,
+    target: SETTINGS_ORG,
     localParams: ['isVerified', 'maxExternalMembersPerGroup'],
     params: updatePortalParams,
-    handler: ({ caller, path, params, portal }) => updatePortal(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),
+    handler: ({ caller, params, portal, target }) => updatePortal(portal, caller, target.orgId, params),
   });
 }

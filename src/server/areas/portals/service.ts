@@ -6,7 +6,9 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
-import { forbidden, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
+import { privileges } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import type { Config } from '../../config.ts';
 import { applyOrgVerification } from '../items/orgVerification.ts';
@@ -119,10 +121,13 @@ function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { 
   return { before, after };
 }
 
-/** Organization settings: default administrators, or holders of portal:admin:manageWebsite. */
+/** Organization settings are changed by its members holding portal:admin:manageWebsite (default administrators hold every privilege). */
+export const WEBSITE_MANAGERS = privileges('portal:admin:manageWebsite');
+/** What they change: the organization in the path (`self` is the caller's own), decided by operation() before updatePortal runs. */
+export const SETTINGS_ORG = orgTarget({ otherOrg: 'You can change only your own organization.' }, { self: true });
+
+/** Organization settings; `orgId` is authorized by the operation (WEBSITE_MANAGERS on SETTINGS_ORG). */
 export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: string, params: z.output<typeof updatePortalParams>) {
-  if (caller.orgId !== orgId) throw forbidden('You can change only your own organization.');
-  if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:manageWebsite')) throw forbidden('Requires the privilege portal:admin:manageWebsite.');
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     const org = await findOrg(q, orgId);

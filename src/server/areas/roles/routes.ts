@@ -2,13 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { createRoleParams, listRolesParams, setPrivilegesParams, updateRoleParams } from '../../../shared/contract/roles.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
-import type { Caller } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { member } from '../../http/authority.ts';
 import { listRolesPage } from './repo.ts';
-import { assertOrgMember, createRole, ROLE_MANAGERS, deleteRole, parsePrivilegesParam, roleOrError, setPrivileges, toRole, updateRole } from './service.ts';
-
-const org = (caller: Caller, orgId: string) => (orgId === 'self' ? caller.orgId : orgId);
+import {
+  createRole,
+  ROLE_MANAGERS,
+  ROLES_TO_MANAGE,
+  ROLES_TO_READ,
+  deleteRole,
+  parsePrivilegesParam,
+  roleOrError,
+  setPrivileges,
+  toRole,
+  updateRole,
+} from './service.ts';
 const ROLE = `${REST}/portals/:orgId/roles/:roleId`;
 
 export function roleRoutes(app: FastifyInstance): void {
@@ -16,11 +24,11 @@ export function roleRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/portals/:orgId/roles`,
     authority: member(),
+    target: ROLES_TO_READ,
     extras: ['roles.memberCount', 'roles.builtIn'],
     params: listRolesParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const orgId = org(caller, path.orgId);
-      assertOrgMember(caller, orgId);
+    handler: async ({ params, portal, target }) => {
+      const { orgId } = target;
       const { total, rows } = await listRolesPage(portal.db, orgId, params.start - 1, params.num);
       return { ...pageEnvelope(total, params, rows.length), roles: rows.map((r) => toRole(r, params.returnPrivileges, r.member_count)) };
     },
@@ -30,19 +38,20 @@ export function roleRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${REST}/portals/:orgId/createRole`,
     authority: ROLE_MANAGERS,
+    target: ROLES_TO_MANAGE,
     params: createRoleParams,
-    handler: ({ caller, path, params, portal }) => createRole(portal, caller, org(caller, path.orgId), params.name, params.description),
+    handler: ({ caller, params, portal, target }) => createRole(portal, caller, target.orgId, params.name, params.description),
   });
 
   operation(app, {
     method: 'read',
     path: ROLE,
     authority: member(),
+    target: ROLES_TO_READ,
     extras: ['memberCount', 'builtIn'],
     params: z.object({}),
-    handler: async ({ caller, path, portal }) => {
-      const orgId = org(caller, path.orgId);
-      assertOrgMember(caller, orgId);
+    handler: async ({ path, portal, target }) => {
+      const { orgId } = target;
       return toRole(await roleOrError(portal.db, orgId, path.roleId), false);
     },
   });
@@ -51,10 +60,10 @@ export function roleRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${ROLE}/privileges`,
     authority: member(),
+    target: ROLES_TO_READ,
     params: z.object({}),
-    handler: async ({ caller, path, portal }) => {
-      const orgId = org(caller, path.orgId);
-      assertOrgMember(caller, orgId);
+    handler: async ({ path, portal, target }) => {
+      const { orgId } = target;
       const role = await roleOrError(portal.db, orgId, path.roleId);
       return { id: role.id, privileges: [...role.privileges].sort() };
     },
@@ -64,23 +73,26 @@ export function roleRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${ROLE}/update`,
     authority: ROLE_MANAGERS,
+    target: ROLES_TO_MANAGE,
     params: updateRoleParams,
-    handler: ({ caller, path, params, portal }) => updateRole(portal, caller, org(caller, path.orgId), path.roleId, params.name, params.description),
+    handler: ({ caller, path, params, portal, target }) => updateRole(portal, caller, target.orgId, path.roleId, params.name, params.description),
   });
 
   operation(app, {
     method: 'write',
     path: `${ROLE}/setPrivileges`,
     authority: ROLE_MANAGERS,
+    target: ROLES_TO_MANAGE,
     params: setPrivilegesParams,
-    handler: ({ caller, path, params, portal }) => setPrivileges(portal, caller, org(caller, path.orgId), path.roleId, parsePrivilegesParam(params.privileges)),
+    handler: ({ caller, path, params, portal, target }) => setPrivileges(portal, caller, target.orgId, path.roleId, parsePrivilegesParam(params.privileges)),
   });
 
   operation(app, {
     method: 'write',
     path: `${ROLE}/delete`,
     authority: ROLE_MANAGERS,
+    target: ROLES_TO_MANAGE,
     params: z.object({}),
-    handler: ({ caller, path, portal }) => deleteRole(portal, caller, org(caller, path.orgId), path.roleId),
+    handler: ({ caller, path, portal, target }) => deleteRole(portal, caller, target.orgId, path.roleId),
   });
 }

@@ -6,8 +6,9 @@ import type { Role } from '../../../shared/contract/roles.ts';
 import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, unmetPrerequisites, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
-import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
+import { defaultAdmin } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
+import { ApiError, badParam, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
@@ -29,14 +30,19 @@ export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: numb
 /** Custom roles are created, changed and deleted by default administrators only (no privilege suffices). */
 export const ROLE_MANAGERS = defaultAdmin();
 
-export function assertRoleManager(caller: Caller, orgId: string): void {
-  if (caller.orgId !== orgId) throw forbidden('Roles can be managed only in your own organization.');
-  if (!grantsOthers(caller, ROLE_MANAGERS, orgId)) throw forbidden('Only default administrators (org_admin without a custom role) manage roles.');
-}
-
-export function assertOrgMember(caller: Caller, orgId: string): void {
-  if (caller.orgId !== orgId) throw forbidden('Roles are visible only within their organization.');
-}
+/**
+ * The organization in the path (`self` is the caller's own) whose roles an operation manages or
+ * reads; operation() decides with ROLE_MANAGERS or member() before any handler runs, so the
+ * functions below take their `orgId` as authorized.
+ */
+export const ROLES_TO_MANAGE = orgTarget(
+  {
+    otherOrg: 'Roles can be managed only in your own organization.',
+    notDefaultAdmin: 'Only default administrators (org_admin without a custom role) manage roles.',
+  },
+  { self: true },
+);
+export const ROLES_TO_READ = orgTarget({ otherOrg: 'Roles are visible only within their organization.' }, { self: true });
 
 export async function roleOrError(q: Queryable, orgId: string, roleId: string): Promise<RoleRow> {
   const role = await findRole(q, orgId, roleId);
@@ -65,7 +71,6 @@ const uniqueName = (name: string) => (err: unknown) => {
 };
 
 export async function createRole(ctx: PortalContext, caller: Caller, orgId: string, name: string, description: string) {
-  assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
   return ctx.db
     .tx(async (q) => {
@@ -94,7 +99,6 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
 }
 
 export async function updateRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, newName?: string, description?: string) {
-  assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
   return ctx.db
     .tx(async (q) => {
@@ -158,7 +162,6 @@ export function parsePrivilegesParam(text: string): string[] {
 }
 
 export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: string, roleId: string, privileges: string[]) {
-  assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const role = await roleOrError(q, orgId, roleId);
@@ -209,7 +212,6 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
  * their access. Reassign them first (the console offers it).
  */
 export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: string, roleId: string) {
-  assertRoleManager(caller, orgId);
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const role = await roleOrError(q, orgId, roleId);

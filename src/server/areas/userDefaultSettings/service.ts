@@ -6,6 +6,8 @@ import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSe
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
+import { privileges } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
@@ -28,16 +30,22 @@ export async function readDefaults(q: Queryable, orgId: string): Promise<UserDef
   return { role: row.role, userLicenseType: row.user_license_type, groups: row.groups, userType: row.user_type, apps: row.apps, appBundles: row.app_bundles };
 }
 
-/** Administrators of the organization: default administrators or holders of portal:admin:manageSecurity. */
-export function assertDefaultsAdmin(caller: Caller, orgId: string): void {
-  if (caller.orgId !== orgId) throw forbidden('New-member defaults can be managed only in your own organization.');
-  if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:manageSecurity')) {
-    throw forbidden('Only administrators manage new-member defaults (requires portal:admin:manageSecurity).');
-  }
-}
+/**
+ * Read and managed by administrators of the organization holding portal:admin:manageSecurity (a
+ * default administrator holds every privilege): the defaults name groups and apps members need not
+ * know about. operation() decides it on the organization in the path (`self` is the caller's own)
+ * before any handler runs, so the functions below take their `orgId` as authorized.
+ */
+export const DEFAULTS_MANAGERS = privileges('portal:admin:manageSecurity');
+export const DEFAULTS_ORG = orgTarget(
+  {
+    otherOrg: 'New-member defaults can be managed only in your own organization.',
+    missing: () => 'Only administrators manage new-member defaults (requires portal:admin:manageSecurity).',
+  },
+  { self: true },
+);
 
 export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: string, input: Partial<UserDefaultSettings>) {
-  assertDefaultsAdmin(caller, orgId);
   return ctx.db.tx(async (q) => {
     const current = await readDefaults(q, orgId);
     // Absent keeps a default; null (an empty value on the wire) clears that one alone.
@@ -138,7 +146,6 @@ async function recordDefaultsChange(
 
 /** Clears every default at once. */
 export async function deleteDefaults(ctx: PortalContext, caller: Caller, orgId: string) {
-  assertDefaultsAdmin(caller, orgId);
   await ctx.db.tx(async (q) => {
     const current = await readDefaults(q, orgId);
     await q.query('DELETE FROM user_default_settings WHERE org_id = $1', [orgId]);

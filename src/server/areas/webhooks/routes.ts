@@ -15,7 +15,6 @@ import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
 import { webhookWork } from '../../jobs/webhooks/work.ts';
 import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
-  assertMayManage,
   createWebhook,
   deleteWebhook,
   getWebhook,
@@ -27,6 +26,7 @@ import {
   updateWebhookSettings,
   webhookSettings,
   WEBHOOK_MANAGERS,
+  WEBHOOK_ORG,
 } from './service.ts';
 
 const BASE = `${REST}/portals/:orgId/webhooks`;
@@ -63,11 +63,11 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'read',
     path: BASE,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     extras: ['webhooks.lastDelivery', 'webhooks.recentFailures', 'webhooks.deactivationReason', 'webhooks.deactivatedAt'],
     params: webhookListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      assertMayManage(caller, path.orgId);
-      const { total, rows } = await listWebhooks(portal.db, path.orgId, params.start - 1, params.num);
+    handler: async ({ params, portal, target }) => {
+      const { total, rows } = await listWebhooks(portal.db, target.orgId, params.start - 1, params.num);
       const now = portal.clock.now();
       // Failures are counted as the deactivation policy counts them: its window, since the last activation.
       const stats = new Map<string, WebhookDeliverySummary>();
@@ -87,18 +87,19 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${BASE}/createWebhook`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     params: createWebhookParams,
-    handler: ({ caller, path, params, portal }) => createWebhook(portal, caller, path.orgId, params),
+    handler: ({ caller, params, portal, target }) => createWebhook(portal, caller, target.orgId, params),
   });
 
   operation(app, {
     method: 'read',
     path: `${BASE}/settings`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     params: none,
-    handler: async ({ caller, path, portal }) => {
-      assertMayManage(caller, path.orgId);
-      return webhookSettings(portal.db, path.orgId);
+    handler: async ({ portal, target }) => {
+      return webhookSettings(portal.db, target.orgId);
     },
   });
 
@@ -106,19 +107,20 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${BASE}/settings/update`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     params: webhookSettingsParams,
-    handler: ({ caller, path, params, portal }) => updateWebhookSettings(portal, caller, path.orgId, params),
+    handler: ({ caller, params, portal, target }) => updateWebhookSettings(portal, caller, target.orgId, params),
   });
 
   operation(app, {
     method: 'read',
     path: HOOK,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     extras: ['deactivationReason', 'deactivatedAt'],
     params: none,
-    handler: async ({ caller, path, portal }) => {
-      assertMayManage(caller, path.orgId);
-      return toWebhookRecord(await getWebhook(portal.db, path.orgId, path.webhookId));
+    handler: async ({ path, portal, target }) => {
+      return toWebhookRecord(await getWebhook(portal.db, target.orgId, path.webhookId));
     },
   });
 
@@ -126,16 +128,18 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${HOOK}/update`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     params: updateWebhookParams,
-    handler: ({ caller, path, params, portal }) => updateWebhook(portal, caller, path.orgId, path.webhookId, params),
+    handler: ({ caller, path, params, portal, target }) => updateWebhook(portal, caller, target.orgId, path.webhookId, params),
   });
 
   operation(app, {
     method: 'write',
     path: `${HOOK}/delete`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     params: none,
-    handler: ({ caller, path, portal }) => deleteWebhook(portal, caller, path.orgId, path.webhookId),
+    handler: ({ caller, path, portal, target }) => deleteWebhook(portal, caller, target.orgId, path.webhookId),
   });
 
   for (const [verb, active] of [
@@ -146,8 +150,9 @@ export function webhookRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${HOOK}/${verb}`,
       authority: WEBHOOK_MANAGERS,
+      target: WEBHOOK_ORG,
       params: none,
-      handler: ({ caller, path, portal }) => setWebhookActive(portal, caller, path.orgId, path.webhookId, active),
+      handler: ({ caller, path, portal, target }) => setWebhookActive(portal, caller, target.orgId, path.webhookId, active),
     });
   }
 
@@ -155,11 +160,11 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${HOOK}/notificationStatus`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     extras: NOTIFICATION_EXTRAS,
     params: webhookListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      assertMayManage(caller, path.orgId);
-      await getWebhook(portal.db, path.orgId, path.webhookId);
+    handler: async ({ path, params, portal, target }) => {
+      await getWebhook(portal.db, target.orgId, path.webhookId);
       const { total, rows } = await listAttempts(portal.db, path.webhookId, params.start - 1, params.num);
       const WebhookStatus: WebhookAttemptRecord[] = rows.map((r) => ({
         deliveryId: r.delivery_id,
@@ -187,17 +192,19 @@ export function webhookRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${HOOK}/notificationStatus/:deliveryId/redeliver`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     localOnly: true,
     params: none,
-    handler: ({ caller, path, portal }) => redeliver(portal, caller, path.orgId, path.webhookId, path.deliveryId),
+    handler: ({ path, portal, target }) => redeliver(portal, target.orgId, path.webhookId, path.deliveryId),
   });
 
   operation(app, {
     method: 'write',
     path: `${HOOK}/test`,
     authority: WEBHOOK_MANAGERS,
+    target: WEBHOOK_ORG,
     localOnly: true,
     params: none,
-    handler: ({ caller, path, portal }) => sendTestEvent(portal, caller, path.orgId, path.webhookId),
+    handler: ({ caller, path, portal, target }) => sendTestEvent(portal, caller, target.orgId, path.webhookId),
   });
 }

@@ -17,9 +17,10 @@ import { SECRET_MASK, WEBHOOK_SETTINGS_LIMITS, type WebhookConfig, type WebhookR
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { privileges } from '../../http/authority.ts';
-import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { orgTarget } from '../../http/target.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -37,15 +38,13 @@ import {
   type WebhookRow,
 } from './repo.ts';
 
-export const MANAGE_WEBHOOKS = 'portal:admin:manageWebhooks';
 /** Every organization webhook operation: the organization's members holding manageWebhooks. */
-export const WEBHOOK_MANAGERS = privileges(MANAGE_WEBHOOKS);
-
-/** The caller manages webhooks of `orgId`: same organization and the privilege. */
-export function assertMayManage(caller: Caller, orgId: string): void {
-  if (caller.orgId !== orgId) throw forbidden('Webhooks of another organization cannot be managed.');
-  requirePrivilege(caller, MANAGE_WEBHOOKS);
-}
+export const WEBHOOK_MANAGERS = privileges('portal:admin:manageWebhooks');
+/**
+ * What they act on: the organization in the path, decided by operation() with WEBHOOK_MANAGERS
+ * before any handler runs, so the functions below take their `orgId` as authorized.
+ */
+export const WEBHOOK_ORG = orgTarget({ otherOrg: 'Webhooks of another organization cannot be managed.' });
 
 export function toWebhookRecord(row: WebhookRow): WebhookRecord {
   return {
@@ -154,7 +153,6 @@ async function recordWebhookEvent(
 }
 
 export async function createWebhook(ctx: PortalContext, caller: Caller, orgId: string, p: CreateInput) {
-  assertMayManage(caller, orgId);
   const url = await checkUrl(ctx, p.url);
   if (p.changes === 'manualChanges' && !p.events?.length) throw badParam('events', 'is required when changes is manualChanges');
   const now = ctx.clock.now();
@@ -192,7 +190,6 @@ export interface UpdateInput {
 }
 
 export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: string, id: string, p: UpdateInput) {
-  assertMayManage(caller, orgId);
   const url = await checkUrl(ctx, p.url);
   await ctx.db.tx(async (q) => {
     const row = await lockWebhook(q, orgId, id);
@@ -213,7 +210,6 @@ export async function updateWebhook(ctx: PortalContext, caller: Caller, orgId: s
 }
 
 export async function deleteWebhook(ctx: PortalContext, caller: Caller, orgId: string, id: string) {
-  assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
     const row = await lockWebhook(q, orgId, id);
     if (!row) throw webhookNotFound(id);
@@ -226,7 +222,6 @@ export async function deleteWebhook(ctx: PortalContext, caller: Caller, orgId: s
 
 /** Activate also restarts the deactivation policy's count (earlier failures no longer count). */
 export async function setWebhookActive(ctx: PortalContext, caller: Caller, orgId: string, id: string, active: boolean) {
-  assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
     const row = await lockWebhook(q, orgId, id);
     if (!row) throw webhookNotFound(id);
@@ -248,7 +243,6 @@ export async function webhookSettings(q: Queryable, orgId: string): Promise<Webh
 }
 
 export async function updateWebhookSettings(ctx: PortalContext, caller: Caller, orgId: string, p: Partial<WebhookSettings>) {
-  assertMayManage(caller, orgId);
   await ctx.db.tx(async (q) => {
     const current = await webhookSettings(q, orgId);
     const s = { ...current, ...Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) };
@@ -264,7 +258,6 @@ export async function updateWebhookSettings(ctx: PortalContext, caller: Caller, 
 
 /** A synthetic `/webhooks/test` event, delivered to this webhook like any other (a local operation). */
 export async function sendTestEvent(ctx: PortalContext, caller: Caller, orgId: string, id: string) {
-  assertMayManage(caller, orgId);
   const now = ctx.clock.now();
   const deliveryId = randomUUID();
   await ctx.db.tx(async (q) => {
@@ -286,8 +279,7 @@ export async function sendTestEvent(ctx: PortalContext, caller: Caller, orgId: s
  * due now with a fresh round of attempts; it keeps its id, so the receiver sees the same
  * webhook-id. A delivery still pending or running is left as it is.
  */
-export async function redeliver(ctx: PortalContext, caller: Caller, orgId: string, id: string, deliveryId: string) {
-  assertMayManage(caller, orgId);
+export async function redeliver(ctx: PortalContext, orgId: string, id: string, deliveryId: string) {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { rolePrivileges, type Privilege } from '../../shared/privileges.ts';
+import type { PortalContext } from '../context.ts';
+import type { UserRow } from '../areas/users/repo.ts';
+import type { Caller } from './auth.ts';
+import { defaultAdmin, member, ownerOr, ownerOrDefaultAdmin, privileges, type Authority } from './authority.ts';
+import { ApiError } from './errors.ts';
+import { decide, orgTarget, type Refusals } from './target.ts';
+
+const ORG = 'org1';
+
+function caller(privilegeIds: Privilege[] | 'default admin', over: Partial<Caller> = {}): Caller {
+  const isDefaultAdmin = privilegeIds === 'default admin';
+  return {
+    userId: 'u-caller',
+    username: 'caller',
+    orgId: ORG,
+    role: isDefaultAdmin ? 'org_admin' : 'org_user',
+    roleId: isDefaultAdmin ? null : 'custom',
+    privileges: isDefaultAdmin ? rolePrivileges('org_admin', null) : new Set(privilegeIds),
+    isDefaultAdmin,
+    user: {} as UserRow,
+    ...over,
+  };
+}
+
+const refusals: Refusals = { otherOrg: 'Not in your organization.', notDefaultAdmin: 'Default administrators only.' };
+
+/** The 403 detail decide() answers, or 'allowed'. */
+function outcome(authority: Authority, c: Caller, loaded: { orgId: string; ownerId?: string }, r: Refusals = refusals): string {
+  try {
+    decide(authority, c, { value: null, ...loaded }, r);
+    return 'allowed';
+  } catch (err) {
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(403);
+    return String((err as ApiError).details[0]);
+  }
+}
+
+describe('decide', () => {
+  it("lets the owner act on what they own under ownerOr and ownerOrDefaultAdmin, even from another organization's row", () => {
+    const owner = caller([], { orgId: 'elsewhere' });
+    expect(outcome(ownerOr('portal:admin:updateItems'), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
+    expect(outcome(ownerOrDefaultAdmin(), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
+  });
+
+  it('refuses another organization with the target’s wording, whatever the caller holds', () => {
+    const admin = caller('default admin', { orgId: 'elsewhere' });
+    expect(outcome(privileges('portal:admin:manageWebhooks'), admin, { orgId: ORG })).toBe('Not in your organization.');
+    expect(outcome(member(), admin, { orgId: ORG })).toBe('Not in your organization.');
+  });
+
+  it('names the first privilege missing, in the default wording or the target’s own', () => {
+    const c = caller(['portal:admin:viewUsers']);
+    const both = privileges('portal:admin:viewUsers', 'portal:admin:updateUsers');
+    expect(outcome(both, c, { orgId: ORG })).toBe('Requires the privilege portal:admin:updateUsers.');
+    expect(outcome(both, c, { orgId: ORG }, { ...refusals, missing: (p) => `Needs ${p}.` })).toBe('Needs portal:admin:updateUsers.');
+    expect(outcome(both, caller(['portal:admin:viewUsers', 'portal:admin:updateUsers']), { orgId: ORG })).toBe('allowed');
+  });
+
+  it('keeps default-administrator powers to default administrators: a custom role holding every privilege is refused', () => {
+    const everything = caller([...rolePrivileges('org_admin', null)]);
+    expect(outcome(defaultAdmin(), everything, { orgId: ORG })).toBe('Default administrators only.');
+    expect(outcome(ownerOrDefaultAdmin(), everything, { orgId: ORG, ownerId: 'someone' })).toBe('Default administrators only.');
+    expect(outcome(defaultAdmin(), caller('default admin'), { orgId: ORG })).toBe('allowed');
+  });
+
+  it('lets any member of the organization act under member()', () => {
+    expect(outcome(member(), caller([]), { orgId: ORG })).toBe('allowed');
+  });
+});
+
+describe('orgTarget', () => {
+  const portal = {} as PortalContext;
+  it("reads `self` as the caller's organization only where the area says so", async () => {
+    const c = caller([]);
+    expect(await orgTarget(refusals, { self: true }).load({ caller: c, path: { orgId: 'self' }, portal })).toEqual({ value: { orgId: ORG }, orgId: ORG });
+    expect(await orgTarget(refusals).load({ caller: c, path: { orgId: 'self' }, portal })).toEqual({ value: { orgId: 'self' }, orgId: 'self' });
+  });
+});

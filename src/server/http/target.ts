@@ -1,0 +1,76 @@
+/**
+ * What an operation acts on, and the one place the service decides whether the caller may.
+ *
+ * An operation declares its `target` beside its `authority` (operation.ts): the wrapper loads the
+ * target, decides with the declared authority (http/authority.ts: the shared table plus the
+ * organization check) and hands the handler the authorized target, or answers the refusal the
+ * target names. Services then take the target as authorized and re-decide nothing.
+ */
+import type { PortalContext } from '../context.ts';
+import type { Privilege } from '../../shared/privileges.ts';
+import type { Caller } from './auth.ts';
+import { authorityGrants, type Authority } from './authority.ts';
+import { forbidden } from './errors.ts';
+
+/** What loading a target reads of the request. */
+export interface TargetRequest {
+  caller: Caller;
+  path: Record<string, string>;
+  portal: PortalContext;
+}
+
+/** A loaded target: its value for the handler, the organization it belongs to and its owner, if any. */
+export interface Loaded<T> {
+  value: T;
+  orgId: string;
+  ownerId?: string | null;
+}
+
+/** The 403 details a refusal answers, as each area has always worded them. */
+export interface Refusals {
+  /** The target belongs to another organization. */
+  otherOrg: string;
+  /** The caller lacks a declared privilege; by default "Requires the privilege <id>.". */
+  missing?: (privilege: Privilege) => string;
+  /** The authority is reserved to default administrators (or the owner) and the caller is neither. */
+  notDefaultAdmin?: string;
+}
+
+export interface Target<T> {
+  load(req: TargetRequest): Promise<Loaded<T>>;
+  refusals: Refusals;
+}
+
+/**
+ * Refuses, with the target's own wording, unless `authority` lets the caller act on `loaded`.
+ * The owner acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
+ * everyone else needs the organization and what the authority asks (authorityGrants).
+ */
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals): void {
+  const owns = loaded.ownerId != null && loaded.ownerId === caller.userId;
+  if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) return;
+  if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
+  if (authorityGrants(authority, caller)) return;
+  switch (authority.kind) {
+    case 'ownerOr':
+    case 'privileges':
+    case 'visible': {
+      const ids = authority.kind === 'visible' ? authority.widenedBy : authority.privileges;
+      const missing = ids.find((p) => !caller.privileges.has(p));
+      throw forbidden(missing && refusals.missing ? refusals.missing(missing) : `Requires the privilege ${missing}.`);
+    }
+    default:
+      throw forbidden(refusals.notDefaultAdmin ?? refusals.otherOrg);
+  }
+}
+
+/** The organization named by the path's `:orgId` — `self` the caller's own when `self` is set — as an organization-wide operation's target. */
+export function orgTarget(refusals: Refusals, options: { self?: boolean } = {}): Target<{ orgId: string }> {
+  return {
+    refusals,
+    async load({ caller, path }) {
+      const orgId = options.self && path.orgId === 'self' ? caller.orgId : path.orgId;
+      return { value: { orgId }, orgId };
+    },
+  };
+}
