@@ -11,8 +11,8 @@ import {
   updateTaskParams,
 } from '../../../shared/contract/tasks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
-import { forbidden, userNotFound } from '../../http/errors.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import { userNotFound } from '../../http/errors.ts';
+import { orgTarget } from '../../http/target.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
@@ -22,6 +22,10 @@ import { activeTasksAvailable, createTask, deleteTask, pathTask, pathUser, runTa
 const USER = `${REST}/community/users/:username`;
 const TASKS = `${USER}/tasks`;
 const TASK = `${TASKS}/:taskId`;
+/** The organization whose tasks allScheduledTasks lists (`self` is the caller's own), decided with ALL_TASKS_AUTHORITY by operation(). */
+const ALL_TASKS_REFUSAL = 'Only default administrators of the organization can list all its scheduled tasks.';
+const ALL_TASKS_ORG = orgTarget({ otherOrg: ALL_TASKS_REFUSAL, notDefaultAdmin: ALL_TASKS_REFUSAL }, { self: true });
+
 const none = z.object({});
 
 /** The token sent in the form field `token` (a geoprocessing task keeps it to submit its jobs). */
@@ -137,12 +141,10 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/portals/:orgId/allScheduledTasks`,
     authority: ALL_TASKS_AUTHORITY,
+    target: ALL_TASKS_ORG,
     extras: ['tasks.nextRun'],
     params: allTasksParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;
-      if (!grantsOthers(caller, ALL_TASKS_AUTHORITY, orgId))
-        throw forbidden('Only default administrators of the organization can list all its scheduled tasks.');
+    handler: async ({ params, portal, target: { orgId } }) => {
       let ownerId: string | undefined;
       if (params.userFilter) {
         const [u] = await portal.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, params.userFilter]);
