@@ -13,10 +13,10 @@ import {
   type HistoryResponse,
 } from '../../../shared/contract/history.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
 import { privileges } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
 import { csvCell } from '../../http/csv.ts';
-import { badParam, forbidden } from '../../http/errors.ts';
+import { badParam } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { existingMembers, historyCsvPage, historyPage, memberSpelling, type HistoryFilter, type HistoryRow } from './repo.ts';
 
@@ -24,11 +24,8 @@ import { existingMembers, historyCsvPage, historyPage, memberSpelling, type Hist
 const HISTORY_PRIVILEGES: Privilege[] = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
 export const HISTORY_AUTHORITY = privileges(...HISTORY_PRIVILEGES);
 
-export function assertMayReadHistory(caller: Caller, orgId: string): void {
-  if (caller.orgId !== orgId) throw forbidden("Another organization's history cannot be read.");
-  const missing = HISTORY_PRIVILEGES.find((p) => !caller.privileges.has(p));
-  if (missing) throw forbidden(`Requires the privilege ${missing}.`);
-}
+/** The organization in the path (`self` is the caller's own), decided with HISTORY_AUTHORITY by operation() before the history is read. */
+export const HISTORY_ORG = orgTarget({ otherOrg: "Another organization's history cannot be read." }, { self: true });
 
 const ID_TYPES: ReadonlySet<string> = new Set(HISTORY_ID_TYPES);
 const ACTION_NAMES: ReadonlySet<string> = new Set([...HISTORY_ACTIONS, ...HISTORY_OPERATIONS]);
@@ -89,8 +86,7 @@ export function toHistoryEvent(r: HistoryRow): HistoryEvent {
   };
 }
 
-export async function readHistory(portal: PortalContext, caller: Caller, orgId: string, p: HistoryParams): Promise<HistoryResponse> {
-  assertMayReadHistory(caller, orgId);
+export async function readHistory(portal: PortalContext, orgId: string, p: HistoryParams): Promise<HistoryResponse> {
   const num = numOf(p, HISTORY_LIMITS.maxNum);
   const filter = await filterOf(portal, orgId, p);
   if (p.start) filter.after = decodeCursor(p.start, p.sortOrder);
@@ -110,8 +106,7 @@ const CSV_BATCH = 2000;
 const csvField = (v: unknown): string => csvCell(v === null || v === undefined || typeof v === 'string' ? v : JSON.stringify(v));
 
 /** f=csv: the activity report's columns, at most `num` (≤ 10,000) events, streamed in batches. */
-export async function historyCsv(portal: PortalContext, caller: Caller, orgId: string, p: HistoryParams): Promise<Readable> {
-  assertMayReadHistory(caller, orgId);
+export async function historyCsv(portal: PortalContext, orgId: string, p: HistoryParams): Promise<Readable> {
   const total = numOf({ ...p, num: p.num ?? HISTORY_LIMITS.maxCsvNum }, HISTORY_LIMITS.maxCsvNum);
   const filter = await filterOf(portal, orgId, p);
   async function* lines(): AsyncGenerator<string> {
