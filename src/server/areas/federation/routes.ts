@@ -30,6 +30,9 @@ import {
   listServiceWebhooks,
   parseServiceRef,
   registerServer,
+  SERVER_MANAGERS,
+  SERVERS_TO_LIST,
+  SERVERS_TO_REGISTER,
   serviceWebhook,
   serviceWebhooks,
 } from './service.ts';
@@ -52,17 +55,19 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/servers`,
-    authority: privileges('portal:admin:manageServers'),
+    authority: SERVER_MANAGERS,
+    target: SERVERS_TO_LIST,
     params: none,
-    handler: ({ caller, path, portal }) => listServers(portal, caller, path.orgId),
+    handler: ({ portal, target }) => listServers(portal, target.orgId),
   });
 
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/servers/register`,
-    authority: privileges('portal:admin:manageServers'),
+    authority: SERVER_MANAGERS,
+    target: SERVERS_TO_REGISTER,
     params: registerServerParams,
-    handler: ({ caller, path, params, portal }) => registerServer(portal, caller, path.orgId, params),
+    handler: ({ params, portal, target }) => registerServer(portal, target.orgId, params),
   });
 
   operation(app, {

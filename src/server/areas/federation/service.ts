@@ -32,6 +32,8 @@ import {
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, hasPrivilege, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { privileges } from '../../http/authority.ts';
+import { orgTarget } from '../../http/target.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { alnumId, hexId } from '../../store/ids.ts';
@@ -296,9 +298,14 @@ export async function listServiceWebhooks(ctx: PortalContext, orgId: string, own
   return { webhooks: rows.map((w) => toServiceWebhookRecord(w, w.item_id)) };
 }
 
-export async function registerServer(ctx: PortalContext, caller: Caller, orgId: string, p: { name: string; url: string; adminUrl?: string }) {
-  if (caller.orgId !== orgId) throw forbidden('Servers of another organization cannot be managed.');
-  requirePrivilege(caller, MANAGE_SERVERS);
+/** Federated servers are listed and registered by the organization's members holding manageServers. */
+export const SERVER_MANAGERS = privileges(MANAGE_SERVERS);
+/** The organization in the path, decided with SERVER_MANAGERS by operation() before the functions below run. */
+export const SERVERS_TO_REGISTER = orgTarget({ otherOrg: 'Servers of another organization cannot be managed.' });
+export const SERVERS_TO_LIST = orgTarget({ otherOrg: 'Servers of another organization cannot be listed.' });
+
+/** Registers a federated server; `orgId` is authorized by the operation (SERVERS_TO_REGISTER). */
+export async function registerServer(ctx: PortalContext, orgId: string, p: { name: string; url: string; adminUrl?: string }) {
   let url: URL;
   try {
     url = new URL(p.url);
@@ -319,9 +326,8 @@ export async function registerServer(ctx: PortalContext, caller: Caller, orgId: 
   return { success: true, ...toServerRecord(row) };
 }
 
-export async function listServers(ctx: PortalContext, caller: Caller, orgId: string) {
-  if (caller.orgId !== orgId) throw forbidden('Servers of another organization cannot be listed.');
-  requirePrivilege(caller, MANAGE_SERVERS);
+/** `orgId` is authorized by the operation (SERVERS_TO_LIST). */
+export async function listServers(ctx: PortalContext, orgId: string) {
   return { servers: (await repo.listServers(ctx.db, orgId)).map(toServerRecord) };
 }
 
