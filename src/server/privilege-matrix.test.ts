@@ -338,6 +338,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'community/groups/:groupId/leave': async () => ({ url: `${GROUP(await group())}/leave` }),
   // Members
   'community/users/:username/unlockSignIn': async () => ({ url: `${REST}/community/users/${await member()}/unlockSignIn` }),
+  'community/users/:username/disable': async () => ({ url: `${REST}/community/users/${await member()}/disable` }),
+  'community/users/:username/enable': async () => {
+    const username = await member();
+    await svc.db.query('UPDATE users SET disabled = true WHERE username = $1', [username]);
+    return { url: `${REST}/community/users/${username}/enable` };
+  },
   'community/users/:username': async () => ({ url: `${REST}/community/users/${await member()}`, shown: (b) => b.email !== undefined }),
   'portals/:orgId/users': async () => ({ url: `${ORG()}/users`, params: { num: '100' }, shown: (b, caller) => b.users?.some(othersEmail(caller)) }),
   'community/users': async () => ({

@@ -242,3 +242,12 @@ export async function listMembers(
   );
   return { total: n, rows };
 }
+
+/** Disables or enables an account; disabling also ends every session it holds (access and refresh tokens). */
+export async function setUserDisabled(q: Queryable, userId: string, disabled: boolean, now: number): Promise<void> {
+  await q.query('UPDATE users SET disabled = $2, modified = $3 WHERE id = $1', [userId, disabled, now]);
+  if (!disabled) return;
+  // A token issued before the account was disabled must not come back to life when it is enabled again.
+  await q.query('DELETE FROM tokens WHERE user_id = $1', [userId]);
+  await q.query('DELETE FROM oauth_refresh_tokens WHERE user_id = $1', [userId]);
+}

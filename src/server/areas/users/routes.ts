@@ -8,6 +8,7 @@ import { own, privileges, visible } from '../../http/authority.ts';
 import { listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
+import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
@@ -162,6 +163,20 @@ export function userRoutes(app: FastifyInstance): void {
     handler: ({ caller, path, params, portal }) =>
       updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
   });
+
+  for (const [verb, disabled] of [
+    ['disable', true],
+    ['enable', false],
+  ] as const) {
+    operation(app, {
+      method: 'write',
+      path: `${REST}/community/users/:username/${verb}`,
+      authority: privileges('portal:admin:disableUsers'),
+      target: MEMBER_TARGET,
+      params: z.object({}),
+      handler: ({ caller, portal, target }) => setMemberDisabled(portal, caller, target, disabled),
+    });
+  }
 
   operation(app, {
     method: 'write',
