@@ -69,6 +69,14 @@ export function updateUserRole(orgId: string, params: { username: string; role: 
 }
 
 /**
+ * `POST community/users/<user>/disable` or `/enable` ("Disable" / "Enable" in the public reference):
+ * the member cannot sign in while disabled, and loses every session they had.
+ */
+export function setMemberDisabled(username: string, disabled: boolean): Promise<{ success: boolean }> {
+  return request<{ success: boolean }>(`community/users/${seg(username)}/${disabled ? 'disable' : 'enable'}`, {}, { method: 'POST' });
+}
+
+/**
  * A local operation of this portal (hidden on others): `POST community/users/<user>/unlockSignIn`
  * lifts every sign-in wait on the member (default administrators only; docs/security.md).
  */

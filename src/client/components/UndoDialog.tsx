@@ -76,6 +76,7 @@ function keysFor(steps: readonly UndoStep[], orgId: string): QueryKey[] {
     if (s.kind === 'reassign') keys.push(queryKeys.members(orgId));
     if (s.kind === 'privileges' || s.kind === 'roleFields') keys.push(queryKeys.roles(orgId));
     if (s.kind === 'userRole') keys.push(queryKeys.members(orgId), queryKeys.roles(orgId));
+    if (s.kind === 'userDisabled') keys.push(queryKeys.members(orgId));
     if (s.kind === 'userDefaults') keys.push(queryKeys.userDefaultSettings(orgId));
     if (s.kind === 'webhook' || s.kind === 'webhookActive' || s.kind === 'webhookSettings') keys.push(['webhooks', orgId]);
     if (s.kind === 'removeGroupUsers' || s.kind === 'groupMemberTypes') keys.push(queryKeys.groups);

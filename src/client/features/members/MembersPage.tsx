@@ -1,18 +1,18 @@
 /**
  * Members: the organization's members — paged, sorted, searched, filtered by role; add members,
- * change roles (one or several at once), unlock a member's sign-in (local extra).
+ * change roles (one or several at once), disable or enable an account, unlock a member's sign-in (local extra).
  */
-import { ActionIcon, Badge, Box, Button, Group, Menu, Paper, Select, Stack, Text } from '@mantine/core';
+import { Badge, Box, Button, Group, Paper, Select, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { HistoryDrawer, mayReadHistory } from '../../components/HistorySection.tsx';
-import { IconChevronDown, IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
+import { IconPlus, IconSearch, IconShield } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { FilterBar } from '../../components/FilterBar.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
@@ -27,7 +27,9 @@ import { AddMemberModal } from './AddMemberModal.tsx';
 import { AssignRoleModal } from './AssignRoleModal.tsx';
 import { ChangeRoleModal } from './ChangeRoleModal.tsx';
 import { useUnlockSignIn } from './mutations.ts';
-import { addMembersPermission, changeRoleOfPermission, changeRolesPermission, unlockSignInPermission } from './permissions.ts';
+import { MemberMoreMenu } from './MemberMoreMenu.tsx';
+import { addMembersPermission, changeRoleOfPermission, changeRolesPermission, disableMemberPermission, unlockSignInPermission } from './permissions.ts';
+import { useConfirmMemberStatus } from './useConfirmMemberStatus.tsx';
 import { membersQuery, rolesQuery } from './queries.ts';
 import { roleChoices } from './roleChoices.ts';
 import { memberListToParams, PAGE_SIZES, parseMemberList, type MemberListState } from './schemas.ts';
@@ -57,6 +59,7 @@ export default function MembersPage() {
   const fromMenu = useReturnFocus();
   const caps = usePortalCapabilities();
   const unlock = useUnlockSignIn();
+  const confirmStatus = useConfirmMemberStatus(orgId, fromMenu.restore);
   const confirmUnlock = (username: string) => {
     fromMenu.remember();
     modals.openConfirmModal({
@@ -171,6 +174,14 @@ export default function MembersPage() {
           <MemberMoreMenu
             username={m.username}
             transfer={transferPermission(m)}
+            status={{
+              disabled: !!m.disabled,
+              permission: disableMemberPermission(user, m),
+              onToggle: () => {
+                fromMenu.remember();
+                confirmStatus(m.username, !m.disabled);
+              },
+            }}
             // A local extra: not offered at all by portals without it.
             unlock={caps.localExtras ? { permission: unlockSignInPermission(user), onUnlock: () => confirmUnlock(m.username) } : undefined}
             onHistory={
@@ -292,55 +303,5 @@ export default function MembersPage() {
       />
       <ChangeRoleModal member={changing} onClose={() => setChanging(null)} customRoles={customRoles} rolesNote={rolesNote} />
     </>
-  );
-}
-
-/** Less frequent actions on one member, kept in a menu so the table keeps its width. */
-function MemberMoreMenu({
-  username,
-  transfer,
-  unlock,
-  onHistory,
-}: {
-  username: string;
-  transfer: Permission;
-  unlock?: { permission: Permission; onUnlock: () => void };
-  onHistory?: () => void;
-}) {
-  return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon size={30} variant="default" aria-label={`More actions for ${username}`}>
-          <IconChevronDown size={16} />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {transfer.allowed ? (
-          <Menu.Item component={Link} to={`/members/transfer?from=${encodeURIComponent(username)}`}>
-            Transfer content
-          </Menu.Item>
-        ) : (
-          <Menu.Item disabled title={transfer.reason} data-missing-privilege={transfer.missing}>
-            Transfer content
-            <Text size="xs" c="dimmed" maw={260}>
-              {transfer.reason}
-            </Text>
-          </Menu.Item>
-        )}
-        {unlock ? (
-          unlock.permission.allowed ? (
-            <Menu.Item onClick={unlock.onUnlock}>Unlock sign-in</Menu.Item>
-          ) : (
-            <Menu.Item disabled title={unlock.permission.reason} data-missing-privilege={unlock.permission.missing}>
-              Unlock sign-in
-              <Text size="xs" c="dimmed" maw={260}>
-                {unlock.permission.reason}
-              </Text>
-            </Menu.Item>
-          )
-        ) : null}
-        {onHistory ? <Menu.Item onClick={onHistory}>History</Menu.Item> : null}
-      </Menu.Dropdown>
-    </Menu>
   );
 }

@@ -1,6 +1,6 @@
 /** Adding members and changing roles; each mutation invalidates what it changes. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { createUser, unlockSignIn, updateUserRole } from '../../api/index.ts';
+import { createUser, setMemberDisabled, unlockSignIn, updateUserRole } from '../../api/index.ts';
 import { runBulk } from '../../lib/bulk.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import type { AddMemberValues } from './schemas.ts';
@@ -63,5 +63,15 @@ export function useUnlockSignIn() {
   return useMutation({
     mutationFn: (username: string) => unlockSignIn(username),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
+  });
+}
+
+/** Disabling or enabling a member: their row's status and their history change. */
+export function useSetMemberDisabled(orgId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (vars: { username: string; disabled: boolean }) => setMemberDisabled(vars.username, vars.disabled),
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }), queryClient.invalidateQueries({ queryKey: ['history'] })]),
   });
 }

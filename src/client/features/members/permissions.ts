@@ -5,6 +5,7 @@ import { grantRolePermission, ownRolePermission, type GrantPermission } from '..
 
 export const INVITE_USERS = 'portal:admin:inviteUsers';
 export const CHANGE_USER_ROLES = 'portal:admin:changeUserRoles';
+export const DISABLE_USERS = 'portal:admin:disableUsers';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 type Role = { id: string; name: string; privileges?: readonly string[] };
@@ -46,4 +47,22 @@ export function assignRolePermission(user: Member, role: string, customRoles?: r
  */
 export function unlockSignInPermission(user: Member): Permission {
   return requireDefaultAdmin(user, "unlock a member's sign-in");
+}
+
+/**
+ * Disabling or enabling this member (community/users/<user>/disable|enable): portal:admin:disableUsers;
+ * never one's own account; an administrator only by a default administrator.
+ */
+export function disableMemberPermission(
+  user: Member & { username: string },
+  member: { username: string; role: string; roleId?: string | null; disabled?: boolean },
+): Permission {
+  const action = member.disabled ? 'enable members' : 'disable members';
+  const base = requirePrivilege(user, DISABLE_USERS, action);
+  if (!base.allowed) return base;
+  if (member.username.toLowerCase() === user.username.toLowerCase()) {
+    return { allowed: false, missing: 'another member', reason: 'You cannot disable or enable your own account.' };
+  }
+  if (member.role === 'org_admin' && !member.roleId) return requireDefaultAdmin(user, member.disabled ? 'enable an administrator' : 'disable an administrator');
+  return ALLOWED;
 }

@@ -153,6 +153,21 @@ describe('planUndo', () => {
     ]);
   });
 
+  it('enables a disabled account again, and disables an enabled one', () => {
+    const disabled = planUndo(ev({ id: 'bob', idType: 'u', action: 'update', data: { before: { disabled: false }, after: { disabled: true } } }));
+    expect(disabled).toMatchObject({
+      undoable: true,
+      steps: [{ kind: 'userDisabled', username: 'bob', disabled: false }],
+      summary: 'Enable the account of bob again.',
+    });
+    const enabled = planUndo(ev({ id: 'bob', idType: 'u', action: 'update', data: { before: { disabled: true }, after: { disabled: false } } }));
+    expect(enabled).toMatchObject({
+      undoable: true,
+      steps: [{ kind: 'userDisabled', username: 'bob', disabled: true }],
+      summary: 'Disable the account of bob again.',
+    });
+  });
+
   it('gives the reason when there is no undo', () => {
     const del = planUndo(ev({ id: 'item9', idType: 'i', action: 'delete' }));
     expect(del.undoable).toBe(false);

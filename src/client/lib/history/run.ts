@@ -21,6 +21,7 @@ import {
   updateGroupUsers,
   updateRole,
   updateUserRole,
+  setMemberDisabled,
   updateWebhook,
   updateWebhookSettings,
   moveItem,
@@ -194,6 +195,9 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
       return;
     case 'userRole':
       await updateUserRole(orgId, { username: step.username, role: step.role });
+      return;
+    case 'userDisabled':
+      await setMemberDisabled(step.username, step.disabled);
       return;
     case 'userDefaults': {
       // setUserDefaultSettings changes only what is sent: clear first, so unset defaults are unset again.

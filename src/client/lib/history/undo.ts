@@ -28,6 +28,7 @@ export type UndoStep =
   | { kind: 'privileges'; roleId: string; title: string; privileges: string[] }
   | { kind: 'roleFields'; roleId: string; title: string; name?: string; description?: string }
   | { kind: 'userRole'; username: string; role: string }
+  | { kind: 'userDisabled'; username: string; disabled: boolean }
   /** The whole new-member defaults as they were (cleared first, then set). */
   | { kind: 'userDefaults'; role: string | null; userLicenseType: string | null; groups: string[]; userType: 'arcgisonly' | 'both' | null }
   /** A webhook's settings as they were, merged into its current record. */
@@ -146,6 +147,15 @@ export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
       const role = str(before.roleId) ?? str(before.role);
       if (!role) return no(e, 'The event does not record the previous role.');
       return yes(e, [{ kind: 'userRole', username: e.id, role }], `Give ${e.id} the previous role (${role}) back.`);
+    }
+    case 'disableUser':
+    case 'enableUser': {
+      if (typeof before.disabled !== 'boolean') return no(e, 'The event does not record whether the account was disabled before.');
+      return yes(
+        e,
+        [{ kind: 'userDisabled', username: e.id, disabled: before.disabled }],
+        `${before.disabled ? 'Disable' : 'Enable'} the account of ${e.id} again.`,
+      );
     }
     case 'setUserDefaultSettings': {
       if (!e.data?.before) return no(e, 'The event does not record the previous defaults.');
