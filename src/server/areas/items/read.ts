@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { pageEnvelope, pagingParams } from '../../../shared/contract/wire.ts';
+import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
@@ -105,14 +106,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
       const row = await visibleItem(portal.db, path.itemId, caller);
       safeHeaders(reply);
       if (row.data_kind === 'text' && row.data_text !== null) {
-        let json = false;
-        try {
-          JSON.parse(row.data_text);
-          json = true;
-        } catch {
-          /* plain text */
-        }
-        reply.type(json ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8').send(row.data_text);
+        reply.type(looksLikeJson(row.data_text) ? 'application/json; charset=utf-8' : 'text/plain; charset=utf-8').send(row.data_text);
         return reply;
       }
       if (row.data_kind === 'file' && row.data_blob) {
@@ -191,4 +185,22 @@ export function itemReadRoutes(app: FastifyInstance): void {
       return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles: info.map((f) => f.path), ...(proxyUrl ? { proxyUrl } : {}) };
     },
   });
+}
+
+/**
+ * Whether text data goes out as JSON. Short data is parsed to decide; data over
+ * LIMITS.referenceParseOnThreadBytes (up to 8 MB) is not parsed on the thread that serves every
+ * request only to pick a content type: its shape decides (an object or an array from end to end).
+ */
+export function looksLikeJson(text: string): boolean {
+  if (text.length > LIMITS.referenceParseOnThreadBytes) {
+    const ends = text.trim();
+    return (ends.startsWith('{') && ends.endsWith('}')) || (ends.startsWith('[') && ends.endsWith(']'));
+  }
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
