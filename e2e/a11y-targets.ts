@@ -112,6 +112,16 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, 'Unlock sign-in for user1');
     },
   },
+  {
+    name: 'members: disable account confirmation',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('button', { name: 'More actions for user1' }).click();
+      await page.getByRole('menuitem', { name: 'Disable account' }).click();
+      await dialog(page, 'Disable the account of user1');
+    },
+  },
   { name: 'members: transfer wizard', as: 'admin', open: (page) => page1(page, '/members/transfer', /./) },
   {
     // The member picker with a member chosen (its clear button shown) and its list open again.

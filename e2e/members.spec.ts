@@ -67,3 +67,51 @@ test('a member without the privileges sees the actions disabled, with the privil
   await expect(page.getByRole('button', { name: 'Change role of admin' })).toBeDisabled();
   await snap(page, 'members-as-user1');
 });
+
+test('an administrator disables a member from the keyboard, who then cannot sign in, and enables them again', async ({ page }) => {
+  const { token } = await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
+  const username = `dana_${Date.now().toString(36)}`;
+  const made = await page.request.post('/portaladmin/security/users/createUser', {
+    form: {
+      f: 'json',
+      token,
+      username,
+      password: 'Dana.Example.77',
+      email: `${username}@example.com`,
+      firstname: 'Dana',
+      lastname: 'Example',
+      role: 'org_user',
+    },
+  });
+  expect((await made.json()).status).toBe('success');
+
+  await signIn(page, 'admin');
+  await page.goto(`/members?q=${username}`);
+  const row = page.getByRole('table', { name: 'Members' }).getByRole('row', { name: new RegExp(username) });
+  await row.getByRole('button', { name: `More actions for ${username}` }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Disable account' }).focus();
+  await page.keyboard.press('Enter');
+  const confirm = page.getByRole('dialog', { name: `Disable the account of ${username}` });
+  await expect(confirm).toContainText('signed out everywhere at once');
+  await snap(page, 'members-disable-confirm');
+  await confirm.getByRole('button', { name: 'Disable account' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(row.getByText('Disabled')).toBeVisible();
+  // Focus comes back to the menu's button.
+  await expect(row.getByRole('button', { name: `More actions for ${username}` })).toBeFocused();
+  await snap(page, 'members-disabled');
+
+  const refused = await (await page.request.post('/sharing/rest/generateToken', { form: { username, password: 'Dana.Example.77', f: 'json' } })).json();
+  expect(refused.error.details.join(' ')).toContain('This account has been disabled.');
+
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Enable account' }).click();
+  await page
+    .getByRole('dialog', { name: `Enable the account of ${username}` })
+    .getByRole('button', { name: 'Enable account' })
+    .click();
+  await expect(row.getByText('Disabled')).toHaveCount(0);
+  const again = await (await page.request.post('/sharing/rest/generateToken', { form: { username, password: 'Dana.Example.77', f: 'json' } })).json();
+  expect(again.token).toEqual(expect.any(String));
+});

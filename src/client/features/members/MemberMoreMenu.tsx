@@ -26,7 +26,7 @@ export function MemberMoreMenu({ username, transfer, status, unlock, onHistory }
         <GuardedMenuItem permission={transfer} to={`/members/transfer?from=${encodeURIComponent(username)}`}>
           Transfer content
         </GuardedMenuItem>
-        <GuardedMenuItem permission={status.permission} onClick={status.onToggle} color={status.disabled ? undefined : 'red'}>
+        <GuardedMenuItem permission={status.permission} onClick={status.onToggle}>
           {status.disabled ? 'Enable account' : 'Disable account'}
         </GuardedMenuItem>
         {unlock ? (
