@@ -27,7 +27,7 @@ function caller(privilegeIds: Privilege[] | 'default admin', over: Partial<Calle
 const refusals: Refusals = { otherOrg: 'Not in your organization.', notDefaultAdmin: 'Default administrators only.' };
 
 /** The 403 detail decide() answers, or 'allowed'. */
-function outcome(authority: Authority, c: Caller, loaded: { orgId: string; ownerId?: string }, r: Refusals = refusals): string {
+function outcome(authority: Authority, c: Caller, loaded: { orgId: string; ownerId?: string; managers?: string[] }, r: Refusals = refusals): string {
   try {
     decide(authority, c, { value: null, ...loaded }, r);
     return 'allowed';
@@ -43,6 +43,15 @@ describe('decide', () => {
     const owner = caller([], { orgId: 'elsewhere' });
     expect(outcome(ownerOr('portal:admin:updateItems'), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
     expect(outcome(ownerOrDefaultAdmin(), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
+  });
+
+  it('lets a listed manager act as the owner does, from any organization, where the owner may; not under privileges()', () => {
+    const manager = caller([], { orgId: 'elsewhere' });
+    expect(outcome(ownerOr('portal:admin:updateGroups'), manager, { orgId: ORG, ownerId: 'u-owner', managers: ['u-caller'] })).toBe('allowed');
+    expect(outcome(ownerOr('portal:admin:updateGroups'), manager, { orgId: ORG, ownerId: 'u-owner', managers: ['u-other'] })).toBe('Not in your organization.');
+    expect(outcome(privileges('portal:admin:updateGroups'), manager, { orgId: ORG, ownerId: 'u-owner', managers: ['u-caller'] })).toBe(
+      'Not in your organization.',
+    );
   });
 
   it('refuses another organization with the target’s wording, whatever the caller holds', () => {

@@ -24,6 +24,12 @@ export interface Loaded<T> {
   value: T;
   orgId: string;
   ownerId?: string | null;
+  /**
+   * Members who act on it as its owner does, wherever their organization (a group's managers, for
+   * the operations ArcGIS lets managers do). Only the caller's presence is read, so a target that
+   * knows just the caller's own standing may list the caller alone, or no one.
+   */
+  managers?: readonly string[];
 }
 
 /** The 403 details a refusal answers, as each area has always worded them. */
@@ -43,11 +49,11 @@ export interface Target<T> {
 
 /**
  * Refuses, with the target's own wording, unless `authority` lets the caller act on `loaded`.
- * The owner acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
+ * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
  * everyone else needs the organization and what the authority asks (authorityGrants).
  */
 export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals): void {
-  const owns = loaded.ownerId != null && loaded.ownerId === caller.userId;
+  const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) return;
   if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
   if (authorityGrants(authority, caller)) return;

@@ -122,6 +122,17 @@ describe('who may add users', () => {
     expect(await membersOf(priv)).toEqual({ partner_admin: 'member', user1: 'owner' });
   });
 
+  it('a manager from another organization adds members, as managers act wherever they are; deleting stays the owner’s', async () => {
+    const g = await createGroup('user1');
+    expect(await addUsers(g, { admins: ['partner_admin'] }, tokens.admin)).toEqual({ notAdded: [], notAddedReasons: [] });
+    expect(await addUsers(g, { users: ['member2'] }, tokens.partner_admin)).toEqual({ notAdded: [], notAddedReasons: [] });
+    expect(await membersOf(g)).toEqual({ member2: 'member', partner_admin: 'admin', user1: 'owner' });
+    expect((await post(`community/groups/${g}/delete`, {}, tokens.partner_admin)).error).toMatchObject({
+      code: 403,
+      details: ["Only the group's owner or an administrator (portal:admin:deleteGroups) can delete it."],
+    });
+  });
+
   it('needs a token', async () => {
     const g = await createGroup('user1', { access: 'public' });
     const res = await svc.app.inject({ method: 'POST', url: `/sharing/rest/community/groups/${g}/addUsers`, payload: { f: 'json', users: 'member2' } });

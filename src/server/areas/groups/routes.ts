@@ -28,9 +28,21 @@ import {
   updateUsers,
   visibleGroup,
 } from './service.ts';
+import { groupTarget, MEMBERSHIP_TARGET } from './target.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
 const none = z.object({});
+
+/** The group, with the refusal each operation on it has always answered. */
+const MANAGED_FOR_UPDATE = groupTarget("Only the group's owner, its managers or an administrator (portal:admin:updateGroups) can do this.", {
+  managersAct: true,
+});
+const MANAGED_FOR_MEMBERS = groupTarget("Only the group's owner, its managers or an administrator (portal:admin:assignToGroups) can do this.", {
+  managersAct: true,
+});
+const OWNED_FOR_DELETE = groupTarget("Only the group's owner or an administrator (portal:admin:deleteGroups) can delete it.");
+const OWNED_FOR_PROTECTION = groupTarget("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
+const OWNED_FOR_MANAGERS = groupTarget("Only the group's owner or an administrator (portal:admin:updateGroups) can change managers.");
 
 export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -79,16 +91,18 @@ export function groupRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${GROUP}/update`,
     authority: ownerOr('portal:admin:updateGroups'),
+    target: MANAGED_FOR_UPDATE,
     params: updateGroupParams,
-    handler: ({ caller, path, params, portal }) => updateGroup(portal, caller, path.groupId, params),
+    handler: ({ caller, params, portal, target }) => updateGroup(portal, caller, target, params),
   });
 
   operation(app, {
     method: 'write',
     path: `${GROUP}/delete`,
     authority: ownerOr('portal:admin:deleteGroups'),
+    target: OWNED_FOR_DELETE,
     params: none,
-    handler: ({ caller, path, portal }) => deleteGroup(portal, caller, path.groupId),
+    handler: ({ caller, portal, target }) => deleteGroup(portal, caller, target),
   });
 
   for (const [op, value] of [
@@ -99,8 +113,9 @@ export function groupRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${GROUP}/${op}`,
       authority: ownerOr('portal:admin:updateGroups'),
+      target: OWNED_FOR_PROTECTION,
       params: none,
-      handler: ({ caller, path, portal }) => setGroupProtected(portal, caller, path.groupId, value),
+      handler: ({ caller, portal, target }) => setGroupProtected(portal, caller, target, value),
     });
   }
 
@@ -162,40 +177,45 @@ export function groupRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${GROUP}/addUsers`,
     authority: ownerOr('portal:admin:assignToGroups'),
+    target: MANAGED_FOR_MEMBERS,
     extras: ['notAddedReasons'],
     params: addUsersParams,
-    handler: ({ caller, path, params, portal }) => addUsers(portal, caller, path.groupId, params.users, params.admins),
+    handler: ({ caller, params, portal, target }) => addUsers(portal, caller, target, params.users, params.admins),
   });
 
   operation(app, {
     method: 'write',
     path: `${GROUP}/removeUsers`,
     authority: ownerOr('portal:admin:assignToGroups'),
+    target: MANAGED_FOR_MEMBERS,
     params: removeUsersParams,
-    handler: ({ caller, path, params, portal }) => removeUsers(portal, caller, path.groupId, params.users),
+    handler: ({ caller, params, portal, target }) => removeUsers(portal, caller, target, params.users),
   });
 
   operation(app, {
     method: 'write',
     path: `${GROUP}/updateUsers`,
     authority: ownerOr('portal:admin:updateGroups'),
+    target: OWNED_FOR_MANAGERS,
     params: updateUsersParams,
-    handler: ({ caller, path, params, portal }) => updateUsers(portal, caller, path.groupId, params.users, params.admins),
+    handler: ({ caller, params, portal, target }) => updateUsers(portal, caller, target, params.users, params.admins),
   });
 
   operation(app, {
     method: 'write',
     path: `${GROUP}/join`,
     authority: own(),
+    target: MEMBERSHIP_TARGET,
     params: none,
-    handler: ({ caller, path, portal }) => joinGroup(portal, caller, path.groupId),
+    handler: ({ caller, portal, target }) => joinGroup(portal, caller, target),
   });
 
   operation(app, {
     method: 'write',
     path: `${GROUP}/leave`,
     authority: own(),
+    target: MEMBERSHIP_TARGET,
     params: none,
-    handler: ({ caller, path, portal }) => leaveGroup(portal, caller, path.groupId),
+    handler: ({ caller, portal, target }) => leaveGroup(portal, caller, target),
   });
 }

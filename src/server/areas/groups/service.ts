@@ -1,5 +1,9 @@
 /**
- * Group rules: who sees a group, who manages it and its members, and why a user is not added.
+ * Group rules: who sees a group, what may be set on it, who joins it and why a user is not added.
+ * Who may act on a group (its owner, its managers, an administrator) is declared with each
+ * operation and decided by operation() on the group target (target.ts): the functions taking a
+ * `GroupRow` take it as authorized. What stays here depends on the request's content: the fields
+ * set (assertFieldPrivileges), who is added or removed, and the caller's own membership rules.
  */
 import type { GroupFields, GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
@@ -84,12 +88,6 @@ export async function visibleGroup(q: Queryable, groupId: string, caller: Caller
 
 const isOrgAdminFor = (caller: Caller, row: GroupRow, privilege: Privilege) => caller.orgId === row.org_id && caller.privileges.has(privilege);
 const isManager = (row: GroupRow) => row.my_member_type === 'owner' || row.my_member_type === 'admin';
-
-/** Owner, group manager, or an administrator of the group's organization holding `privilege`. */
-function assertManages(caller: Caller, row: GroupRow, privilege: Privilege): void {
-  if (isManager(row) || isOrgAdminFor(caller, row, privilege)) return;
-  throw forbidden(`Only the group's owner, its managers or an administrator (${privilege}) can do this.`);
-}
 
 /** Field rules that need privileges: who may make a group visible, shared-update or leave-proof. */
 function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
@@ -193,12 +191,11 @@ const COLUMNS: Record<keyof GroupFields, string> = {
   membershipAccess: 'membership_access',
 };
 
-export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: string, fields: GroupFields) {
+/** `row` is authorized (owner, manager or portal:admin:updateGroups); the fields set may still need privileges. */
+export async function updateGroup(ctx: PortalContext, caller: Caller, row: GroupRow, fields: GroupFields) {
   const now = ctx.clock.now();
   return ctx.db
     .tx(async (q) => {
-      const row = await visibleGroup(q, groupId, caller);
-      assertManages(caller, row, 'portal:admin:updateGroups');
       assertFieldPrivileges(caller, fields);
       if (fields.title) await assertTitleFree(q, row.owner_id, fields.title, row.id);
       const entries = Object.entries(fields).filter(([, v]) => v !== undefined) as [keyof GroupFields, unknown][];
@@ -226,13 +223,10 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, groupId: s
     .catch(uniqueTitle(fields.title));
 }
 
-export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+/** `row` is authorized (owner or portal:admin:deleteGroups). */
+export async function deleteGroup(ctx: PortalContext, caller: Caller, row: GroupRow) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const row = await visibleGroup(q, groupId, caller);
-    if (row.my_member_type !== 'owner' && !isOrgAdminFor(caller, row, 'portal:admin:deleteGroups')) {
-      throw forbidden("Only the group's owner or an administrator (portal:admin:deleteGroups) can delete it.");
-    }
     if (row.protected) throw new ApiError(400, 'The group is protected from deletion.', ['Unprotect the group first.']);
     await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
     // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
@@ -251,13 +245,10 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, groupId: s
   });
 }
 
-export async function setGroupProtected(ctx: PortalContext, caller: Caller, groupId: string, value: boolean) {
+/** `row` is authorized (owner or portal:admin:updateGroups). */
+export async function setGroupProtected(ctx: PortalContext, caller: Caller, row: GroupRow, value: boolean) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const row = await visibleGroup(q, groupId, caller);
-    if (row.my_member_type !== 'owner' && !isOrgAdminFor(caller, row, 'portal:admin:updateGroups')) {
-      throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
-    }
     await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
     await recordEvent(q, {
       orgId: row.org_id,
@@ -304,14 +295,13 @@ async function lockGroup(q: Queryable, groupId: string): Promise<void> {
 
 /**
  * addUsers: `users` join as members, `admins` as managers, no invitation. Not an error for a
- * user who cannot be added: they are listed in `notAdded`, with the reason beside it.
+ * user who cannot be added: they are listed in `notAdded`, with the reason beside it. `group` is
+ * authorized (owner, manager or portal:admin:assignToGroups) before this runs, so an outsider learns
+ * nothing from the size check; who may be added depends on each user named and is decided here.
  */
-export async function addUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[], admins: string[]) {
+export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupRow, users: string[], admins: string[]) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const group = await visibleGroup(q, groupId, caller);
-    // Who may add comes first: an outsider learns nothing from the size check.
-    assertManages(caller, group, 'portal:admin:assignToGroups');
     if (users.length + admins.length > LIMITS.usersPerAddToGroupRequest) {
       throw new ApiError(
         400,
@@ -411,7 +401,8 @@ export async function addUsers(ctx: PortalContext, caller: Caller, groupId: stri
   });
 }
 
-export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[]) {
+/** `group` is authorized (owner, manager or portal:admin:assignToGroups); which members a manager may remove depends on each named and is decided here. */
+export async function removeUsers(ctx: PortalContext, caller: Caller, group: GroupRow, users: string[]) {
   if (users.length > LIMITS.usersPerAddToGroupRequest) {
     throw new ApiError(
       400,
@@ -422,14 +413,13 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: s
   }
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const group = await visibleGroup(q, groupId, caller);
-    assertManages(caller, group, 'portal:admin:assignToGroups');
     const found = new Map((await findCandidates(q, group.id, users)).map((c) => [c.username.toLowerCase(), c]));
     const notRemoved: string[] = [];
     const removed: CandidateRow[] = [];
     for (const name of users) {
       const c = found.get(name.toLowerCase());
-      // The owner stays; managers may be removed only by the owner or an administrator.
+      // The owner stays; managers may be removed only by the owner or an administrator (a rule on
+      // who is named, so it stays here rather than in the group target).
       if (!c || !c.member_type || c.member_type === 'owner') notRemoved.push(name);
       else if (
         c.member_type === 'admin' &&
@@ -465,14 +455,10 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, groupId: s
   });
 }
 
-/** updateUsers: `admins` become managers, `users` become plain members. Owner or administrator only. */
-export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: string, users: string[], admins: string[]) {
+/** updateUsers: `admins` become managers, `users` become plain members. `group` is authorized (owner or portal:admin:updateGroups). */
+export async function updateUsers(ctx: PortalContext, caller: Caller, group: GroupRow, users: string[], admins: string[]) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const group = await visibleGroup(q, groupId, caller);
-    if (group.my_member_type !== 'owner' && !isOrgAdminFor(caller, group, 'portal:admin:updateGroups')) {
-      throw forbidden("Only the group's owner or an administrator (portal:admin:updateGroups) can change managers.");
-    }
     const found = new Map((await findCandidates(q, group.id, [...users, ...admins])).map((c) => [c.username.toLowerCase(), c]));
     const results: { username: string; success: boolean }[] = [];
     const changes: Record<'admin' | 'member', string[]> = { admin: [], member: [] };
@@ -517,10 +503,13 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, groupId: s
   });
 }
 
-export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+/**
+ * `group` is one the caller sees (MEMBERSHIP_TARGET). Whether they may join depends on whose
+ * organization the group is in and its membership access, so the privilege asked is decided here.
+ */
+export async function joinGroup(ctx: PortalContext, caller: Caller, group: GroupRow) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const group = await visibleGroup(q, groupId, caller);
     if (group.my_member_type) return { success: true as const, groupId: group.id };
     const external = caller.orgId !== group.org_id;
     const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
@@ -555,10 +544,10 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, groupId: str
   });
 }
 
-export async function leaveGroup(ctx: PortalContext, caller: Caller, groupId: string) {
+/** `group` is one the caller sees (MEMBERSHIP_TARGET). */
+export async function leaveGroup(ctx: PortalContext, caller: Caller, group: GroupRow) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const group = await visibleGroup(q, groupId, caller);
     if (!group.my_member_type) throw new ApiError(400, 'You are not a member of this group.', []);
     if (group.my_member_type === 'owner') throw new ApiError(400, "The group's owner cannot leave it; transfer ownership or delete the group.", []);
     if (group.leaving_disallowed) throw new ApiError(400, 'Members cannot leave this group.', ['The group disallows leaving.']);
