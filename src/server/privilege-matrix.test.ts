@@ -361,6 +361,10 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     params: { num: '100' },
     shown: (b, caller) => b.results?.some(othersEmail(caller)),
   }),
+  'portals/:orgId/updateUserLicenseType': async () => ({
+    url: `${ORG()}/updateUserLicenseType`,
+    params: { users: await member(), userLicenseType: 'contributorUT' },
+  }),
   'portals/:orgId/updateUserRole': async () => ({ url: `${ORG()}/updateUserRole`, params: { username: await member(), role: 'iAAAAAAAAAAAAAAA' } }),
   '/portaladmin/security/users/createUser': async () => ({
     url: '/portaladmin/security/users/createUser',

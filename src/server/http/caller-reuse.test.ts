@@ -19,6 +19,8 @@ it('a changed role, then a disabled member, take effect on the next request', as
   for (let i = 0; i < 3; i++) expect(await self(token)).toMatchObject({ username: 'viewer1', role: 'org_user' });
   const before = (await self(token)).privileges as string[];
   expect(before).not.toContain('portal:publisher:publishFeatures');
+  // viewer1 is seeded with the Viewer user type, which allows only viewing roles.
+  await svc.db.query(`UPDATE users SET user_license_type_id = 'creatorUT' WHERE username = 'viewer1'`);
   expect(await svc.post('portals/self/updateUserRole', { username: 'viewer1', role: 'org_publisher' }, admin)).toMatchObject({ success: true });
   const after = await self(token);
   expect(after.role).toBe('org_publisher');

@@ -49,7 +49,15 @@ const DEFAULT_OPS: Partial<Record<OutboxSource, Record<string, HistoryOperation>
     unshare: 'unshareItem',
     reassign: 'reassignGroup',
   },
-  user: { add: 'createUser', update: 'updateUser', delete: 'deleteUser', updateUserRole: 'updateUserRole', disable: 'disableUser', enable: 'enableUser' },
+  user: {
+    add: 'createUser',
+    update: 'updateUser',
+    delete: 'deleteUser',
+    updateUserRole: 'updateUserRole',
+    updateUserLicenseType: 'updateUserLicenseType',
+    disable: 'disableUser',
+    enable: 'enableUser',
+  },
   role: { add: 'createRole', update: 'updateRole', delete: 'deleteRole' },
 };
 
@@ -84,6 +92,7 @@ const OP_ACTION: Record<HistoryOperation, HistoryAction> = {
   updateUser: 'update',
   deleteUser: 'delete',
   updateUserRole: 'update',
+  updateUserLicenseType: 'update',
   disableUser: 'update',
   enableUser: 'update',
   signin: 'login',

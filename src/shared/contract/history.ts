@@ -92,6 +92,7 @@ export const HISTORY_OPERATIONS = [
   'updateUser',
   'deleteUser',
   'updateUserRole',
+  'updateUserLicenseType',
   'disableUser',
   'enableUser',
   'signin',
@@ -181,6 +182,11 @@ export interface PrivilegesData extends HistoryData {
 export interface GroupUsersData extends HistoryData {
   usernames: string[];
   admins?: string[];
+}
+/** `updateUserLicenseType`. */
+export interface UserLicenseTypeData extends HistoryData {
+  before: { userLicenseTypeId: string };
+  after: { userLicenseTypeId: string };
 }
 /** `disableUser` / `enableUser`. */
 export interface DisableData extends HistoryData {

@@ -87,6 +87,15 @@ export const updateUserRoleParams = z
     return { username: member, role };
   });
 
+/**
+ * `updateUserLicenseType`: `users` as a comma-separated list (or a JSON array, as the Python API
+ * sends it), at most 100 names per request so one call stays one short transaction.
+ */
+export const updateUserLicenseTypeParams = z.object({
+  users: commaList.pipe(z.array(z.string().max(LIMITS.usernameMaxChars)).min(1, 'is required').max(100, 'at most 100 members per request')),
+  userLicenseType: z.enum(USER_LICENSE_TYPES),
+});
+
 export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
 
 const userSortField = z

@@ -97,6 +97,10 @@ export async function setUserRole(q: Queryable, userId: string, role: BaseRole, 
   await q.query('UPDATE users SET role = $2, role_id = $3, modified = $4 WHERE id = $1', [userId, role, roleId, now]);
 }
 
+export async function setUserLicenseType(q: Queryable, userId: string, licenseType: string, now: number): Promise<void> {
+  await q.query('UPDATE users SET user_license_type_id = $2, modified = $3 WHERE id = $1', [userId, licenseType, now]);
+}
+
 /**
  * Locks the rows it counts (in id order) until the transaction ends, so two administrators
  * demoting each other at once cannot both see the other one and leave none.

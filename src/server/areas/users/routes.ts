@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createUserParams, listUsersParams, searchUsersParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
+import { createUserParams, listUsersParams, searchUsersParams, updateUserLicenseTypeParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
@@ -9,6 +9,7 @@ import { listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
+import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
@@ -162,6 +163,15 @@ export function userRoutes(app: FastifyInstance): void {
     params: updateUserRoleParams,
     handler: ({ caller, path, params, portal }) =>
       updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/updateUserLicenseType`,
+    authority: privileges('portal:admin:manageLicenses'),
+    target: LICENSES_ORG,
+    params: updateUserLicenseTypeParams,
+    handler: ({ caller, params, portal }) => updateUserLicenseType(portal, caller, params.users, params.userLicenseType),
   });
 
   for (const [verb, disabled] of [

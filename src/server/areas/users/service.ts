@@ -11,6 +11,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
+import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
 import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 
@@ -115,6 +116,9 @@ export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: 
     // the role given must be one the caller may give (docs/security.md, "Role assignment").
     if (isAdministratorRole(from) && !caller.isDefaultAdmin) throw forbidden("Only default administrators can change an administrator's role.");
     assertMayGrantRole(caller, to);
+    // The member's user type caps the roles they can hold (shared/userTypes.ts).
+    const typeRefusal = userTypeRefusal(target.user_license_type_id, to);
+    if (typeRefusal) throw badParam('role', `is not compatible: ${typeRefusal}`, 'Unable to update the user role.');
     // A disabled administrator is not counted, so demoting one never leaves the organization without one.
     if (isAdministratorRole(from) && !isAdministratorRole(to) && !target.disabled && (await countDefaultAdmins(q, orgId)) <= 1) {
       throw badParam('role', `cannot be changed: ${target.username} is the organization's last administrator`, 'Unable to update the user role.');

@@ -426,7 +426,9 @@ describe('updateUserRole', () => {
     });
 
     it('takes a member from a custom role back to a base role (roleId disappears)', async () => {
-      await updateRole(tokens.admin, 'viewer1', 'org_user');
+      // viewer1 is seeded with the Viewer user type, which does not allow the User role (licenseType.test.ts).
+      await svc.db.query(`UPDATE users SET user_license_type_id = 'creatorUT' WHERE username = 'viewer1'`);
+      expect(await updateRole(tokens.admin, 'viewer1', 'org_user')).toEqual({ success: true, username: 'viewer1' });
       expect(await roleOf('viewer1')).toEqual({ role: 'org_user', role_id: null });
       expect(Object.keys(await self('viewer1'))).not.toContain('roleId');
     });
