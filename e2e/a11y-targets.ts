@@ -375,6 +375,15 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
+    name: "tasks: a task's menu",
+    as: 'admin',
+    open: async (page, ctx) => {
+      await page1(page, '/tasks', 'Scheduled tasks');
+      await page.getByRole('button', { name: `Actions for ${ctx.taskTitle}` }).click();
+      await expect(page.getByRole('menuitem', { name: 'Delete' })).toBeVisible();
+    },
+  },
+  {
     name: 'tasks: delete confirmation',
     as: 'admin',
     open: async (page, ctx) => {
