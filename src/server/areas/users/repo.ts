@@ -101,6 +101,11 @@ export async function setUserLicenseType(q: Queryable, userId: string, licenseTy
   await q.query('UPDATE users SET user_license_type_id = $2, modified = $3 WHERE id = $1', [userId, licenseType, now]);
 }
 
+/** Removes the account; what only it used (tokens, memberships, folders, tasks) goes with it by ON DELETE CASCADE. */
+export async function deleteUserRow(q: Queryable, userId: string): Promise<void> {
+  await q.query('DELETE FROM users WHERE id = $1', [userId]);
+}
+
 /**
  * Locks the rows it counts (in id order) until the transaction ends, so two administrators
  * demoting each other at once cannot both see the other one and leave none.

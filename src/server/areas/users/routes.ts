@@ -10,6 +10,7 @@ import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUser
 import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
+import { deleteMember } from './delete.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
@@ -187,6 +188,15 @@ export function userRoutes(app: FastifyInstance): void {
       handler: ({ caller, portal, target }) => setMemberDisabled(portal, caller, target, disabled),
     });
   }
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/community/users/:username/delete`,
+    authority: privileges('portal:admin:deleteUsers'),
+    target: MEMBER_TARGET,
+    params: z.object({}),
+    handler: ({ caller, portal, target }) => deleteMember(portal, caller, target),
+  });
 
   operation(app, {
     method: 'write',

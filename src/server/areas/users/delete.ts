@@ -1,0 +1,92 @@
+/**
+ * Deleting a member (`community/users/<u>/delete`, POST only). ArcGIS documents it as "available
+ * only to the user in question or to the administrator of the user's organization", and requires
+ * the member's content and groups to be transferred or deleted first. Here only an administrator
+ * deletes: the privilege portal:admin:deleteUsers decides, declared in routes.ts and enforced by
+ * operation() on MEMBER_TARGET (a member of another organization answers as a name that does not
+ * exist); then these rules:
+ * - never one's own account;
+ * - an administrator only by a default administrator, as for changing their role or disabling them;
+ * - never the organization's last enabled default administrator (two administrators deleting each
+ *   other at once: countDefaultAdmins locks the rows, so the second sees one left and is refused);
+ * - refused (400) while the member owns items, groups or collaborations, or created relationships
+ *   between items still there, with the counts: nothing is deleted with them.
+ * Their tokens, OAuth refresh tokens, group memberships, empty folders and scheduled tasks go with
+ * the account (ON DELETE CASCADE in the migrations). The answer is `{success, username}`.
+ */
+import type { PortalContext } from '../../context.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import type { Queryable } from '../../store/db.ts';
+import { recordEvent } from '../../store/events.ts';
+import { isAdministratorRole } from '../roles/grant.ts';
+import { countDefaultAdmins, deleteUserRow, type UserRow } from './repo.ts';
+import { memberOfCallersOrg } from './service.ts';
+
+interface Holdings {
+  items: number;
+  groups: number;
+  collaborations: number;
+  relationships: number;
+}
+
+/** What the member still holds that would be lost or left ownerless with the account. */
+async function holdingsOf(q: Queryable, userId: string): Promise<Holdings> {
+  const [row] = await q.query<Holdings>(
+    `SELECT (SELECT count(*) FROM items WHERE owner_id = $1)::int AS items,
+            (SELECT count(*) FROM groups WHERE owner_id = $1)::int AS groups,
+            (SELECT count(*) FROM collaborations WHERE owner_id = $1)::int AS collaborations,
+            (SELECT count(*) FROM relationships WHERE created_by = $1)::int AS relationships`,
+    [userId],
+  );
+  return row;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+function holdingsRefusal(username: string, h: Holdings): ApiError | null {
+  const held = [
+    h.items && plural(h.items, 'item'),
+    h.groups && plural(h.groups, 'group'),
+    h.collaborations && plural(h.collaborations, 'collaboration'),
+  ].filter(Boolean);
+  const parts: string[] = [];
+  if (held.length) parts.push(`owns ${held.join(', ')}`);
+  if (h.relationships) parts.push(`created ${plural(h.relationships, 'item relationship')}`);
+  if (!parts.length) return null;
+  const detail = `${username} ${parts.join(' and ')}: transfer them to another member or delete them before deleting the member.`;
+  return new ApiError(400, 'Unable to delete user.', [detail]);
+}
+
+/** `member` has been authorized (MEMBER_TARGET); it is read again in the transaction that deletes it. */
+export async function deleteMember(ctx: PortalContext, caller: Caller, member: UserRow) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const target = await memberOfCallersOrg(q, caller, member.username);
+    if (target.id === caller.userId) throw forbidden('You cannot delete your own account.');
+    const from = { role: target.role, roleId: target.role_id };
+    const administrator = isAdministratorRole(from);
+    if (administrator && !caller.isDefaultAdmin) throw forbidden('Only default administrators can delete an administrator.');
+    if (administrator && !target.disabled && (await countDefaultAdmins(q, target.org_id)) <= 1) {
+      throw badParam('username', `cannot be deleted: ${target.username} is the organization's last administrator`, 'Unable to delete user.');
+    }
+    const refusal = holdingsRefusal(target.username, await holdingsOf(q, target.id));
+    if (refusal) throw refusal;
+    await deleteUserRow(q, target.id);
+    await recordEvent(q, {
+      orgId: target.org_id,
+      source: 'user',
+      operation: 'delete',
+      subjectId: target.username,
+      actor: actorOf(caller),
+      when: now,
+      history: {
+        title: target.full_name || target.username,
+        data: {
+          before: { ...from, fullName: target.full_name, email: target.email, userLicenseTypeId: target.user_license_type_id, disabled: target.disabled },
+        },
+      },
+    });
+    return { success: true, username: target.username };
+  });
+}
