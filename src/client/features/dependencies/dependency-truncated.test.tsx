@@ -1,11 +1,14 @@
 /**
  * A dependency answer cut short by its bounds (issue 35): the item page's Used by section says so
- * in visible text, in an alert, naming the bounds. Three maps naming a layer 4,000 times each are
- * more references than one step of the portal's walk reads; each map is still one link.
+ * in visible text, in an alert, naming the bounds. Three maps naming a layer 1,500 times each are
+ * more references than one step of the portal's walk reads (4,000), while any 4,000 of them still
+ * come from all three maps; each map is one link.
  */
 import { screen, within } from '@testing-library/react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { DEPENDENCY_LIMITS } from '../../../shared/contract/dependencies.ts';
 import { addItem, configureApi } from '../../api/index.ts';
+import { formatCount } from '../../lib/format.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -22,7 +25,9 @@ beforeAll(async () => {
     type: 'Feature Service',
     url: 'http://127.0.0.1:9/arcgis/rest/services/Often/FeatureServer',
   });
-  const text = JSON.stringify({ operationalLayers: Array.from({ length: 4_000 }, (_, k) => ({ id: `l${k}`, itemId: layer.id })) });
+  // 3 × perMap is over the step's bound, 2 × perMap under it: every map is among the rows read.
+  const perMap = Math.floor((DEPENDENCY_LIMITS.maxRowsPerStep * 3) / 8);
+  const text = JSON.stringify({ operationalLayers: Array.from({ length: perMap }, (_, k) => ({ id: `l${k}`, itemId: layer.id })) });
   // Sent form-encoded from the test itself: jsdom's multipart encoder cannot take a body this size.
   for (let k = 0; k < 3; k++) {
     const fields = { title: `Often map ${k} ${tag}`, type: 'Web Map', text, f: 'json', token };
@@ -41,8 +46,9 @@ it('says so in the Used by section: visible text in an alert, naming the bounds'
   const alert = await within(usedBy).findByRole('alert', {}, { timeout: 15_000 });
   expect(alert).toHaveTextContent('There may be more');
   expect(alert).toHaveTextContent('2,000 links between them');
-  expect(alert).toHaveTextContent('10,000 references a level');
-  // Each map once: its 4,000 references are one link.
+  // The bound as the portal reads it (LIMITS.dependencyReferenceRowsPerStep), in the console's digits.
+  expect(alert).toHaveTextContent(`${formatCount(DEPENDENCY_LIMITS.maxRowsPerStep)} references a level`);
+  // Each map once: its references are one link.
   expect(within(usedBy).getAllByRole('link', { name: new RegExp(`^Often map \\d ${tag}$`) })).toHaveLength(3);
   unmount();
 }, 90_000);
