@@ -18,13 +18,7 @@ beforeAll(async () => {
 afterAll(() => svc?.close());
 
 async function addText(text: string): Promise<string> {
-  const res = await svc.app.inject({
-    method: 'POST',
-    url: '/sharing/rest/content/users/admin/addItem',
-    payload: new URLSearchParams({ title: 'Notes', type: 'Code Sample', text, f: 'json', token }).toString(),
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-  });
-  const body = res.json();
+  const body = await svc.post('content/users/admin/addItem', { title: 'Notes', type: 'Code Sample', text }, token);
   expect(body.success).toBe(true);
   return body.id as string;
 }

@@ -4,6 +4,7 @@
  * of theirs), what is recorded; and `updateUserRole` refusing a role the member's type does not allow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomRoleMember } from '../../../../test/support/members.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 
 let svc: TestService;
@@ -12,14 +13,9 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   svc = await startService();
   for (const u of ['admin', 'user1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
-  // publisher1 gets a custom administrative role holding manageLicenses (and what it requires), not a default administrator.
-  await svc.db.query(
-    `INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified)
-     VALUES ($1, 'eeeeeeeeeeeeeeee', 'License keeper', '', $2, false, 0, 0)`,
-    [svc.orgId, ['portal:admin:viewUsers', 'portal:admin:manageLicenses']],
-  );
-  await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = 'eeeeeeeeeeeeeeee' WHERE username = 'publisher1'`);
-  tokens.publisher1 = await svc.tokenFor('publisher1');
+  // A member whose custom administrative role holds portal:admin:manageLicenses (and what it requires): not a default administrator.
+  const keeper = await insertCustomRoleMember(svc.db, svc.orgId, ['portal:admin:viewUsers', 'portal:admin:manageLicenses']);
+  tokens.keeper = await svc.tokenFor(keeper.username);
 });
 afterAll(() => svc.close());
 
@@ -89,7 +85,7 @@ describe('updateUserLicenseType', () => {
     const denied = await update('viewer1', 'creatorUT', tokens.user1);
     expect(denied.error.code).toBe(403);
     expect(JSON.stringify(denied.error)).toContain('portal:admin:manageLicenses');
-    expect(await update('viewer1', 'creatorUT', tokens.publisher1)).toEqual({ results: [{ username: 'viewer1', status: true }] });
+    expect(await update('viewer1', 'creatorUT', tokens.keeper)).toEqual({ results: [{ username: 'viewer1', status: true }] });
     const elsewhere = await update('partner_admin', 'creatorUT', tokens.admin, svc.partnerOrgId);
     expect(elsewhere.error.code).toBe(403);
     const fromPartner = await update('viewer1', 'viewerUT', tokens.partner_admin, svc.orgId);

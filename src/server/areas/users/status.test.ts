@@ -3,6 +3,7 @@
  * (sign in, use a token or a refresh token issued before), what is recorded, and the refusals.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCustomRoleMember } from '../../../../test/support/members.ts';
 import { DEMO_PASSWORD, startService, type TestService } from '../../../../test/support/service.ts';
 
 let svc: TestService;
@@ -10,15 +11,10 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   svc = await startService();
-  for (const u of ['admin', 'user1', 'viewer1', 'publisher1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
-  // publisher1 gets a custom administrative role holding disableUsers (and what it requires), not a default administrator.
-  await svc.db.query(
-    `INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified)
-     VALUES ($1, 'dddddddddddddddd', 'Account keeper', '', $2, false, 0, 0)`,
-    [svc.orgId, ['portal:admin:viewUsers', 'portal:admin:disableUsers']],
-  );
-  await svc.db.query(`UPDATE users SET role = 'org_admin', role_id = 'dddddddddddddddd' WHERE username = 'publisher1'`);
-  tokens.publisher1 = await svc.tokenFor('publisher1');
+  for (const u of ['admin', 'user1', 'viewer1', 'partner_admin']) tokens[u] = await svc.tokenFor(u);
+  // A member whose custom administrative role holds portal:admin:disableUsers (and what it requires): not a default administrator.
+  const keeper = await insertCustomRoleMember(svc.db, svc.orgId, ['portal:admin:viewUsers', 'portal:admin:disableUsers']);
+  tokens.keeper = await svc.tokenFor(keeper.username);
 });
 afterAll(() => svc.close());
 
@@ -87,9 +83,9 @@ describe('disable and enable', () => {
     expect(JSON.stringify(denied.error)).toContain('portal:admin:disableUsers');
 
     // The custom role holds the privilege: it disables a member, not the administrator, not itself.
-    expect(await post('community/users/viewer1/disable', tokens.publisher1)).toEqual({ success: true, user: 'viewer1' });
-    expect(await post('community/users/viewer1/enable', tokens.publisher1)).toEqual({ success: true, user: 'viewer1' });
-    const onAdmin = await post('community/users/admin/disable', tokens.publisher1);
+    expect(await post('community/users/viewer1/disable', tokens.keeper)).toEqual({ success: true, user: 'viewer1' });
+    expect(await post('community/users/viewer1/enable', tokens.keeper)).toEqual({ success: true, user: 'viewer1' });
+    const onAdmin = await post('community/users/admin/disable', tokens.keeper);
     expect(onAdmin.error.code).toBe(403);
     expect(JSON.stringify(onAdmin.error)).toContain('Only default administrators can disable an administrator.');
     const self = await post('community/users/admin/disable', tokens.admin);
