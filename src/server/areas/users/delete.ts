@@ -4,11 +4,7 @@
  * the member's content and groups to be transferred or deleted first. Here only an administrator
  * deletes: the privilege portal:admin:deleteUsers decides, declared in routes.ts and enforced by
  * operation() on MEMBER_TARGET (a member of another organization answers as a name that does not
- * exist); then these rules:
- * - never one's own account;
- * - an administrator only by a default administrator, as for changing their role or disabling them;
- * - never the organization's last enabled default administrator (two administrators deleting each
- *   other at once: countDefaultAdmins locks the rows, so the second sees one left and is refused);
+ * exist); then the rules every action on another member's account shares (memberToActOn.ts), and:
  * - refused (400) while the member owns items, groups or collaborations, or created relationships
  *   between items still there, with the counts: nothing is deleted with them.
  * Their tokens, OAuth refresh tokens, group memberships, empty folders and scheduled tasks go with
@@ -16,12 +12,11 @@
  */
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { ApiError } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { isAdministratorRole } from '../roles/grant.ts';
-import { countDefaultAdmins, deleteUserRow, type UserRow } from './repo.ts';
-import { memberOfCallersOrg } from './service.ts';
+import { memberToActOn } from './memberToActOn.ts';
+import { deleteUserRow, type UserRow } from './repo.ts';
 
 interface Holdings {
   items: number;
@@ -62,14 +57,8 @@ function holdingsRefusal(username: string, h: Holdings): ApiError | null {
 export async function deleteMember(ctx: PortalContext, caller: Caller, member: UserRow) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const target = await memberOfCallersOrg(q, caller, member.username);
-    if (target.id === caller.userId) throw forbidden('You cannot delete your own account.');
-    const from = { role: target.role, roleId: target.role_id };
-    const administrator = isAdministratorRole(from);
-    if (administrator && !caller.isDefaultAdmin) throw forbidden('Only default administrators can delete an administrator.');
-    if (administrator && !target.disabled && (await countDefaultAdmins(q, target.org_id)) <= 1) {
-      throw badParam('username', `cannot be deleted: ${target.username} is the organization's last administrator`, 'Unable to delete user.');
-    }
+    const { target, assertNotLastAdministrator } = await memberToActOn(q, caller, member, 'delete');
+    await assertNotLastAdministrator('deleted', 'Unable to delete user.');
     const refusal = holdingsRefusal(target.username, await holdingsOf(q, target.id));
     if (refusal) throw refusal;
     await deleteUserRow(q, target.id);
@@ -83,7 +72,14 @@ export async function deleteMember(ctx: PortalContext, caller: Caller, member: U
       history: {
         title: target.full_name || target.username,
         data: {
-          before: { ...from, fullName: target.full_name, email: target.email, userLicenseTypeId: target.user_license_type_id, disabled: target.disabled },
+          before: {
+            role: target.role,
+            roleId: target.role_id,
+            fullName: target.full_name,
+            email: target.email,
+            userLicenseTypeId: target.user_license_type_id,
+            disabled: target.disabled,
+          },
         },
       },
     });
