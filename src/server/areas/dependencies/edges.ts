@@ -15,19 +15,10 @@
 import type { DependencyEdge } from '../../../shared/contract/dependencies.ts';
 import type { ReferenceKind } from '../../../shared/references/references.ts';
 import type { Queryable } from '../../store/db.ts';
-import { SELECT_NODE, type NodeRow } from './nodes.ts';
+import { NODE_TUPLE, nodeRowOf, SELECT_NODE, type NodeRow, type NodeTuple } from './nodes.ts';
 
-interface EdgeRow extends Partial<NodeRow> {
-  from_id: string;
-  to_id: string;
-  kind: ReferenceKind;
-  n: number;
-  /** The example's path and value, joined by U+0001 (in neither: a JSON Pointer and a string of item data as indexed). */
-  example: string;
-  relationship_type: string | null;
-  /** The node row of the end the walk goes on to (null: known already, or no such item). */
-  node_id: string | null;
-}
+/** An edge as the step's statement gives it: [from, to, kind, count, example, relationship type]. */
+type EdgeTuple = [string, string, ReferenceKind, number, string, string | null];
 
 /** A URL the item uses, with the items it resolved to (none: no service item has that key). */
 export interface UrlReference {
@@ -50,29 +41,50 @@ export interface Step {
 /** Which end of an edge the walk goes on to: the dependent (`from`) or the item used (`to`). */
 type Onward = 'from_id' | 'to_id';
 
+/**
+ * `= ANY(…)` of a text[] parameter the planner cannot look into. Given the array itself, it
+ * estimates each element against the column's statistics: with a frontier of a few hundred ids
+ * that estimate cost more than reading their references (5–10 ms of a hot layer's step on the
+ * embedded database). Read as an InitPlan, the array still drives the same index scans.
+ */
+const anyOf = (param: string) => `ANY(ARRAY(SELECT unnest(${param}::text[])))`;
+
+/**
+ * The id references of one frontier item (`f.id`), read by an index scan that stops once the
+ * step's bound is reached: for each id in turn, so a step of the adversarial ring reads its
+ * 4,000 rows and no more. Over the whole array at once, it was planned either as a bitmap of
+ * every matching row (58,000 for thirty maps) or, with the ids given to the planner, as a scan of
+ * the table; the estimates then decided which.
+ */
+const perId = (columns: string, where: string, maxRows: number) => `SELECT ${columns} FROM item_references WHERE ${where} LIMIT ${maxRows + 1}`;
+
 const NO_STEP = (): Step => ({ edges: [], cut: false, met: new Map() });
 
-function toEdge(r: EdgeRow): DependencyEdge {
-  const cut = r.example.indexOf('\u0001');
+/** The example is the path and value joined by U+0001 (in neither: a JSON Pointer and a string of item data as indexed). */
+function toEdge([from, to, kind, count, example, relationshipType]: EdgeTuple): DependencyEdge {
+  const cut = example.indexOf('\u0001');
   return {
-    from: r.from_id,
-    to: r.to_id,
-    kind: r.kind,
-    count: Number(r.n),
-    path: r.example.slice(0, cut),
-    value: r.example.slice(cut + 1),
-    ...(r.relationship_type !== null ? { relationshipType: r.relationship_type } : {}),
+    from,
+    to,
+    kind,
+    count,
+    path: example.slice(0, cut),
+    value: example.slice(cut + 1),
+    ...(relationshipType !== null ? { relationshipType } : {}),
   };
 }
 
 /**
  * The rows of `union` (from_id, to_id, kind, path, value, relationship_type), at most maxRows + 1
- * of them read, folded per (from, to, kind): the example is the first by path. Each edge comes with
- * the node row of its `onward` end when that end is not in `known` (one row per edge: the join is
- * by the item's primary key).
+ * of them read, folded per (from, to, kind): the example is the first by path. With them, the node
+ * rows of the `onward` ends not in `known`.
+ *
+ * The answer is one row of two JSON arrays (edges, node rows): the embedded database hands each
+ * column of each row to JavaScript apart, and for a hot layer's few hundred edges and items that
+ * cost more than reading them (one JSON text is parsed at once, in both adapters).
  */
 async function fold(q: Queryable, union: string, params: unknown[], maxRows: number, onward: Onward, known: readonly string[]): Promise<Step> {
-  const rows = await q.query<EdgeRow>(
+  const [row] = await q.query<{ edges: EdgeTuple[] | null; nodes: NodeTuple[] | null }>(
     // The example: the least path, with its value (one string per row, so a plain min picks both).
     `WITH e AS MATERIALIZED (
        SELECT from_id, to_id, kind, count(*)::int AS n, min(path || chr(1) || value) AS example, min(relationship_type) AS relationship_type
@@ -81,34 +93,14 @@ async function fold(q: Queryable, union: string, params: unknown[], maxRows: num
      -- The ids as one array (ARRAY(…) is computed first): read through the primary key's index. A
      -- join of items with the edges was planned as a scan of every item and its shares.
      node AS (${SELECT_NODE} WHERE i.id = ANY(ARRAY(SELECT DISTINCT ${onward} FROM e WHERE ${onward} <> ALL($${params.length + 1}::text[]))))
-     SELECT e.*, node.id AS node_id, node.org_id, node.owner_id, node.owner_username, node.title, node.type, node.url, node.access,
-            node.content_status, node.status, node.created, node.modified, node.group_ids
-       FROM e LEFT JOIN node ON node.id = e.${onward}
-      ORDER BY e.from_id, e.to_id, e.kind`,
+     SELECT (SELECT json_agg(json_build_array(from_id, to_id, kind, n, example, relationship_type) ORDER BY from_id, to_id, kind) FROM e) AS edges,
+            (SELECT json_agg(${NODE_TUPLE}) FROM node) AS nodes`,
     [...params, known],
   );
-  const met = new Map<string, NodeRow>();
-  for (const r of rows) if (r.node_id !== null) met.set(r.node_id, nodeRowOf(r));
-  const read = rows.reduce((sum, r) => sum + Number(r.n), 0);
-  return { edges: rows.map(toEdge), cut: read > maxRows, met };
-}
-
-function nodeRowOf(r: EdgeRow): NodeRow {
-  return {
-    id: r.node_id!,
-    org_id: r.org_id!,
-    owner_id: r.owner_id!,
-    owner_username: r.owner_username!,
-    title: r.title!,
-    type: r.type!,
-    url: r.url ?? null,
-    access: r.access!,
-    content_status: r.content_status ?? null,
-    status: r.status!,
-    created: r.created!,
-    modified: r.modified!,
-    group_ids: r.group_ids!,
-  };
+  const edges = (row.edges ?? []).map(toEdge);
+  const met = new Map((row.nodes ?? []).map((t) => [t[0], nodeRowOf(t)]));
+  const read = edges.reduce((sum, e) => sum + e.count, 0);
+  return { edges, cut: read > maxRows, met };
 }
 
 /**
@@ -128,8 +120,9 @@ export async function edgesInto(
   if (!ids.length) return NO_STEP();
   return fold(
     q,
-    `SELECT r.item_id AS from_id, r.target_item AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
-       FROM item_references r WHERE r.target_item = ANY($1::text[]) AND ($2::text IS NULL OR r.org_id = $2)
+    `SELECT r.item_id AS from_id, f.id AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
+       FROM unnest($1::text[]) AS f (id)
+       CROSS JOIN LATERAL (${perId('item_id, kind, path, value', 'target_item = f.id AND item_id <> f.id AND ($2::text IS NULL OR org_id = $2)', maxRows)}) r
      UNION ALL
      SELECT r.item_id, s.item_id, r.kind, r.path, r.value, NULL
        -- Each of the ids with a URL by the primary key (OFFSET 0: not flattened). Planned as a join,
@@ -141,7 +134,7 @@ export async function edgesInto(
      UNION ALL
      SELECT l.origin_id, l.destination_id, 'relationship', '', '', l.type
        FROM relationships l JOIN items o ON o.id = l.origin_id
-      WHERE l.destination_id = ANY($1::text[]) AND ($2::text IS NULL OR o.org_id = $2)`,
+      WHERE l.destination_id = ${anyOf('$1')} AND ($2::text IS NULL OR o.org_id = $2)`,
     [ids, orgId, withUrl],
     maxRows,
     'from_id',
@@ -155,16 +148,16 @@ export async function edgesOutOf(q: Queryable, ids: readonly string[], maxRows: 
   return fold(
     q,
     // An id naming no item is met by the walk and left there (nodes.ts finds no row for it).
-    `SELECT r.item_id AS from_id, r.target_item AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
-       FROM item_references r
-      WHERE r.item_id = ANY($1::text[]) AND r.target_item IS NOT NULL
+    `SELECT f.id AS from_id, r.target_item AS to_id, r.kind, r.path, r.value, NULL::text AS relationship_type
+       FROM unnest($1::text[]) AS f (id)
+       CROSS JOIN LATERAL (${perId('target_item, kind, path, value', 'item_id = f.id AND target_item IS NOT NULL AND target_item <> f.id', maxRows)}) r
      UNION ALL
      SELECT r.item_id, s.item_id, r.kind, r.path, r.value, NULL
        FROM item_references r
        JOIN item_reference_state s ON s.org_id = r.org_id AND s.service_key = r.target_url
-      WHERE r.item_id = ANY($1::text[]) AND r.target_url IS NOT NULL
+      WHERE r.item_id = ${anyOf('$1')} AND r.target_url IS NOT NULL
      UNION ALL
-     SELECT origin_id, destination_id, 'relationship', '', '', type FROM relationships WHERE origin_id = ANY($1::text[])`,
+     SELECT origin_id, destination_id, 'relationship', '', '', type FROM relationships WHERE origin_id = ${anyOf('$1')}`,
     [ids],
     maxRows,
     'to_id',

@@ -26,6 +26,44 @@ export const SELECT_NODE = `
          ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = i.id) AS group_ids
     FROM items i JOIN users o ON o.id = i.owner_id`;
 
+/** A row of SELECT_NODE (alias `node`) as one JSON array, in NodeTuple's order. */
+export const NODE_TUPLE = `json_build_array(node.id, node.org_id, node.owner_id, node.owner_username, node.title, node.type, node.url, node.access,
+  node.content_status, node.status, node.created, node.modified, node.group_ids)`;
+
+export type NodeTuple = [
+  id: string,
+  org_id: string,
+  owner_id: string,
+  owner_username: string,
+  title: string,
+  type: string,
+  url: string | null,
+  access: NodeRow['access'],
+  content_status: NodeRow['content_status'],
+  status: NodeRow['status'],
+  created: number,
+  modified: number,
+  group_ids: string[],
+];
+
+export function nodeRowOf([
+  id,
+  org_id,
+  owner_id,
+  owner_username,
+  title,
+  type,
+  url,
+  access,
+  content_status,
+  status,
+  created,
+  modified,
+  group_ids,
+]: NodeTuple): NodeRow {
+  return { id, org_id, owner_id, owner_username, title, type, url, access, content_status, status, created, modified, group_ids };
+}
+
 export function nodeOf(row: NodeRow): NodeFields {
   return {
     id: row.id,
