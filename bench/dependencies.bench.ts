@@ -11,7 +11,8 @@
  *
  * Prints p50/p95 of content/items/<id>/dependents (direct and transitive, typical and hot layers),
  * …/dependencies and the organization view's first pages, next to content/users/<owner>/items/<id>
- * — a plain primary-key read through the same HTTP stack — measured in the same run.
+ * — a plain primary-key read through the same HTTP stack — measured in the same run, with each
+ * one's ratio to it at p50 and at p95.
  *
  * And the adversarial graph of issue 35: ten, and thirty, public web maps each naming the others
  * 2,000 times (20,000 and 60,000 references; in the partner organization), asked for transitively
@@ -184,13 +185,14 @@ console.log(
 console.log(`seeded in ${fmt(seedMs / 1000, 1)} s; start-up indexer read ${fmt(indexed)} items in ${fmt(indexMs / 1000, 1)} s`);
 console.log(`a hot layer's transitive dependents: ${fmt(sample.items.length)} items, ${fmt(sample.edges.length)} edges`);
 console.log(`${baseline.name.padEnd(64)} p50 ${fmt(baseline.p50, 2).padStart(7)} ms  p95 ${fmt(baseline.p95, 2).padStart(7)} ms`);
-console.log(`${'operation'.padEnd(64)} ${'p50'.padStart(10)} ${'p95'.padStart(10)}  ÷ pk p95`);
+// Issue 35's goal is every row within 3× the primary-key read, at p50 and at p95: both ratios are printed.
+console.log(`${'operation'.padEnd(64)} ${'p50'.padStart(10)} ${'p95'.padStart(10)}  ÷ pk p50  ÷ pk p95`);
 for (const r of results) {
   const size = ringBytes.get(r.name);
   // Issue 35's goal for the adversarial answers, in absolute terms: p95 under 100 ms and the answer under 1 MB.
   const goal = size && (r.p95 < RING_GOAL_MS && size.bytes < RING_GOAL_BYTES ? 'goal met' : `GOAL MISSED (p95 < ${RING_GOAL_MS} ms, < 1 MB)`);
   const extra = size ? `  ${fmt(size.bytes)} bytes, ${fmt(size.edges)} edges${size.truncated ? ', truncated' : ''}; ${goal}` : '';
   console.log(
-    `${r.name.padEnd(64)} ${fmt(r.p50, 2).padStart(7)} ms ${fmt(r.p95, 2).padStart(7)} ms  ${`${fmt(r.p95 / baseline.p95, 1)}×`.padStart(7)}${extra}`,
+    `${r.name.padEnd(64)} ${fmt(r.p50, 2).padStart(7)} ms ${fmt(r.p95, 2).padStart(7)} ms  ${`${fmt(r.p50 / baseline.p50, 1)}×`.padStart(8)}  ${`${fmt(r.p95 / baseline.p95, 1)}×`.padStart(8)}${extra}`,
   );
 }
