@@ -15,6 +15,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { StreamedParts } from './streamParts.ts';
 
 /** A byte range, both ends included (as in an HTTP Range header). */
 export interface ByteRange {
@@ -80,8 +81,26 @@ export interface StoreMultipart {
   begin(key: string): Promise<string>;
   /** Sends a local file as part `n`; answers the part's ETag. The local file is removed. */
   putPart(key: string, uploadId: string, n: number, localPath: string): Promise<string>;
+  /**
+   * Sends a stream of unknown length as parts `first`, `first + 1`, … (at most `count`) of about
+   * `chunkBytes` each while it arrives, holding a bounded amount in memory (store/streamParts.ts).
+   * A stream shorter than minPartBytes sends nothing and comes back whole (`small`). A failure
+   * leaves only parts that no completion lists (the store drops them at completion or abort).
+   */
+  putStream(
+    key: string,
+    uploadId: string,
+    numbers: { first: number; count: number },
+    chunkBytes: number,
+    source: AsyncIterable<Buffer>,
+  ): Promise<StreamedParts>;
   /** Copies a stored file in as part `n` (inside the store); answers the part's ETag. */
   copyPart(key: string, uploadId: string, n: number, from: string): Promise<string>;
+  /**
+   * Every part the store holds for the upload, by number. Ceph's gateway (16.2) refuses to complete
+   * an upload holding a part the completion does not list (InvalidPart), though S3 drops such parts.
+   */
+  listParts(key: string, uploadId: string): Promise<{ n: number; etag: string; size: number }[]>;
   /** Joins the listed parts, in order, into the file `key`; parts not listed are dropped. */
   complete(key: string, uploadId: string, parts: readonly { n: number; etag: string }[]): Promise<void>;
   abort(key: string, uploadId: string): Promise<void>;
