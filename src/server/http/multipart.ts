@@ -3,22 +3,25 @@
  * temporary files (memory stays flat whatever the size) and removed after the response unless an
  * operation moved them into the blob store. A file part that arrives before the request's token is
  * spooled within per-request, per-address and per-process caps; the others after the caller is
- * authorised.
+ * authorised — straight into the blob store while they arrive where the operation says where
+ * (FileParams.streamTo: addPart), with no temporary file at all.
  */
 import type { Privilege } from '../../shared/privileges.ts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
 import type { PortalContext } from '../context.ts';
-import { callerOfRequest, tokenFrom } from './auth.ts';
+import { BlobStoreUnavailableError } from '../store/blobs.ts';
+import { callerOfRequest, tokenFrom, type Caller } from './auth.ts';
 import { grantsOthers, type Authority } from './authority.ts';
 import { printable, refuseParam, unstorable } from './boundary.ts';
 import { ApiError, forbidden, tokenRequired } from './errors.ts';
-import type { RawParams, UploadedFile } from './params.ts';
+import type { RawParams, StoredUpload, UploadedFile } from './params.ts';
 
 /**
  * The file parts an operation reads (declared beside its path in operation.ts). A multipart body
@@ -30,7 +33,28 @@ export interface FileParams {
   parts: Readonly<Record<string, number>>;
   /** The privilege the handler will require of the path's user (checked before any byte is stored). */
   privilege?: Privilege;
+  /**
+   * Where a part may go while it arrives, asked once the caller is authorised (so only when the
+   * token came before the part): a sink that stores the stream and says what it stored, or
+   * undefined to take the part as a temporary file as usual. The part's cap is checked before each
+   * chunk reaches the sink; a sink whose stream fails (over the cap, the client gone) keeps nothing.
+   */
+  streamTo?: (intake: PartIntake) => Promise<PartSink | undefined>;
 }
+
+/** What a streamTo decision can see: the request, its caller, the fields before the part. */
+export interface PartIntake {
+  req: FastifyRequest;
+  portal: PortalContext;
+  caller: Caller;
+  field: string;
+  /** The query string and the fields that came before this part. */
+  params: RawParams;
+  /** The most bytes the part may hold. */
+  limit: number;
+}
+
+export type PartSink = (source: AsyncIterable<Buffer>) => Promise<StoredUpload>;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,8 +82,19 @@ export function installMultipartBodies(app: FastifyInstance, portal: PortalConte
   app.addHook('onResponse', (req, _reply, done) => {
     const files = req.uploadedFiles ?? [];
     if (!files.length) return done();
-    Promise.all(files.map((f) => rm(f.path, { force: true }))).then(() => done(), done);
+    Promise.all(files.map((f) => discardUpload(portal, f))).then(() => done(), done);
   });
+}
+
+/**
+ * After the answer: the temporary file, or a file stored while it arrived that no row came to name.
+ * (Store parts of an object store's upload that no row names need nothing: no commit lists them.)
+ */
+async function discardUpload(portal: PortalContext, file: UploadedFile): Promise<void> {
+  if (file.path) await rm(file.path, { force: true });
+  const key = file.stored?.blobKey;
+  if (key && !file.stored?.claimed)
+    await portal.blobs.remove(key).catch((err: unknown) => portal.log.warn({ err, key }, 'could not remove an unused upload; retention will'));
 }
 
 /**
@@ -110,11 +145,12 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
   const held: HeldFile[] = [];
   const budget = beforeTokenBudget(req.ip);
   let authorised = false;
+  let caller: Caller | undefined;
   let tmpReady = false;
   const seen = new Set<string>();
   // Authorises the caller once a token is known; then the spooled files are the handler's.
   const authoriseWith = async (token: string) => {
-    await authoriseUpload(req, portal, token, declared!);
+    caller = await authoriseUpload(req, portal, token, declared!);
     authorised = true;
     for (const h of held.splice(0)) body[h.field] = h.file;
     budget.release();
@@ -168,9 +204,22 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
         new ApiError(413, cap && cap.bytes <= partCap ? cap.message : 'The uploaded file is larger than this service accepts.', [
           `'${field}' is larger than ${limit} bytes`,
         ]);
+      const withinCap = byteCap(limit, tooLarge);
+      const sink =
+        caller && declared?.streamTo
+          ? await declared.streamTo({ req, portal, caller, field, params: { ...((req.query ?? {}) as RawParams), ...body }, limit })
+          : undefined;
+      if (sink) {
+        file.path = '';
+        req.uploadedFiles.push(file);
+        await streamInto(sink, part.file, withinCap, file);
+        // Cut at busboy's cap: what was stored is removed after the answer (no row names it).
+        if (part.file.truncated) throw tooLarge();
+        body[field] = file;
+        continue;
+      }
       await ensureTmp();
       req.uploadedFiles.push(file);
-      const withinCap = byteCap(limit, tooLarge);
       // No token yet: spool within the budgets until one arrives (removed after the answer if none does).
       if (!authorised) held.push({ file, field });
       const check = authorised
@@ -194,7 +243,7 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
     // The rest of a refused body is not read: close the connection after the answer, or the client
     // (which cannot read the answer before it has sent its body) waits on a body nobody reads.
     reply.header('connection', 'close');
-    if (err instanceof ApiError) throw err;
+    if (err instanceof ApiError || err instanceof BlobStoreUnavailableError) throw err;
     const e = err as { code?: string; message?: string; statusCode?: number };
     if (req.uploadByteCap && e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, req.uploadByteCap.message, [e.message ?? 'too large']);
     if (e.code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, 'The uploaded file is larger than this service accepts.', [e.message ?? 'too large']);
@@ -203,6 +252,16 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
     budget.release();
   }
   return body;
+}
+
+/**
+ * The part through its cap into `sink`, as one chain of iterators (no stream between them: each
+ * hop costs per chunk): a part over its cap or cut off ends the sink's loop with its error (the sink
+ * then keeps nothing), and a sink that fails stops reading the part.
+ */
+async function streamInto(sink: PartSink, source: Readable, check: (n: number) => void, file: UploadedFile): Promise<void> {
+  file.stored = await sink(counted(check)(source));
+  file.size = file.stored.size;
 }
 
 /** Too many bytes before the token: a size refusal (413) that says how to send the file instead. */
@@ -237,14 +296,14 @@ function byteCap(limit: number, tooLarge: () => Error) {
  * The handler checks everything again with the object in hand; this only keeps strangers' bytes
  * off the disk.
  */
-async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string, declared: FileParams): Promise<void> {
+async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string, declared: FileParams): Promise<Caller> {
   const caller = await callerOfRequest(req, portal.db, token, portal.clock.now());
   if (declared.privilege && !caller.privileges.has(declared.privilege)) throw forbidden(`Requires the privilege ${declared.privilege}.`);
   const username = (req.params as Record<string, string | undefined>).username;
   // The path names the member by username or, as the Maps SDK does, by id (userPath.ts).
-  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase() || caller.userId === username) return;
+  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase() || caller.userId === username) return caller;
   const authority = req.routeOptions.config?.authority;
-  if (authority && grantsOthers(caller, authority, caller.orgId)) return;
+  if (authority && grantsOthers(caller, authority, caller.orgId)) return caller;
   throw forbidden(`Only ${username} can do this.`);
 }
 

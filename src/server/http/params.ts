@@ -7,13 +7,29 @@ import { z } from 'zod';
 import { checkParsedParams } from './boundary.ts';
 import { ApiError } from './errors.ts';
 
-/** A file part of a multipart request, already streamed to a temporary file. */
+/**
+ * A file part of a multipart request, already streamed to a temporary file (`path`) or, where the
+ * operation takes parts as they arrive (FileParams.streamTo), into the blob store (`stored`).
+ */
 export interface UploadedFile {
   kind: 'file';
+  /** The temporary file; '' when the part went into the store instead. */
   path: string;
   filename: string;
   mimetype: string;
   size: number;
+  stored?: StoredUpload;
+}
+
+/** A part the operation's streamTo put in the blob store while it arrived. */
+export interface StoredUpload {
+  /** A file of its own in the store, or null when the bytes are parts of the store's own multipart upload. */
+  blobKey: string | null;
+  /** Those parts, in order (empty for a file). */
+  storeParts: { n: number; etag: string }[];
+  size: number;
+  /** Set by the handler once a row names what was stored; otherwise the file is removed after the answer. */
+  claimed?: boolean;
 }
 
 export type RawParams = Record<string, unknown>;

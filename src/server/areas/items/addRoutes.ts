@@ -13,6 +13,7 @@ import { multipartLimits, type FileParams } from '../../http/multipart.ts';
 import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
+import { streamPart } from './streamedParts.ts';
 import { addPart, addPartParams, cancelUpload, commitParams, commitUpload, itemStatus, listParts } from './uploads.ts';
 
 const USER = `${REST}/content/users/:username`;
@@ -58,7 +59,8 @@ export function addItemRoutes(app: FastifyInstance): void {
     path: `${ITEM}/addPart`,
     authority: own(),
     params: addPartParams,
-    files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem' },
+    // A part whose token comes first is stored while it arrives (streamedParts.ts).
+    files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem', streamTo: streamPart },
     handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.username, path.itemId, params.partNum, params.file),
   });
 

@@ -4,21 +4,26 @@
  * commits (the parts are joined in order into one file, streamed — never held in memory — and
  * must run 1..N without gaps) or cancels. `status` reports partial | processing | completed |
  * failed for uploads and async jobs alike.
+ *
+ * A part whose token came first is stored while it arrives (streamedParts.ts); otherwise (the
+ * token after the file, as rest-js sends it) it comes as a temporary file and is moved in here.
+ * In an object store, large parts become parts of the item's upload there (storeNumbers.ts).
  */
-import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import type { StoredUpload, UploadedFile } from '../../http/params.ts';
 import { BlobStoreUnavailableError } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRow, uploadedFile } from './add.ts';
 import { itemNotFound } from './access.ts';
 import { findItem, lockItem, type ItemRow } from './repo.ts';
+import { joinParts, type PartRow } from './joinParts.ts';
+import { notPartial, selectStoreUpload, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
 
 export const addPartParams = z.object({
   partNum: wireInt(1, 10_000),
@@ -27,11 +32,8 @@ export const addPartParams = z.object({
 
 export const commitParams = itemFields;
 
-const notPartial = (row: ItemRow) =>
-  new ApiError(400, 'This item has no multipart upload in progress.', [`Item '${row.id}' is ${row.status}, not a multipart upload in progress.`]);
-
 /** The item, if it belongs to the path's user and the caller is that user. */
-async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<ItemRow> {
+export async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<ItemRow> {
   assertPathUser(caller, username);
   const row = await findItem(q, itemId);
   if (!row || row.owner_id !== caller.userId) throw itemNotFound(itemId);
@@ -41,11 +43,8 @@ async function ownUpload(q: Queryable, caller: Caller, username: string, itemId:
 
 export async function addPart(ctx: PortalContext, caller: Caller, username: string, itemId: string, partNum: number, file: UploadedFile) {
   await ownUpload(ctx.db, caller, username, itemId);
-  const multipart = ctx.blobs.multipart;
-  // A part the object store takes as a part of its own (5 MiB or more) goes straight into the item's
-  // upload there; commit then copies nothing. Smaller parts (and every part on disk) are files.
-  const stored: { blobKey: string | null; etag: string | null; size: number } =
-    multipart && file.size >= multipart.minPartBytes ? await sendStorePart(ctx, itemId, partNum, file) : await storePartFile(ctx, file);
+  if (file.stored) file.stored.claimed = true;
+  const stored = file.stored ?? (await storeSpooledPart(ctx, itemId, partNum, file));
   let old: string | null | undefined;
   try {
     old = await ctx.db.tx(async (q) => {
@@ -53,11 +52,13 @@ export async function addPart(ctx: PortalContext, caller: Caller, username: stri
       const row = await findItem(q, itemId);
       if (!row) throw itemNotFound(itemId);
       if (row.status !== 'partial') throw notPartial(row);
+      if (stored.storeParts.length) await checkStoreBlock(q, itemId, partNum, stored);
       const [prev] = await q.query<{ blob_key: string | null }>('SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
+      // The latest attempt's store parts replace the earlier one's (whose numbers no commit lists).
       await q.query(
-        `INSERT INTO item_parts (item_id, part_num, blob_key, etag, size) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, size = EXCLUDED.size`,
-        [itemId, partNum, stored.blobKey, stored.etag, stored.size],
+        `INSERT INTO item_parts (item_id, part_num, blob_key, etag, store_parts, size) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, store_parts = EXCLUDED.store_parts, size = EXCLUDED.size`,
+        [itemId, partNum, stored.blobKey, stored.storeParts[0]?.etag ?? null, stored.storeParts.length ? JSON.stringify(stored.storeParts) : null, stored.size],
       );
       return prev?.blob_key;
     });
@@ -69,47 +70,34 @@ export async function addPart(ctx: PortalContext, caller: Caller, username: stri
   return { success: true, id: itemId };
 }
 
-async function storePartFile(ctx: PortalContext, file: UploadedFile) {
+/**
+ * A streamed part's store parts lie in the block of the number read before its file (a field after
+ * the file could name another part).
+ */
+async function checkStoreBlock(q: Queryable, itemId: string, partNum: number, stored: StoredUpload): Promise<void> {
+  const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+  const block = upload && storeBlock(upload, partNum);
+  if (!stored.storeParts.every((p) => block && p.n >= block.first && p.n <= block.last))
+    throw badParam('partNum', 'differs from the partNum given before the file', 'Unable to add the part.');
+}
+
+/**
+ * A part that came as a temporary file. One the object store takes as a part of its own (5 MiB or
+ * more) goes into the item's upload there under a fresh number of its block, and commit copies
+ * nothing; smaller parts, every part on disk, and a part whose block has no number left are files.
+ */
+async function storeSpooledPart(ctx: PortalContext, itemId: string, partNum: number, file: UploadedFile): Promise<StoredUpload> {
+  const multipart = ctx.blobs.multipart;
+  if (multipart && file.size >= multipart.minPartBytes) {
+    const { upload, numbers } = await storeUploadWithNumbers(ctx, itemId, partNum, 1);
+    if (numbers) {
+      const etag = await multipart.putPart(upload.blob_key, upload.upload_id, numbers.first, file.path);
+      return { blobKey: null, storeParts: [{ n: numbers.first, etag }], size: file.size };
+    }
+  }
   const blobKey = ctx.blobs.newKey();
   const size = await ctx.blobs.adopt(blobKey, file.path);
-  return { blobKey, etag: null, size };
-}
-
-/** Sends the part into the item's upload in the object store, starting that upload with its first part. */
-async function sendStorePart(ctx: PortalContext, itemId: string, partNum: number, file: UploadedFile) {
-  const multipart = ctx.blobs.multipart!;
-  const upload = await ctx.db.tx(async (q) => {
-    await lockItem(q, itemId);
-    const row = await findItem(q, itemId);
-    if (!row) throw itemNotFound(itemId);
-    if (row.status !== 'partial') throw notPartial(row);
-    const [known] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
-    if (known) return known;
-    // Started under the item's lock: two first parts at once start one upload.
-    const started = { blob_key: ctx.blobs.newKey(), upload_id: '' };
-    started.upload_id = await multipart.begin(started.blob_key);
-    await q.query('INSERT INTO item_store_uploads (item_id, blob_key, upload_id, created) VALUES ($1, $2, $3, $4)', [
-      itemId,
-      started.blob_key,
-      started.upload_id,
-      ctx.clock.now(),
-    ]);
-    return started;
-  });
-  const etag = await multipart.putPart(upload.blob_key, upload.upload_id, partNum, file.path);
-  return { blobKey: null, etag, size: file.size };
-}
-
-interface StoreUpload {
-  blob_key: string;
-  upload_id: string;
-}
-
-interface PartRow {
-  part_num: number;
-  blob_key: string | null;
-  etag: string | null;
-  size: number;
+  return { blobKey, storeParts: [], size };
 }
 
 export async function listParts(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
@@ -140,7 +128,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
         type: 'is required',
       });
     }
-    const parts = await q.query<PartRow>('SELECT part_num, blob_key, etag, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
+    const parts = await q.query<PartRow>('SELECT part_num, blob_key, etag, store_parts, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
     if (!parts.length) throw badParam('partNum', 'no parts were uploaded: add part 1 before committing', 'Unable to commit the upload.');
     const missing = missingParts(parts.map((p) => p.part_num));
     if (missing.length) {
@@ -150,7 +138,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
     }
     await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
-    const [upload] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
+    const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
     return { parts, row, upload };
   });
   // 2. Join the parts into one blob.
@@ -205,75 +193,6 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
   return { success: true, id: itemId };
 }
 
-/**
- * The parts as one stored file. Without an upload in the store, the part files are joined by the
- * store (blobs.join). With one, the store completes it: every part but the last must then be a part
- * of it (a small last part is copied in, inside the store). Small parts between large ones (S3
- * refuses those) are the rare case: the store's parts are completed as one file and everything is
- * joined again in order, streamed through this process (`leftover` is that intermediate file).
- * A failure before the store completes its upload leaves everything as it was, for another commit.
- */
-async function joinParts(
-  ctx: PortalContext,
-  itemId: string,
-  parts: PartRow[],
-  upload: StoreUpload | undefined,
-): Promise<{ key: string; size: number; leftover: string[] }> {
-  const size = parts.reduce((sum, p) => sum + Number(p.size), 0);
-  const storeParts = parts.filter((p) => p.etag);
-  if (!upload || !storeParts.length) {
-    const key = ctx.blobs.newKey();
-    try {
-      await ctx.blobs.join(
-        key,
-        parts.map((p) => ({ key: p.blob_key!, size: Number(p.size) })),
-      );
-    } catch (err) {
-      await removeBlobs(ctx, [key]);
-      throw err;
-    }
-    if (upload) await ctx.blobs.multipart?.abort(upload.blob_key, upload.upload_id).catch(() => undefined);
-    return { key, size, leftover: [] };
-  }
-  const multipart = ctx.blobs.multipart!;
-  const last = parts.length - 1;
-  // upload_id '' : an earlier commit completed the store's upload and failed after it.
-  if (upload.upload_id && parts.every((p, i) => p.etag || i === last)) {
-    const list = [];
-    for (const p of parts) list.push({ n: p.part_num, etag: p.etag ?? (await multipart.copyPart(upload.blob_key, upload.upload_id, p.part_num, p.blob_key!)) });
-    await multipart.complete(upload.blob_key, upload.upload_id, list);
-    return { key: upload.blob_key, size, leftover: [] };
-  }
-  if (upload.upload_id) {
-    await multipart.complete(
-      upload.blob_key,
-      upload.upload_id,
-      storeParts.map((p) => ({ n: p.part_num, etag: p.etag! })),
-    );
-    // Done once: a commit tried again reads the completed file instead of completing again.
-    await ctx.db.query(`UPDATE item_store_uploads SET upload_id = '' WHERE item_id = $1`, [itemId]);
-  }
-  const key = ctx.blobs.newKey();
-  try {
-    await ctx.blobs.write(key, Readable.from(inOrder(ctx, parts, upload.blob_key)));
-  } catch (err) {
-    await removeBlobs(ctx, [key]);
-    throw err;
-  }
-  return { key, size, leftover: [upload.blob_key] };
-}
-
-/** The parts' bytes in order: a store part is its range of the completed upload, a small part its own file. */
-async function* inOrder(ctx: PortalContext, parts: PartRow[], completed: string): AsyncGenerator<Buffer> {
-  let offset = 0;
-  for (const p of parts) {
-    const size = Number(p.size);
-    const source = p.etag ? await ctx.blobs.open(completed, { start: offset, end: offset + size - 1 }) : await ctx.blobs.open(p.blob_key!);
-    if (p.etag) offset += size;
-    for await (const chunk of source) yield chunk as Buffer;
-  }
-}
-
 export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   await ownUpload(ctx.db, caller, username, itemId);
   const { row, discarded } = await discardUpload(ctx, itemId, actorOf(caller), { cancelledUpload: true });
@@ -298,7 +217,7 @@ export async function discardUpload(
     await lockItem(q, itemId);
     const row = await findItem(q, itemId);
     if (!row || row.status !== 'partial') return { row, keys: null };
-    const [upload] = await q.query<StoreUpload>('SELECT blob_key, upload_id FROM item_store_uploads WHERE item_id = $1', [itemId]);
+    const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
     const keys = [...(await deleteItemRow(q, itemId)), ...(upload ? [upload.blob_key] : [])];
     if (upload?.upload_id) abandoned = upload;
     await recordEvent(q, {

@@ -1,0 +1,105 @@
+/**
+ * Store part numbers of an item's upload in the object store (migration 025). The store joins parts
+ * in the order of their numbers, so item part n owns a block of them, and the completed file keeps
+ * the item parts' order whatever order they arrived in. Each attempt at an item part takes numbers
+ * of its block that no earlier attempt had: a store part number is never sent twice, so an attempt
+ * that failed halfway (the client gone after some of its store parts reached the store) leaves parts
+ * that the commit simply does not list — the store drops them when it completes the upload — and
+ * never bytes under a number the kept attempt uses.
+ */
+import type { PortalContext } from '../../context.ts';
+import type { Queryable } from '../../store/db.ts';
+import { ApiError } from '../../http/errors.ts';
+import { itemNotFound } from './access.ts';
+import { findItem, lockItem, type ItemRow } from './repo.ts';
+
+/**
+ * S3's highest part number, kept for the copy of a small last item part made at commit: the
+ * highest number is always the last part of the completed file, whichever item part is last, and a
+ * commit tried again copies over the same number (a stray small part anywhere else would make the
+ * upload impossible to complete on Ceph, which insists on every part being listed). Blocks end below it.
+ */
+export const LAST_PART_COPY = 10_000;
+/**
+ * Store part numbers of each item part in uploads started now: room for a part of 96 MiB streamed
+ * in 6 MiB store parts, or for a 32 MiB part sent three times, before an attempt must go another way.
+ */
+const STORE_PARTS_PER_ITEM_PART = 16;
+
+export interface StoreUpload {
+  blob_key: string;
+  upload_id: string;
+  /** Store part numbers each item part owns (1 in uploads started before streamed parts). */
+  parts_per_item_part: number;
+  /** Once a commit completed the store's upload with parts not kept: the parts it was completed of. */
+  completed_parts: { n: number; size: number }[] | null;
+}
+
+export const notPartial = (row: ItemRow) =>
+  new ApiError(400, 'This item has no multipart upload in progress.', [`Item '${row.id}' is ${row.status}, not a multipart upload in progress.`]);
+
+export const selectStoreUpload = 'SELECT blob_key, upload_id, parts_per_item_part, completed_parts FROM item_store_uploads WHERE item_id = $1';
+
+/** The block of store part numbers item part `partNum` owns, or undefined past the store's 9,999 (LAST_PART_COPY). */
+export function storeBlock(upload: StoreUpload, partNum: number): { first: number; last: number } | undefined {
+  const first = (partNum - 1) * upload.parts_per_item_part + 1;
+  const last = first + upload.parts_per_item_part - 1;
+  return last < LAST_PART_COPY ? { first, last } : undefined;
+}
+
+/**
+ * Takes `count` numbers of item part `partNum`'s block that no attempt had, under the item's lock
+ * (two attempts at once get different numbers); undefined when the block has fewer left — the
+ * attempt then goes another way (a file of its own, joined through the service at commit).
+ */
+async function takeStoreNumbers(
+  q: Queryable,
+  itemId: string,
+  upload: StoreUpload,
+  partNum: number,
+  count: number,
+): Promise<{ first: number; count: number } | undefined> {
+  const block = storeBlock(upload, partNum);
+  if (!block) return undefined;
+  const [row] = await q.query<{ used: number }>('SELECT used FROM item_part_store_numbers WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
+  const used = row?.used ?? 0;
+  if (block.first + used + count - 1 > block.last) return undefined;
+  await q.query(
+    `INSERT INTO item_part_store_numbers (item_id, part_num, used) VALUES ($1, $2, $3)
+     ON CONFLICT (item_id, part_num) DO UPDATE SET used = EXCLUDED.used`,
+    [itemId, partNum, used + count],
+  );
+  return { first: block.first + used, count };
+}
+
+/**
+ * The item's upload in the object store (started under the item's lock by the first part that needs
+ * it, so two first parts at once start one), and `count` fresh numbers of part `partNum`'s block.
+ */
+export async function storeUploadWithNumbers(
+  ctx: PortalContext,
+  itemId: string,
+  partNum: number,
+  count: number,
+): Promise<{ upload: StoreUpload; numbers: { first: number; count: number } | undefined }> {
+  const multipart = ctx.blobs.multipart!;
+  return ctx.db.tx(async (q) => {
+    await lockItem(q, itemId);
+    const row = await findItem(q, itemId);
+    if (!row) throw itemNotFound(itemId);
+    if (row.status !== 'partial') throw notPartial(row);
+    let [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+    if (!upload) {
+      upload = { blob_key: ctx.blobs.newKey(), upload_id: '', parts_per_item_part: STORE_PARTS_PER_ITEM_PART, completed_parts: null };
+      upload.upload_id = await multipart.begin(upload.blob_key);
+      await q.query('INSERT INTO item_store_uploads (item_id, blob_key, upload_id, created, parts_per_item_part) VALUES ($1, $2, $3, $4, $5)', [
+        itemId,
+        upload.blob_key,
+        upload.upload_id,
+        ctx.clock.now(),
+        upload.parts_per_item_part,
+      ]);
+    }
+    return { upload, numbers: await takeStoreNumbers(q, itemId, upload, partNum, count) };
+  });
+}
