@@ -94,6 +94,49 @@ describe('the walk stops at what the caller may see', () => {
   });
 });
 
+describe('a walk steps only from dependents something uses', () => {
+  // The walk takes no step from a dependent the index counts no dependents for (edges.ts leaves):
+  // each way a dependent can have dependents of its own must still be followed, to its depth.
+  it("by id, by the map's service URL and by a relationship: found at depth 2; a hidden one counted for the owner", async () => {
+    const start = await add('user1', { title: 'Leaf-walk layer', type: 'Feature Service', url: url('LeafWalk') }, 'everyone');
+    const map = await add('user1', { title: 'Leaf-walk map', type: 'Web Map', text: webMap(start) }, 'everyone');
+    const service = await add('user1', { title: 'Leaf-walk view', type: 'Feature Service', url: url('LeafWalkView') }, 'everyone');
+    const source = await svc.post(
+      'content/users/user1/addRelationship',
+      { originItemId: service, destinationItemId: start, relationshipType: 'Service2Service' },
+      tokens.user1,
+    );
+    expect(source.success, JSON.stringify(source)).toBe(true);
+    const byUrl = await add(
+      'user1',
+      { title: 'Leaf-walk map of the view', type: 'Web Map', text: JSON.stringify({ operationalLayers: [{ url: `${url('LeafWalkView')}/0` }] }) },
+      'everyone',
+    );
+    const form = await add('user1', { title: 'Leaf-walk form', type: 'Form' }, 'everyone');
+    const rel = await svc.post(
+      'content/users/user1/addRelationship',
+      { originItemId: form, destinationItemId: map, relationshipType: 'Survey2Data' },
+      tokens.user1,
+    );
+    expect(rel.success, JSON.stringify(rel)).toBe(true);
+    const hiddenApp = await add('admin', { title: 'Leaf-walk private app', type: 'Web Mapping Application', text: webApp(map) });
+    const a = await ask(start, 'dependents', 'user1', { transitive: 'true' });
+    expect(a.items.map((n) => n.title).sort()).toEqual(['Leaf-walk form', 'Leaf-walk map', 'Leaf-walk map of the view', 'Leaf-walk view']);
+    expect(a.items.map((n) => [n.id, n.depth]).sort()).toEqual(
+      [
+        [map, 1],
+        [service, 1],
+        [byUrl, 2],
+        [form, 2],
+      ].sort(),
+    );
+    expect(a).toMatchObject({ hidden: 1, truncated: false });
+    expect(JSON.stringify(a)).not.toContain(hiddenApp);
+    // Direct only: what the dependents' dependents are is not asked, and not counted.
+    expect(await ask(start, 'dependents', 'user1')).toMatchObject({ hidden: 0, truncated: false });
+  });
+});
+
 describe('another organization', () => {
   let partnerMap: string;
   let demoLayer: string;

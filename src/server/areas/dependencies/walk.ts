@@ -102,7 +102,8 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
       if (edges.size >= maxEdges) truncated = true;
       else edges.set(`${e.from}\n${e.to}\n${e.kind}`, e);
     }
-    frontier = found;
+    // A dependent nothing uses is not stepped from (edges.ts leaves): most of a walk's last level.
+    frontier = found.filter((id) => !s.leaves.has(id));
   }
   // A transitive walk that maxDepth stopped with further (visible) items to go (a direct answer is no bounded walk).
   if (!truncated && frontier.length && transitive) {
