@@ -36,6 +36,11 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          // Files share a worker's module cache: each file re-importing the whole service cost more than
+          // its tests (24 area files: 201 s → 54 s wall, 157 → 89 s CPU). Every file starts its own
+          // services on fresh databases, so nothing a test relies on lives in module state; the few
+          // module-level caches (prepared statements, keep-alive agents) are keyed by what they cache.
+          isolate: false,
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...INFRA_TESTS],
           testTimeout: 30_000,
