@@ -23,6 +23,7 @@ import { indexItemReferences } from '../dependencies/indexer.ts';
 import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder } from './repo.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
+import { keepUploadedFile } from './uploadedFiles.ts';
 
 export const uploadedFile = z.custom<UploadedFile>(
   (v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file',
@@ -285,9 +286,9 @@ async function addItemWith(
   const id = p.id ?? hexId();
   const now = ctx.clock.now();
   const file = p.file;
-  const blobKey = file ? ctx.blobs.newKey() : undefined;
-  let size = 0;
-  if (file && blobKey) size = await ctx.blobs.adopt(blobKey, file.path);
+  const kept = file ? await keepUploadedFile(ctx, file) : undefined;
+  const blobKey = kept?.key;
+  const size = kept?.size ?? 0;
   const fileName = file ? p.filename || file.filename : undefined;
   const isAsync = !!p.dataUrl;
   const statusMessage = isAsync ? `Downloading ${p.dataUrl}` : undefined;

@@ -14,6 +14,7 @@ import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { streamPart } from './streamedParts.ts';
+import { streamItemFile } from './uploadedFiles.ts';
 import { addPart, addPartParams, cancelUpload, commitParams, commitUpload, itemStatus, listParts } from './uploads.ts';
 
 const USER = `${REST}/content/users/:username`;
@@ -25,7 +26,12 @@ const CHUNK_CAPPED = new Set([`${USER}/addItem`, `${USER}/:folderId/addItem`, `$
 const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
 
 /** addItem's file parts: the item's file and its thumbnail image, only into the caller's own content. */
-const ITEM_FILES: FileParams = { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, privilege: 'portal:user:createItem' };
+const ITEM_FILES: FileParams = {
+  parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES },
+  privilege: 'portal:user:createItem',
+  // A file whose token comes first is written in its place as it arrives (on disk: uploadedFiles.ts).
+  streamTo: streamItemFile,
+};
 
 export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 

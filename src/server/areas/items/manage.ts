@@ -26,6 +26,7 @@ import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, lockItem, type ItemRow } from './repo.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
+import { keepUploadedFile, streamItemFile } from './uploadedFiles.ts';
 import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { replacedReferences } from '../../../shared/references/replaced.ts';
@@ -206,8 +207,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
     await setColumns(q, row.id, cols);
     if (p.file) {
       if (row.data_blob) oldBlobs.push(row.data_blob);
-      const key = ctx.blobs.newKey();
-      const size = await ctx.blobs.adopt(key, p.file.path);
+      const { key, size } = await keepUploadedFile(ctx, p.file);
       await setColumns(q, row.id, {
         data_kind: 'file',
         data_text: null,
@@ -353,7 +353,8 @@ export function itemManageRoutes(app: FastifyInstance): void {
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
       // A new file and thumbnail; an administrator who may update others' items may send them too.
-      files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES } },
+      // A file whose token comes first is written in its place as it arrives (on disk: uploadedFiles.ts).
+      files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, streamTo: streamItemFile },
       handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
     });
     operation(app, {

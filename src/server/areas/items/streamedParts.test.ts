@@ -3,7 +3,8 @@
  * streamTo, streamedParts.ts): no temporary file, a `.partial` renamed at its end. A part over its
  * cap and a client gone in the middle of a part leave nothing; the part sent again after that is the
  * one committed. With the token after the file (rest-js), the part still comes through a temporary
- * file. The same in an object store: streamedParts.s3.test.ts.
+ * file. The same in an object store: streamedParts.s3.test.ts. addItem's and update's file, token
+ * first, is written in its place too (uploadedFiles.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
@@ -90,5 +91,42 @@ describe('a part with its token after the file (rest-js addItemPart)', () => {
     const read = await commitAndRead(t.svc, t.token, id, 'Token last');
     expect(read.committed).toEqual({ success: true, id });
     expect(read.bytes.equals(part)).toBe(true);
+  }, 60_000);
+});
+
+describe('addItem and update with the token before the file, on disk', () => {
+  /** addItem, then update, of a file as a form (the token where asked); answers the item's bytes after each. */
+  async function addThenUpdate(tokenAt: 'first' | 'last', first: Buffer, second: Buffer) {
+    const send = async (op: string, bytes: Buffer, fields: Record<string, string>) => {
+      const form = new FormData();
+      form.set('f', 'json');
+      if (tokenAt === 'first') form.set('token', t.token);
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      form.set('file', new Blob([new Uint8Array(bytes)]), 'data.csv');
+      if (tokenAt === 'last') form.set('token', t.token);
+      return (await (await fetch(`${t.rest}/content/users/user1/${op}`, { method: 'POST', body: form })).json()) as { id?: string; success?: boolean };
+    };
+    const read = async (id: string) => (await t.svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${id}/data?token=${t.token}` })).rawPayload;
+    const added = await send('addItem', first, { title: `Streamed ${tokenAt}`, type: 'CSV' });
+    expect(added.success).toBe(true);
+    const afterAdd = await read(added.id!);
+    expect((await send(`items/${added.id}/update`, second, {})).success).toBe(true);
+    return { afterAdd, afterUpdate: await read(added.id!) };
+  }
+
+  it('writes the file in its place as it arrives: no temporary file', async () => {
+    const [first, second] = [randomBytes(12 * MiB), randomBytes(3 * MiB)];
+    const read = await addThenUpdate('first', first, second);
+    expect(read.afterAdd.equals(first)).toBe(true);
+    expect(read.afterUpdate.equals(second)).toBe(true);
+    expect(t.tmpSeen).toEqual([]);
+  }, 60_000);
+
+  it('with the token after the file, spools it as before', async () => {
+    const [first, second] = [randomBytes(2 * MiB), randomBytes(MiB)];
+    const read = await addThenUpdate('last', first, second);
+    expect(read.afterAdd.equals(first)).toBe(true);
+    expect(read.afterUpdate.equals(second)).toBe(true);
+    expect(t.tmpSeen.length).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -5,12 +5,10 @@
  * `.partial`, renamed at its end), in an object store as fresh store parts of the item's upload
  * there (storeNumbers.ts). No temporary file, and no whole part in memory.
  */
-import { Readable } from 'node:stream';
-import type { PortalContext } from '../../context.ts';
 import type { PartIntake, PartSink } from '../../http/multipart.ts';
-import type { StoredUpload } from '../../http/params.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import { notPartial, storeUploadWithNumbers } from './storeNumbers.ts';
+import { storeStreamAsFile } from './uploadedFiles.ts';
 import { ownUpload } from './uploads.ts';
 
 const MiB = 1024 * 1024;
@@ -50,9 +48,3 @@ export async function streamPart({ req, portal: ctx, caller, params, limit }: Pa
 
 /** A request is its part plus boundaries and a few fields: a part at its cap still streams. */
 const LENGTH_SLACK = 64 * 1024;
-
-async function storeStreamAsFile(ctx: PortalContext, source: AsyncIterable<Buffer> | Buffer[]): Promise<StoredUpload> {
-  const blobKey = ctx.blobs.newKey();
-  const size = await ctx.blobs.write(blobKey, Readable.from(source));
-  return { blobKey, storeParts: [], size };
-}
