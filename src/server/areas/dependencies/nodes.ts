@@ -99,6 +99,22 @@ export async function visibleRows(
   return { visible, hidden };
 }
 
+/**
+ * The node row of the item asked about, if the caller may see it, and the caller's groups (as
+ * items/service.ts groupIdsOf reads them), in one statement: the walk decides every item's
+ * visibility with them. No row: no such item, or one the caller may not see (one answer for both).
+ */
+export async function startOfWalk(q: Queryable, id: string, caller: Caller | null): Promise<{ row: NodeRow | undefined; groups: ReadonlySet<string> }> {
+  const [found] = await q.query<NodeRow & { caller_groups: string[] }>(
+    `SELECT n.*, ARRAY(SELECT m.group_id FROM group_members m WHERE m.user_id = $2) AS caller_groups FROM (${SELECT_NODE} WHERE i.id = $1) n`,
+    [id, caller?.userId ?? null],
+  );
+  if (!found) return { row: undefined, groups: new Set() };
+  const { caller_groups, ...row } = found;
+  const groups = new Set(caller_groups);
+  return { row: mayViewNode(row, caller, groups) ? row : undefined, groups };
+}
+
 /** Whether the caller may see the item of a node row: the one rule for every item a dependency answer meets. */
 export function mayViewNode(row: NodeRow, caller: Caller | null, callerGroups: ReadonlySet<string>): boolean {
   // canViewItem reads access, owner, organization and group shares: the node row has them all.

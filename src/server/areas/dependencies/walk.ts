@@ -24,9 +24,8 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
-import { groupIdsOf } from '../items/service.ts';
 import { edgesInto, edgesOutOf, urlReferencesOf, type Step } from './edges.ts';
-import { mayViewNode, nodeOf, visibleRows, type NodeRow } from './nodes.ts';
+import { mayViewNode, nodeOf, startOfWalk, visibleRows, type NodeRow } from './nodes.ts';
 
 export type Direction = DependencyAnswer['direction'];
 
@@ -128,12 +127,12 @@ export async function dependencyAnswer(
   p: DependencyParams,
 ): Promise<DependencyAnswer> {
   const q = ctx.db;
-  // The caller's groups are read once: for the item asked about (the rule visibleItem applies) and for the walk's items.
-  const viewer = { caller, groups: caller ? await groupIdsOf(q, caller.userId) : new Set<string>() };
+  // The caller's groups are read once, with the item asked about: for it (the rule visibleItem applies) and for the walk's items.
   // Its listed columns only: a web map's data can be megabytes, which the answer never shows.
-  const item = (await visibleRows(q, [itemId], caller, viewer.groups)).visible.get(itemId);
+  const { row: item, groups } = await startOfWalk(q, itemId, caller);
   // Hidden or no such item: one answer (no way to learn whether an id exists).
   if (!item) throw itemNotFound(itemId);
+  const viewer = { caller, groups };
   const maxDepth = p.transitive ? p.maxDepth : 1;
   const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer);
 
