@@ -387,12 +387,13 @@ describe('uploads, jobs, proxy windows and files', () => {
     await age(orphan, 25 * HOUR);
     await age(recent, HOUR);
 
-    // A real upload over HTTP, held open half-way while the sweep runs.
+    // A real upload over HTTP, held open half-way while the sweep runs; its token after the file, as
+    // rest-js sends it, so that the file is spooled (with the token first it is written in its place).
     const rest = await svc.listen();
     const token = await svc.tokenFor('admin');
     const boundary = `----soak${randomUUID()}`;
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="f"\r\n\r\njson\r\n--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nslow\r\n--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nCSV\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="slow.csv"\r\nContent-Type: text/csv\r\n\r\n`;
-    const tail = `\r\n--${boundary}--\r\n`;
+    const tail = `\r\n--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n--${boundary}--\r\n`;
     let release!: () => void;
     const body = Readable.from(
       (async function* () {
@@ -404,7 +405,7 @@ describe('uploads, jobs, proxy windows and files', () => {
       })(),
     );
     const before = new Set(await readdir(ctx.tmpDir));
-    const answer = fetch(`${rest}/content/users/admin/addItem?token=${token}`, {
+    const answer = fetch(`${rest}/content/users/admin/addItem`, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
       body: Readable.toWeb(body) as ReadableStream,
