@@ -4,6 +4,7 @@
  * operations and a few extras (marked) that real clients ignore.
  */
 import { z } from 'zod';
+import { privileges, type Authority } from '../authority.ts';
 import { jsonObject, pagingParams } from './wire.ts';
 
 export const COLLABORATION_LIMITS = {
@@ -151,3 +152,24 @@ export interface RemoveParticipantAnswer {
   /** Local extra: the workspaces that stopped exchanging with the participant. */
   workspacesStopped: { id: string; name: string }[];
 }
+
+/**
+ * Who may call each collaboration operation (`portals/<orgId>/collaborations/…`): the
+ * organization's members holding manageCollaborations. The service declares its routes with these
+ * entries; the console asks the same ones (lib/can.ts).
+ */
+export const COLLABORATION_OPERATIONS = {
+  listCollaborations: privileges('portal:admin:manageCollaborations'),
+  createCollaboration: privileges('portal:admin:manageCollaborations'),
+  collaborationInvitations: privileges('portal:admin:manageCollaborations'),
+  acceptCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
+  collaboration: privileges('portal:admin:manageCollaborations'),
+  collaborationParticipants: privileges('portal:admin:manageCollaborations'),
+  collaborationParticipant: privileges('portal:admin:manageCollaborations'),
+  removeCollaborationParticipant: privileges('portal:admin:manageCollaborations'),
+  removeCollaborationParticipation: privileges('portal:admin:manageCollaborations'),
+  collaborationWorkspaces: privileges('portal:admin:manageCollaborations'),
+  addCollaborationWorkspace: privileges('portal:admin:manageCollaborations'),
+  inviteCollaborationParticipant: privileges('portal:admin:manageCollaborations'),
+  collaborationEvents: privileges('portal:admin:manageCollaborations'),
+} as const satisfies Record<string, Authority>;

@@ -1,5 +1,6 @@
 /** The organization record (`portals/self`, `portals/<orgId>`), facts §2.2. */
 import { z } from 'zod';
+import { member, own, privileges, type Authority } from '../authority.ts';
 import { allowedOriginsParam } from './allowedOrigins.ts';
 import { wireBool, wireInt } from './wire.ts';
 import type { PortalUser } from './users.ts';
@@ -108,3 +109,16 @@ export const updatePortalParams = z.object({
   /** Local operation: marks the organization verified (public_authoritative needs a public, verified organization). */
   isVerified: wireBool.optional(),
 });
+
+/**
+ * Who may call each organization operation (`portals/…`): the catalogues are anyone's, the record
+ * and its settings any member's, and changing them needs manageWebsite. The service declares its
+ * routes with these entries; the console asks the same ones (lib/can.ts).
+ */
+export const PORTAL_OPERATIONS = {
+  regions: own(),
+  languages: own(),
+  portalSettings: member(),
+  portal: member(),
+  updatePortal: privileges('portal:admin:manageWebsite'),
+} as const satisfies Record<string, Authority>;

@@ -1,5 +1,6 @@
 /** Custom roles and their privileges (spec §4.6, §4.10; facts §3.5). */
 import { z } from 'zod';
+import { defaultAdmin, member, type Authority } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
 import { pagingParams, wireBool } from './wire.ts';
 
@@ -34,3 +35,18 @@ export interface Role {
   builtIn?: boolean;
   memberCount?: number;
 }
+
+/**
+ * Who may call each role operation (`portals/<orgId>/roles`, `…/roles/<roleId>/…`): any member of
+ * the organization reads its roles; only default administrators create, change or delete them.
+ * The service declares its routes with these entries; the console asks the same ones (lib/can.ts).
+ */
+export const ROLE_OPERATIONS = {
+  listRoles: member(),
+  role: member(),
+  rolePrivileges: member(),
+  createRole: defaultAdmin(),
+  updateRole: defaultAdmin(),
+  setRolePrivileges: defaultAdmin(),
+  deleteRole: defaultAdmin(),
+} as const satisfies Record<string, Authority>;

@@ -1,5 +1,6 @@
 /** New-member defaults (spec §4.13; facts §3.11). */
 import { z } from 'zod';
+import { privileges, type Authority } from '../authority.ts';
 import { USER_LICENSE_TYPES } from './users.ts';
 import { commaList, jsonObject } from './wire.ts';
 
@@ -37,3 +38,14 @@ export interface UserDefaultSettings {
   apps: { itemId: string; entitlements?: string[] }[];
   appBundles: { itemId: string }[];
 }
+
+/**
+ * Who may call each new-member-defaults operation (`portals/<orgId>/userDefaultSettings`…): the
+ * organization's members holding manageSecurity. The service declares its routes with these
+ * entries; the console asks the same ones (lib/can.ts).
+ */
+export const USER_DEFAULTS_OPERATIONS = {
+  userDefaultSettings: privileges('portal:admin:manageSecurity'),
+  setUserDefaultSettings: privileges('portal:admin:manageSecurity'),
+  deleteUserDefaultSettings: privileges('portal:admin:manageSecurity'),
+} as const satisfies Record<string, Authority>;

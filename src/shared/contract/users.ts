@@ -1,5 +1,6 @@
 /** Members: the user record, sign-in, member lists, account creation and role changes. */
 import { z } from 'zod';
+import { defaultAdmin, ownerOr, own, privileges, visible, type Authority, type AuthorityHolder } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
 import { BASE_ROLES } from '../privileges.ts';
 import { commaList, pagingParams, sortOrder, wireBool, wireInt } from './wire.ts';
@@ -164,4 +165,61 @@ export interface TokenResponse {
   token: string;
   expires: number;
   ssl: boolean;
+}
+
+/**
+ * Who may call each member operation (`community/self`, `community/users/…`, `portals/<orgId>/users`…):
+ * members are visible within their organization (viewUsers widens what of them is shown), and each
+ * administrative action names its privilege. The service declares its routes with these entries;
+ * the console asks the same ones (client lib/can.ts).
+ */
+export const MEMBER_OPERATIONS = {
+  self: own(),
+  user: visible('portal:admin:viewUsers'),
+  /** The member, or whoever may view the organization's items (they see every item the tags come from). */
+  userTags: ownerOr('portal:admin:viewItems'),
+  searchCommunityUsers: visible('portal:admin:viewUsers'),
+  orgUsers: visible('portal:admin:viewUsers'),
+  searchOrgUsers: visible('portal:admin:viewUsers'),
+  updateUserRole: privileges('portal:admin:changeUserRoles'),
+  updateUserLicenseType: privileges('portal:admin:manageLicenses'),
+  disableUser: privileges('portal:admin:disableUsers'),
+  enableUser: privileges('portal:admin:disableUsers'),
+  deleteUser: privileges('portal:admin:deleteUsers'),
+  createUser: privileges('portal:admin:inviteUsers'),
+  /** Lifting the sign-in waits on a member (a local extra; docs/security.md "Sign-in throttling"). */
+  unlockSignIn: defaultAdmin(),
+} as const satisfies Record<string, Authority>;
+
+/** The operations that act on another member's account, where the rules of memberActionRefusal apply too. */
+export const MEMBER_ACCOUNT_OPERATIONS = [
+  'updateUserRole',
+  'disableUser',
+  'enableUser',
+  'deleteUser',
+] as const satisfies readonly (keyof typeof MEMBER_OPERATIONS)[];
+
+/**
+ * An administrator's account: org_admin without a custom role. A custom role holding an
+ * administrative privilege is org_admin on the wire too, and is not one (facts §1.9).
+ */
+export const isAdministratorAccount = (m: { role: string; roleId?: string | null }): boolean => m.role === 'org_admin' && !m.roleId;
+
+/** The member an action on an account falls on, as its rules read them. */
+export interface AccountActedOn {
+  /** The actor's own account. */
+  own: boolean;
+  /** An administrator's account (isAdministratorAccount). */
+  administrator: boolean;
+}
+
+/**
+ * Why `actor` may not disable, enable, delete or change the role of this account beyond the
+ * operation's privilege, or null: nobody acts so on their own account, and an administrator's
+ * account is acted on only by a default administrator. Each half words the refusal.
+ */
+export function memberActionRefusal(actor: Pick<AuthorityHolder, 'isDefaultAdmin'>, account: AccountActedOn): 'ownAccount' | 'administrator' | null {
+  if (account.own) return 'ownAccount';
+  if (account.administrator && !actor.isDefaultAdmin) return 'administrator';
+  return null;
 }

@@ -1,5 +1,6 @@
 /** Organization webhooks (spec §2, §4.3, §6; facts §3.3, §6). */
 import { z } from 'zod';
+import { privileges, type Authority } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
 import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
@@ -260,3 +261,25 @@ export interface FederatedServiceRecord {
   owner: string;
   webhookCount: number;
 }
+
+/**
+ * Who may call each webhook operation (`portals/<orgId>/webhooks/…`): the organization's members
+ * holding manageWebhooks. The service declares its routes with these entries; the console asks
+ * the same entries (client lib/can.ts) before offering an action.
+ */
+export const WEBHOOK_OPERATIONS = {
+  listWebhooks: privileges('portal:admin:manageWebhooks'),
+  createWebhook: privileges('portal:admin:manageWebhooks'),
+  webhookSettings: privileges('portal:admin:manageWebhooks'),
+  updateWebhookSettings: privileges('portal:admin:manageWebhooks'),
+  webhook: privileges('portal:admin:manageWebhooks'),
+  updateWebhook: privileges('portal:admin:manageWebhooks'),
+  deleteWebhook: privileges('portal:admin:manageWebhooks'),
+  activateWebhook: privileges('portal:admin:manageWebhooks'),
+  deactivateWebhook: privileges('portal:admin:manageWebhooks'),
+  webhookNotificationStatus: privileges('portal:admin:manageWebhooks'),
+  redeliverWebhookNotification: privileges('portal:admin:manageWebhooks'),
+  testWebhook: privileges('portal:admin:manageWebhooks'),
+  /** The organization's service webhooks (federated servers' own; federation area). */
+  listServiceWebhooks: privileges('portal:admin:manageWebhooks'),
+} as const satisfies Record<string, Authority>;

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
-import { generateTokenParams } from '../../../shared/contract/users.ts';
+import { generateTokenParams, MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { own } from '../../http/authority.ts';
 import { oauth2Paths } from '../oauth/paths.ts';
-import { generateToken, revokeToken, UNLOCK_SIGN_IN, unlockSignIn } from './service.ts';
+import { generateToken, revokeToken, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
 
 export function authRoutes(app: FastifyInstance): void {
@@ -37,7 +37,7 @@ export function authRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/community/users/:username/unlockSignIn`,
-    authority: UNLOCK_SIGN_IN,
+    authority: MEMBER_OPERATIONS.unlockSignIn,
     localOnly: true,
     params: z.object({}),
     handler: ({ caller, path, portal }) => unlockSignIn(portal, caller, path.username),

@@ -4,11 +4,11 @@
  * so a stranger's failures never shut the owner out at another address.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TokenResponse } from '../../../shared/contract/users.ts';
+import { MEMBER_OPERATIONS, type TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { defaultAdmin, grantsOthers } from '../../http/authority.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -104,16 +104,16 @@ export async function revokeToken(ctx: PortalContext, token: string): Promise<{ 
  * `community/users/<user>/unlockSignIn` (local extra: the public API has no such operation). ArcGIS
  * reserves managing members' sign-in (enable, disable) to the organization's administrators; here
  * only default administrators may lift the waits, since a partial administrator (say one holding
- * portal:admin:updateUsers) could otherwise undo the throttling of an account being guessed.
+ * portal:admin:updateUsers) could otherwise undo the throttling of an account being guessed
+ * (MEMBER_OPERATIONS.unlockSignIn).
  */
-export const UNLOCK_SIGN_IN = defaultAdmin();
 
 export async function unlockSignIn(
   ctx: PortalContext,
   caller: Caller,
   username: string,
 ): Promise<{ success: true; username: string; sourcesUnlocked: number }> {
-  if (!grantsOthers(caller, UNLOCK_SIGN_IN, caller.orgId)) throw forbidden("Only a default administrator can unlock a member's sign-in.");
+  if (!grantsOthers(caller, MEMBER_OPERATIONS.unlockSignIn, caller.orgId)) throw forbidden("Only a default administrator can unlock a member's sign-in.");
   const member = await findUser(ctx.db, username);
   if (!member || member.org_id !== caller.orgId) throw userNotFound(username);
   const now = ctx.clock.now();

@@ -11,6 +11,7 @@ import {
   acceptInvitationParams,
   addWorkspaceParams,
   collaborationListParams,
+  COLLABORATION_OPERATIONS,
   createCollaborationParams,
   inviteParticipantParams,
   type InvitationRecord,
@@ -22,7 +23,6 @@ import { listCollaborationEvents, listCollaborations, listLinks, listParticipant
 import {
   acceptInvitation,
   addWorkspace,
-  COLLABORATION_MANAGERS,
   COLLABORATION_ORG,
   createCollaboration,
   inviteParticipant,
@@ -47,7 +47,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.listCollaborations,
     target: COLLABORATION_ORG,
     extras: COLLABORATION_EXTRAS.map((f) => `collaborations.${f}`),
     params: collaborationListParams,
@@ -61,7 +61,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createCollaboration`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.createCollaboration,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: createCollaborationParams,
@@ -71,7 +71,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${BASE}/invitations`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaborationInvitations,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: none,
@@ -98,7 +98,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/acceptInvitation`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.acceptCollaborationInvitation,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: acceptInvitationParams,
@@ -108,7 +108,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ONE,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaboration,
     target: COLLABORATION_ORG,
     extras: COLLABORATION_EXTRAS,
     params: none,
@@ -118,7 +118,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaborationParticipants,
     target: COLLABORATION_ORG,
     extras: ['participants.workspaces'],
     params: collaborationListParams,
@@ -133,7 +133,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/participants/:portalId`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaborationParticipant,
     target: COLLABORATION_ORG,
     extras: ['workspaces'],
     params: none,
@@ -149,7 +149,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/participants/:portalId/remove`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.removeCollaborationParticipant,
     target: COLLABORATION_ORG,
     extras: ['workspacesStopped'],
     params: none,
@@ -159,7 +159,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/removeParticipation`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.removeCollaborationParticipation,
     target: COLLABORATION_ORG,
     extras: ['workspacesStopped'],
     params: none,
@@ -169,7 +169,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/workspaces`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaborationWorkspaces,
     target: COLLABORATION_ORG,
     extras: ['workspaces.participants'],
     params: collaborationListParams,
@@ -185,7 +185,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/addWorkspace`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.addCollaborationWorkspace,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: addWorkspaceParams,
@@ -195,7 +195,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ONE}/inviteParticipant`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.inviteCollaborationParticipant,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: inviteParticipantParams,
@@ -205,7 +205,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ONE}/events`,
-    authority: COLLABORATION_MANAGERS,
+    authority: COLLABORATION_OPERATIONS.collaborationEvents,
     target: COLLABORATION_ORG,
     localOnly: true,
     params: collaborationListParams,

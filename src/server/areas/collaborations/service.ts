@@ -24,7 +24,6 @@ import { COLLABORATION_LIMITS, workspaceConfig } from '../../../shared/contract/
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, notFound } from '../../http/errors.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
@@ -45,11 +44,10 @@ import {
   type WorkspaceRow,
 } from './repo.ts';
 
-/** Collaborations are managed by the organization's members holding manageCollaborations. */
-export const COLLABORATION_MANAGERS = privileges('portal:admin:manageCollaborations');
 /**
- * What they act on: the organization in the path (`self` is the caller's own), decided by
- * operation() with COLLABORATION_MANAGERS before any handler runs.
+ * What every collaboration operation acts on: the organization in the path (`self` is the
+ * caller's own), decided by operation() with its entry of COLLABORATION_OPERATIONS
+ * (shared/contract/collaborations.ts) before any handler runs.
  */
 export const COLLABORATION_ORG = orgTarget({ otherOrg: "Only the organization's own administrators manage its collaborations." }, { self: true });
 

@@ -17,6 +17,7 @@ import {
   editServiceWebhookParams,
   listServiceWebhooksParams,
   registerServerParams,
+  WEBHOOK_OPERATIONS,
 } from '../../../shared/contract/webhooks.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { ownerOr, privileges } from '../../http/authority.ts';
@@ -36,7 +37,7 @@ import {
   serviceWebhook,
   serviceWebhooks,
 } from './service.ts';
-import { WEBHOOK_MANAGERS, WEBHOOK_ORG } from '../webhooks/service.ts';
+import { WEBHOOK_ORG } from '../webhooks/service.ts';
 
 export const SERVER_ADMIN = '/server/:serverId/admin/services';
 const none = z.object({});
@@ -45,7 +46,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/webhooks/listServiceWebhooks`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.listServiceWebhooks,
     target: WEBHOOK_ORG,
     extras: ['webhooks.serverId'],
     params: listServiceWebhooksParams,

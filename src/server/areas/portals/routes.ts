@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { portalRegionsParams, updatePortalParams } from '../../../shared/contract/portals.ts';
+import { PORTAL_OPERATIONS, portalRegionsParams, updatePortalParams } from '../../../shared/contract/portals.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { member, own } from '../../http/authority.ts';
 import { LANGUAGES, regionsIn } from './regions.ts';
-import { getPortal, getPortalSettings, SETTINGS_ORG, updatePortal, WEBSITE_MANAGERS } from './service.ts';
+import { getPortal, getPortalSettings, SETTINGS_ORG, updatePortal } from './service.ts';
 
 export function portalRoutes(app: FastifyInstance): void {
   // Static paths: Fastify's router prefers them to `portals/:orgId`, so "regions" and "languages"
@@ -12,7 +11,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/regions`,
-    authority: own(),
+    authority: PORTAL_OPERATIONS.regions,
     params: portalRegionsParams,
     access: 'public',
     handler: async ({ params }) => regionsIn(params.culture),
@@ -21,7 +20,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/languages`,
-    authority: own(),
+    authority: PORTAL_OPERATIONS.languages,
     params: z.object({}),
     access: 'public',
     handler: async () => LANGUAGES,
@@ -30,7 +29,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/settings`,
-    authority: member(),
+    authority: PORTAL_OPERATIONS.portalSettings,
     params: z.object({}),
     access: 'public',
     handler: ({ caller, path, portal }) => getPortalSettings(portal, caller, path.orgId),
@@ -39,7 +38,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId`,
-    authority: member(),
+    authority: PORTAL_OPERATIONS.portal,
     extras: ['memberCount', 'maxExternalMembersPerGroup', 'localExtras'],
     params: z.object({}),
     access: 'public',
@@ -49,7 +48,7 @@ export function portalRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/update`,
-    authority: WEBSITE_MANAGERS,
+    authority: PORTAL_OPERATIONS.updatePortal,
     target: SETTINGS_ORG,
     localParams: ['isVerified', 'maxExternalMembersPerGroup'],
     params: updatePortalParams,

@@ -7,7 +7,6 @@ import type { Queryable } from '../../store/db.ts';
 import type { z } from 'zod';
 import type { updatePortalParams } from '../../../shared/contract/portals.ts';
 import { notFound } from '../../http/errors.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import type { Config } from '../../config.ts';
@@ -121,12 +120,14 @@ function orgChange(org: OrgRow, params: z.output<typeof updatePortalParams>): { 
   return { before, after };
 }
 
-/** Organization settings are changed by its members holding portal:admin:manageWebsite (default administrators hold every privilege). */
-export const WEBSITE_MANAGERS = privileges('portal:admin:manageWebsite');
-/** What they change: the organization in the path (`self` is the caller's own), decided by operation() before updatePortal runs. */
+/**
+ * What organization settings' changes act on (PORTAL_OPERATIONS.updatePortal: members holding
+ * manageWebsite; default administrators hold every privilege): the organization in the path
+ * (`self` is the caller's own), decided by operation() before updatePortal runs.
+ */
 export const SETTINGS_ORG = orgTarget({ otherOrg: 'You can change only your own organization.' }, { self: true });
 
-/** Organization settings; `orgId` is authorized by the operation (WEBSITE_MANAGERS on SETTINGS_ORG). */
+/** Organization settings; `orgId` is authorized by the operation (PORTAL_OPERATIONS.updatePortal on SETTINGS_ORG). */
 export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: string, params: z.output<typeof updatePortalParams>) {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {

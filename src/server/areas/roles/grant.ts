@@ -3,7 +3,7 @@
  * (src/shared/roleGrant.ts; docs/security.md, "Role assignment"). Below both users and
  * userDefaultSettings, so each uses it without importing the other.
  */
-import { isBaseRole } from '../../../shared/contract/users.ts';
+import { isAdministratorAccount, isBaseRole } from '../../../shared/contract/users.ts';
 import { BASE_ROLE_LABELS, baseRoleForPrivileges, type BaseRole } from '../../../shared/privileges.ts';
 import { grantRefusal, OWN_ROLE_REFUSAL, rolePrivileges } from '../../../shared/roleGrant.ts';
 import type { Caller } from '../../http/auth.ts';
@@ -29,7 +29,8 @@ export async function resolveRole(q: Queryable, orgId: string, role: string, par
   return { role: baseRoleForPrivileges(privileges), roleId: custom.id, name: custom.name, privileges };
 }
 
-export const isAdministratorRole = (r: Pick<ResolvedRole, 'role' | 'roleId'>) => r.role === 'org_admin' && r.roleId === null;
+/** The base administrator role (shared isAdministratorAccount: org_admin without a custom role). */
+export const isAdministratorRole = (r: Pick<ResolvedRole, 'role' | 'roleId'>) => isAdministratorAccount(r);
 
 /** 403 unless the caller may give this role (to another member, or as the new-member default). */
 export function assertMayGrantRole(caller: Caller, role: ResolvedRole): void {

@@ -1,29 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createRoleParams, listRolesParams, setPrivilegesParams, updateRoleParams } from '../../../shared/contract/roles.ts';
+import { createRoleParams, listRolesParams, ROLE_OPERATIONS, setPrivilegesParams, updateRoleParams } from '../../../shared/contract/roles.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { member } from '../../http/authority.ts';
 import { listRolesPage } from './repo.ts';
-import {
-  createRole,
-  ROLE_MANAGERS,
-  ROLES_TO_MANAGE,
-  ROLES_TO_READ,
-  deleteRole,
-  parsePrivilegesParam,
-  roleOrError,
-  setPrivileges,
-  toRole,
-  updateRole,
-} from './service.ts';
+import { createRole, ROLES_TO_MANAGE, ROLES_TO_READ, deleteRole, parsePrivilegesParam, roleOrError, setPrivileges, toRole, updateRole } from './service.ts';
 const ROLE = `${REST}/portals/:orgId/roles/:roleId`;
 
 export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/roles`,
-    authority: member(),
+    authority: ROLE_OPERATIONS.listRoles,
     target: ROLES_TO_READ,
     extras: ['roles.memberCount', 'roles.builtIn'],
     params: listRolesParams,
@@ -37,7 +25,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/createRole`,
-    authority: ROLE_MANAGERS,
+    authority: ROLE_OPERATIONS.createRole,
     target: ROLES_TO_MANAGE,
     params: createRoleParams,
     handler: ({ caller, params, portal, target }) => createRole(portal, caller, target.orgId, params.name, params.description),
@@ -46,7 +34,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: ROLE,
-    authority: member(),
+    authority: ROLE_OPERATIONS.role,
     target: ROLES_TO_READ,
     extras: ['memberCount', 'builtIn'],
     params: z.object({}),
@@ -59,7 +47,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ROLE}/privileges`,
-    authority: member(),
+    authority: ROLE_OPERATIONS.rolePrivileges,
     target: ROLES_TO_READ,
     params: z.object({}),
     handler: async ({ path, portal, target }) => {
@@ -72,7 +60,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/update`,
-    authority: ROLE_MANAGERS,
+    authority: ROLE_OPERATIONS.updateRole,
     target: ROLES_TO_MANAGE,
     params: updateRoleParams,
     handler: ({ caller, path, params, portal, target }) => updateRole(portal, caller, target.orgId, path.roleId, params.name, params.description),
@@ -81,7 +69,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/setPrivileges`,
-    authority: ROLE_MANAGERS,
+    authority: ROLE_OPERATIONS.setRolePrivileges,
     target: ROLES_TO_MANAGE,
     params: setPrivilegesParams,
     handler: ({ caller, path, params, portal, target }) => setPrivileges(portal, caller, target.orgId, path.roleId, parsePrivilegesParam(params.privileges)),
@@ -90,7 +78,7 @@ export function roleRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ROLE}/delete`,
-    authority: ROLE_MANAGERS,
+    authority: ROLE_OPERATIONS.deleteRole,
     target: ROLES_TO_MANAGE,
     params: z.object({}),
     handler: ({ caller, path, portal, target }) => deleteRole(portal, caller, target.orgId, path.roleId),

@@ -6,7 +6,6 @@ import type { Role } from '../../../shared/contract/roles.ts';
 import { BUILT_IN_ROLE_IDS, PRIVILEGE_IDS, baseRoleForPrivileges, unmetPrerequisites, withImplied } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { defaultAdmin } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import { ApiError, badParam, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -27,12 +26,10 @@ export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: numb
   };
 }
 
-/** Custom roles are created, changed and deleted by default administrators only (no privilege suffices). */
-export const ROLE_MANAGERS = defaultAdmin();
-
 /**
  * The organization in the path (`self` is the caller's own) whose roles an operation manages or
- * reads; operation() decides with ROLE_MANAGERS or member() before any handler runs, so the
+ * reads; operation() decides with its entry of ROLE_OPERATIONS (shared/contract/roles.ts: default
+ * administrators manage, members read) before any handler runs, so the
  * functions below take their `orgId` as authorized.
  */
 export const ROLES_TO_MANAGE = orgTarget(

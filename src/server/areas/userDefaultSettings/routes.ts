@@ -1,14 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { setUserDefaultSettingsParams } from '../../../shared/contract/userDefaultSettings.ts';
+import { setUserDefaultSettingsParams, USER_DEFAULTS_OPERATIONS } from '../../../shared/contract/userDefaultSettings.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { DEFAULTS_MANAGERS, DEFAULTS_ORG, deleteDefaults, readDefaults, setDefaults } from './service.ts';
+import { DEFAULTS_ORG, deleteDefaults, readDefaults, setDefaults } from './service.ts';
 
 export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/userDefaultSettings`,
-    authority: DEFAULTS_MANAGERS,
+    authority: USER_DEFAULTS_OPERATIONS.userDefaultSettings,
     target: DEFAULTS_ORG,
     params: z.object({}),
     // Read by those who manage them (the New Member Defaults tab is an administrator's setting).
@@ -18,7 +18,7 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/setUserDefaultSettings`,
-    authority: DEFAULTS_MANAGERS,
+    authority: USER_DEFAULTS_OPERATIONS.setUserDefaultSettings,
     target: DEFAULTS_ORG,
     params: setUserDefaultSettingsParams,
     handler: ({ caller, params, portal, target }) => setDefaults(portal, caller, target.orgId, params),
@@ -27,7 +27,7 @@ export function userDefaultSettingsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/userDefaultSettings/delete`,
-    authority: DEFAULTS_MANAGERS,
+    authority: USER_DEFAULTS_OPERATIONS.deleteUserDefaultSettings,
     target: DEFAULTS_ORG,
     params: z.object({}),
     handler: ({ caller, portal, target }) => deleteDefaults(portal, caller, target.orgId),

@@ -6,7 +6,6 @@ import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSe
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -33,10 +32,9 @@ export async function readDefaults(q: Queryable, orgId: string): Promise<UserDef
 /**
  * Read and managed by administrators of the organization holding portal:admin:manageSecurity (a
  * default administrator holds every privilege): the defaults name groups and apps members need not
- * know about. operation() decides it on the organization in the path (`self` is the caller's own)
+ * know about (USER_DEFAULTS_OPERATIONS, shared/contract/userDefaultSettings.ts). operation() decides it on the organization in the path (`self` is the caller's own)
  * before any handler runs, so the functions below take their `orgId` as authorized.
  */
-export const DEFAULTS_MANAGERS = privileges('portal:admin:manageSecurity');
 export const DEFAULTS_ORG = orgTarget(
   {
     otherOrg: 'New-member defaults can be managed only in your own organization.',

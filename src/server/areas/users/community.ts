@@ -5,14 +5,12 @@
  */
 import type { Caller } from '../../http/auth.ts';
 import { forbidden, userNotFound } from '../../http/errors.ts';
-import { grantsOthers, ownerOr } from '../../http/authority.ts';
+import { MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 import { findUser, type UserRow } from './repo.ts';
 import { canViewMembers, seesPrivateFields, toPortalUser } from './service.ts';
-
-/** Who may read a member's tags: the member, or whoever may view the organization's items (they see every item the tags come from). */
-export const TAGS_AUTHORITY = ownerOr('portal:admin:viewItems');
 
 /** Documented cap of User Tags. */
 const MAX_TAGS = 1000;
@@ -45,7 +43,8 @@ export async function otherMemberRecord(db: Db, caller: Caller, row: UserRow) {
 /** User Tags: the tags of the member's items with how many items carry each, alphabetically. */
 export async function memberTags(db: Db, caller: Caller, username: string): Promise<{ tags: { tag: string; count: number }[] }> {
   const row = await visibleMember(db, caller, username);
-  if (caller.userId !== row.id && !grantsOthers(caller, TAGS_AUTHORITY, row.org_id)) throw forbidden('Requires the privilege portal:admin:viewItems.');
+  if (caller.userId !== row.id && !grantsOthers(caller, MEMBER_OPERATIONS.userTags, row.org_id))
+    throw forbidden('Requires the privilege portal:admin:viewItems.');
   const rows = await db.query<{ tag: string; count: number }>(
     `SELECT t AS tag, count(*)::int AS count FROM items, unnest(tags) AS t WHERE owner_id = $1 AND t <> ''
       GROUP BY t ORDER BY lower(t), t LIMIT ${MAX_TAGS}`,

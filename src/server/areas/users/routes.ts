@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createUserParams, listUsersParams, searchUsersParams, updateUserLicenseTypeParams, updateUserRoleParams } from '../../../shared/contract/users.ts';
+import {
+  createUserParams,
+  listUsersParams,
+  MEMBER_OPERATIONS,
+  searchUsersParams,
+  updateUserLicenseTypeParams,
+  updateUserRoleParams,
+} from '../../../shared/contract/users.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
-import { own, privileges, visible } from '../../http/authority.ts';
 import { listMembers, type MemberFilter } from './repo.ts';
 import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
@@ -14,7 +20,7 @@ import { deleteMember } from './delete.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
-import { memberTags, otherMemberRecord, TAGS_AUTHORITY, visibleMember } from './community.ts';
+import { memberTags, otherMemberRecord, visibleMember } from './community.ts';
 
 /**
  * community/self's answer, serialised once per caller and kept while the embedded database's write
@@ -62,7 +68,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/self`,
-    authority: own(),
+    authority: MEMBER_OPERATIONS.self,
     params: z.object({}),
     handler: async ({ caller, portal }) => selfAnswer(portal.db, caller),
   });
@@ -70,7 +76,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/users/:username`,
-    authority: visible('portal:admin:viewUsers'),
+    authority: MEMBER_OPERATIONS.user,
     params: z.object({}),
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -83,7 +89,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/users/:username/tags`,
-    authority: TAGS_AUTHORITY,
+    authority: MEMBER_OPERATIONS.userTags,
     params: z.object({}),
     handler: ({ caller, path, portal }) => memberTags(portal.db, caller, path.username),
   });
@@ -92,7 +98,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/users`,
-    authority: visible('portal:admin:viewUsers'),
+    authority: MEMBER_OPERATIONS.searchCommunityUsers,
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
       const parsed = parseUserQuery(params.q, emailOwnOnly(caller));
@@ -108,7 +114,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/users`,
-    authority: visible('portal:admin:viewUsers'),
+    authority: MEMBER_OPERATIONS.orgUsers,
     params: listUsersParams,
     handler: async ({ caller, path, params, portal }) => {
       const orgId = orgOf(caller, path.orgId);
@@ -148,7 +154,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/self/users/search`,
-    authority: visible('portal:admin:viewUsers'),
+    authority: MEMBER_OPERATIONS.searchOrgUsers,
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
@@ -160,7 +166,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/updateUserRole`,
-    authority: privileges('portal:admin:changeUserRoles'),
+    authority: MEMBER_OPERATIONS.updateUserRole,
     params: updateUserRoleParams,
     handler: ({ caller, path, params, portal }) =>
       updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
@@ -169,7 +175,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/updateUserLicenseType`,
-    authority: privileges('portal:admin:manageLicenses'),
+    authority: MEMBER_OPERATIONS.updateUserLicenseType,
     target: LICENSES_ORG,
     params: updateUserLicenseTypeParams,
     handler: ({ caller, params, portal }) => updateUserLicenseType(portal, caller, params.users, params.userLicenseType),
@@ -182,7 +188,7 @@ export function userRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${REST}/community/users/:username/${verb}`,
-      authority: privileges('portal:admin:disableUsers'),
+      authority: MEMBER_OPERATIONS[disabled ? 'disableUser' : 'enableUser'],
       target: MEMBER_TARGET,
       params: z.object({}),
       handler: ({ caller, portal, target }) => setMemberDisabled(portal, caller, target, disabled),
@@ -192,7 +198,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/community/users/:username/delete`,
-    authority: privileges('portal:admin:deleteUsers'),
+    authority: MEMBER_OPERATIONS.deleteUser,
     target: MEMBER_TARGET,
     params: z.object({}),
     handler: ({ caller, portal, target }) => deleteMember(portal, caller, target),
@@ -201,7 +207,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${PORTAL_ADMIN}/security/users/createUser`,
-    authority: privileges('portal:admin:inviteUsers'),
+    authority: MEMBER_OPERATIONS.createUser,
     params: createUserParams,
     handler: async ({ caller, params, portal }) => {
       const user = await createUser(portal, caller, caller.orgId, params);

@@ -6,6 +6,7 @@ import {
   updateWebhookParams,
   webhookListParams,
   webhookSettingsParams,
+  WEBHOOK_OPERATIONS,
   type WebhookAttemptRecord,
   type WebhookDeliverySummary,
 } from '../../../shared/contract/webhooks.ts';
@@ -25,7 +26,6 @@ import {
   updateWebhook,
   updateWebhookSettings,
   webhookSettings,
-  WEBHOOK_MANAGERS,
   WEBHOOK_ORG,
 } from './service.ts';
 
@@ -62,7 +62,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: BASE,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.listWebhooks,
     target: WEBHOOK_ORG,
     extras: ['webhooks.lastDelivery', 'webhooks.recentFailures', 'webhooks.deactivationReason', 'webhooks.deactivatedAt'],
     params: webhookListParams,
@@ -86,7 +86,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/createWebhook`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.createWebhook,
     target: WEBHOOK_ORG,
     params: createWebhookParams,
     handler: ({ caller, params, portal, target }) => createWebhook(portal, caller, target.orgId, params),
@@ -95,7 +95,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${BASE}/settings`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.webhookSettings,
     target: WEBHOOK_ORG,
     params: none,
     handler: async ({ portal, target }) => {
@@ -106,7 +106,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${BASE}/settings/update`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.updateWebhookSettings,
     target: WEBHOOK_ORG,
     params: webhookSettingsParams,
     handler: ({ caller, params, portal, target }) => updateWebhookSettings(portal, caller, target.orgId, params),
@@ -115,7 +115,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: HOOK,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.webhook,
     target: WEBHOOK_ORG,
     extras: ['deactivationReason', 'deactivatedAt'],
     params: none,
@@ -127,7 +127,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/update`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.updateWebhook,
     target: WEBHOOK_ORG,
     params: updateWebhookParams,
     handler: ({ caller, path, params, portal, target }) => updateWebhook(portal, caller, target.orgId, path.webhookId, params),
@@ -136,7 +136,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/delete`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.deleteWebhook,
     target: WEBHOOK_ORG,
     params: none,
     handler: ({ caller, path, portal, target }) => deleteWebhook(portal, caller, target.orgId, path.webhookId),
@@ -149,7 +149,7 @@ export function webhookRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${HOOK}/${verb}`,
-      authority: WEBHOOK_MANAGERS,
+      authority: WEBHOOK_OPERATIONS[active ? 'activateWebhook' : 'deactivateWebhook'],
       target: WEBHOOK_ORG,
       params: none,
       handler: ({ caller, path, portal, target }) => setWebhookActive(portal, caller, target.orgId, path.webhookId, active),
@@ -159,7 +159,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${HOOK}/notificationStatus`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.webhookNotificationStatus,
     target: WEBHOOK_ORG,
     extras: NOTIFICATION_EXTRAS,
     params: webhookListParams,
@@ -191,7 +191,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/notificationStatus/:deliveryId/redeliver`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.redeliverWebhookNotification,
     target: WEBHOOK_ORG,
     localOnly: true,
     params: none,
@@ -201,7 +201,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${HOOK}/test`,
-    authority: WEBHOOK_MANAGERS,
+    authority: WEBHOOK_OPERATIONS.testWebhook,
     target: WEBHOOK_ORG,
     localOnly: true,
     params: none,

@@ -18,7 +18,6 @@ import type { HistoryData, HistoryOperation } from '../../../shared/contract/his
 import { ALL_EVENTS, parseEventUri, TEST_EVENT_URI } from '../../../shared/events.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
@@ -38,10 +37,9 @@ import {
   type WebhookRow,
 } from './repo.ts';
 
-/** Every organization webhook operation: the organization's members holding manageWebhooks. */
-export const WEBHOOK_MANAGERS = privileges('portal:admin:manageWebhooks');
 /**
- * What they act on: the organization in the path, decided by operation() with WEBHOOK_MANAGERS
+ * What every organization webhook operation acts on: the organization in the path, decided by
+ * operation() with its entry of WEBHOOK_OPERATIONS (shared/contract/webhooks.ts)
  * before any handler runs, so the functions below take their `orgId` as authorized.
  */
 export const WEBHOOK_ORG = orgTarget({ otherOrg: 'Webhooks of another organization cannot be managed.' });
