@@ -1,6 +1,8 @@
 /** Client test setup: jest-dom matchers, the browser APIs jsdom lacks that Mantine uses, a clean tab per test. */
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { act } from 'react';
 import { afterEach } from 'vitest';
 import { loadSession } from '../lib/session.ts';
 
@@ -77,6 +79,9 @@ globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
 
 afterEach(() => {
   cleanup();
+  // Mantine keeps its notifications in a module-level store, which files of a worker share
+  // (isolate: false): a toast of one test must not show up as an extra alert in the next.
+  act(() => notifications.clean());
   sessionStorage.clear();
   localStorage.clear();
   // The session store keeps its state in memory too: start the next test signed out.
