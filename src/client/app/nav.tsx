@@ -21,13 +21,13 @@ import { activityAccess } from '../features/activity/permissions.ts';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { tasksAccess } from '../features/tasks/permissions.ts';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
-import { ALLOWED, can, describePrivilege, requirePrivilege } from '../lib/privileges.ts';
+import { ALLOWED, holds, describePrivilege, requirePrivilege } from '../lib/privileges.ts';
 import type { NavEntry } from './navEntry.ts';
 
 const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
 
 const viewMembers = (what: string) => (user: PortalUser) =>
-  VIEW_MEMBERS.some((p) => can(user, p))
+  VIEW_MEMBERS.some((p) => holds(user, p))
     ? ALLOWED
     : { allowed: false as const, missing: VIEW_MEMBERS[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS[0])}.` };
 

@@ -10,15 +10,15 @@ import { useId, useState } from 'react';
 import { isHistoryUnavailable } from '../api/index.ts';
 import { historyPagesQuery } from '../lib/history/queries.ts';
 import type { HistoryIdType } from '../../shared/contract/history.ts';
-import { can } from '../lib/privileges.ts';
+import { holds } from '../lib/privileges.ts';
 import { useCurrentUser } from '../lib/session.ts';
 import { HistoryList } from './HistoryList.tsx';
 
 const PAGE = 25;
 
 /** The portal answers history to administrators only (docs/history.md, Access). */
-export const mayReadHistory = (user: Parameters<typeof can>[0]) =>
-  can(user, 'portal:admin:viewItems') && can(user, 'portal:admin:viewUsers') && can(user, 'portal:admin:viewGroups');
+export const mayReadHistory = (user: Parameters<typeof holds>[0]) =>
+  holds(user, 'portal:admin:viewItems') && holds(user, 'portal:admin:viewUsers') && holds(user, 'portal:admin:viewGroups');
 
 export interface HistorySectionProps {
   /** The target: an item, group, role, webhook or task id, or a username. */

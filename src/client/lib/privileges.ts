@@ -8,7 +8,8 @@ import { isPrivilege, privilegeById } from '../../shared/privileges.ts';
 
 type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 
-export function can(user: UserLike | null | undefined, privilege: string): boolean {
+/** Whether the member holds `privilege`. Whether they may call an operation is can()'s question (lib/can.ts). */
+export function holds(user: UserLike | null | undefined, privilege: string): boolean {
   return !!user && user.privileges.includes(privilege);
 }
 
@@ -44,22 +45,6 @@ export function describePrivilege(id: string): string {
 
 /** Allowed when the member holds `privilege`; else the reason names it. */
 export function requirePrivilege(user: UserLike | null | undefined, privilege: string, action: string): Permission {
-  if (can(user, privilege)) return ALLOWED;
+  if (holds(user, privilege)) return ALLOWED;
   return { allowed: false, missing: privilege, reason: `To ${action} you need ${describePrivilege(privilege)}.` };
-}
-
-/** Allowed for default administrators and for holders of `privilege`. */
-export function requireDefaultAdminOr(user: UserLike | null | undefined, privilege: string, action: string): Permission {
-  if (isDefaultAdmin(user) || can(user, privilege)) return ALLOWED;
-  return {
-    allowed: false,
-    missing: privilege,
-    reason: `To ${action} you need to be a default administrator or hold ${describePrivilege(privilege)}.`,
-  };
-}
-
-/** Allowed for default administrators only. */
-export function requireDefaultAdmin(user: UserLike | null | undefined, action: string): Permission {
-  if (isDefaultAdmin(user)) return ALLOWED;
-  return { allowed: false, missing: 'default administrator', reason: `Only a default administrator can ${action}.` };
 }

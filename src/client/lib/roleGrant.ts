@@ -5,8 +5,8 @@
  */
 import type { PortalUser } from '../api/index.ts';
 import { BASE_ROLE_LABELS, isBaseRole } from './roles.ts';
-import { ALLOWED, isDefaultAdmin, type Permission } from './privileges.ts';
-import { ADMINISTRATOR_REFUSAL, grantRefusal, listPrivileges, missingPrivileges, OWN_ROLE_REFUSAL, rolePrivileges } from '../../shared/roleGrant.ts';
+import { isDefaultAdmin } from './privileges.ts';
+import { ADMINISTRATOR_REFUSAL, grantRefusal, listPrivileges, missingPrivileges, rolePrivileges } from '../../shared/roleGrant.ts';
 
 type Grantor = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 
@@ -37,12 +37,4 @@ export function grantRolePermission(
   if (reason === ADMINISTRATOR_REFUSAL) return { allowed: false, reason, missing: 'default administrator', note: 'default administrators only' };
   const missing = missingPrivileges(user.privileges, target.privileges);
   return { allowed: false, reason, missing: missing[0], note: `you lack ${listPrivileges(missing, 2)}` };
-}
-
-/** Nobody changes their own role (the portal refuses it too). */
-export function ownRolePermission(user: { username: string }, member: { username?: string }): Permission {
-  if (member.username !== undefined && member.username.toLowerCase() === user.username.toLowerCase()) {
-    return { allowed: false, missing: 'another member', reason: OWN_ROLE_REFUSAL };
-  }
-  return ALLOWED;
 }

@@ -36,7 +36,7 @@ export default function CollaborationsPage() {
   const caps = usePortalCapabilities();
   const [creating, setCreating] = useState(false);
   // Creating is a local-portal operation; elsewhere the button says so instead.
-  const mayCreate = localOnly(caps, 'creating collaborations from the console', collaborationAction(user, 'create collaborations'));
+  const mayCreate = localOnly(caps, 'creating collaborations from the console', collaborationAction(user, 'createCollaboration', 'create collaborations'));
   const newButton = (
     <GuardedButton permission={mayCreate} onClick={() => setCreating(true)}>
       New collaboration
@@ -122,7 +122,11 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
   const [inviting, setInviting] = useState<InviteTarget | 'new' | null>(null);
   const user = useCurrentUser();
   const isHost = roleOf(c, orgId) === 'Host';
-  const mayInvite = localOnly(caps, 'inviting participants from the console', collaborationAction(user, 'invite participants'));
+  const mayInvite = localOnly(
+    caps,
+    'inviting participants from the console',
+    collaborationAction(user, 'inviteCollaborationParticipant', 'invite participants'),
+  );
   /** A removed or departed guest invited again, to the workspaces it had (with the access it had). */
   const inviteAgain = (p: ParticipantRecord) =>
     setInviting({

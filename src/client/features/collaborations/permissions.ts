@@ -1,8 +1,9 @@
-/** Collaborations are managed by administrators holding the collaborations privilege. */
+/** Who may do what with collaborations: the service's own table (COLLABORATION_OPERATIONS), asked through can(). */
 import type { PortalUser } from '../../api/index.ts';
-import { requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import type { COLLABORATION_OPERATIONS } from '../../../shared/contract/collaborations.ts';
+import { can } from '../../lib/can.ts';
+import type { Permission } from '../../lib/privileges.ts';
 
-export const MANAGE_COLLABORATIONS = 'portal:admin:manageCollaborations';
-
-/** Every collaboration action needs the same privilege; the reason names it for the action at hand. */
-export const collaborationAction = (user: PortalUser, action: string): Permission => requirePrivilege(user, MANAGE_COLLABORATIONS, action);
+/** A collaboration operation; the reason names what it needs for the action at hand. */
+export const collaborationAction = (user: PortalUser, operation: keyof typeof COLLABORATION_OPERATIONS, action: string): Permission =>
+  can(user, operation, undefined, action);

@@ -18,7 +18,7 @@ import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { useDownload } from '../../lib/download.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
-import { can } from '../../lib/privileges.ts';
+import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { transferItemsHref } from '../../lib/transfer.ts';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
@@ -54,7 +54,7 @@ export default function ItemPage({ extraTabs = [] }: { extraTabs?: readonly Item
 function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: readonly ItemPageTab[] }) {
   const user = useCurrentUser();
   const mine = publicView.owner.toLowerCase() === user.username.toLowerCase();
-  const mayReadSharing = mine || (user.orgId === publicView.orgId && can(user, VIEW_ORG_ITEMS));
+  const mayReadSharing = mine || (user.orgId === publicView.orgId && holds(user, VIEW_ORG_ITEMS));
   const owned = useQuery({ ...ownedItemQuery(publicView.owner, publicView.id), enabled: mayReadSharing });
   // The owner's view is the fuller one (sharing, info files); fall back to the public one.
   const item = owned.data?.item ?? publicView;

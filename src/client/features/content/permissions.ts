@@ -1,6 +1,6 @@
 /** Who may do what with an item (the service enforces the same rules). */
 import type { Item, PortalUser } from '../../api/index.ts';
-import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { ALLOWED, holds, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & { roleId?: string | null };
 
@@ -12,7 +12,7 @@ export const REASSIGN_ANY = 'portal:admin:reassignItems';
 export const REASSIGN_OWN = 'portal:user:reassignItems';
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();
-const adminOf = (user: Member, item: Pick<Item, 'orgId'>, privilege: string) => user.orgId === item.orgId && can(user, privilege);
+const adminOf = (user: Member, item: Pick<Item, 'orgId'>, privilege: string) => user.orgId === item.orgId && holds(user, privilege);
 
 export const addItemPermission = (user: Member) => requirePrivilege(user, CREATE_ITEM, 'add items');
 export const viewOrgContentPermission = (user: Member) => requirePrivilege(user, VIEW_ORG_ITEMS, "see the organization's content");

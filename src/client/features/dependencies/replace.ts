@@ -11,7 +11,7 @@ import { serviceRootText } from '../../../shared/references/normalize.ts';
 import { replaceReference } from '../../../shared/references/references.ts';
 import type { ReplacedReference } from '../../../shared/references/replaced.ts';
 import type { PortalUser } from '../../api/index.ts';
-import { can, describePrivilege } from '../../lib/privileges.ts';
+import { holds, describePrivilege } from '../../lib/privileges.ts';
 
 const CREATE_ITEM = 'portal:user:createItem';
 const UPDATE_ANY = 'portal:admin:updateItems';
@@ -82,8 +82,8 @@ export function planReplacement(referrers: readonly Referrer[], caller: Caller, 
     if (referrer.item.id.toLowerCase() === newId.toLowerCase())
       return { referrer, action: 'skip', reason: 'It is the replacement itself: it is left as it is.' };
     const mine = referrer.item.owner.toLowerCase() === caller.username.toLowerCase();
-    if (mine && !can(caller, CREATE_ITEM)) return { referrer, action: 'skip', reason: `Changing your items needs ${describePrivilege(CREATE_ITEM)}.` };
-    if (!mine && !can(caller, UPDATE_ANY))
+    if (mine && !holds(caller, CREATE_ITEM)) return { referrer, action: 'skip', reason: `Changing your items needs ${describePrivilege(CREATE_ITEM)}.` };
+    if (!mine && !holds(caller, UPDATE_ANY))
       return {
         referrer,
         action: 'skip',

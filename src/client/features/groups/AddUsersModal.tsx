@@ -14,7 +14,7 @@ import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert, IconRefresh, IconUpload } from '../../components/icons.tsx';
 import { MemberPicker, type PickedMember } from '../../components/MemberPicker.tsx';
 import { announce } from '../../lib/announce.ts';
-import { can } from '../../lib/privileges.ts';
+import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ADD_EXTERNAL, isSent, judge, membershipAccessOf, useEligibility, type Eligibility } from './eligibility.ts';
 import { BATCH_SIZE, useAddGroupUsers, type AddAs } from './mutations.ts';
@@ -103,7 +103,7 @@ function AddUsers({ group, onClose }: Omit<AddUsersModalProps, 'opened'>) {
       known: eligibility.known,
       lookupFailed: eligibility.lookupFailed,
       access,
-      mayAddExternal: can(user, ADD_EXTERNAL),
+      mayAddExternal: holds(user, ADD_EXTERNAL),
       as,
     }),
   }));

@@ -1,6 +1,6 @@
 /** Who may do what with a group (the service enforces the same rules). */
 import type { GroupRecord, PortalUser } from '../../api/index.ts';
-import { ALLOWED, can, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { ALLOWED, holds, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
 type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boolean };
@@ -13,7 +13,7 @@ export const membershipOf = (group: Pick<GroupRecord, 'userMembership'>) => grou
 const isOwner = (group: Group) => membershipOf(group) === 'owner';
 const isManager = (group: Group) => isOwner(group) || membershipOf(group) === 'admin';
 /** An administrator of the group's own organization holding `privilege`. */
-const isOrgAdmin = (user: Member, group: Group, privilege: string) => user.orgId === group.orgId && can(user, privilege);
+const isOrgAdmin = (user: Member, group: Group, privilege: string) => user.orgId === group.orgId && holds(user, privilege);
 
 function ownerManagerOrAdmin(user: Member, group: Group, privilege: string, action: string, managers = true): Permission {
   if ((managers ? isManager(group) : isOwner(group)) || isOrgAdmin(user, group, privilege)) return ALLOWED;

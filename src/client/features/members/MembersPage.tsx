@@ -20,7 +20,7 @@ import { EmptyPanel } from '../../components/states.tsx';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { formatDate } from '../../lib/format.ts';
-import { ALLOWED, can, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { ALLOWED, holds, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 import { roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
@@ -200,7 +200,7 @@ export default function MembersPage() {
 
   // Another member's content: portal:admin:reassignItems; one's own: portal:user:reassignItems.
   const transferPermission = (m: PortalUser): Permission =>
-    m.username === user.username && can(user, 'portal:user:reassignItems')
+    m.username === user.username && holds(user, 'portal:user:reassignItems')
       ? ALLOWED
       : requirePrivilege(user, 'portal:admin:reassignItems', "transfer a member's content");
 

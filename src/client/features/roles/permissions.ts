@@ -1,12 +1,15 @@
-/** Who may do what with roles (the service enforces the same rules). */
+/** Who may do what with roles: the service's own table (ROLE_OPERATIONS), asked through can(). */
 import type { PortalUser, RoleRecord } from '../../api/index.ts';
-import { requireDefaultAdmin, type Permission } from '../../lib/privileges.ts';
+import { can } from '../../lib/can.ts';
+import type { Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 
-/** Creating, changing and deleting roles: default administrators only (org_admin without a custom role). */
+const MANAGE = 'create, change or delete roles';
+
+/** Creating roles (and, with the same authority, changing and deleting them). */
 export function manageRolesPermission(user: Member): Permission {
-  return requireDefaultAdmin(user, 'create, change or delete roles');
+  return can(user, 'createRole', undefined, MANAGE);
 }
 
 /** Changing or deleting this role: built-in roles are read-only for everyone. */
@@ -17,5 +20,5 @@ export function changeRolePermission(user: Member, role: Pick<RoleRecord, 'built
       missing: 'built-in role',
       reason: `${role.name} is a built-in role: it cannot be ${action === 'delete' ? 'deleted' : 'changed'}.`,
     };
-  return manageRolesPermission(user);
+  return can(user, action === 'delete' ? 'deleteRole' : 'updateRole', undefined, MANAGE);
 }

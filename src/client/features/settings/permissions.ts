@@ -1,20 +1,18 @@
-/** Who may do what on the Settings page (the service enforces the same rules). */
+/** Who may do what on the Settings page: the service's own tables, asked through can(). */
 import type { PortalUser } from '../../api/index.ts';
-import { ALLOWED, requireDefaultAdminOr, type Permission } from '../../lib/privileges.ts';
+import { can } from '../../lib/can.ts';
+import { ALLOWED, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
 
-export const MANAGE_SECURITY = 'portal:admin:manageSecurity';
-export const MANAGE_WEBSITE = 'portal:admin:manageWebsite';
-
-/** New-member defaults: default administrators, or holders of portal:admin:manageSecurity. */
+/** New-member defaults (USER_DEFAULTS_OPERATIONS.setUserDefaultSettings). */
 export function manageDefaultsPermission(user: Member): Permission {
-  return requireDefaultAdminOr(user, MANAGE_SECURITY, 'change the new-member defaults');
+  return can(user, 'setUserDefaultSettings', undefined, 'change the new-member defaults');
 }
 
-/** Organization settings: default administrators, or holders of portal:admin:manageWebsite. */
+/** Organization settings (PORTAL_OPERATIONS.updatePortal). */
 export function orgSettingsPermission(user: Member): Permission {
-  return requireDefaultAdminOr(user, MANAGE_WEBSITE, 'change organization settings');
+  return can(user, 'updatePortal', undefined, 'change organization settings');
 }
 
 /** The Settings area is for administrators: those who may change any of its settings. */

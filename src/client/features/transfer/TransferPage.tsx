@@ -14,7 +14,7 @@ import { MemberPicker, type PickedMember } from '../../components/MemberPicker.t
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount, formatDate, plural } from '../../lib/format.ts';
-import { can } from '../../lib/privileges.ts';
+import { holds } from '../../lib/privileges.ts';
 import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CheckResults } from '../../components/CheckResults.tsx';
@@ -41,7 +41,8 @@ export default function TransferPage() {
         .filter(Boolean),
     [params],
   );
-  const mayTransfer = can(user, 'portal:admin:reassignItems') || (from.toLowerCase() === user.username.toLowerCase() && can(user, 'portal:user:reassignItems'));
+  const mayTransfer =
+    holds(user, 'portal:admin:reassignItems') || (from.toLowerCase() === user.username.toLowerCase() && holds(user, 'portal:user:reassignItems'));
 
   const header = (
     <PageHeader title="Transfer content" description={from ? `Give ${from}'s items to another member.` : 'Give a member’s items to another member.'} />

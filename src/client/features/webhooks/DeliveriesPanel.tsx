@@ -153,7 +153,9 @@ function AttemptDetail({ orgId, webhookId, attempt: a }: { orgId: string; webhoo
   const permission = localOnly(
     caps,
     'redelivery',
-    finished ? webhookAction(user, 'redeliver') : { allowed: false as const, missing: '', reason: `This delivery is still ${a.deliveryState}.` },
+    finished
+      ? webhookAction(user, 'redeliverWebhookNotification', 'redeliver')
+      : { allowed: false as const, missing: '', reason: `This delivery is still ${a.deliveryState}.` },
   );
   return (
     <Stack gap="md">

@@ -96,7 +96,7 @@ function SettingsForm({ orgId, current }: { orgId: string; current: WebhookSetti
             </Button>
             <GuardedButton
               type="submit"
-              permission={webhookAction(user, 'change delivery settings')}
+              permission={webhookAction(user, 'updateWebhookSettings', 'change delivery settings')}
               loading={save.isPending}
               // Nothing to save until a value changes (Discard beside it says the same).
               disabled={!form.formState.isDirty}

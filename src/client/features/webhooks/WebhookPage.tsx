@@ -69,12 +69,12 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
         description={<Code>{w.payloadUrl}</Code>}
         actions={
           <Group gap="xs">
-            <GuardedButton variant="default" permission={webhookAction(user, 'edit webhooks')} onClick={() => setEditing(true)}>
+            <GuardedButton variant="default" permission={webhookAction(user, 'updateWebhook', 'edit webhooks')} onClick={() => setEditing(true)}>
               Edit
             </GuardedButton>
             <GuardedButton
               variant="default"
-              permission={localOnly(caps, 'a test delivery', webhookAction(user, 'send test events'))}
+              permission={localOnly(caps, 'a test delivery', webhookAction(user, 'testWebhook', 'send test events'))}
               loading={sendTest.isPending}
               onClick={() =>
                 sendTest.mutate(undefined, {
@@ -87,13 +87,15 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
             </GuardedButton>
             <GuardedButton
               variant="default"
-              permission={webhookAction(user, w.isActive ? 'deactivate webhooks' : 'activate webhooks')}
+              permission={
+                w.isActive ? webhookAction(user, 'deactivateWebhook', 'deactivate webhooks') : webhookAction(user, 'activateWebhook', 'activate webhooks')
+              }
               loading={setActive.isPending}
               onClick={() => setActive.mutate(!w.isActive, { onError: fail(w.isActive ? 'Not deactivated' : 'Not activated') })}
             >
               {w.isActive ? 'Deactivate' : 'Activate'}
             </GuardedButton>
-            <GuardedButton color="red" variant="light" permission={webhookAction(user, 'delete webhooks')} onClick={confirmDelete}>
+            <GuardedButton color="red" variant="light" permission={webhookAction(user, 'deleteWebhook', 'delete webhooks')} onClick={confirmDelete}>
               Delete
             </GuardedButton>
           </Group>

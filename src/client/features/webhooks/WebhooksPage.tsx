@@ -39,7 +39,11 @@ export default function WebhooksPage() {
         title="Webhooks"
         description="Send the organization's events to other systems as they happen."
         actions={
-          <GuardedButton permission={webhookAction(user, 'create webhooks')} leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
+          <GuardedButton
+            permission={webhookAction(user, 'createWebhook', 'create webhooks')}
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setCreating(true)}
+          >
             Create webhook
           </GuardedButton>
         }

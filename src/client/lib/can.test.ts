@@ -1,0 +1,97 @@
+/**
+ * The console asks the service's own table: for every operation declared beside its contract and
+ * every role of the privilege catalogue (the base roles, the built-in custom roles and a custom role
+ * per administrative privilege), can() allows exactly what authorityGrants grants, and a refusal
+ * names what the table asks. The target rules read the shared memberActionRefusal.
+ */
+import { describe, expect, it } from 'vitest';
+import { authorityGrants, type AuthorityHolder } from '../../shared/authority.ts';
+import { OPERATIONS, type OperationName } from '../../shared/contract/operations.ts';
+import {
+  BASE_ROLE_PRIVILEGES,
+  BASE_ROLES,
+  baseRoleForPrivileges,
+  type BaseRole,
+  BUILT_IN_ROLES,
+  isAdministrativePrivilege,
+  PRIVILEGES,
+  rolePrivileges,
+} from '../../shared/privileges.ts';
+import { can } from './can.ts';
+
+interface WireMember {
+  name: string;
+  username: string;
+  role: BaseRole;
+  roleId: string | null;
+  privileges: string[];
+}
+
+const customRole = (name: string, ids: Iterable<string>): WireMember => {
+  const privileges = [...rolePrivileges('org_user', ids)];
+  return { name, username: name, role: baseRoleForPrivileges(privileges), roleId: `role${name}`, privileges };
+};
+
+const ROLES: WireMember[] = [
+  ...BASE_ROLES.map((role) => ({ name: role, username: role, role, roleId: null, privileges: [...BASE_ROLE_PRIVILEGES[role]] })),
+  ...BUILT_IN_ROLES.map((r) => customRole(r.name, r.privileges)),
+  ...PRIVILEGES.filter((p) => isAdministrativePrivilege(p.id)).map((p) => customRole(p.id, [p.id])),
+];
+
+/** The member as the service holds them: their role's privileges, and whether they are a default administrator. */
+const serviceHolder = (m: WireMember): AuthorityHolder => ({
+  privileges: m.roleId === null ? rolePrivileges(m.role, null) : rolePrivileges('org_user', m.privileges),
+  isDefaultAdmin: m.role === 'org_admin' && m.roleId === null,
+});
+
+const NAMES = Object.keys(OPERATIONS) as OperationName[];
+
+describe('can(user, operation)', () => {
+  it('allows exactly what the shared table grants, for every role of the catalogue', () => {
+    expect(ROLES.length).toBeGreaterThan(20);
+    for (const m of ROLES) {
+      for (const op of NAMES) {
+        expect({ role: m.name, op, allowed: can(m, op).allowed }).toEqual({ role: m.name, op, allowed: authorityGrants(OPERATIONS[op], serviceHolder(m)) });
+      }
+    }
+  });
+
+  it('names the missing privilege, or whom the operation is reserved to', () => {
+    const user = ROLES.find((m) => m.name === 'org_user')!;
+    expect(can(user, 'createWebhook', undefined, 'create webhooks')).toEqual({
+      allowed: false,
+      missing: 'portal:admin:manageWebhooks',
+      reason: expect.stringMatching(/^To create webhooks you need the privilege “.+” \(portal:admin:manageWebhooks\)\.$/),
+    });
+    const roleAdmin = ROLES.find((m) => m.name === 'portal:admin:manageRoles')!;
+    expect(can(roleAdmin, 'deleteRole', undefined, 'delete roles')).toEqual({
+      allowed: false,
+      missing: 'default administrator',
+      reason: 'Only a default administrator can delete roles.',
+    });
+    expect(can(null, 'listRoles').allowed).toBe(false);
+  });
+
+  it('refuses one’s own account, and an administrator’s to anyone but a default administrator', () => {
+    const admin = ROLES.find((m) => m.name === 'org_admin')!;
+    const disabler = ROLES.find((m) => m.name === 'portal:admin:disableUsers')!;
+    const administrator = { username: 'other_admin', role: 'org_admin', roleId: null };
+    const publisher = { username: 'pub', role: 'org_publisher' };
+    expect(can(admin, 'disableUser', { username: admin.username.toUpperCase(), role: admin.role }, 'disable members')).toEqual({
+      allowed: false,
+      missing: 'another member',
+      reason: 'You cannot do this to your own account.',
+    });
+    expect(can(admin, 'disableUser', administrator).allowed).toBe(true);
+    expect(can(disabler, 'disableUser', publisher).allowed).toBe(true);
+    expect(can(disabler, 'disableUser', administrator, { action: 'disable members', administrator: 'disable an administrator' })).toEqual({
+      allowed: false,
+      missing: 'default administrator',
+      reason: 'Only a default administrator can disable an administrator.',
+    });
+    // A custom role with administrative privileges is org_admin on the wire, and not an administrator's account.
+    expect(can(disabler, 'disableUser', { username: 'x', role: 'org_admin', roleId: 'r1' }).allowed).toBe(true);
+    // Target rules belong to operations on an account only.
+    expect(can(disabler, 'listWebhooks', publisher).allowed).toBe(false);
+  });
+});
