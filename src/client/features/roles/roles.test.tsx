@@ -102,9 +102,10 @@ describe('roles page', () => {
     const { user, router } = renderApp('/roles');
     // What the editor carries to a new role whose privileges were not saved with it.
     await router.navigate(`/roles/${id}`, { state: { privileges: ['portal:publisher:publishFeatures', 'portal:user:viewOrgUsers'] } });
-    expect(await screen.findByLabelText('Publish hosted feature layers', { selector: 'input' })).toHaveAccessibleDescription(
-      expect.stringContaining('which is not granted'),
-    );
+    // findByLabelText asks every input for its labels at each DOM change while the checklist renders
+    // (8 of this test's 15 s in jsdom): wait with the direct lookup instead.
+    const publish = await waitFor(() => inputByLabel('Publish hosted feature layers'));
+    expect(publish).toHaveAccessibleDescription(expect.stringContaining('which is not granted'));
     await user.click(screen.getByRole('button', { name: 'Review and save' }));
     const review = await screen.findByRole('dialog', { name: 'Save these changes?' });
     expect(within(review).getByTestId('unmet-requirements')).toHaveTextContent('Publish hosted feature layers needs Create, update and delete own content');
