@@ -4,7 +4,7 @@
  * check), the console reads the same declarations to show an action as allowed or not.
  *
  * Each REST operation declares its authority next to its path; the generated privilege matrix
- * (src/server/privilege-matrix.test.ts) walks the registered routes and checks each declaration
+ * (src/server/privilege-matrix.test-support.ts) walks the registered routes and checks each declaration
  * against what the service actually does, for custom roles holding each administrative privilege.
  *
  * A member's base role never decides: a custom role holding any `portal:admin:*` privilege has the
