@@ -16,6 +16,7 @@ import type { ReferenceKind } from '../references/references.ts';
 import { LIMITS } from '../limits.ts';
 import type { ContentStatus, Item } from './items.ts';
 import { commaList, pagingParams, wireBool, wireInt } from './wire.ts';
+import { visible, type Authority } from '../authority.ts';
 
 export const DEPENDENCY_LIMITS = {
   /** Deepest level a transitive walk follows (a map in an app in a story in a hub site…). */
@@ -159,3 +160,10 @@ export interface DependencySummaryAnswer {
   results: DependencySummaryEntry[];
   graph: DependencyGraphInfo;
 }
+
+/** Who may call each dependency operation: anyone, on what the items' sharing shows them (portal:admin:viewItems shows the organization's). */
+export const DEPENDENCY_OPERATIONS = {
+  itemDependencies: visible('portal:admin:viewItems'),
+  itemDependents: visible('portal:admin:viewItems'),
+  organizationDependencies: visible('portal:admin:viewItems'),
+} as const satisfies Record<string, Authority>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList, pagingParams, sortOrder, wireBool } from './wire.ts';
+import { own, ownerOr, visible, type Authority } from '../authority.ts';
 
 export const GROUP_ACCESS = ['private', 'org', 'public'] as const;
 export const MEMBER_TYPES = ['owner', 'admin', 'member'] as const;
@@ -92,3 +93,26 @@ export interface NotAddedReason {
   username: string;
   reason: string;
 }
+
+/**
+ * Who may call each group operation (community/createGroup, community/groups/<id>/…): anyone acts
+ * on their own membership and creates their own groups; the owner (or, where ArcGIS lets them, a
+ * manager) or an administrator of the group's organization with the privilege named changes another
+ * member's group; anyone reads what the group's access shows them. The service declares its routes
+ * with these entries; the console asks the same (lib/can.ts).
+ */
+export const GROUP_OPERATIONS = {
+  createGroup: own(),
+  joinGroup: own(),
+  leaveGroup: own(),
+  searchGroups: visible('portal:admin:viewGroups'),
+  group: visible('portal:admin:viewGroups'),
+  groupUsers: visible('portal:admin:viewGroups'),
+  groupUserList: visible('portal:admin:viewGroups'),
+  updateGroup: ownerOr('portal:admin:updateGroups'),
+  protectGroup: ownerOr('portal:admin:updateGroups'),
+  updateGroupUsers: ownerOr('portal:admin:updateGroups'),
+  deleteGroup: ownerOr('portal:admin:deleteGroups'),
+  addGroupUsers: ownerOr('portal:admin:assignToGroups'),
+  removeGroupUsers: ownerOr('portal:admin:assignToGroups'),
+} as const satisfies Record<string, Authority>;

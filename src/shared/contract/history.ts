@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { commaList, wireBool } from './wire.ts';
+import { privileges, type Authority } from '../authority.ts';
 
 // ---------------------------------------------------------------- target types (idType)
 
@@ -296,3 +297,8 @@ export const HISTORY_CSV_COLUMNS = [
   'clientId',
   'data',
 ] as const;
+
+/** Who may read the organization's history: a custom administrator role must still see all members, groups and content. */
+export const HISTORY_READ_OPERATIONS = {
+  history: privileges('portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'),
+} as const satisfies Record<string, Authority>;

@@ -1,5 +1,6 @@
 /** Items: descriptive fields (spec §2 Item, §4.1; facts §3.1, §4) and the item record. */
 import { z } from 'zod';
+import { own, ownerOr, visible, type Authority } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
 import { commaList, jsonObject } from './wire.ts';
 
@@ -122,3 +123,36 @@ export interface Item {
   /** Upload / async job state. */
   itemStatus?: 'partial' | 'processing' | 'failed';
 }
+
+/**
+ * Who may call each item operation (content/users/<u>/…, content/items/<id>/…, search): the owner
+ * adds and uploads their own items; an administrator of the item's organization reads, changes,
+ * deletes or shares another member's with the privilege named; anyone reads what its sharing shows
+ * them. The service declares its routes with these entries; the console asks the same (lib/can.ts).
+ */
+export const ITEM_OPERATIONS = {
+  addItem: own(),
+  addPart: own(),
+  commitItem: own(),
+  cancelItem: own(),
+  itemParts: own(),
+  itemStatus: ownerOr('portal:admin:updateItems'),
+  updateItem: ownerOr('portal:admin:updateItems'),
+  moveItem: ownerOr('portal:admin:updateItems'),
+  protectItem: ownerOr('portal:admin:updateItems'),
+  updateThumbnail: ownerOr('portal:admin:updateItems'),
+  setContentStatus: ownerOr('portal:admin:updateItems'),
+  deleteItem: ownerOr('portal:admin:deleteItems'),
+  /** Sharing another member's item more widely: the administrative privilege of the level (the matrix tries the organization). */
+  shareItem: ownerOr('portal:admin:shareToOrg'),
+  /** Taking another member's item out of a group: portal:admin:shareToGroup (or managing that group). */
+  unshareItem: ownerOr('portal:admin:shareToGroup'),
+  item: visible('portal:admin:viewItems'),
+  itemData: visible('portal:admin:viewItems'),
+  itemInfoFile: visible('portal:admin:viewItems'),
+  itemGroups: visible('portal:admin:viewItems'),
+  searchItems: visible('portal:admin:viewItems'),
+  searchGroupContent: visible('portal:admin:viewGroups', 'portal:admin:viewItems'),
+  userContent: ownerOr('portal:admin:viewItems'),
+  userItem: ownerOr('portal:admin:viewItems'),
+} as const satisfies Record<string, Authority>;

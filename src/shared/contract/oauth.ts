@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { wireInt } from './wire.ts';
+import { own, ownerOrDefaultAdmin, type Authority } from '../authority.ts';
 
 export const APP_TYPES = ['browser', 'native', 'server', 'multiple'] as const;
 export type AppType = (typeof APP_TYPES)[number];
@@ -165,3 +166,19 @@ export interface ConsoleConfig {
   portalUrl: string;
   oauth?: { clientId: string };
 }
+
+/**
+ * Who may call each OAuth operation: anyone registers their own app and asks for tokens; a
+ * registered app (its redirect URIs decide where sign-ins' codes and tokens go) is managed by the
+ * app item's owner or a default administrator of its organization: no single administrative
+ * privilege suffices (one who may add a redirect URI to another member's app receives that member's
+ * tokens at their next sign-in).
+ */
+export const OAUTH_OPERATIONS = {
+  registerApp: own(),
+  token: own(),
+  app: ownerOrDefaultAdmin(),
+  updateApp: ownerOrDefaultAdmin(),
+  unregisterApp: ownerOrDefaultAdmin(),
+  registeredAppInfo: ownerOrDefaultAdmin(),
+} as const satisfies Record<string, Authority>;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList } from './wire.ts';
+import { ownerOr, type Authority } from '../authority.ts';
 
 const targetUsername = z.string().trim().min(1, 'is required').max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`);
 
@@ -87,3 +88,15 @@ export interface ReassignItemsAnswer {
 }
 
 export { RESERVED_TYPE_KEYWORDS } from '../typeKeywords.ts';
+
+/**
+ * Who may call each reassign operation (content/users/<u>/items/<id>/reassign, canReassign,
+ * canReassignItems, reassignItems): the owner (with portal:user:reassignItems, which the service
+ * asks of the owner) or an administrator of the item's organization with portal:admin:reassignItems.
+ */
+export const REASSIGN_OPERATIONS = {
+  reassignItem: ownerOr('portal:admin:reassignItems'),
+  canReassignItem: ownerOr('portal:admin:reassignItems'),
+  canReassignItems: ownerOr('portal:admin:reassignItems'),
+  reassignItems: ownerOr('portal:admin:reassignItems'),
+} as const satisfies Record<string, Authority>;

@@ -1,7 +1,7 @@
 /** Scheduled tasks (spec §2 Task, §3, §4.2; facts §3.2, §7). Shared by the service and the console. */
 import type { Privilege } from '../privileges.ts';
 import { z } from 'zod';
-import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, type AuthorityHolder } from '../authority.ts';
+import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, type Authority, type AuthorityHolder } from '../authority.ts';
 import { CRON_FIELD_MAX_LENGTH, type CronSchedule } from '../cron.ts';
 import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
@@ -40,6 +40,23 @@ export const TASK_TYPE_RULES: Record<TaskType, { itemRequired: boolean; paramete
 export const TASKS_OF_OTHERS = ownerOrDefaultAdmin();
 export const ALL_TASKS_AUTHORITY = defaultAdmin();
 /** Geoprocessing tasks carry an administrator's token to a federated server: default administrators only. */
+/**
+ * Who may call each task operation (community/users/<u>/tasks/…, portals/<orgId>/allScheduledTasks):
+ * the member themself or a default administrator of their organization (TASKS_OF_OTHERS); the
+ * organization's list, default administrators only. The service declares its routes with these
+ * entries; the console asks the same (lib/can.ts).
+ */
+export const TASK_OPERATIONS = {
+  createTask: ownerOrDefaultAdmin(),
+  listTasks: ownerOrDefaultAdmin(),
+  task: ownerOrDefaultAdmin(),
+  updateTask: ownerOrDefaultAdmin(),
+  enableTask: ownerOrDefaultAdmin(),
+  deleteTask: ownerOrDefaultAdmin(),
+  runTask: ownerOrDefaultAdmin(),
+  taskRuns: ownerOrDefaultAdmin(),
+  allScheduledTasks: defaultAdmin(),
+} as const satisfies Record<string, Authority>;
 export const GP_TASK_AUTHORITY = defaultAdmin();
 /** The privileges scheduling a task of each type needs (a report also needs its report type's view privilege: REPORT_PRIVILEGES). */
 export const TASK_TYPE_PRIVILEGES: Record<TaskType, readonly Privilege[]> = {

@@ -5,17 +5,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { dependencyParams, dependencySummaryParams } from '../../../shared/contract/dependencies.ts';
-import { visible } from '../../http/authority.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { dependencySummary } from './summary.ts';
 import { dependencyAnswer } from './walk.ts';
+import { DEPENDENCY_OPERATIONS } from '../../../shared/contract/dependencies.ts';
 
 export function dependencyRoutes(app: FastifyInstance): void {
   // Like reading the item: anyone who may see it (an administrator with viewItems sees the organization's).
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/dependencies`,
-    authority: visible('portal:admin:viewItems'),
+    authority: DEPENDENCY_OPERATIONS.itemDependencies,
     params: dependencyParams,
     access: 'public',
     localOnly: true,
@@ -24,7 +24,7 @@ export function dependencyRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/dependents`,
-    authority: visible('portal:admin:viewItems'),
+    authority: DEPENDENCY_OPERATIONS.itemDependents,
     params: dependencyParams,
     access: 'public',
     localOnly: true,
@@ -34,7 +34,7 @@ export function dependencyRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/dependencies`,
-    authority: visible('portal:admin:viewItems'),
+    authority: DEPENDENCY_OPERATIONS.organizationDependencies,
     params: dependencySummaryParams,
     localOnly: true,
     handler: ({ caller, path, params, portal }) => dependencySummary(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),

@@ -20,7 +20,6 @@ import {
   WEBHOOK_OPERATIONS,
 } from '../../../shared/contract/webhooks.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { ownerOr, privileges } from '../../http/authority.ts';
 import {
   createService,
   createServiceWebhook,
@@ -31,13 +30,13 @@ import {
   listServiceWebhooks,
   parseServiceRef,
   registerServer,
-  SERVER_MANAGERS,
   SERVERS_TO_LIST,
   SERVERS_TO_REGISTER,
   serviceWebhook,
   serviceWebhooks,
 } from './service.ts';
 import { WEBHOOK_ORG } from '../webhooks/service.ts';
+import { FEDERATION_OPERATIONS } from '../../../shared/contract/federation.ts';
 
 export const SERVER_ADMIN = '/server/:serverId/admin/services';
 const none = z.object({});
@@ -56,7 +55,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/servers`,
-    authority: SERVER_MANAGERS,
+    authority: FEDERATION_OPERATIONS.listServers,
     target: SERVERS_TO_LIST,
     params: none,
     handler: ({ portal, target }) => listServers(portal, target.orgId),
@@ -65,7 +64,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/portals/:orgId/servers/register`,
-    authority: SERVER_MANAGERS,
+    authority: FEDERATION_OPERATIONS.registerServer,
     target: SERVERS_TO_REGISTER,
     params: registerServerParams,
     handler: ({ params, portal, target }) => registerServer(portal, target.orgId, params),
@@ -74,7 +73,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: SERVER_ADMIN,
-    authority: privileges('portal:admin:manageServers'),
+    authority: FEDERATION_OPERATIONS.listServices,
     params: none,
     handler: ({ caller, path, portal }) => listServices(portal, caller, path.serverId),
   });
@@ -82,7 +81,7 @@ export function federationRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${SERVER_ADMIN}/createService`,
-    authority: privileges('portal:admin:manageServers'),
+    authority: FEDERATION_OPERATIONS.createService,
     params: createServiceParams,
     handler: ({ caller, path, params, portal }) => createService(portal, caller, path.serverId, params),
   });
@@ -94,7 +93,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks`,
-      authority: ownerOr('portal:admin:manageWebhooks'),
+      authority: FEDERATION_OPERATIONS.serviceWebhooks,
       params: none,
       handler: ({ caller, path, portal }) => serviceWebhooks(portal, caller, key(path)),
     });
@@ -102,7 +101,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/create`,
-      authority: ownerOr('portal:admin:manageWebhooks'),
+      authority: FEDERATION_OPERATIONS.createServiceWebhook,
       params: createServiceWebhookParams,
       handler: ({ caller, path, params, portal }) => createServiceWebhook(portal, caller, key(path), params),
     });
@@ -110,7 +109,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks/:webhookId`,
-      authority: ownerOr('portal:admin:manageWebhooks'),
+      authority: FEDERATION_OPERATIONS.serviceWebhook,
       params: none,
       handler: ({ caller, path, portal }) => serviceWebhook(portal, caller, key(path), path.webhookId),
     });
@@ -118,7 +117,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/edit`,
-      authority: ownerOr('portal:admin:manageWebhooks'),
+      authority: FEDERATION_OPERATIONS.editServiceWebhook,
       params: editServiceWebhookParams,
       handler: ({ caller, path, params, portal }) => editServiceWebhook(portal, caller, key(path), path.webhookId, params),
     });
@@ -126,7 +125,7 @@ export function federationRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/delete`,
-      authority: ownerOr('portal:admin:manageWebhooks'),
+      authority: FEDERATION_OPERATIONS.deleteServiceWebhook,
       params: none,
       handler: ({ caller, path, portal }) => deleteServiceWebhook(portal, caller, key(path), path.webhookId),
     });

@@ -32,7 +32,6 @@ import {
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, hasPrivilege, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -298,9 +297,7 @@ export async function listServiceWebhooks(ctx: PortalContext, orgId: string, own
   return { webhooks: rows.map((w) => toServiceWebhookRecord(w, w.item_id)) };
 }
 
-/** Federated servers are listed and registered by the organization's members holding manageServers. */
-export const SERVER_MANAGERS = privileges(MANAGE_SERVERS);
-/** The organization in the path, decided with SERVER_MANAGERS by operation() before the functions below run. */
+/** The organization in the path, decided with FEDERATION_OPERATIONS.listServers / registerServer by operation() before the functions below run. */
 export const SERVERS_TO_REGISTER = orgTarget({ otherOrg: 'Servers of another organization cannot be managed.' });
 export const SERVERS_TO_LIST = orgTarget({ otherOrg: 'Servers of another organization cannot be listed.' });
 

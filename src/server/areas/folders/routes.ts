@@ -10,11 +10,11 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { ownerOr } from '../../http/authority.ts';
 import { hexId } from '../../store/ids.ts';
 import { folderRecord } from '../items/read.ts';
 import type { FolderRow } from '../items/service.ts';
 import { findUser, type UserRow } from '../users/service.ts';
+import { FOLDER_OPERATIONS } from '../../../shared/contract/folders.ts';
 
 export const createFolderParams = z.object({
   title: z
@@ -75,7 +75,7 @@ export function folderRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/createFolder`,
-    authority: ownerOr('portal:admin:updateItems'),
+    authority: FOLDER_OPERATIONS.createFolder,
     params: createFolderParams,
     handler: ({ caller, path, params, portal }) => createFolder(portal, caller, path.username, params.title),
   });
@@ -83,7 +83,7 @@ export function folderRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/:folderId/delete`,
-    authority: ownerOr('portal:admin:updateItems'),
+    authority: FOLDER_OPERATIONS.deleteFolder,
     params: z.object({}),
     handler: ({ caller, path, portal }) => deleteFolder(portal, caller, path.username, path.folderId),
   });

@@ -11,7 +11,6 @@ import {
 } from '../../../shared/contract/groups.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { own, ownerOr, visible } from '../../http/authority.ts';
 import { parseQuery } from '../../http/search-query.ts';
 import { listGroupMembers, searchGroups } from './repo.ts';
 import {
@@ -29,6 +28,7 @@ import {
   visibleGroup,
 } from './service.ts';
 import { groupTarget, MEMBERSHIP_TARGET } from './target.ts';
+import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
 const none = z.object({});
@@ -48,7 +48,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/community/createGroup`,
-    authority: own(),
+    authority: GROUP_OPERATIONS.createGroup,
     extras: ['group.memberCount'],
     params: createGroupParams,
     handler: ({ caller, params, portal }) => createGroup(portal, caller, params),
@@ -57,7 +57,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/groups`,
-    authority: visible('portal:admin:viewGroups'),
+    authority: GROUP_OPERATIONS.searchGroups,
     extras: ['results.memberCount'],
     params: searchGroupsParams,
     access: 'public',
@@ -80,7 +80,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: GROUP,
-    authority: visible('portal:admin:viewGroups'),
+    authority: GROUP_OPERATIONS.group,
     extras: ['memberCount'],
     params: none,
     access: 'public',
@@ -90,7 +90,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/update`,
-    authority: ownerOr('portal:admin:updateGroups'),
+    authority: GROUP_OPERATIONS.updateGroup,
     target: MANAGED_FOR_UPDATE,
     params: updateGroupParams,
     handler: ({ caller, params, portal, target }) => updateGroup(portal, caller, target, params),
@@ -99,7 +99,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/delete`,
-    authority: ownerOr('portal:admin:deleteGroups'),
+    authority: GROUP_OPERATIONS.deleteGroup,
     target: OWNED_FOR_DELETE,
     params: none,
     handler: ({ caller, portal, target }) => deleteGroup(portal, caller, target),
@@ -112,7 +112,7 @@ export function groupRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${GROUP}/${op}`,
-      authority: ownerOr('portal:admin:updateGroups'),
+      authority: GROUP_OPERATIONS.protectGroup,
       target: OWNED_FOR_PROTECTION,
       params: none,
       handler: ({ caller, portal, target }) => setGroupProtected(portal, caller, target, value),
@@ -122,7 +122,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${GROUP}/users`,
-    authority: visible('portal:admin:viewGroups'),
+    authority: GROUP_OPERATIONS.groupUsers,
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -142,7 +142,7 @@ export function groupRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'read',
       path: `${GROUP}/${list}`,
-      authority: visible('portal:admin:viewGroups'),
+      authority: GROUP_OPERATIONS.groupUserList,
       params: userlistParams,
       access: 'public',
       handler: async ({ caller, path, params, portal }) => {
@@ -176,7 +176,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/addUsers`,
-    authority: ownerOr('portal:admin:assignToGroups'),
+    authority: GROUP_OPERATIONS.addGroupUsers,
     target: MANAGED_FOR_MEMBERS,
     extras: ['notAddedReasons'],
     params: addUsersParams,
@@ -186,7 +186,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/removeUsers`,
-    authority: ownerOr('portal:admin:assignToGroups'),
+    authority: GROUP_OPERATIONS.removeGroupUsers,
     target: MANAGED_FOR_MEMBERS,
     params: removeUsersParams,
     handler: ({ caller, params, portal, target }) => removeUsers(portal, caller, target, params.users),
@@ -195,7 +195,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/updateUsers`,
-    authority: ownerOr('portal:admin:updateGroups'),
+    authority: GROUP_OPERATIONS.updateGroupUsers,
     target: OWNED_FOR_MANAGERS,
     params: updateUsersParams,
     handler: ({ caller, params, portal, target }) => updateUsers(portal, caller, target, params.users, params.admins),
@@ -204,7 +204,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/join`,
-    authority: own(),
+    authority: GROUP_OPERATIONS.joinGroup,
     target: MEMBERSHIP_TARGET,
     params: none,
     handler: ({ caller, portal, target }) => joinGroup(portal, caller, target),
@@ -213,7 +213,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${GROUP}/leave`,
-    authority: own(),
+    authority: GROUP_OPERATIONS.leaveGroup,
     target: MEMBERSHIP_TARGET,
     params: none,
     handler: ({ caller, portal, target }) => leaveGroup(portal, caller, target),

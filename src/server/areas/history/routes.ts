@@ -1,14 +1,14 @@
 /** `portals/<orgId>/history` (ArcGIS REST API "Portal History"; docs/history.md). */
 import type { FastifyInstance } from 'fastify';
-import { HISTORY_EXTRAS, historyParams } from '../../../shared/contract/history.ts';
+import { HISTORY_EXTRAS, HISTORY_READ_OPERATIONS, historyParams } from '../../../shared/contract/history.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { HISTORY_AUTHORITY, HISTORY_ORG, historyCsv, readHistory } from './service.ts';
+import { HISTORY_ORG, historyCsv, readHistory } from './service.ts';
 
 export function historyRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/history`,
-    authority: HISTORY_AUTHORITY,
+    authority: HISTORY_READ_OPERATIONS.history,
     target: HISTORY_ORG,
     params: historyParams,
     csv: true,

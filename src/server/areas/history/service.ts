@@ -1,5 +1,4 @@
 /** Reading the organization's history (docs/history.md): who may, the filters, pages and CSV. */
-import type { Privilege } from '../../../shared/privileges.ts';
 import { Readable } from 'node:stream';
 import {
   HISTORY_ACTIONS,
@@ -13,18 +12,13 @@ import {
   type HistoryResponse,
 } from '../../../shared/contract/history.ts';
 import type { PortalContext } from '../../context.ts';
-import { privileges } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
 import { csvCell } from '../../http/csv.ts';
 import { badParam } from '../../http/errors.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { existingMembers, historyCsvPage, historyPage, memberSpelling, type HistoryFilter, type HistoryRow } from './repo.ts';
 
-/** A custom administrator role must still see all members, groups and content to read history. */
-const HISTORY_PRIVILEGES: Privilege[] = ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'];
-export const HISTORY_AUTHORITY = privileges(...HISTORY_PRIVILEGES);
-
-/** The organization in the path (`self` is the caller's own), decided with HISTORY_AUTHORITY by operation() before the history is read. */
+/** The organization in the path (`self` is the caller's own), decided with HISTORY_READ_OPERATIONS.history by operation() before the history is read. */
 export const HISTORY_ORG = orgTarget({ otherOrg: "Another organization's history cannot be read." }, { self: true });
 
 const ID_TYPES: ReadonlySet<string> = new Set(HISTORY_ID_TYPES);

@@ -8,7 +8,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { own, ownerOr } from '../../http/authority.ts';
 import { multipartLimits, type FileParams } from '../../http/multipart.ts';
 import { rawParams } from '../../http/params.ts';
 import { addItem } from './add.ts';
@@ -16,6 +15,7 @@ import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { streamPart } from './streamedParts.ts';
 import { streamItemFile } from './uploadedFiles.ts';
 import { addPart, addPartParams, cancelUpload, commitParams, commitUpload, itemStatus, listParts } from './uploads.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 const USER = `${REST}/content/users/:username`;
 const ITEM = `${USER}/items/:itemId`;
@@ -51,7 +51,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
-      authority: own(),
+      authority: ITEM_OPERATIONS.addItem,
       params: anything,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
@@ -63,7 +63,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/addPart`,
-    authority: own(),
+    authority: ITEM_OPERATIONS.addPart,
     params: addPartParams,
     // A part whose token comes first is stored while it arrives (streamedParts.ts).
     files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem', streamTo: streamPart },
@@ -73,7 +73,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/commit`,
-    authority: own(),
+    authority: ITEM_OPERATIONS.commitItem,
     params: commitParams,
     handler: ({ caller, path, params, portal }) => commitUpload(portal, caller, path.username, path.itemId, params),
   });
@@ -81,7 +81,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/cancel`,
-    authority: own(),
+    authority: ITEM_OPERATIONS.cancelItem,
     params: none,
     handler: ({ caller, path, portal }) => cancelUpload(portal, caller, path.username, path.itemId),
   });
@@ -89,7 +89,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${ITEM}/parts`,
-    authority: own(),
+    authority: ITEM_OPERATIONS.itemParts,
     params: none,
     handler: ({ caller, path, portal }) => listParts(portal, caller, path.username, path.itemId),
   });
@@ -97,7 +97,7 @@ export function addItemRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${ITEM}/status`,
-    authority: ownerOr('portal:admin:updateItems'),
+    authority: ITEM_OPERATIONS.itemStatus,
     // rest-js sends jobId and jobType; an item has one status, so they only pass through.
     params: z.object({ jobId: z.string().optional(), jobType: z.string().optional() }),
     handler: ({ caller, path, portal }) => itemStatus(portal, caller, path.username, path.itemId),

@@ -12,11 +12,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { GroupRecord } from '../../../shared/contract/groups.ts';
 import type { Caller } from '../../http/auth.ts';
-import { visible } from '../../http/authority.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { Queryable } from '../../store/db.ts';
 import { canSeeGroup, findGroup, toGroupRecord, type GroupRow } from '../groups/service.ts';
 import { visibleItem } from './access.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export interface ItemGroupsAnswer {
   admin: GroupRecord[];
@@ -49,7 +49,7 @@ export function itemGroupsRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/groups`,
-    authority: visible('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.itemGroups,
     params: z.object({}),
     access: 'public',
     // As in the portal's other group answers, the member count is this portal's own addition.

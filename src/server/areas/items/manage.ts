@@ -14,7 +14,6 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { operation } from '../../http/operation.ts';
-import { ownerOr } from '../../http/authority.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -31,6 +30,7 @@ import { deactivateItemTasks } from '../tasks/itemTasks.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { replacedReferences } from '../../../shared/references/replaced.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -348,7 +348,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${base}/update`,
-      authority: ownerOr('portal:admin:updateItems'),
+      authority: ITEM_OPERATIONS.updateItem,
       params: updateItemParams,
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
@@ -360,14 +360,14 @@ export function itemManageRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${base}/move`,
-      authority: ownerOr('portal:admin:updateItems'),
+      authority: ITEM_OPERATIONS.moveItem,
       params: z.object({ folder: z.string().max(256).default('/') }),
       handler: ({ caller, path, params, portal }) => moveItem(portal, caller, path.username, path.itemId, params.folder),
     });
     operation(app, {
       method: 'write',
       path: `${base}/delete`,
-      authority: ownerOr('portal:admin:deleteItems'),
+      authority: ITEM_OPERATIONS.deleteItem,
       params: z.object({ permanent: wireBool.optional() }),
       handler: ({ caller, path, portal }) => deleteItem(portal, caller, path.username, path.itemId),
     });
@@ -378,7 +378,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
       operation(app, {
         method: 'write',
         path: `${base}/${op}`,
-        authority: ownerOr('portal:admin:updateItems'),
+        authority: ITEM_OPERATIONS.protectItem,
         params: z.object({}),
         handler: ({ caller, path, portal }) => setItemProtected(portal, caller, path.username, path.itemId, value),
       });

@@ -10,7 +10,6 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { ownerOr, visible } from '../../http/authority.ts';
 import { findUser, type UserRow } from '../users/service.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
@@ -18,6 +17,7 @@ import { baseUrlOf } from './addRoutes.ts';
 import { SELECT_LISTED_ITEM, type FolderRow, type ListedItemRow } from './repo.ts';
 import { sendStoredFile } from './sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 const none = z.object({});
 
@@ -86,7 +86,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId`,
-    authority: visible('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.item,
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal }) => {
@@ -99,7 +99,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/data`,
-    authority: visible('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.itemData,
     params: none,
     access: 'public',
     handler: async ({ caller, path, portal, req, reply }) => {
@@ -123,7 +123,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/info/*`,
-    authority: visible('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.itemInfoFile,
     params: z.object({ w: THUMBNAIL_WIDTH_PARAM }).partial(),
     access: 'public',
     handler: async ({ caller, path, params, portal, req, reply }) => {
@@ -145,7 +145,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username`,
-    authority: ownerOr('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.userContent,
     params: pagingParams,
     handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, null, params),
   });
@@ -153,7 +153,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/:folderId`,
-    authority: ownerOr('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.userContent,
     params: pagingParams,
     access: 'public',
     handler: ({ caller, path, params, portal, req }) => {
@@ -167,7 +167,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId`,
-    authority: ownerOr('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.userItem,
     extras: ['infoFiles', 'proxyUrl'],
     params: none,
     handler: async ({ caller, path, portal, req }) => {

@@ -17,7 +17,6 @@ import { z } from 'zod';
 import { pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
 import type { Caller } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { visible } from '../../http/authority.ts';
 import { compileQuery, likePattern, parseQuery, prefixPattern, type QueryLeaf } from '../../http/search-query.ts';
 import type { Queryable } from '../../store/db.ts';
 import { toItem } from './access.ts';
@@ -25,6 +24,7 @@ import { SELECT_LISTED_ITEM, type ListedItemRow } from './repo.ts';
 import { searchPage, type SearchPage, type SortKey } from './searchPage.ts';
 import { bboxParam, categoriesParam, categoryFiltersParam, itemFilterSql } from './searchFilters.ts';
 import { visibleGroup } from '../groups/service.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
 
@@ -209,7 +209,7 @@ export function itemSearchRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/groups/:groupId/search`,
-    authority: visible('portal:admin:viewGroups', 'portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.searchGroupContent,
     params: groupContentSearchParams,
     access: 'public',
     extras: ['totalEstimated'],
@@ -222,7 +222,7 @@ export function itemSearchRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/search`,
-    authority: visible('portal:admin:viewItems'),
+    authority: ITEM_OPERATIONS.searchItems,
     params: searchItemsParams,
     access: 'public',
     extras: ['totalEstimated'],

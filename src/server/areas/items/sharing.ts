@@ -19,7 +19,6 @@ import { z } from 'zod';
 import { commaList, wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { ownerOr, type Authority } from '../../http/authority.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -29,6 +28,7 @@ import { canSeeGroup, findGroup, type GroupRow } from '../groups/service.ts';
 import { findOrg } from '../portals/service.ts';
 import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export const shareParams = z.object({
   everyone: wireBool.optional(),
@@ -45,15 +45,8 @@ export const bulkShareParams = shareParams.extend({
 
 type Level = 'Group' | 'Org' | 'Public';
 
-/**
- * On another member's item: sharing it more widely needs the administrative privilege of the level
- * (portal:admin:shareTo<level>, as the matrix tries it: to the organization); taking it out of a
- * group needs portal:admin:shareToGroup (or managing that group).
- */
-export const SHARING_AUTHORITY: Record<string, Authority> = {
-  share: ownerOr('portal:admin:shareToOrg'),
-  unshare: ownerOr('portal:admin:shareToGroup'),
-};
+/** share and unshare, by the operation's name in the table. */
+const SHARING_AUTHORITY = { share: ITEM_OPERATIONS.shareItem, unshare: ITEM_OPERATIONS.unshareItem } as const;
 
 /** Owner: portal:user:shareTo<level>. Administrator of the item's organization on another's item: portal:admin:shareTo<level>. */
 function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
@@ -247,7 +240,7 @@ export function itemSharingRoutes(app: FastifyInstance): void {
     p: ShareParams,
     owner?: string,
   ) => Promise<{ itemId: string; notSharedWith?: string[]; notUnsharedFrom?: string[] }>;
-  const ops: [string, ShareFn][] = [
+  const ops: [keyof typeof SHARING_AUTHORITY, ShareFn][] = [
     ['share', shareItemIn],
     ['unshare', unshareItemIn],
   ];

@@ -16,11 +16,11 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { ownerOr } from '../../http/authority.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 /**
  * `status=null` is the documented way to remove the status ("Set Content Status": null |
@@ -85,7 +85,7 @@ export function itemStatusRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/items/:itemId/setContentStatus`,
-    authority: ownerOr('portal:admin:updateItems'),
+    authority: ITEM_OPERATIONS.setContentStatus,
     params: setContentStatusParams,
     handler: ({ caller, path, params, portal }) => setContentStatus(portal, caller, path.itemId, params),
   });

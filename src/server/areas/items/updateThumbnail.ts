@@ -11,13 +11,13 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
-import { ownerOr } from '../../http/authority.ts';
 import { badParam } from '../../http/errors.ts';
 import { operation } from '../../http/operation.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import { updateItem, updateItemParams } from './manage.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -77,7 +77,7 @@ export function updateThumbnailRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${base}/updateThumbnail`,
-      authority: ownerOr('portal:admin:updateItems'),
+      authority: ITEM_OPERATIONS.updateThumbnail,
       params: updateThumbnailParams,
       longParams: { data: DATA_CHARS },
       files: { parts: { file: THUMBNAIL_MAX_BYTES } },

@@ -5,13 +5,12 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { registerAppParams, tokenParams, updateAppParams } from '../../../shared/contract/oauth.ts';
+import { OAUTH_OPERATIONS, registerAppParams, tokenParams, updateAppParams } from '../../../shared/contract/oauth.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { own } from '../../http/authority.ts';
 import { showSignIn, submitSignIn } from './authorize.ts';
 import { consoleConfig } from './consoleApp.ts';
 import { oauth2Paths } from './paths.ts';
-import { APP_MANAGERS, getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
+import { getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
 
 const none = z.object({});
 
@@ -21,7 +20,7 @@ export function oauthRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/registerApp`,
-    authority: own(),
+    authority: OAUTH_OPERATIONS.registerApp,
     params: registerAppParams,
     handler: ({ params, caller, portal }) => registerApp(portal, caller, params),
   });
@@ -29,28 +28,28 @@ export function oauthRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/oauth2/apps/:clientId`,
-    authority: APP_MANAGERS,
+    authority: OAUTH_OPERATIONS.app,
     params: none,
     handler: ({ caller, path, portal }) => getApp(portal, caller, path.clientId),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/update`,
-    authority: APP_MANAGERS,
+    authority: OAUTH_OPERATIONS.updateApp,
     params: updateAppParams,
     handler: ({ params, caller, path, portal }) => updateApp(portal, caller, path.clientId, params),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/unregister`,
-    authority: APP_MANAGERS,
+    authority: OAUTH_OPERATIONS.unregisterApp,
     params: none,
     handler: ({ caller, path, portal }) => unregisterApp(portal, caller, path.clientId),
   });
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId/registeredAppInfo`,
-    authority: APP_MANAGERS,
+    authority: OAUTH_OPERATIONS.registeredAppInfo,
     params: none,
     handler: ({ caller, path, portal }) => getAppByItem(portal, caller, path.itemId),
   });
@@ -61,7 +60,7 @@ export function oauthRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
-      authority: own(),
+      authority: OAUTH_OPERATIONS.token,
       params: tokenParams,
       access: 'public',
       handler: ({ params, portal, reply }) => {

@@ -6,6 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   clientIdSchema,
+  OAUTH_OPERATIONS,
   REGISTRABLE_ITEM_TYPES,
   REGISTERED_APP_KEYWORD,
   type OAuthTokenResponse,
@@ -15,7 +16,7 @@ import {
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers, ownerOrDefaultAdmin } from '../../http/authority.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -65,17 +66,10 @@ export function appJson(app: repo.AppRow, secret?: string): RegisteredApp {
   };
 }
 
-/**
- * A registered app — its redirect URIs decide where sign-ins' codes and tokens go — is managed by the
- * app item's owner or a default administrator of its organization; no single administrative
- * privilege suffices (one who may add a redirect URI to another member's app receives that member's
- * tokens at their next sign-in).
- */
-export const APP_MANAGERS = ownerOrDefaultAdmin();
-
+/** A registered app is managed by its item's owner or by whom OAUTH_OPERATIONS says (the same rule for every app operation). */
 function requireAppManager(caller: Caller, app: repo.AppRow): void {
   if (caller.userId === app.owner_id) return;
-  if (grantsOthers(caller, APP_MANAGERS, app.org_id)) return;
+  if (grantsOthers(caller, OAUTH_OPERATIONS.app, app.org_id)) return;
   throw forbidden("Only the app item's owner or a default administrator of its organization may do this.");
 }
 

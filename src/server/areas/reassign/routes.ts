@@ -22,10 +22,10 @@ import {
   type ReassignItemResult,
 } from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { ownerOr } from '../../http/authority.ts';
 import { itemNotFound } from '../items/access.ts';
 import { evaluateItems } from './eligibility.ts';
 import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';
+import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
 
 const USER = `${REST}/content/users/:username`;
 
@@ -38,7 +38,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/items/:itemId/reassign`,
-    authority: ownerOr('portal:admin:reassignItems'),
+    authority: REASSIGN_OPERATIONS.reassignItem,
     extras: ['tasksDeactivated', 'unsharedFrom'],
     params: reassignParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -57,7 +57,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/items/:itemId/canReassign`,
-    authority: ownerOr('portal:admin:reassignItems'),
+    authority: REASSIGN_OPERATIONS.canReassignItem,
     params: canReassignParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
@@ -70,7 +70,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/canReassignItems`,
-    authority: ownerOr('portal:admin:reassignItems'),
+    authority: REASSIGN_OPERATIONS.canReassignItems,
     params: canReassignItemsParams,
     handler: async ({ caller, path, params, portal }) => {
       const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
@@ -84,7 +84,7 @@ export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${USER}/reassignItems`,
-    authority: ownerOr('portal:admin:reassignItems'),
+    authority: REASSIGN_OPERATIONS.reassignItems,
     extras: ['results.tasksDeactivated', 'results.unsharedFrom', 'results.error.details.reason', 'results.error.details.reasons'],
     params: reassignItemsParams,
     handler: async ({ caller, path, params, portal }) => {

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
 import { assertPathUser } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { own, visible } from '../../http/authority.ts';
 import { toItem } from '../items/access.ts';
 import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
+import { RELATIONSHIP_OPERATIONS } from '../../../shared/contract/relationships.ts';
 
 const relationshipParams = z
   .object({
@@ -48,7 +48,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/addRelationship`,
-    authority: own(),
+    authority: RELATIONSHIP_OPERATIONS.addRelationship,
     params: relationshipParams,
     handler: async ({ caller, params, path, portal }) => {
       assertPathUser(caller, path.username);
@@ -60,7 +60,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/deleteRelationship`,
-    authority: own(),
+    authority: RELATIONSHIP_OPERATIONS.deleteRelationship,
     params: relationshipParams,
     handler: async ({ caller, params, path, portal }) => {
       assertPathUser(caller, path.username);
@@ -72,7 +72,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/relatedItems`,
-    authority: visible('portal:admin:viewItems'),
+    authority: RELATIONSHIP_OPERATIONS.relatedItems,
     extras: ['relatedItems.relationshipTypes'],
     params: relatedParams,
     access: 'public',

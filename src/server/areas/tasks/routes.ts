@@ -1,15 +1,7 @@
 /** Scheduled tasks: `community/users/<u>/tasks/…` and `portals/<orgId>/allScheduledTasks` (spec §4.2; facts §3.2). */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  ALL_TASKS_AUTHORITY,
-  allTasksParams,
-  createTaskParams,
-  TASK_LIMITS,
-  taskListParams,
-  TASKS_OF_OTHERS,
-  updateTaskParams,
-} from '../../../shared/contract/tasks.ts';
+import { allTasksParams, createTaskParams, TASK_LIMITS, taskListParams, TASK_OPERATIONS, updateTaskParams } from '../../../shared/contract/tasks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { userNotFound } from '../../http/errors.ts';
 import { orgTarget } from '../../http/target.ts';
@@ -41,7 +33,7 @@ export function taskRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
-      authority: TASKS_OF_OTHERS,
+      authority: TASK_OPERATIONS.createTask,
       params: createTaskParams,
       handler: ({ caller, path: p, params, portal, req }) => createTask(portal, caller, p.username, params, formToken(req)),
     });
@@ -50,7 +42,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASKS,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.listTasks,
     extras: ['tasks.nextRun'],
     params: taskListParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -68,7 +60,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: TASK,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.task,
     extras: ['nextRun'],
     params: none,
     handler: async ({ caller, path, portal }) => toTaskRecord(await pathTask(portal.db, caller, path.username, path.taskId)),
@@ -77,7 +69,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/update`,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.updateTask,
     params: updateTaskParams,
     handler: ({ caller, path, params, portal, req }) => updateTask(portal, caller, path.username, path.taskId, params, formToken(req)),
   });
@@ -89,7 +81,7 @@ export function taskRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path: `${TASK}/${verb}`,
-      authority: TASKS_OF_OTHERS,
+      authority: TASK_OPERATIONS.enableTask,
       params: none,
       handler: ({ caller, path, portal }) => setTaskEnabled(portal, caller, path.username, path.taskId, enabled),
     });
@@ -98,7 +90,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/delete`,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.deleteTask,
     params: none,
     handler: ({ caller, path, portal }) => deleteTask(portal, caller, path.username, path.taskId),
   });
@@ -107,7 +99,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${TASK}/run`,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.runTask,
     localOnly: true,
     params: none,
     handler: ({ caller, path, portal }) => runTaskNow(portal, caller, path.username, path.taskId),
@@ -116,7 +108,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${TASK}/runs`,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.taskRuns,
     params: none,
     handler: async ({ caller, path, portal }) => {
       const task = await pathTask(portal.db, caller, path.username, path.taskId);
@@ -127,7 +119,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${TASK}/runs/:runId`,
-    authority: TASKS_OF_OTHERS,
+    authority: TASK_OPERATIONS.taskRuns,
     params: none,
     handler: async ({ caller, path, portal }) => {
       const task = await pathTask(portal.db, caller, path.username, path.taskId);
@@ -140,7 +132,7 @@ export function taskRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/allScheduledTasks`,
-    authority: ALL_TASKS_AUTHORITY,
+    authority: TASK_OPERATIONS.allScheduledTasks,
     target: ALL_TASKS_ORG,
     extras: ['tasks.nextRun'],
     params: allTasksParams,

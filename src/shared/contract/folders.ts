@@ -1,0 +1,8 @@
+/** Folders of a member's content (content/users/<u>/createFolder, content/users/<u>/<folderId>/delete; spec §4.1). */
+import { ownerOr, type Authority } from '../authority.ts';
+
+/** Who may call each folder operation: the member, or an administrator of their organization with portal:admin:updateItems. */
+export const FOLDER_OPERATIONS = {
+  createFolder: ownerOr('portal:admin:updateItems'),
+  deleteFolder: ownerOr('portal:admin:updateItems'),
+} as const satisfies Record<string, Authority>;
