@@ -344,6 +344,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'community/users/:username/unlockSignIn': async () => ({ url: `${REST}/community/users/${await member()}/unlockSignIn` }),
   'community/users/:username/disable': async () => ({ url: `${REST}/community/users/${await member()}/disable` }),
   'community/users/:username/delete': async () => ({ url: `${REST}/community/users/${await member()}/delete` }),
+  'community/users/:username/update': async () => ({ url: `${REST}/community/users/${await member()}/update`, params: { description: `d ${uid()}` } }),
   'community/users/:username/enable': async () => {
     const username = await member();
     await svc.db.query('UPDATE users SET disabled = true WHERE username = $1', [username]);

@@ -27,6 +27,9 @@ export const passwordSchema = z
 export const roleParam = z.string().trim().min(1, 'is required').max(64);
 export const isBaseRole = (role: string): role is (typeof BASE_ROLES)[number] => (BASE_ROLES as readonly string[]).includes(role);
 
+/** Who may see a member's profile (the user record's `access`). */
+export const USER_ACCESS = ['private', 'org', 'public'] as const;
+
 export const USER_LICENSE_TYPES = [
   'creatorUT',
   'GISProfessionalBasicUT',
@@ -97,7 +100,40 @@ export const updateUserLicenseTypeParams = z.object({
   userLicenseType: z.enum(USER_LICENSE_TYPES),
 });
 
+/**
+ * Update User (`community/users/<u>/update`, POST): only the properties sent change. The profile
+ * fields the reference lists (description, tags, access, preferredView, culture, region, units) and,
+ * for the "arcgis" identity provider, the names and `password`. `fullname` (the Enterprise
+ * administrator API's spelling) is taken as `fullName`. Tags arrive comma-joined (rest-js).
+ */
+export const updateUserParams = z
+  .object({
+    fullName: optionalText(LIMITS.nameMaxChars * 2 + 1),
+    fullname: optionalText(LIMITS.nameMaxChars * 2 + 1),
+    firstName: optionalText(LIMITS.nameMaxChars),
+    lastName: optionalText(LIMITS.nameMaxChars),
+    description: z.string().max(LIMITS.userDescriptionChars, `must be at most ${LIMITS.userDescriptionChars} characters`).optional(),
+    tags: commaList.pipe(z.array(z.string().max(256, 'each tag must be at most 256 characters')).max(128, 'at most 128 tags')).optional(),
+    access: z.enum(USER_ACCESS).optional(),
+    preferredView: z.enum(['Web', 'GIS', 'null']).optional(),
+    culture: z
+      .string()
+      .trim()
+      .regex(/^([a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*)?$/, 'must be a language code such as en or pt-BR')
+      .optional(),
+    region: z
+      .string()
+      .trim()
+      .regex(/^([A-Za-z]{2}|WO)?$/, 'must be a two-letter region code')
+      .optional(),
+    units: z.enum(['english', 'metric']).optional(),
+    password: passwordSchema.optional(),
+  })
+  .transform(({ fullname, ...p }) => ({ ...p, fullName: p.fullName ?? fullname }));
+export type UpdateUserParams = z.output<typeof updateUserParams>;
+
 export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
+
 
 const userSortField = z
   .string()
@@ -153,6 +189,8 @@ export interface PortalUser {
   culture: string | null;
   region: string | null;
   units: string;
+  /** The content view the member chose (Update User's `preferredView`): `Web`, `GIS` or null. */
+  preferredView: string | null;
   thumbnail: string | null;
   access: 'private' | 'org' | 'public';
   created: number;
@@ -183,6 +221,8 @@ export const MEMBER_OPERATIONS = {
   searchOrgUsers: visible('portal:admin:viewUsers'),
   updateUserRole: privileges('portal:admin:changeUserRoles'),
   updateUserLicenseType: privileges('portal:admin:manageLicenses'),
+  /** The member's own profile, or another member's by whoever holds portal:admin:updateUsers ("Update member accounts"). */
+  updateUser: ownerOr('portal:admin:updateUsers'),
   disableUser: privileges('portal:admin:disableUsers'),
   enableUser: privileges('portal:admin:disableUsers'),
   deleteUser: privileges('portal:admin:deleteUsers'),

@@ -61,6 +61,8 @@ describe('delete a member', () => {
             email: 'leaving1@example.com',
             userLicenseTypeId: expect.any(String),
             disabled: false,
+            // What the member belonged to, so that they can be made again by hand (a deletion has no undo).
+            groups: [{ id: group.group.id, title: 'Leavers welcome', memberType: 'member' }],
           },
         },
       }),

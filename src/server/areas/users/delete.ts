@@ -61,6 +61,14 @@ export async function deleteMember(ctx: PortalContext, caller: Caller, member: U
     await assertNotLastAdministrator('deleted', 'Unable to delete user.');
     const refusal = holdingsRefusal(target.username, await holdingsOf(q, target.id));
     if (refusal) throw refusal;
+    // Read before the account goes (the memberships go with it): kept in history so an administrator
+    // can make the member again by hand. A deletion has no undo: the account's password, tokens and
+    // sign-in record are not kept, so no operation could bring the same account back.
+    const groups = await q.query<{ id: string; title: string; memberType: string }>(
+      `SELECT g.id, g.title, m.member_type AS "memberType" FROM group_members m JOIN groups g ON g.id = m.group_id
+        WHERE m.user_id = $1 ORDER BY lower(g.title), g.id`,
+      [target.id],
+    );
     await deleteUserRow(q, target.id);
     await recordEvent(q, {
       orgId: target.org_id,
@@ -79,6 +87,7 @@ export async function deleteMember(ctx: PortalContext, caller: Caller, member: U
             email: target.email,
             userLicenseTypeId: target.user_license_type_id,
             disabled: target.disabled,
+            groups,
           },
         },
       },

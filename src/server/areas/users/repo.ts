@@ -20,6 +20,12 @@ export interface UserRow {
   user_license_type_id: string;
   user_type: 'arcgisonly' | 'both';
   disabled: boolean;
+  tags: string[];
+  access: 'private' | 'org' | 'public';
+  culture: string | null;
+  region: string | null;
+  units: 'english' | 'metric';
+  preferred_view: string | null;
   last_login: number;
   created: number;
   modified: number;
@@ -95,6 +101,36 @@ export async function insertUser(q: Queryable, u: NewUser): Promise<void> {
 
 export async function setUserRole(q: Queryable, userId: string, role: BaseRole, roleId: string | null, now: number): Promise<void> {
   await q.query('UPDATE users SET role = $2, role_id = $3, modified = $4 WHERE id = $1', [userId, role, roleId, now]);
+}
+
+/** The profile columns Update User sets (update.ts), by column name. */
+export const PROFILE_COLUMNS = [
+  'full_name',
+  'first_name',
+  'last_name',
+  'description',
+  'tags',
+  'access',
+  'culture',
+  'region',
+  'units',
+  'preferred_view',
+] as const;
+export type ProfileColumn = (typeof PROFILE_COLUMNS)[number];
+
+/** Sets the given profile columns (names from PROFILE_COLUMNS only: they are written into the statement). */
+export async function setUserProfile(q: Queryable, userId: string, values: Partial<Record<ProfileColumn, unknown>>, now: number): Promise<void> {
+  const columns = Object.keys(values).filter((c): c is ProfileColumn => (PROFILE_COLUMNS as readonly string[]).includes(c));
+  if (!columns.length) return;
+  const sets = columns.map((c, i) => `${c} = $${i + 3}`);
+  await q.query(`UPDATE users SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [userId, now, ...columns.map((c) => values[c])]);
+}
+
+/** A new password hash; every session the member held ends with the old password (access and refresh tokens). */
+export async function setUserPassword(q: Queryable, userId: string, passwordHash: string, now: number): Promise<void> {
+  await q.query('UPDATE users SET password_hash = $2, modified = $3 WHERE id = $1', [userId, passwordHash, now]);
+  await q.query('DELETE FROM tokens WHERE user_id = $1', [userId]);
+  await q.query('DELETE FROM oauth_refresh_tokens WHERE user_id = $1', [userId]);
 }
 
 export async function setUserLicenseType(q: Queryable, userId: string, licenseType: string, now: number): Promise<void> {

@@ -6,6 +6,7 @@ import {
   MEMBER_OPERATIONS,
   searchUsersParams,
   updateUserLicenseTypeParams,
+  updateUserParams,
   updateUserRoleParams,
 } from '../../../shared/contract/users.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
@@ -17,6 +18,7 @@ import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
 import { deleteMember } from './delete.ts';
+import { MEMBER_SELF_TARGET, updateMember } from './update.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
@@ -194,6 +196,15 @@ export function userRoutes(app: FastifyInstance): void {
       handler: ({ caller, portal, target }) => setMemberDisabled(portal, caller, target, disabled),
     });
   }
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/community/users/:username/update`,
+    authority: MEMBER_OPERATIONS.updateUser,
+    target: MEMBER_SELF_TARGET,
+    params: updateUserParams,
+    handler: ({ caller, params, portal, target }) => updateMember(portal, caller, target, params),
+  });
 
   operation(app, {
     method: 'write',

@@ -75,12 +75,13 @@ export function toPortalUser(row: UserRow, full: boolean): PortalUser {
     level: row.user_license_type_id === 'viewerUT' ? '1' : '2',
     userLicenseTypeId: row.user_license_type_id,
     disabled: row.disabled,
-    tags: [],
-    culture: 'en',
-    region: null,
-    units: 'metric',
+    tags: row.tags ?? [],
+    culture: row.culture ?? 'en',
+    region: row.region ?? null,
+    units: row.units ?? 'metric',
+    preferredView: row.preferred_view ?? null,
     thumbnail: null,
-    access: 'org',
+    access: row.access ?? 'org',
     created: row.created,
     modified: row.modified,
     provider: 'arcgis',
@@ -179,6 +180,15 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       const resolved = await resolveRole(q, orgId, input.role ?? defaults.role ?? 'org_user');
       // The caller chooses the new account's password, so giving it a role is giving themselves one.
       if (caller) assertMayGrantRole(caller, resolved);
+      const userLicenseTypeId = input.userLicenseTypeId ?? defaults.userLicenseType ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT');
+      // The user type caps the roles its member can hold (shared/userTypes.ts), as updateUserRole and
+      // updateUserLicenseType already refuse: no Viewer-type administrator, whichever side was given.
+      const typeRefusal = userTypeRefusal(userLicenseTypeId, resolved);
+      if (typeRefusal) {
+        const param = input.userLicenseTypeId ? 'userLicenseTypeId' : 'role';
+        const source = input.userLicenseTypeId ? '' : ' (the new-member default user type)';
+        throw badParam(param, `is not compatible${source}: ${typeRefusal}`, 'Unable to create user.');
+      }
       const firstName = input.firstname ?? '';
       const lastName = input.lastname ?? '';
       const user = {
@@ -193,7 +203,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
         description: input.description ?? null,
         role: resolved.role,
         roleId: resolved.roleId,
-        userLicenseTypeId: input.userLicenseTypeId ?? defaults.userLicenseType ?? (resolved.roleId === VIEWER_ROLE_ID ? 'viewerUT' : 'creatorUT'),
+        userLicenseTypeId,
         userType: defaults.userType ?? 'arcgisonly',
         now,
       };
