@@ -48,7 +48,8 @@ export async function joinParts(
       throw err;
     }
     if (upload?.upload_id) await ctx.blobs.multipart?.abort(upload.blob_key, upload.upload_id).catch(() => undefined);
-    return { key, size, leftover: [] };
+    // Every part sent again as a file after a failed commit completed the store's upload: that file goes.
+    return { key, size, leftover: upload && !upload.upload_id ? [upload.blob_key] : [] };
   }
   const multipart = ctx.blobs.multipart!;
   const last = parts.at(-1)!;
@@ -64,13 +65,20 @@ export async function joinParts(
     if (!strays.length && parts.every((p) => p.etag || p === last)) {
       if (copyLast) kept.push({ n: LAST_PART_COPY, etag: await multipart.copyPart(upload.blob_key, upload.upload_id, LAST_PART_COPY, last.blob_key!) });
       await multipart.complete(upload.blob_key, upload.upload_id, kept);
+      // Should the commit fail after this, the parts are ranges of this file: another commit (and
+      // any part sent again, as a file of its own) joins from it.
+      const sizeOf = new Map(held.map((h) => [h.n, h.size]));
+      await markCompleted(
+        ctx,
+        itemId,
+        kept.map((p) => ({ n: p.n, size: p.n === LAST_PART_COPY ? Number(last.size) : sizeOf.get(p.n)! })),
+      );
       return { key: upload.blob_key, size, leftover: [] };
     }
     // Every store part is at least the store's minimum but LAST_PART_COPY, the last: all complete.
     await multipart.complete(upload.blob_key, upload.upload_id, held);
     layout = held.map((h) => ({ n: h.n, size: h.size }));
-    // Done once: a commit tried again reads the completed file (laid out so) instead of completing again.
-    await ctx.db.query(`UPDATE item_store_uploads SET upload_id = '', completed_parts = $2::jsonb WHERE item_id = $1`, [itemId, JSON.stringify(layout)]);
+    await markCompleted(ctx, itemId, layout);
   }
   const key = ctx.blobs.newKey();
   try {
@@ -114,4 +122,13 @@ async function* inOrder(ctx: PortalContext, parts: PartRow[], completed: string,
     const source = p.etag ? await ctx.blobs.open(completed, { start: start!, end: start! + size - 1 }) : await ctx.blobs.open(p.blob_key!);
     for await (const chunk of source) yield chunk as Buffer;
   }
+}
+
+/**
+ * Done once: the store's upload is now a file laid out as `layout`. A commit tried again reads it
+ * instead of completing again, and a part sent again meanwhile is stored as a file of its own
+ * (storeNumbers.ts: no numbers in a completed upload).
+ */
+async function markCompleted(ctx: PortalContext, itemId: string, layout: Layout): Promise<void> {
+  await ctx.db.query(`UPDATE item_store_uploads SET upload_id = '', completed_parts = $2::jsonb WHERE item_id = $1`, [itemId, JSON.stringify(layout)]);
 }

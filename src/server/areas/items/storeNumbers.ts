@@ -100,6 +100,9 @@ export async function storeUploadWithNumbers(
         upload.parts_per_item_part,
       ]);
     }
+    // upload_id '': a commit completed the store's upload and failed after it (joinParts.ts): the
+    // upload takes no more parts, and this one goes another way.
+    if (!upload.upload_id) return { upload, numbers: undefined };
     return { upload, numbers: await takeStoreNumbers(q, itemId, upload, partNum, count) };
   });
 }

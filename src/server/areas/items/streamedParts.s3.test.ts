@@ -125,6 +125,56 @@ describe.skipIf(!s3ServerAvailable)('a part with its token first, in an object s
   }, 180_000);
 });
 
+/**
+ * Makes the commit's last step (recording the completed item) fail once for `id`, after the store
+ * completed its upload: a database failure at that moment, injected as a trigger.
+ */
+async function failNextCompletion(id: string): Promise<() => Promise<void>> {
+  await t.svc.db.query(`CREATE OR REPLACE FUNCTION fail_completion() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.status = 'completed' AND NEW.id = '${id}' THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$`);
+  await t.svc.db.query('CREATE TRIGGER fail_completion BEFORE UPDATE ON items FOR EACH ROW EXECUTE FUNCTION fail_completion()');
+  return async () => {
+    await t.svc.db.query('DROP TRIGGER fail_completion ON items');
+    await t.svc.db.query('DROP FUNCTION fail_completion()');
+  };
+}
+
+describe.skipIf(!s3ServerAvailable)('a commit that failed after the store completed its upload', () => {
+  it('keeps the parts: a part sent again afterwards and another commit give the file, and nothing is left in the store', async () => {
+    const id = await startUpload(t.svc, t.token);
+    const parts = [randomBytes(7 * MiB), randomBytes(6 * MiB), randomBytes(1000)];
+    for (const n of [1, 2, 3]) expect(await addPart(t.rest, id, n, parts[n - 1], t.token)).toEqual({ success: true, id });
+    const upload = await storeUpload(id);
+    const restore = await failNextCompletion(id);
+    const failed = (await t.svc.post(`content/users/user1/items/${id}/commit`, { type: 'Image', title: 'Failed once' }, t.token)) as { error?: unknown };
+    await restore();
+    expect(failed.error).toBeDefined();
+    expect(await t.svc.post(`content/users/user1/items/${id}/status`, {}, t.token)).toMatchObject({ status: 'partial' });
+    // The store's upload is complete now: it takes no more parts, so this one is stored apart.
+    expect((await unfinishedUploads()).map((u) => u.Key)).not.toContain(objectKey(upload.blob_key));
+    parts[1] = randomBytes(6 * MiB);
+    expect(await addPart(t.rest, id, 2, parts[1], t.token)).toEqual({ success: true, id });
+    const read = await commitAndRead(t.svc, t.token, id, 'Committed again');
+    expect(read.committed).toEqual({ success: true, id });
+    expect(read.bytes.equals(Buffer.concat(parts))).toBe(true);
+    expect(await objects()).not.toContain(objectKey(upload.blob_key));
+  }, 180_000);
+
+  it('a commit tried again with no part sent again joins the parts from the completed file', async () => {
+    const id = await startUpload(t.svc, t.token);
+    const parts = [randomBytes(6 * MiB), randomBytes(2000)];
+    for (const n of [1, 2]) expect(await addPart(t.rest, id, n, parts[n - 1], t.token)).toEqual({ success: true, id });
+    const restore = await failNextCompletion(id);
+    expect(
+      ((await t.svc.post(`content/users/user1/items/${id}/commit`, { type: 'Image', title: 'Failed once' }, t.token)) as { error?: unknown }).error,
+    ).toBeDefined();
+    await restore();
+    const read = await commitAndRead(t.svc, t.token, id, 'Committed again');
+    expect(read.committed).toEqual({ success: true, id });
+    expect(read.bytes.equals(Buffer.concat(parts))).toBe(true);
+  }, 180_000);
+});
+
 describe.skipIf(!s3ServerAvailable)('a part with its token after the file (rest-js addItemPart), in an object store', () => {
   it('comes through a temporary file into a fresh store part and commits as sent', async () => {
     const id = await startUpload(t.svc, t.token);

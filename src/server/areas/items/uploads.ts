@@ -185,7 +185,8 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
       });
     });
   } catch (err) {
-    await removeBlobs(ctx, [key]);
+    // The store's completed upload holds the kept parts: another commit joins from it.
+    if (key !== upload?.blob_key) await removeBlobs(ctx, [key]);
     await ctx.db.query(`UPDATE items SET status = 'partial', status_message = null WHERE id = $1 AND status = 'processing'`, [itemId]);
     throw err;
   }
