@@ -132,8 +132,29 @@ export const updateUserParams = z
   .transform(({ fullname, ...p }) => ({ ...p, fullName: p.fullName ?? fullname }));
 export type UpdateUserParams = z.output<typeof updateUserParams>;
 
-export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role'] as const;
+/**
+ * The documented sort fields of the organization's users (username, fullname, created, lastlogin,
+ * mfaenabled, level, role), and two of this portal's: `userlicensetype` (the user type itself; `level`
+ * only tells Viewer from the rest) and `status` (enabled members first in ascending order).
+ */
+export const USER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'mfaenabled', 'level', 'role', 'userlicensetype', 'status'] as const;
 
+const epochMs = wireInt(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+
+/**
+ * Member filters this portal adds to every member list and search (local parameters, ignored with
+ * LOCAL_EXTRAS=off): status, user types, and last sign-in and creation dates as epoch ms, each bound
+ * exclusive. A member who never signed in (`lastLogin` -1) is before any date.
+ */
+export const memberFilterParams = z.object({
+  disabled: wireBool.optional(),
+  userLicenseType: commaList.pipe(z.array(z.enum(USER_LICENSE_TYPES)).max(USER_LICENSE_TYPES.length)).optional(),
+  lastLoginBefore: epochMs.optional(),
+  lastLoginAfter: epochMs.optional(),
+  createdBefore: epochMs.optional(),
+  createdAfter: epochMs.optional(),
+});
+export const MEMBER_FILTER_PARAMS = Object.keys(memberFilterParams.shape) as readonly string[];
 
 const userSortField = z
   .string()
@@ -142,6 +163,7 @@ const userSortField = z
   .default('username');
 
 export const listUsersParams = pagingParams.extend({
+  ...memberFilterParams.shape,
   sortField: userSortField,
   sortOrder,
   provider: z.string().max(32).optional(),
@@ -157,6 +179,7 @@ export const listUsersParams = pagingParams.extend({
 });
 
 export const searchUsersParams = pagingParams.extend({
+  ...memberFilterParams.shape,
   q: z.string().max(4096).default('*'),
   sortField: userSortField,
   sortOrder,

@@ -219,6 +219,13 @@ export interface MemberFilter {
    * the caller's own address can match (a hidden field is not searchable). Unset: every address.
    */
   emailOwnOnly?: string;
+  /** true: disabled members only; false: enabled ones only. */
+  disabled?: boolean;
+  /** User types (userLicenseTypeId), any of them. */
+  licenseTypes?: string[];
+  /** Epoch ms, exclusive bounds; a member who never signed in (-1) is before any date. */
+  lastLogin?: { before?: number; after?: number };
+  created?: { before?: number; after?: number };
 }
 
 /** `u.email ILIKE <pattern>`, narrowed to the caller's own row when addresses are hidden from them. */
@@ -234,6 +241,8 @@ const SORT_SQL: Record<string, string> = {
   mfaenabled: 'lower(u.username)',
   level: 'u.user_license_type_id',
   role: 'u.role, u.role_id',
+  userlicensetype: 'u.user_license_type_id',
+  status: 'u.disabled',
 };
 
 function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
@@ -255,6 +264,15 @@ function whereClause(f: MemberFilter): { sql: string; params: unknown[] } {
     conds.push(`(${parts.join(f.intersect ? ' AND ' : ' OR ')})`);
   }
   if (f.condition) conds.push(f.condition(p));
+  if (f.disabled !== undefined) conds.push(`u.disabled = ${p(f.disabled)}`);
+  if (f.licenseTypes?.length) conds.push(`u.user_license_type_id = ANY(${p(f.licenseTypes)}::text[])`);
+  for (const [column, range] of [
+    ['u.last_login', f.lastLogin],
+    ['u.created', f.created],
+  ] as const) {
+    if (range?.before !== undefined) conds.push(`${column} < ${p(range.before)}`);
+    if (range?.after !== undefined) conds.push(`${column} > ${p(range.after)}`);
+  }
   for (const term of f.terms ?? []) {
     const t = p(likePattern(term));
     conds.push(`(u.username ILIKE ${t} OR u.full_name ILIKE ${t} OR ${emailMatch(t, f.emailOwnOnly, p)})`);

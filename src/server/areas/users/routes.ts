@@ -3,7 +3,9 @@ import { z } from 'zod';
 import {
   createUserParams,
   listUsersParams,
+  MEMBER_FILTER_PARAMS,
   MEMBER_OPERATIONS,
+  memberFilterParams,
   searchUsersParams,
   updateUserLicenseTypeParams,
   updateUserParams,
@@ -66,6 +68,16 @@ async function userSearchPage(db: Db, caller: Caller, filter: MemberFilter, para
   return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
 }
 
+/** The local member filters (status, user types, last sign-in and creation dates) as a list filter. */
+function memberFilters(params: z.output<typeof memberFilterParams>): Partial<MemberFilter> {
+  return {
+    disabled: params.disabled,
+    licenseTypes: params.userLicenseType,
+    lastLogin: { before: params.lastLoginBefore, after: params.lastLoginAfter },
+    created: { before: params.createdBefore, after: params.createdAfter },
+  };
+}
+
 export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
@@ -100,6 +112,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/community/users`,
+    localParams: MEMBER_FILTER_PARAMS,
     authority: MEMBER_OPERATIONS.searchCommunityUsers,
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
@@ -107,8 +120,8 @@ export function userRoutes(app: FastifyInstance): void {
       const condition = parsed.condition!;
       // Without the right to view members, the caller finds only themselves.
       const filter: MemberFilter = canViewMembers(caller, caller.orgId)
-        ? { orgId: caller.orgId, condition }
-        : { orgId: caller.orgId, condition: (p) => `(${condition(p)}) AND u.id = ${p(caller.userId)}` };
+        ? { orgId: caller.orgId, condition, ...memberFilters(params) }
+        : { orgId: caller.orgId, condition: (p) => `(${condition(p)}) AND u.id = ${p(caller.userId)}`, ...memberFilters(params) };
       return userSearchPage(portal.db, caller, filter, params);
     },
   });
@@ -116,6 +129,7 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/:orgId/users`,
+    localParams: MEMBER_FILTER_PARAMS,
     authority: MEMBER_OPERATIONS.orgUsers,
     params: listUsersParams,
     handler: async ({ caller, path, params, portal }) => {
@@ -141,6 +155,7 @@ export function userRoutes(app: FastifyInstance): void {
         intersect: params.applyFilterIntersection ?? false,
         terms: params.q ? params.q.split(/\s+/).filter(Boolean) : [],
         emailOwnOnly: emailOwnOnly(caller),
+        ...memberFilters(params),
       };
       if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
       const { total, rows } = await listMembers(
@@ -156,11 +171,12 @@ export function userRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/portals/self/users/search`,
+    localParams: MEMBER_FILTER_PARAMS,
     authority: MEMBER_OPERATIONS.searchOrgUsers,
     params: searchUsersParams,
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
-      const filter = { orgId, ...parseUserQuery(params.q, emailOwnOnly(caller)) };
+      const filter = { orgId, ...parseUserQuery(params.q, emailOwnOnly(caller)), ...memberFilters(params) };
       return userSearchPage(portal.db, caller, filter, params);
     },
   });
