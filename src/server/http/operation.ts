@@ -115,7 +115,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     let target: T | undefined;
     if (def.target && caller) {
       const loaded = await def.target.load({ caller, path, portal });
-      decide(def.authority, caller, loaded, def.target.refusals);
+      decide(def.authority, caller, loaded, def.target.refusals, def.target.ownerNeeds);
       target = loaded.value;
     }
     const result = await (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({

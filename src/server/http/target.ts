@@ -45,6 +45,11 @@ export interface Refusals {
 export interface Target<T> {
   load(req: TargetRequest): Promise<Loaded<T>>;
   refusals: Refusals;
+  /**
+   * What the owner must hold to act on their own (a member's content needs portal:user:createItem):
+   * without it the owner is refused "Requires the privilege <id>." as anyone lacking it is.
+   */
+  ownerNeeds?: Privilege;
 }
 
 /**
@@ -52,9 +57,12 @@ export interface Target<T> {
  * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
  * everyone else needs the organization and what the authority asks (authorityGrants).
  */
-export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals): void {
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals, ownerNeeds?: Privilege): void {
   const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
-  if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) return;
+  if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
+    if (ownerNeeds && !caller.privileges.has(ownerNeeds)) throw forbidden(`Requires the privilege ${ownerNeeds}.`);
+    return;
+  }
   if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
   if (authorityGrants(authority, caller)) return;
   switch (authority.kind) {

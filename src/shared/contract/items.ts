@@ -130,6 +130,9 @@ export interface Item {
  * deletes or shares another member's with the privilege named; anyone reads what its sharing shows
  * them. The service declares its routes with these entries; the console asks the same (lib/can.ts).
  */
+/** What a member needs to add, change or upload their own content (the owner's side of ITEM_OPERATIONS' ownerOr). */
+export const CONTENT_OWNER_PRIVILEGE = 'portal:user:createItem';
+
 export const ITEM_OPERATIONS = {
   addItem: own(),
   addPart: own(),

@@ -16,6 +16,7 @@ import { PORTAL_OPERATIONS } from './portals.ts';
 import { REASSIGN_OPERATIONS } from './reassign.ts';
 import { RELATIONSHIP_OPERATIONS } from './relationships.ts';
 import { ROLE_OPERATIONS } from './roles.ts';
+import { SESSION_OPERATIONS } from './session.ts';
 import { TASK_OPERATIONS } from './tasks.ts';
 import { USER_DEFAULTS_OPERATIONS } from './userDefaultSettings.ts';
 import { MEMBER_OPERATIONS } from './users.ts';
@@ -36,6 +37,7 @@ export const OPERATION_TABLES = {
   reassign: REASSIGN_OPERATIONS,
   relationships: RELATIONSHIP_OPERATIONS,
   roles: ROLE_OPERATIONS,
+  session: SESSION_OPERATIONS,
   tasks: TASK_OPERATIONS,
   userDefaultSettings: USER_DEFAULTS_OPERATIONS,
   webhooks: WEBHOOK_OPERATIONS,
@@ -55,6 +57,7 @@ export const OPERATIONS = {
   ...REASSIGN_OPERATIONS,
   ...RELATIONSHIP_OPERATIONS,
   ...ROLE_OPERATIONS,
+  ...SESSION_OPERATIONS,
   ...TASK_OPERATIONS,
   ...USER_DEFAULTS_OPERATIONS,
   ...WEBHOOK_OPERATIONS,

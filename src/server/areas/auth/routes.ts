@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
 import { generateTokenParams, MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { own } from '../../http/authority.ts';
+import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { oauth2Paths } from '../oauth/paths.ts';
 import { generateToken, revokeToken, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
@@ -12,7 +12,7 @@ export function authRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'write',
     path: `${REST}/generateToken`,
-    authority: own(),
+    authority: SESSION_OPERATIONS.generateToken,
     params: generateTokenParams,
     access: 'public',
     // Failures are throttled per client address (throttle.ts); behind a proxy, TRUST_PROXY makes it the client's.
@@ -26,7 +26,7 @@ export function authRoutes(app: FastifyInstance): void {
     operation(app, {
       method: 'write',
       path,
-      authority: own(),
+      authority: SESSION_OPERATIONS.revokeToken,
       params: revokeTokenParams,
       access: 'public',
       handler: ({ params, portal }) => revokeToken(portal, params.auth_token),

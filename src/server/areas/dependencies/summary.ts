@@ -16,6 +16,8 @@ import type { Caller } from '../../http/auth.ts';
 import { forbidden } from '../../http/errors.ts';
 import { nodeOf, SELECT_NODE, type NodeRow } from './nodes.ts';
 import { itemsWithDependents } from './tally.ts';
+import { authorityGrants } from '../../http/authority.ts';
+import { DEPENDENCY_OPERATIONS } from '../../../shared/contract/dependencies.ts';
 
 /** Who may see item `a` of the caller's organization without viewItems: items/access.ts canViewItem, as search writes it (`me`: the caller's id). */
 const mayView = (a: string, me: string) =>
@@ -32,7 +34,7 @@ const visibleDependents = (me: string) => `(SELECT count(*)::int FROM (
 
 export async function dependencySummary(ctx: PortalContext, caller: Caller, orgId: string, p: DependencySummaryParams): Promise<DependencySummaryAnswer> {
   if (orgId !== caller.orgId) throw forbidden("Another organization's dependencies cannot be read.");
-  const seesAll = caller.privileges.has('portal:admin:viewItems');
+  const seesAll = authorityGrants(DEPENDENCY_OPERATIONS.organizationDependencies, caller);
   // Only what the statement uses is bound: PostgreSQL refuses a parameter it cannot type.
   const params: unknown[] = [orgId];
   const bind = (v: unknown) => `$${params.push(v)}`;

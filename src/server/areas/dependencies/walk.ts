@@ -15,6 +15,7 @@
  */
 import {
   DEPENDENCY_LIMITS,
+  DEPENDENCY_OPERATIONS,
   type DependencyAnswer,
   type DependencyEdge,
   type DependencyParams,
@@ -26,6 +27,7 @@ import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
 import { edgesInto, edgesOutOf, urlReferencesOf, type Step } from './edges.ts';
 import { mayViewNode, nodeOf, startOfWalk, visibleRows, type NodeRow } from './nodes.ts';
+import { grantsOthers } from '../../http/authority.ts';
 
 export type Direction = DependencyAnswer['direction'];
 
@@ -117,7 +119,7 @@ const byText = new Intl.Collator().compare;
 
 /** The item's owner, and its organization's administrators who may view every item: they may know every item of it is there. */
 const mayCountHidden = (item: NodeRow, caller: Caller | null) =>
-  !!caller && (caller.userId === item.owner_id || (caller.orgId === item.org_id && caller.privileges.has('portal:admin:viewItems')));
+  !!caller && (caller.userId === item.owner_id || grantsOthers(caller, DEPENDENCY_OPERATIONS.itemDependents, item.org_id));
 
 export async function dependencyAnswer(
   ctx: PortalContext,

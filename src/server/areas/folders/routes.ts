@@ -7,8 +7,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
-import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { ApiError, badParam, userNotFound } from '../../http/errors.ts';
+import type { Target } from '../../http/target.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { hexId } from '../../store/ids.ts';
 import { folderRecord } from '../items/read.ts';
@@ -25,22 +25,27 @@ export const createFolderParams = z.object({
     .refine((t) => !/[\\/<>:"|?*\u0000-\u001f]/.test(t) && t !== '.' && t !== '..', 'must not hold / \\ < > : " | ? * or control characters'),
 });
 
-/** The member named in the path, when the caller is that member (with portal:user:createItem) or an administrator (portal:admin:updateItems). */
-async function folderOwner(ctx: PortalContext, caller: Caller, username: string): Promise<UserRow> {
-  const user = await findUser(ctx.db, username);
-  if (!user) throw userNotFound(username);
-  if (user.id === caller.userId) {
-    if (!caller.privileges.has('portal:user:createItem')) throw forbidden('Requires the privilege portal:user:createItem.');
-    return user;
-  }
-  if (caller.orgId === user.org_id && caller.privileges.has('portal:admin:updateItems')) return user;
-  throw forbidden("Only the owner or an administrator (portal:admin:updateItems) can change a member's folders.");
-}
+const NOT_THEIRS = "Only the owner or an administrator (portal:admin:updateItems) can change a member's folders.";
+
+/**
+ * The member named in the path, whose folders the operation changes: decided by operation() with
+ * FOLDER_OPERATIONS — the member themself (holding portal:user:createItem) or an administrator of
+ * their organization (portal:admin:updateItems).
+ */
+export const FOLDER_OWNER: Target<UserRow> = {
+  refusals: { otherOrg: NOT_THEIRS, missing: () => NOT_THEIRS },
+  ownerNeeds: 'portal:user:createItem',
+  async load({ path, portal }) {
+    const user = await findUser(portal.db, path.username);
+    if (!user) throw userNotFound(path.username);
+    return { value: user, orgId: user.org_id, ownerId: user.id };
+  },
+};
 
 const titleTaken = (title: string) => badParam('title', `'${title}': a folder with this title already exists`, 'Unable to create the folder.');
 
-export async function createFolder(ctx: PortalContext, caller: Caller, username: string, title: string) {
-  const user = await folderOwner(ctx, caller, username);
+/** Creates a folder for `user`, authorized by the operation (FOLDER_OWNER). */
+export async function createFolder(ctx: PortalContext, user: UserRow, title: string) {
   const now = ctx.clock.now();
   try {
     return await ctx.db.tx(async (q) => {
@@ -57,8 +62,8 @@ export async function createFolder(ctx: PortalContext, caller: Caller, username:
   }
 }
 
-export async function deleteFolder(ctx: PortalContext, caller: Caller, username: string, folderId: string) {
-  const user = await folderOwner(ctx, caller, username);
+/** Deletes `user`'s folder, authorized by the operation (FOLDER_OWNER). */
+export async function deleteFolder(ctx: PortalContext, user: UserRow, folderId: string) {
   return ctx.db.tx(async (q) => {
     const [folder] = await q.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 AND id = $2 FOR UPDATE', [user.id, folderId]);
     if (!folder) throw new ApiError(400, 'Folder does not exist or is inaccessible.', [`Folder '${folderId}' does not exist or is inaccessible.`]);
@@ -76,15 +81,17 @@ export function folderRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${REST}/content/users/:username/createFolder`,
     authority: FOLDER_OPERATIONS.createFolder,
+    target: FOLDER_OWNER,
     params: createFolderParams,
-    handler: ({ caller, path, params, portal }) => createFolder(portal, caller, path.username, params.title),
+    handler: ({ params, portal, target }) => createFolder(portal, target, params.title),
   });
 
   operation(app, {
     method: 'write',
     path: `${REST}/content/users/:username/:folderId/delete`,
     authority: FOLDER_OPERATIONS.deleteFolder,
+    target: FOLDER_OWNER,
     params: z.object({}),
-    handler: ({ caller, path, portal }) => deleteFolder(portal, caller, path.username, path.folderId),
+    handler: ({ path, portal, target }) => deleteFolder(portal, target, path.folderId),
   });
 }

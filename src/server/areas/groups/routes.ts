@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   addUsersParams,
   createGroupParams,
+  GROUP_OPERATIONS,
   removeUsersParams,
   searchGroupsParams,
   updateGroupParams,
@@ -28,7 +29,7 @@ import {
   visibleGroup,
 } from './service.ts';
 import { groupTarget, MEMBERSHIP_TARGET } from './target.ts';
-import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
+import { authorityGrants } from '../../http/authority.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
 const none = z.object({});
@@ -66,7 +67,7 @@ export function groupRoutes(app: FastifyInstance): void {
         callerId: caller?.userId ?? null,
         callerOrgId: caller?.orgId ?? null,
         viewOrgGroups: !!caller?.privileges.has('portal:user:viewOrgGroups'),
-        viewAllOrgGroups: !!caller?.privileges.has('portal:admin:viewGroups'),
+        viewAllOrgGroups: !!caller && authorityGrants(GROUP_OPERATIONS.searchGroups, caller),
         query: parseQuery(params.q),
         sort: params.sortField,
         order: params.sortOrder,

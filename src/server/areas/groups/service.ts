@@ -30,6 +30,8 @@ import {
   type CandidateRow,
   type GroupRow,
 } from './repo.ts';
+import { authorityGrants } from '../../http/authority.ts';
+import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 
 /**
  * What other areas use of groups' rows, exposed here so they depend on this service and not on the
@@ -74,7 +76,7 @@ export function canSeeGroup(row: GroupRow, caller: Caller | null): boolean {
   if (!caller) return false;
   if (row.my_member_type) return true;
   if (caller.orgId !== row.org_id) return false;
-  if (caller.privileges.has('portal:admin:viewGroups')) return true;
+  if (authorityGrants(GROUP_OPERATIONS.group, caller)) return true;
   return row.access === 'org' && caller.privileges.has('portal:user:viewOrgGroups');
 }
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { own } from '../../http/authority.ts';
+import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { databaseUnavailable } from '../../http/errors.ts';
 import { operation, PORTAL_ADMIN } from '../../http/operation.ts';
 
@@ -17,7 +17,7 @@ export function healthRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${PORTAL_ADMIN}/healthCheck`,
-    authority: own(),
+    authority: SESSION_OPERATIONS.healthCheck,
     params: z.object({}),
     access: 'public',
     handler: async ({ portal, reply }) => {

@@ -3,13 +3,14 @@
  * of the organization; items shared to a group its members; administrators of the item's
  * organization with the matching privilege.
  */
-import type { Privilege } from '../../../shared/privileges.ts';
 import type { Item } from '../../../shared/contract/items.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
+import { grantsOthers, type Authority } from '../../http/authority.ts';
+import { CONTENT_OWNER_PRIVILEGE, ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export const itemNotFound = (id: string) =>
   new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${id}' does not exist or is inaccessible.`], MESSAGE_CODES.itemNotFound);
@@ -18,7 +19,7 @@ export function canViewItem(row: ItemRow, caller: Caller | null, callerGroups: R
   if (row.access === 'public') return true;
   if (!caller) return false;
   if (row.owner_id === caller.userId) return true;
-  if (caller.orgId === row.org_id && (row.access === 'org' || caller.privileges.has('portal:admin:viewItems'))) return true;
+  if ((caller.orgId === row.org_id && row.access === 'org') || grantsOthers(caller, ITEM_OPERATIONS.item, row.org_id)) return true;
   return row.group_ids.some((g) => callerGroups.has(g));
 }
 
@@ -30,14 +31,18 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
   return row;
 }
 
-/** Owner (who may create content), or an administrator of its organization holding `adminPrivilege`. */
-export function assertMayChange(row: ItemRow, caller: Caller, adminPrivilege: Privilege = 'portal:admin:updateItems'): void {
-  if (row.owner_id === caller.userId && caller.privileges.has('portal:user:createItem')) return;
-  if (caller.orgId === row.org_id && caller.privileges.has(adminPrivilege)) return;
+/**
+ * Owner (who may create content), or whom the operation's declaration admits in the item's
+ * organization (`operation`: ITEM_OPERATIONS.updateItem, deleteItem…). Asked inside the
+ * operation's transaction, on the row it has locked.
+ */
+export function assertMayChange(row: ItemRow, caller: Caller, operation: Authority = ITEM_OPERATIONS.updateItem): void {
+  if (row.owner_id === caller.userId && caller.privileges.has(CONTENT_OWNER_PRIVILEGE)) return;
+  if (grantsOthers(caller, operation, row.org_id)) return;
   throw forbidden(
     row.owner_id === caller.userId
-      ? 'Requires the privilege portal:user:createItem.'
-      : `Only the owner or an administrator (${adminPrivilege}) can change this item.`,
+      ? `Requires the privilege ${CONTENT_OWNER_PRIVILEGE}.`
+      : `Only the owner or an administrator (${operation.kind === 'ownerOr' ? operation.privileges.join(', ') : 'default administrator'}) can change this item.`,
   );
 }
 

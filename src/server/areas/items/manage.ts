@@ -120,7 +120,7 @@ export async function updateItem(ctx: PortalContext, caller: Caller, username: s
   const fetchThumb = p.thumbnailUrl && !p.thumbnailUrl.includes(`/content/items/${itemId}/info/`) ? p.thumbnailUrl : undefined;
   if (fetchThumb) {
     // Nothing is fetched for a caller who may not change the item (checked again in the transaction).
-    assertMayChange(await ownedItem(ctx.db, username, itemId, caller), caller, 'portal:admin:updateItems');
+    assertMayChange(await ownedItem(ctx.db, username, itemId, caller), caller, ITEM_OPERATIONS.updateItem);
   }
   const downloaded = fetchThumb ? await downloadThumbnail(ctx, fetchThumb) : undefined;
   try {
@@ -170,7 +170,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, 'portal:admin:updateItems');
+    assertMayChange(row, caller, ITEM_OPERATIONS.updateItem);
     const cols: Record<string, unknown> = {};
     for (const [field, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
       const v = p[field];
@@ -251,7 +251,7 @@ export async function moveItem(ctx: PortalContext, caller: Caller, username: str
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, 'portal:admin:updateItems');
+    assertMayChange(row, caller, ITEM_OPERATIONS.moveItem);
     let folderId: string | null = null;
     const target = folder.trim();
     if (target && target !== '/') {
@@ -290,7 +290,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
   const blobs = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, 'portal:admin:deleteItems');
+    assertMayChange(row, caller, ITEM_OPERATIONS.deleteItem);
     const refusal = deleteRefusal(row);
     if (refusal) throw new ApiError(400, refusal, [refusal]);
     const keys = await q.query<{ key: string }>(
@@ -328,7 +328,7 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, value ? 'portal:admin:updateItems' : 'portal:admin:updateItems');
+    assertMayChange(row, caller, ITEM_OPERATIONS.protectItem);
     await q.query('UPDATE items SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
     await recordEvent(q, {
       orgId: row.org_id,

@@ -18,6 +18,7 @@ import { SELECT_LISTED_ITEM, type FolderRow, type ListedItemRow } from './repo.t
 import { sendStoredFile } from './sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { grantsOthers } from '../../http/authority.ts';
 
 const none = z.object({});
 
@@ -50,7 +51,7 @@ export const mimeOf = (path: string) => MIME_BY_EXT[path.split('.').pop()?.toLow
 async function contentOwner(ctx: PortalContext, caller: Caller, username: string): Promise<UserRow> {
   const user = await findUser(ctx.db, username);
   if (!user) throw userNotFound(username);
-  if (user.id !== caller.userId && !(caller.orgId === user.org_id && caller.privileges.has('portal:admin:viewItems'))) {
+  if (user.id !== caller.userId && !grantsOthers(caller, ITEM_OPERATIONS.userContent, user.org_id)) {
     throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can list a member's content.");
   }
   return user;
@@ -173,7 +174,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
     handler: async ({ caller, path, portal, req }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
       if (row.owner_username.toLowerCase() !== path.username.toLowerCase()) throw itemNotFound(path.itemId);
-      if (row.owner_id !== caller.userId && !(caller.orgId === row.org_id && caller.privileges.has('portal:admin:viewItems'))) {
+      if (row.owner_id !== caller.userId && !grantsOthers(caller, ITEM_OPERATIONS.userItem, row.org_id)) {
         throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can read an item's sharing.");
       }
       const item = toItem(row);

@@ -29,6 +29,7 @@ import { findOrg } from '../portals/service.ts';
 import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { authorityGrants, grantsOthers } from '../../http/authority.ts';
 
 export const shareParams = z.object({
   everyone: wireBool.optional(),
@@ -63,7 +64,8 @@ function assertMayChangeSharing(row: ItemRow, caller: Caller): void {
   throw forbidden('Only the owner or an administrator of its organization can change how this item is shared.');
 }
 
-const isAdminOf = (caller: Caller, orgId: string) => caller.orgId === orgId && caller.privileges.has('portal:admin:shareToGroup');
+/** An administrator of `orgId` who may take another member's item out of a group (ITEM_OPERATIONS.unshareItem). */
+const isAdminOf = (caller: Caller, orgId: string) => grantsOthers(caller, ITEM_OPERATIONS.unshareItem, orgId);
 
 /** Whether the caller may put an item into the group. */
 function mayShareTo(group: GroupRow | undefined, caller: Caller): boolean {
@@ -77,12 +79,7 @@ function mayShareTo(group: GroupRow | undefined, caller: Caller): boolean {
 function mayUnshareFrom(group: GroupRow | undefined, caller: Caller, row: ItemRow): boolean {
   if (!group) return false;
   const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
-  return (
-    manager ||
-    row.owner_id === caller.userId ||
-    isAdminOf(caller, group.org_id) ||
-    (caller.orgId === row.org_id && caller.privileges.has('portal:admin:shareToGroup'))
-  );
+  return manager || row.owner_id === caller.userId || isAdminOf(caller, group.org_id) || isAdminOf(caller, row.org_id);
 }
 
 /** The status an item's access implies for it in its organization (verified organizations only). */
@@ -265,7 +262,7 @@ export function itemSharingRoutes(app: FastifyInstance): void {
       authority: SHARING_AUTHORITY[op],
       params: bulkShareParams,
       handler: async ({ caller, path, params, portal }) => {
-        if (path.username.toLowerCase() !== caller.username.toLowerCase() && !caller.privileges.has('portal:admin:viewItems')) {
+        if (path.username.toLowerCase() !== caller.username.toLowerCase() && !authorityGrants(ITEM_OPERATIONS.userContent, caller)) {
           throw badParam('username', 'must be your own username');
         }
         const results = [];

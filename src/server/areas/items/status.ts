@@ -10,7 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
-import { CONTENT_STATUSES } from '../../../shared/contract/items.ts';
+import { CONTENT_STATUSES, ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
@@ -20,7 +20,7 @@ import { recordEvent } from '../../store/events.ts';
 import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
-import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { grantsOthers } from '../../http/authority.ts';
 
 /**
  * `status=null` is the documented way to remove the status ("Set Content Status": null |
@@ -42,7 +42,7 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await visibleItem(q, itemId, caller);
-    const admin = caller.orgId === row.org_id && caller.privileges.has('portal:admin:updateItems');
+    const admin = grantsOthers(caller, ITEM_OPERATIONS.setContentStatus, row.org_id);
     const owner = row.owner_id === caller.userId;
     if (p.status === '' && !p.clearEmptyFields) throw badParam('clearEmptyFields', 'must be true to remove the content status');
     const touchesAuthoritative = AUTHORITATIVE.has(p.status) || (row.content_status !== null && AUTHORITATIVE.has(row.content_status));

@@ -26,6 +26,8 @@ import { findFolder, type ItemRow } from '../items/service.ts';
 import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
+import { grantsOthers } from '../../http/authority.ts';
+import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
 
 export interface Parties {
   source: UserRow;
@@ -44,7 +46,7 @@ export async function transferParties(q: Queryable, caller: Caller, sourceUserna
 }
 
 export function assertMayReassign(caller: Caller, source: UserRow): void {
-  if (caller.orgId === source.org_id && caller.privileges.has('portal:admin:reassignItems')) return;
+  if (grantsOthers(caller, REASSIGN_OPERATIONS.reassignItem, source.org_id)) return;
   if (caller.userId === source.id) {
     if (caller.privileges.has('portal:user:reassignItems')) return;
     throw forbidden('Requires the privilege portal:user:reassignItems to transfer your own content.');

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { own } from '../../http/authority.ts';
+import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { infoAnswer, rootAnswer } from './service.ts';
 
@@ -10,7 +10,7 @@ export function rootRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: REST,
-    authority: own(),
+    authority: SESSION_OPERATIONS.restRoot,
     params: z.object({}),
     access: 'public',
     handler: async () => rootAnswer(),
@@ -19,7 +19,7 @@ export function rootRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/info`,
-    authority: own(),
+    authority: SESSION_OPERATIONS.restInfo,
     params: z.object({}),
     access: 'public',
     handler: async ({ portal, req }) => infoAnswer(portal.config, req),
