@@ -10,6 +10,8 @@
  * the stages after it are skipped. The exit code is 1 when any step failed.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 
 type Result = 'passed' | 'failed' | 'skipped';
@@ -18,6 +20,35 @@ interface StepRecord {
   start?: Date;
   end?: Date;
   result: Result;
+  /** The machine's CPU ticks (all cores) when the step started and ended: how busy it kept the cores. */
+  cpuStart?: CpuTicks;
+  cpuEnd?: CpuTicks;
+}
+
+interface CpuTicks {
+  busy: number;
+  total: number;
+}
+
+/**
+ * The machine's CPU ticks since boot (/proc/stat), undefined where there is none. Over a step,
+ * busy ÷ total says whether the run was bound by CPU (near 100 %) or waited with cores idle — the
+ * question to answer before making a slow step parallel.
+ */
+function cpuTicks(): CpuTicks | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: total - fields[3] - (fields[4] ?? 0), total };
+  } catch {
+    return undefined;
+  }
+}
+
+function busyShare(from: CpuTicks | undefined, to: CpuTicks | undefined): string {
+  if (!from || !to || to.total === from.total) return '';
+  return `${Math.round((100 * (to.busy - from.busy)) / (to.total - from.total))} %`;
 }
 
 const clock = (d: Date | undefined) => (d ? d.toISOString().slice(11, 19) : '');
@@ -45,9 +76,11 @@ function runScript(name: string, prefix: boolean): Promise<boolean> {
 async function runLane(steps: StepRecord[], sideBySide: boolean): Promise<boolean> {
   for (const step of steps) {
     step.start = new Date();
+    step.cpuStart = cpuTicks();
     console.log(`\n== ${step.name}: started at ${clock(step.start)}`);
     const ok = await runScript(step.name, sideBySide);
     step.end = new Date();
+    step.cpuEnd = cpuTicks();
     step.result = ok ? 'passed' : 'failed';
     console.log(`== ${step.name}: ${step.result} in ${duration(step.end.getTime() - step.start.getTime())} (${clock(step.start)}–${clock(step.end)})`);
     if (!ok) return false;
@@ -59,14 +92,15 @@ function printSummary(records: StepRecord[], started: Date): void {
   const width = Math.max(...records.map((r) => r.name.length), 'total'.length);
   const rows = records.map((r) => {
     const time = r.start && r.end ? duration(r.end.getTime() - r.start.getTime()) : '';
-    return `${r.name.padEnd(width)}  ${clock(r.start).padEnd(8)}  ${clock(r.end).padEnd(8)}  ${time.padStart(7)}  ${r.result}`;
+    return `${r.name.padEnd(width)}  ${clock(r.start).padEnd(8)}  ${clock(r.end).padEnd(8)}  ${time.padStart(7)}  ${busyShare(r.cpuStart, r.cpuEnd).padStart(6)}  ${r.result}`;
   });
   const failed = records.some((r) => r.result === 'failed');
-  console.log(`\n${'step'.padEnd(width)}  start     end          time  result`);
+  console.log(`\n${'step'.padEnd(width)}  start     end          time  ${'CPU'.padStart(6)}  result`);
   console.log(rows.join('\n'));
   console.log(
-    `${'total'.padEnd(width)}  ${clock(started)}  ${clock(new Date())}  ${duration(Date.now() - started.getTime()).padStart(7)}  ${failed ? 'failed' : 'passed'}`,
+    `${'total'.padEnd(width)}  ${clock(started)}  ${clock(new Date())}  ${duration(Date.now() - started.getTime()).padStart(7)}  ${busyShare(startedCpu, cpuTicks()).padStart(6)}  ${failed ? 'failed' : 'passed'}`,
   );
+  console.log(`CPU: the share of the machine's ${availableParallelism()} cores busy (any process) while the step ran.`);
 }
 
 const stages = process.argv.slice(2).map((stage) => stage.split(',').map((lane) => lane.split('+').map((name): StepRecord => ({ name, result: 'skipped' }))));
@@ -76,6 +110,7 @@ if (stages.length === 0) {
 }
 
 const started = new Date();
+const startedCpu = cpuTicks();
 let ok = true;
 for (const lanes of stages) {
   if (!ok) break;
