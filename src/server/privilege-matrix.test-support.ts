@@ -371,6 +371,11 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     url: `${ORG()}/updateUserLicenseType`,
     params: { users: await member(), userLicenseType: 'contributorUT' },
   }),
+  'portals/:orgId/removeUsers': async () => ({
+    url: `${ORG()}/removeUsers`,
+    params: { users: await member() },
+    shown: (b) => Array.isArray(b.notRemoved) && b.notRemoved.length === 0,
+  }),
   'portals/:orgId/updateUserRole': async () => ({ url: `${ORG()}/updateUserRole`, params: { username: await member(), role: 'iAAAAAAAAAAAAAAA' } }),
   '/portaladmin/security/users/createUser': async () => ({
     url: '/portaladmin/security/users/createUser',

@@ -133,6 +133,14 @@ export const updateUserParams = z
 export type UpdateUserParams = z.output<typeof updateUserParams>;
 
 /**
+ * Remove Users (`portals/<orgId>/removeUsers`): `users` comma-separated (or a JSON array), at most
+ * 100 names per request, as updateUserLicenseType takes them.
+ */
+export const removeUsersParams = z.object({
+  users: commaList.pipe(z.array(z.string().max(LIMITS.usernameMaxChars)).min(1, 'is required').max(100, 'at most 100 members per request')),
+});
+
+/**
  * The documented sort fields of the organization's users (username, fullname, created, lastlogin,
  * mfaenabled, level, role), and two of this portal's: `userlicensetype` (the user type itself; `level`
  * only tells Viewer from the rest) and `status` (enabled members first in ascending order).
@@ -249,6 +257,8 @@ export const MEMBER_OPERATIONS = {
   disableUser: privileges('portal:admin:disableUsers'),
   enableUser: privileges('portal:admin:disableUsers'),
   deleteUser: privileges('portal:admin:deleteUsers'),
+  /** Remove Users (`portals/<orgId>/removeUsers`): several members deleted as deleteUser deletes one. */
+  removeUsers: privileges('portal:admin:deleteUsers'),
   createUser: privileges('portal:admin:inviteUsers'),
   /** Lifting the sign-in waits on a member (a local extra; docs/security.md "Sign-in throttling"). */
   unlockSignIn: defaultAdmin(),

@@ -21,7 +21,7 @@ export interface MemberToActOn {
 }
 
 /** `member` was authorized by MEMBER_TARGET; `verb` words the refusals ("disable", "delete"…). */
-export async function memberToActOn(q: Queryable, caller: Caller, member: UserRow, verb: string): Promise<MemberToActOn> {
+export async function memberToActOn(q: Queryable, caller: Caller, member: Pick<UserRow, 'username'>, verb: string): Promise<MemberToActOn> {
   const target = await memberOfCallersOrg(q, caller, member.username);
   const administrator = isAdministratorAccount({ role: target.role, roleId: target.role_id });
   const refusal = memberActionRefusal(caller, { own: target.id === caller.userId, administrator });

@@ -1,7 +1,8 @@
 /**
  * Member search `q`: free terms and `field:value` pairs (username, fullname, firstname, lastname,
  * email, role, roleid, disabled, userlicensetype) and date ranges (`created`, `modified`,
- * `lastlogin`: `[a TO b]` inclusive, `{a TO b}` exclusive), combined with AND (also implied between terms), OR, NOT and parentheses.
+ * `lastlogin`: `[a TO b]` inclusive, `{a TO b}` exclusive), combined with AND (also implied
+ * between terms), OR, NOT and parentheses.
  * Email addresses hidden from the caller (`emailOwnOnly`, repo.ts) match only on the caller's own
  * row: guessing another member's address, whole or by prefix, answers as a wrong guess does.
  */

@@ -8,6 +8,7 @@ import {
   memberFilterParams,
   searchUsersParams,
   updateUserLicenseTypeParams,
+  removeUsersParams,
   updateUserParams,
   updateUserRoleParams,
 } from '../../../shared/contract/users.ts';
@@ -19,7 +20,7 @@ import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUser
 import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
-import { deleteMember } from './delete.ts';
+import { deleteMember, REMOVE_USERS_ORG, removeMembers } from './delete.ts';
 import { MEMBER_SELF_TARGET, updateMember } from './update.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Db } from '../../store/db.ts';
@@ -229,6 +230,16 @@ export function userRoutes(app: FastifyInstance): void {
     target: MEMBER_TARGET,
     params: z.object({}),
     handler: ({ caller, portal, target }) => deleteMember(portal, caller, target),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/removeUsers`,
+    authority: MEMBER_OPERATIONS.removeUsers,
+    target: REMOVE_USERS_ORG,
+    params: removeUsersParams,
+    extras: ['notRemovedReasons'],
+    handler: ({ caller, params, portal }) => removeMembers(portal, caller, params.users),
   });
 
   operation(app, {
