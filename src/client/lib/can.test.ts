@@ -17,7 +17,7 @@ import {
   PRIVILEGES,
   rolePrivileges,
 } from '../../shared/privileges.ts';
-import { can } from './can.ts';
+import { can, declaredPrivilege } from './can.ts';
 
 interface WireMember {
   name: string;
@@ -93,5 +93,36 @@ describe('can(user, operation)', () => {
     expect(can(disabler, 'disableUser', { username: 'x', role: 'org_admin', roleId: 'r1' }).allowed).toBe(true);
     // Target rules belong to operations on an account only.
     expect(can(disabler, 'listWebhooks', publisher).allowed).toBe(false);
+  });
+
+  it('answers for content, groups, tasks and the history as the service declares them', () => {
+    const user = ROLES.find((m) => m.name === 'org_user')!;
+    const admin = ROLES.find((m) => m.name === 'org_admin')!;
+    const itemUpdater = ROLES.find((m) => m.name === 'portal:admin:updateItems')!;
+    const itemViewer = ROLES.find((m) => m.name === 'portal:admin:viewItems')!;
+    expect(can(user, 'updateItem', undefined, 'change this item')).toEqual({
+      allowed: false,
+      missing: 'portal:admin:updateItems',
+      reason: expect.stringMatching(/^To change this item you need the privilege “.+” \(portal:admin:updateItems\)\.$/),
+    });
+    expect(can(itemUpdater, 'updateItem').allowed).toBe(true);
+    expect(can(itemUpdater, 'deleteItem')).toMatchObject({ allowed: false, missing: 'portal:admin:deleteItems' });
+    expect(can(admin, 'addGroupUsers').allowed).toBe(true);
+    expect(can(user, 'addGroupUsers')).toMatchObject({ allowed: false, missing: 'portal:admin:assignToGroups' });
+    // The history needs every view privilege: viewing items alone is not enough.
+    expect(can(itemViewer, 'history')).toMatchObject({ allowed: false, missing: 'portal:admin:viewUsers' });
+    expect(can(admin, 'history').allowed).toBe(true);
+    // Another member's tasks and the organization's list: default administrators only, whatever privileges a custom role holds.
+    expect(can(admin, 'allScheduledTasks').allowed).toBe(true);
+    for (const m of ROLES.filter((r) => r.roleId !== null)) expect(can(m, 'allScheduledTasks').allowed).toBe(false);
+  });
+
+  it('names the privilege an operation asks of an administrator, none where it names no privilege', () => {
+    expect(declaredPrivilege('updateItem')).toBe('portal:admin:updateItems');
+    expect(declaredPrivilege('userContent')).toBe('portal:admin:viewItems');
+    expect(declaredPrivilege('addGroupUsers')).toBe('portal:admin:assignToGroups');
+    expect(declaredPrivilege('reassignItem')).toBe('portal:admin:reassignItems');
+    expect(declaredPrivilege('addItem')).toBe('');
+    expect(declaredPrivilege('allScheduledTasks')).toBe('');
   });
 });

@@ -71,5 +71,16 @@ function refusal(authority: Authority, holder: AuthorityHolder, action: string):
   }
 }
 
+/**
+ * The privilege an operation's declaration asks of a member acting on another's object (the first
+ * one listed), for a refusal that names it when can()'s own words do not fit; '' if it asks none.
+ */
+export function declaredPrivilege(operation: OperationName): string {
+  const authority: Authority = OPERATIONS[operation];
+  if (authority.kind === 'ownerOr' || authority.kind === 'privileges') return authority.privileges[0] ?? '';
+  if (authority.kind === 'visible') return authority.widenedBy[0] ?? '';
+  return '';
+}
+
 /** "deleteWebhook" → "delete webhook". */
 const nameAsWords = (name: string) => name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`);

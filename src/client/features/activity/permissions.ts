@@ -1,5 +1,6 @@
-/** The organization's history is read by administrators (the portal answers 403 to anyone else). */
+/** The organization's history is read by whom the service's declaration admits (HISTORY_READ_OPERATIONS.history); it answers 403 to anyone else. */
 import type { PortalUser } from '../../api/index.ts';
-import { requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { can } from '../../lib/can.ts';
+import type { Permission } from '../../lib/privileges.ts';
 
-export const activityAccess = (user: PortalUser): Permission => requirePrivilege(user, 'portal:admin:viewItems', "read the organization's activity");
+export const activityAccess = (user: PortalUser): Permission => can(user, 'history', undefined, "read the organization's activity");

@@ -1,37 +1,47 @@
-/** Who may do what with an item (the service enforces the same rules). */
+/**
+ * Who may do what with an item: the service's own declarations (ITEM_OPERATIONS, REASSIGN_OPERATIONS
+ * through can()) for an administrator acting on another member's item; the owner needs what content
+ * creation needs (CONTENT_OWNER_PRIVILEGE), as the service asks.
+ */
 import type { Item, PortalUser } from '../../api/index.ts';
-import { ALLOWED, holds, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { CONTENT_OWNER_PRIVILEGE } from '../../../shared/contract/items.ts';
+import type { OperationName } from '../../../shared/contract/operations.ts';
+import { can, declaredPrivilege } from '../../lib/can.ts';
+import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & { roleId?: string | null };
 
-export const CREATE_ITEM = 'portal:user:createItem';
-export const VIEW_ORG_ITEMS = 'portal:admin:viewItems';
-export const UPDATE_ITEMS = 'portal:admin:updateItems';
-export const DELETE_ITEMS = 'portal:admin:deleteItems';
-export const REASSIGN_ANY = 'portal:admin:reassignItems';
+export const CREATE_ITEM = CONTENT_OWNER_PRIVILEGE;
+export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
+export const UPDATE_ITEMS = declaredPrivilege('updateItem');
+export const DELETE_ITEMS = declaredPrivilege('deleteItem');
+export const REASSIGN_ANY = declaredPrivilege('reassignItem');
+/** What the owner needs to give their own item away (the service asks it of the owner). */
 export const REASSIGN_OWN = 'portal:user:reassignItems';
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();
-const adminOf = (user: Member, item: Pick<Item, 'orgId'>, privilege: string) => user.orgId === item.orgId && holds(user, privilege);
+/** An administrator of the item's organization whom the operation's declaration admits. */
+const adminOf = (user: Member, item: Pick<Item, 'orgId'>, operation: OperationName) => user.orgId === item.orgId && can(user, operation).allowed;
 
 export const addItemPermission = (user: Member) => requirePrivilege(user, CREATE_ITEM, 'add items');
-export const viewOrgContentPermission = (user: Member) => requirePrivilege(user, VIEW_ORG_ITEMS, "see the organization's content");
+export const viewOrgContentPermission = (user: Member) => can(user, 'userContent', undefined, "see the organization's content");
 
-/** Owner holding createItem, or an administrator of the item's organization holding `adminPrivilege`. */
-function ownerOrAdmin(user: Member, item: Pick<Item, 'owner' | 'orgId'>, adminPrivilege: string, action: string): Permission {
+/** Owner holding createItem, or an administrator of the item's organization whom `operation` admits. */
+function ownerOrAdmin(user: Member, item: Pick<Item, 'owner' | 'orgId'>, operation: OperationName, action: string): Permission {
   if (owns(user, item)) return requirePrivilege(user, CREATE_ITEM, action);
-  if (adminOf(user, item, adminPrivilege)) return ALLOWED;
+  if (adminOf(user, item, operation)) return ALLOWED;
+  const privilege = declaredPrivilege(operation);
   return {
     allowed: false,
-    missing: adminPrivilege,
-    reason: `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(adminPrivilege)}.`,
+    missing: privilege,
+    reason: `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(privilege)}.`,
   };
 }
 
-export const editItemPermission = (user: Member, item: Item) => ownerOrAdmin(user, item, UPDATE_ITEMS, 'change this item');
+export const editItemPermission = (user: Member, item: Item) => ownerOrAdmin(user, item, 'updateItem', 'change this item');
 
 export function deleteItemPermission(user: Member, item: Item): Permission {
-  const who = ownerOrAdmin(user, item, DELETE_ITEMS, 'delete this item');
+  const who = ownerOrAdmin(user, item, 'deleteItem', 'delete this item');
   if (!who.allowed) return who;
   if (item.protected) return { allowed: false, missing: 'unprotect', reason: 'The item is protected from deletion: turn protection off first.' };
   if (item.contentStatus === 'org_authoritative' || item.contentStatus === 'public_authoritative') {
@@ -44,7 +54,7 @@ export function deleteItemPermission(user: Member, item: Item): Permission {
   return ALLOWED;
 }
 
-/** The levels of sharing: the owner needs portal:user:shareTo…, an administrator portal:admin:shareTo…. */
+/** The levels of sharing: the owner needs portal:user:shareTo…, an administrator portal:admin:shareTo… (the level is the request's, not the operation's). */
 export function shareLevelPermission(user: Member, item: Item, level: 'Group' | 'Org' | 'Public'): Permission {
   const privilege = owns(user, item) ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
   const what = level === 'Group' ? 'share to groups' : level === 'Org' ? 'share with the organization' : 'share with everyone';
@@ -55,20 +65,21 @@ export function shareLevelPermission(user: Member, item: Item, level: 'Group' | 
 
 /** Deprecated: owner or administrator; the authoritative statuses (and removing them): administrators only. */
 export function contentStatusPermission(user: Member, item: Item, authoritative: boolean): Permission {
-  if (adminOf(user, item, UPDATE_ITEMS)) return ALLOWED;
+  if (adminOf(user, item, 'setContentStatus')) return ALLOWED;
   if (authoritative) {
+    const privilege = declaredPrivilege('setContentStatus');
     return {
       allowed: false,
-      missing: UPDATE_ITEMS,
-      reason: `Only an administrator of the organization with ${describePrivilege(UPDATE_ITEMS)} can set or remove an authoritative status.`,
+      missing: privilege,
+      reason: `Only an administrator of the organization with ${describePrivilege(privilege)} can set or remove an authoritative status.`,
     };
   }
-  return ownerOrAdmin(user, item, UPDATE_ITEMS, 'set the content status');
+  return ownerOrAdmin(user, item, 'setContentStatus', 'set the content status');
 }
 
 /** Change owner (the transfer wizard): the owner with "transfer own content", or an administrator of the item's organization. */
 export function reassignItemPermission(user: Member, item: Pick<Item, 'owner' | 'orgId'>): Permission {
-  if (adminOf(user, item, REASSIGN_ANY)) return ALLOWED;
+  if (adminOf(user, item, 'reassignItem')) return ALLOWED;
   if (owns(user, item)) return requirePrivilege(user, REASSIGN_OWN, 'give this item to another member');
   return {
     allowed: false,

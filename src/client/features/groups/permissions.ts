@@ -1,22 +1,29 @@
-/** Who may do what with a group (the service enforces the same rules). */
+/**
+ * Who may do what with a group: the service's own declarations (GROUP_OPERATIONS through can())
+ * for an administrator acting on another member's group; its owner and managers as the service
+ * lets them. What a group's fields need (its access, leaving disallowed) stays a field rule.
+ */
 import type { GroupRecord, PortalUser } from '../../api/index.ts';
-import { ALLOWED, holds, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import type { OperationName } from '../../../shared/contract/operations.ts';
+import { can, declaredPrivilege } from '../../lib/can.ts';
+import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
 type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boolean };
 
-export const ASSIGN_TO_GROUPS = 'portal:admin:assignToGroups';
-export const UPDATE_GROUPS = 'portal:admin:updateGroups';
-export const DELETE_GROUPS = 'portal:admin:deleteGroups';
+export const ASSIGN_TO_GROUPS = declaredPrivilege('addGroupUsers');
+export const UPDATE_GROUPS = declaredPrivilege('updateGroup');
+export const DELETE_GROUPS = declaredPrivilege('deleteGroup');
 
 export const membershipOf = (group: Pick<GroupRecord, 'userMembership'>) => group.userMembership?.memberType ?? 'none';
 const isOwner = (group: Group) => membershipOf(group) === 'owner';
 const isManager = (group: Group) => isOwner(group) || membershipOf(group) === 'admin';
-/** An administrator of the group's own organization holding `privilege`. */
-const isOrgAdmin = (user: Member, group: Group, privilege: string) => user.orgId === group.orgId && holds(user, privilege);
+/** An administrator of the group's own organization whom the operation's declaration admits. */
+const isOrgAdmin = (user: Member, group: Group, operation: OperationName) => user.orgId === group.orgId && can(user, operation).allowed;
 
-function ownerManagerOrAdmin(user: Member, group: Group, privilege: string, action: string, managers = true): Permission {
-  if ((managers ? isManager(group) : isOwner(group)) || isOrgAdmin(user, group, privilege)) return ALLOWED;
+function ownerManagerOrAdmin(user: Member, group: Group, operation: OperationName, action: string, managers = true): Permission {
+  if ((managers ? isManager(group) : isOwner(group)) || isOrgAdmin(user, group, operation)) return ALLOWED;
+  const privilege = declaredPrivilege(operation);
   return {
     allowed: false,
     missing: privilege,
@@ -30,28 +37,28 @@ export function createGroupPermission(user: Member): Permission {
 
 /** addUsers: the owner, a manager, or an administrator of the group's organization with portal:admin:assignToGroups. */
 export function addUsersPermission(user: Member, group: Group): Permission {
-  return ownerManagerOrAdmin(user, group, ASSIGN_TO_GROUPS, 'add users to this group');
+  return ownerManagerOrAdmin(user, group, 'addGroupUsers', 'add users to this group');
 }
 
 export function removeMembersPermission(user: Member, group: Group): Permission {
-  return ownerManagerOrAdmin(user, group, ASSIGN_TO_GROUPS, 'remove members from this group');
+  return ownerManagerOrAdmin(user, group, 'removeGroupUsers', 'remove members from this group');
 }
 
 export function editGroupPermission(user: Member, group: Group): Permission {
-  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, 'edit this group');
+  return ownerManagerOrAdmin(user, group, 'updateGroup', 'edit this group');
 }
 
 /** updateUsers (make managers / members) and protect: the owner or an administrator. */
 export function changeManagersPermission(user: Member, group: Group): Permission {
-  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, "change the group's managers", false);
+  return ownerManagerOrAdmin(user, group, 'updateGroupUsers', "change the group's managers", false);
 }
 
 export function protectGroupPermission(user: Member, group: Group): Permission {
-  return ownerManagerOrAdmin(user, group, UPDATE_GROUPS, "change the group's protection", false);
+  return ownerManagerOrAdmin(user, group, 'protectGroup', "change the group's protection", false);
 }
 
 export function deleteGroupPermission(user: Member, group: Group): Permission {
-  const who = ownerManagerOrAdmin(user, group, DELETE_GROUPS, 'delete this group', false);
+  const who = ownerManagerOrAdmin(user, group, 'deleteGroup', 'delete this group', false);
   if (!who.allowed) return who;
   if (group.protected) return { allowed: false, missing: 'unprotected group', reason: 'The group is protected from deletion: unprotect it first.' };
   return ALLOWED;
