@@ -72,6 +72,7 @@ export default defineConfig({
           isolate: false,
           include: ['src/client/**/*.test.{ts,tsx}'],
           setupFiles: ['src/client/test/setup.ts'],
+          globalSetup: ['test/support/clientServiceGlobalSetup.ts'],
           // 60 s: `npm test` runs the end-to-end specs beside these; the longest form tests (the role
           // editor's) took 18–30 s alone on 2 cores and went past 30 s under that contention.
           testTimeout: 60_000,

@@ -143,7 +143,9 @@ function parseCommandLine(args: string[]): { backends: string[]; port: number; h
   return { backends, port, host };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a program: not when imported, nor when bundled into another program (the console tests'
+// portal, scripts/build-server.ts), where import.meta.url names that program's file.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && import.meta.url.endsWith('/balancer.ts')) {
   try {
     const { backends, port, host } = parseCommandLine(process.argv.slice(2));
     const balancer = await startBalancer(backends, { port, host });

@@ -11,30 +11,20 @@
  * No install scripts are involved: this runs as part of `npm start`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD, loadConfig } from '../src/server/config.ts';
 import { seedAccountCount } from '../src/server/seed/plan.ts';
 import { buildDemoHashes, demoHashesStaleReason } from '../src/server/seed/demoHashes.ts';
 import { DEFAULT_TEMPLATE_DIR, templateStatus } from '../src/server/store/template.ts';
-import { buildServer, SERVER_BUNDLE } from './build-server.ts';
+import { buildServer, bundleStaleReason, newestMtime, SERVER_BUNDLE, SERVER_SOURCES } from './build-server.ts';
 // The builders (esbuild, PGlite) load only when something must be built (build-server.ts imports
 // esbuild when bundling): a current checkout's `npm start` loads a handful of small modules.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CONSOLE_SOURCES = ['src/client', 'src/shared', 'index.html', 'public', 'vite.config.ts', 'postcss.config.cjs', 'tsconfig.json', 'package-lock.json'];
 const CONSOLE_OUTPUT = 'dist/client/index.html';
-
-/** The newest modification time under `p` (a file or a folder), 0 if it does not exist. */
-export function newestMtime(p: string): number {
-  if (!existsSync(p)) return 0;
-  const stat = statSync(p);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs; // a deleted file shows as the folder's change
-  for (const entry of readdirSync(p)) newest = Math.max(newest, newestMtime(path.join(p, entry)));
-  return newest;
-}
 
 /** Why the console needs building, or undefined when dist is current. */
 export function consoleStaleReason(dir = root): string | undefined {
@@ -61,15 +51,8 @@ async function buildDemoHashesIfStale() {
   await buildDemoHashes(config.adminPassword, config.passwordLogN, count);
 }
 
-const SERVER_SOURCES = ['src/server', 'src/shared', 'scripts/build-server.ts', 'package-lock.json', 'tsconfig.json'];
-
 /** Why the service's bundle (scripts/build-server.ts) needs building, or undefined when it is current. */
-export function serverStaleReason(dir = root): string | undefined {
-  if (!existsSync(SERVER_BUNDLE)) return `${path.relative(dir, SERVER_BUNDLE)} does not exist`;
-  const built = statSync(SERVER_BUNDLE).mtimeMs;
-  const newer = SERVER_SOURCES.find((s) => newestMtime(path.join(dir, s)) > built);
-  return newer && `${newer} changed since the last build`;
-}
+export const serverStaleReason = (dir = root) => bundleStaleReason(SERVER_BUNDLE, SERVER_SOURCES, dir);
 
 async function main() {
   const force = process.argv.includes('--force');

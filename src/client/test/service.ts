@@ -18,7 +18,12 @@ export interface ClientTestService {
   close(): Promise<void>;
 }
 
-const SCRIPT = path.resolve(process.cwd(), 'src/client/test/service-process.ts');
+/**
+ * service-process.ts bundled (scripts/build-server.ts TEST_SERVICE_BUNDLE, built by the project's
+ * global setup when stale): through tsx's hooks, loading the service cost each start about 2 of its
+ * 5 s of CPU, and every file of these tests starts one.
+ */
+const SCRIPT = path.resolve(process.cwd(), 'dist/test-service/service-process.mjs');
 
 export interface ClientTestServiceOptions {
   /** false: the portal runs with LOCAL_EXTRAS=off (no local extras, local-only operations unknown). */
@@ -26,7 +31,7 @@ export interface ClientTestServiceOptions {
 }
 
 export async function startClientService(options: ClientTestServiceOptions = {}): Promise<ClientTestService> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SCRIPT], {
     cwd: process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'test', LOCAL_EXTRAS: options.localExtras === false ? 'off' : 'on' },
