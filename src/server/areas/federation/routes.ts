@@ -34,6 +34,7 @@ import {
   SERVERS_TO_REGISTER,
   serviceWebhook,
   serviceWebhooks,
+  SERVER_TO_ADMINISTER,
 } from './service.ts';
 import { WEBHOOK_ORG } from '../webhooks/service.ts';
 import { FEDERATION_OPERATIONS } from '../../../shared/contract/federation.ts';
@@ -74,16 +75,18 @@ export function federationRoutes(app: FastifyInstance): void {
     method: 'read',
     path: SERVER_ADMIN,
     authority: FEDERATION_OPERATIONS.listServices,
+    target: SERVER_TO_ADMINISTER,
     params: none,
-    handler: ({ caller, path, portal }) => listServices(portal, caller, path.serverId),
+    handler: ({ portal, target }) => listServices(portal, target),
   });
 
   operation(app, {
     method: 'write',
     path: `${SERVER_ADMIN}/createService`,
     authority: FEDERATION_OPERATIONS.createService,
+    target: SERVER_TO_ADMINISTER,
     params: createServiceParams,
-    handler: ({ caller, path, params, portal }) => createService(portal, caller, path.serverId, params),
+    handler: ({ caller, params, portal, target }) => createService(portal, caller, target, params),
   });
 
   // Every service operation exists with and without a folder in the path.

@@ -32,13 +32,12 @@ import {
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, hasPrivilege, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
-import { orgTarget } from '../../http/target.ts';
+import { orgTarget, type Target } from '../../http/target.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { alnumId, hexId } from '../../store/ids.ts';
 import * as repo from './repo.ts';
 
-export const MANAGE_SERVERS = 'portal:admin:manageServers';
 const TYPE_PRIVILEGE: Record<ServiceType, Privilege> = {
   FeatureServer: 'portal:publisher:createFeatureWebhook',
   GPServer: 'portal:admin:createGPWebhook',
@@ -328,10 +327,23 @@ export async function listServers(ctx: PortalContext, orgId: string) {
   return { servers: (await repo.listServers(ctx.db, orgId)).map(toServerRecord) };
 }
 
-export async function listServices(ctx: PortalContext, caller: Caller, serverId: string) {
-  await serverOf(ctx.db, caller, serverId);
-  requirePrivilege(caller, MANAGE_SERVERS);
-  const rows = await repo.listServices(ctx.db, serverId);
+/**
+ * The federated server the path names, as the target of its administration (listing and creating
+ * services): an unknown one is 404, one of another organization is refused, and the caller needs
+ * what FEDERATION_OPERATIONS declares (portal:admin:manageServers), decided by operation().
+ */
+export const SERVER_TO_ADMINISTER: Target<repo.ServerRow> = {
+  refusals: { otherOrg: 'The server is federated with another organization.' },
+  async load({ path, portal }) {
+    const server = await repo.findServer(portal.db, path.serverId);
+    if (!server) throw serverNotFound(path.serverId);
+    return { value: server, orgId: server.org_id };
+  },
+};
+
+/** The services of `server`, authorized by the operation (SERVER_TO_ADMINISTER). */
+export async function listServices(ctx: PortalContext, server: repo.ServerRow) {
+  const rows = await repo.listServices(ctx.db, server.id);
   const services: FederatedServiceRecord[] = rows.map((s) => ({
     folderName: s.folder_name,
     serviceName: s.service_name,
@@ -343,16 +355,15 @@ export async function listServices(ctx: PortalContext, caller: Caller, serverId:
   return { folders: [...new Set(rows.map((s) => s.folder_name).filter(Boolean))], services };
 }
 
-/** Registers a service of a federated server, owned by `ownerUsername` (default: the caller). */
+/** Registers a service of a federated server (authorized by the operation: SERVER_TO_ADMINISTER), owned by `owner` (default: the caller). */
 export async function createService(
   ctx: PortalContext,
   caller: Caller,
-  serverId: string,
+  server: repo.ServerRow,
   p: { serviceName: string; type: ServiceType; folderName?: string; itemId?: string; owner?: string },
 ) {
+  const serverId = server.id;
   return ctx.db.tx(async (q) => {
-    await serverOf(q, caller, serverId);
-    requirePrivilege(caller, MANAGE_SERVERS);
     let ownerId = caller.userId;
     if (p.owner) {
       const [u] = await q.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [caller.orgId, p.owner]);
