@@ -10,11 +10,12 @@ import { IconBuilding, IconLogout } from '../components/icons.tsx';
 import { LoadingState } from '../components/states.tsx';
 import { useSignOut } from '../features/auth/mutations.ts';
 import { PortalSwitcher } from '../features/auth/PortalSwitcher.tsx';
-import { queryKeys } from '../lib/queryKeys.ts';
-import { needsRoleName, orgRolesQuery, roleLabel } from '../lib/roles.ts';
+import { needsRoleName, roleLabel } from '../lib/roles.ts';
+import { orgRolesQuery } from '../api/queries/roles.ts';
 import { updateSessionUser, useSession } from '../lib/session.ts';
 import { visibleNav } from './nav.tsx';
 import { JobTray } from '../features/content/JobTray.tsx';
+import { userKeys } from '../api/queries/users.ts';
 
 function initials(name: string): string {
   const parts = name.split(/\s+/).filter(Boolean);
@@ -32,9 +33,9 @@ export function AppLayout() {
   // Privileges may change while signed in (a role change): read community/self again now and then.
   // eslint-disable-next-line @tanstack/query/exhaustive-deps -- see the key's comment
   useQuery({
-    // The key is the member's own record (queryKeys.self); the answer is applied to the portal it
+    // The key is the member's own record (userKeys.self); the answer is applied to the portal it
     // was read from (below), so the portal URL need not be part of it.
-    queryKey: queryKeys.self,
+    queryKey: userKeys.self,
     queryFn: async ({ signal }) => {
       // Applied to the portal it was read from, even if the member switched portals meanwhile.
       const portalUrl = session.portalUrl;

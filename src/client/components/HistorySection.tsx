@@ -8,7 +8,7 @@ import { Button, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { isHistoryUnavailable } from '../api/index.ts';
-import { historyPagesQuery } from '../lib/history/queries.ts';
+import { historyPagesQuery } from '../api/queries/history.ts';
 import type { HistoryIdType } from '../../shared/contract/history.ts';
 import { holds } from '../lib/privileges.ts';
 import { useCurrentUser } from '../lib/session.ts';

@@ -7,9 +7,9 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type Ref } from 'react';
-import { searchItems, type Item } from '../api/index.ts';
+import type { Item } from '../api/index.ts';
 import { announce } from '../lib/announce.ts';
-import { queryKeys } from '../lib/queryKeys.ts';
+import { itemPickerQuery } from '../api/queries/items.ts';
 
 export interface ItemPickerProps {
   label: string;
@@ -30,26 +30,20 @@ const NEAR_ID = /^[0-9a-f]{20,}$/i;
 
 const optionLabel = (i: Pick<Item, 'title' | 'type' | 'owner'>) => `${i.title} — ${i.type} (${i.owner})`;
 
-/** One search per text (an id search is `id:<id>`): the same key for the list and the id lookup, so each is asked once. */
-const pickerSearch = (q: string) => ({
-  queryKey: [...queryKeys.items, 'picker', q],
-  queryFn: ({ signal }: { signal: AbortSignal }) => searchItems({ q, num: 20, sortField: 'title', sortOrder: 'asc' }, { signal }),
-});
-
 export function ItemPicker({ label, description, value, onChange, error, exclude = [], inputRef }: ItemPickerProps) {
   const [search, setSearch] = useState('');
   // The label of the item picked from the list (known before its lookup below answers).
   const [pickedLabel, setPickedLabel] = useState('');
   // The chosen item by its id (a value set by the form, picked, or found by a typed id): shown by
   // its title, not the bare id. Its key is the id search's, so a found id needs no second request.
-  const chosen = useQuery({ ...pickerSearch(`id:${value}`), enabled: ITEM_ID.test(value) });
+  const chosen = useQuery({ ...itemPickerQuery(`id:${value}`), enabled: ITEM_ID.test(value) });
   const chosenItem = chosen.data?.results.find((i) => i.id === value);
   const chosenLabel = chosenItem ? optionLabel(chosenItem) : pickedLabel;
   // Once an item is chosen the box shows its label: that is not a new search.
   const [debounced] = useDebouncedValue(value && (search === chosenLabel || search === pickedLabel) ? '' : search.trim(), 250);
   const typedId = ITEM_ID.test(debounced) ? debounced : '';
   const q = typedId ? `id:${typedId}` : debounced ? `(${debounced.replace(/[()"]/g, ' ')})` : '*';
-  const found = useQuery({ ...pickerSearch(q), placeholderData: keepPreviousData });
+  const found = useQuery({ ...itemPickerQuery(q), placeholderData: keepPreviousData });
 
   const options = (found.data?.results ?? []).filter((i) => !exclude.includes(i.id)).map((i) => ({ value: i.id, label: optionLabel(i) }));
   if (value && !options.some((o) => o.value === value)) options.unshift({ value, label: chosenLabel || value });

@@ -14,12 +14,12 @@
  */
 import { CloseButton, Combobox, Group, InputBase, Pill, PillsInput, ScrollArea, Text, VisuallyHidden, useCombobox } from '@mantine/core';
 import { useDebouncedValue, useMergedRef } from '@mantine/hooks';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode, type Ref } from 'react';
-import { listMembers, type PortalUser } from '../api/index.ts';
+import type { PortalUser } from '../api/index.ts';
 import { formatCount } from '../lib/format.ts';
-import { queryKeys } from '../lib/queryKeys.ts';
 import { IconCheck } from './icons.tsx';
+import { memberPickerQuery } from '../api/queries/users.ts';
 
 /** A chosen member: enough to show and to send, whether or not the current list holds them. */
 export interface PickedMember {
@@ -81,12 +81,7 @@ function typedInto(label: string, next: string): string {
   return next.slice(front, next.length - back);
 }
 
-const memberSearchQuery = (orgId: string, q: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.members(orgId), 'picker', q],
-    queryFn: ({ signal }) => listMembers(orgId, { q: q || undefined, num: PAGE_SIZE, sortField: 'fullname' }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+const memberSearchQuery = (orgId: string, q: string) => memberPickerQuery(orgId, q, PAGE_SIZE);
 
 export function MemberPicker(props: SingleProps | MultipleProps) {
   const {

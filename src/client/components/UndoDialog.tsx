@@ -6,7 +6,7 @@
  * only then the run, with progress and one result per event: success or the portal's reason.
  */
 import { Alert, Badge, Button, Checkbox, Group, Modal, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useMutation, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { HistoryEvent } from '../api/index.ts';
 import { formatDateTime } from '../lib/format.ts';
@@ -14,11 +14,18 @@ import { describeEvent, type Names } from '../lib/history/describe.ts';
 import { checkUndo, isReady, runUndo, type CheckedPlan, type UndoOutcome } from '../lib/history/run.ts';
 import { useHistoryNames } from '../lib/history/names.ts';
 import { planUndoNamed, type UndoPlan, type UndoStep } from '../lib/history/undo.ts';
-import { queryKeys } from '../lib/queryKeys.ts';
 import { useCurrentUser } from '../lib/session.ts';
 import type { CheckOutcome } from '../lib/transfer.ts';
 import { BulkProgress, BulkResultTable } from './Bulk.tsx';
 import { CheckResults } from './CheckResults.tsx';
+import { historyKeys } from '../api/queries/history.ts';
+import { taskKeys } from '../api/queries/tasks.ts';
+import { webhookKeys } from '../api/queries/webhooks.ts';
+import { itemKeys } from '../api/queries/items.ts';
+import { groupKeys } from '../api/queries/groups.ts';
+import { userKeys } from '../api/queries/users.ts';
+import { roleKeys } from '../api/queries/roles.ts';
+import { userDefaultSettingsKeys } from '../api/queries/userDefaultSettings.ts';
 
 export interface UndoDialogProps {
   opened: boolean;
@@ -70,17 +77,17 @@ const VERDICT_BADGE: Record<Verdict, { label: string; color: string }> = {
 
 /** What to refetch after the steps ran: the lists and objects each kind of step changes, and history. */
 function keysFor(steps: readonly UndoStep[], orgId: string): QueryKey[] {
-  const keys: QueryKey[] = [['history']];
+  const keys: QueryKey[] = [historyKeys.all];
   for (const s of steps) {
-    if (['reassign', 'move', 'share', 'contentStatus', 'protect'].includes(s.kind)) keys.push(queryKeys.items);
-    if (s.kind === 'reassign') keys.push(queryKeys.members(orgId));
-    if (s.kind === 'privileges' || s.kind === 'roleFields') keys.push(queryKeys.roles(orgId));
-    if (s.kind === 'userRole') keys.push(queryKeys.members(orgId), queryKeys.roles(orgId));
-    if (s.kind === 'userDisabled') keys.push(queryKeys.members(orgId));
-    if (s.kind === 'userDefaults') keys.push(queryKeys.userDefaultSettings(orgId));
-    if (s.kind === 'webhook' || s.kind === 'webhookActive' || s.kind === 'webhookSettings') keys.push(['webhooks', orgId]);
-    if (s.kind === 'removeGroupUsers' || s.kind === 'groupMemberTypes') keys.push(queryKeys.groups);
-    if (s.kind === 'taskEnabled') keys.push(['tasks']);
+    if (['reassign', 'move', 'share', 'contentStatus', 'protect'].includes(s.kind)) keys.push(itemKeys.all);
+    if (s.kind === 'reassign') keys.push(userKeys.members(orgId));
+    if (s.kind === 'privileges' || s.kind === 'roleFields') keys.push(roleKeys.all(orgId));
+    if (s.kind === 'userRole') keys.push(userKeys.members(orgId), roleKeys.all(orgId));
+    if (s.kind === 'userDisabled') keys.push(userKeys.members(orgId));
+    if (s.kind === 'userDefaults') keys.push(userDefaultSettingsKeys.of(orgId));
+    if (s.kind === 'webhook' || s.kind === 'webhookActive' || s.kind === 'webhookSettings') keys.push(webhookKeys.all(orgId));
+    if (s.kind === 'removeGroupUsers' || s.kind === 'groupMemberTypes') keys.push(groupKeys.all);
+    if (s.kind === 'taskEnabled') keys.push(taskKeys.all);
   }
   return keys;
 }
@@ -97,7 +104,6 @@ function Undo({
   onClose: () => void;
 }) {
   const user = useCurrentUser();
-  const queryClient = useQueryClient();
   // Items, members and groups by name, as the list behind the dialog says them (never raw ids).
   const names = useHistoryNames(events);
   const plans = useMemo(() => events.map((e) => planUndoNamed(e, names)), [events, names]);
@@ -105,7 +111,10 @@ function Undo({
   const refused = plans.filter((p) => !p.undoable);
   const [checkProgress, setCheckProgress] = useState({ done: 0, total: undoable.length + 1 });
   const check = useQuery({
-    queryKey: ['undo-check', user.orgId, undoable.map((p) => p.key)],
+    queryKey: historyKeys.undoCheck(
+      user.orgId,
+      undoable.map((p) => p.key),
+    ),
     queryFn: () => checkUndo(user.orgId, undoable, (done, total) => setCheckProgress({ done, total })),
     gcTime: 0,
     staleTime: Infinity,
@@ -133,14 +142,14 @@ function Undo({
     },
     onMutate: () => onRunning(true),
     onSettled: () => onRunning(false),
-    onSuccess: async (outcomes, list) => {
-      onRan({ undone: outcomes.filter((o) => o.ok).length, tried: outcomes.length });
-      const keys = keysFor(
-        list.flatMap((p) => p.steps),
-        user.orgId,
-      );
-      await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    meta: {
+      invalidates: (list: Undoable[]) =>
+        keysFor(
+          list.flatMap((p) => p.steps),
+          user.orgId,
+        ),
     },
+    onSuccess: (outcomes) => onRan({ undone: outcomes.filter((o) => o.ok).length, tried: outcomes.length }),
   });
 
   const titleOfEvent = new Map(undoable.map((p) => [p.key, describeEvent(p.event, names)]));

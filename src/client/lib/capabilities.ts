@@ -8,7 +8,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import type { Portal } from '../api/index.ts';
-import { portalQuery } from './portal.ts';
+import { portalQuery } from '../api/queries/portal.ts';
 import type { Permission } from './privileges.ts';
 
 export interface PortalCapabilities {

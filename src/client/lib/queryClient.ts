@@ -1,10 +1,12 @@
 /**
  * The React Query client: no retries for answers the portal gave on purpose (4xx), and any
  * 498/499 from any query or mutation (one the request core could not cure with a token refresh) ends
- * that portal's session (the app then sends the member to sign-in).
+ * that portal's session (the app then sends the member to sign-in). A mutation's `meta.invalidates`
+ * (lib/invalidation.ts) is carried out here, once for every mutation.
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, isSessionInvalid, NETWORK_ERROR } from '../api/index.ts';
+import { invalidateFor } from './invalidation.ts';
 import { expireSession, sessionPortalOf } from './session.ts';
 
 export interface QueryClientOptions {
@@ -34,9 +36,16 @@ export function createQueryClient(options: QueryClientOptions = {}): QueryClient
   const onError = (err: unknown) => {
     if (isSessionInvalid(err)) onSessionInvalid(err as ApiError);
   };
-  return new QueryClient({
+  const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError }),
+    mutationCache: new MutationCache({
+      // Awaited by the mutation: what it changed is read again before its own callbacks and `mutateAsync` resolve.
+      onSuccess: (data, variables, _context, mutation) => invalidateFor(client, mutation.meta, variables, data),
+      onError: (err, variables, _context, mutation) => {
+        onError(err);
+        return mutation.meta?.invalidatesOnError ? invalidateFor(client, mutation.meta, variables, undefined) : undefined;
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: 30_000,
@@ -46,4 +55,5 @@ export function createQueryClient(options: QueryClientOptions = {}): QueryClient
       mutations: { retry: false },
     },
   });
+  return client;
 }

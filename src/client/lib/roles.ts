@@ -1,8 +1,5 @@
 /** Role names for display: the three base roles, the built-in custom roles, and any others by id. */
-import { queryOptions } from '@tanstack/react-query';
 import { BASE_ROLE_LABELS, BASE_ROLES, BUILT_IN_ROLE_IDS, BUILT_IN_ROLES, type BaseRole } from '../../shared/privileges.ts';
-import { listRoles } from '../api/index.ts';
-import { queryKeys } from './queryKeys.ts';
 
 export { BASE_ROLES, BASE_ROLE_LABELS };
 export type { BaseRole };
@@ -25,16 +22,6 @@ export function roleLabel(user: { role: string; roleId?: string | null }, known:
   if (user.roleId) return customRoleName(user.roleId, known) ?? user.roleId;
   return baseRoleLabel(user.role);
 }
-
-/**
- * The organization's roles with their privileges (the first 100; the portal lists custom roles
- * only). Shared by every place that names or offers roles, so they read one cached list.
- */
-export const orgRolesQuery = (orgId: string) =>
-  queryOptions({
-    queryKey: [...queryKeys.roles(orgId), 'list'],
-    queryFn: ({ signal }) => listRoles(orgId, { num: 100 }, { signal }),
-  });
 
 /** Whether naming this member's role needs the roles list (a custom role that is not built in). */
 export function needsRoleName(user: { roleId?: string | null }): boolean {

@@ -7,7 +7,7 @@ import { Box, Button, Select, TextInput } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { fetchHistoryCsv, isHistoryUnavailable } from '../../api/index.ts';
-import { historyPagesQuery } from '../../lib/history/queries.ts';
+import { historyPagesQuery } from '../../api/queries/history.ts';
 import { HISTORY_ACTIONS, HISTORY_ID_TYPES, ID_TYPE_LABELS } from '../../../shared/contract/history.ts';
 import { FilterBar } from '../../components/FilterBar.tsx';
 import { HistoryList } from '../../components/HistoryList.tsx';

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { rememberPortalApp } from '../../lib/portals.ts';
 import { getSession, getSessionState, setSession } from '../../lib/session.ts';
 import { answerOnPortal, oauthPost, oauthSession, registerApp } from '../../test/oauth.ts';
 import { renderApp } from '../../test/render.tsx';
 import { DEMO_PASSWORD, startClientService, type ClientTestService } from '../../test/service.ts';
 import { browser } from './OAuthSignIn.tsx';
+import { userKeys } from '../../api/queries/users.ts';
 
 let svc: ClientTestService;
 let clientId: string;
@@ -154,18 +154,18 @@ describe('several portals in one tab', () => {
     const { user, location, queryClient } = renderApp('/members');
     const host = new URL(otherUrl()).host;
     const switcher = await screen.findByRole('button', { name: new RegExp(`^Portal: Second Portal ${host}`) });
-    await waitFor(() => expect(queryClient.getQueryData<{ username: string }>(queryKeys.self)?.username).toBe('user1'));
+    await waitFor(() => expect(queryClient.getQueryData<{ username: string }>(userKeys.self)?.username).toBe('user1'));
 
     await user.click(switcher);
     const menu = await screen.findByRole('menu');
     expect(within(menu).getByRole('menuitem', { name: /Second Portal/ })).toHaveAttribute('aria-current', 'true');
     await user.click(within(menu).getByRole('menuitem', { name: new RegExp(first.portalName!) }));
     // Nothing read from the other portal is left.
-    expect(queryClient.getQueryData<{ username: string }>(queryKeys.self)?.username).not.toBe('user1');
+    expect(queryClient.getQueryData<{ username: string }>(userKeys.self)?.username).not.toBe('user1');
     expect(getSession()?.portalUrl).toBe(svc.restUrl);
     expect(location()).toBe('/members');
     expect(await screen.findByRole('button', { name: new RegExp(`^Portal: ${first.portalName}`) })).toBeInTheDocument();
-    await waitFor(() => expect(queryClient.getQueryData<{ username: string }>(queryKeys.self)?.username).toBe('admin'));
+    await waitFor(() => expect(queryClient.getQueryData<{ username: string }>(userKeys.self)?.username).toBe('admin'));
     expect(await screen.findByRole('table', { name: 'Members' })).toBeInTheDocument();
     expect(await screen.findByText(/Now acting on/)).toBeInTheDocument();
   });

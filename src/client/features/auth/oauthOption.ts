@@ -7,6 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getConsoleConfig, getPortal, normalizePortalUrl } from '../../api/index.ts';
 import { portalHost, rememberedClientId } from '../../lib/portals.ts';
+import { portalKeys } from '../../api/queries/portal.ts';
 
 export interface OAuthOption {
   /** The portal's name, or its host while unknown. */
@@ -24,13 +25,13 @@ const sameUrl = (a: string, b: string) => normalizePortalUrl(a).toLowerCase() ==
 
 export function useOAuthOption(portalUrl: string | null, rememberedVersion = 0): OAuthOption {
   const config = useQuery({
-    queryKey: ['signIn', 'consoleConfig'],
+    queryKey: portalKeys.consoleConfig,
     queryFn: ({ signal }) => getConsoleConfig(undefined, signal),
     staleTime: Infinity,
     retry: false,
   });
   const info = useQuery({
-    queryKey: ['signIn', 'portalName', portalUrl],
+    queryKey: portalKeys.nameOf(portalUrl),
     queryFn: ({ signal }) => getPortal({ portalUrl: portalUrl!, token: null, signal }),
     enabled: !!portalUrl,
     staleTime: 5 * 60_000,

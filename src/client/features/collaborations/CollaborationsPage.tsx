@@ -16,7 +16,7 @@ import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.ts
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from './queries.ts';
+import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
 import { InviteParticipantModal, type InviteTarget } from './InviteParticipantModal.tsx';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
 import { NewCollaborationModal } from './NewCollaborationModal.tsx';

@@ -10,13 +10,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { COLLABORATION_LIMITS, WORKSPACE_ACCESS } from '../../../shared/contract/collaborations.ts';
-import { searchGroups } from '../../api/index.ts';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { announce } from '../../lib/announce.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateCollaboration, WorkspaceStepError } from './mutations.ts';
 import { ACCESS_LABELS, NEW_COLLABORATION_FIELDS, newCollaborationSchema, type NewCollaborationInput, type NewCollaborationValues } from './schemas.ts';
+import { orgGroupsQuery } from '../../api/queries/groups.ts';
 
 export function NewCollaborationModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated?: (id: string) => void }) {
   return (
@@ -30,10 +30,7 @@ function NewCollaborationForm({ onClose, onCreated }: { onClose: () => void; onC
   const user = useCurrentUser();
   const create = useCreateCollaboration(user.orgId);
   const [formError, setFormError] = useState<string | null>(null);
-  const groups = useQuery({
-    queryKey: ['groups', 'org', user.orgId, 'collaboration-picker'],
-    queryFn: ({ signal }) => searchGroups({ q: `orgid:${user.orgId}`, num: 100, sortField: 'title', sortOrder: 'asc' }, { signal }),
-  });
+  const groups = useQuery(orgGroupsQuery(user.orgId));
   const form = useForm<NewCollaborationInput, unknown, NewCollaborationValues>({
     resolver: zodResolver(newCollaborationSchema),
     defaultValues: {

@@ -1,23 +1,21 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { WorkspaceAccess } from '../../../shared/contract/collaborations.ts';
 import { describeError, removeParticipant, removeParticipation, request, type CollaborationRecord } from '../../api/index.ts';
-import { collaborationKeys } from './queries.ts';
+import { collaborationKeys } from '../../api/queries/collaborations.ts';
 
 /** Removes a participant; the collaboration's reads are fetched again (counts, statuses, workspaces, events). */
 export function useRemoveParticipant(orgId: string, collaborationId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (participantPortalId: string) => removeParticipant(orgId, collaborationId, participantPortalId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }
 
 /** A guest organization leaves the collaboration. */
 export function useLeaveCollaboration(orgId: string, collaborationId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => removeParticipation(orgId, collaborationId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }
 
@@ -48,7 +46,6 @@ export interface NewCollaboration {
  * first under the names ArcGIS documents (hostContactFirstname, …).
  */
 export function useCreateCollaboration(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: NewCollaboration) => {
       const base = `portals/${encodeURIComponent(orgId)}/collaborations`;
@@ -74,13 +71,12 @@ export function useCreateCollaboration(orgId: string) {
       }
       return created;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }
 
 /** Invites a portal (again) to the collaboration's workspaces; answers the invitation's id. */
 export function useInviteParticipant(orgId: string, collaborationId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> }) =>
       request<{ success: boolean; invitationId: string }>(
@@ -88,6 +84,6 @@ export function useInviteParticipant(orgId: string, collaborationId: string) {
         { participantPortalId: input.participantPortalId, workspaces: input.workspaces },
         { method: 'POST' },
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: collaborationKeys.all(orgId) }),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }

@@ -30,7 +30,7 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { LIMITS } from '../../../shared/limits.ts';
@@ -39,14 +39,14 @@ import type { AddItemInput } from '../../api/index.ts';
 import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
 import { DialogFooter, DialogStickyTop } from '../../components/DialogFooter.tsx';
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
-import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { formatBytes, withArticle } from '../../lib/format.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useAddItem } from './mutations.ts';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
-import { foldersQuery } from './queries.ts';
+import { foldersQuery } from '../../api/queries/items.ts';
 import { addItemSchema, COMMON_ITEM_TYPES, EMPTY_ADD_ITEM, typeForFileName, type AddItemFormValues, type AddMode } from './schemas.ts';
 import { addTransfer } from './transfers.ts';
 import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
@@ -83,16 +83,10 @@ const PARAM_TO_FIELD: Record<string, (typeof FORM_FIELDS)[number]> = {
 
 export function AddItemModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
-  const [dirty, setDirty] = useState(false);
-  const guard = useDirtyGuard(opened && dirty);
-  const close = () => {
-    setDirty(false);
-    onClose();
-  };
-  const cancel = () => guard.confirmDiscard(close);
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, onClose);
   return (
     <Modal opened={opened} onClose={cancel} title="Add item" size="xl" centered>
-      {opened ? <AddItemForm onClose={close} onCancel={cancel} onDirtyChange={setDirty} /> : null}
+      {opened ? <AddItemForm onClose={close} onCancel={cancel} onDirtyChange={onDirtyChange} /> : null}
     </Modal>
   );
 }
@@ -105,7 +99,7 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
   const [sent, setSent] = useState<{ loaded: number; total: number } | null>(null);
   const form = useForm<AddItemFormValues>({ resolver: zodResolver(addItemSchema), defaultValues: EMPTY_ADD_ITEM, mode: 'onTouched' });
   const { isDirty } = form.formState;
-  useEffect(() => onDirtyChange(isDirty), [isDirty, onDirtyChange]);
+  useReportDirty(isDirty, onDirtyChange);
   const [mode, relate, useProxy, file, url, type] = useWatch({ control: form.control, name: ['mode', 'relate', 'useProxy', 'file', 'url', 'type'] });
   const navigate = useNavigate();
   // The type last filled in from the URL: while the Type field still holds it, the member has not

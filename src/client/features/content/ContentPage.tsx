@@ -22,7 +22,9 @@ import { AddItemModal } from './AddItemModal.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentSelectionBar } from './ContentSelectionBar.tsx';
 import { addItemPermission, viewOrgContentPermission } from './permissions.ts';
-import { foldersQuery, groupChoicesQuery, itemsQuery } from './queries.ts';
+import { groupChoicesQuery } from '../../api/queries/groups.ts';
+import { foldersQuery } from '../../api/queries/items.ts';
+import { itemsQuery } from './queries.ts';
 import { COMMON_ITEM_TYPES, contentListToParams, parseContentList, type ContentListState } from './schemas.ts';
 
 const STATUS_FILTERS = [

@@ -10,7 +10,7 @@ import { useId, useState } from 'react';
 import { describeError, type ContentStatus, type Item } from '../../api/index.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot, ReplaceDialogSlot, useReplaceAvailable } from '../../components/ImpactSlot.tsx';
-import { portalQuery } from '../../lib/portal.ts';
+import { portalQuery } from '../../api/queries/portal.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CONTENT_STATUS_LABELS, ContentStatusBadge } from './badges.tsx';
 import { useSetContentStatus } from './mutations.ts';

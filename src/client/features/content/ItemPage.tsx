@@ -8,7 +8,7 @@ import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { describeError, fetchItemData, fetchItemInfoFile, getItem, type Item } from '../../api/index.ts';
+import { describeError, fetchItemData, fetchItemInfoFile, type Item } from '../../api/index.ts';
 import { CopyValue } from '../../components/CopyValue.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
@@ -17,7 +17,6 @@ import { IconArrowLeft, IconLock, IconTrash, IconUserPlus } from '../../componen
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { useDownload } from '../../lib/download.ts';
 import { formatBytes, formatDateTime } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { transferItemsHref } from '../../lib/transfer.ts';
@@ -26,7 +25,7 @@ import { ContentStatusControl } from './ContentStatusControl.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
 import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mutations.ts';
 import { deleteItemPermission, editItemPermission, reassignItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
-import { foldersQuery, ownedItemQuery } from './queries.ts';
+import { foldersQuery, itemQuery, ownedItemQuery } from '../../api/queries/items.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { ReplaceDataCard } from './ReplaceDataCard.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
@@ -45,7 +44,7 @@ export interface ItemPageTab {
 
 export default function ItemPage({ extraTabs = [] }: { extraTabs?: readonly ItemPageTab[] }) {
   const { itemId = '' } = useParams();
-  const item = useQuery({ queryKey: queryKeys.item(itemId), queryFn: ({ signal }) => getItem(itemId, { signal }) });
+  const item = useQuery(itemQuery(itemId));
   if (item.isPending) return <LoadingState minHeight={300} />;
   if (item.isError) return <ErrorState error={item.error} title="Could not load the item" onRetry={() => item.refetch()} />;
   return <ItemView item={item.data} extraTabs={extraTabs} />;

@@ -9,8 +9,7 @@ import { Link } from 'react-router';
 import { IconX } from '../../components/icons.tsx';
 import { announce } from '../../lib/announce.ts';
 import { formatBytes } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
-import { itemJobQuery } from './queries.ts';
+import { itemJobQuery, itemKeys } from '../../api/queries/items.ts';
 import { dismissTransfer, useTransfers, type DownloadTransfer, type UploadTransfer } from './transfers.ts';
 import type { PartState } from './upload.ts';
 
@@ -81,7 +80,7 @@ function UploadRow({ transfer }: { transfer: UploadTransfer }) {
   const queryClient = useQueryClient();
   const [showParts, setShowParts] = useState(false);
   useEffect(() => {
-    if (s.phase === 'done' || s.phase === 'cancelled') void queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    if (s.phase === 'done' || s.phase === 'cancelled') void queryClient.invalidateQueries({ queryKey: itemKeys.all });
   }, [s.phase, queryClient]);
   const percent = s.totalBytes ? (s.sentBytes / s.totalBytes) * 100 : 0;
   useUploadAnnouncements(transfer.title, s.phase, percent, s.error);
@@ -168,7 +167,7 @@ function DownloadRow({ transfer }: { transfer: DownloadTransfer }) {
   const queryClient = useQueryClient();
   const status = job.data?.status;
   useEffect(() => {
-    if (status === 'completed' || status === 'failed') void queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    if (status === 'completed' || status === 'failed') void queryClient.invalidateQueries({ queryKey: itemKeys.all });
   }, [status, queryClient]);
   const settled = status === 'completed' || status === 'failed' || job.isError;
   useEffect(() => {

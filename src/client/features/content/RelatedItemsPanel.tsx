@@ -18,7 +18,7 @@ import { useNarrowScreen } from '../../lib/narrow.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { useAddRelationship, useDeleteRelationship } from './mutations.ts';
-import { relatedItemsQuery } from './queries.ts';
+import { relatedItemsQuery } from '../../api/queries/items.ts';
 
 export function RelatedItemsPanel({ item }: { item: Item }) {
   return (

@@ -6,23 +6,23 @@
  */
 import { Alert, Button, FileInput, Group, Progress, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError, updateItem, type Item } from '../../api/index.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { formatBytes } from '../../lib/format.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { editItemPermission } from './permissions.ts';
+import { itemKeys } from '../../api/queries/items.ts';
 
 export function ReplaceDataCard({ item }: { item: Item }) {
   const user = useCurrentUser();
   const edit = editItemPermission(user, item);
-  const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [sent, setSent] = useState<{ loaded: number; total: number } | null>(null);
   const replace = useMutation({
     mutationFn: (next: File) => updateItem(item.owner, item.id, { file: next }, { onUploadProgress: (loaded, total) => setSent({ loaded, total }) }),
+    meta: { invalidates: [itemKeys.all] },
     onSuccess: (_r, next) => {
       setFile(null);
       notifications.show({
@@ -30,7 +30,6 @@ export function ReplaceDataCard({ item }: { item: Item }) {
         title: 'Data replaced',
         message: `The data of “${item.title}” was replaced with ${next.name} (${formatBytes(next.size)}).`,
       });
-      return queryClient.invalidateQueries({ queryKey: queryKeys.items });
     },
     onSettled: () => setSent(null),
   });

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { describeError, type Item } from '../../api/index.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useShareItem } from './mutations.ts';
-import { groupChoicesQuery } from './queries.ts';
+import { groupChoicesQuery } from '../../api/queries/groups.ts';
 import { shareLevelPermission } from './permissions.ts';
 import { ITEM_ACCESS_LABELS, type ItemAccessLevel } from '../../lib/itemAccess.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { currentConnection, fetchItemThumbnail, hasThumbnail, type Item } from '../../api/index.ts';
 import { ItemTypeBadgeIcon } from '../../components/ItemTypeIcon.tsx';
+import { itemKeys } from '../../api/queries/items.ts';
 
 // The badges moved to components (the dependency views show them too); re-exported for the content pages.
 export { CONTENT_STATUS_LABELS, ContentStatusBadge, ItemAccessBadge } from '../../components/ItemBadges.tsx';
@@ -20,7 +21,7 @@ type ThumbnailOf = Pick<Item, 'id' | 'thumbnail' | 'type'> & { modified?: number
 function useThumbnailSrc(item: ThumbnailOf, width: 200 | 400): string | undefined {
   const { id, thumbnail, modified } = item;
   const image = useQuery({
-    queryKey: ['itemThumbnail', currentConnection().portalUrl, id, thumbnail, modified, width],
+    queryKey: itemKeys.thumbnail(currentConnection().portalUrl, id, thumbnail, modified, width),
     queryFn: ({ signal }) => fetchItemThumbnail({ id, thumbnail }, width, { signal }),
     enabled: hasThumbnail({ id, thumbnail }),
     staleTime: Infinity,

@@ -1,5 +1,5 @@
-/** Changing items; each mutation invalidates what it changes (every item read shares one key root). */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Changing items; each mutation declares what it makes stale (every item read shares one key root). */
+import { useMutation } from '@tanstack/react-query';
 import {
   addItem,
   addRelationship,
@@ -17,7 +17,8 @@ import {
   type RelationshipInput,
   type ShareInput,
 } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { itemKeys } from '../../api/queries/items.ts';
+import { dependencyKeys } from '../../api/queries/dependencies.ts';
 
 /**
  * `references`: the change can alter what uses what, or what a dependency answer shows of an item
@@ -25,13 +26,14 @@ import { queryKeys } from '../../lib/queryKeys.ts';
  * again too — on portals without the index that brings the browser graph up to date.
  */
 function useItemsMutation<V, R>(fn: (v: V) => Promise<R>, { references = true }: { references?: boolean } = {}) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: fn,
-    onSuccess: () => {
-      // Not awaited: on portals without the index this rebuilds the browser graph, which can take a while.
-      if (references) void queryClient.invalidateQueries({ queryKey: queryKeys.dependencies });
-      return queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    meta: {
+      invalidates: [
+        // In the background: on portals without the index this rebuilds the browser graph, which can take a while.
+        references ? { queryKey: dependencyKeys.all, background: true } : undefined,
+        itemKeys.all,
+      ],
     },
   });
 }

@@ -8,7 +8,7 @@
 import { Alert, Button, Group, List, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { describeError, getUser } from '../../api/index.ts';
+import { describeError } from '../../api/index.ts';
 import type { ImpactChange, ImpactCheckProps } from '../../components/ImpactSlot.tsx';
 import { announce } from '../../lib/announce.ts';
 import { ITEM_ACCESS_LABELS, type ItemAccessLevel } from '../../lib/itemAccess.ts';
@@ -16,6 +16,7 @@ import { accessAfterTransfer, audienceGaps, gapWho, type AudienceGap } from './a
 import { impactOf, oldUrlReferences, type Impact, type ImpactEntry } from './impact.ts';
 import { useSharingGroups } from './ImpactCheckGroups.ts';
 import { useImpact } from './queries.ts';
+import { userQuery } from '../../api/queries/users.ts';
 
 export type { ImpactCheckProps };
 
@@ -64,8 +65,7 @@ export function ImpactCheck({ items, change, onReplace, groupTitle }: ImpactChec
   // Transfer: what the new owner may share decides the sharing the items keep.
   const newOwner = change.kind === 'transfer' ? change.newOwner : '';
   const owner = useQuery({
-    queryKey: ['impactCheck', 'user', newOwner],
-    queryFn: ({ signal }) => getUser(newOwner, { signal }),
+    ...userQuery(newOwner),
     enabled: !!newOwner,
     retry: false,
   });

@@ -8,6 +8,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { getOwnedItem, request } from '../../api/index.ts';
+import { itemKeys } from '../../api/queries/items.ts';
 
 export const MAX_GROUP_READS = 50;
 const CONCURRENCY = 4;
@@ -63,7 +64,7 @@ export async function readSharingGroups(items: readonly { id: string; owner: str
 export function useSharingGroups(items: readonly { id: string; owner: string }[], enabled: boolean) {
   return useQuery({
     // By value: ids and owners (the owner's view is the fallback read).
-    queryKey: ['impactCheck', 'sharingGroups', items],
+    queryKey: itemKeys.sharingGroups(items),
     queryFn: ({ signal }) => readSharingGroups(items, signal),
     enabled: enabled && items.length > 0,
     staleTime: 30_000,

@@ -14,12 +14,12 @@ import { DialogFooter } from '../../components/DialogFooter.tsx';
 import type { ReplaceDialogProps } from '../../components/ImpactSlot.tsx';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { announce } from '../../lib/announce.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useItemDependencies } from './queries.ts';
 import { dataReferrers, planReplacement, type ReplaceStep } from './replace.ts';
 import { runReplacement, type ReplaceRunResult } from './replaceRun.ts';
 import { referencesInWords } from './wording.ts';
+import { itemKeys } from '../../api/queries/items.ts';
 
 export type { ReplaceDialogProps };
 
@@ -30,7 +30,7 @@ export function ReplaceDialog({ item, opened, onClose }: ReplaceDialogProps) {
   // its status control when the status changes, which would take the dialog with it.
   const close = () => {
     onClose();
-    if (ran.current) void queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    if (ran.current) void queryClient.invalidateQueries({ queryKey: itemKeys.all });
     ran.current = false;
   };
   return (
@@ -48,7 +48,7 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
   const [replacementId, setReplacementId] = useState('');
   const [picked, setPicked] = useState<Item | undefined>();
   const replacement = useQuery({
-    queryKey: queryKeys.item(replacementId),
+    queryKey: itemKeys.detail(replacementId),
     queryFn: ({ signal }) => getItem(replacementId, { signal }),
     enabled: !!replacementId && picked?.id !== replacementId,
   });

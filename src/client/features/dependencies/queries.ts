@@ -9,14 +9,13 @@
 import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { DependencyAnswer, DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
-import { getDependencySummary, getItemDependencies, getItemDependents, type DependencySummaryReadParams } from '../../api/index.ts';
+import type { DependencySummaryReadParams } from '../../api/index.ts';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { dependencyAnswerOf, dependencySummaryOf, type GraphIndex } from '../../lib/dependencies/answers.ts';
-import { browserGraphKey, browserGraphQuery, useBuildProgress, type GraphOwner } from '../../lib/dependencies/graph.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { browserGraphQuery, useBuildProgress, type GraphOwner } from '../../lib/dependencies/graph.ts';
 import { useSession } from '../../lib/session.ts';
+import { dependencyKeys, dependencySummaryQuery, impactQuery, itemDependenciesQuery } from '../../api/queries/dependencies.ts';
 
-type Direction = DependencyAnswer['direction'];
 type Source = 'portal' | 'browser' | 'unknown';
 
 /** Which source answers, and whose browser graph it would be. */
@@ -40,8 +39,6 @@ function useBrowserAnswer<T>(owner: GraphOwner | undefined, enabled: boolean, se
 /** A list held in a key as comma-joined text (usernames and item types hold no commas), back as a list. */
 const listOf = (key: string | undefined) => (key ? key.split(',') : undefined);
 
-const portalKey = (...parts: unknown[]) => [...queryKeys.dependencies, 'portal', ...parts];
-
 /** What an item uses ('uses') or what uses it ('usedBy'); transitive = everything further along. */
 export function useItemDependencies(
   itemId: string | undefined,
@@ -52,18 +49,12 @@ export function useItemDependencies(
   const transitive = options?.transitive === true;
   const enabled = (options?.enabled ?? true) && !!itemId;
   const portal = useQuery({
-    queryKey: portalKey('item', itemId, direction, transitive),
-    queryFn: ({ signal }) => readItemAnswer(itemId!, direction, transitive, signal),
+    ...itemDependenciesQuery(itemId, direction, transitive),
     enabled: enabled && source === 'portal',
   });
   const select = useCallback((graph: GraphIndex) => dependencyAnswerOf(graph, itemId!, direction, { transitive }), [itemId, direction, transitive]);
   const browser = useBrowserAnswer(owner, enabled && source === 'browser', select);
   return source === 'browser' ? browser : portal;
-}
-
-function readItemAnswer(itemId: string, direction: Direction, transitive: boolean, signal?: AbortSignal): Promise<DependencyAnswer> {
-  const read = direction === 'uses' ? getItemDependencies : getItemDependents;
-  return read(itemId, { transitive }, { signal });
 }
 
 /** The organization view: clean-up candidates (unused) and most used items. */
@@ -74,9 +65,7 @@ export function useDependencySummary(params: DependencySummaryReadParams, option
   const ownersKey = owners?.join(',');
   const typesKey = types?.join(',');
   const portal = useQuery({
-    queryKey: portalKey('summary', owner?.orgId, view, ownersKey, typesKey, modifiedBefore, start, num),
-    queryFn: ({ signal }) =>
-      getDependencySummary(owner?.orgId ?? 'self', { view, owners: listOf(ownersKey), types: listOf(typesKey), modifiedBefore, start, num }, { signal }),
+    ...dependencySummaryQuery(owner?.orgId, { view, owners: listOf(ownersKey), types: listOf(typesKey), modifiedBefore, start, num }),
     enabled: enabled && source === 'portal',
   });
   const select = useCallback(
@@ -93,8 +82,7 @@ export function useImpact(itemIds: readonly string[], options?: { enabled?: bool
   const enabled = (options?.enabled ?? true) && itemIds.length > 0;
   const idsKey = itemIds.join(',');
   const portal = useQuery({
-    queryKey: portalKey('impact', idsKey),
-    queryFn: ({ signal }) => Promise.all(idsKey.split(',').map((id) => readItemAnswer(id, 'usedBy', true, signal))),
+    ...impactQuery(idsKey.split(',')),
     enabled: enabled && source === 'portal',
   });
   const select = useCallback((graph: GraphIndex) => idsKey.split(',').map((id) => dependencyAnswerOf(graph, id, 'usedBy', { transitive: true })), [idsKey]);
@@ -116,8 +104,8 @@ export function useDependencyGraph(): {
   const graph = useBrowserAnswer(owner, source === 'browser', selectGraph);
   const progress = useBuildProgress(source === 'browser' ? owner : undefined);
   const refresh = useCallback(() => {
-    if (source === 'browser' && owner) void queryClient.refetchQueries({ queryKey: browserGraphKey(owner) });
-    else void queryClient.invalidateQueries({ queryKey: queryKeys.dependencies });
+    if (source === 'browser' && owner) void queryClient.refetchQueries({ queryKey: dependencyKeys.browserGraph(owner) });
+    else void queryClient.invalidateQueries({ queryKey: dependencyKeys.all });
   }, [queryClient, source, owner]);
   if (source !== 'browser') return { source: 'portal', building: false, refresh };
   return {

@@ -11,7 +11,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx'
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
-import { groupContentQuery } from './queries.ts';
+import { groupContentQuery } from '../../api/queries/items.ts';
 
 export function GroupContentSection({ group }: { group: Pick<GroupRecord, 'id' | 'title'> }) {
   const [paging, setPaging] = useState({ start: 1, num: 10 });

@@ -32,7 +32,7 @@ import {
   protectGroupPermission,
   removeMembersPermission,
 } from './permissions.ts';
-import { groupQuery, groupUserlistQuery } from './queries.ts';
+import { groupQuery, groupUserlistQuery } from '../../api/queries/groups.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 
 function BackToGroups() {

@@ -12,8 +12,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { getGroupUsers, searchMembers, type GroupRecord, type GroupUsers, type MembershipAccess, type PortalUser } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { searchMembers, type GroupRecord, type GroupUsers, type MembershipAccess, type PortalUser } from '../../api/index.ts';
+import { groupUsersQuery } from '../../api/queries/groups.ts';
 
 /** Names looked up in one member search: the query stays short and the answer fits one page. */
 export const RESOLVE_BATCH = 25;
@@ -125,11 +125,6 @@ export async function lookUpMembers(names: readonly string[], signal?: AbortSign
   }
   return found;
 }
-
-export const groupUsersQuery = (groupId: string) => ({
-  queryKey: [...queryKeys.group(groupId), 'users'] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) => getGroupUsers(groupId, { signal }),
-});
 
 /**
  * The lookups behind the judgement, for the names on screen: each name is looked up once (the

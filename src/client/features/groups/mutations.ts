@@ -1,5 +1,5 @@
-/** Changing groups and their members; each mutation invalidates what it changes. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Changing groups and their members; each mutation declares what it makes stale. */
+import { useMutation, type Query } from '@tanstack/react-query';
 import { LIMITS } from '../../../shared/limits.ts';
 import {
   addGroupUsers,
@@ -12,52 +12,47 @@ import {
   type GroupFieldsInput,
 } from '../../api/index.ts';
 import { chunk, runBulk } from '../../lib/bulk.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { groupKeys } from '../../api/queries/groups.ts';
+import { userKeys } from '../../api/queries/users.ts';
+import { userDefaultSettingsKeys } from '../../api/queries/userDefaultSettings.ts';
 
 /** Names per addUsers / removeUsers request: the service refuses more (ORG_3100). */
 export const BATCH_SIZE = LIMITS.usersPerAddToGroupRequest;
 
 export function useCreateGroup() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (fields: GroupFieldsInput & { title: string }) => createGroup(fields),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.groups }),
-        // community/self lists the member's groups.
-        queryClient.invalidateQueries({ queryKey: queryKeys.self }),
-      ]),
+    // community/self lists the member's groups.
+    meta: { invalidates: [groupKeys.all, userKeys.self] },
   });
 }
 
 export function useUpdateGroup(groupId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (fields: GroupFieldsInput) => updateGroup(groupId, fields),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.groups }),
+    meta: { invalidates: [groupKeys.all] },
   });
 }
 
 export function useSetGroupProtected(groupId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (value: boolean) => setGroupProtected(groupId, value),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }),
+    meta: { invalidates: [groupKeys.detail(groupId)] },
   });
 }
 
 export function useDeleteGroup(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (groupId: string) => deleteGroup(groupId),
-    onSuccess: (_result, groupId) =>
-      Promise.all([
+    meta: {
+      invalidates: (groupId: string) => [
         // The deleted group itself is not read again.
-        queryClient.invalidateQueries({ queryKey: queryKeys.groups, predicate: (q) => !(q.queryKey[1] === 'detail' && q.queryKey[2] === groupId) }),
-        queryClient.invalidateQueries({ queryKey: queryKeys.self }),
+        { queryKey: groupKeys.all, predicate: (q: Query) => !(q.queryKey[1] === 'detail' && q.queryKey[2] === groupId) },
+        userKeys.self,
         // The portal drops a deleted group from the new-member defaults.
-        queryClient.invalidateQueries({ queryKey: queryKeys.userDefaultSettings(orgId) }),
-      ]),
+        userDefaultSettingsKeys.of(orgId),
+      ],
+    },
   });
 }
 
@@ -74,12 +69,11 @@ export interface AddUsersInput {
  * service did not add (with reasons), or the error that stopped the whole batch.
  */
 export function useAddGroupUsers(groupId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ names, as, onProgress }: AddUsersInput) =>
       runBulk(chunk(names, BATCH_SIZE), (batch) => addGroupUsers(groupId, as === 'managers' ? { admins: batch } : { users: batch }), { onProgress }),
-    onSettled: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }), queryClient.invalidateQueries({ queryKey: queryKeys.groups })]),
+    // The group's reads and every group list (member counts): groupKeys.all holds the group's own keys.
+    meta: { invalidates: [groupKeys.all], invalidatesOnError: true },
   });
 }
 
@@ -88,7 +82,6 @@ export function useAddGroupUsers(groupId: string) {
  * manager may not remove) and those of a batch that failed; `error`: why a batch failed.
  */
 export function useRemoveGroupUsers(groupId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (names: readonly string[]): Promise<{ notRemoved: string[]; error?: unknown }> => {
       const outcomes = await runBulk(chunk(names, BATCH_SIZE), (batch) => removeGroupUsers(groupId, batch));
@@ -98,16 +91,15 @@ export function useRemoveGroupUsers(groupId: string) {
         error: failed && !failed.ok ? failed.error : undefined,
       };
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.groups }),
+    meta: { invalidates: [groupKeys.all], invalidatesOnError: true },
   });
 }
 
 /** updateUsers: make members managers, or managers plain members. */
 export function useChangeMemberType(groupId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ names, to }: { names: readonly string[]; to: 'admin' | 'member' }) =>
       updateGroupUsers(groupId, to === 'admin' ? { admins: names } : { users: names }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.group(groupId) }),
+    meta: { invalidates: [groupKeys.detail(groupId)], invalidatesOnError: true },
   });
 }

@@ -1,34 +1,31 @@
-/** Adding members and changing roles; each mutation invalidates what it changes. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Adding members and changing roles; each mutation declares what it makes stale. */
+import { useMutation } from '@tanstack/react-query';
 import { createUser, setMemberDisabled, unlockSignIn, updateUserRole } from '../../api/index.ts';
 import { runBulk } from '../../lib/bulk.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import type { AddMemberValues } from './schemas.ts';
+import { userKeys } from '../../api/queries/users.ts';
+import { roleKeys } from '../../api/queries/roles.ts';
+import { portalKeys } from '../../api/queries/portal.ts';
+import { historyKeys } from '../../api/queries/history.ts';
 
 export function useAddMember(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (values: AddMemberValues) => createUser(values),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
-        // The organization's member count.
-        queryClient.invalidateQueries({ queryKey: queryKeys.portal }),
-      ]),
+    // The organization's member count is in portals/self.
+    meta: { invalidates: [userKeys.members(orgId), portalKeys.all] },
   });
 }
 
 export function useChangeRole(orgId: string, selfUsername: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: { username: string; role: string }) => updateUserRole(orgId, vars),
-    onSuccess: (_result, vars) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
+    meta: {
+      invalidates: (vars: { username: string }) => [
+        userKeys.members(orgId),
         // Changing one's own role changes one's own privileges.
-        vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
-        vars.username === selfUsername ? queryClient.invalidateQueries({ queryKey: queryKeys.portal }) : undefined,
-      ]),
+        ...(vars.username === selfUsername ? [userKeys.self, portalKeys.all] : []),
+      ],
+    },
   });
 }
 
@@ -43,35 +40,33 @@ export interface AssignRoleInput {
  * (one refusal never stops the others).
  */
 export function useAssignRole(orgId: string, selfUsername: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ usernames, role, onProgress }: AssignRoleInput) =>
       runBulk(usernames, (username) => updateUserRole(orgId, { username, role }), { concurrency: 4, onProgress }),
-    onSettled: (_outcomes, _error, vars) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }),
+    meta: {
+      invalidates: (vars: AssignRoleInput) => [
+        userKeys.members(orgId),
         // Member counts of roles.
-        queryClient.invalidateQueries({ queryKey: queryKeys.roles(orgId) }),
-        vars.usernames.includes(selfUsername) ? queryClient.invalidateQueries({ queryKey: queryKeys.self }) : undefined,
-      ]),
+        roleKeys.all(orgId),
+        vars.usernames.includes(selfUsername) ? userKeys.self : undefined,
+      ],
+      invalidatesOnError: true,
+    },
   });
 }
 
 /** Lifting a member's sign-in waits (a local extra): the member's history gains the unlock. */
 export function useUnlockSignIn() {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (username: string) => unlockSignIn(username),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['history'] }),
+    meta: { invalidates: [historyKeys.all] },
   });
 }
 
 /** Disabling or enabling a member: their row's status and their history change. */
 export function useSetMemberDisabled(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (vars: { username: string; disabled: boolean }) => setMemberDisabled(vars.username, vars.disabled),
-    onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) }), queryClient.invalidateQueries({ queryKey: ['history'] })]),
+    meta: { invalidates: [userKeys.members(orgId), historyKeys.all] },
   });
 }

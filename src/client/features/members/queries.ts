@@ -1,27 +1,17 @@
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { listMembers } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
-import { orgRolesQuery } from '../../lib/roles.ts';
+import { queryOptions } from '@tanstack/react-query';
+import { orgRolesQuery } from '../../api/queries/roles.ts';
+import { memberListQuery } from '../../api/queries/users.ts';
 import type { MemberListState } from './schemas.ts';
 
-/** One page of the organization's members (the previous page stays shown while the next loads). */
+/** One page of the organization's members: the list's state as listing parameters. */
 export const membersQuery = (orgId: string, list: MemberListState) =>
-  queryOptions({
-    queryKey: [...queryKeys.members(orgId), 'list', list],
-    queryFn: ({ signal }) =>
-      listMembers(
-        orgId,
-        {
-          start: list.start,
-          num: list.num,
-          sortField: list.sortField,
-          sortOrder: list.sortOrder,
-          q: list.q || undefined,
-          role: list.role || undefined,
-        },
-        { signal },
-      ),
-    placeholderData: keepPreviousData,
+  memberListQuery(orgId, {
+    start: list.start,
+    num: list.num,
+    sortField: list.sortField,
+    sortOrder: list.sortOrder,
+    q: list.q || undefined,
+    role: list.role || undefined,
   });
 
 /**

@@ -7,10 +7,11 @@ import { capitalize, formatDate } from '../../lib/format.ts';
 import { licenseLabel } from '../../lib/licenses.ts';
 import { isDefaultAdmin } from '../../lib/privileges.ts';
 import { KIND_TITLES } from '../../lib/privilegeSets.ts';
-import { baseRoleLabel, needsRoleName, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
+import { baseRoleLabel, needsRoleName, roleLabel } from '../../lib/roles.ts';
+import { orgRolesQuery } from '../../api/queries/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { groupPrivileges } from './privilegeGroups.ts';
-import { portalQuery } from '../../lib/portal.ts';
+import { portalQuery } from '../../api/queries/portal.ts';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
   return (

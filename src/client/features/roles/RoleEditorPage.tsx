@@ -26,13 +26,13 @@ import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { privilegeLabel } from '../../lib/privileges.ts';
 import { diffPrivileges, effectivePrivileges, missingRequirements, sortByCatalogue, tickPrivileges } from '../../lib/privilegeSets.ts';
-import { baseRoleLabel, isBaseRole, orgRolesQuery } from '../../lib/roles.ts';
+import { baseRoleLabel, isBaseRole } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { PrivilegesNotSavedError, useSaveRole } from './mutations.ts';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
-import { roleQuery } from './queries.ts';
+import { orgRolesQuery, roleQuery } from '../../api/queries/roles.ts';
 import { baseRoleRecord, roleOptions, toSelectData } from './roleOptions.ts';
 import { ROLE_DETAIL_FIELDS, roleDetailsSchema, type RoleDetailsInput, type RoleDetailsValues } from './schemas.ts';
 

@@ -14,12 +14,11 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { effectivePrivileges } from '../../lib/privilegeSets.ts';
-import { orgRolesQuery } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CompareRolesModal } from './CompareRolesModal.tsx';
 import { DeleteRoleModal } from './DeleteRoleModal.tsx';
 import { changeRolePermission, manageRolesPermission } from './permissions.ts';
-import { rolesPageQuery } from './queries.ts';
+import { orgRolesQuery, rolesPageQuery } from '../../api/queries/roles.ts';
 import { actsAs, BASE_ROLE_RECORDS, roleOptions } from './roleOptions.ts';
 import { parseRoleList, roleListToParams, type RoleListState } from './schemas.ts';
 
@@ -30,7 +29,7 @@ export default function RolesPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const list = parseRoleList(searchParams);
   const update = (patch: Partial<RoleListState>) => setSearchParams(roleListToParams({ ...list, ...patch }));
-  const roles = useQuery(rolesPageQuery(orgId, list));
+  const roles = useQuery(rolesPageQuery(orgId, { start: list.start, num: list.num }));
   const all = useQuery(orgRolesQuery(orgId));
   const [deleting, setDeleting] = useState<RoleRecord | null>(null);
   const [comparing, setComparing] = useState(false);

@@ -1,7 +1,8 @@
-/** Saving and deleting roles; each mutation invalidates what it changes. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Saving and deleting roles; each mutation declares what it makes stale. */
+import { useMutation, type Query } from '@tanstack/react-query';
 import { createRole, deleteRole, setRolePrivileges, updateRole } from '../../api/index.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
+import { userKeys } from '../../api/queries/users.ts';
+import { roleKeys } from '../../api/queries/roles.ts';
 
 export interface SaveRoleInput {
   /** Absent: create a new role. */
@@ -27,7 +28,6 @@ export class PrivilegesNotSavedError extends Error {
  * only what changed. Holders' base role follows the privileges, so members are read again too.
  */
 export function useSaveRole(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: SaveRoleInput): Promise<{ roleId: string; created: boolean }> => {
       if (!input.roleId) {
@@ -45,18 +45,17 @@ export function useSaveRole(orgId: string) {
       if (input.privileges) await setRolePrivileges(orgId, input.roleId, input.privileges);
       return { roleId: input.roleId, created: false };
     },
-    // Settled, not success: a half-done save (details saved, privileges refused) changed things too.
-    onSettled: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.roles(orgId) }), queryClient.invalidateQueries({ queryKey: queryKeys.members(orgId) })]),
+    // On error too: a half-done save (details saved, privileges refused) changed things too.
+    meta: { invalidates: [roleKeys.all(orgId), userKeys.members(orgId)], invalidatesOnError: true },
   });
 }
 
 export function useDeleteRole(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (roleId: string) => deleteRole(orgId, roleId),
     // The deleted role itself is not read again (it is gone: the page showing it moves on).
-    onSuccess: (_result, roleId) =>
-      queryClient.invalidateQueries({ queryKey: queryKeys.roles(orgId), predicate: (q) => !(q.queryKey[2] === 'detail' && q.queryKey[3] === roleId) }),
+    meta: {
+      invalidates: (roleId: string) => [{ queryKey: roleKeys.all(orgId), predicate: (q: Query) => !(q.queryKey[2] === 'detail' && q.queryKey[3] === roleId) }],
+    },
   });
 }

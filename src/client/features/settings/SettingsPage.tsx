@@ -20,14 +20,16 @@ import { ErrorState } from '../../components/states.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { LICENSE_SELECT_DATA, licenseLabel } from '../../lib/licenses.ts';
-import { BASE_ROLE_LABELS, isBaseRole, orgRolesQuery, roleLabel } from '../../lib/roles.ts';
+import { BASE_ROLE_LABELS, isBaseRole, roleLabel } from '../../lib/roles.ts';
+import { orgRolesQuery } from '../../api/queries/roles.ts';
 import { grantRolePermission } from '../../lib/roleGrant.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useClearDefaults, useSetDefaults, useUpdateOrgSettings } from './mutations.ts';
 import { manageDefaultsPermission, orgSettingsPermission } from './permissions.ts';
-import { portalQuery } from '../../lib/portal.ts';
+import { portalQuery } from '../../api/queries/portal.ts';
 import { capabilitiesOf } from '../../lib/capabilities.ts';
-import { defaultsQuery, orgGroupsQuery } from './queries.ts';
+import { orgGroupsQuery } from '../../api/queries/groups.ts';
+import { userDefaultSettingsQuery } from '../../api/queries/userDefaultSettings.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
@@ -121,7 +123,7 @@ function NewMemberDefaults() {
   const permission = manageDefaultsPermission(user);
   // Only those who manage the defaults may read them (the service refuses others with 403), so the
   // page does not ask for them otherwise; a portal that refuses anyway is answered the same way.
-  const defaults = useQuery({ ...defaultsQuery(orgId), enabled: permission.allowed });
+  const defaults = useQuery({ ...userDefaultSettingsQuery(orgId), enabled: permission.allowed });
   const refused = !permission.allowed || (defaults.error instanceof ApiError && defaults.error.code === 403);
   const roles = useQuery({ ...orgRolesQuery(orgId), enabled: !refused });
   const groups = useQuery({ ...orgGroupsQuery(orgId), enabled: !refused });

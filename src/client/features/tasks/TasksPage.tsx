@@ -26,7 +26,7 @@ import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useTaskAction } from './mutations.ts';
 import { seesOrganizationTasks } from './permissions.ts';
-import { runsQuery, tasksQuery } from './queries.ts';
+import { runsQuery, tasksQuery } from '../../api/queries/tasks.ts';
 import { TaskFormModal } from './TaskFormModal.tsx';
 
 const STATE_COLORS: Record<TaskState, string> = { active: 'green', paused: 'gray', completed: 'blue', failed: 'red' };

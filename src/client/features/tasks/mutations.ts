@@ -1,27 +1,22 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Changing scheduled tasks; each mutation declares what it makes stale (every task read, on failure too: a refused run still moves the list on). */
+import { useMutation } from '@tanstack/react-query';
 import { createTask, deleteTask, runTaskNow, setTaskEnabled, updateTask, type TaskInput } from '../../api/index.ts';
-import { taskKeys } from './queries.ts';
+import { taskKeys } from '../../api/queries/tasks.ts';
 
-function useInvalidate() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: taskKeys.all });
-}
+const meta = { invalidates: [taskKeys.all], invalidatesOnError: true };
 
 export function useCreateTask(username: string) {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: TaskInput) => createTask(username, input), onSettled: invalidate });
+  return useMutation({ mutationFn: (input: TaskInput) => createTask(username, input), meta });
 }
 
 export function useUpdateTask(owner: string, taskId: string) {
-  const invalidate = useInvalidate();
-  return useMutation({ mutationFn: (input: TaskInput) => updateTask(owner, taskId, input), onSettled: invalidate });
+  return useMutation({ mutationFn: (input: TaskInput) => updateTask(owner, taskId, input), meta });
 }
 
 export function useTaskAction() {
-  const invalidate = useInvalidate();
   return useMutation({
     mutationFn: ({ owner, id, action }: { owner: string; id: string; action: 'enable' | 'disable' | 'delete' | 'run' }) =>
       action === 'delete' ? deleteTask(owner, id) : action === 'run' ? runTaskNow(owner, id) : setTaskEnabled(owner, id, action === 'enable'),
-    onSettled: invalidate,
+    meta,
   });
 }

@@ -15,12 +15,12 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatCount, formatDate, plural } from '../../lib/format.ts';
 import { holds } from '../../lib/privileges.ts';
-import { queryKeys } from '../../lib/queryKeys.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CheckResults } from '../../components/CheckResults.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
-import { ownedItemsQuery } from './queries.ts';
+import { itemKeys, ownedItemsQuery } from '../../api/queries/items.ts';
+import { dependencyKeys } from '../../api/queries/dependencies.ts';
 
 interface Progress<T> {
   running: boolean;
@@ -135,8 +135,8 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
     for (const o of outcomes) merged.set(o.itemId, o);
     setRun({ running: false, done: ids.length, total: ids.length, outcomes: [...merged.values()] });
     // Owners (and a sharing the new owner could not keep) show in the dependency answers: not awaited, as a browser graph rebuilds.
-    void queryClient.invalidateQueries({ queryKey: queryKeys.dependencies });
-    await queryClient.invalidateQueries({ queryKey: queryKeys.items });
+    void queryClient.invalidateQueries({ queryKey: dependencyKeys.all });
+    await queryClient.invalidateQueries({ queryKey: itemKeys.all });
   }
 
   if (owned.isPending) return <LoadingState label={`Loading ${from}'s items…`} />;

@@ -16,7 +16,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useRedeliver } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
-import { webhookAttemptsQuery } from './queries.ts';
+import { webhookAttemptsQuery } from '../../api/queries/webhooks.ts';
 import { LabeledValue } from '../../components/LabeledValue.tsx';
 
 type Filter = '' | 'success' | 'failed' | 'retrying';

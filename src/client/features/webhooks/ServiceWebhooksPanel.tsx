@@ -12,7 +12,7 @@ import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx'
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { capitalize, formatDateTime } from '../../lib/format.ts';
-import { serviceWebhooksQuery } from './queries.ts';
+import { serviceWebhooksQuery } from '../../api/queries/webhooks.ts';
 
 type TypeFilter = '' | 'FeatureServer' | 'GPServer';
 type StateFilter = '' | 'active' | 'inactive';

@@ -13,7 +13,7 @@ import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useUpdateWebhookSettings } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
-import { webhookSettingsQuery } from './queries.ts';
+import { webhookSettingsQuery } from '../../api/queries/webhooks.ts';
 import { SETTINGS_FIELDS, settingsFormSchema, type SettingsFormValues } from './schemas.ts';
 
 const FIELDS: { name: keyof WebhookSettings; label: string; description: string; range: { min: number; max: number; default: number } }[] = [

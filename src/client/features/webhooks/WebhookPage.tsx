@@ -17,7 +17,7 @@ import { DeliveriesPanel } from './DeliveriesPanel.tsx';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useDeleteWebhook, useSendTest, useSetWebhookActive } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
-import { webhookQuery } from './queries.ts';
+import { webhookQuery } from '../../api/queries/webhooks.ts';
 import { DEFAULT_POLICY } from './schemas.ts';
 import { StateBadge } from './StateBadge.tsx';
 import { WebhookFormModal } from './WebhookFormModal.tsx';

@@ -12,7 +12,7 @@ import { EmptyPanel } from '../../components/states.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { webhookAction } from './permissions.ts';
-import { webhooksQuery } from './queries.ts';
+import { webhooksQuery } from '../../api/queries/webhooks.ts';
 import { ServiceWebhooksPanel } from './ServiceWebhooksPanel.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StateBadge } from './StateBadge.tsx';

@@ -1,5 +1,5 @@
-/** Changing webhooks; each mutation refreshes the webhook reads of the organization. */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Changing webhooks; each mutation declares the webhook reads of the organization stale. */
+import { useMutation, type Query } from '@tanstack/react-query';
 import {
   createWebhook,
   deleteWebhook,
@@ -11,48 +11,38 @@ import {
   type WebhookInput,
   type WebhookSettings,
 } from '../../api/index.ts';
-import { webhookKeys } from './queries.ts';
+import { webhookKeys } from '../../api/queries/webhooks.ts';
 
-function useRefresh(orgId: string) {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: webhookKeys.all(orgId) });
-}
+const refreshes = (orgId: string) => ({ invalidates: [webhookKeys.all(orgId)] });
 
 export function useCreateWebhook(orgId: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: (input: WebhookInput) => createWebhook(orgId, input), onSuccess: refresh });
+  return useMutation({ mutationFn: (input: WebhookInput) => createWebhook(orgId, input), meta: refreshes(orgId) });
 }
 
 export function useUpdateWebhook(orgId: string, id: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: (input: WebhookInput) => updateWebhook(orgId, id, input), onSuccess: refresh });
+  return useMutation({ mutationFn: (input: WebhookInput) => updateWebhook(orgId, id, input), meta: refreshes(orgId) });
 }
 
 export function useDeleteWebhook(orgId: string) {
-  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => deleteWebhook(orgId, id),
     // The deleted webhook itself is not read again.
-    onSuccess: (_r, id) => queryClient.invalidateQueries({ queryKey: webhookKeys.all(orgId), predicate: (q) => q.queryKey[3] !== id }),
+    meta: { invalidates: (id: string) => [{ queryKey: webhookKeys.all(orgId), predicate: (q: Query) => q.queryKey[3] !== id }] },
   });
 }
 
 export function useSetWebhookActive(orgId: string, id: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: (active: boolean) => setWebhookActive(orgId, id, active), onSuccess: refresh });
+  return useMutation({ mutationFn: (active: boolean) => setWebhookActive(orgId, id, active), meta: refreshes(orgId) });
 }
 
 export function useRedeliver(orgId: string, id: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: (deliveryId: string) => redeliverWebhook(orgId, id, deliveryId), onSuccess: refresh });
+  return useMutation({ mutationFn: (deliveryId: string) => redeliverWebhook(orgId, id, deliveryId), meta: refreshes(orgId) });
 }
 
 export function useSendTest(orgId: string, id: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: () => sendWebhookTest(orgId, id), onSuccess: refresh });
+  return useMutation({ mutationFn: () => sendWebhookTest(orgId, id), meta: refreshes(orgId) });
 }
 
 export function useUpdateWebhookSettings(orgId: string) {
-  const refresh = useRefresh(orgId);
-  return useMutation({ mutationFn: (s: WebhookSettings) => updateWebhookSettings(orgId, s), onSuccess: refresh });
+  return useMutation({ mutationFn: (s: WebhookSettings) => updateWebhookSettings(orgId, s), meta: refreshes(orgId) });
 }

@@ -7,11 +7,11 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import { queryKeys } from '../queryKeys.ts';
 import { indexGraph, type GraphIndex } from './answers.ts';
 import { buildGraph, type BuildProgress } from './build.ts';
 import type { GraphSnapshot } from './records.ts';
 import { graphDatabaseName, openGraphStore } from './store.ts';
+import { dependencyKeys } from '../../api/queries/dependencies.ts';
 
 export interface GraphOwner {
   portalUrl: string;
@@ -35,14 +35,12 @@ export function forgetBrowserGraphs(): void {
   progressOf.clear();
 }
 
-export const browserGraphKey = (owner: GraphOwner) => [...queryKeys.dependencies, 'browserGraph', owner.portalUrl, owner.username, owner.orgId] as const;
-
 /** Items change while a page is open: an answer older than this is brought up to date when a page asks again. */
 export const BROWSER_GRAPH_STALE_MS = 5 * 60_000;
 
 export const browserGraphQuery = (owner: GraphOwner) =>
   queryOptions<GraphIndex, Error>({
-    queryKey: browserGraphKey(owner),
+    queryKey: dependencyKeys.browserGraph(owner),
     queryFn: ({ signal }) => bringUpToDate(owner, signal),
     staleTime: BROWSER_GRAPH_STALE_MS,
     gcTime: 30 * 60_000,

@@ -9,10 +9,12 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { searchGroups, searchItems, type HistoryEvent } from '../../api/index.ts';
-import { queryKeys } from '../queryKeys.ts';
-import { isBaseRole, orgRolesQuery } from '../roles.ts';
+import { isBaseRole } from '../roles.ts';
+import { orgRolesQuery } from '../../api/queries/roles.ts';
 import { useCurrentUser } from '../session.ts';
 import { operationOf, type Names } from './describe.ts';
+import { itemKeys } from '../../api/queries/items.ts';
+import { groupKeys } from '../../api/queries/groups.ts';
 
 /** Ids per search request: well under the portal's query length and page size (100). */
 const BATCH = 25;
@@ -62,9 +64,13 @@ const byIds = (ids: readonly string[]) =>
     .join(' OR ');
 
 /** One search per batch of ids, each a query keyed by its batch (a grown list reuses what it read). */
-function byIdQueries<R>(key: readonly unknown[], ids: readonly string[], search: (p: { q: string; num: number }, o: { signal: AbortSignal }) => Promise<R>) {
+function byIdQueries<R>(
+  keyOf: (batch: readonly string[]) => readonly unknown[],
+  ids: readonly string[],
+  search: (p: { q: string; num: number }, o: { signal: AbortSignal }) => Promise<R>,
+) {
   return batches(ids).map((batch) => ({
-    queryKey: [...key, 'names', batch],
+    queryKey: keyOf(batch),
     queryFn: ({ signal }: { signal: AbortSignal }) => search({ q: byIds(batch), num: batch.length }, { signal }),
     staleTime: 5 * 60_000,
     retry: false,
@@ -76,8 +82,8 @@ export function useHistoryNames(events: readonly HistoryEvent[] | undefined): Na
   const user = useCurrentUser();
   const ids = useMemo(() => referencedIds(events ?? []), [events]);
   const roles = useQuery({ ...orgRolesQuery(user.orgId), enabled: ids.roles.length > 0, retry: false });
-  const groups = useQueries({ queries: byIdQueries(queryKeys.groups, ids.groups, searchGroups) });
-  const items = useQueries({ queries: byIdQueries(queryKeys.items, ids.items, searchItems) });
+  const groups = useQueries({ queries: byIdQueries(groupKeys.names, ids.groups, searchGroups) });
+  const items = useQueries({ queries: byIdQueries(itemKeys.names, ids.items, searchItems) });
   // Small maps (at most a page of roles and the batches read), built per render.
   const roleNames = new Map((roles.data?.roles ?? []).map((r) => [r.id, r.name]));
   const groupNames = new Map(groups.flatMap((q) => q.data?.results ?? []).map((g) => [g.id, g.title]));

@@ -1,32 +1,37 @@
+/** Collaborations (`portals/<org>/collaborations`): the one key factory and the read options. */
 import { queryOptions } from '@tanstack/react-query';
-import { listCollaborationEvents, listCollaborations, listParticipants, listWorkspaces } from '../../api/index.ts';
+import { listCollaborationEvents, listCollaborations, listParticipants, listWorkspaces } from '../collaborations.ts';
 
 export const collaborationKeys = {
   all: (orgId: string) => ['collaborations', orgId] as const,
   one: (orgId: string, id: string) => ['collaborations', orgId, id] as const,
+  list: (orgId: string, start: number) => ['collaborations', orgId, 'list', start] as const,
+  participants: (orgId: string, id: string) => ['collaborations', orgId, id, 'participants'] as const,
+  workspaces: (orgId: string, id: string) => ['collaborations', orgId, id, 'workspaces'] as const,
+  events: (orgId: string, id: string) => ['collaborations', orgId, id, 'events'] as const,
 };
 
 export const collaborationsQuery = (orgId: string, start: number) =>
   queryOptions({
-    queryKey: [...collaborationKeys.all(orgId), 'list', start],
+    queryKey: collaborationKeys.list(orgId, start),
     queryFn: ({ signal }) => listCollaborations(orgId, { start, num: 20 }, { signal }),
   });
 
 /** Participants and workspaces of one collaboration (each at most 100; a collaboration rarely has more). */
 export const participantsQuery = (orgId: string, id: string) =>
   queryOptions({
-    queryKey: [...collaborationKeys.one(orgId, id), 'participants'],
+    queryKey: collaborationKeys.participants(orgId, id),
     queryFn: ({ signal }) => listParticipants(orgId, id, { num: 100 }, { signal }),
   });
 
 export const workspacesQuery = (orgId: string, id: string) =>
   queryOptions({
-    queryKey: [...collaborationKeys.one(orgId, id), 'workspaces'],
+    queryKey: collaborationKeys.workspaces(orgId, id),
     queryFn: ({ signal }) => listWorkspaces(orgId, id, { num: 100 }, { signal }),
   });
 
 export const eventsQuery = (orgId: string, id: string) =>
   queryOptions({
-    queryKey: [...collaborationKeys.one(orgId, id), 'events'],
+    queryKey: collaborationKeys.events(orgId, id),
     queryFn: ({ signal }) => listCollaborationEvents(orgId, id, { num: 10 }, { signal }),
   });
