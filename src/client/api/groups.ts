@@ -1,4 +1,6 @@
 /** Groups and their members. */
+import { LIMITS } from '../../shared/limits.ts';
+import { inBatches, type BatchOptions, type BatchOutcome } from './batches.ts';
 import { request, type Params, type RequestOptions } from './request.ts';
 import type { GroupRecord, MembershipAccess, MemberType, NotAddedReason, PageEnvelope, PagingParams, SortOrder } from './types.ts';
 
@@ -140,6 +142,28 @@ export function addGroupUsers(groupId: string, params: { users?: readonly string
 /** `POST community/groups/<id>/removeUsers` → {notRemoved}. At most 25 names in one request. */
 export function removeGroupUsers(groupId: string, users: readonly string[]): Promise<{ notRemoved: string[] }> {
   return request<{ notRemoved: string[] }>(`${groupPath(groupId)}/removeUsers`, { users }, { method: 'POST' });
+}
+
+/** Names in one addUsers / removeUsers request: the portal refuses more (ORG_3100). */
+export const USERS_PER_GROUP_REQUEST = LIMITS.usersPerAddToGroupRequest;
+
+/** addUsers for any number of names (`as`: members or managers), 25 a request; an outcome per request. */
+export function addUsersToGroup(
+  groupId: string,
+  names: readonly string[],
+  as: 'users' | 'admins',
+  options: BatchOptions = {},
+): Promise<BatchOutcome<string, AddGroupUsersResult>[]> {
+  return inBatches(names, USERS_PER_GROUP_REQUEST, (batch) => addGroupUsers(groupId, { [as]: batch }), options);
+}
+
+/** removeUsers for any number of names, 25 a request; an outcome per request. */
+export function removeUsersFromGroup(
+  groupId: string,
+  names: readonly string[],
+  options: BatchOptions = {},
+): Promise<BatchOutcome<string, { notRemoved: string[] }>[]> {
+  return inBatches(names, USERS_PER_GROUP_REQUEST, (batch) => removeGroupUsers(groupId, batch), options);
 }
 
 /** `POST community/groups/<id>/updateUsers`: `admins` become managers, `users` plain members → {results}. */

@@ -1,6 +1,7 @@
 /** The console's API module: `request()` plus one typed function per REST operation. No React. */
 export * from './errors.ts';
 export * from './request.ts';
+export * from './batches.ts';
 export * from './types.ts';
 export * from './auth.ts';
 export * from './portals.ts';

@@ -4,6 +4,8 @@
  * whose `details` are the blocked items (see blockedItemsOf).
  */
 import type { BlockedItem, CanReassignItemsResult, ReassignItemsAnswer } from '../../shared/contract/reassign.ts';
+import { LIMITS } from '../../shared/limits.ts';
+import { inBatches, type BatchOptions, type BatchOutcome } from './batches.ts';
 import { ApiError } from './errors.ts';
 import { request } from './request.ts';
 
@@ -24,6 +26,30 @@ export function canReassignItems(owner: string, items: readonly string[], target
 /** `POST content/users/<owner>/reassignItems` (at most 100 ids) → a result per item. */
 export function reassignItems(owner: string, items: readonly string[], targetUsername: string, targetFolderName = '/'): Promise<ReassignItemsAnswer> {
   return request<ReassignItemsAnswer>(`${userContent(owner)}/reassignItems`, { items, targetUsername, targetFolderName }, { method: 'POST' });
+}
+
+/** Items in one canReassignItems / reassignItems request: the portal refuses more. */
+export const ITEMS_PER_REASSIGN_REQUEST = LIMITS.itemsPerReassignRequest;
+
+/** canReassignItems for any number of ids, 100 a request; an outcome per request (a refusal is that request's error). */
+export function canReassignItemsInBatches(
+  owner: string,
+  items: readonly string[],
+  targetUsername: string,
+  options: BatchOptions = {},
+): Promise<BatchOutcome<string, CanReassignItemsResult>[]> {
+  return inBatches(items, ITEMS_PER_REASSIGN_REQUEST, (batch) => canReassignItems(owner, batch, targetUsername), options);
+}
+
+/** reassignItems for any number of ids, 100 a request; an outcome per request. */
+export function reassignItemsInBatches(
+  owner: string,
+  items: readonly string[],
+  targetUsername: string,
+  targetFolderName = '/',
+  options: BatchOptions = {},
+): Promise<BatchOutcome<string, ReassignItemsAnswer>[]> {
+  return inBatches(items, ITEMS_PER_REASSIGN_REQUEST, (batch) => reassignItems(owner, batch, targetUsername, targetFolderName), options);
 }
 
 /** `POST content/users/<owner>/items/<id>/reassign` → {success, itemId}. */

@@ -1,12 +1,9 @@
 /**
- * Transferring items, without React: the pre-check and the run, each in batches of at most 100
- * items (the service's limit per request), and the fix to suggest for each reason an item is
- * refused. Shared by the transfer wizard and the undo of a transfer (the same pre-check for both).
+ * Transferring items, without React: the pre-check and the run (the API sends them in requests of
+ * at most 100 items, the service's limit), an outcome per item, and the fix to suggest for each
+ * reason an item is refused. Shared by the transfer wizard and the undo of a transfer (the same pre-check for both).
  */
-import { blockedItemsOf, canReassignItems, describeError, reassignItems, type BlockedItem, type BlockReason } from '../api/index.ts';
-import { LIMITS } from '../../shared/limits.ts';
-
-export const BATCH = LIMITS.itemsPerReassignRequest;
+import { blockedItemsOf, canReassignItemsInBatches, describeError, reassignItemsInBatches, type BlockedItem, type BlockReason } from '../api/index.ts';
 
 /**
  * The transfer wizard's address for some of one owner's items (ticked in Content, or the item
@@ -16,36 +13,19 @@ export function transferItemsHref(owner: string, itemIds: readonly string[]): st
   return `/content/transfer?from=${encodeURIComponent(owner)}&items=${itemIds.map(encodeURIComponent).join(',')}`;
 }
 
-export function batches<T>(all: readonly T[], size = BATCH): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < all.length; i += size) out.push(all.slice(i, i + size));
-  return out;
-}
-
 export type CheckOutcome =
   { itemId: string; status: 'ok' } | { itemId: string; status: 'blocked'; blocked: BlockedItem } | { itemId: string; status: 'error'; message: string };
 
-/** canReassignItems for every id, 100 at a time; a batch that fails outright marks its items as not checked. */
+/** canReassignItems for every id; a request that fails outright marks its items as not checked. */
 export async function precheck(owner: string, ids: readonly string[], target: string, onProgress: (done: number) => void): Promise<CheckOutcome[]> {
-  const out: CheckOutcome[] = [];
-  for (const batch of batches(ids)) {
-    try {
-      await canReassignItems(owner, batch, target);
-      out.push(...batch.map((itemId) => ({ itemId, status: 'ok' as const })));
-    } catch (err) {
-      const blocked = blockedItemsOf(err);
-      if (!blocked) {
-        out.push(...batch.map((itemId) => ({ itemId, status: 'error' as const, message: describeError(err) })));
-      } else {
-        const byId = new Map(blocked.map((b) => [b.itemId, b]));
-        out.push(
-          ...batch.map((itemId): CheckOutcome => (byId.has(itemId) ? { itemId, status: 'blocked', blocked: byId.get(itemId)! } : { itemId, status: 'ok' })),
-        );
-      }
-    }
-    onProgress(out.length);
-  }
-  return out;
+  const batches = await canReassignItemsInBatches(owner, ids, target, { onProgress: (p) => (p.batchesDone ? onProgress(p.done) : undefined) });
+  return batches.flatMap(({ item: batch, ...answer }): CheckOutcome[] => {
+    if (answer.ok) return batch.map((itemId) => ({ itemId, status: 'ok' }));
+    const blocked = blockedItemsOf(answer.error);
+    if (!blocked) return batch.map((itemId) => ({ itemId, status: 'error', message: describeError(answer.error) }));
+    const byId = new Map(blocked.map((b) => [b.itemId, b]));
+    return batch.map((itemId) => (byId.has(itemId) ? { itemId, status: 'blocked', blocked: byId.get(itemId)! } : { itemId, status: 'ok' }));
+  });
 }
 
 export interface RunOutcome {
@@ -56,7 +36,7 @@ export interface RunOutcome {
   unsharedFrom: string[];
 }
 
-/** reassignItems for every id, 100 at a time; each item answers for itself. */
+/** reassignItems for every id; each item answers for itself. */
 export async function runTransfer(
   owner: string,
   ids: readonly string[],
@@ -64,29 +44,22 @@ export async function runTransfer(
   folder: string,
   onProgress: (done: number) => void,
 ): Promise<RunOutcome[]> {
-  const out: RunOutcome[] = [];
-  for (const batch of batches(ids)) {
-    try {
-      const { results } = await reassignItems(owner, batch, target, folder);
-      const byId = new Map(results.map((r) => [r.itemId, r]));
-      for (const itemId of batch) {
-        const r = byId.get(itemId);
-        if (r?.success) out.push({ itemId, ok: true, tasksDeactivated: r.tasksDeactivated ?? 0, unsharedFrom: r.unsharedFrom ?? [] });
-        else
-          out.push({
-            itemId,
-            ok: false,
-            message: r?.error?.details?.[0]?.reason ?? r?.error?.message ?? 'The service did not answer for this item.',
-            tasksDeactivated: 0,
-            unsharedFrom: [],
-          });
-      }
-    } catch (err) {
-      out.push(...batch.map((itemId) => ({ itemId, ok: false, message: describeError(err), tasksDeactivated: 0, unsharedFrom: [] })));
-    }
-    onProgress(out.length);
-  }
-  return out;
+  const batches = await reassignItemsInBatches(owner, ids, target, folder, { onProgress: (p) => (p.batchesDone ? onProgress(p.done) : undefined) });
+  return batches.flatMap(({ item: batch, ...answer }): RunOutcome[] => {
+    if (!answer.ok) return batch.map((itemId) => ({ itemId, ok: false, message: describeError(answer.error), tasksDeactivated: 0, unsharedFrom: [] }));
+    const byId = new Map(answer.value.results.map((r) => [r.itemId, r]));
+    return batch.map((itemId) => {
+      const r = byId.get(itemId);
+      if (r?.success) return { itemId, ok: true, tasksDeactivated: r.tasksDeactivated ?? 0, unsharedFrom: r.unsharedFrom ?? [] };
+      return {
+        itemId,
+        ok: false,
+        message: r?.error?.details?.[0]?.reason ?? r?.error?.message ?? 'The service did not answer for this item.',
+        tasksDeactivated: 0,
+        unsharedFrom: [],
+      };
+    });
+  });
 }
 
 export interface Fix {

@@ -1,23 +1,22 @@
 /** Changing groups and their members; each mutation declares what it makes stale. */
 import { useMutation, type Query } from '@tanstack/react-query';
-import { LIMITS } from '../../../shared/limits.ts';
 import {
-  addGroupUsers,
+  addUsersToGroup,
   createGroup,
   deleteGroup,
-  removeGroupUsers,
+  removeUsersFromGroup,
   setGroupProtected,
   updateGroup,
   updateGroupUsers,
+  USERS_PER_GROUP_REQUEST,
   type GroupFieldsInput,
 } from '../../api/index.ts';
-import { chunk, runBulk } from '../../lib/bulk.ts';
 import { groupKeys } from '../../api/queries/groups.ts';
 import { userKeys } from '../../api/queries/users.ts';
 import { userDefaultSettingsKeys } from '../../api/queries/userDefaultSettings.ts';
 
-/** Names per addUsers / removeUsers request: the service refuses more (ORG_3100). */
-export const BATCH_SIZE = LIMITS.usersPerAddToGroupRequest;
+/** Names per addUsers / removeUsers request (the API sends them so), for the dialog's wording and progress. */
+export const BATCH_SIZE = USERS_PER_GROUP_REQUEST;
 
 export function useCreateGroup() {
   return useMutation({
@@ -65,26 +64,26 @@ export interface AddUsersInput {
 }
 
 /**
- * addUsers in batches of 25, one after another. Every batch has its own outcome: the names the
+ * addUsers (the API sends 25 names a request, one after another). Every batch has its own outcome: the names the
  * service did not add (with reasons), or the error that stopped the whole batch.
  */
 export function useAddGroupUsers(groupId: string) {
   return useMutation({
     mutationFn: ({ names, as, onProgress }: AddUsersInput) =>
-      runBulk(chunk(names, BATCH_SIZE), (batch) => addGroupUsers(groupId, as === 'managers' ? { admins: batch } : { users: batch }), { onProgress }),
+      addUsersToGroup(groupId, names, as === 'managers' ? 'admins' : 'users', { onProgress: onProgress && ((p) => onProgress(p.batchesDone, p.batches)) }),
     // The group's reads and every group list (member counts): groupKeys.all holds the group's own keys.
     meta: { invalidates: [groupKeys.all], invalidatesOnError: true },
   });
 }
 
 /**
- * removeUsers in batches of 25. `notRemoved`: the names the service kept (the owner, managers a
+ * removeUsers (25 names a request). `notRemoved`: the names the service kept (the owner, managers a
  * manager may not remove) and those of a batch that failed; `error`: why a batch failed.
  */
 export function useRemoveGroupUsers(groupId: string) {
   return useMutation({
     mutationFn: async (names: readonly string[]): Promise<{ notRemoved: string[]; error?: unknown }> => {
-      const outcomes = await runBulk(chunk(names, BATCH_SIZE), (batch) => removeGroupUsers(groupId, batch));
+      const outcomes = await removeUsersFromGroup(groupId, names);
       const failed = outcomes.find((o) => !o.ok);
       return {
         notRemoved: outcomes.flatMap((o) => (o.ok ? o.value.notRemoved : o.item)),
