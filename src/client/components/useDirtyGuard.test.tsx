@@ -1,9 +1,11 @@
 /**
  * The dirty-form guard where typed input used to be lost: the role editor (in-app navigation and
- * unload), the Add item dialog (Esc, Cancel) and an item's details form, against the real service.
+ * unload), the Add item, webhook and scheduled-task dialogs (Esc, Cancel, the close button, a click
+ * outside) and an item's details form, against the real service.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTask, createWebhook } from '../api/index.ts';
 import { renderApp, signInAs } from '../test/render.tsx';
 import { startClientService, type ClientTestService } from '../test/service.ts';
 
@@ -66,5 +68,57 @@ describe('dirty-form guard', () => {
     fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add item' })).toBeNull());
     expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+  });
+
+  /**
+   * An edit dialog whose form has changed: Esc asks (Keep editing keeps what was typed), the close
+   * button and Cancel ask, Discard closes, and the portal's record is unchanged.
+   */
+  async function guardsEditDialog(user: ReturnType<typeof renderApp>['user'], dialogName: string, field: RegExp, typed: string) {
+    const dialog = await screen.findByRole('dialog', { name: dialogName });
+    const input = within(dialog).getByRole('textbox', { name: field });
+    await user.clear(input);
+    await user.type(input, typed);
+    await user.keyboard('{Escape}');
+    await user.click(within(await question()).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull());
+    const still = screen.getByRole('dialog', { name: dialogName });
+    expect(within(still).getByRole('textbox', { name: field })).toHaveValue(typed);
+
+    // The dialog's close button (×) asks too; keeping again, then Cancel and Discard.
+    await user.click(within(still).getByRole('button', { name: /close/i }));
+    await user.click(within(await question()).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull());
+    await user.click(within(screen.getByRole('dialog', { name: dialogName })).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await question()).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: dialogName })).toBeNull());
+  }
+
+  it('the webhook edit dialog asks before Esc, its close button or Cancel throws typed input away', async () => {
+    await signInAs(svc, 'admin');
+    const { id } = await createWebhook(svc.orgId, { name: 'Guarded hook', url: 'http://127.0.0.1:9/guarded', events: ['/'] });
+    const { user } = renderApp(`/webhooks/${id}`);
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await guardsEditDialog(user, 'Edit Guarded hook', /^Name/, 'Renamed but not saved');
+    expect(await screen.findByRole('heading', { name: 'Guarded hook' })).toBeInTheDocument();
+  });
+
+  it('the scheduled-task edit dialog asks before Esc, its close button or Cancel throws typed input away', async () => {
+    await signInAs(svc, 'admin');
+    await createTask('admin', {
+      type: 'ExecuteReport',
+      title: 'Guarded task',
+      parameters: { reportType: 'items' },
+      minute: '0',
+      hour: '6',
+      dayOfMonth: '?',
+      month: '*',
+      dayOfWeek: 'MON-FRI',
+    });
+    const { user } = renderApp('/tasks');
+    await user.click(await screen.findByRole('button', { name: 'Actions for Guarded task' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    await guardsEditDialog(user, 'Edit Guarded task', /^Title/, 'Retitled but not saved');
+    expect(await screen.findByRole('button', { name: 'Actions for Guarded task' })).toBeInTheDocument();
   });
 });

@@ -6,7 +6,7 @@
  */
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useBlocker } from 'react-router';
 
 function openDiscardConfirm(discard: () => void, keep?: () => void) {
@@ -73,4 +73,32 @@ export function useDirtyGuard(dirty: boolean): DirtyGuard {
     released.current = true;
   }, []);
   return { confirmDiscard, release };
+}
+
+export interface FormDialog {
+  /** For the dialog's onClose and the form's Cancel: asks first when the form has changed. */
+  cancel: () => void;
+  /** Closes at once: after a save, or once what the dialog shows needs no answer. */
+  close: () => void;
+  /** The form inside reports whether it has changed (useReportDirty). */
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+/**
+ * The closing of every dialog that holds a form: Esc, the overlay, the close button and Cancel go
+ * through `cancel`, which asks before a changed form is thrown away; a save closes with `close`.
+ */
+export function useFormDialog(opened: boolean, onClose: () => void): FormDialog {
+  const [dirty, setDirty] = useState(false);
+  const guard = useDirtyGuard(opened && dirty);
+  const close = useCallback(() => {
+    setDirty(false);
+    onClose();
+  }, [onClose]);
+  return { cancel: () => guard.confirmDiscard(close), close, onDirtyChange: setDirty };
+}
+
+/** Tells the dialog around a form (useFormDialog) whether the form has changed. */
+export function useReportDirty(dirty: boolean, onDirtyChange: (dirty: boolean) => void): void {
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
 }

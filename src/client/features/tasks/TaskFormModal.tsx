@@ -20,6 +20,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateTask, useUpdateTask } from './mutations.ts';
 import { schedulableTaskTypes } from './permissions.ts';
 import { EMPTY_TASK, formToInput, SERVER_FIELD_MAP, taskFormSchema, taskToForm, usesJson, type TaskFormInput, type TaskFormValues } from './schemas.ts';
+import { useFormDialog, useReportDirty, type FormDialog } from '../../components/useDirtyGuard.tsx';
 
 export interface TaskFormModalProps {
   opened: boolean;
@@ -29,16 +30,23 @@ export interface TaskFormModalProps {
 }
 
 export function TaskFormModal({ opened, onClose, task }: TaskFormModalProps) {
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, onClose);
   return (
-    <Modal opened={opened} onClose={onClose} title={task ? `Edit ${task.title || 'task'}` : 'New scheduled task'} size="xl" centered>
-      {opened ? <TaskForm task={task} onClose={onClose} /> : null}
+    <Modal opened={opened} onClose={cancel} title={task ? `Edit ${task.title || 'task'}` : 'New scheduled task'} size="xl" centered>
+      {opened ? <TaskForm task={task} onClose={close} onCancel={cancel} onDirtyChange={onDirtyChange} /> : null}
     </Modal>
   );
 }
 
 type FieldName = Parameters<ReturnType<typeof useForm<TaskFormInput, unknown, TaskFormValues>>['setError']>[0];
 
-function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
+function TaskForm({
+  task,
+  onClose,
+  onCancel,
+  onDirtyChange,
+}: Omit<TaskFormModalProps, 'opened'> & Pick<FormDialog, 'onDirtyChange'> & { onCancel: () => void }) {
   const user = useCurrentUser();
   const schedulable = useMemo(() => schedulableTaskTypes(user), [user]);
   const unavailable = TASK_TYPES.filter((t) => !schedulable.has(t));
@@ -52,7 +60,8 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
     defaultValues: task ? taskToForm(task) : schedulable.has(EMPTY_TASK.type) ? EMPTY_TASK : { ...EMPTY_TASK, type: 'ExecuteWorkflowManager' },
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  useReportDirty(isDirty, onDirtyChange);
   const type = useWatch({ control: form.control, name: 'type' });
   const startDate = useWatch({ control: form.control, name: 'startDate' });
   const endDate = useWatch({ control: form.control, name: 'endDate' });
@@ -177,7 +186,7 @@ function TaskForm({ task, onClose }: Omit<TaskFormModalProps, 'opened'>) {
           </Alert>
         ) : null}
         <DialogFooter>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>

@@ -15,6 +15,7 @@ import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { EventPicker } from './EventPicker.tsx';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { useCreateWebhook, useUpdateWebhook } from './mutations.ts';
 import {
   EMPTY_WEBHOOK,
@@ -38,23 +39,27 @@ export interface WebhookFormModalProps {
 
 export function WebhookFormModal({ opened, onClose, orgId, webhook, onCreated }: WebhookFormModalProps) {
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const dialog = useFormDialog(opened, onClose);
   const close = () => {
     const id = created?.id;
     setCreated(null);
-    onClose();
+    dialog.close();
     if (id) onCreated?.(id);
   };
   const title = created ? 'Webhook created' : webhook ? `Edit ${webhook.name}` : 'Create webhook';
   return (
-    <Modal opened={opened} onClose={close} title={title} size="xl" centered>
+    <Modal opened={opened} onClose={created ? close : dialog.cancel} title={title} size="xl" centered>
       {!opened ? null : created ? (
         <SecretOnce secret={created.secret} onDone={close} />
       ) : (
         <WebhookForm
           orgId={orgId}
           webhook={webhook}
-          onClose={onClose}
-          onCreated={(id, secret) => (secret ? setCreated({ id, secret }) : (onClose(), onCreated?.(id)))}
+          onClose={dialog.close}
+          onCancel={dialog.cancel}
+          onDirtyChange={dialog.onDirtyChange}
+          onCreated={(id, secret) => (secret ? (dialog.onDirtyChange(false), setCreated({ id, secret })) : (dialog.close(), onCreated?.(id)))}
         />
       )}
     </Modal>
@@ -65,11 +70,15 @@ function WebhookForm({
   orgId,
   webhook,
   onClose,
+  onCancel,
+  onDirtyChange,
   onCreated,
 }: {
   orgId: string;
   webhook?: WebhookRecord;
   onClose: () => void;
+  onCancel: () => void;
+  onDirtyChange: (dirty: boolean) => void;
   onCreated: (id: string, secret: string) => void;
 }) {
   const create = useCreateWebhook(orgId);
@@ -81,7 +90,8 @@ function WebhookForm({
     defaultValues: webhook ? webhookToForm(webhook) : EMPTY_WEBHOOK,
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  useReportDirty(isDirty, onDirtyChange);
   const err = (field: keyof WebhookFormInput) => {
     const message = (errors[field] as { message?: string } | undefined)?.message;
     return message ? sentence(message) : undefined;
@@ -210,7 +220,7 @@ function WebhookForm({
           </SimpleGrid>
         </div>
         <DialogFooter>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>
