@@ -5,7 +5,7 @@
  * "Retry failed" and the side effects (scheduled tasks paused, sharing narrowed).
  */
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Paper, ScrollArea, Stack, Stepper, Table, Text, TextInput, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import type { Item } from '../../api/index.ts';
@@ -18,9 +18,9 @@ import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { CheckResults } from '../../components/CheckResults.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
-import { precheck, runTransfer, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
-import { itemKeys, ownedItemsQuery } from '../../api/queries/items.ts';
-import { dependencyKeys } from '../../api/queries/dependencies.ts';
+import { precheck, type CheckOutcome, type RunOutcome } from '../../lib/transfer.ts';
+import { ownedItemsQuery } from '../../api/queries/items.ts';
+import { useTransferItems } from './mutations.ts';
 
 interface Progress<T> {
   running: boolean;
@@ -81,7 +81,7 @@ export default function TransferPage() {
 function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
   const back = useBackTo();
   const user = useCurrentUser();
-  const queryClient = useQueryClient();
+  const transfer = useTransferItems(from);
   const owned = useQuery(ownedItemsQuery(from));
   const [step, setStep] = useState(0);
   const [picked, setPicked] = useState<Set<string> | null>(null);
@@ -130,13 +130,10 @@ function TransferWizard({ from, preset }: { from: string; preset: string[] }) {
     if (!target) return;
     goTo(3);
     setRun({ running: true, done: 0, total: ids.length, outcomes: previous });
-    const outcomes = await runTransfer(from, ids, target, folder || '/', (done) => setRun((r) => ({ ...r, done })));
+    const outcomes = await transfer.mutateAsync({ ids, target, folder: folder || '/', onProgress: (done) => setRun((r) => ({ ...r, done })) });
     const merged = new Map(previous.map((o) => [o.itemId, o]));
     for (const o of outcomes) merged.set(o.itemId, o);
     setRun({ running: false, done: ids.length, total: ids.length, outcomes: [...merged.values()] });
-    // Owners (and a sharing the new owner could not keep) show in the dependency answers: not awaited, as a browser graph rebuilds.
-    void queryClient.invalidateQueries({ queryKey: dependencyKeys.all });
-    await queryClient.invalidateQueries({ queryKey: itemKeys.all });
   }
 
   if (owned.isPending) return <LoadingState label={`Loading ${from}'s items…`} />;
