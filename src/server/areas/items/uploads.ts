@@ -10,10 +10,11 @@
  * In an object store, large parts become parts of the item's upload there (storeNumbers.ts).
  */
 import { z } from 'zod';
-import { itemFields } from '../../../shared/contract/items.ts';
+import { ITEM_OPERATIONS, itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller } from '../../http/auth.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { StoredUpload, UploadedFile } from '../../http/params.ts';
 import { BlobStoreUnavailableError } from '../../store/blobs.ts';
@@ -243,7 +244,7 @@ export async function discardUpload(
 /** Owner, or an administrator of the item's organization with portal:admin:updateItems. */
 export async function itemStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   const row = await findItem(ctx.db, itemId);
-  const admin = !!row && row.org_id === caller.orgId && caller.privileges.has('portal:admin:updateItems');
+  const admin = !!row && grantsOthers(caller, ITEM_OPERATIONS.itemStatus, row.org_id);
   if (!row || row.owner_username.toLowerCase() !== username.toLowerCase() || (row.owner_id !== caller.userId && !admin)) throw itemNotFound(itemId);
   return { status: row.status, statusMessage: row.status_message ?? defaultMessage(row.status), itemId: row.id };
 }

@@ -16,7 +16,7 @@ import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
 import { listMembers, type MemberFilter } from './repo.ts';
-import { canViewMembers, createUser, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
+import { canViewMembers, createUser, ROLE_CHANGE_ORG, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
@@ -186,9 +186,9 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${REST}/portals/:orgId/updateUserRole`,
     authority: MEMBER_OPERATIONS.updateUserRole,
+    target: ROLE_CHANGE_ORG,
     params: updateUserRoleParams,
-    handler: ({ caller, path, params, portal }) =>
-      updateUserRole(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params.username, params.role),
+    handler: ({ caller, params, portal, target }) => updateUserRole(portal, caller, target.orgId, params.username, params.role),
   });
 
   operation(app, {

@@ -14,6 +14,7 @@ import { readDefaults } from '../userDefaultSettings/service.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
 import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+import { orgTarget } from '../../http/target.ts';
 
 /**
  * What other areas use of members' rows, exposed here so they depend on this service and not on
@@ -104,9 +105,11 @@ export async function memberOfCallersOrg(q: Queryable, caller: Caller, username:
   return row;
 }
 
+/** The organization whose member's role changes (`self` the caller's own), decided with MEMBER_OPERATIONS.updateUserRole by operation(). */
+export const ROLE_CHANGE_ORG = orgTarget({ otherOrg: 'You can change roles only in your own organization.' }, { self: true });
+
+/** Changes a member's role; the caller has been authorized on `orgId` (ROLE_CHANGE_ORG). */
 export async function updateUserRole(ctx: PortalContext, caller: Caller, orgId: string, username: string, roleParam: string) {
-  if (caller.orgId !== orgId) throw forbidden('You can change roles only in your own organization.');
-  if (!caller.privileges.has('portal:admin:changeUserRoles')) throw forbidden('Requires the privilege portal:admin:changeUserRoles.');
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const target = await memberOfCallersOrg(q, caller, username);
