@@ -45,6 +45,21 @@ describe('decide', () => {
     expect(outcome(ownerOrDefaultAdmin(), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
   });
 
+  it('asks the owner for what the target says owners need (ownerNeeds), and no one else', () => {
+    const needs = (c: Caller, loaded: { orgId: string; ownerId: string }) => {
+      try {
+        decide(ownerOr('portal:admin:updateItems'), c, { value: null, ...loaded }, refusals, 'portal:user:createItem');
+        return 'allowed';
+      } catch (err) {
+        return String((err as ApiError).details[0]);
+      }
+    };
+    expect(needs(caller([]), { orgId: ORG, ownerId: 'u-caller' })).toBe('Requires the privilege portal:user:createItem.');
+    expect(needs(caller(['portal:user:createItem']), { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
+    // An administrator acting on another member's is decided by the authority alone.
+    expect(needs(caller(['portal:admin:updateItems']), { orgId: ORG, ownerId: 'u-owner' })).toBe('allowed');
+  });
+
   it('lets a listed manager act as the owner does, from any organization, where the owner may; not under privileges()', () => {
     const manager = caller([], { orgId: 'elsewhere' });
     expect(outcome(ownerOr('portal:admin:updateGroups'), manager, { orgId: ORG, ownerId: 'u-owner', managers: ['u-caller'] })).toBe('allowed');
