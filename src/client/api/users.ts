@@ -50,6 +50,43 @@ export function searchMembers(params: MemberSearchParams = {}, options: ReadOpti
   return request<MemberSearchResult>('portals/self/users/search', { q: '*', ...params }, { ...options, method: 'GET' });
 }
 
+/** A username as a search value: quoted unless it is a plain word. */
+function searchValue(name: string): string | null {
+  if (/["\\]/.test(name)) return null;
+  return /^[A-Za-z0-9_]+$/.test(name) ? name : `"${name}"`;
+}
+
+/** Names looked up in one member search: the query stays short and the answer fits one page. */
+export const MEMBER_NAMES_PER_SEARCH = 25;
+/** The most results one search answer holds. */
+const SEARCH_PAGE = 100;
+
+/**
+ * Looks usernames up among the organization's members (`username:(a OR b …)`), 25 names a search;
+ * a crowded answer is paged. Each name (lower case) maps to its member, or null when not found.
+ */
+export async function findMembersByUsername(names: readonly string[], { signal }: ReadOptions = {}): Promise<Map<string, PortalUser | null>> {
+  const found = new Map<string, PortalUser | null>();
+  const askable = names.filter((n) => {
+    if (searchValue(n) !== null) return true;
+    found.set(n.toLowerCase(), null);
+    return false;
+  });
+  for (let i = 0; i < askable.length; i += MEMBER_NAMES_PER_SEARCH) {
+    const batch = askable.slice(i, i + MEMBER_NAMES_PER_SEARCH);
+    const q = `username:(${batch.map(searchValue).join(' OR ')})`;
+    const wanted = new Set(batch.map((n) => n.toLowerCase()));
+    for (let start = 1; start > 0;) {
+      const page = await searchMembers({ q, start, num: SEARCH_PAGE }, { signal });
+      for (const u of page.results) if (wanted.has(u.username.toLowerCase())) found.set(u.username.toLowerCase(), u);
+      // Substring matches can crowd a page (`ann` finds `joanna`): read on only while a wanted name is missing.
+      start = [...wanted].every((k) => found.has(k)) ? -1 : page.nextStart;
+    }
+    for (const key of wanted) if (!found.has(key)) found.set(key, null);
+  }
+  return found;
+}
+
 /**
  * `POST /portaladmin/security/users/createUser` → {status:"success"} ("Create User"; this portal
  * adds the username, other portals do not, so the name sent stands in). Empty optional fields are left out.

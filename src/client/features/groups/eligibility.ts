@@ -1,7 +1,7 @@
 /**
  * Who "Add users" would add, said before anything is sent: each chosen, pasted or uploaded name is
  * looked up among the organization's members (`portals/self/users/search`, `username:(a OR b …)`,
- * RESOLVE_BATCH names a request) and in the group (`community/groups/<id>/users`, one request), and
+ * 25 names a request, `findMembersByUsername`) and in the group (`community/groups/<id>/users`, one request), and
  * judged the way addUsers will judge it — already in the group (left out), a disabled account (left
  * out), not in this organization (a warning to confirm, or left out when the group or the member's
  * privileges keep outsiders away), or fine.
@@ -12,13 +12,9 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { searchMembers, type GroupRecord, type GroupUsers, type MembershipAccess, type PortalUser } from '../../api/index.ts';
+import { findMembersByUsername, type GroupRecord, type GroupUsers, type MembershipAccess, type PortalUser } from '../../api/index.ts';
 import { groupUsersQuery } from '../../api/queries/groups.ts';
 
-/** Names looked up in one member search: the query stays short and the answer fits one page. */
-export const RESOLVE_BATCH = 25;
-/** The most results one search answer holds. */
-const PAGE = 100;
 /** How long pasted text rests before its names are looked up. */
 const RESOLVE_DEBOUNCE_MS = 300;
 
@@ -97,35 +93,6 @@ export function judge(name: string, j: Judge): Eligibility {
   };
 }
 
-/** A username as a search value: quoted unless it is a plain word. */
-function searchValue(name: string): string | null {
-  if (/["\\]/.test(name)) return null;
-  return /^[A-Za-z0-9_]+$/.test(name) ? name : `"${name}"`;
-}
-
-/** Looks names up in the organization: RESOLVE_BATCH names a request; a crowded answer is paged. */
-export async function lookUpMembers(names: readonly string[], signal?: AbortSignal): Promise<Map<string, PortalUser | null>> {
-  const found = new Map<string, PortalUser | null>();
-  const askable = names.filter((n) => {
-    if (searchValue(n) !== null) return true;
-    found.set(n.toLowerCase(), null);
-    return false;
-  });
-  for (let i = 0; i < askable.length; i += RESOLVE_BATCH) {
-    const batch = askable.slice(i, i + RESOLVE_BATCH);
-    const q = `username:(${batch.map(searchValue).join(' OR ')})`;
-    const wanted = new Set(batch.map((n) => n.toLowerCase()));
-    for (let start = 1; start > 0;) {
-      const page = await searchMembers({ q, start, num: PAGE }, { signal });
-      for (const u of page.results) if (wanted.has(u.username.toLowerCase())) found.set(u.username.toLowerCase(), u);
-      // Substring matches can crowd a page (`ann` finds `joanna`): read on only while a wanted name is missing.
-      start = [...wanted].every((k) => found.has(k)) ? -1 : page.nextStart;
-    }
-    for (const key of wanted) if (!found.has(key)) found.set(key, null);
-  }
-  return found;
-}
-
 /**
  * The lookups behind the judgement, for the names on screen: each name is looked up once (the
  * answers are kept while the dialog is open), after the text has rested.
@@ -142,7 +109,7 @@ export function useEligibility(groupId: string, names: readonly string[]) {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setFailed(false);
-      lookUpMembers(missingKey.split('\n'), controller.signal).then(
+      findMembersByUsername(missingKey.split('\n'), { signal: controller.signal }).then(
         (found) => setKnown((prev) => new Map([...prev, ...found])),
         () => {
           if (!controller.signal.aborted) setFailed(true);
