@@ -3,7 +3,7 @@
  * unload), the Add item, webhook and scheduled-task dialogs (Esc, Cancel, the close button, a click
  * outside) and an item's details form, against the real service.
  */
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup as cleanupPage, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTask, createWebhook } from '../api/index.ts';
 import { renderApp, signInAs } from '../test/render.tsx';
@@ -120,5 +120,16 @@ describe('dirty-form guard', () => {
     await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
     await guardsEditDialog(user, 'Edit Guarded task', /^Title/, 'Retitled but not saved');
     expect(await screen.findByRole('button', { name: 'Actions for Guarded task' })).toBeInTheDocument();
+  });
+
+  it('the group and member dialogs ask through the same guard', async () => {
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/groups');
+    await user.click(await screen.findByRole('button', { name: 'Create group' }));
+    await guardsEditDialog(user, 'Create group', /^Title/, 'Half-made group');
+    cleanupPage();
+    const members = renderApp('/members');
+    await members.user.click(await screen.findByRole('button', { name: 'Add member' }));
+    await guardsEditDialog(members.user, 'Add member', /^First name/, 'Ada');
   });
 });

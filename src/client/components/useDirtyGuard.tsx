@@ -39,6 +39,10 @@ export interface DirtyGuard {
 
 export function useDirtyGuard(dirty: boolean): DirtyGuard {
   const released = useRef(false);
+  // A release lasts while the input it let go is there: a form changed again is guarded again.
+  useEffect(() => {
+    if (!dirty) released.current = false;
+  }, [dirty]);
   // A change of page only: tabs and filters kept in the query string do not lose the form.
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !released.current && currentLocation.pathname !== nextLocation.pathname);
   const asking = useRef(false);
@@ -91,10 +95,13 @@ export interface FormDialog {
 export function useFormDialog(opened: boolean, onClose: () => void): FormDialog {
   const [dirty, setDirty] = useState(false);
   const guard = useDirtyGuard(opened && dirty);
+  const { release } = guard;
   const close = useCallback(() => {
+    // A save that closes may move on at once (to what it created): no question on the way.
+    release();
     setDirty(false);
     onClose();
-  }, [onClose]);
+  }, [onClose, release]);
   return { cancel: () => guard.confirmDiscard(close), close, onDirtyChange: setDirty };
 }
 

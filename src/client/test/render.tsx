@@ -2,6 +2,7 @@
 import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import userEvent, { PointerEventsCheckLevel } from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { App } from '../app/App.tsx';
 import { Providers } from '../app/providers.tsx';
 import { createAppRouter } from '../app/router.tsx';
@@ -32,15 +33,20 @@ export function pointSignInAt(svc: ClientTestService) {
   rememberPortalUrl(svc.restUrl);
 }
 
-/** Renders one component inside the app's providers (no router, no session), for component tests. */
+/**
+ * Renders one component inside the app's providers (no session), for component tests, at `/` of a
+ * memory router of its own: form dialogs guard against leaving the page (useDirtyGuard's useBlocker
+ * needs a data router), and links render.
+ */
 export function renderWithProviders(ui: ReactElement) {
   const queryClient = createQueryClient({ retry: false });
   // Checking pointer-events walks computed styles up the tree at every click: slow on big forms in jsdom.
   const user = userEvent.setup({ delay: null, pointerEventsCheck: PointerEventsCheckLevel.Never });
+  const router = createMemoryRouter([{ path: '*', element: ui }]);
   return {
     ...render(
       <Providers queryClient={queryClient} env="test">
-        {ui}
+        <RouterProvider router={router} />
       </Providers>,
     ),
     user,

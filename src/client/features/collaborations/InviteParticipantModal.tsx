@@ -16,6 +16,7 @@ import { announce } from '../../lib/announce.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useInviteParticipant } from './mutations.ts';
 import { ACCESS_LABELS, INVITE_FIELDS, invitedWorkspaces, inviteSchema, type InviteChoice, type InviteInput, type InviteValues } from './schemas.ts';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 /** Who is invited again (a removed or departed participant), with the workspaces it had. */
 export interface InviteTarget {
@@ -41,18 +42,28 @@ interface Sent {
 
 export function InviteParticipantModal({ orgId, collaboration, workspaces, target, onClose }: InviteParticipantModalProps) {
   const [sent, setSent] = useState<Sent | null>(null);
+  // Esc, the overlay, the close button and Cancel ask before a changed invitation is thrown away.
+  const dialog = useFormDialog(!!target, onClose);
   const close = () => {
     setSent(null);
-    onClose();
+    dialog.close();
   };
   const again = target && target !== 'new' ? target : null;
   const title = sent ? 'Invitation ready' : again ? `Invite ${again.portalName} again` : `Invite a participant to ${collaboration.name}`;
   return (
-    <Modal opened={!!target} onClose={close} title={title} size="lg" centered>
+    <Modal opened={!!target} onClose={sent ? close : dialog.cancel} title={title} size="lg" centered>
       {!target ? null : sent ? (
         <InvitationResult sent={sent} onDone={close} />
       ) : (
-        <InviteForm orgId={orgId} collaboration={collaboration} workspaces={workspaces} again={again} onCancel={close} onSent={setSent} />
+        <InviteForm
+          orgId={orgId}
+          collaboration={collaboration}
+          workspaces={workspaces}
+          again={again}
+          onCancel={dialog.cancel}
+          onDirtyChange={dialog.onDirtyChange}
+          onSent={(s) => (dialog.onDirtyChange(false), setSent(s))}
+        />
       )}
     </Modal>
   );
@@ -64,6 +75,7 @@ function InviteForm({
   workspaces,
   again,
   onCancel,
+  onDirtyChange,
   onSent,
 }: {
   orgId: string;
@@ -71,6 +83,7 @@ function InviteForm({
   workspaces: readonly WorkspaceRecord[];
   again: InviteTarget | null;
   onCancel: () => void;
+  onDirtyChange: (dirty: boolean) => void;
   onSent: (sent: Sent) => void;
 }) {
   const invite = useInviteParticipant(orgId, collaboration.id);
@@ -83,7 +96,8 @@ function InviteForm({
     },
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  useReportDirty(isDirty, onDirtyChange);
   const portalError = errors.participantPortalId?.message;
   // The schema refuses an invitation to no workspace; a form library keeps a record's own error
   // apart from its entries', so the words are taken from the schema's check of what is chosen now.

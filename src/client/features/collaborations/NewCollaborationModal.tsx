@@ -17,16 +17,29 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateCollaboration, WorkspaceStepError } from './mutations.ts';
 import { ACCESS_LABELS, NEW_COLLABORATION_FIELDS, newCollaborationSchema, type NewCollaborationInput, type NewCollaborationValues } from './schemas.ts';
 import { orgGroupsQuery } from '../../api/queries/groups.ts';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 export function NewCollaborationModal({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated?: (id: string) => void }) {
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, onClose);
   return (
-    <Modal opened={opened} onClose={onClose} title="New collaboration" size="lg" centered>
-      {opened ? <NewCollaborationForm onClose={onClose} onCreated={onCreated} /> : null}
+    <Modal opened={opened} onClose={cancel} title="New collaboration" size="lg" centered>
+      {opened ? <NewCollaborationForm onClose={close} onCancel={cancel} onDirtyChange={onDirtyChange} onCreated={onCreated} /> : null}
     </Modal>
   );
 }
 
-function NewCollaborationForm({ onClose, onCreated }: { onClose: () => void; onCreated?: (id: string) => void }) {
+function NewCollaborationForm({
+  onClose,
+  onCancel,
+  onDirtyChange,
+  onCreated,
+}: {
+  onClose: () => void;
+  onCancel: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+  onCreated?: (id: string) => void;
+}) {
   const user = useCurrentUser();
   const create = useCreateCollaboration(user.orgId);
   const [formError, setFormError] = useState<string | null>(null);
@@ -45,7 +58,8 @@ function NewCollaborationForm({ onClose, onCreated }: { onClose: () => void; onC
     },
     mode: 'onTouched',
   });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
+  useReportDirty(isDirty, onDirtyChange);
   const err = (field: keyof NewCollaborationInput) => {
     const message = errors[field]?.message;
     return message ? sentence(message) : undefined;
@@ -154,7 +168,7 @@ function NewCollaborationForm({ onClose, onCreated }: { onClose: () => void; onC
         </SimpleGrid>
         <TextInput label="Contact e-mail" type="email" required autoComplete="email" error={err('contactEmail')} {...form.register('contactEmail')} />
         <DialogFooter>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={create.isPending}>

@@ -17,6 +17,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateGroup, useUpdateGroup } from './mutations.ts';
 import { accessPermission, leavingDisallowedPermission } from './permissions.ts';
 import { EMPTY_GROUP, GROUP_FORM_FIELDS, groupFormSchema, groupToForm, type GroupFormInput, type GroupFormValues } from './schemas.ts';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 const ACCESS_CHOICES = [
   { value: 'private', label: 'Private', description: 'Only its members can find and see it.' },
@@ -52,14 +53,22 @@ export interface GroupFormModalProps {
 }
 
 export function GroupFormModal({ opened, onClose, group, onCreated }: GroupFormModalProps) {
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, onClose);
   return (
-    <Modal opened={opened} onClose={onClose} title={group ? `Edit ${group.title}` : 'Create group'} size="lg" centered>
-      {opened ? <GroupForm group={group} onClose={onClose} onCreated={onCreated} /> : null}
+    <Modal opened={opened} onClose={cancel} title={group ? `Edit ${group.title}` : 'Create group'} size="lg" centered>
+      {opened ? <GroupForm group={group} onClose={close} onCancel={cancel} onDirtyChange={onDirtyChange} onCreated={onCreated} /> : null}
     </Modal>
   );
 }
 
-function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'opened'>) {
+function GroupForm({
+  group,
+  onClose,
+  onCancel,
+  onDirtyChange,
+  onCreated,
+}: Omit<GroupFormModalProps, 'opened'> & { onCancel: () => void; onDirtyChange: (dirty: boolean) => void }) {
   const user = useCurrentUser();
   const create = useCreateGroup();
   const update = useUpdateGroup(group?.id ?? '');
@@ -70,7 +79,8 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
     defaultValues: group ? groupToForm(group) : EMPTY_GROUP,
     mode: 'onTouched',
   });
-  const { errors, dirtyFields } = form.formState;
+  const { errors, dirtyFields, isDirty } = form.formState;
+  useReportDirty(isDirty, onDirtyChange);
   const err = (field: keyof GroupFormInput) => {
     const message = (errors[field] as { message?: string } | undefined)?.message;
     return message ? sentence(message) : undefined;
@@ -236,7 +246,7 @@ function GroupForm({ group, onClose, onCreated }: Omit<GroupFormModalProps, 'ope
           />
         </SimpleGrid>
         <DialogFooter>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={saving.isPending}>

@@ -15,6 +15,7 @@ import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 const EMPTY: AddMemberInput = { username: '', password: '', firstname: '', lastname: '', email: '', role: 'org_user', userLicenseTypeId: 'creatorUT' };
 
@@ -31,18 +32,21 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
   const addMember = useAddMember(user.orgId);
   const [formError, setFormError] = useState<string | null>(null);
   const form = useForm<AddMemberInput, unknown, AddMemberValues>({ resolver: zodResolver(addMemberSchema), defaultValues: EMPTY, mode: 'onTouched' });
-  const { errors } = form.formState;
+  const { errors, isDirty } = form.formState;
   const err = (field: keyof AddMemberInput) => {
     const message = errors[field]?.message;
     return message ? sentence(message) : undefined;
   };
 
-  const close = () => {
+  const reset = () => {
     form.reset(EMPTY);
     setFormError(null);
     addMember.reset();
     onClose();
   };
+  // Esc, the overlay, the close button and Cancel ask before typed input is thrown away.
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, reset);
+  useReportDirty(isDirty, onDirtyChange);
 
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
@@ -56,7 +60,7 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
   });
 
   return (
-    <Modal opened={opened} onClose={close} title="Add member" size="lg" centered>
+    <Modal opened={opened} onClose={cancel} title="Add member" size="lg" centered>
       <form onSubmit={onSubmit} noValidate aria-label="Add member">
         <Stack gap="md">
           {formError ? (
@@ -127,7 +131,7 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
             </Text>
           ) : null}
           <DialogFooter>
-            <Button variant="default" onClick={close}>
+            <Button variant="default" onClick={cancel}>
               Cancel
             </Button>
             <Button type="submit" loading={addMember.isPending}>

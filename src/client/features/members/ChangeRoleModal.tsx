@@ -14,6 +14,7 @@ import { roleChoices, toSelectData } from './roleChoices.ts';
 import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 export interface ChangeRoleModalProps {
   /** The member whose role to change; null when closed. */
@@ -24,14 +25,33 @@ export interface ChangeRoleModalProps {
 }
 
 export function ChangeRoleModal({ member, onClose, customRoles, rolesNote }: ChangeRoleModalProps) {
+  // Esc, the overlay, the close button and Cancel ask before a changed choice is thrown away.
+  const { cancel, close, onDirtyChange } = useFormDialog(member !== null, onClose);
   return (
-    <Modal opened={member !== null} onClose={onClose} title={member ? `Change role of ${member.fullName || member.username}` : 'Change role'} centered>
-      {member ? <ChangeRoleForm key={member.username} member={member} onClose={onClose} customRoles={customRoles} rolesNote={rolesNote} /> : null}
+    <Modal opened={member !== null} onClose={cancel} title={member ? `Change role of ${member.fullName || member.username}` : 'Change role'} centered>
+      {member ? (
+        <ChangeRoleForm
+          key={member.username}
+          member={member}
+          onClose={close}
+          onCancel={cancel}
+          onDirtyChange={onDirtyChange}
+          customRoles={customRoles}
+          rolesNote={rolesNote}
+        />
+      ) : null}
     </Modal>
   );
 }
 
-function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleModalProps & { member: PortalUser }) {
+function ChangeRoleForm({
+  member,
+  onClose,
+  onCancel,
+  onDirtyChange,
+  customRoles,
+  rolesNote,
+}: ChangeRoleModalProps & { member: PortalUser; onCancel: () => void; onDirtyChange: (dirty: boolean) => void }) {
   const user = useCurrentUser();
   const changeRole = useChangeRole(user.orgId, user.username);
   const [formError, setFormError] = useState<string | null>(null);
@@ -39,6 +59,7 @@ function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleM
   const form = useForm<ChangeRoleValues>({ resolver: zodResolver(changeRoleSchema), defaultValues: { role: current } });
   const chosen = form.watch('role');
   const roleError = form.formState.errors.role?.message;
+  useReportDirty(form.formState.isDirty, onDirtyChange);
   const known = customRoles ?? [];
   const choices = roleChoices(user, customRoles);
   if (!choices.some((g) => g.items.some((i) => i.value === current))) {
@@ -88,7 +109,7 @@ function ChangeRoleForm({ member, onClose, customRoles, rolesNote }: ChangeRoleM
           </Text>
         ) : null}
         <DialogFooter>
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button type="submit" loading={changeRole.isPending} disabled={chosen === current}>
