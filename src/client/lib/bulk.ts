@@ -40,11 +40,3 @@ export async function runBulk<T, R>(
   await Promise.all(Array.from({ length: concurrency }, worker));
   return outcomes;
 }
-
-/** Splits a list into batches of at most `size` (the last one may be shorter). */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  if (size < 1) throw new Error('chunk size must be at least 1');
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}

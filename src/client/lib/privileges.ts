@@ -3,7 +3,7 @@
  * missing privilege named, so each check answers with a reason, not just a boolean.
  */
 import type { PortalUser } from '../api/index.ts';
-import { authorityGrants, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
+import type { AuthorityHolder } from '../../shared/authority.ts';
 import { isPrivilege, privilegeById } from '../../shared/privileges.ts';
 
 type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
@@ -22,11 +22,6 @@ export function isDefaultAdmin(user: UserLike | null | undefined): boolean {
 export function authorityHolder(user: UserLike | null | undefined): AuthorityHolder {
   // The wire's list narrowed once to the catalogue's ids (an id the console does not know grants nothing here).
   return { privileges: new Set((user?.privileges ?? []).filter(isPrivilege)), isDefaultAdmin: isDefaultAdmin(user) };
-}
-
-/** Whether `user` may act on another member's object of their organization under `authority` — the service's own reading. */
-export function grants(user: UserLike | null | undefined, authority: Authority): boolean {
-  return !!user && authorityGrants(authority, authorityHolder(user));
 }
 
 export type Permission = { allowed: true } | { allowed: false; reason: string; missing: string };

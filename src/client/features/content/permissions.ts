@@ -13,8 +13,6 @@ type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & {
 
 export const CREATE_ITEM = CONTENT_OWNER_PRIVILEGE;
 export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
-export const UPDATE_ITEMS = declaredPrivilege('updateItem');
-export const DELETE_ITEMS = declaredPrivilege('deleteItem');
 export const REASSIGN_ANY = declaredPrivilege('reassignItem');
 /** What the owner needs to give their own item away (the service asks it of the owner). */
 export const REASSIGN_OWN = 'portal:user:reassignItems';

@@ -11,10 +11,6 @@ import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '.
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
 type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boolean };
 
-export const ASSIGN_TO_GROUPS = declaredPrivilege('addGroupUsers');
-export const UPDATE_GROUPS = declaredPrivilege('updateGroup');
-export const DELETE_GROUPS = declaredPrivilege('deleteGroup');
-
 export const membershipOf = (group: Pick<GroupRecord, 'userMembership'>) => group.userMembership?.memberType ?? 'none';
 const isOwner = (group: Group) => membershipOf(group) === 'owner';
 const isManager = (group: Group) => isOwner(group) || membershipOf(group) === 'admin';
