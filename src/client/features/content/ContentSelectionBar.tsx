@@ -9,7 +9,7 @@ import { Link } from 'react-router';
 import { describeError, type Item } from '../../api/index.ts';
 import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
 import { IconTrash } from '../../components/icons.tsx';
-import { runBulk } from '../../lib/bulk.ts';
+import { runBulk } from '../../api/index.ts';
 import { transferItemsHref } from '../../lib/transfer.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';

@@ -6,7 +6,7 @@
  * each rewrite in history as reference swaps, which undo reverses.
  */
 import { describeError, fetchItemData, setContentStatus, updateItem } from '../../api/index.ts';
-import { runBulk } from '../../lib/bulk.ts';
+import { runBulk } from '../../api/index.ts';
 import { replacementSwaps, rewriteReferences, type ReplaceStep, type ReplaceTarget } from './replace.ts';
 
 export interface ReplaceOutcome {

@@ -1,7 +1,7 @@
 /** Adding members and changing roles; each mutation declares what it makes stale. */
 import { useMutation } from '@tanstack/react-query';
 import { createUser, setMemberDisabled, unlockSignIn, updateUserRole } from '../../api/index.ts';
-import { runBulk } from '../../lib/bulk.ts';
+import { runBulk } from '../../api/index.ts';
 import type { AddMemberValues } from './schemas.ts';
 import { userKeys } from '../../api/queries/users.ts';
 import { roleKeys } from '../../api/queries/roles.ts';

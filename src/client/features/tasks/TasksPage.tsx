@@ -19,7 +19,7 @@ import { IconPlus } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { GuardedMenuItem } from '../../components/GuardedMenuItem.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { runBulk } from '../../lib/bulk.ts';
+import { runBulk } from '../../api/index.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { HistoryDrawer, mayReadHistory, type HistoryTarget } from '../../components/HistorySection.tsx';
 import { useReturnFocus } from '../../lib/focusReturn.ts';
