@@ -41,18 +41,18 @@ export const MEMBER_SELF_TARGET: Target<UserRow> = {
   },
 };
 
-/** Wire property → column, and the name history and webhooks use for it. */
-const FIELDS: readonly [keyof UpdateUserParams, ProfileColumn, string][] = [
-  ['fullName', 'full_name', 'fullName'],
-  ['firstName', 'first_name', 'firstName'],
-  ['lastName', 'last_name', 'lastName'],
-  ['description', 'description', 'description'],
-  ['tags', 'tags', 'tags'],
-  ['access', 'access', 'access'],
-  ['culture', 'culture', 'culture'],
-  ['region', 'region', 'region'],
-  ['units', 'units', 'units'],
-  ['preferredView', 'preferred_view', 'preferredView'],
+/** Wire property → column; history and webhooks name a field by its wire property. */
+const FIELDS: readonly [keyof UpdateUserParams, ProfileColumn][] = [
+  ['fullName', 'full_name'],
+  ['firstName', 'first_name'],
+  ['lastName', 'last_name'],
+  ['description', 'description'],
+  ['tags', 'tags'],
+  ['access', 'access'],
+  ['culture', 'culture'],
+  ['region', 'region'],
+  ['units', 'units'],
+  ['preferredView', 'preferred_view'],
 ];
 
 /** An empty culture, region or description clears it; preferredView=null clears the view. */
@@ -86,13 +86,13 @@ export async function updateMember(ctx: PortalContext, caller: Caller, member: U
     const values: Partial<Record<ProfileColumn, unknown>> = {};
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
-    for (const [field, column, name] of FIELDS) {
+    for (const [field, column] of FIELDS) {
       if (params[field] === undefined) continue;
       const value = columnValue(field, params[field]);
       if (same(target[column], value)) continue;
       values[column] = value;
-      before[name] = target[column] ?? null;
-      after[name] = value;
+      before[field] = target[column] ?? null;
+      after[field] = value;
     }
     if (passwordHash !== undefined) {
       await setUserPassword(q, target.id, passwordHash, now);
