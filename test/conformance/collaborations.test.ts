@@ -4,7 +4,8 @@
  */
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -14,9 +15,7 @@ let partner: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, partner] = await Promise.all(
-    ['admin', 'partner_admin'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
-  );
+  [admin, partner] = await signInDemo(portal, 'admin', 'partner_admin');
 });
 afterAll(() => svc.close());
 

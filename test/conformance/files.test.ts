@@ -19,7 +19,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskScheduler } from '../../src/server/jobs/scheduler.ts';
 import { scaleOutInstances } from '../support/scaleOut.ts';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { signInDemo } from '../support/rest-js.ts';
 import { zip } from '../support/zip.ts';
 
 let svc: TestService;
@@ -34,7 +35,7 @@ const EVERY_INSTANCE = Math.max(2, scaleOutInstances());
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [user1, admin] = await Promise.all(['user1', 'admin'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
+  [user1, admin] = await signInDemo(portal, 'user1', 'admin');
   token = await svc.tokenFor('user1');
 });
 afterAll(() => svc.close());

@@ -24,7 +24,7 @@ import {
 import { ArcGISIdentityManager, ArcGISRequestError } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
-import { rejection } from '../support/rest-js.ts';
+import { rejection, signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -45,9 +45,7 @@ beforeAll(async () => {
     );
   }
   portal = await svc.listen();
-  [admin, user1, partner] = await Promise.all(
-    ['admin', 'user1', 'partner_admin'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
-  );
+  [admin, user1, partner] = await signInDemo(portal, 'admin', 'user1', 'partner_admin');
 });
 afterAll(() => svc.close());
 

@@ -24,7 +24,8 @@ import {
 import { ArcGISIdentityManager, ArcGISRequestError } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertItem } from '../../src/server/areas/items/manage.test-support.ts';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -36,9 +37,7 @@ const word = `Conf${randomUUID().slice(0, 8)}`;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, user1, publisher] = await Promise.all(
-    ['admin', 'user1', 'publisher1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
-  );
+  [admin, user1, publisher] = await signInDemo(portal, 'admin', 'user1', 'publisher1');
 });
 afterAll(() => svc.close());
 

@@ -7,8 +7,8 @@ import { getUser, searchUsers, updateUser } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertMember } from '../support/members.ts';
-import { rejection } from '../support/rest-js.ts';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection, signInDemo } from '../support/rest-js.ts';
+import { startService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
 let portal: string;
@@ -18,8 +18,7 @@ let user1: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  admin = await ArcGISIdentityManager.signIn({ username: 'admin', password: DEMO_PASSWORD, portal });
-  user1 = await ArcGISIdentityManager.signIn({ username: 'user1', password: DEMO_PASSWORD, portal });
+  [admin, user1] = await signInDemo(portal, 'admin', 'user1');
 });
 afterAll(() => svc.close());
 

@@ -7,8 +7,8 @@ import { reassignItem } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertItem } from '../../src/server/areas/items/manage.test-support.ts';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
-import { rejection } from '../support/rest-js.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { rejection, signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -18,9 +18,7 @@ let publisher: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, publisher] = await Promise.all(
-    ['admin', 'publisher1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
-  );
+  [admin, publisher] = await signInDemo(portal, 'admin', 'publisher1');
 });
 afterAll(() => svc.close());
 

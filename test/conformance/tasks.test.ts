@@ -7,7 +7,8 @@
  */
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -17,7 +18,7 @@ let user1: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, user1] = await Promise.all(['admin', 'user1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
+  [admin, user1] = await signInDemo(portal, 'admin', 'user1');
 });
 afterAll(() => svc.close());
 

@@ -6,8 +6,8 @@
  */
 import { ArcGISIdentityManager, ArcGISRequestError, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
-import { rejection } from '../support/rest-js.ts';
+import { startService, type TestService } from '../support/service.ts';
+import { rejection, signInDemo } from '../support/rest-js.ts';
 
 let svc: TestService;
 let portal: string;
@@ -18,7 +18,7 @@ let hooks: string;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, user1] = await Promise.all(['admin', 'user1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
+  [admin, user1] = await signInDemo(portal, 'admin', 'user1');
   hooks = `${portal}/portals/${svc.orgId}/webhooks`;
 });
 afterAll(() => svc.close());

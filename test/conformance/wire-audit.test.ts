@@ -11,8 +11,8 @@ import { createItem, getItem } from '@esri/arcgis-rest-portal';
 import { ArcGISIdentityManager, request } from '@esri/arcgis-rest-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWebhookDispatch } from '../../src/server/jobs/webhooks/dispatcher.ts';
-import { rejection } from '../support/rest-js.ts';
-import { DEMO_PASSWORD, startService, type TestService } from '../support/service.ts';
+import { rejection, signInDemo } from '../support/rest-js.ts';
+import { startService, type TestService } from '../support/service.ts';
 
 let svc: TestService;
 let portal: string;
@@ -22,9 +22,7 @@ let publisher: ArcGISIdentityManager;
 beforeAll(async () => {
   svc = await startService();
   portal = await svc.listen();
-  [admin, publisher] = await Promise.all(
-    ['admin', 'publisher1'].map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })),
-  );
+  [admin, publisher] = await signInDemo(portal, 'admin', 'publisher1');
 });
 afterAll(() => svc.close());
 

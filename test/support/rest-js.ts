@@ -1,5 +1,6 @@
 /** Helpers for the conformance suite, which drives the service with Esri's own client. */
-import type { ArcGISRequestError } from '@esri/arcgis-rest-request';
+import { ArcGISIdentityManager, type ArcGISRequestError } from '@esri/arcgis-rest-request';
+import { DEMO_PASSWORD } from './service.ts';
 
 /** The portal's error envelope as rest-js keeps it on a rejection. */
 export type PortalRequestError = ArcGISRequestError & {
@@ -14,4 +15,9 @@ export async function rejection(p: Promise<unknown>): Promise<PortalRequestError
     return err as PortalRequestError;
   }
   throw new Error('expected the call to fail');
+}
+
+/** Demo accounts signed in with rest-js's identity manager, at once, in the order named. */
+export function signInDemo(portal: string, ...usernames: string[]): Promise<ArcGISIdentityManager[]> {
+  return Promise.all(usernames.map((username) => ArcGISIdentityManager.signIn({ username, password: DEMO_PASSWORD, portal })));
 }
