@@ -1,13 +1,32 @@
-/** Members: read, list, search, create, change role. */
+/** Members: read, list, search, create, change role and user type, disable, enable, delete. */
+import { inBatches, type BatchOptions, type BatchOutcome } from './batches.ts';
 import { request, type RequestOptions } from './request.ts';
 import type { CreateUserParams, PageEnvelope, PagingParams, PortalUser, SortOrder } from './types.ts';
 
 type ReadOptions = Pick<RequestOptions, 'signal'>;
 
-export const MEMBER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'role'] as const;
+/**
+ * The documented sort fields, then this portal's two (`userlicensetype`, `status`): a portal without
+ * the local extras is not asked to sort by those.
+ */
+export const MEMBER_SORT_FIELDS = ['username', 'fullname', 'created', 'lastlogin', 'role', 'userlicensetype', 'status'] as const;
 export type MemberSortField = (typeof MEMBER_SORT_FIELDS)[number];
+export const LOCAL_MEMBER_SORT_FIELDS: readonly MemberSortField[] = ['userlicensetype', 'status'];
 
-export interface ListMembersParams extends PagingParams {
+/**
+ * This portal's member filters (local parameters, dropped by portals without the extras): status,
+ * one user type, and last sign-in and creation dates as epoch ms, each bound exclusive.
+ */
+export interface MemberFilterParams {
+  disabled?: boolean;
+  userLicenseType?: string;
+  lastLoginBefore?: number;
+  lastLoginAfter?: number;
+  createdBefore?: number;
+  createdAfter?: number;
+}
+
+export interface ListMembersParams extends PagingParams, MemberFilterParams {
   sortField?: MemberSortField;
   sortOrder?: SortOrder;
   /** A base role (org_admin, org_publisher, org_user) or a custom role id. */
@@ -103,6 +122,68 @@ export async function createUser(params: CreateUserParams): Promise<{ status: st
  */
 export function updateUserRole(orgId: string, params: { username: string; role: string }): Promise<{ success: boolean }> {
   return request<{ success: boolean }>(`portals/${seg(orgId)}/updateUserRole`, { user: params.username, role: params.role }, { method: 'POST' });
+}
+
+/** One member's outcome in Update User License Type's answer (`error` is this portal's extra: ArcGIS answers only the status). */
+export interface LicenseTypeResult {
+  username: string;
+  status: boolean;
+  error?: { code: number; message: string };
+}
+
+/** Names in one updateUserLicenseType request: the portal takes at most 100. */
+export const USERS_PER_LICENSE_REQUEST = 100;
+
+/**
+ * `POST portals/<orgId>/updateUserLicenseType` ("Update User License Type"): `users` comma-separated,
+ * `userLicenseType` the new type → `{results:[{username, status}]}`.
+ */
+export function updateUserLicenseType(orgId: string, users: readonly string[], userLicenseType: string): Promise<{ results: LicenseTypeResult[] }> {
+  return request<{ results: LicenseTypeResult[] }>(
+    `portals/${seg(orgId)}/updateUserLicenseType`,
+    { users: users.join(','), userLicenseType },
+    { method: 'POST' },
+  );
+}
+
+/** updateUserLicenseType for any number of names, 100 a request; an outcome per request. */
+export function setUserLicenseTypes(
+  orgId: string,
+  names: readonly string[],
+  userLicenseType: string,
+  options: BatchOptions = {},
+): Promise<BatchOutcome<string, { results: LicenseTypeResult[] }>[]> {
+  return inBatches(names, USERS_PER_LICENSE_REQUEST, (batch) => updateUserLicenseType(orgId, batch, userLicenseType), options);
+}
+
+/**
+ * `POST community/users/<user>/delete` ("Delete User"): refused while the member owns items or
+ * groups, with the portal's reason; one member a request, so each refusal keeps its own words.
+ */
+export function deleteUser(username: string): Promise<{ success: boolean; username: string }> {
+  return request<{ success: boolean; username: string }>(`community/users/${seg(username)}/delete`, {}, { method: 'POST' });
+}
+
+/** The most members one list request answers. */
+const LIST_PAGE = 100;
+
+/**
+ * Every member matching `params` (filters and sort), read a page of 100 after another: the members a
+ * bulk action on "all matching" works on, with their role and user type for its preview.
+ */
+export async function listAllMembers(
+  orgId: string,
+  params: Omit<ListMembersParams, 'start' | 'num'>,
+  { signal, onProgress }: ReadOptions & { onProgress?: (read: number, total: number) => void } = {},
+): Promise<PortalUser[]> {
+  const all: PortalUser[] = [];
+  for (let start = 1; start > 0;) {
+    const page = await listMembers(orgId, { ...params, start, num: LIST_PAGE }, { signal });
+    all.push(...page.users);
+    onProgress?.(all.length, page.total);
+    start = page.users.length ? page.nextStart : -1;
+  }
+  return all;
 }
 
 /**

@@ -13,6 +13,7 @@ export const userKeys = {
   members: (orgId: string) => ['members', orgId] as const,
   memberList: (orgId: string, params: ListMembersParams) => ['members', orgId, 'list', params] as const,
   memberPicker: (orgId: string, q: string, num: number) => ['members', orgId, 'picker', q, num] as const,
+  memberCount: (orgId: string, params: ListMembersParams) => ['members', orgId, 'count', params] as const,
 };
 
 export const userQuery = (username: string) =>
@@ -35,4 +36,15 @@ export const memberPickerQuery = (orgId: string, q: string, num: number) =>
     queryKey: userKeys.memberPicker(orgId, q, num),
     queryFn: ({ signal }) => listMembers(orgId, { q: q || undefined, num, sortField: 'fullname' }, { signal }),
     placeholderData: keepPreviousData,
+  });
+
+/**
+ * How many members match `params`: the exact total of a list asked for no rows (`num=0`), the
+ * cheapest question the portal answers (the Members page counts each user type this way).
+ */
+export const memberCountQuery = (orgId: string, params: ListMembersParams) =>
+  queryOptions({
+    queryKey: userKeys.memberCount(orgId, params),
+    queryFn: ({ signal }) => listMembers(orgId, { ...params, start: 1, num: 0 }, { signal }).then((page) => page.total),
+    staleTime: 30_000,
   });

@@ -1,14 +1,16 @@
-/** Route module: the Members area — the list, and transferring a member's content. */
+/** Route module: the Members area — the list, one member, and transferring a member's content. */
 import { Route, Routes } from 'react-router';
 import MembersPage from '../../features/members/MembersPage.tsx';
 import TransferPage from '../../features/transfer/TransferPage.tsx';
 import { NotFound } from '../NavPage.tsx';
+import MemberRoute from './member.tsx';
 
 export default function MembersRoutes() {
   return (
     <Routes>
       <Route index element={<MembersPage />} />
       <Route path="transfer" element={<TransferPage />} />
+      <Route path=":username" element={<MemberRoute />} />
       <Route path="*" element={<NotFound />} />
     </Routes>
   );

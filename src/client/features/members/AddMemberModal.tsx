@@ -3,13 +3,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { RoleRecord } from '../../api/index.ts';
 import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { LICENSE_SELECT_DATA } from '../../lib/licenses.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { pairRefusal } from './compatibility.ts';
 import { useAddMember } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
@@ -48,8 +49,14 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
   const { cancel, close, onDirtyChange } = useFormDialog(opened, reset);
   useReportDirty(isDirty, onDirtyChange);
 
+  // The user type decides which roles are offered (src/shared/userTypes.ts); a role chosen before
+  // the user type changed is refused beside the role, and not sent.
+  const [role, userType] = useWatch({ control: form.control, name: ['role', 'userLicenseTypeId'] });
+  const pairError = role ? pairRefusal(userType, role, customRoles) : null;
+
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
+    if (pairError) return form.setFocus('role');
     addMember.mutate(values, {
       onSuccess: (result) => {
         notifications.show({ color: 'green', title: 'Member added', message: `${result.username} is now a member of the organization.` });
@@ -105,8 +112,8 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
               label="Role"
               required
               allowDeselect={false}
-              data={toSelectData(roleChoices(user, customRoles))}
-              error={err('role')}
+              data={toSelectData(roleChoices(user, customRoles, userType))}
+              error={err('role') ?? pairError ?? undefined}
             />
             <Controller
               control={form.control}

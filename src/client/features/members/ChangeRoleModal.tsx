@@ -9,6 +9,7 @@ import { IconAlert } from '../../components/icons.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { isBaseRole, roleLabel } from '../../lib/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { userLicenseTypeLabel } from '../../../shared/userTypes.ts';
 import { useChangeRole } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
@@ -61,7 +62,7 @@ function ChangeRoleForm({
   const roleError = form.formState.errors.role?.message;
   useReportDirty(form.formState.isDirty, onDirtyChange);
   const known = customRoles ?? [];
-  const choices = roleChoices(user, customRoles);
+  const choices = roleChoices(user, customRoles, member.userLicenseTypeId);
   if (!choices.some((g) => g.items.some((i) => i.value === current))) {
     // A custom role the roles list did not include (e.g. the list could not be read).
     choices.push({ group: 'Current role', items: [{ value: current, label: roleLabel(member, known) }] });
@@ -86,7 +87,7 @@ function ChangeRoleForm({
     <form onSubmit={onSubmit} noValidate aria-label="Change role">
       <Stack gap="md">
         <Text size="sm">
-          Current role: <strong>{roleLabel(member, known)}</strong>
+          Current role: <strong>{roleLabel(member, known)}</strong> · user type <strong>{userLicenseTypeLabel(member.userLicenseTypeId)}</strong>
         </Text>
         {formError ? (
           <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not changed" role="alert">

@@ -1,7 +1,9 @@
 /** Adding members and changing roles; each mutation declares what it makes stale. */
 import { useMutation } from '@tanstack/react-query';
-import { createUser, setMemberDisabled, unlockSignIn, updateUserRole } from '../../api/index.ts';
-import { runBulk } from '../../api/index.ts';
+import { createUser, setMemberDisabled, unlockSignIn, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
+import { groupKeys } from '../../api/queries/groups.ts';
+import { runBulkAction, type OnProgress } from './bulk/run.ts';
+import type { BulkAction } from './bulk/plan.ts';
 import type { AddMemberValues } from './schemas.ts';
 import { userKeys } from '../../api/queries/users.ts';
 import { roleKeys } from '../../api/queries/roles.ts';
@@ -29,29 +31,44 @@ export function useChangeRole(orgId: string, selfUsername: string) {
   });
 }
 
-export interface AssignRoleInput {
+export interface BulkMembersInput {
+  action: BulkAction;
   usernames: readonly string[];
-  role: string;
-  onProgress?: (done: number, total: number) => void;
+  onProgress: OnProgress;
 }
 
 /**
- * One role for several members: updateUserRole per member, a few at a time, every outcome kept
- * (one refusal never stops the others).
+ * A bulk action on members (bulk/run.ts): every outcome kept, one refusal never stops the others.
+ * Lists, role member counts, group memberships and histories change with it.
  */
-export function useAssignRole(orgId: string, selfUsername: string) {
+export function useBulkMembers(orgId: string, selfUsername: string) {
   return useMutation({
-    mutationFn: ({ usernames, role, onProgress }: AssignRoleInput) =>
-      runBulk(usernames, (username) => updateUserRole(orgId, { username, role }), { concurrency: 4, onProgress }),
+    mutationFn: ({ action, usernames, onProgress }: BulkMembersInput) => runBulkAction(orgId, action, usernames, onProgress),
     meta: {
-      invalidates: (vars: AssignRoleInput) => [
+      invalidates: (vars: BulkMembersInput) => [
         userKeys.members(orgId),
-        // Member counts of roles.
         roleKeys.all(orgId),
+        historyKeys.all,
+        vars.action.kind === 'groups' ? groupKeys.all : undefined,
+        vars.action.kind === 'delete' ? portalKeys.all : undefined,
+        ...vars.usernames.map((u) => userKeys.one(u)),
         vars.usernames.includes(selfUsername) ? userKeys.self : undefined,
       ],
       invalidatesOnError: true,
     },
+  });
+}
+
+/** One member's user type (updateUserLicenseType with one name): the portal says why it refuses. */
+export function useChangeUserType(orgId: string) {
+  return useMutation({
+    mutationFn: async (vars: { username: string; userLicenseType: string }) => {
+      const { results } = await updateUserLicenseType(orgId, [vars.username], vars.userLicenseType);
+      const r = results.find((x) => x.username.toLowerCase() === vars.username.toLowerCase());
+      if (!r?.status) throw new Error(r?.error?.message ?? 'The portal did not change the user type.');
+      return r;
+    },
+    meta: { invalidates: (vars: { username: string }) => [userKeys.members(orgId), userKeys.one(vars.username), historyKeys.all] },
   });
 }
 
@@ -67,6 +84,6 @@ export function useUnlockSignIn() {
 export function useSetMemberDisabled(orgId: string) {
   return useMutation({
     mutationFn: (vars: { username: string; disabled: boolean }) => setMemberDisabled(vars.username, vars.disabled),
-    meta: { invalidates: [userKeys.members(orgId), historyKeys.all] },
+    meta: { invalidates: (vars: { username: string }) => [userKeys.members(orgId), userKeys.one(vars.username), historyKeys.all] },
   });
 }

@@ -52,3 +52,32 @@ export function disableMemberPermission(
     administrator: `${verb} an administrator`,
   });
 }
+
+/** Changing user types at all (portals/<orgId>/updateUserLicenseType). */
+export function changeUserTypesPermission(user: Member): Permission {
+  return can(user, 'updateUserLicenseType', undefined, "change members' user types");
+}
+
+/** Disabling and enabling members at all (community/users/<user>/disable|enable). */
+export function disableMembersPermission(user: Member): Permission {
+  return can(user, 'disableUser', undefined, 'disable or enable members');
+}
+
+/** Deleting members at all (community/users/<user>/delete). */
+export function deleteMembersPermission(user: Member): Permission {
+  return can(user, 'deleteUser', undefined, 'delete members');
+}
+
+/** Deleting this member: not one's own account; an administrator's only by a default administrator. */
+export function deleteMemberPermission(user: Member & { username: string }, member: { username: string; role: string; roleId?: string | null }): Permission {
+  return can(user, 'deleteUser', member, {
+    action: 'delete members',
+    ownAccount: 'You cannot delete your own account.',
+    administrator: 'delete an administrator',
+  });
+}
+
+/** Adding members to groups they do not manage (community/groups/<id>/addUsers on another's group). */
+export function addToGroupsPermission(user: Member): Permission {
+  return can(user, 'addGroupUsers', undefined, 'add members to groups');
+}

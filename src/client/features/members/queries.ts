@@ -1,18 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { ListMembersParams } from '../../api/index.ts';
 import { orgRolesQuery } from '../../api/queries/roles.ts';
 import { memberListQuery } from '../../api/queries/users.ts';
-import type { MemberListState } from './schemas.ts';
 
-/** One page of the organization's members: the list's state as listing parameters. */
-export const membersQuery = (orgId: string, list: MemberListState) =>
-  memberListQuery(orgId, {
-    start: list.start,
-    num: list.num,
-    sortField: list.sortField,
-    sortOrder: list.sortOrder,
-    q: list.q || undefined,
-    role: list.role || undefined,
-  });
+/** One page of the organization's members: the list's filters and sort, and the page. */
+export const membersQuery = (orgId: string, filters: Omit<ListMembersParams, 'start' | 'num'>, start: number, num: number) =>
+  memberListQuery(orgId, { ...filters, start, num });
 
 /**
  * The organization's custom roles. Optional: when the portal refuses or lacks the operation the

@@ -1,6 +1,6 @@
 /** Members forms and the list's address state, as zod schemas. */
 import { z } from 'zod';
-import { createUserParams, roleParam } from '../../../shared/contract/users.ts';
+import { createUserParams, roleParam, USER_LICENSE_TYPES } from '../../../shared/contract/users.ts';
 import { MEMBER_SORT_FIELDS } from '../../api/index.ts';
 
 /** "Add member": exactly what createUser accepts (same username and password rules as the service). */
@@ -16,7 +16,13 @@ export type ChangeRoleValues = z.output<typeof changeRoleSchema>;
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 
-/** The member list's state lives in the address (so it survives reloads and sign-in round trips). */
+const isoDay = z
+  .string()
+  .trim()
+  .regex(/^(\d{4}-\d{2}-\d{2})?$/)
+  .catch('');
+
+/** The member list's state lives in the address (so it survives reloads, can be shared, and outlives sign-in round trips). */
 export const memberListSchema = z.object({
   start: z.coerce.number().int().min(1).catch(1),
   num: z.coerce.number().int().min(1).max(100).catch(10),
@@ -24,27 +30,46 @@ export const memberListSchema = z.object({
   sortOrder: z.enum(['asc', 'desc']).catch('asc'),
   q: z.string().trim().max(256).catch(''),
   role: z.string().trim().max(64).catch(''),
+  status: z.enum(['', 'active', 'disabled']).catch(''),
+  userType: z.enum(['', ...USER_LICENSE_TYPES]).catch(''),
+  /** Days (YYYY-MM-DD, UTC): last sign-in before the day began, or after it ended; the same for creation. */
+  lastLoginBefore: isoDay,
+  lastLoginAfter: isoDay,
+  createdBefore: isoDay,
+  createdAfter: isoDay,
 });
 export type MemberListState = z.output<typeof memberListSchema>;
 
-const DEFAULTS: MemberListState = { start: 1, num: 10, sortField: 'username', sortOrder: 'asc', q: '', role: '' };
+export const MEMBER_LIST_DEFAULTS: MemberListState = {
+  start: 1,
+  num: 10,
+  sortField: 'username',
+  sortOrder: 'asc',
+  q: '',
+  role: '',
+  status: '',
+  userType: '',
+  lastLoginBefore: '',
+  lastLoginAfter: '',
+  createdBefore: '',
+  createdAfter: '',
+};
+const KEYS = Object.keys(MEMBER_LIST_DEFAULTS) as (keyof MemberListState)[];
+
+/** The filters only this portal's extras answer (the others are documented parameters). */
+export const LOCAL_FILTER_KEYS = ['status', 'userType', 'lastLoginBefore', 'lastLoginAfter', 'createdBefore', 'createdAfter'] as const;
 
 export function parseMemberList(params: URLSearchParams): MemberListState {
-  return memberListSchema.parse({
-    start: params.get('start') ?? undefined,
-    num: params.get('num') ?? undefined,
-    sortField: params.get('sortField') ?? undefined,
-    sortOrder: params.get('sortOrder') ?? undefined,
-    q: params.get('q') ?? undefined,
-    role: params.get('role') ?? undefined,
-  });
+  return memberListSchema.parse(Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? undefined])));
 }
 
 /** Only what differs from the defaults goes into the address. */
 export function memberListToParams(state: MemberListState): URLSearchParams {
   const out = new URLSearchParams();
-  for (const key of Object.keys(DEFAULTS) as (keyof MemberListState)[]) {
-    if (state[key] !== DEFAULTS[key]) out.set(key, String(state[key]));
-  }
+  for (const key of KEYS) if (state[key] !== MEMBER_LIST_DEFAULTS[key]) out.set(key, String(state[key]));
   return out;
 }
+
+/** "Change user type": one of the documented user types. */
+export const changeUserTypeSchema = z.object({ userLicenseType: z.enum(USER_LICENSE_TYPES, 'pick a user type') });
+export type ChangeUserTypeValues = z.output<typeof changeUserTypeSchema>;

@@ -1,0 +1,63 @@
+/** A bulk action's results: one row per member — done, skipped (and why) or refused with the portal's reason. */
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { BulkResultTable, type BulkResultRow } from '../../../components/Bulk.tsx';
+import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { IconRefresh } from '../../../components/icons.tsx';
+import { BULK_TITLES, type BulkKind, type PlanRow } from './plan.ts';
+import type { MemberOutcome } from './run.ts';
+
+export interface BulkResultsProps {
+  kind: BulkKind;
+  plan: readonly PlanRow[];
+  outcomes: ReadonlyMap<string, MemberOutcome>;
+  onRetry: (failed: string[]) => void;
+  onDone: () => void;
+}
+
+export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResultsProps) {
+  // Sent and refused: worth another try. Skipped ones were never sent, for the reason the preview gave.
+  const failed = plan.filter((r) => !r.skip && outcomes.get(r.member.username)?.ok === false).map((r) => r.member.username);
+  const rows: BulkResultRow[] = plan.map(({ member: m, skip }) => {
+    const outcome = outcomes.get(m.username);
+    const detail = skip ? `Skipped: ${skip}` : (outcome?.detail ?? 'Not sent');
+    return {
+      key: m.username,
+      spoken: m.username,
+      name: (
+        <Text size="sm">
+          {m.fullName || m.username}{' '}
+          <Text span size="xs" c="dimmed" ff="monospace">
+            {m.username}
+          </Text>
+        </Text>
+      ),
+      ok: !skip && outcome?.ok === true,
+      detail:
+        // A member the portal would not delete: what they own is dealt with from their page.
+        kind === 'delete' && !skip && outcome && !outcome.ok ? (
+          <>
+            {detail}{' '}
+            <Anchor component={Link} to={`/members/${encodeURIComponent(m.username)}`} size="xs">
+              Open the member page of {m.username}
+            </Anchor>
+          </>
+        ) : (
+          detail
+        ),
+    };
+  });
+  return (
+    <Stack gap="md">
+      <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
+      <DialogFooter>
+        {failed.length ? (
+          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => onRetry(failed)}>
+            Retry failed ({failed.length})
+          </Button>
+        ) : null}
+        <Button onClick={onDone}>Done</Button>
+      </DialogFooter>
+    </Stack>
+  );
+}

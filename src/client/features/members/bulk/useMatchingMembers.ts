@@ -1,0 +1,27 @@
+/**
+ * The members a bulk action works on: the rows ticked, or every member matching the list's filters
+ * (read a page of 100 after another, with how far it has read — the preview needs each one's role,
+ * user type and status).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { listAllMembers, type ListMembersParams, type PortalUser } from '../../../api/index.ts';
+import { userKeys } from '../../../api/queries/users.ts';
+
+export type BulkTarget =
+  { kind: 'rows'; members: readonly PortalUser[] } | { kind: 'matching'; filters: Omit<ListMembersParams, 'start' | 'num'>; total: number };
+
+export function useMatchingMembers(orgId: string, target: BulkTarget) {
+  const [read, setRead] = useState({ done: 0, total: target.kind === 'matching' ? target.total : 0 });
+  const matching = useQuery({
+    queryKey: [...userKeys.members(orgId), 'all', target.kind === 'matching' ? target.filters : null],
+    queryFn: ({ signal }) =>
+      target.kind === 'matching' ? listAllMembers(orgId, target.filters, { signal, onProgress: (done, total) => setRead({ done, total }) }) : [],
+    enabled: target.kind === 'matching',
+    // Read afresh for every bulk action: the preview must be of the members as they are now.
+    gcTime: 0,
+    staleTime: 0,
+  });
+  if (target.kind === 'rows') return { members: target.members, read: null, error: null, retry: () => {} };
+  return { members: matching.data, read, error: matching.error, retry: () => void matching.refetch() };
+}
