@@ -33,6 +33,7 @@ import { historyRoutes } from './areas/history/routes.ts';
 import { proxyRoutes } from './areas/proxy/routes.ts';
 import { reassignRoutes } from './areas/reassign/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
+import { resourceRoutes } from './areas/resources/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { taskRoutes } from './areas/tasks/routes.ts';
@@ -123,6 +124,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  resourceRoutes(app);
   dependencyRoutes(app);
   installStartupIndexing(app);
   taskRoutes(app);

@@ -123,6 +123,12 @@ const app = async () => {
   const itemId = await item('Application', '');
   return (await asAdmin('oauth2/registerApp', { itemId, appType: 'browser', redirect_uris: JSON.stringify(['http://127.0.0.1:5999/cb']) })).client_id as string;
 };
+/** A private item of the administrator holding the resource config/app.json. */
+const resourceItem = async () => {
+  const id = await item();
+  await asAdmin(`content/users/admin/items/${id}/addResources`, { text: '{"a":1}', fileName: 'app.json', resourcesPrefix: 'config' });
+  return id;
+};
 const member = async () => {
   const username = `target.${uid()}`;
   await insertMember(svc.db, username, svc.orgId);
@@ -180,6 +186,21 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/items/:itemId/relatedItems': async () => ({
     url: `${REST}/content/items/${await item()}/relatedItems`,
     params: { relationshipType: 'Map2Service' },
+  }),
+  // Item resources: the administrator's private item with one resource (inherit access).
+  'content/items/:itemId/resources': async () => ({ url: `${REST}/content/items/${await resourceItem()}/resources`, shown: (b) => b.total === 1 }),
+  'content/items/:itemId/resources/*': async () => ({ url: `${REST}/content/items/${await resourceItem()}/resources/config/app.json` }),
+  'content/users/:username/items/:itemId/addResources': async () => ({
+    url: `${ITEM(await item())}/addResources`,
+    params: { text: '{}', fileName: 'planted.json' },
+  }),
+  'content/users/:username/items/:itemId/updateResources': async () => ({
+    url: `${ITEM(await resourceItem())}/updateResources`,
+    params: { text: '{"changed":true}', fileName: 'app.json', resourcesPrefix: 'config' },
+  }),
+  'content/users/:username/items/:itemId/removeResources': async () => ({
+    url: `${ITEM(await resourceItem())}/removeResources`,
+    params: { deleteAll: 'true' },
   }),
   'content/users/:username': async () => {
     const id = await item();

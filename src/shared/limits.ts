@@ -131,4 +131,15 @@ export const LIMITS = {
    * compares with the previous data to record swapped references in history.
    */
   referenceParseOnThreadBytes: 256 * 1024,
+  /**
+   * Item resources (addResources, updateResources; docs/rest-operations.md "Item resources"): the
+   * documented limits of ArcGIS Online — at most 1,000 files per item, each at most 50 MB, 10 GB
+   * altogether per item. A zip unpacked with archive=true is held to the same (and to the zip
+   * guards' ratio): its files count one by one.
+   */
+  resourceBytes: 50 * 1024 * 1024,
+  resourcesPerItem: 1000,
+  resourcesBytesPerItem: 10 * 1024 * 1024 * 1024,
+  /** A resource's path (prefix and file name), in characters. */
+  resourcePathChars: 512,
 } as const;

@@ -15,6 +15,7 @@ import { OAUTH_OPERATIONS } from './oauth.ts';
 import { PORTAL_OPERATIONS } from './portals.ts';
 import { REASSIGN_OPERATIONS } from './reassign.ts';
 import { RELATIONSHIP_OPERATIONS } from './relationships.ts';
+import { RESOURCE_OPERATIONS } from './resources.ts';
 import { ROLE_OPERATIONS } from './roles.ts';
 import { SESSION_OPERATIONS } from './session.ts';
 import { TASK_OPERATIONS } from './tasks.ts';
@@ -36,6 +37,7 @@ export const OPERATION_TABLES = {
   portals: PORTAL_OPERATIONS,
   reassign: REASSIGN_OPERATIONS,
   relationships: RELATIONSHIP_OPERATIONS,
+  resources: RESOURCE_OPERATIONS,
   roles: ROLE_OPERATIONS,
   session: SESSION_OPERATIONS,
   tasks: TASK_OPERATIONS,
@@ -56,6 +58,7 @@ export const OPERATIONS = {
   ...PORTAL_OPERATIONS,
   ...REASSIGN_OPERATIONS,
   ...RELATIONSHIP_OPERATIONS,
+  ...RESOURCE_OPERATIONS,
   ...ROLE_OPERATIONS,
   ...SESSION_OPERATIONS,
   ...TASK_OPERATIONS,

@@ -73,7 +73,8 @@ export function toItem(row: ListedItemRow): Item {
     url: row.url,
     proxyFilter: null,
     access: row.access === 'private' && row.group_ids.length ? 'shared' : row.access,
-    size: row.size,
+    // Resources count toward the item's size (Add Resources: "The item size is updated to include the size of added resource files").
+    size: Number(row.size) + Number(row.resources_size ?? 0),
     appCategories: row.app_categories,
     industries: row.industries,
     languages: row.languages,

@@ -143,7 +143,8 @@ export async function deleteItemRow(q: Queryable, id: string): Promise<string[]>
   const keys = await q.query<{ key: string }>(
     `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
      UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
-     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1`,
+     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
+     UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
     [id],
   );
   await q.query('DELETE FROM items WHERE id = $1', [id]);

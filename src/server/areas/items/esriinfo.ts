@@ -75,21 +75,48 @@ async function openZip(path: string): Promise<yauzl.ZipFile> {
 /** yauzl's refusals of a file name (absolute, `..`, backslash): the archive is unsafe, not merely unreadable. */
 const UNSAFE_NAME = /invalid relative path|absolute path|invalid characters in fileName|strictFileNames/i;
 
+/** What an archive may inflate to: entries, bytes altogether and per file, and the ratio per entry. */
+export interface ZipLimits {
+  maxEntries: number;
+  maxTotalBytes: number;
+  maxRatio: number;
+  /** Inflated bytes of any one file (none: only the total bounds it). */
+  maxEntryBytes?: number;
+}
+
+/** A file of an archive, written to the blob store under `key`. */
+export interface ExtractedFile {
+  path: string;
+  key: string;
+  size: number;
+}
+
 /**
- * Extracts esriinfo/ of the zip at `zipPath` into the blob store and item_info_files (inside the
- * caller's transaction). Not a readable zip → nothing extracted. An unsafe archive → UnsafeArchive
- * (400), and nothing kept.
+ * Writes the files of the zip at `zipPath` under `folder` (a prefix such as `esriinfo/`, matched in
+ * any case; '' for every file) into the blob store, each at its path below the folder, within
+ * `limits`. The file at `keepText` (lower-case path) is also answered as text when it is at most
+ * `maxKeptBytes`. Not a readable zip → null. An unsafe archive → UnsafeArchive (400), and no file
+ * is kept. Item packages (esriinfo) and item resources (addResources archive=true) both read
+ * archives through here.
  */
-export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: string, zipPath: string): Promise<ExtractResult> {
+export async function extractZipFiles(
+  ctx: PortalContext,
+  zipPath: string,
+  folder: string,
+  limits: ZipLimits,
+  keep?: { path: string; maxBytes: number },
+): Promise<{ files: ExtractedFile[]; keptText?: string } | null> {
   let zip: yauzl.ZipFile;
   try {
     zip = await openZip(zipPath);
   } catch (err) {
     if (UNSAFE_NAME.test((err as Error).message)) throw new UnsafeArchive((err as Error).message);
-    return { files: [], card: {} };
+    return null;
   }
-  const written: { path: string; key: string; size: number }[] = [];
-  let cardXml: string | undefined;
+  const written: ExtractedFile[] = [];
+  const prefix = folder.toLowerCase();
+  const where = folder ? folder.replace(/\/$/, '') : 'the archive';
+  let keptText: string | undefined;
   let entries = 0;
   let total = 0;
   try {
@@ -102,30 +129,37 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
       zip.on('end', () => resolve());
       zip.on('entry', (entry: yauzl.Entry) => {
         const name = entry.fileName;
-        if (!/^esriinfo\//i.test(name)) return zip.readEntry();
-        if (++entries > ESRIINFO_LIMITS.maxEntries) return fail(new UnsafeArchive(`esriinfo holds more than ${ESRIINFO_LIMITS.maxEntries} entries`));
+        if (!name.toLowerCase().startsWith(prefix)) return zip.readEntry();
+        if (++entries > limits.maxEntries) return fail(new UnsafeArchive(`${where} holds more than ${limits.maxEntries} entries`));
         if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) return fail(new UnsafeArchive(`'${name}' is a symbolic link`));
         if (name.endsWith('/')) return zip.readEntry();
-        const rel = safeRelativePath(name.slice('esriinfo/'.length));
-        if (!rel) return fail(new UnsafeArchive(`'${name}' leaves the esriinfo folder`));
+        const rel = safeRelativePath(name.slice(folder.length));
+        if (!rel) return fail(new UnsafeArchive(`'${name}' leaves ${folder ? `the ${where} folder` : 'the archive'}`));
         // The headers first …
-        if (total + entry.uncompressedSize > ESRIINFO_LIMITS.maxTotalBytes)
-          return fail(new UnsafeArchive(`esriinfo inflates to more than ${ESRIINFO_LIMITS.maxTotalBytes} bytes`));
-        if (entry.uncompressedSize > ESRIINFO_LIMITS.maxRatio * Math.max(entry.compressedSize, 1)) {
-          return fail(new UnsafeArchive(`'${name}' is compressed more than ${ESRIINFO_LIMITS.maxRatio}:1`));
+        if (total + entry.uncompressedSize > limits.maxTotalBytes)
+          return fail(new UnsafeArchive(`${where} inflates to more than ${limits.maxTotalBytes} bytes`));
+        if (limits.maxEntryBytes !== undefined && entry.uncompressedSize > limits.maxEntryBytes) {
+          return fail(new UnsafeArchive(`'${name}' inflates to more than ${limits.maxEntryBytes} bytes`));
+        }
+        if (entry.uncompressedSize > limits.maxRatio * Math.max(entry.compressedSize, 1)) {
+          return fail(new UnsafeArchive(`'${name}' is compressed more than ${limits.maxRatio}:1`));
         }
         zip.openReadStream(entry, (err, stream) => {
           if (err) return fail(err);
           // … then the bytes actually inflated.
           let seen = 0;
-          const limit = Math.min(ESRIINFO_LIMITS.maxRatio * Math.max(entry.compressedSize, 1), ESRIINFO_LIMITS.maxTotalBytes - total);
+          const limit = Math.min(
+            limits.maxRatio * Math.max(entry.compressedSize, 1),
+            limits.maxTotalBytes - total,
+            limits.maxEntryBytes ?? Number.MAX_SAFE_INTEGER,
+          );
           const chunks: Buffer[] = [];
-          const isCard = rel.toLowerCase() === 'iteminfo.xml';
+          const isKept = !!keep && rel.toLowerCase() === keep.path;
           const guard = new Transform({
             transform(chunk: Buffer, _enc, cb: TransformCallback) {
               seen += chunk.length;
               if (seen > limit) return cb(new UnsafeArchive(`'${name}' inflates beyond its limits`));
-              if (isCard && seen <= ESRIINFO_LIMITS.maxCardBytes) chunks.push(chunk);
+              if (isKept && seen <= keep.maxBytes) chunks.push(chunk);
               cb(null, chunk);
             },
           });
@@ -136,7 +170,7 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
             .then((size) => {
               total += size;
               written.push({ path: rel, key, size });
-              if (isCard && seen <= ESRIINFO_LIMITS.maxCardBytes) cardXml = Buffer.concat(chunks).toString('utf8');
+              if (isKept && seen <= keep.maxBytes) keptText = Buffer.concat(chunks).toString('utf8');
               zip.readEntry();
             })
             .catch((e: Error) => fail(e instanceof ApiError ? e : /too many bytes|too few bytes|invalid/i.test(e.message) ? new UnsafeArchive(e.message) : e));
@@ -152,6 +186,18 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
     );
     throw err;
   }
+  return { files: written, keptText };
+}
+
+/**
+ * Extracts esriinfo/ of the zip at `zipPath` into the blob store and item_info_files (inside the
+ * caller's transaction). Not a readable zip → nothing extracted. An unsafe archive → UnsafeArchive
+ * (400), and nothing kept.
+ */
+export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: string, zipPath: string): Promise<ExtractResult> {
+  const extracted = await extractZipFiles(ctx, zipPath, 'esriinfo/', ESRIINFO_LIMITS, { path: 'iteminfo.xml', maxBytes: ESRIINFO_LIMITS.maxCardBytes });
+  if (!extracted) return { files: [], card: {} };
+  const { files: written, keptText: cardXml } = extracted;
   if (!written.length) return { files: [], card: {} };
   let card: ItemCard = {};
   try {

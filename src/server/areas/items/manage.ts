@@ -297,7 +297,8 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
        UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
        UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
-       UNION ALL SELECT blob_key FROM item_thumbnail_renditions WHERE item_id = $1`,
+       UNION ALL SELECT blob_key FROM item_thumbnail_renditions WHERE item_id = $1
+       UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
       [row.id],
     );
     await q.query('DELETE FROM items WHERE id = $1', [row.id]);

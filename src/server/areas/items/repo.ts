@@ -41,6 +41,8 @@ export interface ItemRow {
   data_blob: string | null;
   data_mime: string | null;
   size: number;
+  /** Bytes of the item's resources (item_resources); the reported size adds them to `size`. */
+  resources_size: number;
   service_credentials: { username: string; password: string } | null;
   service_proxy: { hitsPerInterval: number; intervalSeconds: number; referrers: string[] } | null;
   num_views: number;
@@ -56,7 +58,7 @@ const LISTED_ITEM_COLUMNS = [
   'id', 'org_id', 'owner_id', 'folder_id', 'title', 'type', 'name', 'type_keywords', 'description', 'tags', 'snippet',
   'thumbnail', 'documentation', 'extent', 'spatial_reference', 'access_information', 'license_info', 'culture', 'properties',
   'url', 'categories', 'app_categories', 'industries', 'languages', 'large_thumbnail', 'banner', 'screenshots', 'access',
-  'content_status', 'protected', 'status', 'size', 'num_views', 'created', 'modified',
+  'content_status', 'protected', 'status', 'size', 'resources_size', 'num_views', 'created', 'modified',
 ] as const satisfies readonly (keyof ItemRow)[];
 
 /**
