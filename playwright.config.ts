@@ -39,10 +39,13 @@ export default defineConfig({
     // The console's theme honours reduced motion (theme.ts): dialogs, menus and the shell's navigation
     // appear without transitions, so no step waits out an animation and Chromium paints fewer frames.
     reducedMotion: 'reduce',
-    // A failed test keeps its trace (actions, DOM snapshots, network) without the screencast: recording
-    // frames all through every test nearly doubled the run's CPU time (members + roles specs: 35.7 s of
-    // CPU with it, 18.7 s without). The page at the end of each test is still kept as a screenshot.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // No trace unless asked for (E2E_TRACE=on: a failed test keeps its actions, DOM snapshots and
+    // network, without the screencast). Recording costs every test, failed or not: one keyboard spec
+    // took 50 s of CPU with it and 41.5 s without, counting the browser's processes (a cgroup's
+    // cpuacct; /usr/bin/time misses Chromium's renderers, which its zygote re-parents). The screencast
+    // too nearly doubled it. The page at the end of each test is still kept as a screenshot, and the
+    // error names the step.
+    trace: process.env.E2E_TRACE === 'on' ? { mode: 'retain-on-failure', screenshots: false } : 'off',
     launchOptions: {
       // undefined when none is found: `npm test` stops before this step (scripts/check-test-browser.ts).
       executablePath: findTestBrowser()?.executablePath,
