@@ -25,7 +25,7 @@ export function BulkPreview({ rows }: { rows: readonly PlanRow[] }) {
             {shown.map(({ member: m, change, skip }) => (
               <Table.Tr key={m.username}>
                 <Table.Td>
-                  <Text size="sm">{m.fullName || m.username}</Text>
+                  {m.fullName && m.fullName !== m.username ? <Text size="sm">{m.fullName}</Text> : null}
                   <Text size="xs" c="dimmed" ff="monospace">
                     {m.username}
                   </Text>

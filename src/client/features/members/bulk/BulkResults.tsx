@@ -26,7 +26,7 @@ export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResul
       spoken: m.username,
       name: (
         <Text size="sm">
-          {m.fullName || m.username}{' '}
+          {m.fullName && m.fullName !== m.username ? `${m.fullName} ` : null}
           <Text span size="xs" c="dimmed" ff="monospace">
             {m.username}
           </Text>
