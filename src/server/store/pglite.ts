@@ -47,6 +47,8 @@ export interface PgliteOptions {
   /** Where to say how a new database was created (first start). */
   log?: (message: string) => void;
   templateDir?: string;
+  /** Extra initdb arguments for a database created from nothing (the template's build). */
+  initDbArgs?: string[];
 }
 
 /** A PGlite instance on `dataDir` (":memory:" for in memory), created from the template when new. */
@@ -67,9 +69,10 @@ export async function createPglite(dataDir: string, opts: PgliteOptions = {}): P
     }
     opts.log?.(`New embedded database by initdb (slow): ${status.reason}. \`npm start\` or \`npm run build:db-template\` builds the template.`);
   }
-  if (!pgdata) return PGlite.create(options);
+  const created = { ...options, initDbStartParams: opts.initDbArgs };
+  if (!pgdata) return PGlite.create(created);
   await mkdir(pgdata, { recursive: true });
-  return PGlite.create(pgdata, options);
+  return PGlite.create(pgdata, created);
 }
 
 /**

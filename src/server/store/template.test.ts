@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { buildTemplate } from './buildTemplate.ts';
-import { migrationEntries, pgliteVersion, templateStatus, type TemplateManifest } from './template.ts';
+import { migrationEntries, pgliteVersion, TEMPLATE_LAYOUT, templateStatus, type TemplateManifest } from './template.ts';
 
 // The template is an embedded-database matter; a PostgreSQL run has nothing to add here.
 describe.skipIf(!!process.env.DATABASE_URL)('the embedded database template', () => {
@@ -61,6 +61,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('the embedded database template', ()
       expect(await migrate(db)).toEqual([]);
       const [{ n }] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organizations');
       expect(n).toBe(0); // the schema only: seeding is the service's first-start step
+      // The layout every copy unpacks: the service's database only, and 1 MB segments of WAL.
+      expect(await db.query('SELECT datname FROM pg_database ORDER BY datname')).toEqual([{ datname: 'postgres' }]);
+      expect(await db.query("SELECT current_setting('wal_segment_size') AS size")).toEqual([{ size: '1MB' }]);
       await db.query('CREATE TABLE template_write_check (x int)');
       await db.query('INSERT INTO template_write_check VALUES (1)');
     } finally {
@@ -125,6 +128,21 @@ describe.skipIf(!!process.env.DATABASE_URL)('the embedded database template', ()
       usable: false,
       reason: `the database template was built by PGlite 0.0.1, this is ${pgliteVersion()}`,
     });
+  });
+
+  it('is refused when built in an older layout (rebuilt rather than used)', async () => {
+    const manifestFile = path.join(current, 'manifest.json');
+    const manifest = await readFile(manifestFile, 'utf8');
+    try {
+      const { layout: _, ...before } = JSON.parse(manifest) as TemplateManifest;
+      await writeFile(manifestFile, JSON.stringify(before));
+      expect(await templateStatus(current)).toEqual({
+        usable: false,
+        reason: `the database template in ${current} has an older layout (1, now ${TEMPLATE_LAYOUT})`,
+      });
+    } finally {
+      await writeFile(manifestFile, manifest);
+    }
   });
 
   it('is refused when missing or incomplete; DB_TEMPLATE_DIR=off turns it off', async () => {

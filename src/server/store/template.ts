@@ -30,7 +30,14 @@ export interface MigrationEntry {
   sha256: string;
 }
 
+/**
+ * How the template is made (buildTemplate.ts); a template of another layout is rebuilt, not used.
+ * 2: 1 MB WAL segments, without the template0/template1 databases.
+ */
+export const TEMPLATE_LAYOUT = 2;
+
 export interface TemplateManifest {
+  layout?: number;
   /** The PGlite version that wrote the data directory (its on-disk format follows the Postgres inside). */
   pglite: string;
   migrations: MigrationEntry[];
@@ -74,6 +81,9 @@ export async function templateStatus(templateDir = DEFAULT_TEMPLATE_DIR, migrati
   }
   if (!existsSync(path.join(templateDir, 'pgdata', 'PG_VERSION')) || !existsSync(path.join(templateDir, 'pgdata.tar'))) {
     return { usable: false, reason: `the database template in ${templateDir} is incomplete` };
+  }
+  if (manifest.layout !== TEMPLATE_LAYOUT) {
+    return { usable: false, reason: `the database template in ${templateDir} has an older layout (${manifest.layout ?? 1}, now ${TEMPLATE_LAYOUT})` };
   }
   const version = pgliteVersion();
   if (manifest.pglite !== version) {
