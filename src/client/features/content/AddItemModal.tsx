@@ -37,6 +37,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import { RELATIONSHIP_TYPES } from '../../../shared/relationships.ts';
 import type { AddItemInput } from '../../api/index.ts';
 import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
+import { DataStoreTemplatePicker } from './DataStoreTemplatePicker.tsx';
 import { DialogFooter, DialogStickyTop } from '../../components/DialogFooter.tsx';
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
@@ -339,6 +340,12 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
             </Stack>
           </Tabs.Panel>
           <Tabs.Panel value="text" pt="md">
+            {/^data store$/i.test(type.trim()) ? (
+              <DataStoreTemplatePicker
+                text={form.getValues('text')}
+                onPick={(json) => form.setValue('text', json, { shouldDirty: true, shouldValidate: true })}
+              />
+            ) : null}
             <Textarea
               label="Text or JSON"
               description="JSON is checked before it is sent (web maps, data stores…)."

@@ -89,7 +89,7 @@ describe('content list state', () => {
 });
 
 describe('content page', () => {
-  it('adds a JSON item after the form refused bad JSON, then lists it', async () => {
+  it('adds a JSON item after the form refused bad JSON (saying where), then a Data Store item from a template, and lists both', async () => {
     await signInAs(svc, 'user1');
     const { user } = renderApp('/content');
     expect(await screen.findByText('No items yet')).toBeInTheDocument();
@@ -103,7 +103,8 @@ describe('content page', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Trail map');
     await user.type(within(dialog).getByRole('combobox', { name: /^Type/ }), 'Web Map');
     await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
-    expect(await within(dialog).findByText(/^The text is not valid JSON/)).toBeInTheDocument();
+    // Where the mistake is, not only that there is one.
+    expect(await within(dialog).findByText(/^The text is not valid JSON \(line 1, column 24: /)).toBeInTheDocument();
     // The dialog's actions stay in view: they are in its sticky footer.
     expect(within(dialog).getByRole('button', { name: 'Add item' }).closest('[data-dialog-footer]')).toHaveStyle({ position: 'sticky', bottom: '0px' });
 
@@ -114,6 +115,22 @@ describe('content page', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add item' })).not.toBeInTheDocument());
     const table = await screen.findByRole('table', { name: 'Content' });
     expect(await within(table).findByRole('link', { name: 'Trail map' })).toBeInTheDocument();
+
+    // A Data Store item: the portal's shapes are checked here first, and a template is one click away.
+    await user.click(screen.getByRole('button', { name: 'Add item' }));
+    const store = await screen.findByRole('dialog', { name: 'Add item' });
+    await user.click(within(store).getByRole('tab', { name: 'Text or JSON' }));
+    await user.type(within(store).getByRole('combobox', { name: /^Type/ }), 'Data Store');
+    await user.type(within(store).getByRole('textbox', { name: /^Title/ }), 'Parcels database');
+    await user.click(within(store).getByRole('textbox', { name: /^Text or JSON/ }));
+    await user.paste('{"type": "egdb", "path": "/enterpriseDatabases/parcels", "info": {}}');
+    await user.click(within(store).getByRole('button', { name: 'Add item' }));
+    expect(await within(store).findByText(/'text\.info\.connectionString' must be the database connection string/)).toBeInTheDocument();
+    await user.click(within(store).getByRole('button', { name: 'Folder (file share)' }));
+    await user.click(await screen.findByRole('button', { name: 'Replace' }));
+    expect((within(store).getByRole('textbox', { name: /^Text or JSON/ }) as HTMLTextAreaElement).value).toContain('"path": "/fileShares/<name>"');
+    await user.click(within(store).getByRole('button', { name: 'Add item' }));
+    expect(await within(table).findByRole('link', { name: 'Parcels database' })).toBeInTheDocument();
   });
 
   it('a data URL item goes to the job tray, which follows it until the portal says how it ended', async () => {
@@ -127,9 +144,13 @@ describe('content page', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /^Title/ }), 'Remote parks');
     await user.type(within(dialog).getByRole('combobox', { name: /^Type/ }), 'CSV');
     await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
-    const tray = await screen.findByRole('region', { name: 'Uploads and downloads' });
+    // The tray is a chip in the header; a failed entry stays, and the chip says so.
+    const chip = await screen.findByRole('button', { name: /^Uploads and downloads/ });
+    await waitFor(() => expect(chip).toHaveAccessibleName('Uploads and downloads: 1 failed'), { timeout: 15_000 });
+    await user.click(chip);
+    const tray = await screen.findByRole('dialog', { name: 'Uploads and downloads' });
     expect(within(tray).getByText('Remote parks')).toBeInTheDocument();
-    expect(await within(tray).findByText('Failed', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(within(tray).getByText('Failed')).toBeInTheDocument();
     // The portal's reason, not a guess.
     expect(within(tray).getByText(/127\.0\.0\.1:9|connect|refused|reach/i)).toBeInTheDocument();
   });

@@ -1,5 +1,7 @@
 /** Content: the list's address state, the search it becomes, and the add / edit item forms. */
 import { z } from 'zod';
+import { dataStoreProblems } from '../../../shared/dataStore.ts';
+import { jsonSyntaxProblem } from '../../../shared/jsonText.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import { ITEM_SORT_FIELDS } from '../../api/index.ts';
@@ -163,10 +165,12 @@ export const addItemSchema = z
     if (v.mode === 'text') {
       if (new TextEncoder().encode(v.text).length > LIMITS.fieldBytes) issue('text', 'The text is too large; add it as a file instead');
       else if (/json|web map|web scene|data store/i.test(v.type) || v.text.trim().startsWith('{') || v.text.trim().startsWith('[')) {
-        try {
-          JSON.parse(v.text);
-        } catch (err) {
-          issue('text', `The text is not valid JSON: ${err instanceof Error ? err.message : 'parse error'}`);
+        const syntax = jsonSyntaxProblem(v.text);
+        if (syntax) issue('text', `The text is not valid JSON (${syntax})`);
+        else if (/^data store$/i.test(v.type.trim())) {
+          // The portal's own check (src/shared/dataStore.ts), before anything is sent.
+          const [problem] = dataStoreProblems(JSON.parse(v.text));
+          if (problem) issue('text', `Not a data store the portal accepts: ${problem}. “Start from” fills in a shape to edit.`);
         }
       }
     }

@@ -201,6 +201,28 @@ describe('fields', () => {
     const badInfo = await add({ title: 'Store', type: 'Data Store', text: JSON.stringify({ ...good, info: { ...good.info, isManaged: 'no' } }) });
     expect(badInfo.error.details.join(' ')).toContain("'text.info.isManaged'");
     expect((await add({ title: 'Store', type: 'Data Store', text: 'not json' })).error.details[0]).toContain("'text'");
+    // The enterprise geodatabase and folder shapes of a data item (Server Administrator API, "Data item").
+    const egdb = {
+      type: 'egdb',
+      path: '/enterpriseDatabases/parcels',
+      info: { dataStoreConnectionType: 'shared', isManaged: false, connectionString: 'SERVER=127.0.0.1;DBCLIENT=postgresql;DATABASE=gis;USER=sde' },
+    };
+    const folder = { type: 'folder', path: '/fileShares/imagery', info: { dataStoreConnectionType: 'shared', path: '/data/imagery' } };
+    for (const shape of [egdb, folder, { ...egdb, info: { ...egdb.info, dataStoreConnectionType: undefined } }]) {
+      expect(await add({ title: 'Store', type: 'Data Store', text: JSON.stringify(shape) }), JSON.stringify(shape)).toMatchObject({ success: true });
+    }
+    const egdbObject = await add({ title: 'Store', type: 'Data Store', text: JSON.stringify({ ...egdb, info: { connectionString: { user: 'sde' } } }) });
+    expect(egdbObject.error.details).toEqual(["'text.info.connectionString' must be the database connection string (text such as SERVER=…;DATABASE=…;USER=…)"]);
+    const folderNoPath = await add({
+      title: 'Store',
+      type: 'Data Store',
+      text: JSON.stringify({ ...folder, info: { dataStoreConnectionType: 'everywhere' } }),
+    });
+    expect(folderNoPath.error.details).toEqual([
+      "'text.info.path' must be the path of the shared folder",
+      "'text.info.dataStoreConnectionType' must be 'shared', 'replicated' or 'serverOnly'",
+    ]);
+    expect((await add({ title: 'Store', type: 'Data Store', text: '[1]' })).error.details).toEqual(["'text' must be a JSON object (type, path, info)"]);
     // Other types take any text.
     expect((await add({ title: 'Other', type: 'Web Map', text: 'not json' })).success).toBe(true);
   });

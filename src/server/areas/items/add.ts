@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { itemFields, itemIdParam, type ItemFields } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
+import { dataStoreProblems } from '../../../shared/dataStore.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
@@ -29,39 +30,6 @@ export const uploadedFile = z.custom<UploadedFile>(
   (v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file',
   'must be a file sent as a multipart part',
 );
-
-/** The Data Store item content (spec §2, text parameter of addItem when type is "Data Store"). */
-export const dataStoreContent = z.object({
-  type: z.string().min(1),
-  info: z.object({
-    isManaged: z.boolean(),
-    connectionString: z.union([
-      z
-        .object({
-          accessKeyId: z.string(),
-          secretAccessKey: z.string(),
-          region: z.string(),
-          defaultEndpointProtocol: z.string(),
-          credentialType: z.string(),
-        })
-        .partial(),
-      // Some clients send the connection string as JSON text.
-      z.string().transform((s, ctx) => {
-        try {
-          const v: unknown = JSON.parse(s);
-          if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
-        } catch {
-          /* reported below */
-        }
-        ctx.addIssue({ code: 'custom', message: 'must be an object (or its JSON text)' });
-        return z.NEVER;
-      }),
-    ]),
-    objectStore: z.string(),
-  }),
-  path: z.string(),
-  provider: z.string(),
-});
 
 const multipartStart = z.object({
   filename: z.string().trim().min(1, 'is required when multipart is true').max(1024),
@@ -239,13 +207,11 @@ export async function addItem(
     try {
       json = JSON.parse(p.text);
     } catch {
-      throw badParam('text', 'must be the data store JSON (type, info, path, provider)');
+      throw badParam('text', 'must be the data store JSON (type, path, info)');
     }
-    const r = dataStoreContent.safeParse(json);
-    if (!r.success) {
-      const details = r.error.issues.map((i) => `'text.${i.path.join('.')}' ${i.message}`);
-      throw new ApiError(400, 'Invalid or missing input parameters.', details, undefined, { text: details[0] });
-    }
+    // The shapes a data item takes (src/shared/dataStore.ts): enterprise geodatabase, folder, cloud store.
+    const details = dataStoreProblems(json);
+    if (details.length) throw new ApiError(400, 'Invalid or missing input parameters.', details, undefined, { text: details[0] });
   }
   if (p.service && !p.url) throw badParam('service', 'needs the url of the service to proxy');
   const relType = p.relationshipType ?? p.relationshipTypes;
