@@ -122,6 +122,18 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, 'Disable the account of user1');
     },
   },
+  {
+    name: 'members: bulk disable preview',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('checkbox', { name: 'Select user1' }).check();
+      await page.getByRole('button', { name: 'Act on selection' }).click();
+      await page.getByRole('menuitem', { name: 'Disable' }).click();
+      await dialog(page, 'Disable: 1 member');
+    },
+  },
+  { name: 'members: member page', as: 'admin', open: (page) => page1(page, '/members/user1', 'Uma User') },
   { name: 'members: transfer wizard', as: 'admin', open: (page) => page1(page, '/members/transfer', /./) },
   {
     // The member picker with a member chosen (its clear button shown) and its list open again.

@@ -115,3 +115,77 @@ test('an administrator disables a member from the keyboard, who then cannot sign
   const again = await (await page.request.post('/sharing/rest/generateToken', { form: { username, password: 'Dana.Example.77', f: 'json' } })).json();
   expect(again.token).toEqual(expect.any(String));
 });
+
+test('filters members, selects all matching, previews and runs a bulk disable, reads each result, and opens a member page (1440 and 390 px)', async ({
+  page,
+}) => {
+  const { token } = await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
+  const tag = `crew${Date.now().toString(36)}`;
+  const names = [1, 2, 3].map((i) => `${tag}_${i}`);
+  for (const [i, username] of names.entries()) {
+    const made = await page.request.post('/portaladmin/security/users/createUser', {
+      form: {
+        f: 'json',
+        token,
+        username,
+        password: 'Crew.Member.77',
+        email: `${username}@example.com`,
+        firstname: 'Crew',
+        lastname: `Member ${i + 1}`,
+        role: 'org_user',
+      },
+    });
+    expect((await made.json()).status).toBe('success');
+  }
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'admin');
+  await page.goto(`/members?q=${tag}`);
+  const table = page.getByRole('table', { name: 'Members' });
+  await expect(table.getByText(names[2], { exact: true })).toBeVisible();
+  // A filter goes into the address, so the list can be shared and reloaded.
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Active' }).click();
+  await expect(page).toHaveURL(/status=active/);
+  await expect(page.getByText('Showing 1–3 of 3 members')).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Members by user type' })).toContainText('Creator3');
+  await snap(page, 'members-1440');
+
+  await page.getByRole('button', { name: 'Select all 3 matching' }).click();
+  await expect(page.getByTestId('selection-count')).toHaveText('All 3 members matching the filter selected');
+  await page.getByRole('button', { name: 'Act on selection' }).click();
+  await page.getByRole('menuitem', { name: 'Disable' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Disable: 3 members' });
+  await expect(dialog.getByRole('table', { name: 'Preview' })).toContainText(`${names[0]}Active → DisabledWill change`);
+  await expect(dialog.getByTestId('bulk-summary')).toHaveText('3 will change, 0 skipped.');
+  await snap(page, 'members-bulk-preview-1440');
+  await dialog.getByRole('button', { name: 'Disable 3 members' }).click();
+  await expect(dialog.getByRole('table', { name: 'Disable results' })).toBeVisible();
+  await expect(dialog.getByTestId('bulk-counts')).toHaveText('3 changed0 not changed');
+  await snap(page, 'members-bulk-results-1440');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  // None of them is active any more.
+  await expect(page.getByText('No members match')).toBeVisible();
+
+  // Their page: the status, role, user type and actions.
+  await page.goto(`/members/${names[0]}`);
+  await expect(page.getByRole('heading', { level: 1, name: 'Crew Member 1' })).toBeVisible();
+  await expect(page.getByText('Disabled', { exact: true })).toBeVisible();
+  await expect(page.getByText('Owns 0 items.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Enable account' })).toBeEnabled();
+  await snap(page, 'member-page-1440');
+
+  // On a phone: the list, and the preview of enabling them again.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/members?q=${tag}&status=disabled`);
+  await expect(page.getByText('Showing 1–3 of 3 members')).toBeVisible();
+  await snap(page, 'members-390');
+  await page.getByRole('button', { name: 'Select all 3 matching' }).click();
+  await page.getByRole('button', { name: 'Act on selection' }).click();
+  await page.getByRole('menuitem', { name: 'Enable' }).click();
+  const enable = page.getByRole('dialog', { name: 'Enable: 3 members' });
+  await expect(enable.getByTestId('bulk-summary')).toHaveText('3 will change, 0 skipped.');
+  await snap(page, 'members-bulk-preview-390');
+  await enable.getByRole('button', { name: 'Enable 3 members' }).click();
+  await expect(enable.getByTestId('bulk-counts')).toHaveText('3 changed0 not changed');
+});

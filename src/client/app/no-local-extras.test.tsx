@@ -71,9 +71,13 @@ describe('the console against a portal without local extras', () => {
 
   it('members list their data', async () => {
     await signInAs(svc, 'admin');
-    renderApp('/members');
+    renderApp('/members?status=disabled&sortField=userlicensetype');
     expect(await screen.findByText('publisher1')).toBeInTheDocument();
     expect(screen.queryByRole('alert')).toBeNull();
+    // The member filters and sorts of the local extras are not sent (the list is unfiltered) and say why.
+    expect(screen.getByLabelText('Status', { selector: 'input' })).toBeDisabled();
+    expect(screen.getByText(reason('filters by status, user type or dates'))).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Members by user type' })).toBeNull();
   });
 
   it('roles list their data', async () => {

@@ -23,6 +23,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
 import { BulkMembersModal } from './bulk/BulkMembersModal.tsx';
 import type { BulkKind } from './bulk/plan.ts';
+import type { BulkTarget } from './bulk/useMatchingMembers.ts';
 import { ChangeRoleModal } from './ChangeRoleModal.tsx';
 import { activeFilterCount, memberFilterParams } from './listParams.ts';
 import { memberColumns } from './memberColumns.tsx';
@@ -35,6 +36,7 @@ import { SelectionBar } from './SelectionBar.tsx';
 import { UserTypeCounts } from './UserTypeCounts.tsx';
 
 const rowKey = (m: PortalUser) => m.id || m.username;
+const NO_TARGET: BulkTarget = { kind: 'rows', members: [] };
 
 export default function MembersPage() {
   const user = useCurrentUser();
@@ -61,7 +63,8 @@ export default function MembersPage() {
   const [selected, setSelected] = useState<ReadonlyMap<string, PortalUser>>(new Map());
   const [allMatchingOf, setAllMatchingOf] = useState<string | null>(null);
   const allMatching = allMatchingOf === filterKey;
-  const [bulk, setBulk] = useState<BulkKind | null>(null);
+  // The action and the members it is on, fixed when it opens: the list behind it changes as it runs.
+  const [bulk, setBulk] = useState<{ kind: BulkKind; target: BulkTarget } | null>(null);
   const total = members.data?.total;
 
   const select = (rows: PortalUser[], on: boolean) => {
@@ -129,7 +132,9 @@ export default function MembersPage() {
         total={total}
         onSelectAllMatching={() => setAllMatchingOf(filterKey)}
         onClear={clear}
-        onAction={setBulk}
+        onAction={(kind) =>
+          setBulk({ kind, target: allMatching ? { kind: 'matching', filters, total: total ?? 0 } : { kind: 'rows', members: [...selected.values()] } })
+        }
       />
       <DataTable
         label="Members"
@@ -158,8 +163,8 @@ export default function MembersPage() {
       />
       <AddMemberModal opened={adding} onClose={() => setAdding(false)} customRoles={customRoles} rolesNote={rolesNote} />
       <BulkMembersModal
-        kind={bulk}
-        target={allMatching ? { kind: 'matching', filters, total: total ?? 0 } : { kind: 'rows', members: [...selected.values()] }}
+        kind={bulk?.kind ?? null}
+        target={bulk?.target ?? NO_TARGET}
         onClose={(finished) => {
           setBulk(null);
           if (finished) clear();

@@ -23,6 +23,9 @@ export function UserTypeCounts({ orgId, filters, selected, onSelect }: UserTypeC
   const counts = useQueries({ queries: USER_LICENSE_TYPES.map((t) => memberCountQuery(orgId, { ...others, userLicenseType: t })) });
   return (
     <Group gap={6} role="group" aria-label="Members by user type" wrap="wrap">
+      <Text size="xs" c="dimmed" aria-hidden>
+        By user type
+      </Text>
       {USER_LICENSE_TYPES.map((t, i) => {
         const n = counts[i].data;
         // Types nobody holds are left out, unless chosen (so the choice can be undone).
