@@ -85,6 +85,22 @@ module.exports = {
       to: { path: '^src/server/areas/[^/]+/routes\\.ts$' },
     },
     {
+      name: 'server-areas-not-jobs',
+      // A request that queues work raises a signal (core/signals.ts); the runner listening in jobs/
+      // picks it up. Tests may drive a runner directly.
+      comment: 'Areas do not import jobs: jobs are runners that call areas, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/server/areas/', pathNot: '\\.test(-support)?\\.tsx?$' },
+      to: { path: '^src/server/jobs/' },
+    },
+    {
+      name: 'server-core-is-below-areas',
+      comment: 'core/ holds what every area shares; it imports no area, route, job or http module.',
+      severity: 'error',
+      from: { path: '^src/server/core/' },
+      to: { path: '^src/server/(areas|http|jobs|seed|app\\.ts|main\\.ts)' },
+    },
+    {
       name: 'server-areas-through-services',
       // Tests may seed another area's rows directly. What other areas read of an area's rows its
       // service.ts exposes (often the repo function itself, re-exported), so the owning area

@@ -22,7 +22,7 @@ import type { PortalContext } from '../context.ts';
 import { applyFileFields, removeBlobs, updateItemRow } from '../areas/items/add.ts';
 import { findItem, lockItem } from '../areas/items/repo.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
-import { onJobQueued } from './wake.ts';
+import { onSignal } from '../core/signals.ts';
 
 export const JOB_LIMITS = {
   /** A claimed job is someone's for this long; the runner renews it while working. */
@@ -313,7 +313,7 @@ export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRu
       inflight.add(loop);
     }
   };
-  const unsubscribe = onJobQueued(tick);
+  const unsubscribe = onSignal('itemJobQueued', tick);
   const timer = setInterval(tick, pollMs);
   setImmediate(tick);
   return {

@@ -29,7 +29,7 @@ import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/in
 import { normaliseRun, scheduleOf, tasksByIds, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
-import { onSchedulerWork } from '../areas/tasks/wake.ts';
+import { onSignal } from '../core/signals.ts';
 import { taskSettings } from '../areas/tasks/settings.ts';
 import { nextRun } from '../../shared/cron.ts';
 import { RunEndWriter } from './runEnds.ts';
@@ -305,7 +305,7 @@ export class TaskScheduler {
 
   /** Background loop: wakes at the next due time (at most pollMs away) or when this process changes a task. */
   start(): this {
-    this.unsubscribe = onSchedulerWork(() => this.tick());
+    this.unsubscribe = onSignal('taskSchedulesChanged', () => this.tick());
     this.timer = setTimeout(() => this.tick(), 0);
     return this;
   }

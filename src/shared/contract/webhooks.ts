@@ -14,6 +14,9 @@ export const WEBHOOK_SETTINGS_LIMITS = {
   notificationElapsedTimeInSeconds: { min: 1, max: 100, default: 5 },
 } as const;
 
+/** A webhook without a `config.deactivationPolicy` is deactivated after this many failed deliveries in that many days. */
+export const DEFAULT_DEACTIVATION_POLICY = { numberOfFailures: 5, daysInPast: 5 } as const;
+
 /** The value a webhook record shows in place of a stored secret (the secret itself is shown once, on create). */
 export const SECRET_MASK = '********';
 

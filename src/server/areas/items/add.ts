@@ -18,7 +18,7 @@ import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
-import { jobQueued } from '../../jobs/wake.ts';
+import { raise } from '../../core/signals.ts';
 import { addRelationship } from '../relationships/service.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
 import { afterItemFileStored } from './fileHooks.ts';
@@ -326,7 +326,7 @@ async function addItemWith(
     await removeBlobs(ctx, [...(blobKey ? [blobKey] : []), ...orphans]);
     throw err;
   }
-  if (isAsync) jobQueued();
+  if (isAsync) raise('itemJobQueued');
   return {
     success: true,
     id,

@@ -37,7 +37,7 @@ import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
 import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, saveTask, scheduleOf, type TaskRow } from './repo.ts';
 import { taskSettings } from './settings.ts';
-import { schedulerWork } from './wake.ts';
+import { raise } from '../../core/signals.ts';
 
 export const taskNotFound = (id: string) =>
   new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
@@ -252,7 +252,7 @@ export async function createTask(ctx: PortalContext, caller: Caller, username: s
     await insertTask(q, row);
     await recordTaskEvent(q, caller, { ...row, owner_username: caller.username }, 'createTask', { after: taskView(row) }, now);
   });
-  schedulerWork();
+  raise('taskSchedulesChanged');
   return { success: true, taskId: id };
 }
 
@@ -329,7 +329,7 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, updated, 'updateTask', changed(before, taskView(updated)), now);
   });
-  schedulerWork();
+  raise('taskSchedulesChanged');
   return { success: true };
 }
 
@@ -360,7 +360,7 @@ export async function setTaskEnabled(ctx: PortalContext, caller: Caller, usernam
     await applyActive(q, t, enabled, now, `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, t, enabled ? 'enableTask' : 'disableTask', { before: { active: was }, after: { active: enabled } }, now);
   });
-  schedulerWork();
+  raise('taskSchedulesChanged');
   return { success: true };
 }
 
@@ -384,6 +384,6 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
     await q.query(`UPDATE tasks SET last_status = 'scheduled', last_result = $2 WHERE id = $1`, [t.id, `Started by ${caller.username}.`]);
     return runIdOf(t.id, now);
   });
-  schedulerWork();
+  raise('taskSchedulesChanged');
   return { success: true, runId };
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   createWebhookParams,
+  DEFAULT_DEACTIVATION_POLICY,
   updateWebhookParams,
   webhookListParams,
   webhookSettingsParams,
@@ -12,8 +13,7 @@ import {
 } from '../../../shared/contract/webhooks.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
-import { webhookWork } from '../../jobs/webhooks/work.ts';
+import { raise } from '../../core/signals.ts';
 import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
   createWebhook,
@@ -55,7 +55,7 @@ export function webhookRoutes(app: FastifyInstance): void {
   // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
   // fan them out now rather than at its next poll. Other processes find them by polling.
   app.addHook('onResponse', (req, _reply, done) => {
-    if (req.method === 'POST') webhookWork();
+    if (req.method === 'POST') raise('webhookWorkQueued');
     done();
   });
 
@@ -72,7 +72,7 @@ export function webhookRoutes(app: FastifyInstance): void {
       // Failures are counted as the deactivation policy counts them: its window, since the last activation.
       const stats = new Map<string, WebhookDeliverySummary>();
       for (const row of rows) {
-        const days = row.config.deactivationPolicy?.daysInPast ?? WEBHOOK_LIMITS.defaultPolicy.daysInPast;
+        const days = row.config.deactivationPolicy?.daysInPast ?? DEFAULT_DEACTIVATION_POLICY.daysInPast;
         const s = (await deliveryStats(portal.db, [row.id], now - days * DAY_MS, row.activated)).get(row.id)!;
         stats.set(row.id, {
           lastDelivery: s.last_at === null ? null : { at: s.last_at, success: !!s.last_success, status: s.last_status },

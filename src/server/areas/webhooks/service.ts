@@ -24,7 +24,7 @@ import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
-import { webhookWork } from '../../jobs/webhooks/work.ts';
+import { raise } from '../../core/signals.ts';
 import {
   deleteWebhookRow,
   findWebhook,
@@ -227,7 +227,7 @@ export async function setWebhookActive(ctx: PortalContext, caller: Caller, orgId
     const change = { before: { isActive: row.is_active }, after: { isActive: active } };
     await recordWebhookEvent(q, caller, orgId, id, active ? 'activateWebhook' : 'deactivateWebhook', row.name, change, ctx.clock.now());
   });
-  if (active) webhookWork();
+  if (active) raise('webhookWorkQueued');
   return { success: true };
 }
 
@@ -268,7 +268,7 @@ export async function sendTestEvent(ctx: PortalContext, caller: Caller, orgId: s
       [deliveryId, row.id, orgId, eventId, TEST_EVENT_URI, JSON.stringify(event), now],
     );
   });
-  webhookWork();
+  raise('webhookWorkQueued');
   return { success: true, deliveryId };
 }
 
@@ -290,6 +290,6 @@ export async function redeliver(ctx: PortalContext, orgId: string, id: string, d
       now,
     ]);
   });
-  webhookWork();
+  raise('webhookWorkQueued');
   return { success: true };
 }

@@ -11,7 +11,7 @@ import { claimDeliveries, type ClaimedDelivery } from './claim.ts';
 import { attemptDelivery } from './deliver.ts';
 import { fanOut } from './fanOut.ts';
 import { WEBHOOK_LIMITS } from './limits.ts';
-import { listenForWork } from './work.ts';
+import { onSignal } from '../../core/signals.ts';
 
 /**
  * One pass (tests call this): fan out every new outbox row, then send every due delivery —
@@ -142,7 +142,7 @@ export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMI
         } else timer = setTimeout(nudge, pollMs);
       });
   };
-  const unlisten = listenForWork(nudge);
+  const unlisten = onSignal('webhookWorkQueued', nudge);
   timer = setTimeout(nudge, 0);
   return {
     async stop() {
