@@ -31,13 +31,17 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await dialog.getByRole('button', { name: 'Add item' }).click();
   await expect(dialog).toBeHidden();
 
-  const tray = page.getByRole('region', { name: 'Uploads and downloads' });
+  // The upload shows as a chip in the header; opened, the tray lists it with its parts.
+  await page.getByRole('button', { name: /^Uploads and downloads/ }).click();
+  const tray = page.getByRole('dialog', { name: 'Uploads and downloads' });
   await expect(tray).toBeVisible();
   await tray.getByRole('button', { name: 'Show parts' }).click();
   await expect(tray.getByTestId('upload-row')).toContainText('of 5 done');
   await expect(tray.getByText('Added')).toBeVisible({ timeout: 60_000 });
   await expect(tray.getByTestId('upload-row')).toContainText('part 5 of 5 done');
   await snap(page, 'content-upload-tray');
+  await page.keyboard.press('Escape');
+  await expect(tray).toBeHidden();
   await expect(page.getByRole('table', { name: 'Content' }).getByRole('link', { name: csvTitle })).toBeVisible();
 
   // 2. A service URL whose data is that file: Service2Data, the new item as the origin.

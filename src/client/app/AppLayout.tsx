@@ -71,6 +71,8 @@ export function AppLayout() {
             </UnstyledButton>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {/* Uploads and downloads keep running (and showing, as a chip here) whichever page is open. */}
+            <JobTray />
             <PortalSwitcher />
             <ColorSchemeToggle />
             <Menu position="bottom-end" width={240} withinPortal>
@@ -146,8 +148,6 @@ export function AppLayout() {
           <Outlet />
         </Suspense>
       </AppShell.Main>
-      {/* Uploads and downloads keep running (and showing) whichever page is open. */}
-      <JobTray />
     </AppShell>
   );
 }

@@ -142,7 +142,10 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
         .start()
         .then((itemId) => finishUploadedItem(user.username, itemId, { thumbnail: v.thumbnail ?? undefined, relation }))
         .catch(() => undefined /* the tray shows the failure and offers a retry */);
-      notifications.show({ title: 'Upload started', message: `“${v.title}” is uploading in parts — follow it in the tray at the bottom right.` });
+      notifications.show({
+        title: 'Upload started',
+        message: `“${v.title}” is uploading in parts — follow it under “Uploads and downloads” at the top right.`,
+      });
       onClose();
       return;
     }
@@ -166,7 +169,10 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
       });
       if (result.status === 'processing') {
         addTransfer({ kind: 'dataUrl', key: `job-${result.id}`, title: v.title, username: user.username, itemId: result.id, source: v.dataUrl });
-        notifications.show({ title: 'Download started', message: `The portal is downloading “${v.title}” — follow it in the tray at the bottom right.` });
+        notifications.show({
+          title: 'Download started',
+          message: `The portal is downloading “${v.title}” — follow it under “Uploads and downloads” at the top right.`,
+        });
       } else {
         // The new item is one click away; the toast stays a while so the button can be reached.
         const toast = `item-added-${result.id}`;

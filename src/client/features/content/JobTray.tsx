@@ -1,229 +1,97 @@
 /**
- * The job tray: uploads in parts and portal-side downloads, shown in a corner of every page until
- * dismissed. An upload shows each part; failed parts can be retried, the upload cancelled.
+ * The job tray: uploads in parts and portal-side downloads, on every page while they last. It
+ * never covers the page: closed, it is a chip in the header ("Uploads and downloads: 1 in
+ * progress, 48 %"); opened from the chip, its list drops down below the header and closes on Esc
+ * or a click elsewhere, under any dialog. Finished entries go by themselves a few seconds after
+ * they end (jobTrayStatus.tsx); failed ones stay until dismissed.
  */
-import { ActionIcon, Anchor, Badge, Button, Collapse, Group, Paper, Progress, ScrollArea, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { Link } from 'react-router';
-import { IconX } from '../../components/icons.tsx';
-import { announce } from '../../lib/announce.ts';
-import { formatBytes } from '../../lib/format.ts';
-import { itemJobQuery, itemKeys } from '../../api/queries/items.ts';
-import { dismissTransfer, useTransfers, type DownloadTransfer, type UploadTransfer } from './transfers.ts';
-import type { PartState } from './upload.ts';
+import { Button, Popover, ScrollArea, Stack, Text } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { useLocation } from 'react-router';
+import { IconUpload } from '../../components/icons.tsx';
+import { TransferWatcher, TRAY_CHIP_ID, type TrayStatus } from './jobTrayStatus.tsx';
+import { DownloadRow, UploadRow } from './JobTrayRows.tsx';
+import { useTransfers, type Transfer } from './transfers.ts';
+
+/** Below Mantine's modals (200) and their overlays: a dialog always covers the tray. */
+const TRAY_Z_INDEX = 150;
+
+/** The chip's words: what is in progress (with the share sent of a single upload), failed and added. */
+export function chipWords(transfers: readonly Transfer[], statuses: ReadonlyMap<string, TrayStatus>): { text: string; short: string; color: string } {
+  const known = transfers.map((t) => statuses.get(t.key) ?? { state: 'active' as const });
+  const active = known.filter((s) => s.state === 'active');
+  const failed = known.filter((s) => s.state === 'failed').length;
+  const done = known.filter((s) => s.state === 'done').length;
+  const parts: string[] = [];
+  if (active.length) parts.push(`${active.length} in progress${active.length === 1 && active[0].percent !== undefined ? `, ${active[0].percent} %` : ''}`);
+  if (failed) parts.push(`${failed} failed`);
+  if (done) parts.push(`${done} added`);
+  // On a phone the header has room for a few characters: the share sent of one upload, else how many entries.
+  const short = active.length === 1 && active[0].percent !== undefined && !failed && !done ? `${active[0].percent} %` : String(known.length);
+  return { text: parts.join(', '), short, color: failed ? 'red' : active.length ? 'blue' : 'teal' };
+}
 
 export function JobTray() {
   const transfers = useTransfers();
+  // Open on the page it was opened on: another page (a link in the tray, any navigation) closes it.
+  const { pathname } = useLocation();
+  const [openedOn, setOpenedOn] = useState<string | null>(null);
+  const opened = openedOn === pathname;
+  const setOpened = (next: boolean | ((was: boolean) => boolean)) => setOpenedOn((typeof next === 'function' ? next(opened) : next) ? pathname : null);
+  const [statuses, setStatuses] = useState<ReadonlyMap<string, TrayStatus>>(new Map());
+  const onStatus = useCallback((key: string, status: TrayStatus) => {
+    setStatuses((prev) => {
+      const was = prev.get(key);
+      if (was && was.state === status.state && was.percent === status.percent) return prev;
+      return new Map(prev).set(key, status);
+    });
+  }, []);
   if (!transfers.length) return null;
+  const { text, short, color } = chipWords(transfers, statuses);
   return (
-    <Paper
-      withBorder
-      shadow="lg"
-      radius="md"
-      p="sm"
-      w={380}
-      pos="fixed"
-      bottom={16}
-      right={16}
-      style={{ zIndex: 190 }}
-      aria-label="Uploads and downloads"
-      role="region"
-    >
-      <Text fw={700} size="sm" mb="xs">
-        Uploads and downloads
-      </Text>
-      <ScrollArea.Autosize mah={360}>
-        <Stack gap="sm">
-          {transfers.map((t) => (t.kind === 'upload' ? <UploadRow key={t.key} transfer={t} /> : <DownloadRow key={t.key} transfer={t} />))}
-        </Stack>
-      </ScrollArea.Autosize>
-    </Paper>
-  );
-}
-
-function Dismiss({ id, label }: { id: string; label: string }) {
-  return (
-    <Tooltip label="Dismiss">
-      <ActionIcon
-        variant="subtle"
-        size="sm"
-        aria-label={`Dismiss ${label}`}
-        onClick={(e) => {
-          // The row goes (and the whole tray with the last one): focus moves to the next row's
-          // Dismiss, else to the page's main region, instead of falling to the body.
-          const tray = e.currentTarget.closest('[role="region"]');
-          const next = [...(tray?.querySelectorAll<HTMLElement>('button[aria-label^="Dismiss "]') ?? [])].find((b) => b !== e.currentTarget);
-          dismissTransfer(id);
-          (next ?? document.getElementById('main'))?.focus();
-        }}
-      >
-        <IconX size={14} />
-      </ActionIcon>
-    </Tooltip>
-  );
-}
-
-const PART_COLORS: Record<PartState, string> = {
-  waiting: 'var(--mantine-color-gray-4)',
-  sending: 'var(--mantine-color-blue-5)',
-  done: 'var(--mantine-color-teal-6)',
-  failed: 'var(--mantine-color-red-6)',
-};
-
-function UploadRow({ transfer }: { transfer: UploadTransfer }) {
-  const { upload } = transfer;
-  const s = useSyncExternalStore(
-    (cb) => upload.subscribe(cb),
-    () => upload.current,
-  );
-  const queryClient = useQueryClient();
-  const [showParts, setShowParts] = useState(false);
-  useEffect(() => {
-    if (s.phase === 'done' || s.phase === 'cancelled') void queryClient.invalidateQueries({ queryKey: itemKeys.all });
-  }, [s.phase, queryClient]);
-  const percent = s.totalBytes ? (s.sentBytes / s.totalBytes) * 100 : 0;
-  useUploadAnnouncements(transfer.title, s.phase, percent, s.error);
-  const failed = s.parts.filter((p) => p.state === 'failed').length;
-  const done = s.parts.filter((p) => p.state === 'done').length;
-  const phaseLabel = {
-    starting: 'Starting…',
-    uploading: 'Uploading',
-    'needs-retry': 'Some parts failed',
-    committing: 'Finishing…',
-    done: 'Added',
-    failed: 'Failed',
-    cancelled: 'Cancelled',
-  }[s.phase];
-  const active = s.phase === 'starting' || s.phase === 'uploading' || s.phase === 'committing';
-  return (
-    <Stack gap={4} data-testid="upload-row">
-      <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" fw={600} lineClamp={1}>
-          {s.phase === 'done' && s.itemId ? (
-            <Anchor component={Link} to={`/content/items/${s.itemId}`}>
-              {transfer.title}
-            </Anchor>
-          ) : (
-            transfer.title
-          )}
-        </Text>
-        <Group gap={4} wrap="nowrap">
-          <Badge size="sm" variant="light" color={s.phase === 'done' ? 'teal' : s.phase === 'failed' || s.phase === 'needs-retry' ? 'red' : 'blue'} tt="none">
-            {phaseLabel}
-          </Badge>
-          {!active ? <Dismiss id={transfer.key} label={transfer.title} /> : null}
-        </Group>
-      </Group>
-      <Progress
-        value={percent}
-        animated={active}
-        color={failed ? 'red' : undefined}
-        aria-label={`Upload of ${transfer.title}`}
-        aria-valuetext={`${Math.round(percent)}%`}
-      />
-      <Group justify="space-between">
-        <Text size="xs" c="dimmed">
-          {formatBytes(s.sentBytes)} of {formatBytes(s.totalBytes)} · part {done} of {s.parts.length} done{failed ? ` · ${failed} failed` : ''}
-        </Text>
-        <Anchor component="button" type="button" size="xs" onClick={() => setShowParts((v) => !v)} aria-expanded={showParts}>
-          {showParts ? 'Hide parts' : 'Show parts'}
-        </Anchor>
-      </Group>
-      <Collapse expanded={showParts}>
-        <SimpleGrid cols={16} spacing={2} verticalSpacing={2} aria-label="Parts">
-          {s.parts.slice(0, 512).map((p) => (
-            <Tooltip key={p.num} label={`Part ${p.num}: ${p.state}${p.error ? ` — ${p.error}` : ''} (${formatBytes(p.sent)} of ${formatBytes(p.size)})`}>
-              <div
-                style={{ height: 8, borderRadius: 2, background: PART_COLORS[p.state], opacity: p.state === 'sending' ? 0.5 + (p.sent / p.size) * 0.5 : 1 }}
-              />
-            </Tooltip>
-          ))}
-        </SimpleGrid>
-      </Collapse>
-      {s.error ? (
-        <Text size="xs" c="red">
-          {s.error}
-        </Text>
-      ) : null}
-      <Group gap="xs">
-        {s.phase === 'needs-retry' || (s.phase === 'failed' && s.itemId) ? (
-          <Button size="compact-xs" variant="light" onClick={() => upload.retryFailed().catch(() => undefined)}>
-            Retry failed parts
+    <div role="region" aria-label="Uploads and downloads">
+      {/* Always mounted: the entries are watched (and spoken) while the tray is closed. */}
+      {transfers.map((t) => (
+        <TransferWatcher key={t.key} transfer={t} onStatus={onStatus} />
+      ))}
+      <Popover opened={opened} onChange={setOpened} position="bottom-end" width={380} shadow="lg" zIndex={TRAY_Z_INDEX} trapFocus returnFocus closeOnEscape>
+        <Popover.Target>
+          <Button
+            id={TRAY_CHIP_ID}
+            aria-label={`Uploads and downloads: ${text}`}
+            variant="light"
+            color={color}
+            size="compact-sm"
+            radius="xl"
+            leftSection={<IconUpload size={14} />}
+            onClick={() => setOpened((o) => !o)}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape' && opened) setOpened(false);
+            }}
+          >
+            {/* The words on wider screens, a few characters on a phone; the name holds both (label in name). */}
+            <Text span size="xs" fw={600} visibleFrom="sm">
+              {text}
+            </Text>
+            <Text span size="xs" fw={600} hiddenFrom="sm">
+              {short}
+            </Text>
           </Button>
-        ) : null}
-        {s.phase !== 'done' && s.phase !== 'cancelled' ? (
-          <Button size="compact-xs" variant="subtle" color="red" onClick={() => void upload.cancel()}>
-            Cancel upload
-          </Button>
-        ) : null}
-      </Group>
-    </Stack>
+        </Popover.Target>
+        <Popover.Dropdown aria-labelledby="job-tray-title" p="sm">
+          <Text fw={700} size="sm" mb="xs" id="job-tray-title">
+            Uploads and downloads
+          </Text>
+          <ScrollArea.Autosize mah="min(360px, 60vh)">
+            <Stack gap="sm">
+              {transfers.map((t) => (t.kind === 'upload' ? <UploadRow key={t.key} transfer={t} /> : <DownloadRow key={t.key} transfer={t} />))}
+            </Stack>
+          </ScrollArea.Autosize>
+          <Text size="xs" c="dimmed" mt="xs">
+            Added entries close by themselves; failed ones stay until dismissed.
+          </Text>
+        </Popover.Dropdown>
+      </Popover>
+    </div>
   );
-}
-
-function DownloadRow({ transfer }: { transfer: DownloadTransfer }) {
-  const job = useQuery(itemJobQuery(transfer.username, transfer.itemId));
-  const queryClient = useQueryClient();
-  const status = job.data?.status;
-  useEffect(() => {
-    if (status === 'completed' || status === 'failed') void queryClient.invalidateQueries({ queryKey: itemKeys.all });
-  }, [status, queryClient]);
-  const settled = status === 'completed' || status === 'failed' || job.isError;
-  useEffect(() => {
-    if (status === 'completed') announce(`Download of “${transfer.title}” finished: the item was added.`);
-    else if (status === 'failed') announce(`Download of “${transfer.title}” failed: ${job.data?.statusMessage ?? 'the portal gave no reason'}.`, 'assertive');
-    // Only the change of status is news; the message goes with it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [status, transfer.title]);
-  return (
-    <Stack gap={4} data-testid="download-row">
-      <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" fw={600} lineClamp={1}>
-          {status === 'completed' ? (
-            <Anchor component={Link} to={`/content/items/${transfer.itemId}`}>
-              {transfer.title}
-            </Anchor>
-          ) : (
-            transfer.title
-          )}
-        </Text>
-        <Group gap={4} wrap="nowrap">
-          <Badge size="sm" variant="light" color={status === 'completed' ? 'teal' : status === 'failed' || job.isError ? 'red' : 'blue'} tt="none">
-            {job.isError ? 'Unknown' : status === 'completed' ? 'Added' : status === 'failed' ? 'Failed' : 'Downloading'}
-          </Badge>
-          {settled ? <Dismiss id={transfer.key} label={transfer.title} /> : null}
-        </Group>
-      </Group>
-      {!settled ? <Progress value={100} animated aria-label={`Download of ${transfer.title}`} /> : null}
-      <Text size="xs" c={status === 'failed' || job.isError ? 'red' : 'dimmed'} lineClamp={2}>
-        {job.isError ? 'The job could not be read.' : (job.data?.statusMessage ?? `From ${transfer.source}`)}
-      </Text>
-    </Stack>
-  );
-}
-
-const MILESTONES = [25, 50, 75];
-
-/**
- * Speaks an upload's progress at 25, 50 and 75 % (every percent would drown everything else),
- * then how it ended. The visible line below the bar changes continuously and is not a live region.
- */
-function useUploadAnnouncements(title: string, phase: string, percent: number, error: string | undefined) {
-  const said = useRef({ milestone: 0, phase: '' });
-  useEffect(() => {
-    const reached = MILESTONES.filter((m) => percent >= m).pop() ?? 0;
-    if (phase === 'uploading' && reached > said.current.milestone) {
-      said.current.milestone = reached;
-      announce(`Upload of “${title}”: ${reached}% sent.`);
-    }
-  }, [percent, phase, title]);
-  useEffect(() => {
-    if (phase === said.current.phase) return;
-    said.current.phase = phase;
-    if (phase === 'done') announce(`Upload of “${title}” finished: the item was added.`);
-    else if (phase === 'failed') announce(`Upload of “${title}” failed${error ? `: ${error}` : '.'}`, 'assertive');
-    else if (phase === 'needs-retry') announce(`Upload of “${title}”: some parts failed. Retry the failed parts from the tray.`, 'assertive');
-    else if (phase === 'cancelled') announce(`Upload of “${title}” was cancelled.`);
-  }, [phase, title, error]);
 }
