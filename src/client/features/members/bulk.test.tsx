@@ -7,9 +7,9 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, listMembers } from '../../api/index.ts';
+import { createRole, createUser, listMembers, setRolePrivileges } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
-import { startClientService, type ClientTestService } from '../../test/service.ts';
+import { DEMO_PASSWORD, startClientService, type ClientTestService } from '../../test/service.ts';
 
 let svc: ClientTestService;
 const PASSWORD = 'Bulk.Pass.4242';
@@ -121,5 +121,23 @@ describe('bulk actions on members', () => {
     await user.click(await screen.findByRole('option', { name: 'Viewer' }));
     await user.click(within(add).getByLabelText(/^Role/, { selector: 'input' }));
     expect(await screen.findByRole('option', { name: 'Administrator (not with the Viewer user type)' })).toHaveAttribute('aria-disabled', 'true');
+  });
+
+  it('a member whose custom role may only disable members: the other bulk actions are disabled with the privilege named', async () => {
+    await signInAs(svc, 'admin');
+    const { id } = await createRole(svc.orgId, { name: 'Member desk' });
+    await setRolePrivileges(svc.orgId, id, ['portal:user:viewOrgUsers', 'portal:admin:viewUsers', 'portal:admin:disableUsers']);
+    await createUser({ username: 'desk.one', password: DEMO_PASSWORD, email: 'desk.one@example.com', role: id });
+    await signInAs(svc, 'desk.one');
+    const { user } = renderApp('/members?q=bk.v');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select bk.v1' }));
+    await user.click(screen.getByRole('button', { name: 'Act on selection' }));
+    expect(await screen.findByRole('menuitem', { name: /^Disable/ })).not.toHaveAttribute('data-disabled');
+    const reasons = { 'Change role': 'changeUserRoles', 'Change user type': 'manageLicenses', Delete: 'deleteUsers', 'Add to groups': 'assignToGroups' };
+    for (const [action, privilege] of Object.entries(reasons)) {
+      const item = screen.getByRole('menuitem', { name: new RegExp(`^${action}`) });
+      expect(item).toHaveAttribute('data-disabled', 'true');
+      expect(item).toHaveTextContent(`portal:admin:${privilege}`);
+    }
   });
 });
