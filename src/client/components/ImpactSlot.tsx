@@ -20,7 +20,7 @@ export type ImpactChange =
   /** A service item's new URL. */
   | { kind: 'url'; url: string };
 
-export type ImpactItem = Pick<Item, 'id' | 'title' | 'type' | 'owner' | 'access' | 'url'>;
+export type ImpactItem = Pick<Item, 'id' | 'title' | 'type' | 'owner' | 'access' | 'url'> & Partial<Pick<Item, 'typeKeywords'>>;
 
 export interface ImpactCheckProps {
   /** The items about to change. */

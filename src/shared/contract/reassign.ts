@@ -6,18 +6,16 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList } from './wire.ts';
 import { ownerOr, type Authority } from '../authority.ts';
+import { FOLDER_TITLE_MAX_CHARS, FOLDER_TITLE_RULE, folderTitleProblem } from '../folderTitle.ts';
 
 const targetUsername = z.string().trim().min(1, 'is required').max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`);
 
-/** "/" (or nothing) is the root folder; any other name is a folder title or id of the target. */
+/** "/" (or nothing) is the root folder; any other name is a folder title or id of the target (shared/folderTitle.ts). */
 const folderName = z
   .string()
   .trim()
-  .max(255, 'must be at most 255 characters')
-  .refine(
-    (t) => t === '/' || !/[\\/<>:"|?*\u0000-\u001f]/.test(t),
-    'must be "/" for the root folder, or a title without / \\ < > : " | ? * or control characters',
-  );
+  .max(FOLDER_TITLE_MAX_CHARS, `must be at most ${FOLDER_TITLE_MAX_CHARS} characters`)
+  .refine((t) => t === '' || t === '/' || !folderTitleProblem(t), `must be "/" for the root folder, or a title that ${FOLDER_TITLE_RULE}`);
 
 const itemIds = commaList.pipe(
   z

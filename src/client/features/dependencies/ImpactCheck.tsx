@@ -16,6 +16,8 @@ import { accessAfterTransfer, audienceGaps, gapWho, type AudienceGap } from './a
 import { impactOf, oldUrlReferences, type Impact, type ImpactEntry } from './impact.ts';
 import { useSharingGroups } from './ImpactCheckGroups.ts';
 import { useImpact } from './queries.ts';
+import { TransferUsesCheck } from './TransferUsesCheck.tsx';
+import { RegisteredAppWarning } from './RegisteredAppWarning.tsx';
 import { userQuery } from '../../api/queries/users.ts';
 
 export type { ImpactCheckProps };
@@ -134,6 +136,8 @@ export function ImpactCheck({ items, change, onReplace, groupTitle }: ImpactChec
 
   return (
     <Stack gap="xs" data-testid="impact-check" aria-label="Impact check" role="group">
+      {/* What no item's data names: the sign-ins through a registered app. */}
+      {change.kind === 'delete' ? <RegisteredAppWarning items={items} /> : null}
       {impact.isError ? (
         <Alert color="orange" variant="light" title="The impact check could not be made">
           {describeError(impact.error)} You can still go ahead, but nothing was checked: items that use {subject} may break.
@@ -156,6 +160,8 @@ export function ImpactCheck({ items, change, onReplace, groupTitle }: ImpactChec
           newOwner={newOwner}
         />
       )}
+      {/* The other direction: what the moved items use that the new owner cannot see. */}
+      {change.kind === 'transfer' ? <TransferUsesCheck items={items} newOwner={change.newOwner} /> : null}
     </Stack>
   );
 }

@@ -4,7 +4,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, configureApi, fetchItemData, getHistory, getItem, shareItem } from '../../api/index.ts';
+import { addItem, configureApi, fetchItemData, getHistory, getItem, request, shareItem } from '../../api/index.ts';
 import { runUndo } from '../../lib/history/run.ts';
 import { planUndo } from '../../lib/history/undo.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
@@ -67,6 +67,18 @@ describe('impact checks', () => {
     await user.click(await screen.findByRole('button', { name: 'Delete item' }));
     const dialog = await screen.findByRole('dialog');
     expect(await within(dialog).findByText('Nothing that you can see uses this item.', {}, { timeout: 10_000 })).toBeInTheDocument();
+  }, 30_000);
+
+  it('deleting a registered app warns that sign-ins through it stop working, though no item uses it', async () => {
+    const { token } = await signInAs(svc, 'publisher1');
+    configureApi({ portalUrl: svc.restUrl, token });
+    const app = await addItem('publisher1', undefined, { title: 'Field sign-in app', type: 'Application' });
+    await request('oauth2/registerApp', { itemId: app.id, appType: 'browser', redirect_uris: '[]' }, { method: 'POST' });
+    const { user } = renderApp(`/content/items/${app.id}`);
+    await user.click(await screen.findByRole('button', { name: 'Delete item' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Sign-ins through this app stop working', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/nobody can sign in through it/);
   }, 30_000);
 
   it('deprecating names the maps and apps that will show a deprecated item, and offers the replace flow', async () => {

@@ -6,7 +6,7 @@
  * this browser (src/client/lib/dependencies). Both give the shapes of
  * src/shared/contract/dependencies.ts; `graph.source` says which.
  */
-import { useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { DependencyAnswer, DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
 import type { DependencySummaryReadParams } from '../../api/index.ts';
@@ -88,6 +88,34 @@ export function useImpact(itemIds: readonly string[], options?: { enabled?: bool
   const select = useCallback((graph: GraphIndex) => idsKey.split(',').map((id) => dependencyAnswerOf(graph, id, 'usedBy', { transitive: true })), [idsKey]);
   const browser = useBrowserAnswer(owner, enabled && source === 'browser', select);
   return source === 'browser' ? browser : portal;
+}
+
+/** The answers of several queries as one (a stable function: TanStack keeps its result while they do not change). */
+const combineAnswers = (results: readonly UseQueryResult<DependencyAnswer, Error>[]) => ({
+  data: results.every((r) => r.data) ? results.map((r) => r.data!) : undefined,
+  isPending: results.some((r) => r.isPending),
+  error: results.find((r) => r.error)?.error ?? null,
+});
+
+/**
+ * For a transfer's pre-check: what each of these items uses directly (one answer per item, same
+ * order). The portal answers each item's `dependencies`; the browser graph answers them all at once.
+ */
+export function useItemsUse(
+  itemIds: readonly string[],
+  options?: { enabled?: boolean },
+): { data?: DependencyAnswer[]; isPending: boolean; error: Error | null } {
+  const { source, owner } = useSource();
+  const enabled = (options?.enabled ?? true) && itemIds.length > 0;
+  const idsKey = itemIds.join(',');
+  const portal = useQueries({
+    queries: itemIds.map((id) => ({ ...itemDependenciesQuery(id, 'uses', false), enabled: enabled && source === 'portal' })),
+    combine: combineAnswers,
+  });
+  const select = useCallback((graph: GraphIndex) => idsKey.split(',').map((id) => dependencyAnswerOf(graph, id, 'uses', { transitive: false })), [idsKey]);
+  const browser = useBrowserAnswer(owner, enabled && source === 'browser', select);
+  if (source === 'browser') return { data: browser.data, isPending: browser.isPending, error: browser.error };
+  return portal;
 }
 
 /** Where the answers come from and how fresh they are; for the browser graph, building progress and a refresh. */

@@ -87,7 +87,7 @@ describe('transfer wizard', () => {
     const results = await screen.findByRole('table', { name: 'Transfer results' });
     expect(within(results).getByText('Wizard parks').closest('tr')).toHaveTextContent('Transferred');
     expect(screen.getByTestId('tasks-deactivated')).toHaveTextContent('Scheduled tasks paused: 0');
-    expect(screen.getByRole('button', { name: 'Retry failed (0)' })).toBeDisabled();
+    expect(screen.queryByRole('button', { name: /Retry failed/ })).toBeNull();
     await waitFor(async () => expect((await getItem(okId)).owner).toBe('publisher1'));
   }, 30_000);
 

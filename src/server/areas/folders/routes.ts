@@ -15,14 +15,15 @@ import { folderRecord } from '../items/read.ts';
 import type { FolderRow } from '../items/service.ts';
 import { findUser, type UserRow } from '../users/service.ts';
 import { FOLDER_OPERATIONS } from '../../../shared/contract/folders.ts';
+import { FOLDER_TITLE_MAX_CHARS, FOLDER_TITLE_RULE, folderTitleProblem } from '../../../shared/folderTitle.ts';
 
 export const createFolderParams = z.object({
   title: z
     .string()
     .trim()
     .min(1, 'is required')
-    .max(255, 'must be at most 255 characters')
-    .refine((t) => !/[\\/<>:"|?*\u0000-\u001f]/.test(t) && t !== '.' && t !== '..', 'must not hold / \\ < > : " | ? * or control characters'),
+    .max(FOLDER_TITLE_MAX_CHARS, `must be at most ${FOLDER_TITLE_MAX_CHARS} characters`)
+    .refine((t) => !folderTitleProblem(t), FOLDER_TITLE_RULE),
 });
 
 const NOT_THEIRS = "Only the owner or an administrator (portal:admin:updateItems) can change a member's folders.";
