@@ -148,6 +148,23 @@ describe('dependencySummaryOf', () => {
     expect(s.graph.source).toBe('browser');
   });
 
+  it('unused leaves out registered apps: their sign-ins use them (the typeKeyword marks them)', () => {
+    const app = nodeFieldsOf({
+      id: id(9),
+      title: 'Sign-in app',
+      type: 'Application',
+      owner: 'amy',
+      access: 'org',
+      url: null,
+      modified: 1,
+      created: 1,
+      typeKeywords: ['Application', 'Registered App'],
+    });
+    expect(app.registeredApp).toBe(true);
+    const g = graphOf([...chain().snapshot.records.values(), { ...app, references: [], version: BROWSER_GRAPH_VERSION }]);
+    expect(dependencySummaryOf(g, { view: 'unused' }).results.map((r) => r.id)).toEqual([id(3), id(4)]);
+  });
+
   it('usedByMany: at least minDependents (default 2), most first', () => {
     expect(dependencySummaryOf(chain(), { view: 'usedByMany' }).results.map((r) => [r.id, r.dependents])).toEqual([[id(2), 2]]);
     expect(dependencySummaryOf(chain(), { view: 'usedByMany', minDependents: 1 }).results.map((r) => [r.id, r.dependents])).toEqual([

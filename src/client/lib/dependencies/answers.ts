@@ -199,7 +199,8 @@ export function dependencySummaryOf(graph: GraphIndex, query: SummaryQuery): Dep
     if (types && !types.has(r.type)) continue;
     if (query.modifiedBefore !== undefined && !(r.modified < query.modifiedBefore)) continue;
     const dependents = distinct(graph.into.get(r.id), (e) => e.from);
-    if (query.view === 'unused' ? dependents > 0 : dependents < minDependents) continue;
+    // A registered app is used by its sign-ins, which no item's data names (as the portal's view).
+    if (query.view === 'unused' ? dependents > 0 || r.registeredApp : dependents < minDependents) continue;
     entries.push({ ...nodeOf(r), created: r.created, dependents, dependencies: distinct(graph.out.get(r.id), (e) => e.to) });
   }
   const byId = (a: DependencySummaryEntry, b: DependencySummaryEntry) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

@@ -5,6 +5,7 @@
  */
 import type { DependencyNode } from '../../../shared/contract/dependencies.ts';
 import type { Item } from '../../../shared/contract/items.ts';
+import { REGISTERED_APP_KEYWORD } from '../../../shared/contract/oauth.ts';
 import { serviceKeyOf, type Reference, type ReferenceKind } from '../../../shared/references/references.ts';
 
 /**
@@ -29,6 +30,8 @@ export interface ItemRecord extends Omit<DependencyNode, 'depth'> {
   /** The service root the item stands for (serviceKeyOf): URL references to it resolve to this item. */
   serviceKey?: string;
   references: StoredReference[];
+  /** An app registered for OAuth sign-ins (typeKeyword "Registered App"): used by its sign-ins, never unused. */
+  registeredApp?: boolean;
   /** The item's data could not be read (counted and skipped): read again at the next build. */
   dataFailed?: boolean;
   /** The extractor version the references were read with. */
@@ -75,6 +78,7 @@ export function nodeFieldsOf(item: SearchedItem): Omit<ItemRecord, 'references' 
     modified: Number(item.modified) || 0,
     created: Number(item.created) || 0,
     ...(serviceKey ? { serviceKey } : {}),
+    ...(item.typeKeywords?.includes(REGISTERED_APP_KEYWORD) ? { registeredApp: true } : {}),
   };
 }
 

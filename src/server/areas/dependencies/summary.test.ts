@@ -113,6 +113,34 @@ describe('unused', () => {
   });
 });
 
+describe('registered apps', () => {
+  it('an app registered for sign-in is used by its sign-ins: never unused, nor counted there', async () => {
+    const app = await add('admin', { title: 'Sign-in app', type: 'Application' });
+    // Shared with the organization, so that a member sees it too.
+    await svc.post(`content/users/admin/items/${app}/share`, { org: 'true' }, tokens.admin);
+    expect(ids(await summary({ view: 'unused', types: 'Application', num: '100' }, 'user1'))).toContain(app);
+    const before = await summary({ view: 'unused', types: 'Application', num: '100' });
+    expect(ids(before)).toContain(app);
+    const registered = await svc.post('oauth2/registerApp', { itemId: app, appType: 'browser', redirect_uris: '[]' }, tokens.admin);
+    expect(registered.client_id, JSON.stringify(registered)).toBeTruthy();
+    const after = await summary({ view: 'unused', types: 'Application', num: '100' });
+    expect(ids(after)).not.toContain(app);
+    expect(after.total).toBe(before.total - 1);
+    // As a member who owns none of them, and unfiltered (the tally's total) as the administrator.
+    expect(ids(await summary({ view: 'unused', types: 'Application', num: '100' }, 'user1'))).not.toContain(app);
+    const all = await summary({ view: 'unused', num: '100' });
+    expect(all.total).toBe(
+      (
+        await svc.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id
+            WHERE i.org_id = $1 AND i.status <> 'partial' AND st.dependents = 0 AND NOT EXISTS (SELECT 1 FROM oauth_apps a WHERE a.item_id = i.id)`,
+          [svc.orgId],
+        )
+      )[0].n,
+    );
+  });
+});
+
 describe('usedByMany', () => {
   it('items with at least minDependents dependents, most first', async () => {
     const a = await summary({ view: 'usedByMany', types: LAYER });
@@ -200,7 +228,8 @@ describe('the view read from indexes (migration 024)', () => {
           WHERE i.org_id = $1 AND i.status <> 'partial' AND ${cond} ORDER BY i.modified, i.id`,
         [svc.orgId],
       );
-    const unused = await direct('st.dependents = 0');
+    // A registered app is used by its sign-ins (never unused).
+    const unused = await direct('st.dependents = 0 AND NOT EXISTS (SELECT 1 FROM oauth_apps a WHERE a.item_id = i.id)');
     const a = await summary({ view: 'unused', num: '100' });
     expect(a.total).toBe(unused.length);
     expect(ids(a)).toEqual(unused.slice(0, 100).map((r) => r.id));

@@ -8,6 +8,7 @@
  * Administrators with viewItems and an item's owner count all of them, from the per-item counts
  * the index keeps (migration 023): a page of the view is a page of an index. Anyone else counts
  * the dependents they may see: a count never tells them of an item they cannot see (issue 35).
+ * A registered app (an OAuth app item) is used by the sign-ins through it: it is never `unused`.
  */
 import type { DependencySummaryAnswer, DependencySummaryEntry, DependencySummaryParams } from '../../../shared/contract/dependencies.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
@@ -24,6 +25,9 @@ const mayView = (a: string, me: string) =>
   `(${a}.access IN ('public', 'org') OR ${a}.owner_id = ${me}
     OR EXISTS (SELECT 1 FROM item_shares vs JOIN group_members vm ON vm.group_id = vs.group_id WHERE vs.item_id = ${a}.id AND vm.user_id = ${me}))
    AND ${a}.status <> 'partial'`;
+
+/** Item `i` is an app registered for OAuth sign-ins (oauth2/registerApp, or the console's own). */
+const REGISTERED_APP = 'EXISTS (SELECT 1 FROM oauth_apps ra WHERE ra.item_id = i.id)';
 
 /** The dependents of item `i` (its state row `st`) the caller may see: the recount of migration 023, visible ones only. */
 const visibleDependents = (me: string) => `(SELECT count(*)::int FROM (
@@ -55,7 +59,8 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
   let order: string;
   if (p.view === 'unused') {
     // No dependent at all has none visible either: the stored count decides most rows without a recount.
-    filter = seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> ${me} AND ${visibleDependents(me)} = 0))`;
+    // A registered app is used by its sign-ins, which no item's data names: never a clean-up candidate.
+    filter = `${seesAll ? 'st.dependents = 0' : `(st.dependents = 0 OR (i.owner_id <> ${me} AND ${visibleDependents(me)} = 0))`} AND NOT ${REGISTERED_APP}`;
     // The state row's copy of modified (migration 024): with viewItems, a scan of its index of unused items.
     order = 'st.modified, st.item_id';
   } else {
@@ -76,7 +81,8 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
     seesAll && !filtered
       ? (await itemsWithDependents(ctx.db, orgId, min, max)) -
         (await count(
-          `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id WHERE i.status = 'partial' AND i.org_id = $1 AND ${filter}`,
+          `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id
+            WHERE i.org_id = $1 AND ${p.view === 'unused' ? `(i.status = 'partial' OR ${REGISTERED_APP}) AND st.dependents = 0` : `i.status = 'partial' AND ${filter}`}`,
         ))
       : await count(`SELECT count(*)::int AS n ${from}`);
   const results = await entries(ctx, page);

@@ -1,7 +1,8 @@
 /**
  * The console as an OAuth app of its own portal (demo data): an `Application` item owned by the
- * administrator, registered as a browser app whose redirect URIs follow the current PUBLIC_URL /
- * HOST / PORT at every start, and GET /console-config.json, which tells the console its client_id.
+ * administrator, delete-protected (the console's sign-in goes through it), registered as a browser
+ * app whose redirect URIs follow the current PUBLIC_URL / HOST / PORT at every start, and
+ * GET /console-config.json, which tells the console its client_id.
  */
 import { randomBytes } from 'node:crypto';
 import { REGISTERED_APP_KEYWORD, type ConsoleConfig } from '../../../shared/contract/oauth.ts';
@@ -56,8 +57,9 @@ export async function syncConsoleApp(ctx: PortalContext, port: number): Promise<
     if (!admin) return undefined;
     const itemId = hexId();
     await q.query(
-      `INSERT INTO items (id, org_id, owner_id, title, type, type_keywords, snippet, tags, created, modified)
-       VALUES ($1, $2, $3, $4, 'Application', $5, $6, $7, $8, $8)`,
+      // Delete-protected: deleting it would end "Sign in with …" for everyone (migration 030 protects one registered before).
+      `INSERT INTO items (id, org_id, owner_id, title, type, type_keywords, snippet, tags, created, modified, protected)
+       VALUES ($1, $2, $3, $4, 'Application', $5, $6, $7, $8, $8, true)`,
       [
         itemId,
         admin.org_id,

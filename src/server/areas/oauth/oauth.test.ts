@@ -650,6 +650,11 @@ describe('/console-config.json and the console app', () => {
     const item = await post(`content/items/${app.itemId}`, {}, tokens.admin);
     expect(item).toMatchObject({ title: 'Portal Admin Console', type: 'Application', owner: 'admin' });
     expect(item.typeKeywords).toContain('Registered App');
+    // Delete-protected: deleting it would end the console's sign-in for everyone.
+    expect(item.protected).toBe(true);
+    const deleted = await post(`content/users/admin/items/${app.itemId}/delete`, {}, tokens.admin);
+    expect(deleted.error?.code, JSON.stringify(deleted)).toBe(400);
+    expect(await svc.db.query('SELECT 1 FROM oauth_apps WHERE console')).toHaveLength(1);
 
     expect(await syncConsoleApp(svc.app.portal, 4200)).toBe(first);
     expect((await post(`oauth2/apps/${first}`, {}, tokens.admin)).redirect_uris).toEqual([
