@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { setTaskSettings } from '../src/server/areas/tasks/settings.ts';
+import { TASK_DEFAULTS } from '../src/server/config.ts';
 import { insertTask } from '../src/server/areas/tasks/repo.ts';
 import { TaskScheduler } from '../src/server/jobs/scheduler.ts';
 import { hexId } from '../src/server/store/ids.ts';
@@ -34,8 +34,7 @@ const real = Date.now();
 const offset = Math.ceil(real / 60_000) * 60_000 + 60_000 - lead - real;
 const clock = benchClock(offset);
 
-const svc = await startService({ clock });
-setTaskSettings({ activePerUser: TASKS, activePerOrg: TASKS });
+const svc = await startService({ clock, config: { tasks: { ...TASK_DEFAULTS, activePerUser: TASKS, activePerOrg: TASKS } } });
 const [admin] = await svc.db.query<{ id: string }>(`SELECT id FROM users WHERE username = 'admin'`);
 const due = Math.ceil(clock.now() / 60_000) * 60_000;
 const ids: string[] = [];

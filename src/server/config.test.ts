@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEMO_PASSWORD, loadConfig, RETENTION_DEFAULTS } from './config.ts';
+import { ConfigError, DEMO_PASSWORD, loadConfig, RETENTION_DEFAULTS, TASK_DEFAULTS } from './config.ts';
 import { NO_OUTBOUND_ALLOW, PRIVATE_OUTBOUND_ALLOW } from './http/outboundAllow.ts';
 
 /** loadConfig's message for an environment it refuses (fails the test if it is accepted). */
@@ -28,7 +28,19 @@ describe('loadConfig', () => {
       localExtras: true,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
+      tasks: TASK_DEFAULTS,
     });
+  });
+
+  it("reads the scheduled tasks' settings, naming a bad one", () => {
+    expect(loadConfig({ TASKS_MAX_ACTIVE_PER_USER: '3', TASK_GP_POLL_MS: '50', TASK_RUNNER_NOTEBOOK_URL: 'http://127.0.0.1:9100/run' }).tasks).toEqual({
+      ...TASK_DEFAULTS,
+      activePerUser: 3,
+      gpPollMs: 50,
+      runnerUrls: { ExecuteNotebook: 'http://127.0.0.1:9100/run' },
+    });
+    expect(refusal({ TASK_RUNNER_SCENE_URL: 'ftp://127.0.0.1/' })).toContain('TASK_RUNNER_SCENE_URL="ftp://127.0.0.1/": must be an http:// or https:// URL');
+    expect(refusal({ TASKS_MAX_ACTIVE_PER_ORG: 'many' })).toContain('TASKS_MAX_ACTIVE_PER_ORG="many": must be a whole number');
   });
 
   it('treats empty values as unset', () => {
@@ -60,6 +72,7 @@ describe('loadConfig', () => {
       localExtras: false,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
+      tasks: TASK_DEFAULTS,
     });
   });
 

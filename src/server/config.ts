@@ -3,6 +3,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { TASK_LIMITS, type TaskType } from '../shared/contract/tasks.ts';
 import { parseOutboundAllow, type OutboundAllow } from './http/outboundAllow.ts';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
@@ -37,6 +38,41 @@ function isAddressOrRange(value: string): boolean {
   if (!kind || extra !== undefined) return false;
   return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
 }
+
+export interface TaskSettings {
+  activePerUser: number;
+  activePerOrg: number;
+  /** External runner per type; a type without one fails its runs with a reason saying so. */
+  runnerUrls: Partial<Record<TaskType, string>>;
+  /** Geoprocessing: how often a submitted job is polled, and how long it may take in all. */
+  gpPollMs: number;
+  gpTimeoutMs: number;
+}
+
+export const TASK_DEFAULTS: TaskSettings = {
+  activePerUser: TASK_LIMITS.activePerUser,
+  activePerOrg: TASK_LIMITS.activePerOrg,
+  runnerUrls: {},
+  gpPollMs: 2000,
+  gpTimeoutMs: 30 * 60_000,
+};
+
+/** The environment variable naming each hand-off type's runner. */
+export const RUNNER_ENV = {
+  ExecuteNotebook: 'TASK_RUNNER_NOTEBOOK_URL',
+  UpdateInsightsWorkbook: 'TASK_RUNNER_INSIGHTS_URL',
+  ExecuteSceneCook: 'TASK_RUNNER_SCENE_URL',
+  ExecuteWorkflowManager: 'TASK_RUNNER_WORKFLOW_URL',
+} as const satisfies Partial<Record<TaskType, string>>;
+
+const taskCount = (fallback: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1).max(1_000_000)).default(fallback);
+const taskMs = (fallback: number) =>
+  z.string().regex(/^\d+$/, 'must be a whole number of milliseconds').transform(Number).pipe(z.number().int().min(10)).default(fallback);
+const runnerUrl = z
+  .string()
+  .regex(/^https?:\/\//, 'must be an http:// or https:// URL')
+  .optional();
 
 const envSchema = z.object({
   PORT: z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(0).max(65535, 'must be at most 65535')).default(3000),
@@ -80,6 +116,15 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400'))
     .default(300),
+  // Scheduled tasks: active-task limits, geoprocessing polling, and the external runner of each hand-off type.
+  TASKS_MAX_ACTIVE_PER_USER: taskCount(TASK_LIMITS.activePerUser),
+  TASKS_MAX_ACTIVE_PER_ORG: taskCount(TASK_LIMITS.activePerOrg),
+  TASK_GP_POLL_MS: taskMs(TASK_DEFAULTS.gpPollMs),
+  TASK_GP_TIMEOUT_MS: taskMs(TASK_DEFAULTS.gpTimeoutMs),
+  TASK_RUNNER_NOTEBOOK_URL: runnerUrl,
+  TASK_RUNNER_INSIGHTS_URL: runnerUrl,
+  TASK_RUNNER_SCENE_URL: runnerUrl,
+  TASK_RUNNER_WORKFLOW_URL: runnerUrl,
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
   /**
@@ -180,6 +225,13 @@ export interface Config {
   passwordLogN: number;
   /** How long finished work is kept (jobs/retention.ts); RETENTION_DEFAULTS when absent. */
   retention?: RetentionConfig;
+  /** Scheduled tasks' limits and runners (TASK_* and TASKS_*); TASK_DEFAULTS when absent. */
+  tasks?: TaskSettings;
+}
+
+/** The task settings in force for a service. */
+export function taskSettingsOf(config: Pick<Config, 'tasks'>): TaskSettings {
+  return config.tasks ?? TASK_DEFAULTS;
 }
 
 /** Durations in ms. */
@@ -275,6 +327,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadsMs: Math.round(e.RETENTION_UPLOADS_HOURS * HOUR_MS),
       itemJobsMs: Math.round(e.RETENTION_ITEM_JOBS_DAYS * DAY_MS),
       sweepIntervalMs: Math.round(e.RETENTION_SWEEP_INTERVAL_SECONDS * 1000),
+    },
+    tasks: {
+      activePerUser: e.TASKS_MAX_ACTIVE_PER_USER,
+      activePerOrg: e.TASKS_MAX_ACTIVE_PER_ORG,
+      runnerUrls: Object.fromEntries(Object.entries(RUNNER_ENV).flatMap(([type, name]) => (e[name] ? [[type, e[name]]] : []))),
+      gpPollMs: e.TASK_GP_POLL_MS,
+      gpTimeoutMs: e.TASK_GP_TIMEOUT_MS,
     },
   };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
 import type { Db } from '../store/db.ts';
-import { setTaskSettings } from '../areas/tasks/settings.ts';
+import { TASK_DEFAULTS } from '../config.ts';
 import { RunEndWriter } from './runEnds.ts';
 
 const clock = { now: () => Date.parse('2026-11-23T08:00:00Z') };
@@ -16,8 +16,7 @@ let statements = 0;
 let counted: Db;
 
 beforeAll(async () => {
-  svc = await startService({ clock });
-  setTaskSettings({ activePerUser: 100, activePerOrg: 100 });
+  svc = await startService({ clock, config: { tasks: { ...TASK_DEFAULTS, activePerUser: 100, activePerOrg: 100 } } });
   counted = new Proxy(svc.db, {
     get(target, prop, receiver) {
       if (prop === 'query')

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
-import { setTaskSettings } from '../areas/tasks/settings.ts';
+import { TASK_DEFAULTS, type TaskSettings } from '../config.ts';
 import type { Executor } from '../areas/tasks/executors/index.ts';
 import { TaskScheduler, type SchedulerOptions } from './scheduler.ts';
 
@@ -23,6 +23,10 @@ let svc: TestService;
 let itemOfUser1: string;
 /** A token signed in at the test clock's current time (the clock jumps past tokens' lifetimes). */
 const token = (user: string) => svc.tokenFor(user);
+/** Changes this service's task settings (its Config) for the tests that follow. */
+const setTaskSettings = (patch: Partial<TaskSettings>) => {
+  svc.config.tasks = { ...(svc.config.tasks ?? TASK_DEFAULTS), ...patch };
+};
 
 beforeAll(async () => {
   svc = await startService({ clock });

@@ -30,7 +30,6 @@ import { normaliseRun, scheduleOf, tasksByIds, type RunRow, type TaskRow } from 
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSignal } from '../core/signals.ts';
-import { taskSettings } from '../areas/tasks/settings.ts';
 import { nextRun } from '../../shared/cron.ts';
 import { RunEndWriter } from './runEnds.ts';
 
@@ -401,6 +400,5 @@ export class TaskScheduler {
 
 /** What main.ts starts. */
 export function startTaskScheduler(ctx: PortalContext, opts: SchedulerOptions = {}): TaskScheduler {
-  taskSettings(); // a bad TASK_* setting stops the start, named
   return new TaskScheduler(ctx, opts).start();
 }

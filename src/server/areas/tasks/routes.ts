@@ -51,7 +51,7 @@ export function taskRoutes(app: FastifyInstance): void {
       const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);
       return {
         ...pageEnvelope(total, params, rows.length),
-        activeTasksAvailable: await activeTasksAvailable(portal.db, caller.orgId, owner.id),
+        activeTasksAvailable: await activeTasksAvailable(portal, caller.orgId, owner.id),
         tasks: rows.map(toTaskRecord),
       };
     },

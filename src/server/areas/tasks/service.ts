@@ -28,6 +28,7 @@ import {
   type UpdateTaskParams,
 } from '../../../shared/contract/tasks.ts';
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
+import { taskSettingsOf, type TaskSettings } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { grantsOthers } from '../../http/authority.ts';
@@ -36,7 +37,6 @@ import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
 import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, saveTask, scheduleOf, type TaskRow } from './repo.ts';
-import { taskSettings } from './settings.ts';
 import { raise } from '../../core/signals.ts';
 
 export const taskNotFound = (id: string) =>
@@ -139,10 +139,9 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   return url;
 }
 
-async function checkLimits(q: Queryable, orgId: string, ownerId: string, username: string): Promise<void> {
+async function checkLimits(q: Queryable, s: TaskSettings, orgId: string, ownerId: string, username: string): Promise<void> {
   // Serialise concurrent creates/enables of one organization so the counts cannot be overtaken.
   await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-  const s = taskSettings();
   const n = await countActive(q, orgId, ownerId);
   if (n.user >= s.activePerUser)
     throw new ApiError(400, `${username} already has ${n.user} active tasks, the most allowed (${s.activePerUser}). Disable or delete one first.`, [
@@ -154,8 +153,9 @@ async function checkLimits(q: Queryable, orgId: string, ownerId: string, usernam
     ]);
 }
 
-export async function activeTasksAvailable(q: Queryable, orgId: string, ownerId: string): Promise<number> {
-  const s = taskSettings();
+export async function activeTasksAvailable(ctx: PortalContext, orgId: string, ownerId: string): Promise<number> {
+  const s = taskSettingsOf(ctx.config);
+  const q = ctx.db;
   const n = await countActive(q, orgId, ownerId);
   return Math.max(0, Math.min(s.activePerUser - n.user, s.activePerOrg - n.org));
 }
@@ -248,7 +248,7 @@ export async function createTask(ctx: PortalContext, caller: Caller, username: s
     const row = rowFrom(id, caller, f, url, f.type === 'GPService' ? formToken! : null, now);
     row.next_run_at = computeNextRun({ ...row, run_count: 0 }, now);
     if (row.next_run_at === null) throw badParam('endDate', 'leaves no run: the schedule has no time between now (or startDate) and endDate');
-    await checkLimits(q, caller.orgId, caller.userId, caller.username);
+    await checkLimits(q, taskSettingsOf(ctx.config), caller.orgId, caller.userId, caller.username);
     await insertTask(q, row);
     await recordTaskEvent(q, caller, { ...row, owner_username: caller.username }, 'createTask', { after: taskView(row) }, now);
   });
@@ -326,7 +326,7 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
     const updated: TaskRow = { ...t, ...fieldColumns(f, url, token), modified: now };
     const wantActive = p.isActive ?? t.active;
     const before = taskView(t);
-    await applyActive(q, updated, wantActive, now, wantActive === t.active ? t.state_reason : `Paused by ${caller.username}.`);
+    await applyActive(q, taskSettingsOf(ctx.config), updated, wantActive, now, wantActive === t.active ? t.state_reason : `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, updated, 'updateTask', changed(before, taskView(updated)), now);
   });
   raise('taskSchedulesChanged');
@@ -334,12 +334,12 @@ export async function updateTask(ctx: PortalContext, caller: Caller, username: s
 }
 
 /** Set a task active or not, recomputing its next run; enabling checks the limits and resets the failure count. */
-async function applyActive(q: Queryable, t: TaskRow, active: boolean, now: number, reason: string | null): Promise<void> {
+async function applyActive(q: Queryable, limits: TaskSettings, t: TaskRow, active: boolean, now: number, reason: string | null): Promise<void> {
   if (active) {
     const next = computeNextRun(t, now);
     if (next === null) throw new ApiError(400, 'The task has no run left: its end date has passed or it reached its maximum runs.', ['no future run']);
     if (!t.active) {
-      await checkLimits(q, t.org_id, t.owner_id, t.owner_username);
+      await checkLimits(q, limits, t.org_id, t.owner_id, t.owner_username);
       t.consecutive_failures = 0;
     }
     Object.assign(t, { active: true, state: 'active', state_reason: null, next_run_at: next });
@@ -357,7 +357,7 @@ export async function setTaskEnabled(ctx: PortalContext, caller: Caller, usernam
     if (enabled === t.active) return;
     const was = t.active;
     if (!enabled) t.state = 'paused';
-    await applyActive(q, t, enabled, now, `Paused by ${caller.username}.`);
+    await applyActive(q, taskSettingsOf(ctx.config), t, enabled, now, `Paused by ${caller.username}.`);
     await recordTaskEvent(q, caller, t, enabled ? 'enableTask' : 'disableTask', { before: { active: was }, after: { active: enabled } }, now);
   });
   raise('taskSchedulesChanged');

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { deactivateItemTasks } from './itemTasks.ts';
-import { setTaskSettings, taskSettings } from './settings.ts';
+import { TASK_DEFAULTS } from '../../config.ts';
 
 const T0 = Date.parse('2026-11-20T08:00:00Z'); // a Friday
 const clock = {
@@ -189,7 +189,7 @@ describe('list, get, update, enable, disable, delete', () => {
     const b = (await create('user1', { type: 'UpdateInsightsWorkbook', itemId: itemOfUser1, title: 'B', ...weekdays730 })).taskId;
     await svc.post(`community/users/user1/tasks/${b}/disable`, {}, tokens.user1);
     const all = await svc.post('community/users/user1/tasks', { num: '1' }, tokens.user1);
-    expect(all).toMatchObject({ total: 2, start: 1, num: 1, nextStart: 2, activeTasksAvailable: taskSettings().activePerUser - 1 });
+    expect(all).toMatchObject({ total: 2, start: 1, num: 1, nextStart: 2, activeTasksAvailable: TASK_DEFAULTS.activePerUser - 1 });
     expect((await svc.post('community/users/user1/tasks', { active: 'true' }, tokens.user1)).tasks.map((t: any) => t.id)).toEqual([a]);
     expect((await svc.post('community/users/user1/tasks', { types: 'UpdateInsightsWorkbook' }, tokens.user1)).tasks.map((t: any) => t.id)).toEqual([b]);
     expect(
@@ -253,7 +253,8 @@ describe('list, get, update, enable, disable, delete', () => {
 
 describe('limits', () => {
   it('active tasks per member and per organization; enabling counts too; the answer names the limit', async () => {
-    const before = setTaskSettings({ activePerUser: 2, activePerOrg: 3 });
+    const before = svc.config.tasks;
+    svc.config.tasks = { ...TASK_DEFAULTS, activePerUser: 2, activePerOrg: 3 };
     try {
       const nb = { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...weekdays730 };
       const a = (await create('user1', nb)).taskId;
@@ -268,7 +269,7 @@ describe('limits', () => {
       expect((await create('user1', nb)).error.message).toMatch(/organization already has 3 active tasks, the most allowed \(3\)/);
       expect((await svc.post(`community/users/user1/tasks/${a}/enable`, {}, tokens.user1)).error.message).toMatch(/organization already has 3/);
     } finally {
-      setTaskSettings(before);
+      svc.config.tasks = before;
     }
   });
 });

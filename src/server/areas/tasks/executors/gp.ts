@@ -3,7 +3,7 @@
  * as the job's inputs, with the administrator token the task was created with) and follow the job
  * to its end. Succeeds only when the service reports esriJobSucceeded.
  */
-import { taskSettings } from '../settings.ts';
+import { taskSettingsOf } from '../../../config.ts';
 import { parseJson, safeUrl, send } from './http.ts';
 import { RunFailed, type Executor } from './types.ts';
 import { trimEnd } from '../../../../shared/trim.ts';
@@ -41,7 +41,7 @@ export const executeGp: Executor = async ({ ctx, task, signal }) => {
   const base = gpTaskBase(task.task_url);
   const form = new URLSearchParams({ f: 'json', token: task.run_token });
   for (const [name, value] of Object.entries(task.parameters)) form.set(name, typeof value === 'string' ? value : JSON.stringify(value));
-  const settings = taskSettings();
+  const settings = taskSettingsOf(ctx.config);
   const submitted = await send(`${base}/submitJob`, ctx.config, { method: 'POST', body: form.toString(), signal });
   if (submitted.status !== 200) throw new RunFailed(`submitJob at ${safeUrl(base)} answered HTTP ${submitted.status}.`);
   const job = parseJson(submitted.text, 'submitJob');

@@ -1,18 +1,18 @@
 /**
  * Notebook, Insights, scene-cooking and workflow tasks: the run is handed to the external runner
- * configured for the type (settings.ts). The runner receives a JSON POST describing the run and
+ * configured for the type (TASK_RUNNER_*_URL, config.ts). The runner receives a JSON POST describing the run and
  * must answer 2xx once the work is done; anything else fails the run with what it said. Without a
  * runner the run fails, saying which setting is missing — no run succeeds without its work.
  */
-import { taskSettings, RUNNER_ENV } from '../settings.ts';
+import { RUNNER_ENV, taskSettingsOf } from '../../../config.ts';
 import { safeUrl, send } from './http.ts';
 import { RunFailed, type Executor } from './types.ts';
 
 const RUNNER_TIMEOUT_MS = 10 * 60_000;
 
 export const executeWithRunner: Executor = async ({ ctx, task, runId, scheduledAt, signal }) => {
-  const url = taskSettings().runnerUrls[task.type];
-  if (!url) throw new RunFailed(`No runner is configured for ${task.type} tasks: set ${RUNNER_ENV[task.type]} to the runner's URL.`);
+  const url = taskSettingsOf(ctx.config).runnerUrls[task.type];
+  if (!url) throw new RunFailed(`No runner is configured for ${task.type} tasks: set ${RUNNER_ENV[task.type as keyof typeof RUNNER_ENV]} to the runner's URL.`);
   if (task.item_id) {
     // The item may have been deleted (or moved to another organization) since the task was made.
     const [item] = await ctx.db.query('SELECT 1 FROM items WHERE id = $1 AND org_id = $2', [task.item_id, task.org_id]);
