@@ -141,7 +141,9 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
     <Stack>
       <ItemPicker
         label="Replacement"
-        description="The item the maps and apps should use instead."
+        description={`The ${item.type} the maps and apps should use instead.`}
+        // What names the old item expects its kind: a layer is replaced by a layer of the same type.
+        types={[item.type]}
         value={replacementId}
         onChange={(id, found) => {
           setReplacementId(id);

@@ -19,6 +19,7 @@ import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useCreateTask, useUpdateTask } from './mutations.ts';
 import { schedulableTaskTypes } from './permissions.ts';
+import { fieldsFromItem, TASK_ITEM_FIELDS } from './taskItems.ts';
 import { EMPTY_TASK, formToInput, SERVER_FIELD_MAP, taskFormSchema, taskToForm, usesJson, type TaskFormInput, type TaskFormValues } from './schemas.ts';
 import { useFormDialog, useReportDirty, type FormDialog } from '../../components/useDirtyGuard.tsx';
 
@@ -121,12 +122,16 @@ function TaskForm({
             name="itemId"
             render={({ field }) => (
               <ItemPicker
-                label={rules.itemRequired ? 'Item (required)' : 'Item (optional)'}
-                description={
-                  type === 'ExecuteNotebook' ? 'The notebook to run.' : type === 'UpdateInsightsWorkbook' ? 'The Insights workbook to update.' : undefined
-                }
+                label={`${TASK_ITEM_FIELDS[type].label} (${rules.itemRequired ? 'required' : 'optional'})`}
+                description={TASK_ITEM_FIELDS[type].description}
+                types={TASK_ITEM_FIELDS[type].types}
                 value={field.value}
-                onChange={field.onChange}
+                onChange={(id, item) => {
+                  field.onChange(id);
+                  // What follows from the item (a scene service's URL) is filled in; the member may still change it.
+                  for (const [name, v] of Object.entries(fieldsFromItem(type, item)))
+                    form.setValue(name as 'serviceUrl', v, { shouldDirty: true, shouldValidate: true });
+                }}
                 inputRef={field.ref}
                 error={msg(errors.itemId)}
               />
