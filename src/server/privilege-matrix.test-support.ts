@@ -284,6 +284,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     await svc.db.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, 0)', [id, groupId]);
     return { url: `${REST}/content/groups/${groupId}/search`, shown: (b) => b.results?.some((i: { id: string }) => i.id === id) };
   },
+  // Group Content: the same private item in a private group, listed without a query.
+  'content/groups/:groupId': async () => {
+    const [id, groupId] = [await item(), await group()];
+    await svc.db.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, 0)', [id, groupId]);
+    return { url: `${REST}/content/groups/${groupId}`, shown: (b) => b.items?.some((i: { id: string }) => i.id === id) };
+  },
   // Reassign
   'content/users/:username/items/:itemId/reassign': async () => ({ url: `${ITEM(await item())}/reassign`, params: { targetUsername: 'publisher1' } }),
   'content/users/:username/items/:itemId/canReassign': async () => ({ url: `${ITEM(await item())}/canReassign`, params: { targetUsername: 'publisher1' } }),
@@ -341,6 +347,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     return { url: `${REST}/community/groups`, params: { q: `id:${id}` }, shown: (b) => b.results?.some((g: { id: string }) => g.id === id) };
   },
   'community/groups/:groupId': async () => ({ url: GROUP(await group()) }),
+  'community/groups/:groupId/info/*': async () => ({ url: `${GROUP(await group())}/info/thumbnail.png`, reached: /has no info file/ }),
   'community/groups/:groupId/update': async () => ({ url: `${GROUP(await group())}/update`, params: { snippet: 'changed' } }),
   'community/groups/:groupId/delete': async () => ({ url: `${GROUP(await group())}/delete` }),
   'community/groups/:groupId/protect': async () => ({ url: `${GROUP(await group())}/protect` }),

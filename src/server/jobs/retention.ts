@@ -327,7 +327,8 @@ async function removeStrayBlobs(ctx: PortalContext, shard: string, before: numbe
           AND NOT EXISTS (SELECT 1 FROM item_store_uploads WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM item_resources WHERE blob_key = k)`,
+          AND NOT EXISTS (SELECT 1 FROM item_resources WHERE blob_key = k)
+          AND NOT EXISTS (SELECT 1 FROM group_info_files WHERE blob_key = k)`,
       [page.keys.map((k) => k.key)],
     );
     for (const { k } of stray) await ctx.blobs.remove(k);

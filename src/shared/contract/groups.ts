@@ -77,7 +77,8 @@ export interface GroupRecord {
   capabilities: string[];
   /** Who may join; other portals may leave it out (then: anyone). */
   membershipAccess?: MembershipAccess;
-  thumbnail: null;
+  /** The thumbnail's file name, served at community/groups/<id>/info/<thumbnail>; null without one. */
+  thumbnail: string | null;
   isFav: false;
   isReadOnly: false;
   provider: null;

@@ -8,6 +8,7 @@ import { COLLABORATION_OPERATIONS } from './collaborations.ts';
 import { DEPENDENCY_OPERATIONS } from './dependencies.ts';
 import { FEDERATION_OPERATIONS } from './federation.ts';
 import { FOLDER_OPERATIONS } from './folders.ts';
+import { GROUP_CONTENT_OPERATIONS } from './groupContent.ts';
 import { GROUP_OPERATIONS } from './groups.ts';
 import { HISTORY_READ_OPERATIONS } from './history.ts';
 import { ITEM_OPERATIONS } from './items.ts';
@@ -29,6 +30,7 @@ export const OPERATION_TABLES = {
   dependencies: DEPENDENCY_OPERATIONS,
   federation: FEDERATION_OPERATIONS,
   folders: FOLDER_OPERATIONS,
+  groupContent: GROUP_CONTENT_OPERATIONS,
   groups: GROUP_OPERATIONS,
   history: HISTORY_READ_OPERATIONS,
   items: ITEM_OPERATIONS,
@@ -50,6 +52,7 @@ export const OPERATIONS = {
   ...DEPENDENCY_OPERATIONS,
   ...FEDERATION_OPERATIONS,
   ...FOLDER_OPERATIONS,
+  ...GROUP_CONTENT_OPERATIONS,
   ...GROUP_OPERATIONS,
   ...HISTORY_READ_OPERATIONS,
   ...ITEM_OPERATIONS,

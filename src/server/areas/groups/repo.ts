@@ -24,6 +24,8 @@ export interface GroupRow {
   sort_order: string;
   capabilities: string[];
   membership_access: MembershipAccess;
+  /** The thumbnail's file name (group_info_files), or null. */
+  thumbnail: string | null;
   created: number;
   modified: number;
   member_count: number;

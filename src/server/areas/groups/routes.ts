@@ -29,6 +29,9 @@ import {
   visibleGroup,
 } from './service.ts';
 import { groupTarget, MEMBERSHIP_TARGET } from './target.ts';
+import { GROUP_THUMBNAIL_FILES, groupThumbnailName, groupThumbnailParam, sendGroupInfoFile, setGroupThumbnail } from './thumbnail.ts';
+import { GROUP_CONTENT_OPERATIONS } from '../../../shared/contract/groupContent.ts';
+import { ApiError } from '../../http/errors.ts';
 import { authorityGrants } from '../../http/authority.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
@@ -51,8 +54,16 @@ export function groupRoutes(app: FastifyInstance): void {
     path: `${REST}/community/createGroup`,
     authority: GROUP_OPERATIONS.createGroup,
     extras: ['group.memberCount'],
-    params: createGroupParams,
-    handler: ({ caller, params, portal }) => createGroup(portal, caller, params),
+    params: createGroupParams.extend({ thumbnail: groupThumbnailParam }),
+    files: GROUP_THUMBNAIL_FILES,
+    handler: async ({ caller, params: { thumbnail, ...fields }, portal }) => {
+      // The image is checked before the group is made, so a bad one leaves no group behind.
+      const image = typeof thumbnail === 'object' ? { file: thumbnail, name: await groupThumbnailName(thumbnail) } : undefined;
+      const made = await createGroup(portal, caller, fields);
+      if (!image) return made;
+      await setGroupThumbnail(portal, made.group.id, image.file, image.name);
+      return { ...made, group: { ...made.group, thumbnail: image.name } };
+    },
   });
 
   operation(app, {
@@ -93,8 +104,37 @@ export function groupRoutes(app: FastifyInstance): void {
     path: `${GROUP}/update`,
     authority: GROUP_OPERATIONS.updateGroup,
     target: MANAGED_FOR_UPDATE,
-    params: updateGroupParams,
-    handler: ({ caller, params, portal, target }) => updateGroup(portal, caller, target, params),
+    params: updateGroupParams.extend({ thumbnail: groupThumbnailParam }),
+    files: GROUP_THUMBNAIL_FILES,
+    handler: async ({ caller, params: { thumbnail, ...fields }, portal, target }) => {
+      const image = typeof thumbnail === 'object' ? { file: thumbnail, name: await groupThumbnailName(thumbnail) } : undefined;
+      const updated = await updateGroup(portal, caller, target, fields);
+      if (image) await setGroupThumbnail(portal, target.id, image.file, image.name);
+      return updated;
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${GROUP}/info/*`,
+    authority: GROUP_CONTENT_OPERATIONS.groupInfoFile,
+    params: none,
+    access: 'public',
+    handler: async ({ caller, path, portal, req, reply }) => {
+      let group;
+      try {
+        group = await visibleGroup(portal.db, path.groupId, caller);
+      } catch (err) {
+        // A group the caller cannot see answers as a file that is not there (never a 200 an image could take).
+        if (err instanceof ApiError)
+          return reply
+            .code(404)
+            .type('application/json; charset=utf-8')
+            .send(JSON.stringify({ error: { ...err.toBody(), code: 404 } }));
+        throw err;
+      }
+      return sendGroupInfoFile(portal, group.id, path['*'] ?? '', req, reply);
+    },
   });
 
   operation(app, {

@@ -5,6 +5,7 @@
  * `GroupRow` take it as authorized. What stays here depends on the request's content: the fields
  * set (assertFieldPrivileges), who is added or removed, and the caller's own membership rules.
  */
+import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { GroupFields, GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { LIMITS } from '../../../shared/limits.ts';
@@ -59,7 +60,7 @@ export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord
     sortOrder: row.sort_order,
     capabilities: row.capabilities,
     membershipAccess: row.membership_access,
-    thumbnail: null,
+    thumbnail: row.thumbnail ?? null,
     isFav: false,
     isReadOnly: false,
     provider: null,
@@ -228,8 +229,10 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, row: Group
 /** `row` is authorized (owner or portal:admin:deleteGroups). */
 export async function deleteGroup(ctx: PortalContext, caller: Caller, row: GroupRow) {
   const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
+  const { result, files } = await ctx.db.tx(async (q) => {
     if (row.protected) throw new ApiError(400, 'The group is protected from deletion.', ['Unprotect the group first.']);
+    // Its thumbnail leaves the store once the rows naming it are gone.
+    const thumbnails = await q.query<{ blob_key: string }>('SELECT blob_key FROM group_info_files WHERE group_id = $1', [row.id]);
     await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
     // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
     await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [row.org_id, row.id]);
@@ -243,8 +246,10 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, row: Group
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } },
     });
-    return { success: true as const, groupId: row.id };
+    return { result: { success: true as const, groupId: row.id }, files: thumbnails.map((t) => t.blob_key) };
   });
+  await removeBlobsQuietly(ctx.blobs, files, ctx.log);
+  return result;
 }
 
 /** `row` is authorized (owner or portal:admin:updateGroups). */

@@ -25,6 +25,7 @@ import { searchPage, type SearchPage, type SortKey } from './searchPage.ts';
 import { bboxParam, categoriesParam, categoryFiltersParam, itemFilterSql } from './searchFilters.ts';
 import { visibleGroup } from '../groups/service.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { GROUP_CONTENT_OPERATIONS } from '../../../shared/contract/groupContent.ts';
 import { authorityGrants } from '../../http/authority.ts';
 
 export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
@@ -217,6 +218,22 @@ export function itemSearchRoutes(app: FastifyInstance): void {
     handler: async ({ caller, params, path, portal }) => {
       const group = await visibleGroup(portal.db, path.groupId, caller);
       return searchAnswer(portal.db, caller, params, { groupId: group.id, filters: (p) => itemFilterSql(params, p) });
+    },
+  });
+
+  // `content/groups/<groupId>` (Group Content): the items shared to the group, paged, as
+  // `{total, start, num, nextStart, items}` — the group content search with no query, newest change
+  // first, and likewise only the items the caller may see.
+  operation(app, {
+    method: 'read',
+    path: `${REST}/content/groups/:groupId`,
+    authority: GROUP_CONTENT_OPERATIONS.groupContent,
+    params: pagingParams,
+    access: 'public',
+    handler: async ({ caller, params, path, portal }) => {
+      const group = await visibleGroup(portal.db, path.groupId, caller);
+      const page = await searchAnswer(portal.db, caller, { ...params, q: '', sortOrder: 'asc' }, { groupId: group.id });
+      return { total: page.total, start: page.start, num: page.num, nextStart: page.nextStart, items: page.results };
     },
   });
 
