@@ -94,6 +94,16 @@ module.exports = {
       to: { path: '^src/server/jobs/' },
     },
     {
+      name: 'server-http-no-areas',
+      // Request handling (auth, CORS, the operation wrapper) sits below the areas: what it needs of
+      // one (the allowed origins) the app hands it. Type-only imports of row shapes are allowed;
+      // they vanish at run time.
+      comment: 'http/ imports no area: the app wires areas into it.',
+      severity: 'error',
+      from: { path: '^src/server/http/', pathNot: '\\.test(-support)?\\.tsx?$' },
+      to: { path: '^src/server/areas/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'server-core-is-below-areas',
       comment: 'core/ holds what every area shares; it imports no area, route, job or http module.',
       severity: 'error',

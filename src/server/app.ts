@@ -27,6 +27,7 @@ import { itemSearchRoutes } from './areas/items/search.ts';
 import { itemSharingRoutes } from './areas/items/sharing.ts';
 import { itemStatusRoutes } from './areas/items/status.ts';
 import { addItemRoutes } from './areas/items/addRoutes.ts';
+import { allowedOriginsOf } from './areas/portals/allowedOrigins.ts';
 import { portalRoutes } from './areas/portals/routes.ts';
 import { healthRoutes } from './areas/health/routes.ts';
 import { historyRoutes } from './areas/history/routes.ts';
@@ -103,7 +104,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   installNosniff(app);
   installStrictTransportSecurity(app, opts.config, opts.https !== undefined);
-  installCors(app);
+  installCors(app, allowedOriginsOf(app.portal));
   installErrorEnvelope(app);
 
   authRoutes(app);

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { rolePrivileges, type BaseRole, type Privilege } from '../../shared/privileges.ts';
 import type { UserRow } from '../areas/users/repo.ts';
-import { tokenHash } from '../areas/auth/tokens.ts';
+import { tokenHash } from '../core/tokens.ts';
 import type { Db } from '../store/db.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import type { RawParams } from './params.ts';

@@ -10,7 +10,6 @@
  * another origin can do with credentials exactly what it could do without them (docs/security.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { allowedOriginsOf } from '../areas/portals/allowedOrigins.ts';
 
 /** Request headers a cross-origin caller may send: the token headers, the SDK's and rest-js's own, and caching ones. */
 export const CORS_ALLOWED_HEADERS = [
@@ -55,8 +54,16 @@ function acceptedHeaders(req: FastifyRequest): string {
   return [...new Set(accepted)].join(', ');
 }
 
-export function installCors(app: FastifyInstance): void {
-  const list = allowedOriginsOf(app.portal);
+/** The organization's allowed origins, kept a few seconds (areas/portals/allowedOrigins.ts). */
+export interface OriginList {
+  /** The kept list while it is fresh, else undefined. */
+  fresh(): ReadonlySet<string> | undefined;
+  /** Reads the list again. */
+  refresh(): Promise<ReadonlySet<string>>;
+}
+
+/** `list` is given by the app (the HTTP layer imports no area). */
+export function installCors(app: FastifyInstance, list: OriginList): void {
   // Hooks on every request take the callback form: an async hook costs a promise and a turn of the
   // microtask queue per request, which shows in the cheapest operations' throughput. The list is
   // read from the database only when the kept copy is stale (every few seconds).

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORD, startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
-import { tokenHash } from './tokens.ts';
+import { tokenHash } from '../../core/tokens.ts';
 
 const T0 = Date.UTC(2026, 0, 15, 9, 0, 0);
 let now = T0;

@@ -15,7 +15,7 @@ import { recordEvent } from '../../store/events.ts';
 import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { attemptSucceeded, claimAttempt, clearUsername, slowdownMs } from './throttle.ts';
-import { newToken, tokenHash } from './tokens.ts';
+import { newToken, tokenHash } from '../../core/tokens.ts';
 
 const signInFailed = (detail: string) => new ApiError(400, 'Unable to generate token.', [detail]);
 const INVALID = 'Invalid username or password.';

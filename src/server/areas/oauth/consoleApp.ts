@@ -9,7 +9,7 @@ import { REGISTERED_APP_KEYWORD, type ConsoleConfig } from '../../../shared/cont
 import type { Config } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { hexId } from '../../store/ids.ts';
-import { tokenHash } from '../auth/tokens.ts';
+import { tokenHash } from '../../core/tokens.ts';
 import { findConsoleApp, insertApp, updateApp } from './repo.ts';
 import { newClientId } from './service.ts';
 

@@ -21,7 +21,7 @@ import { ApiError, forbidden } from '../../http/errors.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
-import { newToken, tokenHash } from '../auth/tokens.ts';
+import { newToken, tokenHash } from '../../core/tokens.ts';
 import { findItem } from '../items/service.ts';
 import { recordSignIn } from '../users/service.ts';
 import * as repo from './repo.ts';
