@@ -415,6 +415,9 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   // Another organization's callers (and anonymous ones) get the public record; members also their own view.
   'portals/:orgId': async () => ({ url: ORG(), shown: (b) => b.maxExternalMembersPerGroup !== undefined }),
   'portals/:orgId/update': async () => ({ url: `${ORG()}/update`, params: { description: `changed ${uid()}` } }),
+  // Subscription Info: the organization's own members, in both spellings.
+  'portals/:orgId/subscriptionInfo': async () => ({ url: `${ORG()}/subscriptionInfo`, shown: (b) => typeof b.maxUsers === 'number' }),
+  'portals/:orgId/subscriptioninfo': async () => ({ url: `${ORG()}/subscriptioninfo`, shown: (b) => typeof b.maxUsers === 'number' }),
   'portals/:orgId/settings': async () => ({ url: `${ORG()}/settings`, anyone: 'the settings "as seen by the current user, anonymous or signed in"' }),
   'portals/:orgId/history': async () => ({ url: `${ORG()}/history` }),
   'portals/:orgId/dependencies': async () => {

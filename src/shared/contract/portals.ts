@@ -39,6 +39,17 @@ export interface Portal {
   useVectorBasemaps: boolean;
   /** The gallery the SDK uses instead when the app has a basemap-styles API key: the one in use here. */
   devBasemapGalleryGroupQuery: string;
+  /** The organization's default map extent (the world in Web Mercator). */
+  defaultExtent: {
+    type: 'extent';
+    xmin: number;
+    ymin: number;
+    xmax: number;
+    ymax: number;
+    spatialReference: { wkid: number; latestWkid: number };
+  };
+  /** Helper services: only `geometry`, a URL on this portal (areas/portals/helperServices.ts). */
+  helperServices: { geometry: { url: string } };
   subscriptionInfo: {
     id: string;
     type: string;
@@ -84,7 +95,8 @@ export const portalRegionsParams = z.object({ culture: z.string().max(35).option
  */
 export interface PortalSettings {
   allowedRedirectUris: string[];
-  helperServices: Record<string, never>;
+  /** The same as portals/self's: only the geometry helper on this portal. */
+  helperServices: Portal['helperServices'];
   culture: string;
 }
 
@@ -121,4 +133,8 @@ export const PORTAL_OPERATIONS = {
   portalSettings: member(),
   portal: member(),
   updatePortal: privileges('portal:admin:manageWebsite'),
+  /** `portals/self/subscriptionInfo` (also spelled `subscriptioninfo`): the caller's own organization. */
+  subscriptionInfo: member(),
+  /** The geometry helper `helperServices.geometry.url` names (areas/portals/helperServices.ts): the same answer for anyone. */
+  geometryServer: own(),
 } as const satisfies Record<string, Authority>;

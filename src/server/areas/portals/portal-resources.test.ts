@@ -3,6 +3,7 @@
  * `portals/regions`, `portals/languages`, `portals/<orgId>/settings`, and the basemap gallery
  * group queries portals/self answers for `Portal.fetchBasemaps()`.
  */
+import { GEOMETRY_SERVER_PATH } from './helperServices.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { MAX_GALLERY_QUERY_CHARS } from '../../../shared/contract/portals.ts';
@@ -76,7 +77,11 @@ describe('portals/languages', () => {
 });
 
 describe('portals/<orgId>/settings', () => {
-  const settings = { allowedRedirectUris: [], helperServices: {}, culture: 'en' };
+  const settings = {
+    allowedRedirectUris: [],
+    helperServices: { geometry: { url: expect.stringMatching(new RegExp(`^https?://[^/]+${GEOMETRY_SERVER_PATH}$`)) } },
+    culture: 'en',
+  };
 
   it('answers anonymous callers with the primary organization, members with their own', async () => {
     expect(await get('portals/self/settings')).toEqual(settings);

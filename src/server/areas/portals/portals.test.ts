@@ -101,3 +101,31 @@ describe('portals/<orgId>', () => {
     expect(body.error.message).toMatch(/does not exist or is inaccessible/);
   });
 });
+
+describe('portals/self: default extent, helper services, subscription info', () => {
+  it('names a geometry helper on this portal (the request origin) whose description answers and whose operations fail at once', async () => {
+    const res = await svc.app.inject({ method: 'GET', url: '/sharing/rest/portals/self?f=json', headers: { host: '127.0.0.1:7123' } });
+    const body = res.json();
+    expect(body.defaultExtent).toMatchObject({ type: 'extent', spatialReference: { wkid: 102100 } });
+    expect(body.defaultExtent.xmin).toBeLessThan(body.defaultExtent.xmax);
+    const url = new URL(body.helperServices.geometry.url as string);
+    expect(url.origin).toBe('http://127.0.0.1:7123');
+    const description = await svc.app.inject({ method: 'GET', url: `${url.pathname}?f=json` });
+    expect(description.json()).toMatchObject({ serviceDescription: expect.any(String) });
+    const project = await svc.app.inject({
+      method: 'POST',
+      url: `${url.pathname}/project`,
+      payload: { f: 'json', geometries: '{}', inSR: '4326', outSR: '3857' },
+    });
+    expect(project.json().error).toMatchObject({ code: 501 });
+  });
+
+  it('answers subscriptionInfo (and subscriptioninfo) for the caller’s own organization only', async () => {
+    const self = await portal('portals/self', tokens.user1);
+    for (const name of ['subscriptionInfo', 'subscriptioninfo']) {
+      expect(await portal(`portals/self/${name}`, tokens.user1)).toEqual(self.subscriptionInfo);
+    }
+    expect((await portal('portals/self/subscriptionInfo')).error).toMatchObject({ code: 499 });
+    expect((await portal(`portals/${self.id as string}/subscriptionInfo`, tokens.partner_admin)).error).toMatchObject({ code: 400 });
+  });
+});

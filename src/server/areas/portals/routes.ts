@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { PORTAL_OPERATIONS, portalRegionsParams, updatePortalParams } from '../../../shared/contract/portals.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { LANGUAGES, regionsIn } from './regions.ts';
-import { getPortal, getPortalSettings, SETTINGS_ORG, updatePortal } from './service.ts';
+import { getPortal, getPortalSettings, getSubscriptionInfo, SETTINGS_ORG, updatePortal } from './service.ts';
+import { geometryHelperRoutes } from './helperServices.ts';
+import { portalUrlOf } from '../root/service.ts';
 
 export function portalRoutes(app: FastifyInstance): void {
   // Static paths: Fastify's router prefers them to `portals/:orgId`, so "regions" and "languages"
@@ -32,7 +34,7 @@ export function portalRoutes(app: FastifyInstance): void {
     authority: PORTAL_OPERATIONS.portalSettings,
     params: z.object({}),
     access: 'public',
-    handler: ({ caller, path, portal }) => getPortalSettings(portal, caller, path.orgId),
+    handler: ({ caller, path, portal, req }) => getPortalSettings(portal, caller, path.orgId, portalUrlOf(portal.config, req)),
   });
 
   operation(app, {
@@ -42,8 +44,21 @@ export function portalRoutes(app: FastifyInstance): void {
     extras: ['memberCount', 'maxExternalMembersPerGroup', 'localExtras'],
     params: z.object({}),
     access: 'public',
-    handler: ({ caller, path, portal }) => getPortal(portal, caller, path.orgId),
+    handler: ({ caller, path, portal, req }) => getPortal(portal, caller, path.orgId, portalUrlOf(portal.config, req)),
   });
+
+  // Subscription Info: rest-js and the documentation spell it subscriptionInfo; other clients send it in lower case.
+  for (const name of ['subscriptionInfo', 'subscriptioninfo']) {
+    operation(app, {
+      method: 'read',
+      path: `${REST}/portals/:orgId/${name}`,
+      authority: PORTAL_OPERATIONS.subscriptionInfo,
+      params: z.object({}),
+      handler: ({ caller, path, portal }) => getSubscriptionInfo(portal, caller, path.orgId),
+    });
+  }
+
+  geometryHelperRoutes(app);
 
   operation(app, {
     method: 'write',

@@ -16,6 +16,7 @@ import { recordEvent } from '../../store/events.ts';
 import { allowedOriginsOf, storedAllowedOrigins } from './allowedOrigins.ts';
 import { basemapGalleryOf, storedBasemapGallery } from './basemapGallery.ts';
 import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
+import { DEFAULT_EXTENT, helperServicesOf } from './helperServices.ts';
 
 /** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
 export { findOrg } from './repo.ts';
@@ -29,7 +30,7 @@ export async function externalMemberLimit(q: Queryable, orgId: string): Promise<
   return typeof value === 'number' && value >= 0 ? value : LIMITS.defaultExternalMembersPerGroup;
 }
 
-function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>): Portal {
+function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>, origin: string): Portal {
   return {
     id: org.id,
     name: org.name,
@@ -55,6 +56,8 @@ function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>): P
     authorizedCrossOriginDomains: [],
     allowedOrigins: storedAllowedOrigins(org),
     ...basemapGalleryOf(org),
+    defaultExtent: DEFAULT_EXTENT,
+    helperServices: helperServicesOf(origin),
     subscriptionInfo: {
       id: org.id,
       type: 'In House',
@@ -69,10 +72,13 @@ function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>): P
   };
 }
 
-/** `portals/self` (orgId "self") or `portals/<orgId>`. Another organization shows only its public card. */
-export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<Portal> {
+/**
+ * `portals/self` (orgId "self") or `portals/<orgId>`. Another organization shows only its public
+ * card. `origin`: where this portal was reached (helper service URLs point back at it).
+ */
+export async function getPortal(ctx: PortalContext, caller: Caller | null, orgId: string, origin: string): Promise<Portal> {
   const org = await orgOfPath(ctx, caller, orgId);
-  const record = portalRecord(org, ctx.config);
+  const record = portalRecord(org, ctx.config, origin);
   if (!caller || caller.orgId !== org.id) return record;
   return {
     ...record,
@@ -94,9 +100,21 @@ async function orgOfPath(ctx: PortalContext, caller: Caller | null, orgId: strin
  * `portals/<orgId>/settings`: the documented Organization Settings this portal has, for anyone (the
  * resource is "the configuration as seen by the current users, either anonymous or logged in").
  */
-export async function getPortalSettings(ctx: PortalContext, caller: Caller | null, orgId: string): Promise<PortalSettings> {
+export async function getPortalSettings(ctx: PortalContext, caller: Caller | null, orgId: string, origin: string): Promise<PortalSettings> {
   const org = await orgOfPath(ctx, caller, orgId);
-  return { allowedRedirectUris: [], helperServices: {}, culture: portalRecord(org, ctx.config).culture };
+  const record = portalRecord(org, ctx.config, origin);
+  return { allowedRedirectUris: [], helperServices: record.helperServices, culture: record.culture };
+}
+
+/**
+ * `portals/self/subscriptionInfo` (Subscription Info, rest-js getSubscriptionInfo): the
+ * subscription of the caller's own organization, as portals/self carries it. Another organization's
+ * answers as one that does not exist.
+ */
+export async function getSubscriptionInfo(ctx: PortalContext, caller: Caller, orgId: string): Promise<Portal['subscriptionInfo']> {
+  const org = await orgOfPath(ctx, caller, orgId);
+  if (org.id !== caller.orgId) throw notFound(`Organization '${orgId}'`);
+  return portalRecord(org, ctx.config, '').subscriptionInfo;
 }
 
 /** The settings an update changes, before and after. */
