@@ -131,6 +131,40 @@ export const RELATIONSHIP_TYPES: readonly RelationshipType[] = [
     ['is packaged as', 'is a package of'],
   ),
   t('Map2Area', 'A web map and its offline map areas', ['Web Map'], ['Map Area'], own, ['has the offline area', 'is an offline area of']),
+  // Relationship types page: a map area and packages made for it by hand (not by the offline workflow); the creator owns both.
+  t(
+    'Area2CustomPackage',
+    'A map area and a custom package made for it',
+    ['Map Area'],
+    ['Map Package', 'Mobile Map Package', 'Tile Package', 'Compact Tile Package', 'SQLite Geodatabase', 'Vector Tile Package'],
+    own,
+    ['is packaged by hand as', 'is a custom package of'],
+  ),
+  // A feature service (a hosted feature layer's item is typed Feature Service) and a layer item made from it; the creator owns both.
+  t('Service2Layer', 'A feature service and a feature layer made from it', ['Feature Service'], ['Feature Service'], own, ['has the layer', 'is a layer of']),
+  t('Map2IndoorsConfig', 'A web map and its Indoors configuration', ['Web Map'], ['Indoors Map Configuration'], own, [
+    'is configured for Indoors by',
+    'configures Indoors for',
+  ]),
+  // An app that another needs (a dashboard embedded in a story, say): sharing or deleting the first affects the second.
+  t(
+    'App2DependentApp',
+    'An application and an application that needs it',
+    [
+      'Dashboard',
+      'Web Mapping Application',
+      'StoryMap',
+      'Form',
+      'Web Experience',
+      'Hub Page',
+      'Hub Site Application',
+      'Web Experience Template',
+      '360 VR Experience',
+    ],
+    ['StoryMap', 'SMX Item', 'Web Experience Template', 'Web Mapping Application', 'Web Experience', 'Dashboard'],
+    {},
+    ['is needed by', 'needs'],
+  ),
   t('TrackView2Map', 'A track view and its web map', ['Web Map'], ['Feature Service'], { mustOwnOrigin: true }, [
     'shows the track view',
     'is the track view shown in',

@@ -46,6 +46,10 @@ describe('catalogue', () => {
       'Area2Package',
       'Map2Area',
       'APIKey2Item',
+      'Area2CustomPackage',
+      'Service2Layer',
+      'Map2IndoorsConfig',
+      'App2DependentApp',
     ]) {
       expect(findRelationshipType(name.toLowerCase())?.name).toBe(name);
     }
@@ -115,6 +119,17 @@ describe('addRelationship and deleteRelationship', () => {
     expect((await relate('user1', layer, csv, 'Service2Data')).error.code).toBe(403);
     const ownLayer = await add('user1', 'Own layer', 'Feature Service');
     expect(await relate('user1', ownLayer, csv, 'Service2Data')).toEqual({ success: true });
+  });
+
+  it('takes the types of the documentation that were refused before (Area2CustomPackage, Service2Layer), with their item types', async () => {
+    const area = await add('user1', 'Downtown area', 'Map Area');
+    const pkg = await add('user1', 'Downtown tiles', 'Tile Package');
+    expect(await relate('user1', area, pkg, 'Area2CustomPackage')).toEqual({ success: true });
+    const [service, view] = [await add('user1', 'Parcels', 'Feature Service'), await add('user1', 'Parcels view', 'Feature Service')];
+    expect(await relate('user1', service, view, 'Service2Layer')).toEqual({ success: true });
+    const related = await call('GET', `content/items/${service}/relatedItems`, { relationshipType: 'Service2Layer', direction: 'forward' }, tokens.user1);
+    expect(related.relatedItems.map((i: { id: string }) => i.id)).toEqual([view]);
+    expect((await relate('user1', pkg, area, 'Area2CustomPackage')).error.code).toBe(400);
   });
 
   it('only as the path user', async () => {
