@@ -195,6 +195,15 @@ export function setMemberDisabled(username: string, disabled: boolean): Promise<
 }
 
 /**
+ * `POST community/users/<user>/update` ("Update User") by an administrator: only the fields sent
+ * change. `password` sets a new password for a member of the "arcgis" identity provider, and ends
+ * every session they held → `{success, username}`.
+ */
+export function updateUser(username: string, fields: { password?: string }): Promise<{ success: boolean; username: string }> {
+  return request<{ success: boolean; username: string }>(`community/users/${seg(username)}/update`, { ...fields }, { method: 'POST' });
+}
+
+/**
  * A local operation of this portal (hidden on others): `POST community/users/<user>/unlockSignIn`
  * lifts every sign-in wait on the member (default administrators only; docs/security.md).
  */

@@ -1,26 +1,27 @@
 /**
  * What can be done to one member from their page, each disabled with the reason when the signed-in
  * member's role does not allow it: change role, change user type, disable or enable, transfer
- * content, delete. Resetting a password is not offered: no documented operation resets another
- * member's password on every portal.
+ * content, reset the password (Update User's `password`), delete.
  */
 import { Button, Group } from '@mantine/core';
 import { Link } from 'react-router';
-import type { PortalUser } from '../../api/index.ts';
+import type { PortalUser, RoleRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { transferPermission } from './MemberRowActions.tsx';
-import { changeRoleOfPermission, changeUserTypesPermission, deleteMemberPermission, disableMemberPermission } from './permissions.ts';
+import { changeRoleOfPermission, changeUserTypesPermission, deleteMemberPermission, disableMemberPermission, resetPasswordPermission } from './permissions.ts';
 import { useConfirmMemberStatus } from './useConfirmMemberStatus.tsx';
 
 export interface MemberActionsProps {
   member: PortalUser;
   onChangeRole: () => void;
   onChangeUserType: () => void;
+  onResetPassword: () => void;
   onDelete: () => void;
+  customRoles: readonly RoleRecord[] | undefined;
 }
 
-export function MemberActions({ member: m, onChangeRole, onChangeUserType, onDelete }: MemberActionsProps) {
+export function MemberActions({ member: m, onChangeRole, onChangeUserType, onResetPassword, onDelete, customRoles }: MemberActionsProps) {
   const user = useCurrentUser();
   const confirmStatus = useConfirmMemberStatus(user.orgId);
   const transfer = transferPermission(user, m);
@@ -44,6 +45,9 @@ export function MemberActions({ member: m, onChangeRole, onChangeUserType, onDel
           Transfer content
         </GuardedButton>
       )}
+      <GuardedButton permission={resetPasswordPermission(user, m, customRoles)} variant="default" size="sm" onClick={onResetPassword}>
+        Reset password
+      </GuardedButton>
       <GuardedButton permission={deleteMemberPermission(user, m)} color="red" variant="light" size="sm" onClick={onDelete}>
         Delete member
       </GuardedButton>

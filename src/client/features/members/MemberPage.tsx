@@ -19,6 +19,7 @@ import { ChangeUserTypeModal } from './ChangeUserTypeModal.tsx';
 import { MemberActions } from './MemberActions.tsx';
 import { MemberFacts } from './MemberFacts.tsx';
 import { rolesQuery } from './queries.ts';
+import { ResetPasswordModal } from './ResetPasswordModal.tsx';
 
 export default function MemberPage({ username }: { username: string }) {
   const user = useCurrentUser();
@@ -27,7 +28,7 @@ export default function MemberPage({ username }: { username: string }) {
   const roles = useQuery(rolesQuery(user.orgId));
   const customRoles = roles.data?.roles;
   const rolesNote = roles.isError ? `Custom roles could not be loaded (${describeError(roles.error)}), so only the base roles are offered.` : undefined;
-  const [dialog, setDialog] = useState<'role' | 'userType' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'role' | 'userType' | 'password' | 'delete' | null>(null);
 
   const back = (
     <Anchor component={Link} to="/members" size="sm">
@@ -52,8 +53,10 @@ export default function MemberPage({ username }: { username: string }) {
         actions={
           <MemberActions
             member={m}
+            customRoles={customRoles}
             onChangeRole={() => setDialog('role')}
             onChangeUserType={() => setDialog('userType')}
+            onResetPassword={() => setDialog('password')}
             onDelete={() => setDialog('delete')}
           />
         }
@@ -62,6 +65,7 @@ export default function MemberPage({ username }: { username: string }) {
       {mayReadHistory(user) ? <HistorySection id={m.username} type="u" name={`the member ${m.username}`} heading /> : null}
       <ChangeRoleModal member={dialog === 'role' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} rolesNote={rolesNote} />
       <ChangeUserTypeModal member={dialog === 'userType' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} />
+      <ResetPasswordModal member={dialog === 'password' ? m : null} onClose={() => setDialog(null)} />
       <BulkMembersModal
         kind={dialog === 'delete' ? 'delete' : null}
         target={{ kind: 'rows', members: [m] }}

@@ -97,7 +97,7 @@ describe('bulk actions on members', () => {
     unmount();
   });
 
-  it('one member: facts and Change user type with the types their role does not allow disabled; Add member keeps the rule', async () => {
+  it('one member: facts, Change user type with the types their role does not allow disabled, Reset password; Add member keeps the rule', async () => {
     await signInAs(svc, 'admin');
     const { user } = renderApp('/members/bk.c3');
     expect(await screen.findByRole('heading', { name: 'bk.c3' })).toBeInTheDocument();
@@ -112,6 +112,19 @@ describe('bulk actions on members', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Change user type' }));
     expect(await screen.findByText('bk.c3 is now GIS Professional Basic.')).toBeInTheDocument();
     expect((await member('bk.c3'))?.userLicenseTypeId).toBe('GISProfessionalBasicUT');
+
+    // A new password: bk.c3 is disabled, so signing in with it is refused as disabled, not as a wrong password.
+    await user.click(screen.getByRole('button', { name: 'Reset password' }));
+    const reset = await screen.findByRole('dialog', { name: 'Reset the password of bk.c3' });
+    await user.type(within(reset).getByLabelText(/^New password \*?$/, { selector: 'input' }), 'Fresh.Start.5150');
+    await user.type(within(reset).getByLabelText(/^New password again/, { selector: 'input' }), 'Fresh.Start.5150');
+    await user.click(within(reset).getByRole('button', { name: 'Reset password' }));
+    expect(await screen.findByText('Password reset')).toBeInTheDocument();
+    const signIn = await fetch(`${svc.restUrl}/generateToken`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'bk.c3', password: 'Fresh.Start.5150', f: 'json' }),
+    });
+    expect(JSON.stringify(await signIn.json())).toContain('This account has been disabled.');
 
     // Add member: a Viewer user type offers the Administrator role disabled, with why.
     await user.click(await screen.findByRole('link', { name: '← All members' }));

@@ -1,6 +1,6 @@
 /** Adding members and changing roles; each mutation declares what it makes stale. */
 import { useMutation } from '@tanstack/react-query';
-import { createUser, setMemberDisabled, unlockSignIn, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
+import { createUser, setMemberDisabled, unlockSignIn, updateUser, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
 import { groupKeys } from '../../api/queries/groups.ts';
 import { runBulkAction, type OnProgress } from './bulk/run.ts';
 import type { BulkAction } from './bulk/plan.ts';
@@ -85,5 +85,13 @@ export function useSetMemberDisabled(orgId: string) {
   return useMutation({
     mutationFn: (vars: { username: string; disabled: boolean }) => setMemberDisabled(vars.username, vars.disabled),
     meta: { invalidates: (vars: { username: string }) => [userKeys.members(orgId), userKeys.one(vars.username), historyKeys.all] },
+  });
+}
+
+/** A new password for a member (Update User's `password`): their sessions end; the history records a reset, never the value. */
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (vars: { username: string; password: string }) => updateUser(vars.username, { password: vars.password }),
+    meta: { invalidates: [historyKeys.all] },
   });
 }

@@ -81,3 +81,27 @@ export function deleteMemberPermission(user: Member & { username: string }, memb
 export function addToGroupsPermission(user: Member): Permission {
   return can(user, 'addGroupUsers', undefined, 'add members to groups');
 }
+
+/**
+ * Setting a member's password (Update User's `password`): portal:admin:updateUsers, not one's own
+ * account, and only for a member whose role holds nothing the one resetting lacks (signing in as
+ * them would take those privileges: the role-giving rule).
+ */
+export function resetPasswordPermission(
+  user: Member & { username: string },
+  member: { username: string; role: string; roleId?: string | null },
+  customRoles?: readonly Role[],
+): Permission {
+  if (member.username.toLowerCase() === user.username.toLowerCase())
+    return { allowed: false, missing: 'another member', reason: 'You cannot reset your own password here: change it from your account.' };
+  const may = can(user, 'updateUser', undefined, "reset a member's password");
+  if (!may.allowed) return may;
+  const grant = grantRolePermission(user, member.roleId ?? member.role, customRoles);
+  return grant.allowed
+    ? grant
+    : {
+        allowed: false,
+        missing: grant.missing,
+        reason: `You cannot reset the password of ${member.username}: their role holds privileges you do not hold (${grant.note}).`,
+      };
+}

@@ -1,6 +1,6 @@
 /** Members forms and the list's address state, as zod schemas. */
 import { z } from 'zod';
-import { createUserParams, roleParam, USER_LICENSE_TYPES } from '../../../shared/contract/users.ts';
+import { createUserParams, passwordSchema, roleParam, USER_LICENSE_TYPES } from '../../../shared/contract/users.ts';
 import { MEMBER_SORT_FIELDS } from '../../api/index.ts';
 
 /** "Add member": exactly what createUser accepts (same username and password rules as the service). */
@@ -73,3 +73,9 @@ export function memberListToParams(state: MemberListState): URLSearchParams {
 /** "Change user type": one of the documented user types. */
 export const changeUserTypeSchema = z.object({ userLicenseType: z.enum(USER_LICENSE_TYPES, 'pick a user type') });
 export type ChangeUserTypeValues = z.output<typeof changeUserTypeSchema>;
+
+/** "Reset password": the service's password policy, typed twice. */
+export const resetPasswordSchema = z
+  .object({ password: passwordSchema, confirm: z.string() })
+  .refine((v) => v.password === v.confirm, { path: ['confirm'], message: 'must be the same as the new password' });
+export type ResetPasswordValues = z.output<typeof resetPasswordSchema>;
