@@ -38,7 +38,7 @@ export function RemoveParticipantModal({
         notifications.show({
           color: 'green',
           title: 'Participant removed',
-          message: `${name} no longer takes part; ${answer.workspacesStopped ? `${plural(answer.workspacesStopped.length, 'workspace')} stopped exchanging with it.` : 'its workspaces stopped exchanging with it.'}`,
+          message: `${name} no longer takes part; ${stoppedWorkspaces(answer.workspacesStopped)}`,
         });
         close();
       },
@@ -63,4 +63,11 @@ export function RemoveParticipantModal({
       </Stack>
     </Modal>
   );
+}
+
+/** What the removal stopped, in words: a count of none reads as such, not as "0 workspaces". */
+function stoppedWorkspaces(stopped: readonly unknown[] | undefined): string {
+  if (!stopped) return 'its workspaces stopped exchanging with it.';
+  if (!stopped.length) return 'no workspace was exchanging with it.';
+  return `${plural(stopped.length, 'workspace')} stopped exchanging with it.`;
 }

@@ -34,6 +34,7 @@ describe('collaborations page', () => {
     await user.click(confirm);
 
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByText('Partner Organization no longer takes part; 1 workspace stopped exchanging with it.')).toBeInTheDocument();
     await waitFor(() =>
       expect(
         within(screen.getByRole('table', { name: 'Participants of Demo and Partner field data' }))

@@ -16,7 +16,7 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { IconAlert, IconArrowLeft, IconPencil, IconSearch, IconTrash, IconUserPlus } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatDate } from '../../lib/format.ts';
+import { formatDate, plural } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddUsersModal } from './AddUsersModal.tsx';
 import { AccessBadge, MembershipBadge, MemberTypeBadge } from './badges.tsx';
@@ -240,7 +240,9 @@ function MembersSection({ group }: { group: GroupRecord }) {
             title: to === 'admin' ? 'Managers changed' : 'Members changed',
             message: failed.length
               ? `Not changed: ${failed.join(', ')}.`
-              : `${results.length} ${to === 'admin' ? 'now manage the group' : 'are now plain members'}.`,
+              : to === 'admin'
+                ? `${plural(results.length, 'member')} now ${results.length === 1 ? 'manages' : 'manage'} the group.`
+                : `${plural(results.length, 'manager')} ${results.length === 1 ? 'is now a plain member' : 'are now plain members'}.`,
           });
           setSelected(new Map());
         },
