@@ -134,6 +134,24 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   { name: 'members: member page', as: 'admin', open: (page) => page1(page, '/members/user1', 'Uma User') },
+  {
+    name: 'members: change user type dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/user1', 'Uma User');
+      await page.getByRole('button', { name: 'Change user type' }).click();
+      await dialog(page, 'Change user type of Uma User');
+    },
+  },
+  {
+    name: 'members: reset password dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/user1', 'Uma User');
+      await page.getByRole('button', { name: 'Reset password' }).click();
+      await dialog(page, 'Reset the password of user1');
+    },
+  },
   { name: 'members: transfer wizard', as: 'admin', open: (page) => page1(page, '/members/transfer', /./) },
   {
     // The member picker with a member chosen (its clear button shown) and its list open again.
