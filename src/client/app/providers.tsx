@@ -31,7 +31,8 @@ export function Providers({ queryClient, children, env = 'default' }: ProvidersP
     <MantineProvider theme={theme} cssVariablesResolver={contrastCssVariables} defaultColorScheme="auto" env={env}>
       <QueryClientProvider client={queryClient}>
         <ModalsProvider>
-          <Notifications position="top-right" limit={4} />
+          {/* Below the header (global.css, .app-notifications), so a toast never covers its controls. */}
+          <Notifications position="top-right" limit={4} classNames={{ root: 'app-notifications' }} />
           <Announcer />
           <ImpactProvider value={IMPACT}>{children}</ImpactProvider>
         </ModalsProvider>
