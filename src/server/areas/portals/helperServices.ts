@@ -3,7 +3,7 @@
  * "Portal Self": `defaultExtent`, `helperServices`). Clients (the Maps SDK, solution.js) read
  * `helperServices.geometry.url` for projecting and measuring; this portal has no geometry engine, so
  * the URL names a GeometryServer on this portal itself (the request's own origin, or PUBLIC_URL),
- * whose description answers and whose every operation fails at once with the error envelope —
+ * whose description answers and whose every operation fails at once with the error envelope (400) —
  * never a service off the machine, never a request left waiting.
  */
 import type { FastifyInstance } from 'fastify';
@@ -30,8 +30,9 @@ export function helperServicesOf(origin: string) {
   return { geometry: { url: `${origin}${GEOMETRY_SERVER_PATH}` } };
 }
 
+/** As a GeometryServer answers an operation it cannot perform: 400 "Unable to complete operation." (no 5xx: nothing failed here). */
 const notAvailable = (operationName: string) =>
-  new ApiError(501, 'The geometry service is not available on this portal.', [
+  new ApiError(400, 'Unable to complete operation.', [
     `'${operationName}' is not performed here: this portal names its own geometry helper so that no request leaves the machine.`,
   ]);
 

@@ -117,7 +117,7 @@ describe('portals/self: default extent, helper services, subscription info', () 
       url: `${url.pathname}/project`,
       payload: { f: 'json', geometries: '{}', inSR: '4326', outSR: '3857' },
     });
-    expect(project.json().error).toMatchObject({ code: 501 });
+    expect(project.json().error).toMatchObject({ code: 400, message: 'Unable to complete operation.' });
   });
 
   it('answers subscriptionInfo (and subscriptioninfo) for the caller’s own organization only', async () => {
