@@ -6,7 +6,12 @@ import react from '@vitejs/plugin-react';
  * Server test files that need the S3 test server (Ceph, test/support/s3.ts): the 'infra' project,
  * run as a step of its own (`npm run test:infra`) rather than inside `npm test`'s unit run.
  */
-const INFRA_TESTS = ['src/server/areas/items/objectStore.test.ts', 'src/server/areas/items/streamedParts.s3.test.ts', 'src/server/store/blobStores.test.ts'];
+const INFRA_TESTS = [
+  'src/server/areas/items/objectStore.test.ts',
+  'src/server/areas/items/streamedParts.s3.test.ts',
+  'src/server/store/blobStores.test.ts',
+  'src/server/areas/resources/resources.s3.test.ts',
+];
 
 // One config for the console build and for every Vitest project.
 export default defineConfig({
