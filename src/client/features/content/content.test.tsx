@@ -128,7 +128,7 @@ describe('content page', () => {
     expect(await within(store).findByText(/'text\.info\.connectionString' must be the database connection string/)).toBeInTheDocument();
     await user.click(within(store).getByRole('button', { name: 'Folder (file share)' }));
     await user.click(await screen.findByRole('button', { name: 'Replace' }));
-    expect((within(store).getByRole('textbox', { name: /^Text or JSON/ }) as HTMLTextAreaElement).value).toContain('"path": "/fileShares/<name>"');
+    expect(within(store).getByRole<HTMLTextAreaElement>('textbox', { name: /^Text or JSON/ }).value).toContain('"path": "/fileShares/<name>"');
     await user.click(within(store).getByRole('button', { name: 'Add item' }));
     expect(await within(table).findByRole('link', { name: 'Parcels database' })).toBeInTheDocument();
   });

@@ -56,9 +56,6 @@ export const MEMBER_LIST_DEFAULTS: MemberListState = {
 };
 const KEYS = Object.keys(MEMBER_LIST_DEFAULTS) as (keyof MemberListState)[];
 
-/** The filters only this portal's extras answer (the others are documented parameters). */
-export const LOCAL_FILTER_KEYS = ['status', 'userType', 'lastLoginBefore', 'lastLoginAfter', 'createdBefore', 'createdAfter'] as const;
-
 export function parseMemberList(params: URLSearchParams): MemberListState {
   return memberListSchema.parse(Object.fromEntries(KEYS.map((k) => [k, params.get(k) ?? undefined])));
 }
