@@ -5,7 +5,7 @@
  */
 import { Button, Checkbox, Fieldset, Group, Pill, Select, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { ALL_EVENTS, EVENT_CATALOGUE, type EventSource } from '../../../shared/events.ts';
+import { ALL_EVENTS, EVENT_CATALOGUE, parseEventUri, type EventSource } from '../../../shared/events.ts';
 
 const CATEGORY_LABEL: Record<EventSource, { title: string; one: string; subjectLabel: string }> = {
   item: { title: 'Items', one: 'item', subjectLabel: 'Item id' },
@@ -44,6 +44,25 @@ const VERB_LABEL: Record<string, string> = {
   signout: 'Signed out',
 };
 export const verbLabel = (verb: string) => VERB_LABEL[verb] ?? verb;
+
+/** A subscription URI in words, with the picker's labels (`/items/update` → "Items: Updated"); an unknown one as it is. */
+export function eventLabel(uri: string): string {
+  const parsed = parseEventUri(uri);
+  switch (parsed.kind) {
+    case 'all':
+      return 'Every event';
+    case 'category':
+      return `All ${CATEGORY_LABEL[parsed.source].title.toLowerCase()} events`;
+    case 'verb':
+      return `${CATEGORY_LABEL[parsed.source].title}: ${verbLabel(parsed.verb)}`;
+    case 'subject': {
+      const one = `${CATEGORY_LABEL[parsed.source].one} ${parsed.subject}`;
+      return parsed.verb ? `One ${one}: ${verbLabel(parsed.verb)}` : `All events of ${one}`;
+    }
+    case 'invalid':
+      return uri;
+  }
+}
 
 export interface EventPickerProps {
   value: string[];

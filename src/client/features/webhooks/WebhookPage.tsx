@@ -1,5 +1,5 @@
 /** One organization webhook: its state (and why it is off), what it subscribes to, its actions, and its deliveries. */
-import { Alert, Anchor, Code, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Code, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
@@ -14,6 +14,7 @@ import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { DeliveriesPanel } from './DeliveriesPanel.tsx';
+import { eventLabel } from './EventPicker.tsx';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useDeleteWebhook, useSendTest, useSetWebhookActive } from './mutations.ts';
 import { webhookAction } from './permissions.ts';
@@ -127,9 +128,11 @@ function WebhookView({ webhook: w }: { webhook: WebhookRecord }) {
           <Text size="xs" c="dimmed" mt="md">
             Events
           </Text>
-          <Group gap={6} mt={4}>
+          <Group gap={6} mt={4} role="list" aria-label="Subscribed events">
             {w.events.map((e) => (
-              <Code key={e}>{e === '/' ? '/ (every event)' : e}</Code>
+              <Badge key={e} role="listitem" variant="light" tt="none" title={e}>
+                {eventLabel(e)}
+              </Badge>
             ))}
           </Group>
         </Paper>

@@ -14,6 +14,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { webhookAction } from './permissions.ts';
 import { webhooksQuery } from '../../api/queries/webhooks.ts';
 import { ServiceWebhooksPanel } from './ServiceWebhooksPanel.tsx';
+import { eventLabel } from './EventPicker.tsx';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { WebhookFormModal } from './WebhookFormModal.tsx';
@@ -23,7 +24,8 @@ type Tab = (typeof TABS)[number];
 
 export function eventsSummary(events: string[]): string {
   if (events.includes('/')) return 'Every event';
-  return events.length <= 2 ? events.join(', ') : `${events.slice(0, 2).join(', ')} and ${events.length - 2} more`;
+  const words = events.map(eventLabel);
+  return words.length <= 2 ? words.join(', ') : `${words.slice(0, 2).join(', ')} and ${words.length - 2} more`;
 }
 
 export default function WebhooksPage() {

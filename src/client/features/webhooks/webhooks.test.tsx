@@ -59,6 +59,14 @@ describe('webhooks page', () => {
       config: { deactivationPolicy: { numberOfFailures: 5, daysInPast: 5 } },
     });
     expect(stored.events.sort()).toEqual(['/groups/add', '/items', '/users/user1']);
+    // The page names the events in words, not as URIs.
+    const events = screen.getByRole('list', { name: 'Subscribed events' });
+    expect(
+      within(events)
+        .getAllByRole('listitem')
+        .map((e) => e.textContent),
+    ).toEqual(expect.arrayContaining(['All items events', 'Groups: Added', 'All events of member user1']));
+    expect(events).not.toHaveTextContent('/items');
     // The page never shows the secret again.
     expect(screen.queryByText(secret)).toBeNull();
     expect(screen.getByText('Set (never shown again)')).toBeInTheDocument();
