@@ -5,7 +5,17 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, addRelationship, createGroup, createRole, deleteUserDefaultSettings, setRolePrivileges, setUserDefaultSettings } from '../../api/index.ts';
+import {
+  addItem,
+  addRelationship,
+  createGroup,
+  createRole,
+  deleteUserDefaultSettings,
+  request,
+  setContentStatus,
+  setRolePrivileges,
+  setUserDefaultSettings,
+} from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -29,6 +39,10 @@ beforeAll(async () => {
   itemIds.push((await addItem('admin', '/', { title: 'Names origin map', type: 'Web Map', text: '{}' })).id);
   itemIds.push((await addItem('admin', '/', { title: 'Names destination app', type: 'Web Mapping Application', url: 'https://example.com/app' })).id);
   await addRelationship('admin', { originItemId: itemIds[0], destinationItemId: itemIds[1], relationshipType: 'Map2AppConfig' });
+  // Verifying a public organization turns its authoritative items public-authoritative: one event per item, recorded without the title.
+  itemIds.push((await addItem('admin', '/', { title: 'Names verified layer', type: 'Web Map', text: '{}' })).id);
+  await setContentStatus(itemIds[2], 'org_authoritative');
+  await request(`portals/${svc.orgId}/update`, { isVerified: true, access: 'public' }, { method: 'POST' });
 }, 60_000);
 afterAll(() => svc?.close());
 
@@ -74,5 +88,8 @@ describe('Activity: what changed, by name', () => {
     const table = await screen.findByRole('table', { name: 'Organization activity' });
     await waitFor(() => expect(within(table).getByText(/^admin related 'Names origin map' to 'Names destination app' \(/)).toBeInTheDocument());
     expect(table.textContent).not.toContain(itemIds[1]);
+    // An item event recorded without a title names the item by the title read for its id.
+    await waitFor(() => expect(within(table).getByText("admin marked 'Names verified layer' as authoritative (public)")).toBeInTheDocument());
+    expect(table.textContent).not.toContain(itemIds[2]);
   }, 30_000);
 });

@@ -288,7 +288,8 @@ export function swapWords(swaps: readonly ReplacedReference[], names: Names = {}
 /** One event in one sentence. */
 export function describeEvent(e: HistoryEvent, names: Names = {}): string {
   const who = e.actor ?? 'The portal';
-  const title = quoted(e.title ?? e.id);
+  // An item event recorded without its title (an organization-wide status change): the title read by id, else the id.
+  const title = quoted(e.title || (e.idType === 'i' ? names.item?.(e.id) : undefined) || e.id);
   const before = fieldsOf(e.data?.before);
   const after = fieldsOf(e.data?.after);
   const op = operationOf(e);

@@ -29,12 +29,14 @@ export interface ReferencedIds {
   items: string[];
 }
 
-/** The role, group and item ids the events name (sharing targets like "Everyone" left out). */
+/** The role, group and item ids the events name (sharing targets like "Everyone" left out), untitled item targets included. */
 export function referencedIds(events: readonly HistoryEvent[]): ReferencedIds {
   const roles = new Set<string>();
   const groups = new Set<string>();
   const items = new Set<string>();
   for (const e of events) {
+    // An item event recorded without the item's title names it by id alone.
+    if (e.idType === 'i' && !e.title && e.id) items.add(e.id);
     const sides = [fieldsOf(e.data?.before), fieldsOf(e.data?.after)];
     for (const side of sides) {
       for (const r of [side.roleId, side.role]) if (typeof r === 'string' && r && !isBaseRole(r)) roles.add(r);
