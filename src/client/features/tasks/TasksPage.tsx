@@ -4,11 +4,12 @@
  * reason a task stopped). Pause, resume, run now, delete, edit; pause or resume several at once
  * with a result per task; the run history of each task.
  */
-import { Badge, Button, Drawer, Group, Menu, Modal, SegmentedControl, Stack, Table, Text, Tooltip, ActionIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Drawer, Group, Menu, Modal, SegmentedControl, Stack, Table, Text, Tooltip, ActionIcon } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { TASK_TYPE_LABELS, type RunStatus, type TaskState } from '../../../shared/contract/tasks.ts';
 import { describeSchedule, nextRun } from '../../../shared/cron.ts';
 import { describeError, type TaskRecord } from '../../api/index.ts';
@@ -28,6 +29,7 @@ import { useTaskAction } from './mutations.ts';
 import { seesOrganizationTasks } from './permissions.ts';
 import { runsQuery, tasksQuery } from '../../api/queries/tasks.ts';
 import { TaskFormModal } from './TaskFormModal.tsx';
+import { useItemTitles } from './itemTitles.ts';
 
 const STATE_COLORS: Record<TaskState, string> = { active: 'green', paused: 'gray', completed: 'blue', failed: 'red' };
 const RUN_COLORS: Record<RunStatus, string> = { scheduled: 'gray', executing: 'blue', succeeded: 'green', failed: 'red', skipped: 'yellow' };
@@ -96,6 +98,7 @@ export default function TasksPage() {
     }),
   );
   const rows = list.data?.tasks;
+  const itemTitles = useItemTitles(rows);
 
   const act = (t: TaskRecord, what: 'enable' | 'disable' | 'delete' | 'run') =>
     action.mutate(
@@ -168,7 +171,12 @@ export default function TasksPage() {
       header: 'Item',
       width: 100,
       render: (t) =>
-        t.itemId ? (
+        t.itemId && itemTitles.get(t.itemId) ? (
+          <Anchor component={Link} to={`/content/items/${t.itemId}`} size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {itemTitles.get(t.itemId)}
+          </Anchor>
+        ) : t.itemId ? (
+          // Not readable by this member (or not found): the id, in full on hover.
           <Tooltip label={t.itemId}>
             <Text size="xs" ff="monospace">
               {t.itemId.slice(0, 8)}…

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask, getTask, listTasks } from '../../api/index.ts';
+import { addItem, createTask, getTask, listTasks } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -55,7 +55,14 @@ describe('scheduled tasks page', () => {
     await signInAs(svc, 'admin');
     const a = (await createTask('admin', { type: 'ExecuteReport', title: 'Bulk A', parameters: { reportType: 'groups' }, ...weekdays })).taskId;
     const b = (await createTask('admin', { type: 'ExecuteReport', title: 'Bulk B', parameters: { reportType: 'items' }, ...weekdays })).taskId;
+    const notebook = (await addItem('admin', '/', { title: 'Nightly hydrant check', type: 'Notebook', text: '{}' })).id;
+    await createTask('admin', { type: 'ExecuteNotebook', title: 'Run the notebook', itemId: notebook, ...weekdays });
     const { user } = renderApp('/tasks');
+    // The Item column names the item by its title, linked to its page (not its id).
+    const notebookRow = (await screen.findByText('Run the notebook')).closest('tr')!;
+    const itemLink = await within(notebookRow).findByRole('link', { name: 'Nightly hydrant check' });
+    expect(itemLink).toHaveAttribute('href', `/content/items/${notebook}`);
+    expect(notebookRow).not.toHaveTextContent(notebook.slice(0, 8));
     await user.click(await screen.findByRole('checkbox', { name: 'Select Bulk A' }));
     await user.click(screen.getByRole('checkbox', { name: 'Select Bulk B' }));
     await user.click(screen.getByRole('button', { name: 'Pause selected' }));
