@@ -31,6 +31,7 @@ export function statusSideEffects(
   if (AUTHORITATIVE.has(next)) {
     out.push('It is listed first in search results across the organization.');
     out.push('It cannot be deleted while it is authoritative.');
+    if (item.access === 'private') out.push('It is shared with its owner only, so nobody else sees it yet: the authoritative mark matters once it is shared.');
     if (next === 'org_authoritative' && org?.isVerified && item.access === 'public')
       out.push('The organization is verified and the item is public, so the portal makes it public authoritative.');
     else if (next === 'org_authoritative' && org?.isVerified)

@@ -205,6 +205,8 @@ describe('content page', () => {
     // The choice can be made to read its effects; applying it is refused with the reason.
     await user.click(screen.getByRole('radio', { name: 'Authoritative', description: /Administrators only/ }));
     expect(screen.getByText('It cannot be deleted while it is authoritative.')).toBeInTheDocument();
+    // A new item is shared with its owner only: the mark is said to matter once it is shared.
+    expect(screen.getByText(/shared with its owner only, so nobody else sees it yet/)).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Apply status' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Apply status' })).toHaveAccessibleDescription(/Only an administrator of the organization/);
     expect(screen.getByTestId('status-consequences')).toHaveAttribute('aria-live', 'polite');
