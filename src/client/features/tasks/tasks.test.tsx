@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addItem, createTask, getTask, listTasks } from '../../api/index.ts';
+import { NARROW_QUERY } from '../../lib/narrow.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -108,5 +109,19 @@ describe('scheduled tasks page', () => {
       cronSchedule: { minute: '15', hour: '21', dayOfMonth: 'L', month: '*', dayOfWeek: '?' },
       parameters: { reportType: 'items' },
     });
+  });
+
+  it("on a phone, a task card's actions button is a 44 px touch target", async () => {
+    await signInAs(svc, 'admin');
+    const wide = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...wide(query), matches: query === NARROW_QUERY });
+    try {
+      renderApp('/tasks');
+      const actions = await screen.findByRole('button', { name: 'Actions for Bulk A' });
+      // Mantine's ActionIcon xl is 44 px (2.75rem); the default md is 28 px.
+      expect(actions.getAttribute('style')).toContain('--ai-size-xl');
+    } finally {
+      window.matchMedia = wide;
+    }
   });
 });
