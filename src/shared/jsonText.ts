@@ -11,7 +11,10 @@ export function jsonSyntaxProblem(text: string): string | null {
     const message = err instanceof Error ? err.message : 'not valid JSON';
     const position = /at position (\d+)/.exec(message);
     const offset = position ? Number(position[1]) : /end of (JSON )?input/i.test(message) ? text.length : null;
-    const reason = message.replace(/\s*(in JSON )?at position \d+.*$/s, '').replace(/^JSON\.parse: /, '');
+    // The wording before "… at position N (line L column C)": cut at a literal, not with a pattern
+    // that backtracks over a long message (the regex check of src/shared is linear-time).
+    const cut = message.search(/ (?:in JSON )?at position /);
+    const reason = (cut >= 0 ? message.slice(0, cut) : message).replace(/^JSON\.parse: /, '');
     if (offset === null) return reason;
     const before = text.slice(0, offset).split('\n');
     return `line ${before.length}, column ${before[before.length - 1].length + 1}: ${reason}`;
