@@ -7,7 +7,7 @@
  */
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { searchItems, type Item } from '../api/index.ts';
 import { announce } from '../lib/announce.ts';
@@ -85,8 +85,13 @@ export function ItemPicker({ label, description, value, onChange, error, exclude
 
   // A found id is chosen at once — the member typed or pasted exactly it — and the box then shows its title.
   const pick = match && !idProblem && value !== match.id ? match : undefined;
+  const queryClient = useQueryClient();
   useEffect(() => {
     if (!pick) return;
+    // The id's search has answered: it is also the chosen item's lookup (the same `id:` query), so that
+    // lookup is not sent a second time.
+    const answer = found.data?.pages[0];
+    if (answer) queryClient.setQueryData(itemPickerQuery(`id:${pick.id}`).queryKey, answer);
     onChange(pick.id, pick);
     announce(`Item found: ${pick.title}`);
     // Once per found item: `onChange` is the parent's and may change on every render.
