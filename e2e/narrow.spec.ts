@@ -92,7 +92,7 @@ test('filters wait behind a "Filters" button on a phone', async ({ page }) => {
   // A filter in use is counted on the button, and the list follows it.
   await open(page, '/members', 'Members');
   await page.getByRole('button', { name: 'Filters' }).click();
-  await page.getByRole('combobox', { name: 'Filter by role' }).click();
+  await page.getByRole('combobox', { name: 'Role' }).click();
   await page.getByRole('option', { name: 'Administrator' }).first().click();
   await expect(page.getByRole('button', { name: 'Filters (1 in use)' })).toBeVisible();
 });

@@ -48,14 +48,16 @@ test('an administrator builds a role from the checklist and assigns it to user1,
   // Other specs add members to the same organization: find user1 rather than rely on the first page.
   await page.getByRole('searchbox', { name: 'Search members' }).fill('user1');
   await page.getByRole('checkbox', { name: 'Select user1' }).check();
-  await page.getByRole('button', { name: 'Assign role' }).click();
-  const assign = page.getByRole('dialog', { name: 'Assign a role to 1 member' });
-  await assign.getByRole('combobox', { name: 'Role' }).click();
+  // A bulk action on the selection: Change role, with its preview and its results.
+  await page.getByRole('button', { name: 'Act on selection' }).click();
+  await page.getByRole('menuitem', { name: 'Change role' }).click();
+  const assign = page.getByRole('dialog', { name: 'Change role: 1 member' });
+  await assign.getByRole('combobox', { name: 'New role' }).click();
   await page.getByRole('option', { name }).click();
-  await expect(assign.getByRole('table', { name: 'Preview' })).toContainText(`User${name}`);
-  await assign.getByRole('button', { name: 'Assign role' }).click();
-  const results = assign.getByRole('table', { name: 'Role assignment results' });
-  await expect(results).toContainText(`Now ${name}`);
+  await expect(assign.getByRole('table', { name: 'Preview' })).toContainText(`User → ${name}`);
+  await assign.getByRole('button', { name: 'Change role 1 member' }).click();
+  const results = assign.getByRole('table', { name: 'Change role results' });
+  await expect(results).toContainText('Changed');
   await snap(page, 'roles-assigned');
   await assign.getByRole('button', { name: 'Done' }).click();
   await expect(page.getByRole('table', { name: 'Members' }).getByRole('row', { name: /user1/ })).toContainText(name);

@@ -28,7 +28,8 @@ describe('dirty-form guard', () => {
   it('the role editor asks before leaving with typed input, in the console and on unload; nothing typed, nothing asked', async () => {
     await signInAs(svc, 'admin');
     const { user, location } = renderApp('/roles/new');
-    const name = await screen.findByRole('textbox', { name: /^Name/ });
+    // The first page of the file: its lazily loaded editor was once 15 s coming beside the end-to-end run.
+    const name = await screen.findByRole('textbox', { name: /^Name/ }, { timeout: 30_000 });
     expect(unloadAsks()).toBe(false);
     await user.type(name, 'Half-typed role');
     expect(unloadAsks()).toBe(true);
