@@ -37,7 +37,7 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await expect(tray).toBeVisible();
   await tray.getByRole('button', { name: 'Show parts' }).click();
   await expect(tray.getByTestId('upload-row')).toContainText('of 5 done');
-  await expect(tray.getByText('Added')).toBeVisible({ timeout: 60_000 });
+  await expect(tray.getByTestId('upload-row').getByText('Added', { exact: true })).toBeVisible({ timeout: 60_000 });
   await expect(tray.getByTestId('upload-row')).toContainText('part 5 of 5 done');
   await snap(page, 'content-upload-tray');
   await page.keyboard.press('Escape');
