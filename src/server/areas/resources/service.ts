@@ -90,11 +90,7 @@ async function storeIncoming(ctx: PortalContext, p: WriteParams, requireName: bo
       const prefix = p.resourcesPrefix?.trim();
       return { files: extracted.files.map((f) => ({ ...f, path: prefix ? resourcePath(prefix, f.path, 'resourcesPrefix') : f.path })), archive: true };
     } catch (err) {
-      await removeBlobsQuietly(
-        ctx.blobs,
-        extracted.files.map((f) => f.key),
-        ctx.log,
-      );
+      await removeStored(ctx, extracted.files);
       throw err;
     }
   }
@@ -173,35 +169,48 @@ export async function writeResources(ctx: PortalContext, caller: Caller, usernam
       if (!incoming.files.length && p.access) {
         await q.query('UPDATE item_resources SET access = $3, modified = $4 WHERE item_id = $1 AND path = $2', [row.id, paths[0], p.access, now]);
       }
-      await q.query('UPDATE items SET resources_size = $2, modified = $3 WHERE id = $1', [row.id, bytes, now]);
       const added = paths.filter((path) => !existing.has(path));
       const updated = paths.filter((path) => existing.has(path));
-      await recordEvent(q, {
-        orgId: row.org_id,
-        source: 'item',
-        operation: 'update',
-        subjectId: row.id,
-        actor: actorOf(caller),
-        when: now,
-        history: {
-          owner: row.owner_username,
-          title: row.title,
-          data: { resources: { ...(added.length ? { added } : {}), ...(updated.length ? { updated } : {}), ...(p.access ? { access: p.access } : {}) } },
-        },
+      await resourcesChanged(q, caller, row, bytes, now, {
+        ...(added.length ? { added } : {}),
+        ...(updated.length ? { updated } : {}),
+        ...(p.access ? { access: p.access } : {}),
       });
       return { success: true as const, itemId: row.id, owner: row.owner_username, folder: row.folder_id ?? '' };
     });
     await removeBlobsQuietly(ctx.blobs, replaced, ctx.log);
     return result;
   } catch (err) {
-    await removeBlobsQuietly(
-      ctx.blobs,
-      incoming.files.map((f) => f.key),
-      ctx.log,
-    );
+    await removeStored(ctx, incoming.files);
     throw err;
   }
 }
+
+/**
+ * The item's resources changed: its size (data and resources) follows, and the change is one item
+ * update in its history (none when nothing changed, e.g. a refused removal).
+ */
+async function resourcesChanged(q: Queryable, caller: Caller, row: ItemRow, bytes: number, now: number, change: Record<string, unknown> | null) {
+  await q.query('UPDATE items SET resources_size = $2, modified = $3 WHERE id = $1', [row.id, bytes, now]);
+  if (!change) return;
+  await recordEvent(q, {
+    orgId: row.org_id,
+    source: 'item',
+    operation: 'update',
+    subjectId: row.id,
+    actor: actorOf(caller),
+    when: now,
+    history: { owner: row.owner_username, title: row.title, data: { resources: change } },
+  });
+}
+
+/** Files this request stored and no row refers to (a refused or failed change). */
+const removeStored = (ctx: PortalContext, files: readonly { key: string }[]) =>
+  removeBlobsQuietly(
+    ctx.blobs,
+    files.map((f) => f.key),
+    ctx.log,
+  );
 
 export async function removeResources(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: z.output<typeof removeResourcesParams>) {
   if (!p.deleteAll && !p.resource?.trim()) throw badParam('resource', 'is required (or deleteAll=true)');
@@ -217,18 +226,7 @@ export async function removeResources(ctx: PortalContext, caller: Caller, userna
       if (!removed.length) throw resourceNotFound(path);
     }
     const totals = await resourceTotals(q, row.id);
-    await q.query('UPDATE items SET resources_size = $2, modified = $3 WHERE id = $1', [row.id, totals.bytes, now]);
-    if (removed.length) {
-      await recordEvent(q, {
-        orgId: row.org_id,
-        source: 'item',
-        operation: 'update',
-        subjectId: row.id,
-        actor: actorOf(caller),
-        when: now,
-        history: { owner: row.owner_username, title: row.title, data: { resources: { removed: removed.map((r) => r.path).sort() } } },
-      });
-    }
+    await resourcesChanged(q, caller, row, totals.bytes, now, removed.length ? { removed: removed.map((r) => r.path).sort() } : null);
     return { keys: removed.map((r) => r.blob_key), result: { success: true as const } };
   });
   await removeBlobsQuietly(ctx.blobs, keys, ctx.log);
