@@ -3,9 +3,9 @@
  * was last activated) the webhook is deactivated (default policy 5 in 5 days); the reason is kept
  * for the console.
  */
-import type { WebhookConfig } from '../../../shared/contract/webhooks.ts';
+import { DEFAULT_DEACTIVATION_POLICY, type WebhookConfig } from '../../../shared/contract/webhooks.ts';
 import type { Queryable } from '../../store/db.ts';
-import { DAY_MS, WEBHOOK_LIMITS } from './limits.ts';
+import { DAY_MS } from './limits.ts';
 
 /** Deactivates the webhook once its policy's number of failed deliveries fall within its window. */
 export async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: number): Promise<void> {
@@ -14,7 +14,7 @@ export async function applyDeactivationPolicy(q: Queryable, webhookId: string, n
     [webhookId],
   );
   if (!hook?.is_active) return;
-  const policy = hook.config.deactivationPolicy ?? WEBHOOK_LIMITS.defaultPolicy;
+  const policy = hook.config.deactivationPolicy ?? DEFAULT_DEACTIVATION_POLICY;
   const [{ n }] = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2 AND finished > $3`,
     [webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated)],

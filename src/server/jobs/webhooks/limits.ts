@@ -1,5 +1,5 @@
 /** The webhook jobs' numbers. */
-import { DEFAULT_DEACTIVATION_POLICY, WEBHOOK_SETTINGS_LIMITS } from '../../../shared/contract/webhooks.ts';
+import { WEBHOOK_SETTINGS_LIMITS } from '../../../shared/contract/webhooks.ts';
 
 export const WEBHOOK_LIMITS = {
   pollMs: 200,
@@ -14,7 +14,6 @@ export const WEBHOOK_LIMITS = {
   responseExcerptBytes: 2048,
   /** Attempts after which the drained queue's tables are vacuumed (embedded database only). */
   vacuumAfterAttempts: 5_000,
-  defaultPolicy: DEFAULT_DEACTIVATION_POLICY,
 };
 
 export const DAY_MS = 86_400_000;
