@@ -77,7 +77,8 @@ test('an upload in progress shows as a chip that covers no button and no dialog,
   ]) {
     await page.setViewportSize(size);
     await expect(next).toBeVisible();
-    expect(await takesThePointer(next), `Next takes the pointer at ${size.width} px`).toBe(true);
+    // Polled: at a new width the layout settles over a few frames (media queries re-render the page).
+    await expect.poll(() => takesThePointer(next), { message: `Next takes the pointer at ${size.width} px`, timeout: 5_000 }).toBe(true);
     // The window as seen (the header is fixed: a full-page capture would draw it mid-page).
     await page.screenshot({ path: `e2e/artifacts/tray-chip-transfer-${size.width}.png` });
   }
@@ -106,7 +107,7 @@ test('an upload in progress shows as a chip that covers no button and no dialog,
   await navigate(page, '/content');
   await page.getByRole('button', { name: 'Add item' }).click();
   await expect(add).toBeVisible();
-  expect(await takesThePointer(chip), 'the dialog overlay is above the chip').toBe(false);
+  await expect.poll(() => takesThePointer(chip), { message: 'the dialog overlay is above the chip', timeout: 5_000 }).toBe(false);
   await page.keyboard.press('Escape');
   await expect(add).toBeHidden();
 
