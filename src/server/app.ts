@@ -39,6 +39,7 @@ import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { taskRoutes } from './areas/tasks/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
+import { memberLifecycleRoutes } from './areas/memberLifecycle/routes.ts';
 import { webhookRoutes } from './areas/webhooks/routes.ts';
 import { federationRoutes } from './areas/federation/routes.ts';
 import { rootRoutes } from './areas/root/routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   portalRoutes(app);
   historyRoutes(app);
   userRoutes(app);
+  memberLifecycleRoutes(app);
   roleRoutes(app);
   groupRoutes(app);
   userDefaultSettingsRoutes(app);

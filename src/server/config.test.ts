@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       localExtras: true,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
+      memberExpiryWarningDays: 7,
       tasks: TASK_DEFAULTS,
     });
   });
@@ -72,6 +73,7 @@ describe('loadConfig', () => {
       localExtras: false,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
+      memberExpiryWarningDays: 7,
       tasks: TASK_DEFAULTS,
     });
   });

@@ -116,6 +116,8 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(1, 'must be at least 1').max(86_400, 'must be at most 86400'))
     .default(300),
+  // Member lifecycle: how many days before a member's expiration the warning event goes out.
+  MEMBER_EXPIRY_WARNING_DAYS: positive('days').default(7),
   // Scheduled tasks: active-task limits, geoprocessing polling, and the external runner of each hand-off type.
   TASKS_MAX_ACTIVE_PER_USER: taskCount(TASK_LIMITS.activePerUser),
   TASKS_MAX_ACTIVE_PER_ORG: taskCount(TASK_LIMITS.activePerOrg),
@@ -227,6 +229,8 @@ export interface Config {
   retention?: RetentionConfig;
   /** Scheduled tasks' limits and runners (TASK_* and TASKS_*); TASK_DEFAULTS when absent. */
   tasks?: TaskSettings;
+  /** MEMBER_EXPIRY_WARNING_DAYS: days before a member's expiration that its warning event goes out; 7 when absent. */
+  memberExpiryWarningDays?: number;
 }
 
 /** The task settings in force for a service. */
@@ -328,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       itemJobsMs: Math.round(e.RETENTION_ITEM_JOBS_DAYS * DAY_MS),
       sweepIntervalMs: Math.round(e.RETENTION_SWEEP_INTERVAL_SECONDS * 1000),
     },
+    memberExpiryWarningDays: e.MEMBER_EXPIRY_WARNING_DAYS,
     tasks: {
       activePerUser: e.TASKS_MAX_ACTIVE_PER_USER,
       activePerOrg: e.TASKS_MAX_ACTIVE_PER_ORG,

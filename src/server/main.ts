@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     { startWebhookDispatcher },
     { startTaskScheduler },
     { startRetentionSweeps },
+    { startMemberLifecycle },
     { loadTls, trustInstructions },
   ] = await Promise.all([
     import('./app.ts'),
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     import('./jobs/webhooks/dispatcher.ts'),
     import('./jobs/scheduler.ts'),
     import('./jobs/retention.ts'),
+    import('./jobs/memberLifecycle.ts'),
     import('./http/tls.ts'),
   ]);
   // The certificate (read, or generated on a first TLS=self-signed start) before anything listens.
@@ -77,6 +79,7 @@ async function main(): Promise<void> {
   const webhooks = startWebhookDispatcher(app.portal);
   const scheduler = startTaskScheduler(app.portal);
   const retention = startRetentionSweeps(app.portal);
+  const lifecycle = startMemberLifecycle(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -106,6 +109,7 @@ async function main(): Promise<void> {
     await webhooks.stop();
     await scheduler.stop();
     await retention.stop();
+    await lifecycle.stop();
     await app.close();
     await db.close();
     process.exit(0);

@@ -10,6 +10,8 @@ export type Signal =
   | 'itemJobQueued'
   /** A task was created, changed, paused, resumed or run by hand: the scheduler. */
   | 'taskSchedulesChanged'
+  /** A member's expiration or an inactivity policy changed: the member lifecycle runner. */
+  | 'memberLifecycleChanged'
   /** Webhook deliveries were queued (a test event, a redelivery, an activation): the dispatcher. */
   | 'webhookWorkQueued';
 

@@ -12,6 +12,7 @@ import { GROUP_CONTENT_OPERATIONS } from './groupContent.ts';
 import { GROUP_OPERATIONS } from './groups.ts';
 import { HISTORY_READ_OPERATIONS } from './history.ts';
 import { ITEM_OPERATIONS } from './items.ts';
+import { MEMBER_LIFECYCLE_OPERATIONS } from './memberLifecycle.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
 import { PORTAL_OPERATIONS } from './portals.ts';
 import { REASSIGN_OPERATIONS } from './reassign.ts';
@@ -35,6 +36,7 @@ export const OPERATION_TABLES = {
   history: HISTORY_READ_OPERATIONS,
   items: ITEM_OPERATIONS,
   members: MEMBER_OPERATIONS,
+  memberLifecycle: MEMBER_LIFECYCLE_OPERATIONS,
   oauth: OAUTH_OPERATIONS,
   portals: PORTAL_OPERATIONS,
   reassign: REASSIGN_OPERATIONS,
@@ -57,6 +59,7 @@ export const OPERATIONS = {
   ...HISTORY_READ_OPERATIONS,
   ...ITEM_OPERATIONS,
   ...MEMBER_OPERATIONS,
+  ...MEMBER_LIFECYCLE_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...PORTAL_OPERATIONS,
   ...REASSIGN_OPERATIONS,

@@ -12,6 +12,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { recordEvent } from '../../store/events.ts';
 import type { Target } from '../../http/target.ts';
+import type { Queryable } from '../../store/db.ts';
 import { memberToActOn } from './memberToActOn.ts';
 import { setUserDisabled, type UserRow } from './repo.ts';
 import { memberOfCallersOrg } from './service.ts';
@@ -33,16 +34,32 @@ export async function setMemberDisabled(ctx: PortalContext, caller: Caller, memb
     const { target, assertNotLastAdministrator } = await memberToActOn(q, caller, member, verb);
     if (target.disabled === disabled) return { success: true, user: target.username };
     if (disabled) await assertNotLastAdministrator('disabled', 'Unable to disable the user.');
-    await setUserDisabled(q, target.id, disabled, now);
-    await recordEvent(q, {
-      orgId: target.org_id,
-      source: 'user',
-      operation: verb,
-      subjectId: target.username,
-      actor: actorOf(caller),
-      when: now,
-      history: { title: target.full_name || target.username, data: { before: { disabled: !disabled }, after: { disabled } } },
-    });
+    await writeMemberDisabled(q, target, disabled, actorOf(caller), now);
     return { success: true, user: target.username };
+  });
+}
+
+/**
+ * The one write of a disable or enable, inside the caller's transaction: the account (disabling
+ * ends every token it holds, repo.ts) and its event. The operations above reach it after their
+ * checks; the lifecycle runner (areas/memberLifecycle) with no actor, `detail` saying why.
+ */
+export async function writeMemberDisabled(
+  q: Queryable,
+  target: Pick<UserRow, 'id' | 'org_id' | 'username' | 'full_name'>,
+  disabled: boolean,
+  actor: { userId: string; username: string } | null,
+  now: number,
+  detail: Record<string, unknown> = {},
+): Promise<void> {
+  await setUserDisabled(q, target.id, disabled, now);
+  await recordEvent(q, {
+    orgId: target.org_id,
+    source: 'user',
+    operation: disabled ? 'disable' : 'enable',
+    subjectId: target.username,
+    actor,
+    when: now,
+    history: { title: target.full_name || target.username, data: { before: { disabled: !disabled }, after: { disabled }, ...detail } },
   });
 }

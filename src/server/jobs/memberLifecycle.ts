@@ -1,0 +1,98 @@
+/**
+ * The member lifecycle runner: disables members whose expiration came, sends the warnings before
+ * it, and runs the inactivity policies that are due (areas/memberLifecycle/due.ts claims each with
+ * FOR UPDATE SKIP LOCKED, so several instances on one database never both act). Like the task
+ * scheduler, it sleeps until the next due moment (at most pollMs, for other instances' changes) and
+ * wakes at once when this process changes an expiration or a policy. Times come from the portal's
+ * clock (tests drive it).
+ */
+import type { Clock, PortalContext } from '../context.ts';
+import { onSignal } from '../core/signals.ts';
+import { expireDue, nextDue, runDuePolicies, warnDueExpirations, warningMsOf } from '../areas/memberLifecycle/due.ts';
+
+export interface LifecycleRunnerOptions {
+  clock?: Clock;
+  pollMs?: number;
+}
+
+export class MemberLifecycleRunner {
+  private readonly clock: Clock;
+  private readonly pollMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private busy = false;
+  private again = false;
+  private ticking: Promise<unknown> = Promise.resolve();
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    private readonly ctx: PortalContext,
+    opts: LifecycleRunnerOptions = {},
+  ) {
+    this.clock = opts.clock ?? ctx.clock;
+    this.pollMs = opts.pollMs ?? 1000;
+  }
+
+  /** One pass over everything due now: warnings first (a member warned and expired at once gets both, in order). */
+  async runDue(): Promise<{ warned: number; expired: number; policies: number }> {
+    const now = this.clock.now();
+    let warned = 0;
+    let expired = 0;
+    let policies = 0;
+    for (let n; (n = await warnDueExpirations(this.ctx, now));) warned += n;
+    for (let n; (n = await expireDue(this.ctx, now));) expired += n;
+    for (let n; (n = await runDuePolicies(this.ctx, now));) policies += n;
+    return { warned, expired, policies };
+  }
+
+  start(): this {
+    this.unsubscribe = onSignal('memberLifecycleChanged', () => this.tick());
+    this.timer = setTimeout(() => this.tick(), 0);
+    return this;
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.busy = true;
+    let wait = this.pollMs;
+    this.ticking = this.pass()
+      .then((w) => (wait = w))
+      .catch((err) => this.ctx.log.error({ err }, 'member lifecycle pass failed'))
+      .finally(() => {
+        this.busy = false;
+        if (this.stopped) return;
+        if (this.again) {
+          this.again = false;
+          setImmediate(() => this.tick());
+        } else this.timer = setTimeout(() => this.tick(), wait);
+      });
+  }
+
+  /** Answers how long to sleep: until the next due moment, at most pollMs. */
+  private async pass(): Promise<number> {
+    const due = await nextDue(this.ctx.db, warningMsOf(this.ctx));
+    if (due !== null && due <= this.clock.now()) await this.runDue();
+    const next = await nextDue(this.ctx.db, warningMsOf(this.ctx));
+    if (next === null) return this.pollMs;
+    // Still due: another instance holds those rows. Look again shortly rather than spin.
+    const until = next - this.clock.now();
+    return until <= 0 ? Math.min(100, this.pollMs) : Math.min(this.pollMs, until);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.unsubscribe?.();
+    clearTimeout(this.timer);
+    await this.ticking;
+  }
+}
+
+/** What main.ts starts. */
+export function startMemberLifecycle(ctx: PortalContext, opts: LifecycleRunnerOptions = {}): MemberLifecycleRunner {
+  return new MemberLifecycleRunner(ctx, opts).start();
+}
