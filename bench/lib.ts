@@ -22,7 +22,9 @@ export function freshDataDir(): string {
 /** Spawns `node --import tsx <entry>` and polls `probePath` until it answers 200. */
 export async function startProcess(entry: string, env: Record<string, string>, port: number, probePath: string): Promise<RunningService> {
   const t0 = performance.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], {
+  // BENCH_NODE_FLAGS: flags for the service's Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see where its time goes).
+  const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const proc = spawn(process.execPath, [...flags, '--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],

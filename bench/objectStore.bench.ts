@@ -21,10 +21,12 @@
  * them a slow step kept busy (docs/benchmarks.md "Object store" reads them).
  * Prints a table, then the figures as one JSON line.
  * Usage: npm run bench:object-store   (needs Debian's ceph-mon, ceph-osd, radosgw; ~3 min)
+ *        BENCH_CLIENT=formdata: fetch with a FormData for addPart instead of a form streamed over node:http;
  *        BENCH_TOKEN_AT=last: the token after each part's file (the spooled path), to compare with the default;
  *        with BENCH_PART_MB=16,32 — 3 parts of 64 MiB at once pass the 150 MB one address may send before its token
  */
 import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { createReadStream, openAsBlob } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,14 @@ const RANGE_READS = Number(process.env.BENCH_RANGE_READS ?? 200);
 const RANGE_BYTES = MiB;
 /** `last`: the token after the file, as rest-js sends it — each part then comes through a temporary file. */
 const TOKEN_AT = process.env.BENCH_TOKEN_AT === 'last' ? 'last' : 'first';
+/**
+ * How this client sends addPart: `stream` (default) writes the form over node:http as a browser or
+ * curl does, costing about what the SDK's own client costs; `formdata` is fetch with a FormData,
+ * whose web-stream encoding in Node costs the client 2–3 times the SDK's CPU on the cores the portal
+ * and the store share.
+ */
+const CLIENT = process.env.BENCH_CLIENT === 'formdata' ? 'formdata' : 'stream';
+const keepAlive = new HttpAgent({ keepAlive: true });
 const SDK_PART_MB = 16;
 const SDK_QUEUE = 4;
 const USER = 'user1';
@@ -156,7 +166,50 @@ async function main(): Promise<void> {
    * addPart of bytes [start, end): partNum in the query string as rest-js sends it; the token in a
    * field before the file, so the portal sends the part on to the store as it arrives (no temporary file).
    */
-  const addPart = async (id: string, partNum: number, start: number, end: number) => {
+  const addPart = (id: string, partNum: number, start: number, end: number) =>
+    CLIENT === 'formdata' ? addPartWithFormData(id, partNum, start, end) : addPartAsStream(id, partNum, start, end);
+
+  /**
+   * The form written as it goes, as a browser or curl sends a file: the fields, then the file's bytes
+   * read from disk, then the closing boundary, over one node:http request with its length stated.
+   */
+  const addPartAsStream = async (id: string, partNum: number, start: number, end: number) => {
+    const boundary = `----bench${randomBytes(12).toString('hex')}`;
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const head = Buffer.from(
+      `${field('f', 'json')}${TOKEN_AT === 'first' ? field('token', token) : ''}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="part${partNum}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
+    const tail = Buffer.from(`\r\n${TOKEN_AT === 'last' ? field('token', token) : ''}--${boundary}--\r\n`);
+    const url = new URL(`${rest}/${itemPath(id)}/addPart?partNum=${partNum}`);
+    const body = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        url,
+        {
+          method: 'POST',
+          agent: keepAlive,
+          signal: stopping.signal,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + (end - start) + tail.length },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.write(head);
+      const bytes = createReadStream(file, { start, end: end - 1, highWaterMark: MiB });
+      bytes.on('error', reject);
+      bytes.on('end', () => req.end(tail));
+      bytes.pipe(req, { end: false });
+    });
+    const answer = JSON.parse(body);
+    if (answer.error || !answer.success) throw new Error(`addPart ${partNum}: ${body}`);
+  };
+
+  /** The form as fetch builds it from a FormData (undici reads the Blob through a web stream). */
+  const addPartWithFormData = async (id: string, partNum: number, start: number, end: number) => {
     const form = new FormData();
     form.set('f', 'json');
     if (TOKEN_AT === 'first') form.set('token', token);
@@ -269,7 +322,7 @@ async function main(): Promise<void> {
     `\n${fmt(size / MiB)} MiB of random bytes; Ceph Object Gateway (bluestore) on 127.0.0.1, started in ${fmt(s3.startMs / 1000, 1)} s; portal with an embedded database`,
   );
   console.log(
-    `baseline: lib-storage Upload of a file stream, parts of ${SDK_PART_MB} MiB, ${SDK_QUEUE} at once; portal: addPart ${PARALLEL} at once (token ${TOKEN_AT === 'first' ? 'before' : 'after'} the file), then commit`,
+    `baseline: lib-storage Upload of a file stream, parts of ${SDK_PART_MB} MiB, ${SDK_QUEUE} at once; portal: addPart ${PARALLEL} at once (${CLIENT === 'stream' ? 'a streamed form over node:http' : 'fetch with a FormData'}, token ${TOKEN_AT === 'first' ? 'before' : 'after'} the file), then commit`,
   );
   console.log(`${'upload'.padEnd(34)} ${'time'.padStart(8)} ${'MiB/s'.padStart(6)}  ratio  RSS before → peak (growth)   CPU during`);
   for (const r of rows) {
@@ -297,6 +350,7 @@ async function main(): Promise<void> {
       objectBytes: size,
       parallel: PARALLEL,
       tokenAt: TOKEN_AT,
+      client: CLIENT,
       uploads: rows.map((r) => ({
         partMb: r.partMb,
         sdkMs: Math.round(r.sdk.ms),
