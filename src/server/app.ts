@@ -34,6 +34,7 @@ import { historyRoutes } from './areas/history/routes.ts';
 import { proxyRoutes } from './areas/proxy/routes.ts';
 import { reassignRoutes } from './areas/reassign/routes.ts';
 import { relationshipRoutes } from './areas/relationships/routes.ts';
+import { recycleBinRoutes } from './areas/recycleBin/routes.ts';
 import { resourceRoutes } from './areas/resources/routes.ts';
 import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   itemStatusRoutes(app);
   addItemRoutes(app);
   relationshipRoutes(app);
+  recycleBinRoutes(app);
   resourceRoutes(app);
   dependencyRoutes(app);
   installStartupIndexing(app);

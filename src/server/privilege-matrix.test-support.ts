@@ -132,6 +132,14 @@ const resourceItem = async () => {
 const member = async () => {
   const username = `target.${uid()}`;
   await insertMember(svc.db, username, svc.orgId);
+/** The administrator's item at `base` (in a folder when the path has one), deleted into the recycle bin when `recycled`. */
+const binItem = async (base: string, recycled: boolean) => {
+  const folderId = base.includes(':folderId') ? await folder() : undefined;
+  const id = (await asAdmin(`content/users/admin/${folderId ? `${folderId}/` : ''}addItem`, { title: `Private ${uid()}`, type: 'Web Map', text: '{}' }))
+    .id as string;
+  if (recycled) await asAdmin(`content/users/admin/items/${id}/delete`, {});
+  return `${REST}/content/users/admin/${folderId ? `${folderId}/` : ''}items/${id}`;
+};
   return username;
 };
 const folder = async () => (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
@@ -270,6 +278,19 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     const [origin, destination] = [await item(), await item('Feature Service', '')];
     await asAdmin('content/users/admin/addRelationship', { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' });
     return {
+  // Recycle bin: the administrator's item deleted into the bin (canRecycle: a live one), at both item paths.
+  ...Object.fromEntries(
+    ['content/users/:username/items/:itemId', 'content/users/:username/:folderId/items/:itemId'].flatMap((base) => [
+      [`${base}/restore`, async () => ({ url: `${await binItem(base, true)}/restore` })],
+      [`${base}/canRestore`, async () => ({ url: `${await binItem(base, true)}/canRestore` })],
+      [`${base}/canRecycle`, async () => ({ url: `${await binItem(base, false)}/canRecycle` })],
+    ]),
+  ),
+  'content/portals/:portalId': async () => {
+    const url = await binItem('content/users/:username/items/:itemId', true);
+    const id = url.split('/').pop();
+    return { url: `${REST}/content/portals/self`, params: { recycleBinItems: 'true', num: '100' }, shown: (b) => !!b.items?.some((i: any) => i.id === id) };
+  },
       url: `${REST}/content/users/admin/deleteRelationship`,
       params: { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' },
     };

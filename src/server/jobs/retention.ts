@@ -21,6 +21,7 @@ import { RETENTION_DEFAULTS, type RetentionConfig } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { forgottenBefore } from '../areas/auth/throttle.ts';
 import { discardUpload } from '../areas/items/uploads.ts';
+import { purgeExpired } from '../areas/recycleBin/service.ts';
 
 export const RETENTION_LIMITS = {
   /** Rows per batch statement. */
@@ -152,6 +153,13 @@ export const SWEEPS: Sweep[] = [
       }
       return { removed, more: ids.length >= Math.min(batch, RETENTION_LIMITS.uploadBatch) };
     },
+  },
+  {
+    // Deleted items past the recycle bin's 14 days (RECYCLE_BIN_RETENTION_MS): their rows, files and a delete event.
+    name: 'recycle bin items past their retention',
+    setting: 'RECYCLE_BIN_RETENTION_MS (14 days, as ArcGIS Online)',
+    tables: ['recycled_items', 'recycled_item_blobs'],
+    run: ({ ctx, now, batch }) => purgeExpired(ctx, now, Math.min(batch, RETENTION_LIMITS.uploadBatch)),
   },
   {
     name: 'finished item jobs',
@@ -328,6 +336,7 @@ async function removeStrayBlobs(ctx: PortalContext, shard: string, before: numbe
           AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM item_resources WHERE blob_key = k)
+          AND NOT EXISTS (SELECT 1 FROM recycled_item_blobs WHERE blob_key = k)
           AND NOT EXISTS (SELECT 1 FROM group_info_files WHERE blob_key = k)`,
       [page.keys.map((k) => k.key)],
     );

@@ -66,6 +66,7 @@ const OP_ACTION: Record<HistoryOperation, HistoryAction> = {
   addItem: 'add',
   updateItem: 'update',
   deleteItem: 'delete',
+  restoreItem: 'update',
   shareItem: 'share',
   unshareItem: 'unshare',
   moveItem: 'update',

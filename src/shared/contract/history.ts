@@ -65,6 +65,7 @@ export const HISTORY_OPERATIONS = [
   'addItem',
   'updateItem',
   'deleteItem',
+  'restoreItem',
   'shareItem',
   'unshareItem',
   'moveItem',

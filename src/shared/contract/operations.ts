@@ -16,6 +16,7 @@ import { MEMBER_LIFECYCLE_OPERATIONS } from './memberLifecycle.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
 import { PORTAL_OPERATIONS } from './portals.ts';
 import { REASSIGN_OPERATIONS } from './reassign.ts';
+import { RECYCLE_BIN_OPERATIONS } from './recycleBin.ts';
 import { RELATIONSHIP_OPERATIONS } from './relationships.ts';
 import { RESOURCE_OPERATIONS } from './resources.ts';
 import { ROLE_OPERATIONS } from './roles.ts';
@@ -40,6 +41,7 @@ export const OPERATION_TABLES = {
   oauth: OAUTH_OPERATIONS,
   portals: PORTAL_OPERATIONS,
   reassign: REASSIGN_OPERATIONS,
+  recycleBin: RECYCLE_BIN_OPERATIONS,
   relationships: RELATIONSHIP_OPERATIONS,
   resources: RESOURCE_OPERATIONS,
   roles: ROLE_OPERATIONS,
@@ -61,6 +63,7 @@ export const OPERATIONS = {
   ...MEMBER_OPERATIONS,
   ...MEMBER_LIFECYCLE_OPERATIONS,
   ...OAUTH_OPERATIONS,
+  ...RECYCLE_BIN_OPERATIONS,
   ...PORTAL_OPERATIONS,
   ...REASSIGN_OPERATIONS,
   ...RELATIONSHIP_OPERATIONS,

@@ -26,6 +26,9 @@ export interface Portal {
   units: string;
   canSharePublic: boolean;
   canSearchPublic: boolean;
+  /** ArcGIS Online's recycle bin (absent on ArcGIS Enterprise): deletes wait 14 days, restorable. */
+  recycleBinSupported?: boolean;
+  recycleBinEnabled?: boolean;
   authorizedCrossOriginDomains: string[];
   /** Origins that may call with credentials (CORS); empty: every origin (allowedOrigins.ts). */
   allowedOrigins: string[];

@@ -31,6 +31,7 @@ import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { replacedReferences } from '../../../shared/references/replaced.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { deleteRecycled, isRecycled, recyclable, recycleItem } from '../recycleBin/service.ts';
 
 const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
 
@@ -285,14 +286,39 @@ export function deleteRefusal(row: Pick<ItemRow, 'protected' | 'content_status'>
   return null;
 }
 
-export async function deleteItem(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+/**
+ * Deletes into the recycle bin (areas/recycleBin), or for good with `permanent` (the documented
+ * permanentDelete=true; also the way to empty one entry of the bin) or when the item is not one the
+ * bin keeps (an upload in progress).
+ */
+export async function deleteItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, permanent = false) {
   const now = ctx.clock.now();
+  if (permanent && (await isRecycled(ctx.db, itemId))) return deleteRecycled(ctx, caller, username, itemId);
   const blobs = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
     assertMayChange(row, caller, ITEM_OPERATIONS.deleteItem);
     const refusal = deleteRefusal(row);
     if (refusal) throw new ApiError(400, refusal, [refusal]);
+    if (!permanent && recyclable(row)) {
+      await recycleItem(q, row, caller, now);
+      await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
+      await recordEvent(q, {
+        orgId: row.org_id,
+        source: 'item',
+        operation: 'delete',
+        subjectId: row.id,
+        actor: actorOf(caller),
+        properties: { title: [row.title], type: row.type },
+        when: now,
+        history: {
+          owner: row.owner_username,
+          title: row.title,
+          data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id }, recycled: true },
+        },
+      });
+      return [];
+    }
     const keys = await q.query<{ key: string }>(
       `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
        UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
@@ -369,8 +395,10 @@ export function itemManageRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${base}/delete`,
       authority: ITEM_OPERATIONS.deleteItem,
-      params: z.object({ permanent: wireBool.optional() }),
-      handler: ({ caller, path, portal }) => deleteItem(portal, caller, path.username, path.itemId),
+      // permanentDelete as documented (rest-js sends it in the query); `permanent` as the spec's facts had it.
+      params: z.object({ permanentDelete: wireBool.optional(), permanent: wireBool.optional() }),
+      handler: ({ caller, path, params, portal }) =>
+        deleteItem(portal, caller, path.username, path.itemId, params.permanentDelete === true || params.permanent === true),
     });
     for (const [op, value] of [
       ['protect', true],

@@ -53,6 +53,9 @@ function portalRecord(org: OrgRow, config: Pick<Config, 'tls' | 'publicUrl'>, or
     units: 'metric',
     canSharePublic: true,
     canSearchPublic: true,
+    // Deleted items wait 14 days in the recycle bin (areas/recycleBin), as in ArcGIS Online.
+    recycleBinSupported: true,
+    recycleBinEnabled: true,
     authorizedCrossOriginDomains: [],
     allowedOrigins: storedAllowedOrigins(org),
     ...basemapGalleryOf(org),
