@@ -5,6 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, type ReactNode } from 'react';
 import { Announcer } from '../components/Announcer.tsx';
+import { CopyProvider, type CopyComponents } from '../components/CopySlot.tsx';
 import { ImpactProvider, type ImpactComponents } from '../components/ImpactSlot.tsx';
 import { contrastCssVariables } from './contrast.ts';
 import { theme } from './theme.ts';
@@ -26,6 +27,9 @@ const IMPACT: ImpactComponents = {
   ReplaceDialog: lazy(() => import('../features/dependencies/ReplaceDialog.tsx').then((m) => ({ default: m.ReplaceDialog }))),
 };
 
+/** Content's "Copy to…" dialog, loaded when first opened. */
+const COPY: CopyComponents = { CopyToDialog: lazy(() => import('../features/copy/CopyDialog.tsx').then((m) => ({ default: m.CopyDialog }))) };
+
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={contrastCssVariables} defaultColorScheme="auto" env={env}>
@@ -34,7 +38,9 @@ export function Providers({ queryClient, children, env = 'default' }: ProvidersP
           {/* Below the header (global.css, .app-notifications), so a toast never covers its controls. */}
           <Notifications position="top-right" limit={4} classNames={{ root: 'app-notifications' }} />
           <Announcer />
-          <ImpactProvider value={IMPACT}>{children}</ImpactProvider>
+          <ImpactProvider value={IMPACT}>
+            <CopyProvider value={COPY}>{children}</CopyProvider>
+          </ImpactProvider>
         </ModalsProvider>
       </QueryClientProvider>
     </MantineProvider>

@@ -17,6 +17,7 @@ import { deleteItemPermission } from './permissions.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { CopyToDialogSlot, useCopyAvailable } from '../../components/CopySlot.tsx';
 
 export interface ContentSelectionBarProps {
   selected: Item[];
@@ -27,6 +28,8 @@ export interface ContentSelectionBarProps {
 
 export function ContentSelectionBar({ selected, onClear, onDeleted }: ContentSelectionBarProps) {
   const [deleting, setDeleting] = useState(false);
+  const [copying, setCopying] = useState(false);
+  const copyAvailable = useCopyAvailable();
   // The results stay on screen until closed (clearing the selection at once would take the dialog away).
   const allDeleted = useRef(false);
   const closeDelete = () => {
@@ -56,6 +59,11 @@ export function ContentSelectionBar({ selected, onClear, onDeleted }: ContentSel
               Transfer ownership…
             </Button>
           )}
+          {copyAvailable ? (
+            <Button size="xs" variant="default" onClick={() => setCopying(true)}>
+              Copy to…
+            </Button>
+          ) : null}
           <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setDeleting(true)}>
             Delete…
           </Button>
@@ -64,6 +72,7 @@ export function ContentSelectionBar({ selected, onClear, onDeleted }: ContentSel
           </Button>
         </Group>
       </Group>
+      <CopyToDialogSlot items={selected} opened={copying} onClose={() => setCopying(false)} />
       <Modal opened={deleting} onClose={closeDelete} title={`Delete ${selected.length} item${selected.length === 1 ? '' : 's'}`} size="lg" centered>
         {deleting ? (
           <BulkDelete

@@ -138,7 +138,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
 }
 
 /** Deletes the items a copy created (undo, and the rollback of a failed run); the ids it could not delete. */
-export async function undoCopy(result: Pick<CopyResult, 'created'>, target: PortalConnection): Promise<string[]> {
+export async function undoCopy(result: { created: readonly string[] }, target: PortalConnection): Promise<string[]> {
   const left: string[] = [];
   for (const id of [...result.created].reverse()) {
     await deleteItem(target, target.username, id).catch(() => left.push(id));

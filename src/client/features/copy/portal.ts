@@ -28,7 +28,7 @@ export interface FilePart {
 type Fields = Record<string, string | number | boolean | readonly string[] | FilePart | undefined>;
 
 const seg = encodeURIComponent;
-const userItem = (c: PortalConnection, owner: string, id: string) => `content/users/${seg(owner)}/items/${seg(id)}`;
+const userItem = (owner: string, id: string) => `content/users/${seg(owner)}/items/${seg(id)}`;
 
 function call<T>(c: PortalConnection, path: string, params: Params = {}, method: 'GET' | 'POST' = 'GET'): Promise<T> {
   return request<T>(path, params, { portalUrl: c.portalUrl, token: c.token, method });
@@ -156,16 +156,16 @@ export async function addItem(c: PortalConnection, w: ItemWrite): Promise<string
 }
 
 export async function updateItem(c: PortalConnection, owner: string, id: string, w: ItemWrite): Promise<void> {
-  await postMultipart(c, `${userItem(c, owner, id)}/update`, fieldsOf(w));
+  await postMultipart(c, `${userItem(owner, id)}/update`, fieldsOf(w));
 }
 
 export async function writeResource(c: PortalConnection, owner: string, id: string, resource: string, file: FilePart, mode: 'add' | 'update'): Promise<void> {
   const slash = resource.lastIndexOf('/');
   const fileName = resource.slice(slash + 1);
   const prefix = slash > 0 ? resource.slice(0, slash) : undefined;
-  await postMultipart(c, `${userItem(c, owner, id)}/${mode}Resources`, { file: { ...file, filename: fileName }, fileName, resourcesPrefix: prefix });
+  await postMultipart(c, `${userItem(owner, id)}/${mode}Resources`, { file: { ...file, filename: fileName }, fileName, resourcesPrefix: prefix });
 }
 
 export async function deleteItem(c: PortalConnection, owner: string, id: string): Promise<void> {
-  await call(c, `${userItem(c, owner, id)}/delete`, {}, 'POST');
+  await call(c, `${userItem(owner, id)}/delete`, {}, 'POST');
 }

@@ -1,0 +1,78 @@
+/** The copy running (a state per item), then its results: links to the copies, and what a failure left. */
+import { Alert, Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { useEffect, useRef } from 'react';
+import { describeError } from '../../api/index.ts';
+import { CopyFailed, type CopyResult, type StepState } from './apply.ts';
+import type { CopyPlan } from './plan.ts';
+
+const STATE: Record<StepState, { label: string; color: string }> = {
+  waiting: { label: 'Waiting', color: 'gray' },
+  running: { label: 'Copying…', color: 'blue' },
+  done: { label: 'Copied', color: 'green' },
+  failed: { label: 'Failed', color: 'red' },
+  rolledBack: { label: 'Removed again', color: 'orange' },
+};
+
+export interface ApplyViewProps {
+  plan: CopyPlan;
+  states: ReadonlyMap<string, StepState>;
+  result?: CopyResult;
+  error?: unknown;
+  /** After undo: the ids deleted from the target. */
+  deleted?: ReadonlySet<string>;
+  hrefOf: (targetId: string) => string;
+}
+
+export function ApplyView({ plan, states, result, error, deleted, hrefOf }: ApplyViewProps) {
+  const summary = useRef<HTMLParagraphElement>(null);
+  const finished = !!result || !!error;
+  const undone = !!deleted;
+  useEffect(() => {
+    if (finished) summary.current?.focus();
+  }, [finished, undone]);
+  const copied = new Map(result?.items.map((i) => [i.sourceId, i]));
+  return (
+    <Stack gap="sm">
+      <Text size="sm" role="status" ref={summary} tabIndex={-1} fw={500}>
+        {deleted
+          ? `Undone: ${deleted.size} item${deleted.size === 1 ? '' : 's'} this copy created deleted from the target.`
+          : result
+            ? `Copied ${result.items.length} item${result.items.length === 1 ? '' : 's'}: ${result.created.length} created, ${result.items.length - result.created.length} updated.`
+            : error
+              ? 'The copy failed. Items it had created were removed again.'
+              : `Copying ${plan.steps.length} items…`}
+      </Text>
+      {error ? (
+        <Alert color="red" variant="light" title="Copy failed" role="alert">
+          {error instanceof CopyFailed ? error.message : describeError(error)}
+          {error instanceof CopyFailed && error.leftBehind.length ? <Text size="sm">Could not remove: {error.leftBehind.join(', ')}.</Text> : null}
+        </Alert>
+      ) : null}
+      <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Copy progress">
+        {plan.steps.map((s) => {
+          const state = states.get(s.source.id) ?? 'waiting';
+          const item = copied.get(s.source.id);
+          return (
+            <Paper key={s.source.id} withBorder p="xs" radius="md" component="li">
+              <Group justify="space-between" wrap="nowrap">
+                <div style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }}>
+                  <Text size="sm" fw={500}>
+                    {s.source.title}
+                  </Text>
+                  {item && !undone ? (
+                    <Anchor size="sm" href={hrefOf(item.targetId)} target="_blank" rel="noreferrer">
+                      Open the {item.action === 'create' ? 'new' : 'updated'} item {item.targetId}
+                    </Anchor>
+                  ) : null}
+                </div>
+                <Badge color={STATE[state].color} variant="light" style={{ flexShrink: 0 }}>
+                  {item && deleted?.has(item.targetId) ? 'Deleted' : STATE[state].label}
+                </Badge>
+              </Group>
+            </Paper>
+          );
+        })}
+      </Stack>
+    </Stack>
+  );
+}

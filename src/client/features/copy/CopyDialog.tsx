@@ -1,0 +1,215 @@
+/**
+ * Copy to… : choose the target (and what the selection needs) → the plan → apply, with progress per
+ * item → results with links to the copies, and undo. The source is the portal the console acts on.
+ */
+import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { currentConnection, type Item } from '../../api/index.ts';
+import type { CopyToDialogProps } from '../../components/CopySlot.tsx';
+import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { ErrorState, LoadingState } from '../../components/states.tsx';
+import { announce } from '../../lib/announce.ts';
+import { useSessionState } from '../../lib/session.ts';
+import type { StepState } from './apply.ts';
+import { ApplyView } from './ApplyView.tsx';
+import { connectionOfSession, itemHref } from './connections.ts';
+import type { CopyPlan } from './plan.ts';
+import { useApplyCopy, useNeeds, usePlan, useUndoCopy } from './hooks.ts';
+import { NeedsChoice } from './NeedsChoice.tsx';
+import { PlanView } from './PlanView.tsx';
+import type { PortalConnection } from './portal.ts';
+import { TargetChoice } from './TargetChoice.tsx';
+
+type Step = 'target' | 'plan' | 'apply';
+
+export function CopyDialog({ items, opened, onClose }: CopyToDialogProps) {
+  const { session, sessions } = useSessionState();
+  const source = useMemo(() => (session ? connectionOfSession(session) : undefined), [session]);
+  return (
+    <Modal opened={opened} onClose={onClose} title={`Copy ${items.length} item${items.length === 1 ? '' : 's'} to…`} size="xl" centered>
+      {source && session ? (
+        <CopyWizard items={items} source={source} others={sessions.filter((s) => s !== session).map(connectionOfSession)} onClose={onClose} />
+      ) : (
+        <Text>Sign in first.</Text>
+      )}
+    </Modal>
+  );
+}
+
+function CopyWizard({ items, source, others, onClose }: { items: readonly Item[]; source: PortalConnection; others: PortalConnection[]; onClose: () => void }) {
+  const [step, setStep] = useState<Step>('target');
+  const [added, setAdded] = useState<PortalConnection[]>([]);
+  const [target, setTarget] = useState<PortalConnection>();
+  const [excluded, setExcluded] = useState<Set<string>>(new Set());
+  const [approved, setApproved] = useState<CopyPlan>();
+  // What the runs of this dialog created in the target: undo deletes them, whichever run it follows.
+  const [created, setCreated] = useState<string[]>([]);
+  const needs = useNeeds(source, items);
+  const chosen = useMemo(() => [...items, ...(needs.data ?? []).map((n) => n.item).filter((i) => !excluded.has(i.id))], [items, needs.data, excluded]);
+  if (step === 'target' || !target) {
+    return (
+      <Stack>
+        <TargetChoice
+          targets={[...others, ...added]}
+          chosen={target}
+          onChoose={setTarget}
+          onAdd={(t) => {
+            setAdded((a) => [...a.filter((x) => x.portalUrl !== t.portalUrl || x.username !== t.username), t]);
+            setTarget(t);
+            announce(`Signed in to ${t.label}; chosen as the target.`);
+          }}
+          defaultPortalUrl={currentConnection().portalUrl}
+        />
+        <NeedsChoice needs={needs.data} error={needs.error} excluded={excluded} onExclude={setExcluded} />
+        <DialogFooter>
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={() => setStep('plan')} disabled={!target || needs.isPending}>
+            Review the plan
+          </Button>
+        </DialogFooter>
+      </Stack>
+    );
+  }
+  if (step === 'plan' || !approved) {
+    return (
+      <PlanStep
+        items={chosen}
+        source={source}
+        target={target}
+        onBack={() => setStep('target')}
+        onApply={(plan) => {
+          setApproved(plan);
+          setStep('apply');
+        }}
+      />
+    );
+  }
+  return (
+    <ApplyStep
+      plan={approved}
+      source={source}
+      target={target}
+      created={created}
+      onCreated={(ids) => setCreated((c) => [...c, ...ids])}
+      onUndone={() => setCreated([])}
+      onBack={() => setStep('plan')}
+      onClose={onClose}
+    />
+  );
+}
+
+function PlanStep({
+  items,
+  source,
+  target,
+  onBack,
+  onApply,
+}: {
+  items: readonly Item[];
+  source: PortalConnection;
+  target: PortalConnection;
+  onBack: () => void;
+  onApply: (plan: CopyPlan) => void;
+}) {
+  const plan = usePlan(source, target, items);
+  return (
+    <Stack>
+      {plan.data ? (
+        <PlanView plan={plan.data} targetLabel={target.label} />
+      ) : plan.error ? (
+        <ErrorState error={plan.error} title="Could not plan the copy" onRetry={() => void plan.refetch()} />
+      ) : (
+        <LoadingState label="Planning the copy…" />
+      )}
+      <DialogFooter>
+        <Button variant="default" onClick={onBack}>
+          Back
+        </Button>
+        <Button onClick={() => plan.data && onApply(plan.data)} disabled={!plan.data?.steps.length}>
+          Copy {plan.data?.steps.length ?? ''} items
+        </Button>
+      </DialogFooter>
+    </Stack>
+  );
+}
+
+interface ApplyStepProps {
+  plan: CopyPlan;
+  source: PortalConnection;
+  target: PortalConnection;
+  created: readonly string[];
+  onCreated: (ids: string[]) => void;
+  onUndone: () => void;
+  onBack: () => void;
+  onClose: () => void;
+}
+
+function ApplyStep({ plan, source, target, created, onCreated, onUndone, onBack, onClose }: ApplyStepProps) {
+  const [states, setStates] = useState<Map<string, StepState>>(new Map());
+  const apply = useApplyCopy(source, target, (id, state) => setStates((m) => new Map(m).set(id, state)));
+  const undo = useUndoCopy(target);
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>();
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    apply.mutate(plan, {
+      onSuccess: (r) => {
+        onCreated(r.created);
+        announce(`Copied ${r.items.length} items.`);
+      },
+      onError: () => announce('The copy failed; items it had created were removed again.', 'assertive'),
+    });
+  }, [apply, plan, onCreated]);
+  const consolePortal = currentConnection().portalUrl;
+  return (
+    <Stack>
+      <ApplyView
+        plan={plan}
+        states={states}
+        result={apply.data}
+        error={apply.error ?? undefined}
+        deleted={deleted}
+        hrefOf={(id) => itemHref(target, id, consolePortal)}
+      />
+      {undo.isError ? (
+        <Alert color="red" variant="light" title="Undo incomplete" role="alert">
+          {undo.error.message}
+        </Alert>
+      ) : null}
+      <DialogFooter>
+        {apply.isError || (apply.isSuccess && !undo.isSuccess) ? (
+          <Button variant="default" onClick={onBack}>
+            {apply.isError ? 'Back to the plan' : 'Copy again'}
+          </Button>
+        ) : null}
+        {apply.isSuccess && created.length && !undo.isSuccess ? (
+          <Button
+            variant="light"
+            color="red"
+            loading={undo.isPending}
+            onClick={() =>
+              undo.mutate(
+                { created },
+                {
+                  onSuccess: () => {
+                    setDeleted(new Set(created));
+                    onUndone();
+                    announce('Undone.');
+                  },
+                },
+              )
+            }
+          >
+            Undo: delete the {created.length} created item{created.length === 1 ? '' : 's'}
+          </Button>
+        ) : null}
+        <Button onClick={onClose} disabled={apply.isPending}>
+          Close
+        </Button>
+      </DialogFooter>
+    </Stack>
+  );
+}

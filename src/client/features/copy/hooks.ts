@@ -1,0 +1,44 @@
+/** The copy dialog's reads (what the selection needs, the plan) and changes (sign-in, apply, undo), through React Query. */
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { Item } from '../../api/index.ts';
+import { applyPlan, undoCopy, type StepState } from './apply.ts';
+import { signInForCopy } from './connections.ts';
+import { planCopy, proposeNeeds, type CopyPlan } from './plan.ts';
+import type { PortalConnection } from './portal.ts';
+
+const ids = (items: readonly Item[]) => items.map((i) => i.id).sort();
+
+export function useNeeds(source: PortalConnection, items: readonly Item[]) {
+  return useQuery({
+    queryKey: ['copy', 'needs', source, ids(items)],
+    queryFn: () => proposeNeeds(source, items),
+    staleTime: 0,
+  });
+}
+
+/** The plan is read afresh each time it is shown: the target may have changed since. */
+export function usePlan(source: PortalConnection, target: PortalConnection, items: readonly Item[]) {
+  return useQuery({
+    queryKey: ['copy', 'plan', source, target, ids(items)],
+    queryFn: () => planCopy(source, target, items),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}
+
+export function useSignInForCopy() {
+  return useMutation({ mutationFn: (v: { portalUrl: string; username: string; password: string }) => signInForCopy(v.portalUrl, v.username, v.password) });
+}
+
+export function useApplyCopy(source: PortalConnection, target: PortalConnection, onProgress: (sourceId: string, state: StepState) => void) {
+  return useMutation({ mutationFn: (plan: CopyPlan) => applyPlan(plan, source, target, { onProgress }) });
+}
+
+export function useUndoCopy(target: PortalConnection) {
+  return useMutation({
+    mutationFn: async (result: { created: readonly string[] }) => {
+      const left = await undoCopy(result, target);
+      if (left.length) throw new Error(`${left.length} copied item${left.length === 1 ? '' : 's'} could not be deleted: ${left.join(', ')}`);
+    },
+  });
+}
