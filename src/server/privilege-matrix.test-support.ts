@@ -498,6 +498,12 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'portals/:orgId/collaborations': async () => ({ url: `${ORG()}/collaborations` }),
   'portals/:orgId/collaborations/createCollaboration': async () => ({ url: `${ORG()}/collaborations/createCollaboration`, params: { name: `C ${uid()}` } }),
   'portals/:orgId/collaborations/invitations': async () => ({ url: `${ORG()}/collaborations/invitations` }),
+  'portals/:orgId/collaborations/participantCandidates': async () => ({ url: `${ORG()}/collaborations/participantCandidates`, params: { q: 'Partner' } }),
+  'portals/:orgId/collaborations/:collaborationId/invitations': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/invitations` }),
+  'portals/:orgId/collaborations/:collaborationId/invitations/:invitationId': async () => ({
+    url: `${ORG()}/collaborations/${await collaboration()}/invitations/none`,
+    reached: /Invitation 'none' does not exist/,
+  }),
   'portals/:orgId/collaborations/:collaborationId': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}` }),
   'portals/:orgId/collaborations/:collaborationId/participants': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/participants` }),
   'portals/:orgId/collaborations/:collaborationId/workspaces': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/workspaces` }),
@@ -516,6 +522,7 @@ const NOT_TRIED: Record<string, string> = {
   // A participant or invitation exists only between two organizations: collaborations.test.ts
   // tries these with manageCollaborations and without.
   'portals/:orgId/collaborations/acceptInvitation': 'needs an invitation from another organization',
+  'portals/:orgId/collaborations/declineInvitation': 'needs an invitation from another organization',
   'portals/:orgId/collaborations/:collaborationId/participants/:portalId': 'needs a second organization as participant',
   'portals/:orgId/collaborations/:collaborationId/participants/:portalId/remove': 'needs a second organization as participant',
   'portals/:orgId/collaborations/:collaborationId/removeParticipation': 'a guest organization leaves; needs a host',

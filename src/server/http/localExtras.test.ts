@@ -78,6 +78,8 @@ const localOnly = (p: Portal): [string, Record<string, string>][] => {
     [`${c}/createCollaboration`, { name: word(), description: 'x' }],
     [`${c}/invitations`, {}],
     [`${c}/acceptInvitation`, { invitationId: 'a'.repeat(32) }],
+    [`${c}/declineInvitation`, { invitationId: 'a'.repeat(32) }],
+    [`${c}/participantCandidates`, { q: 'Partner' }],
     [`${c}/${p.collaborationId}/addWorkspace`, { name: word() }],
     [`${c}/${p.collaborationId}/inviteParticipant`, { participantPortalId: p.svc.partnerOrgId, workspaces: '{"x":"send"}' }],
     [`${c}/${p.collaborationId}/events`, {}],

@@ -123,6 +123,7 @@ const OP_ACTION: Record<HistoryOperation, HistoryAction> = {
   deleteCollaboration: 'delete',
   inviteParticipant: 'create',
   acceptInvitation: 'update',
+  declineInvitation: 'update',
   addWorkspace: 'create',
   updateWorkspace: 'update',
   deleteWorkspace: 'delete',
@@ -133,6 +134,7 @@ const OP_ACTION: Record<HistoryOperation, HistoryAction> = {
 const OP_ID_TYPE: Partial<Record<HistoryOperation, HistoryIdType>> = {
   inviteParticipant: 'cp',
   acceptInvitation: 'cp',
+  declineInvitation: 'cp',
   removeParticipant: 'cp',
   addWorkspace: 'cw',
   updateWorkspace: 'cw',

@@ -17,7 +17,8 @@ export const COLLABORATION_LIMITS = {
 
 export const WORKSPACE_ACCESS = ['send', 'receive', 'sendAndReceive'] as const;
 export type WorkspaceAccess = (typeof WORKSPACE_ACCESS)[number];
-export type ParticipantStatus = 'invited' | 'active' | 'removed' | 'left';
+/** `declined`: the guest's administrators declined the invitation; the host may invite it again. */
+export type ParticipantStatus = 'invited' | 'active' | 'removed' | 'left' | 'declined';
 
 const name = z.string().trim().min(1, 'is required').max(COLLABORATION_LIMITS.nameChars, `must be at most ${COLLABORATION_LIMITS.nameChars} characters`);
 const description = z.string().max(COLLABORATION_LIMITS.descriptionChars, `must be at most ${COLLABORATION_LIMITS.descriptionChars} characters`).default('');
@@ -60,6 +61,22 @@ export const acceptInvitationParams = z.object({
   invitationId: id,
   workspaceGroups: jsonObject(z.record(z.string().max(64), z.string().max(64))).default({}),
 });
+
+/** Local extra: the guest declines an invitation (the documented API has the guest ignore it). */
+export const declineInvitationParams = z.object({ invitationId: id });
+
+/** Local extra: organizations the host may invite, found by name (`q`, empty for the first ones). */
+export const participantCandidatesParams = z.object({
+  q: z.string().trim().max(128, 'must be at most 128 characters').default(''),
+  num: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** An organization the host may invite: its portal id and name. */
+export interface ParticipantCandidate {
+  id: string;
+  name: string;
+  description: string;
+}
 
 export interface PortalInfo {
   id: string;
@@ -138,6 +155,32 @@ export interface InvitationRecord {
   created: number;
 }
 
+/** Where an invitation stands: waiting for the guest, accepted, declined, or cancelled by a removal. */
+export type InvitationState = 'pending' | 'accepted' | 'declined' | 'cancelled';
+
+/**
+ * An invitation as the host reads it (`…/<id>/invitations`, `…/<id>/invitations/<invitationId>`):
+ * the documented fields, and the local portal's extras (the guest's name, the workspaces, the state).
+ */
+export interface HostInvitationRecord {
+  id: string;
+  collaborationId: string;
+  hostPortalId: string;
+  guestPortalId: string;
+  guestPortalUrl: string;
+  /** `host_created` while the guest has not answered; then `accepted`, `declined` or `cancelled`. */
+  status: string;
+  config: { invitationRequestFilename: string };
+  /** The invitation as text to hand to the guest's administrators. */
+  invitationString: string;
+  created: number;
+  modified: number;
+  guestPortalName: string;
+  collaborationName: string;
+  state: InvitationState;
+  workspaces: { id: string; name: string; access: WorkspaceAccess }[];
+}
+
 export interface CollaborationEventRecord {
   operation: string;
   portalId: string;
@@ -163,6 +206,10 @@ export const COLLABORATION_OPERATIONS = {
   createCollaboration: privileges('portal:admin:manageCollaborations'),
   collaborationInvitations: privileges('portal:admin:manageCollaborations'),
   acceptCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
+  declineCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
+  collaborationParticipantCandidates: privileges('portal:admin:manageCollaborations'),
+  hostCollaborationInvitations: privileges('portal:admin:manageCollaborations'),
+  hostCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
   collaboration: privileges('portal:admin:manageCollaborations'),
   collaborationParticipants: privileges('portal:admin:manageCollaborations'),
   collaborationParticipant: privileges('portal:admin:manageCollaborations'),

@@ -129,6 +129,7 @@ export const HISTORY_OPERATIONS = [
   'deleteCollaboration',
   'inviteParticipant',
   'acceptInvitation',
+  'declineInvitation',
   'addWorkspace',
   'updateWorkspace',
   'deleteWorkspace',

@@ -446,6 +446,8 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       return `${who} invited ${participantOf(e)} to the collaboration ${title}`;
     case 'acceptInvitation':
       return `${who} accepted the invitation to the collaboration ${title}`;
+    case 'declineInvitation':
+      return `${who} declined the invitation to the collaboration ${title}`;
     case 'addWorkspace':
       return `${who} added the workspace ${quoted(textOr(e.data?.name, 'workspace'))} to the collaboration ${title}`;
     case 'updateWorkspace':

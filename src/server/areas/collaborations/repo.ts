@@ -1,7 +1,7 @@
 /** SQL for collaborations, participants, workspaces, invitations and their events. */
 import type { HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
-import type { ParticipantStatus, WorkspaceAccess, WorkspaceConfig } from '../../../shared/contract/collaborations.ts';
+import type { InvitationState, ParticipantStatus, WorkspaceAccess, WorkspaceConfig } from '../../../shared/contract/collaborations.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface CollaborationRow {
@@ -159,6 +159,7 @@ const HISTORY_OP: Record<string, HistoryOperation> = {
   addWorkspace: 'addWorkspace',
   inviteParticipant: 'inviteParticipant',
   acceptInvitation: 'acceptInvitation',
+  declineInvitation: 'declineInvitation',
   removeParticipant: 'removeParticipant',
   removeParticipation: 'removeParticipant',
 };
@@ -200,23 +201,45 @@ export interface InvitationRow {
   host_org_id: string;
   host_name: string;
   org_id: string;
+  guest_name: string;
   workspaces: Record<string, WorkspaceAccess>;
-  state: 'pending' | 'accepted' | 'cancelled';
+  state: InvitationState;
   created: number;
+  modified: number;
 }
 
 const SELECT_INVITATION = `
-  SELECT i.*, c.name AS collaboration_name, c.host_org_id, h.name AS host_name
+  SELECT i.*, c.name AS collaboration_name, c.host_org_id, h.name AS host_name, g.name AS guest_name
     FROM collaboration_invitations i
     JOIN collaborations c ON c.id = i.collaboration_id
-    JOIN organizations h ON h.id = c.host_org_id`;
+    JOIN organizations h ON h.id = c.host_org_id
+    JOIN organizations g ON g.id = i.org_id`;
 
 export async function pendingInvitations(q: Queryable, orgId: string): Promise<InvitationRow[]> {
   return q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.org_id = $1 AND i.state = 'pending' ORDER BY i.created, i.id`, [orgId]);
 }
 
+/** An invitation addressed to the organization (the guest's side). */
 export async function findInvitation(q: Queryable, orgId: string, id: string, lock = false): Promise<InvitationRow | undefined> {
   if (lock) await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 FOR UPDATE', [id]);
   const [row] = await q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.org_id = $1 AND i.id = $2`, [orgId, id]);
   return row;
+}
+
+/** Every invitation of a collaboration, newest first (the host's side). */
+export async function collaborationInvitations(q: Queryable, collaborationId: string): Promise<InvitationRow[]> {
+  return q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.collaboration_id = $1 ORDER BY i.created DESC, i.id`, [collaborationId]);
+}
+
+/**
+ * Organizations the host may invite, by name (case-insensitive, anywhere in it), the host itself
+ * left out; ordered by name so the same query lists them the same way.
+ */
+export async function participantCandidates(q: Queryable, hostOrgId: string, text: string, limit: number) {
+  const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return q.query<{ id: string; name: string; description: string }>(
+    `SELECT id, name, coalesce(description, '') AS description FROM organizations
+      WHERE id <> $1 AND name ILIKE $2 ORDER BY lower(name), id LIMIT $3`,
+    [hostOrgId, like, limit],
+  );
 }

@@ -3,13 +3,17 @@
  * (paged lists with total, start, num, nextStart), `participants/<portalId>/remove` and
  * `removeParticipation`; and the local portal's simplified way to set one up:
  * `createCollaboration`, `<id>/addWorkspace`, `<id>/inviteParticipant`, the guest's
- * `invitations` and `acceptInvitation`, plus `<id>/events` (what happened, newest first).
+ * `invitations`, `acceptInvitation` and `declineInvitation`, the host's `participantCandidates`
+ * (organizations by name), plus `<id>/events` (what happened, newest first). The host reads its
+ * invitations as documented: `<id>/invitations` and `<id>/invitations/<invitationId>`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   acceptInvitationParams,
   addWorkspaceParams,
+  declineInvitationParams,
+  participantCandidatesParams,
   collaborationListParams,
   COLLABORATION_OPERATIONS,
   createCollaborationParams,
@@ -17,18 +21,30 @@ import {
   type InvitationRecord,
 } from '../../../shared/contract/collaborations.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
-import { ApiError } from '../../http/errors.ts';
+import { ApiError, notFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { listCollaborationEvents, listCollaborations, listLinks, listParticipants, listWorkspaces, pendingInvitations } from './repo.ts';
+import {
+  collaborationInvitations,
+  listCollaborationEvents,
+  listCollaborations,
+  listLinks,
+  listParticipants,
+  listWorkspaces,
+  participantCandidates,
+  pendingInvitations,
+} from './repo.ts';
 import {
   acceptInvitation,
   addWorkspace,
+  assertHost,
   COLLABORATION_ORG,
   createCollaboration,
+  declineInvitation,
   inviteParticipant,
   removeParticipant,
   removeParticipation,
   toCollaborationRecord,
+  toHostInvitationRecord,
   toParticipantRecord,
   toWorkspaceRecord,
   visibleCollaboration,
@@ -42,6 +58,13 @@ const none = z.object({});
 const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 /** Fields of a collaboration record only this portal adds (the caller's part, the host's name, counts). */
 const COLLABORATION_EXTRAS = ['collaborationRole', 'hostPortalName', 'activeParticipants', 'workspaceCount'];
+/** Fields of the host's invitation record only this portal adds. */
+const INVITATION_EXTRAS = ['guestPortalName', 'collaborationName', 'state', 'workspaces'];
+
+/** Workspace id → name, for naming an invitation's workspaces. */
+async function workspaceNames(db: Parameters<typeof listWorkspaces>[0], collaborationId: string) {
+  return new Map((await listWorkspaces(db, collaborationId)).map((w) => [w.id, w.name] as const));
+}
 
 export function collaborationRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -103,6 +126,27 @@ export function collaborationRoutes(app: FastifyInstance): void {
     localOnly: true,
     params: acceptInvitationParams,
     handler: ({ caller, params, portal, target }) => acceptInvitation(portal, caller, target.orgId, params),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${BASE}/declineInvitation`,
+    authority: COLLABORATION_OPERATIONS.declineCollaborationInvitation,
+    target: COLLABORATION_ORG,
+    localOnly: true,
+    params: declineInvitationParams,
+    handler: ({ caller, params, portal, target }) => declineInvitation(portal, caller, target.orgId, params),
+  });
+
+  // Organizations the host may invite, by name: the documented API names a guest by its portal URL.
+  operation(app, {
+    method: 'read',
+    path: `${BASE}/participantCandidates`,
+    authority: COLLABORATION_OPERATIONS.collaborationParticipantCandidates,
+    target: COLLABORATION_ORG,
+    localOnly: true,
+    params: participantCandidatesParams,
+    handler: async ({ params, portal, target }) => ({ portals: await participantCandidates(portal.db, target.orgId, params.q, params.num) }),
   });
 
   operation(app, {
@@ -200,6 +244,37 @@ export function collaborationRoutes(app: FastifyInstance): void {
     localOnly: true,
     params: inviteParticipantParams,
     handler: ({ caller, path, params, portal, target }) => inviteParticipant(portal, caller, target.orgId, path.collaborationId, params),
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/invitations`,
+    authority: COLLABORATION_OPERATIONS.hostCollaborationInvitations,
+    target: COLLABORATION_ORG,
+    extras: INVITATION_EXTRAS.map((f) => `collaborationInvitations.${f}`),
+    params: none,
+    handler: async ({ path, portal, req, target }) => {
+      const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
+      assertHost(c);
+      const [rows, names] = await Promise.all([collaborationInvitations(portal.db, c.id), workspaceNames(portal.db, c.id)]);
+      return { collaborationInvitations: rows.map((r) => toHostInvitationRecord(r, names, baseUrl(req))) };
+    },
+  });
+
+  operation(app, {
+    method: 'read',
+    path: `${ONE}/invitations/:invitationId`,
+    authority: COLLABORATION_OPERATIONS.hostCollaborationInvitation,
+    target: COLLABORATION_ORG,
+    extras: INVITATION_EXTRAS,
+    params: none,
+    handler: async ({ path, portal, req, target }) => {
+      const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
+      assertHost(c);
+      const row = (await collaborationInvitations(portal.db, c.id)).find((r) => r.id === path.invitationId);
+      if (!row) throw notFound(`Invitation '${path.invitationId}'`);
+      return toHostInvitationRecord(row, await workspaceNames(portal.db, c.id), baseUrl(req));
+    },
   });
 
   operation(app, {

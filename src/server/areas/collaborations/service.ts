@@ -13,6 +13,7 @@
  */
 import type {
   CollaborationRecord,
+  HostInvitationRecord,
   ParticipantRecord,
   PortalInfo,
   RemoveParticipantAnswer,
@@ -39,6 +40,7 @@ import {
   setParticipantStatus,
   stopExchange,
   type CollaborationRow,
+  type InvitationRow,
   type LinkRow,
   type ParticipantRow,
   type WorkspaceRow,
@@ -291,6 +293,73 @@ export async function acceptInvitation(
     });
     return { success: true as const, collaborationId: inv.collaboration_id };
   });
+}
+
+/**
+ * The guest's administrators decline an invitation (a local extra: the documented flow has the
+ * guest simply not import it). The invitation and the guest's participant row say `declined`, so
+ * the host sees the answer and may invite the organization again.
+ */
+export async function declineInvitation(ctx: PortalContext, caller: Caller, orgId: string, p: { invitationId: string }) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const inv = await findInvitation(q, orgId, p.invitationId, true);
+    if (!inv || inv.state !== 'pending') throw notFound(`Invitation '${p.invitationId}'`);
+    await q.query(`UPDATE collaboration_invitations SET state = 'declined', modified = $2 WHERE id = $1`, [inv.id, now]);
+    await setParticipantStatus(q, inv.collaboration_id, orgId, 'declined', now);
+    await recordCollaborationEvent(q, {
+      collaborationId: inv.collaboration_id,
+      operation: 'declineInvitation',
+      orgId,
+      actor: actorOf(caller),
+      properties: { invitationId: inv.id, participantPortalId: orgId, participantName: inv.guest_name },
+      when: now,
+    });
+    return { success: true as const, collaborationId: inv.collaboration_id };
+  });
+}
+
+const INVITATION_STATUS: Record<InvitationRow['state'], string> = {
+  pending: 'host_created',
+  accepted: 'accepted',
+  declined: 'declined',
+  cancelled: 'cancelled',
+};
+
+/**
+ * An invitation as the host reads it: the documented fields (`invitationString` is what the host
+ * hands over), with the guest's name, the workspaces by name and the state.
+ */
+export function toHostInvitationRecord(inv: InvitationRow, workspaceNames: Map<string, string>, baseUrl: string): HostInvitationRecord {
+  const workspaces = Object.entries(inv.workspaces).map(([id, access]) => ({ id, name: workspaceNames.get(id) ?? id, access }));
+  const invitationRequest = {
+    id: inv.id,
+    collaborationId: inv.collaboration_id,
+    collaborationName: inv.collaboration_name,
+    hostPortalId: inv.host_org_id,
+    hostPortalName: inv.host_name,
+    hostPortalUrl: baseUrl,
+    guestPortalId: inv.org_id,
+    guestPortalName: inv.guest_name,
+    workspaces,
+    created: inv.created,
+  };
+  return {
+    id: inv.id,
+    collaborationId: inv.collaboration_id,
+    hostPortalId: inv.host_org_id,
+    guestPortalId: inv.org_id,
+    guestPortalUrl: baseUrl,
+    status: INVITATION_STATUS[inv.state],
+    config: { invitationRequestFilename: `collaboration-${inv.org_id}.invite` },
+    invitationString: JSON.stringify({ invitationRequest }),
+    created: inv.created,
+    modified: inv.modified,
+    guestPortalName: inv.guest_name,
+    collaborationName: inv.collaboration_name,
+    state: inv.state,
+    workspaces,
+  };
 }
 
 /** The host removes a guest (spec §4.12). */
