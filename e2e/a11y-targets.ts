@@ -152,6 +152,27 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, 'Reset the password of user1');
     },
   },
+  {
+    name: 'member lifecycle: expiration dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/user1', 'Uma User');
+      await page.getByRole('button', { name: /^(Set|Change) expiration$/ }).click();
+      await dialog(page, 'Expiration of user1');
+    },
+  },
+  { name: 'member lifecycle: inactivity policies', as: 'admin', open: (page) => page1(page, '/members/policies', 'Inactivity policies') },
+  {
+    name: 'member lifecycle: new inactivity policy dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/policies', 'Inactivity policies');
+      await page.getByRole('button', { name: 'New policy' }).click();
+      await dialog(page, 'New inactivity policy');
+      // The move fields too: role and user type.
+      await page.getByRole('dialog').getByText('Move to a role and user type').click();
+    },
+  },
   { name: 'members: transfer wizard', as: 'admin', open: (page) => page1(page, '/members/transfer', /./) },
   {
     // The member picker with a member chosen (its clear button shown) and its list open again.
@@ -325,6 +346,22 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await expect(page.getByRole('dialog', { name: /and point to a replacement$/ }).getByText('Checking what uses this item…')).toHaveCount(0, {
         timeout: 15_000,
       });
+    },
+  },
+  { name: 'recycle bin', as: 'admin', open: (page) => page1(page, '/recycle-bin', 'Recycle bin') },
+  {
+    name: 'recycle bin: delete permanently dialog',
+    as: 'admin',
+    open: async (page) => {
+      const form = (path: string, fields: Record<string, string>) => page.request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...fields } });
+      const { token } = (await (await form('generateToken', { username: 'admin', password: DEMO_PASSWORD, referer: 'a11y' })).json()) as { token: string };
+      const title = `A11y recycled ${Date.now().toString(36)}`;
+      const { id } = (await (await form('content/users/admin/addItem', { token, title, type: 'Web Map', text: '{}' })).json()) as { id: string };
+      await form(`content/users/admin/items/${id}/delete`, { token });
+      await page1(page, '/recycle-bin', 'Recycle bin');
+      await page.getByRole('checkbox', { name: `Select ${title}` }).check();
+      await page.getByRole('button', { name: 'Delete permanently (1)' }).click();
+      await dialog(page, 'Delete 1 item permanently');
     },
   },
   { name: 'dependencies: not used by anything', as: 'admin', open: (page) => page1(page, '/dependencies', 'Dependencies') },

@@ -1,6 +1,7 @@
-/** Route module: the Members area — the list, one member, and transferring a member's content. */
+/** Route module: the Members area — the list, one member, transferring a member's content, and inactivity policies. */
 import { Route, Routes } from 'react-router';
 import MembersPage from '../../features/members/MembersPage.tsx';
+import PoliciesPage from '../../features/members/lifecycle/PoliciesPage.tsx';
 import TransferPage from '../../features/transfer/TransferPage.tsx';
 import { NotFound } from '../NavPage.tsx';
 import MemberRoute from './member.tsx';
@@ -10,6 +11,7 @@ export default function MembersRoutes() {
     <Routes>
       <Route index element={<MembersPage />} />
       <Route path="transfer" element={<TransferPage />} />
+      <Route path="policies" element={<PoliciesPage />} />
       <Route path=":username" element={<MemberRoute />} />
       <Route path="*" element={<NotFound />} />
     </Routes>

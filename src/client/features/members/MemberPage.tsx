@@ -18,6 +18,7 @@ import { ChangeRoleModal } from './ChangeRoleModal.tsx';
 import { ChangeUserTypeModal } from './ChangeUserTypeModal.tsx';
 import { MemberActions } from './MemberActions.tsx';
 import { MemberFacts } from './MemberFacts.tsx';
+import { MemberExpiry } from './lifecycle/MemberExpiry.tsx';
 import { rolesQuery } from './queries.ts';
 import { ResetPasswordModal } from './ResetPasswordModal.tsx';
 
@@ -62,6 +63,7 @@ export default function MemberPage({ username }: { username: string }) {
         }
       />
       <MemberFacts member={m} customRoles={customRoles} />
+      <MemberExpiry username={m.username} disabled={m.disabled === true} />
       {mayReadHistory(user) ? <HistorySection id={m.username} type="u" name={`the member ${m.username}`} heading /> : null}
       <ChangeRoleModal member={dialog === 'role' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} rolesNote={rolesNote} />
       <ChangeUserTypeModal member={dialog === 'userType' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} />

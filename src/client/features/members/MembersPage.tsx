@@ -4,10 +4,10 @@
  * The list's state is in the address. Rows ticked (across pages) or every member matching the
  * filter are acted on in bulk (bulk/); one member from its row or its page (MemberPage).
  */
-import { Box } from '@mantine/core';
+import { Box, Button, Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { describeError, type PortalUser } from '../../api/index.ts';
 import { DataTable } from '../../components/DataTable.tsx';
 import { FilterBar } from '../../components/FilterBar.tsx';
@@ -22,6 +22,7 @@ import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
 import { BulkMembersModal } from './bulk/BulkMembersModal.tsx';
+import { BulkExpiryButton } from './lifecycle/BulkExpiryButton.tsx';
 import type { BulkKind } from './bulk/plan.ts';
 import type { BulkTarget } from './bulk/useMatchingMembers.ts';
 import { ChangeRoleModal } from './ChangeRoleModal.tsx';
@@ -97,9 +98,14 @@ export default function MembersPage() {
         title="Members"
         description="Everyone in your organization: their role, user type and status."
         actions={
-          <GuardedButton permission={addMembersPermission(user)} leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
-            Add member
-          </GuardedButton>
+          <Group gap="sm">
+            <Button component={Link} to="policies" variant="default">
+              Inactivity policies
+            </Button>
+            <GuardedButton permission={addMembersPermission(user)} leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+              Add member
+            </GuardedButton>
+          </Group>
         }
       />
       <Box mb="sm">
@@ -135,7 +141,9 @@ export default function MembersPage() {
         onAction={(kind) =>
           setBulk({ kind, target: allMatching ? { kind: 'matching', filters, total: total ?? 0 } : { kind: 'rows', members: [...selected.values()] } })
         }
-      />
+      >
+        <BulkExpiryButton usernames={[...selected.values()].map((m) => m.username)} allMatching={allMatching} />
+      </SelectionBar>
       <DataTable
         label="Members"
         itemName="members"

@@ -4,6 +4,7 @@
  * member's role does not allow it.
  */
 import { Button, Group, Menu, Paper, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { GuardedMenuItem } from '../../components/GuardedMenuItem.tsx';
 import { IconChevronDown } from '../../components/icons.tsx';
 import { formatCount, plural } from '../../lib/format.ts';
@@ -20,9 +21,11 @@ export interface SelectionBarProps {
   onSelectAllMatching: () => void;
   onClear: () => void;
   onAction: (kind: BulkKind) => void;
+  /** More actions on the selection, beside the menu (the lifecycle's expiration). */
+  children?: ReactNode;
 }
 
-export function SelectionBar({ ticked, allMatching, total, onSelectAllMatching, onClear, onAction }: SelectionBarProps) {
+export function SelectionBar({ ticked, allMatching, total, onSelectAllMatching, onClear, onAction, children }: SelectionBarProps) {
   const user = useCurrentUser();
   const count = allMatching ? (total ?? 0) : ticked;
   const permissions: Record<BulkKind, ReturnType<typeof changeRolesPermission>> = {
@@ -55,20 +58,23 @@ export function SelectionBar({ ticked, allMatching, total, onSelectAllMatching, 
             </Button>
           ) : null}
         </Group>
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <Button size="xs" rightSection={<IconChevronDown size={14} />} disabled={count === 0}>
-              Act on selection
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {(Object.keys(BULK_TITLES) as BulkKind[]).map((kind) => (
-              <GuardedMenuItem key={kind} permission={permissions[kind]} onClick={() => onAction(kind)} color={kind === 'delete' ? 'red' : undefined}>
-                {BULK_TITLES[kind]}
-              </GuardedMenuItem>
-            ))}
-          </Menu.Dropdown>
-        </Menu>
+        <Group gap="xs" wrap="wrap">
+          {children}
+          <Menu position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button size="xs" rightSection={<IconChevronDown size={14} />} disabled={count === 0}>
+                Act on selection
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {(Object.keys(BULK_TITLES) as BulkKind[]).map((kind) => (
+                <GuardedMenuItem key={kind} permission={permissions[kind]} onClick={() => onAction(kind)} color={kind === 'delete' ? 'red' : undefined}>
+                  {BULK_TITLES[kind]}
+                </GuardedMenuItem>
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        </Group>
       </Group>
     </Paper>
   );

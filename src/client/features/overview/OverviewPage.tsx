@@ -11,6 +11,7 @@ import { baseRoleLabel, needsRoleName, roleLabel } from '../../lib/roles.ts';
 import { orgRolesQuery } from '../../api/queries/roles.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { groupPrivileges } from './privilegeGroups.ts';
+import { LifecycleCard } from './LifecycleCard.tsx';
 import { portalQuery } from '../../api/queries/portal.ts';
 
 function Field({ label, children }: { label: string; children: React.ReactNode }) {
@@ -176,6 +177,7 @@ export default function OverviewPage() {
       <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
         <OrganizationCard />
         <RoleCard />
+        <LifecycleCard />
       </SimpleGrid>
       <PrivilegesSection />
     </>
