@@ -3,6 +3,7 @@
  * rewritten inside its data, what differs from the copy already there, and what cannot be copied.
  */
 import { Alert, Badge, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Fragment } from 'react';
 import type { CopyPlan, Difference, PlanStep } from './plan.ts';
 
 const FIELD: Record<Difference['field'], string> = { title: 'Title', snippet: 'Summary', tags: 'Tags', data: 'Data' };
@@ -56,7 +57,21 @@ function StepCard({ step }: { step: PlanStep }) {
           <List size="sm" aria-label={`Differences of ${source.title}`}>
             {step.differences.map((d) => (
               <List.Item key={d.field}>
-                {FIELD[d.field]}: <del>{clip(d.before)}</del> → <ins>{clip(d.after)}</ins>
+                {d.paths ? (
+                  <>
+                    {FIELD[d.field]} at{' '}
+                    {d.paths.map((p, i) => (
+                      <Fragment key={p}>
+                        {i ? ', ' : ''}
+                        <Code>{p}</Code>
+                      </Fragment>
+                    ))}
+                  </>
+                ) : (
+                  <>
+                    {FIELD[d.field]}: <del>{clip(d.before)}</del> → <ins>{clip(d.after)}</ins>
+                  </>
+                )}
               </List.Item>
             ))}
           </List>

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/index.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 import { applyPlan, CopyFailed, undoCopy } from './apply.ts';
-import { dependencyOrder, planCopy, proposeNeeds, sourceKeyword } from './plan.ts';
-import { addItem, getItem, listResources, readItemData, readThumbnail, searchItems, writeResource, type PortalConnection } from './portal.ts';
+import { changedPaths, dependencyOrder, planCopy, proposeNeeds, sourceKeyword } from './plan.ts';
+import { addItem, getItem, listResources, readItemData, readThumbnail, searchItems, updateItem, writeResource, type PortalConnection } from './portal.ts';
 import { rewriteData } from './rewrite.ts';
 
 const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
@@ -140,13 +140,27 @@ describe('applying', () => {
     await expect(getItem(target, newCsv)).rejects.toBeInstanceOf(ApiError);
   });
 
-  it('shows a changed title as a difference', async () => {
-    const items = [await getItem(source, csvId)];
+  it('shows a changed title, and the places where the data changed, as differences', async () => {
+    const items = await Promise.all([csvId, mapId].map((id) => getItem(source, id)));
     const copy = await applyPlan(await planCopy(source, target, items), source, target);
     const renamed = { ...items[0], title: `${items[0].title} (renamed)` };
-    const plan = await planCopy(source, target, [renamed]);
-    expect(plan.steps[0].differences).toEqual([{ field: 'title', before: items[0].title, after: renamed.title }]);
-    await undoCopy(copy, target);
+    const changed = mapData(csvId);
+    changed.operationalLayers[0].title = 'Bus stops';
+    await updateItem(source, 'admin', mapId, { text: JSON.stringify(changed) });
+    try {
+      const plan = await planCopy(source, target, [renamed, items[1]]);
+      expect(plan.steps[0].differences).toEqual([{ field: 'title', before: items[0].title, after: renamed.title }]);
+      expect(plan.steps[1].differences).toEqual([expect.objectContaining({ field: 'data', paths: ['/operationalLayers/0/title'] })]);
+    } finally {
+      await updateItem(source, 'admin', mapId, { text: JSON.stringify(mapData(csvId)) });
+      await undoCopy(copy, target);
+    }
+  });
+
+  it('finds where two JSON values differ', () => {
+    expect(changedPaths({ a: 1, b: [1, { c: 'x' }] }, { a: 1, b: [1, { c: 'y' }], d: true })).toEqual(['/b/1/c', '/d']);
+    expect(changedPaths({ 'a/b': 1 }, { 'a/b': 2 })).toEqual(['/a~1b']);
+    expect(changedPaths([1], { 0: 1 })).toEqual(['/']);
   });
 
   it('rolls back what it created when a step fails, and says which step', async () => {

@@ -32,6 +32,25 @@ export interface Difference {
   before: string;
   /** After the copy. */
   after: string;
+  /** Data: JSON Pointers of the values that differ (the first few). */
+  paths?: string[];
+}
+
+const MAX_PATHS = 5;
+
+/** JSON Pointers at which two JSON values differ, at most `max` of them. */
+export function changedPaths(a: unknown, b: unknown, max = MAX_PATHS, at = ''): string[] {
+  if (a === b) return [];
+  const bothObjects = a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b);
+  if (!bothObjects) return [at || '/'];
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  const out: string[] = [];
+  for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
+    if (out.length >= max) break;
+    out.push(...changedPaths(ra[key], rb[key], max - out.length, `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`));
+  }
+  return out;
 }
 
 export interface PlanStep {
@@ -166,12 +185,27 @@ export function dependencyOrder<T extends { id: string }>(items: readonly T[], u
 
 const canonical = (value: unknown): string => JSON.stringify(value);
 
+function jsonOrUndefined(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 function differencesOf(source: Item, existing: Item, dataAfter: string | undefined, dataNow: string | undefined): Difference[] {
   const out: Difference[] = [];
   if (source.title !== existing.title) out.push({ field: 'title', before: existing.title, after: source.title });
   if ((source.snippet ?? '') !== (existing.snippet ?? '')) out.push({ field: 'snippet', before: existing.snippet ?? '', after: source.snippet ?? '' });
   if (source.tags.join(', ') !== existing.tags.join(', ')) out.push({ field: 'tags', before: existing.tags.join(', '), after: source.tags.join(', ') });
-  if (dataAfter !== undefined && dataAfter !== dataNow) out.push({ field: 'data', before: dataNow ?? '(none)', after: dataAfter });
+  if (dataAfter !== undefined && dataAfter !== dataNow) {
+    const paths =
+      jsonOrUndefined(dataAfter) !== undefined && jsonOrUndefined(dataNow) !== undefined
+        ? changedPaths(jsonOrUndefined(dataNow), jsonOrUndefined(dataAfter))
+        : undefined;
+    out.push({ field: 'data', before: dataNow ?? '(none)', after: dataAfter, ...(paths ? { paths } : {}) });
+  }
   return out;
 }
 

@@ -79,10 +79,16 @@ export interface ResourceEntry {
   size?: number;
 }
 
-/** The item's resources (every one: a portal holds at most 1,000 per item). */
+/** The item's resources, every page (a portal holds at most 1,000 per item; a page may hold fewer than asked for). */
 export async function listResources(c: PortalConnection, id: string): Promise<ResourceEntry[]> {
-  const page = await call<{ resources?: ResourceEntry[] }>(c, `content/items/${seg(id)}/resources`, { start: 1, num: 1000 });
-  return page.resources ?? [];
+  const out: ResourceEntry[] = [];
+  let start = 1;
+  while (start > 0 && out.length < 1000) {
+    const page = await call<{ resources?: ResourceEntry[]; nextStart?: number }>(c, `content/items/${seg(id)}/resources`, { start, num: 100 });
+    out.push(...(page.resources ?? []));
+    start = page.resources?.length && page.nextStart !== undefined ? page.nextStart : -1;
+  }
+  return out;
 }
 
 export async function readResource(c: PortalConnection, id: string, resource: string): Promise<FilePart> {
