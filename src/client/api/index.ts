@@ -16,3 +16,4 @@ export * from './webhooks.ts';
 export * from './tasks.ts';
 export * from './history.ts';
 export * from './dependencies.ts';
+export * from './recycleBin.ts';

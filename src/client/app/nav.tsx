@@ -13,6 +13,7 @@ import {
   IconRefresh,
   IconSettings,
   IconShield,
+  IconTrash,
   IconUsers,
   IconUsersGroup,
   IconWebhook,
@@ -50,6 +51,13 @@ export const NAV: readonly NavEntry[] = [
     label: 'Content',
     icon: IconFiles,
     Page: lazy(() => import('./routes/content.tsx')),
+  },
+  {
+    path: 'recycle-bin',
+    label: 'Recycle bin',
+    icon: IconTrash,
+    // Every member: each sees their own deleted items (administrators with portal:admin:viewItems everyone's).
+    Page: lazy(() => import('./routes/recycle-bin.tsx')),
   },
   {
     path: 'dependencies',

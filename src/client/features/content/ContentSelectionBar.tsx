@@ -14,6 +14,7 @@ import { transferItemsHref } from '../../lib/transfer.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useDeleteItem } from './mutations.ts';
 import { deleteItemPermission } from './permissions.ts';
+import { BulkDeleteSummary, needsTypedCount, useRecycleBin } from './BulkDeleteSummary.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
@@ -93,6 +94,8 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
   const remove = useDeleteItem();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [results, setResults] = useState<BulkResultRow[] | null>(null);
+  const [typed, setTyped] = useState('');
+  const recycles = useRecycleBin();
   const blocked = items.map((item) => ({ item, permission: deleteItemPermission(user, item) })).filter((x) => !x.permission.allowed);
 
   const run = async (targets: Item[]) => {
@@ -102,7 +105,12 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
       onProgress: (done, total) => setProgress({ done, total }),
     });
     setProgress(null);
-    const rows = outcomes.map((o) => ({ key: o.item.id, name: o.item.title || o.item.id, ok: o.ok, detail: o.ok ? 'Deleted' : describeError(o.error) }));
+    const rows = outcomes.map((o) => ({
+      key: o.item.id,
+      name: o.item.title || o.item.id,
+      ok: o.ok,
+      detail: o.ok ? (recycles ? 'In the recycle bin' : 'Deleted') : describeError(o.error),
+    }));
     setResults(rows);
     if (rows.every((r) => r.ok)) onAllDeleted();
   };
@@ -127,7 +135,7 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
   }
   return (
     <Stack>
-      <Text size="sm">These items, their data and their relationships are removed for good. Groups they were shared with no longer list them.</Text>
+      <Text size="sm">Groups they were shared with no longer list them, and nobody can open them.</Text>
       <List size="sm" spacing={2} withPadding>
         {items.slice(0, 10).map((i) => (
           <List.Item key={i.id}>{i.title || i.id}</List.Item>
@@ -144,7 +152,13 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
         </Alert>
       ) : null}
       <ImpactCheckSlot items={items} change={{ kind: 'delete' }} />
-      <ConfirmActions onCancel={onClose} onConfirm={() => run(items)} confirmLabel={`Delete ${items.length} item${items.length === 1 ? '' : 's'}`} />
+      <BulkDeleteSummary items={items} typed={typed} onTyped={setTyped} />
+      <ConfirmActions
+        onCancel={onClose}
+        onConfirm={() => run(items)}
+        disabled={needsTypedCount(items) && typed.trim() !== String(items.length)}
+        confirmLabel={`Delete ${items.length} item${items.length === 1 ? '' : 's'}`}
+      />
     </Stack>
   );
 }

@@ -20,6 +20,7 @@ import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { transferItemsHref } from '../../lib/transfer.ts';
+import { DeleteFate } from './BulkDeleteSummary.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentStatusControl } from './ContentStatusControl.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
@@ -259,7 +260,7 @@ function ItemActions({ item }: { item: Item }) {
       </GuardedButton>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} size="lg" centered>
         <Stack>
-          <Text size="sm">The item, its data and its relationships are removed for good.</Text>
+          <DeleteFate />
           {confirming ? <ImpactCheckSlot items={[item]} change={{ kind: 'delete' }} /> : null}
           <ConfirmActions
             onCancel={() => setConfirming(false)}
