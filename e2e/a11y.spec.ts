@@ -11,13 +11,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type Page } from '@playwright/test';
+import { axeFor, WCAG_TAGS } from './axe.ts';
 import { A11Y_TARGETS, type A11yContext, type A11yTarget } from './a11y-targets.ts';
 import { DEMO_PASSWORD } from './support.ts';
 import { test } from './test.ts';
 
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 /**
  * The rules of those tags that read colours (axe's category cat.color). A page's elements, names and
@@ -136,8 +135,8 @@ interface Found {
 }
 
 async function check(page: Page, target: A11yTarget, scheme: (typeof SCHEMES)[number]): Promise<Found[]> {
-  const axe = new AxeBuilder({ page });
-  const result = await (scheme === 'light' ? axe.withTags(TAGS) : axe.withRules(COLOUR_RULES)).analyze();
+  const axe = axeFor(page);
+  const result = await (scheme === 'light' ? axe.withTags(WCAG_TAGS) : axe.withRules(COLOUR_RULES)).analyze();
   return result.violations.map((v) => ({
     target: target.name,
     scheme,

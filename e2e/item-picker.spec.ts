@@ -4,17 +4,11 @@
  * typed text (its order, not 20 alphabetical titles), pages past 20 ("Load more") and fills the
  * fields that follow from the chosen item (a scene service's URL).
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { expectAxeClean } from './axe.ts';
 import { apiAs } from './keyboard.ts';
 import { signIn, snap } from './support.ts';
 import { test } from './test.ts';
-
-async function axeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('the task and replacement pickers find "Hydrants 3D" among many items, only scene services, past the first 20', async ({ page, request }) => {
   test.setTimeout(150_000);
@@ -45,7 +39,7 @@ test('the task and replacement pickers find "Hydrants 3D" among many items, only
   await expect(page.getByRole('option', { name: /Hydrants scene/ })).toHaveCount(0);
   await expect(page.getByRole('option', { name: /Feature Service/ })).toHaveCount(0);
   await snap(page, 'item-picker-task');
-  await axeClean(page);
+  await expectAxeClean(page);
   await found.click();
   await expect(form.getByRole('textbox', { name: /Scene service URL/ })).toHaveValue(sceneUrl);
 
@@ -80,5 +74,5 @@ test('the task and replacement pickers find "Hydrants 3D" among many items, only
   await expect(page.getByRole('option', { name: /Hydrants scene/ })).toHaveCount(0);
   await expect(page.getByRole('option', { name: /Feature Service/ })).toHaveCount(0);
   await snap(page, 'item-picker-replacement');
-  await axeClean(page);
+  await expectAxeClean(page);
 });

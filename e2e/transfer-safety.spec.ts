@@ -4,17 +4,11 @@
  * there), the pre-check names what a moved map USES that the new owner cannot see, the result step
  * goes back to any step, and "Retry failed" after a fix moves the item.
  */
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { expectAxeClean } from './axe.ts';
 import { apiAs } from './keyboard.ts';
 import { signIn, snap } from './support.ts';
 import { test } from './test.ts';
-
-async function axeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('a transfer checks its folder on the field, names what its maps use, goes back from the result and retries after a fix', async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -56,7 +50,7 @@ test('a transfer checks its folder on the field, names what its maps use, goes b
   await expect(uses.getByText(new RegExp(`${mapTitle}.*uses items the new owner can't see — share it or include it`))).toBeVisible();
   await expect(uses).toContainText(layerTitle);
   await snap(page, 'transfer-safety-precheck');
-  await axeClean(page);
+  await expectAxeClean(page);
 
   // Between the check and the run the notes are shared with a group publisher1 is not in: the run refuses them.
   const group = (await admin('community/createGroup', { title: `Hydrant crews ${tag}`, access: 'org' })).group.id as string;

@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
+import { expectAxeClean } from './axe.ts';
 import { apiAs } from './keyboard.ts';
 import { signIn, snap } from './support.ts';
 import { test } from './test.ts';
@@ -95,10 +95,7 @@ test('an upload in progress shows as a chip that covers no button and no dialog,
   const tray = page.getByRole('dialog', { name: 'Uploads and downloads' });
   await expect(tray.getByTestId('upload-row')).toBeVisible();
   await snap(page, 'tray-open');
-  const axe = await new AxeBuilder({ page }).include('[aria-labelledby="job-tray-title"]').withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze();
-  expect(
-    axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' ')}`),
-  ).toEqual([]);
+  await expectAxeClean(page, '[aria-labelledby="job-tray-title"]');
   await page.keyboard.press('Escape');
   await expect(tray).toBeHidden();
   await expect(chip).toBeFocused();
