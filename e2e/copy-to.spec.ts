@@ -83,6 +83,10 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   await expect(steps.nth(0)).toContainText(`Stops ${tag}`);
   await expect(dialog.getByRole('list', { name: `Ids rewritten in ${mapTitle}` })).toContainText(`${csvId} (Stops ${tag}) → the new copy`);
   await axeClean(page);
+  // Dark too: the badges and code spans take their colours from the scheme.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await axeClean(page);
+  await page.emulateMedia({ colorScheme: 'light' });
   await snapBoth(page, dialog, 'copy-to-plan');
 
   // 3. Apply: progress per item, then the results link to the copies.
