@@ -2,6 +2,9 @@
 import type {
   CollaborationEventRecord,
   CollaborationRecord,
+  HostInvitationRecord,
+  InvitationRecord,
+  ParticipantCandidate,
   ParticipantRecord,
   RemoveParticipantAnswer,
   WorkspaceRecord,
@@ -12,6 +15,9 @@ import type { PageEnvelope, PagingParams } from './types.ts';
 export type {
   CollaborationEventRecord,
   CollaborationRecord,
+  HostInvitationRecord,
+  InvitationRecord,
+  ParticipantCandidate,
   ParticipantRecord,
   RemoveParticipantAnswer,
   WorkspaceLink,
@@ -66,4 +72,34 @@ export function removeParticipant(orgId: string, id: string, participantPortalId
 /** `POST …/collaborations/<id>/removeParticipation`: a guest leaves. */
 export function removeParticipation(orgId: string, id: string): Promise<RemoveParticipantAnswer> {
   return request<RemoveParticipantAnswer>(`${one(orgId, id)}/removeParticipation`, {}, { method: 'POST' });
+}
+
+/** Local portal: the invitations addressed to the organization that it has not answered yet. */
+export function listGuestInvitations(orgId: string, options: ReadOptions = {}): Promise<{ invitations: InvitationRecord[] }> {
+  return request<{ invitations: InvitationRecord[] }>(`${base(orgId)}/invitations`, {}, { ...options, method: 'GET' });
+}
+
+/** Local portal: the guest accepts an invitation (optionally linking its groups to the workspaces). */
+export function acceptCollaborationInvitation(orgId: string, invitationId: string, workspaceGroups: Record<string, string> = {}) {
+  return request<{ success: boolean; collaborationId: string }>(`${base(orgId)}/acceptInvitation`, { invitationId, workspaceGroups }, { method: 'POST' });
+}
+
+/** Local portal: the guest declines an invitation; the host sees it declined and may invite again. */
+export function declineCollaborationInvitation(orgId: string, invitationId: string) {
+  return request<{ success: boolean; collaborationId: string }>(`${base(orgId)}/declineInvitation`, { invitationId }, { method: 'POST' });
+}
+
+/** `GET …/collaborations/<id>/invitations` (the host's administrators): every invitation, newest first. */
+export function listHostInvitations(orgId: string, id: string, options: ReadOptions = {}): Promise<{ collaborationInvitations: HostInvitationRecord[] }> {
+  return request<{ collaborationInvitations: HostInvitationRecord[] }>(`${one(orgId, id)}/invitations`, {}, { ...options, method: 'GET' });
+}
+
+/** `GET …/collaborations/<id>/invitations/<invitationId>`: one invitation, to show it again. */
+export function getHostInvitation(orgId: string, id: string, invitationId: string, options: ReadOptions = {}): Promise<HostInvitationRecord> {
+  return request<HostInvitationRecord>(`${one(orgId, id)}/invitations/${seg(invitationId)}`, {}, { ...options, method: 'GET' });
+}
+
+/** Local portal: organizations the host may invite, by name. */
+export function listParticipantCandidates(orgId: string, q = '', options: ReadOptions = {}): Promise<{ portals: ParticipantCandidate[] }> {
+  return request<{ portals: ParticipantCandidate[] }>(`${base(orgId)}/participantCandidates`, { q, num: 100 }, { ...options, method: 'GET' });
 }

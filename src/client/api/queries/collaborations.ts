@@ -1,6 +1,14 @@
 /** Collaborations (`portals/<org>/collaborations`): the one key factory and the read options. */
 import { queryOptions } from '@tanstack/react-query';
-import { listCollaborationEvents, listCollaborations, listParticipants, listWorkspaces } from '../collaborations.ts';
+import {
+  listCollaborationEvents,
+  listCollaborations,
+  listGuestInvitations,
+  listHostInvitations,
+  listParticipantCandidates,
+  listParticipants,
+  listWorkspaces,
+} from '../collaborations.ts';
 
 export const collaborationKeys = {
   all: (orgId: string) => ['collaborations', orgId] as const,
@@ -9,6 +17,9 @@ export const collaborationKeys = {
   participants: (orgId: string, id: string) => ['collaborations', orgId, id, 'participants'] as const,
   workspaces: (orgId: string, id: string) => ['collaborations', orgId, id, 'workspaces'] as const,
   events: (orgId: string, id: string) => ['collaborations', orgId, id, 'events'] as const,
+  invitations: (orgId: string, id: string) => ['collaborations', orgId, id, 'invitations'] as const,
+  guestInvitations: (orgId: string) => ['collaborations', orgId, 'guestInvitations'] as const,
+  candidates: (orgId: string) => ['collaborations', orgId, 'candidates'] as const,
 };
 
 export const collaborationsQuery = (orgId: string, start: number) =>
@@ -34,4 +45,29 @@ export const eventsQuery = (orgId: string, id: string) =>
   queryOptions({
     queryKey: collaborationKeys.events(orgId, id),
     queryFn: ({ signal }) => listCollaborationEvents(orgId, id, { num: 10 }, { signal }),
+  });
+
+/** The host's invitations of one collaboration (the documented list), newest first. */
+export const hostInvitationsQuery = (orgId: string, id: string) =>
+  queryOptions({
+    queryKey: collaborationKeys.invitations(orgId, id),
+    queryFn: ({ signal }) => listHostInvitations(orgId, id, { signal }),
+  });
+
+/** The invitations addressed to the organization (local portal). */
+export const guestInvitationsQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: collaborationKeys.guestInvitations(orgId),
+    queryFn: ({ signal }) => listGuestInvitations(orgId, { signal }),
+  });
+
+/**
+ * Organizations the host may invite (local portal): the first hundred by name, searched in the
+ * list itself — a service holds few organizations.
+ */
+export const candidatesQuery = (orgId: string) =>
+  queryOptions({
+    queryKey: collaborationKeys.candidates(orgId),
+    queryFn: ({ signal }) => listParticipantCandidates(orgId, '', { signal }),
+    staleTime: 60_000,
   });

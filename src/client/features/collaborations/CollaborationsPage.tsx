@@ -2,29 +2,30 @@
  * Collaborations: the ones the organization hosts or joins as a guest; for each, its participants
  * (portal, role, status, workspaces) and workspaces (who exchanges through them), and — for the
  * host — removing a participant after an impact preview and a typed confirmation; a guest may
- * leave the same way. The host also creates collaborations (with their first workspace) and invites
- * participants — a removed or departed one again from its row — and hands the invitation over.
+ * leave the same way. The host also creates collaborations (with their first workspace), invites
+ * organizations by name — one that is out again from its row — and shows an invitation again from
+ * its row. Above the list, the guest's side: the invitations it has to answer.
  */
 import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { DataTable } from '../../components/DataTable.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { collaborationsQuery, eventsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
+import { collaborationsQuery, eventsQuery, hostInvitationsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
+import { GuestInvitations } from './GuestInvitations.tsx';
+import { ParticipantsTable } from './ParticipantsTable.tsx';
+import { ShowInvitationModal } from './ShowInvitationModal.tsx';
 import { InviteParticipantModal, type InviteTarget } from './InviteParticipantModal.tsx';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
 import { NewCollaborationModal } from './NewCollaborationModal.tsx';
 import { collaborationAction } from './permissions.ts';
 import { RemoveParticipantModal } from './RemoveParticipantModal.tsx';
 import { accessLabel } from './StoppingWorkspaces.tsx';
-
-const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray' };
 
 export default function CollaborationsPage() {
   const user = useCurrentUser();
@@ -51,6 +52,14 @@ export default function CollaborationsPage() {
         actions={newButton}
       />
       <NewCollaborationModal opened={creating} onClose={() => setCreating(false)} onCreated={(id) => setOpen(id)} />
+      {/* The guest's side: invitations to answer (a local-portal list). */}
+      {caps.localExtras ? (
+        <GuestInvitations
+          orgId={user.orgId}
+          mayAnswer={collaborationAction(user, 'acceptCollaborationInvitation', 'accept invitations')}
+          onAccepted={(id) => setOpen(id)}
+        />
+      ) : null}
       {list.isPending ? <LoadingState label="Loading collaborations…" /> : null}
       {list.isError ? <ErrorState error={list.error} title="Collaborations could not be loaded" onRetry={() => list.refetch()} /> : null}
       {list.data && !rows.length ? <EmptyPanel title="No collaborations" description="Collaborations your organization hosts or joins appear here." /> : null}
@@ -120,14 +129,17 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [inviting, setInviting] = useState<InviteTarget | 'new' | null>(null);
+  const [showing, setShowing] = useState<{ invitationId: string; guestName: string } | null>(null);
   const user = useCurrentUser();
   const isHost = roleOf(c, orgId) === 'Host';
+  // The host's invitations (documented), for showing one again from its participant's row.
+  const invitations = useQuery({ ...hostInvitationsQuery(orgId, c.id), enabled: isHost });
   const mayInvite = localOnly(
     caps,
     'inviting participants from the console',
     collaborationAction(user, 'inviteCollaborationParticipant', 'invite participants'),
   );
-  /** A removed or departed guest invited again, to the workspaces it had (with the access it had). */
+  /** A guest that is out (removed, gone, declined) invited again, to the workspaces it had (with the access it had). */
   const inviteAgain = (p: ParticipantRecord) =>
     setInviting({
       portalId: p.portalInfo.id,
@@ -157,90 +169,20 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
         {participants.isPending ? <LoadingState label="Loading participants…" minHeight={60} /> : null}
         {participants.isError ? <ErrorState error={participants.error} onRetry={() => participants.refetch()} /> : null}
         {participants.data ? (
-          // The shared table: on a phone its rows stack into labelled cards instead of scrolling sideways.
-          <DataTable
-            label={`Participants of ${c.name}`}
-            itemName="participants"
-            rows={participants.data.participants}
-            rowKey={(p) => p.portalInfo.id}
-            minWidth={640}
-            columns={[
-              {
-                id: 'portal',
-                header: 'Portal',
-                render: (p) => (
-                  <>
-                    <Text size="sm" fw={600}>
-                      {p.portalInfo.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
-                      {p.portalInfo.id}
-                    </Text>
-                  </>
-                ),
-              },
-              { id: 'role', header: 'Role', width: 70, render: (p) => <Text size="sm">{p.collaborationRole}</Text> },
-              {
-                id: 'status',
-                header: 'Status',
-                width: 100,
-                stackFirst: true,
-                render: (p) => (
-                  <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
-                    {p.status}
-                  </Badge>
-                ),
-              },
-              {
-                id: 'contact',
-                header: 'Contact',
-                render: (p) => (
-                  <>
-                    <Text size="sm">{[p.config.contactFirstname, p.config.contactLastname].filter(Boolean).join(' ') || '—'}</Text>
-                    <Text size="xs" c="dimmed">
-                      {p.config.contactEmailAddress}
-                    </Text>
-                  </>
-                ),
-              },
-              {
-                id: 'workspaces',
-                header: 'Workspaces',
-                render: (p) => (
-                  <Text size="sm">
-                    {p.workspaces?.length
-                      ? p.workspaces.map((w) => `${w.workspaceName}: ${w.exchanging ? accessLabel(w.access) : `stopped ${formatDate(w.stopped)}`}`).join('; ')
-                      : '—'}
-                  </Text>
-                ),
-              },
-              ...(isHost
-                ? [
-                    {
-                      id: 'actions',
-                      header: 'Actions',
-                      align: 'right' as const,
-                      render: (p: ParticipantRecord) =>
-                        p.collaborationRole !== 'Guest' ? null : p.status === 'active' || p.status === 'invited' ? (
-                          <Button size="xs" color="red" variant="light" onClick={() => setRemoving(p)} aria-label={`Remove ${p.portalInfo.name}`}>
-                            Remove
-                          </Button>
-                        ) : (
-                          // Removed or gone: brought back by a new invitation.
-                          <GuardedButton
-                            size="xs"
-                            variant="light"
-                            permission={mayInvite}
-                            onClick={() => inviteAgain(p)}
-                            aria-label={`Invite ${p.portalInfo.name} again`}
-                          >
-                            Invite again
-                          </GuardedButton>
-                        ),
-                    },
-                  ]
-                : []),
-            ]}
+          <ParticipantsTable
+            name={c.name}
+            participants={participants.data.participants}
+            host={
+              isHost
+                ? {
+                    mayInvite,
+                    invitations: invitations.data?.collaborationInvitations ?? [],
+                    onRemove: setRemoving,
+                    onInviteAgain: inviteAgain,
+                    onShowInvitation: (p, inv) => setShowing({ invitationId: inv.id, guestName: p.portalInfo.name }),
+                  }
+                : null
+            }
           />
         ) : null}
       </Stack>
@@ -310,9 +252,11 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
           collaboration={c}
           workspaces={workspaces.data?.workspaces ?? []}
           target={inviting}
+          participantIds={(participants.data?.participants ?? []).filter((p) => p.status === 'active' || p.status === 'invited').map((p) => p.portalInfo.id)}
           onClose={() => setInviting(null)}
         />
       ) : null}
+      {isHost ? <ShowInvitationModal orgId={orgId} collaboration={c} shown={showing} onClose={() => setShowing(null)} /> : null}
     </Stack>
   );
 }
@@ -326,11 +270,13 @@ function describeEvent(operation: string, p: Record<string, unknown>): string {
     case 'inviteParticipant':
       return p.participantName ? `${String(p.participantName)} was invited` : 'A portal was invited';
     case 'acceptInvitation':
-      return 'An invitation was accepted';
+      return p.participantName ? `${String(p.participantName)} accepted the invitation` : 'An invitation was accepted';
+    case 'declineInvitation':
+      return p.participantName ? `${String(p.participantName)} declined the invitation` : 'An invitation was declined';
     case 'removeParticipant':
-      return `${String(p.participantName ?? p.participantPortalId)} was removed`;
+      return `${String(p.participantName ?? 'A participant')} was removed`;
     case 'removeParticipation':
-      return `${String(p.participantName ?? p.participantPortalId)} left`;
+      return `${String(p.participantName ?? 'A participant')} left`;
     default:
       return operation;
   }

@@ -1,20 +1,23 @@
 /**
- * Inviting a portal to a collaboration the organization hosts — a new guest, or one removed (or
- * gone) invited again: the guest portal's ID and the access it gets to each workspace. The answer
- * is an invitation to hand to the guest's administrator, shown with a copy button.
+ * Inviting an organization to a collaboration the organization hosts — a new guest chosen by name,
+ * or one removed, gone or that declined invited again — and the access it gets to each workspace.
+ * The answer is the invitation as the portal has it, to hand to the guest's administrator.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Code, CopyButton, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { WORKSPACE_ACCESS } from '../../../shared/contract/collaborations.ts';
 import type { CollaborationRecord, WorkspaceRecord } from '../../api/index.ts';
-import { CopyValue } from '../../components/CopyValue.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { candidatesQuery } from '../../api/queries/collaborations.ts';
 import { announce } from '../../lib/announce.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
+import { GuestOrganizationField } from './GuestOrganizationField.tsx';
 import { useInviteParticipant } from './mutations.ts';
+import { InvitationView } from './ShowInvitationModal.tsx';
 import { ACCESS_LABELS, INVITE_FIELDS, invitedWorkspaces, inviteSchema, type InviteChoice, type InviteInput, type InviteValues } from './schemas.ts';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
@@ -31,16 +34,17 @@ export interface InviteParticipantModalProps {
   workspaces: readonly WorkspaceRecord[];
   /** Null: closed; `'new'`: a new guest; a target: that portal again. */
   target: InviteTarget | 'new' | null;
+  /** Organizations already taking part or invited: not offered as new guests. */
+  participantIds: readonly string[];
   onClose: () => void;
 }
 
 interface Sent {
   invitationId: string;
   guest: string;
-  text: string;
 }
 
-export function InviteParticipantModal({ orgId, collaboration, workspaces, target, onClose }: InviteParticipantModalProps) {
+export function InviteParticipantModal({ orgId, collaboration, workspaces, target, participantIds, onClose }: InviteParticipantModalProps) {
   const [sent, setSent] = useState<Sent | null>(null);
   // Esc, the overlay, the close button and Cancel ask before a changed invitation is thrown away.
   const dialog = useFormDialog(!!target, onClose);
@@ -53,13 +57,14 @@ export function InviteParticipantModal({ orgId, collaboration, workspaces, targe
   return (
     <Modal opened={!!target} onClose={sent ? close : dialog.cancel} title={title} size="lg" centered>
       {!target ? null : sent ? (
-        <InvitationResult sent={sent} onDone={close} />
+        <InvitationResult orgId={orgId} collaboration={collaboration} sent={sent} onDone={close} />
       ) : (
         <InviteForm
           orgId={orgId}
           collaboration={collaboration}
           workspaces={workspaces}
           again={again}
+          participantIds={participantIds}
           onCancel={dialog.cancel}
           onDirtyChange={dialog.onDirtyChange}
           onSent={(s) => (dialog.onDirtyChange(false), setSent(s))}
@@ -74,6 +79,7 @@ function InviteForm({
   collaboration,
   workspaces,
   again,
+  participantIds,
   onCancel,
   onDirtyChange,
   onSent,
@@ -82,6 +88,7 @@ function InviteForm({
   collaboration: CollaborationRecord;
   workspaces: readonly WorkspaceRecord[];
   again: InviteTarget | null;
+  participantIds: readonly string[];
   onCancel: () => void;
   onDirtyChange: (dirty: boolean) => void;
   onSent: (sent: Sent) => void;
@@ -107,6 +114,10 @@ function InviteForm({
     (errors.workspaces as { message?: string } | undefined)?.message ??
     (form.formState.isSubmitted && !noWorkspace.success ? noWorkspace.error.issues[0]?.message : undefined);
 
+  // The chosen organization's name, from the list the field offered (the ID when typed).
+  const candidates = useQuery({ ...candidatesQuery(orgId), enabled: false });
+  const guestName = (id: string) => candidates.data?.portals.find((p) => p.id === id)?.name ?? id;
+
   const onSubmit = form.handleSubmit((values) => {
     setFormError(null);
     const shared = invitedWorkspaces(values);
@@ -114,20 +125,10 @@ function InviteForm({
       { participantPortalId: values.participantPortalId, workspaces: shared },
       {
         onSuccess: ({ invitationId }) => {
-          const guest = again?.portalName ?? values.participantPortalId;
-          const lines = workspaces.filter((w) => shared[w.id]).map((w) => `  - ${w.name}: ${ACCESS_LABELS[shared[w.id]].toLowerCase()}`);
-          const text = [
-            `Invitation to the collaboration “${collaboration.name}”, hosted by ${collaboration.hostPortalName ?? 'us'}.`,
-            `Invitation ID: ${invitationId}`,
-            `Invited portal: ${values.participantPortalId}`,
-            'Workspaces:',
-            ...lines,
-            // The console has no guest-side list of invitations yet: the guest's portal accepts by this ID.
-            'To accept, an administrator of the invited portal accepts this invitation ID on that portal (collaborations/acceptInvitation).',
-          ].join('\n');
+          const guest = again?.portalName ?? guestName(values.participantPortalId);
           notifications.show({ color: 'green', title: 'Invitation created', message: `${guest} is invited to ${collaboration.name}.` });
           announce(`Invitation created for ${guest}. Copy it and send it to the guest's administrator.`);
-          onSent({ invitationId, guest, text });
+          onSent({ invitationId, guest });
         },
         onError: (error) => {
           const message = applyServerErrors(error, INVITE_FIELDS, form.setError);
@@ -148,20 +149,28 @@ function InviteForm({
         ) : null}
         {again ? (
           <Text size="sm">
-            {again.portalName} was taken out of {collaboration.name}. A new invitation brings it back once its administrator accepts; the workspaces it had are
-            chosen below.
+            {again.portalName} does not take part in {collaboration.name} now. A new invitation brings it in once its administrators accept; the workspaces it
+            had are chosen below.
           </Text>
         ) : null}
-        <TextInput
-          label="Guest portal ID"
-          description="The ID of the portal (organization) to invite, as its administrator gives it to you."
-          required
-          readOnly={!!again}
-          maxLength={64}
-          error={portalError ? sentence(portalError) : undefined}
-          data-autofocus={again ? undefined : true}
-          {...form.register('participantPortalId')}
-        />
+        {again ? (
+          <TextInput label="Guest organization" value={again.portalName} readOnly />
+        ) : (
+          <Controller
+            control={form.control}
+            name="participantPortalId"
+            render={({ field }) => (
+              <GuestOrganizationField
+                orgId={orgId}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                error={portalError ? sentence(portalError) : undefined}
+                exclude={participantIds}
+              />
+            )}
+          />
+        )}
         <div role="group" aria-labelledby="invite-workspaces-label" aria-describedby={workspacesError ? 'invite-workspaces-error' : undefined}>
           <Text id="invite-workspaces-label" size="sm" fw={500}>
             Workspaces shared with the guest
@@ -221,38 +230,14 @@ function InviteForm({
   );
 }
 
-function InvitationResult({ sent, onDone }: { sent: Sent; onDone: () => void }) {
+function InvitationResult({ orgId, collaboration, sent, onDone }: { orgId: string; collaboration: CollaborationRecord; sent: Sent; onDone: () => void }) {
   return (
     <Stack gap="md">
       <Text size="sm">
-        {sent.guest} is invited. Send this invitation to its administrator (by e-mail or another channel you trust); it takes part once the invitation is
-        accepted.
+        {sent.guest} is invited. Its administrators see the invitation under Collaborations → Invitations in their console; you can also send it to them (by
+        e-mail or another channel you trust). It takes part once the invitation is accepted.
       </Text>
-      <CopyValue label="Invitation ID" value={sent.invitationId} copyLabel="Copy invitation ID" inline />
-      <Stack gap={4}>
-        <Text size="sm" fw={600}>
-          Invitation
-        </Text>
-        <Code block aria-label="Invitation" style={{ whiteSpace: 'pre-wrap' }}>
-          {sent.text}
-        </Code>
-        <Group>
-          <CopyButton value={sent.text} timeout={2000}>
-            {({ copied, copy }) => (
-              <Button
-                variant="light"
-                size="xs"
-                onClick={() => {
-                  copy();
-                  announce('Invitation copied');
-                }}
-              >
-                {copied ? 'Copied' : 'Copy invitation'}
-              </Button>
-            )}
-          </CopyButton>
-        </Group>
-      </Stack>
+      <InvitationView orgId={orgId} collaboration={collaboration} invitationId={sent.invitationId} />
       <DialogFooter>
         <Button onClick={onDone} data-autofocus>
           Done

@@ -83,11 +83,11 @@ describe('collaborations page', () => {
     expect(row).toHaveTextContent('removed');
     await user.click(within(row).getByRole('button', { name: 'Invite Partner Organization again' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite Partner Organization again' });
-    expect(within(dialog).getByRole('textbox', { name: /^Guest portal ID/ })).toHaveValue(svc.partnerOrgId);
+    expect(within(dialog).getByRole('textbox', { name: 'Guest organization' })).toHaveValue('Partner Organization');
     expect(within(dialog).getByRole('combobox', { name: 'Guest access to Field operations' })).toHaveValue('Send and receive');
     await user.click(within(dialog).getByRole('button', { name: 'Invite again' }));
     const result = await screen.findByRole('dialog', { name: 'Invitation ready' });
-    const text = within(result).getByLabelText('Invitation');
+    const text = await within(result).findByLabelText('Invitation');
     expect(text).toHaveTextContent('Invitation to the collaboration “Demo and Partner field data”');
     expect(text).toHaveTextContent('Field operations: send and receive');
     expect(within(result).getByRole('button', { name: 'Copy invitation' })).toBeInTheDocument();
@@ -164,20 +164,18 @@ describe('collaborations page', () => {
     await user.click(within(dialog).getByRole('combobox', { name: 'Guest access to Gauges' }));
     await user.click(await screen.findByRole('option', { name: 'Left out' }));
     await user.click(within(dialog).getByRole('button', { name: 'Create invitation' }));
-    expect(await within(dialog).findByText('Enter the ID of the portal to invite')).toBeInTheDocument();
+    expect(await within(dialog).findByText('Choose the organization to invite')).toBeInTheDocument();
     expect(within(dialog).getByRole('combobox', { name: 'Guest access to Gauges' })).toHaveValue('Left out');
     expect(within(dialog).getByText('Share at least one workspace with the guest')).toBeInTheDocument();
-    // An unknown portal: the portal's refusal lands on the field.
-    await user.type(within(dialog).getByRole('textbox', { name: /^Guest portal ID/ }), 'no-such-portal');
+    // The guest is chosen by name; the host itself is not offered.
+    await user.type(within(dialog).getByRole('combobox', { name: /^Guest organization/ }), 'Partn');
+    expect(screen.queryByRole('option', { name: 'Demo Organization' })).toBeNull();
+    await user.click(await screen.findByRole('option', { name: 'Partner Organization' }));
     await user.click(within(dialog).getByRole('combobox', { name: 'Guest access to Gauges' }));
     await user.click(await screen.findByRole('option', { name: 'Receive only' }));
     await user.click(within(dialog).getByRole('button', { name: 'Create invitation' }));
-    expect(await within(dialog).findByText(/is not a portal known to this service/)).toBeInTheDocument();
-    await user.clear(within(dialog).getByRole('textbox', { name: /^Guest portal ID/ }));
-    await user.type(within(dialog).getByRole('textbox', { name: /^Guest portal ID/ }), svc.partnerOrgId);
-    await user.click(within(dialog).getByRole('button', { name: 'Create invitation' }));
     const result = await screen.findByRole('dialog', { name: 'Invitation ready' });
-    expect(within(result).getByLabelText('Invitation')).toHaveTextContent('Gauges: receive only');
+    expect(await within(result).findByLabelText('Invitation')).toHaveTextContent('Gauges: receive only');
     const invitationId = within(result).getByLabelText('Invitation ID').textContent;
     expect(invitationId).toMatch(/^[0-9a-f]{32}$/);
     // The guest's administrator sees the same invitation.

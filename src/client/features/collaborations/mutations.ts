@@ -1,6 +1,14 @@
 import { useMutation } from '@tanstack/react-query';
 import type { WorkspaceAccess } from '../../../shared/contract/collaborations.ts';
-import { describeError, removeParticipant, removeParticipation, request, type CollaborationRecord } from '../../api/index.ts';
+import {
+  acceptCollaborationInvitation,
+  declineCollaborationInvitation,
+  describeError,
+  removeParticipant,
+  removeParticipation,
+  request,
+  type CollaborationRecord,
+} from '../../api/index.ts';
 import { collaborationKeys } from '../../api/queries/collaborations.ts';
 
 /** Removes a participant; the collaboration's reads are fetched again (counts, statuses, workspaces, events). */
@@ -84,6 +92,22 @@ export function useInviteParticipant(orgId: string, collaborationId: string) {
         { participantPortalId: input.participantPortalId, workspaces: input.workspaces },
         { method: 'POST' },
       ),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
+  });
+}
+
+/** The guest accepts an invitation: its list, the collaborations and their participants are read again. */
+export function useAcceptInvitation(orgId: string) {
+  return useMutation({
+    mutationFn: (invitationId: string) => acceptCollaborationInvitation(orgId, invitationId),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
+  });
+}
+
+/** The guest declines an invitation. */
+export function useDeclineInvitation(orgId: string) {
+  return useMutation({
+    mutationFn: (invitationId: string) => declineCollaborationInvitation(orgId, invitationId),
     meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }

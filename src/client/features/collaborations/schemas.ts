@@ -34,8 +34,8 @@ export const INVITE_CHOICES = ['none', ...WORKSPACE_ACCESS] as const;
 export type InviteChoice = (typeof INVITE_CHOICES)[number];
 
 export const inviteSchema = z.object({
-  participantPortalId: z.string().trim().min(1, 'Enter the ID of the portal to invite').max(64, 'A portal ID has at most 64 characters'),
-  // Checked on the field itself, so it is named together with a missing portal ID.
+  participantPortalId: z.string().trim().min(1, 'Choose the organization to invite').max(64, 'A portal ID has at most 64 characters'),
+  // Checked on the field itself, so it is named together with a missing organization.
   workspaces: z
     .record(z.string(), z.enum(INVITE_CHOICES))
     .refine((o) => Object.values(o).some((c) => c !== 'none'), 'Share at least one workspace with the guest'),

@@ -288,7 +288,7 @@ export async function acceptInvitation(
       operation: 'acceptInvitation',
       orgId,
       actor: actorOf(caller),
-      properties: { invitationId: inv.id },
+      properties: { invitationId: inv.id, participantPortalId: orgId, participantName: inv.guest_name },
       when: now,
     });
     return { success: true as const, collaborationId: inv.collaboration_id };

@@ -1,0 +1,72 @@
+/**
+ * One invitation as the host hands it over: who is invited to what (by name), where it stands,
+ * and the invitation as text with a copy button. Shown when an invitation is created and again
+ * from the participant's row.
+ */
+import { Badge, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
+import type { HostInvitationRecord } from '../../api/index.ts';
+import { CopyValue } from '../../components/CopyValue.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { announce } from '../../lib/announce.ts';
+import { ACCESS_LABELS } from './schemas.ts';
+
+const STATE_LABELS: Record<HostInvitationRecord['state'], { label: string; color: string }> = {
+  pending: { label: 'Waiting for an answer', color: 'blue' },
+  accepted: { label: 'Accepted', color: 'green' },
+  declined: { label: 'Declined', color: 'orange' },
+  cancelled: { label: 'Cancelled', color: 'gray' },
+};
+
+/** The invitation in words, for e-mail or another channel the two organizations trust. */
+export function invitationText(inv: HostInvitationRecord, hostName: string): string {
+  return [
+    `Invitation to the collaboration “${inv.collaborationName}”, hosted by ${hostName}.`,
+    `Invited organization: ${inv.guestPortalName}`,
+    `Invitation ID: ${inv.id}`,
+    'Workspaces:',
+    ...inv.workspaces.map((w) => `  - ${w.name}: ${ACCESS_LABELS[w.access].toLowerCase()}`),
+    `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it.`,
+  ].join('\n');
+}
+
+export function InvitationDetails({ invitation, hostName }: { invitation: HostInvitationRecord; hostName: string }) {
+  const state = STATE_LABELS[invitation.state] ?? { label: invitation.status, color: 'gray' };
+  const text = invitationText(invitation, hostName);
+  return (
+    <Stack gap="sm" data-testid="invitation-details">
+      <Group gap="xs">
+        <Text size="sm">
+          {invitation.guestPortalName} · sent {formatDateTime(invitation.created)}
+        </Text>
+        <Badge size="sm" variant="light" color={state.color} tt="none">
+          {state.label}
+        </Badge>
+      </Group>
+      <CopyValue label="Invitation ID" value={invitation.id} copyLabel="Copy invitation ID" inline />
+      <Stack gap={4}>
+        <Text size="sm" fw={600}>
+          Invitation
+        </Text>
+        <Code block aria-label="Invitation" style={{ whiteSpace: 'pre-wrap' }}>
+          {text}
+        </Code>
+        <Group>
+          <CopyButton value={text} timeout={2000}>
+            {({ copied, copy }) => (
+              <Button
+                variant="light"
+                size="xs"
+                onClick={() => {
+                  copy();
+                  announce('Invitation copied');
+                }}
+              >
+                {copied ? 'Copied' : 'Copy invitation'}
+              </Button>
+            )}
+          </CopyButton>
+        </Group>
+      </Stack>
+    </Stack>
+  );
+}
