@@ -21,9 +21,11 @@ export interface ApplyViewProps {
   /** After undo: the ids deleted from the target. */
   deleted?: ReadonlySet<string>;
   hrefOf: (targetId: string) => string;
+  /** Who the copies belong to: they open for that account. */
+  targetUser: string;
 }
 
-export function ApplyView({ plan, states, result, error, deleted, hrefOf }: ApplyViewProps) {
+export function ApplyView({ plan, states, result, error, deleted, hrefOf, targetUser }: ApplyViewProps) {
   const summary = useRef<HTMLParagraphElement>(null);
   const finished = !!result || !!error;
   const undone = !!deleted;
@@ -42,6 +44,11 @@ export function ApplyView({ plan, states, result, error, deleted, hrefOf }: Appl
               ? 'The copy failed. Items it had created were removed again.'
               : `Copying ${plan.steps.length} items…`}
       </Text>
+      {result && !deleted ? (
+        <Text size="sm" c="dimmed">
+          The copies belong to {targetUser}: they open in a new tab, where the target asks for that account if it is not signed in there.
+        </Text>
+      ) : null}
       {error ? (
         <Alert color="red" variant="light" title="Copy failed" role="alert">
           {error instanceof CopyFailed ? error.message : describeError(error)}

@@ -128,7 +128,7 @@ function PlanStep({
           Back
         </Button>
         <Button onClick={() => plan.data && onApply(plan.data)} disabled={!plan.data?.steps.length}>
-          Copy {plan.data?.steps.length ?? ''} items
+          {plan.data ? `Copy ${plan.data.steps.length} item${plan.data.steps.length === 1 ? '' : 's'}` : 'Copy'}
         </Button>
       </DialogFooter>
     </Stack>
@@ -173,6 +173,7 @@ function ApplyStep({ plan, source, target, created, onCreated, onUndone, onBack,
         error={apply.error ?? undefined}
         deleted={deleted}
         hrefOf={(id) => itemHref(target, id, consolePortal)}
+        targetUser={target.username}
       />
       {undo.isError ? (
         <Alert color="red" variant="light" title="Undo incomplete" role="alert">
