@@ -289,7 +289,11 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'content/portals/:portalId': async () => {
     const url = await binItem('content/users/:username/items/:itemId', true);
     const id = url.split('/').pop();
-    return { url: `${REST}/content/portals/self`, params: { recycleBinItems: 'true', num: '100' }, shown: (b) => !!b.items?.some((i: any) => i.id === id) };
+    return {
+      url: `${REST}/content/portals/self`,
+      params: { recycleBinItems: 'true', num: '100', sortOrder: 'desc' },
+      shown: (b) => !!b.items?.some((i: any) => i.id === id),
+    };
   },
       url: `${REST}/content/users/admin/deleteRelationship`,
       params: { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' },

@@ -6,7 +6,7 @@ import type { RecycledItem, RecycledItemsResponse } from '../../shared/contract/
 import type { Portal } from '../../shared/contract/portals.ts';
 import { request, type RequestOptions } from './request.ts';
 
-export type { RecycledItem, RecycledItemsResponse };
+export type { RecycledItem };
 
 const ownedItem = (owner: string, itemId: string) => `content/users/${encodeURIComponent(owner)}/items/${encodeURIComponent(itemId)}`;
 

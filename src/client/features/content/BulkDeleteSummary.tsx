@@ -9,7 +9,7 @@ import { hasRecycleBin, type Item } from '../../api/index.ts';
 import { portalQuery } from '../../api/queries/portal.ts';
 
 /** From this many items, or from more than one owner, the count must be typed. */
-export const TYPED_COUNT_FROM = 10;
+const TYPED_COUNT_FROM = 10;
 
 export const needsTypedCount = (items: readonly Item[]) => items.length >= TYPED_COUNT_FROM || new Set(items.map((i) => i.owner)).size > 1;
 

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { getRecycledItems } from '../../api/index.ts';
 import { itemKeys } from '../../api/queries/items.ts';
 
-export const recycleBinKeys = {
+const recycleBinKeys = {
   all: [...itemKeys.all, 'recycleBin'] as const,
   page: (start: number, num: number) => [...itemKeys.all, 'recycleBin', start, num] as const,
 };

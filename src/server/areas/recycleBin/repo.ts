@@ -11,7 +11,7 @@ const TRANSIENT = new Set(['item_parts', 'item_store_uploads', 'item_jobs', 'pro
 /** Columns that hold blob keys: the files a recycled item keeps. */
 const BLOB_COLUMNS = ['data_blob', 'blob_key'];
 
-export type Snapshot = Record<string, Record<string, unknown>[]>;
+type Snapshot = Record<string, Record<string, unknown>[]>;
 
 export interface RecycledRow {
   id: string;
@@ -52,7 +52,7 @@ export async function snapshotItem(q: Queryable, itemId: string): Promise<Snapsh
   return snapshot;
 }
 
-export function blobKeysOf(snapshot: Snapshot): string[] {
+function blobKeysOf(snapshot: Snapshot): string[] {
   const keys = new Set<string>();
   for (const rows of Object.values(snapshot)) {
     for (const row of rows) for (const c of BLOB_COLUMNS) if (typeof row[c] === 'string') keys.add(row[c]);
@@ -150,7 +150,7 @@ export async function removeRecycled(q: Queryable, id: string): Promise<string[]
   return keys.map((k) => k.blob_key);
 }
 
-export interface RecycledPageQuery {
+interface RecycledPageQuery {
   orgId: string;
   now: number;
   ownerId?: string;

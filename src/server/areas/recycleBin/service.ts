@@ -15,7 +15,7 @@ import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { itemNotFound } from '../items/access.ts';
-import { findFolder, type ItemRow } from '../items/repo.ts';
+import { findFolder, type ItemRow } from '../items/service.ts';
 import {
   claimExpired,
   findRecycled,
@@ -144,7 +144,7 @@ export async function isRecycled(q: Queryable, itemId: string): Promise<boolean>
   return !!(await findRecycled(q, itemId));
 }
 
-export function toRecycledItem(r: RecycledRow): RecycledItem {
+function toRecycledItem(r: RecycledRow): RecycledItem {
   return {
     id: r.id,
     owner: r.owner_username,
@@ -159,7 +159,7 @@ export function toRecycledItem(r: RecycledRow): RecycledItem {
   };
 }
 
-export interface RecycledListParams {
+interface RecycledListParams {
   start: number;
   num: number;
   types?: string[];
