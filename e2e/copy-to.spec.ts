@@ -27,6 +27,8 @@ async function snapBoth(page: Page, dialog: Locator, name: string) {
   await snap(page, `${name}-1440`);
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(dialog).toBeVisible();
+  // The page settles into the narrow layout over a few frames: nothing wider than the screen once it has.
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await snap(page, `${name}-390`);
   await page.setViewportSize({ width: 1440, height: 900 });
 }
