@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../test/support/service.ts';
 import { LIMITS } from '../shared/limits.ts';
 import type { DeclaredOperation } from './http/operation.ts';
+import { MemberLifecycleRunner } from './jobs/memberLifecycle.ts';
 
 interface Hostile {
   label: string;
@@ -345,6 +346,18 @@ export function describeHostileInput(shard: number, shards: number): void {
       })
     ).taskId;
     fill.runId = (await post(`community/users/admin/tasks/${fill.taskId}/run`, {})).runId;
+    // An inactivity policy that touches nobody (3,000 days), switched on and run once: its run is the undo's target.
+    fill.policyId = (
+      await post(`portals/${org}/memberLifecycle/policies/createPolicy`, {
+        title: 'Hostile policy',
+        warnAfterDays: '3000',
+        actAfterDays: '3650',
+        action: 'disable',
+      })
+    ).id;
+    await post(`portals/${org}/memberLifecycle/policies/${fill.policyId}/enable`, {});
+    await new MemberLifecycleRunner(svc.app.portal).runDue();
+    fill.policyRunId = (await post(`portals/${org}/memberLifecycle/policies/${fill.policyId}/runs`, {})).runs[0].id;
     fill.deliveryId = (await post(`portals/${org}/webhooks/${fill.webhookId}/test`, {})).deliveryId;
     const appItem = (await post('content/users/admin/addItem', { title: 'Hostile app', type: 'Web Mapping Application', url: 'https://app.example/' })).id;
     fill.clientId = (await post('oauth2/registerApp', { itemId: appItem, appType: 'browser', redirect_uris: '["https://app.example/cb"]' })).client_id;

@@ -28,6 +28,7 @@ import { insertCustomRoleMember, insertMember, insertRole } from '../../test/sup
 import { startService, type TestService } from '../../test/support/service.ts';
 import { BASE_ROLE_PRIVILEGES, BUILT_IN_ROLES, PRIVILEGES, rolePrivileges, type Privilege } from '../shared/privileges.ts';
 import { authorityGrants, type Authority } from './http/authority.ts';
+import { MemberLifecycleRunner } from './jobs/memberLifecycle.ts';
 
 /** Each administrative privilege with what it requires to have effect (as the role editor makes it). */
 const SINGLES = PRIVILEGES.filter((p) => p.id.startsWith('portal:admin:')).map((p) => [
@@ -44,6 +45,8 @@ const PAIRS = [
   ['portal:admin:createReports', 'portal:admin:viewItems'],
   ['portal:admin:viewUsers', 'portal:admin:viewGroups', 'portal:admin:viewItems'],
   ['portal:admin:manageWebhooks', 'portal:admin:manageSecurity'],
+  // What an inactivity policy may do (disable, change role and user type): the policies' operations need all of it.
+  ['portal:admin:viewUsers', 'portal:admin:disableUsers', 'portal:admin:changeUserRoles', 'portal:admin:manageLicenses'],
 ];
 const ROLE_SETS = [...SINGLES, ...PAIRS];
 const TARGET_PARAMS = /:(username|itemId|groupId|taskId|clientId|runId|webhookId|roleId|collaborationId|serverId)\b/;
@@ -157,6 +160,16 @@ const service = async (folderName?: string) => {
   if (made.error) throw new Error(`createService: ${JSON.stringify(made.error)}`);
   return { server: id, service: `${name}.FeatureServer` };
 };
+/** An inactivity policy of the organization, switched off (it touches nobody until switched on). */
+const policy = async () =>
+  (
+    await asAdmin(`portals/${svc.orgId}/memberLifecycle/policies/createPolicy`, {
+      title: `P ${uid()}`,
+      warnAfterDays: '3000',
+      actAfterDays: '3650',
+      action: 'disable',
+    })
+  ).id as string;
 const collaboration = async () => (await asAdmin(`portals/${svc.orgId}/collaborations/createCollaboration`, { name: `C ${uid()}` })).id as string;
 
 interface Cell {
@@ -512,6 +525,44 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'portals/:orgId/collaborations/:collaborationId/participants': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/participants` }),
   'portals/:orgId/collaborations/:collaborationId/workspaces': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/workspaces` }),
   'portals/:orgId/collaborations/:collaborationId/events': async () => ({ url: `${ORG()}/collaborations/${await collaboration()}/events` }),
+  // Member lifecycle (local extras): a member's expiration, and a policy of the administrator's.
+  'portals/:orgId/memberLifecycle/setExpiration': async () => ({
+    url: `${ORG()}/memberLifecycle/setExpiration`,
+    params: { usernames: await member(), expiration: String(Date.now() + 86_400_000) },
+    shown: (b) => b.results?.[0]?.status === true,
+  }),
+  'portals/:orgId/memberLifecycle/clearExpiration': async () => ({
+    url: `${ORG()}/memberLifecycle/clearExpiration`,
+    params: { usernames: await member() },
+    shown: (b) => b.results?.[0]?.status === true,
+  }),
+  'portals/:orgId/memberLifecycle/expirations': async () => ({ url: `${ORG()}/memberLifecycle/expirations` }),
+  'portals/:orgId/memberLifecycle/policies': async () => ({ url: `${ORG()}/memberLifecycle/policies` }),
+  'portals/:orgId/memberLifecycle/policies/createPolicy': async () => ({
+    url: `${ORG()}/memberLifecycle/policies/createPolicy`,
+    params: { title: `P ${uid()}`, warnAfterDays: '30', actAfterDays: '60', action: 'disable' },
+  }),
+  'portals/:orgId/memberLifecycle/policies/:policyId': async () => ({ url: `${ORG()}/memberLifecycle/policies/${await policy()}` }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/preview': async () => ({ url: `${ORG()}/memberLifecycle/policies/${await policy()}/preview` }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/runs': async () => ({ url: `${ORG()}/memberLifecycle/policies/${await policy()}/runs` }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/update': async () => ({
+    url: `${ORG()}/memberLifecycle/policies/${await policy()}/update`,
+    params: { title: `P ${uid()}`, warnAfterDays: '20', actAfterDays: '60', action: 'disable' },
+  }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/delete': async () => ({ url: `${ORG()}/memberLifecycle/policies/${await policy()}/delete` }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/enable': async () => ({ url: `${ORG()}/memberLifecycle/policies/${await policy()}/enable` }),
+  'portals/:orgId/memberLifecycle/policies/:policyId/disable': async () => {
+    const id = await policy();
+    await asAdmin(`portals/${svc.orgId}/memberLifecycle/policies/${id}/enable`);
+    return { url: `${ORG()}/memberLifecycle/policies/${id}/disable` };
+  },
+  'portals/:orgId/memberLifecycle/policies/:policyId/runs/:policyRunId/undo': async () => {
+    const id = await policy();
+    await asAdmin(`portals/${svc.orgId}/memberLifecycle/policies/${id}/enable`);
+    await new MemberLifecycleRunner(svc.app.portal).runDue();
+    const { runs } = await asAdmin(`portals/${svc.orgId}/memberLifecycle/policies/${id}/runs`);
+    return { url: `${ORG()}/memberLifecycle/policies/${id}/runs/${runs[0].id}/undo` };
+  },
   'portals/:orgId/collaborations/:collaborationId/addWorkspace': async () => ({
     url: `${ORG()}/collaborations/${await collaboration()}/addWorkspace`,
     params: { name: `W ${uid()}` },

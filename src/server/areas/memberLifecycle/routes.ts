@@ -125,9 +125,9 @@ export function memberLifecycleRoutes(app: FastifyInstance): void {
   operation(app, {
     ...local,
     method: 'write',
-    path: `${POLICY}/runs/:runId/undo`,
+    path: `${POLICY}/runs/:policyRunId/undo`,
     authority: OPS.undoInactivityPolicyRun,
     params: none,
-    handler: ({ caller, path, portal, target }) => policies.undoPolicyRun(portal, caller, target.orgId, path.policyId, path.runId),
+    handler: ({ caller, path, portal, target }) => policies.undoPolicyRun(portal, caller, target.orgId, path.policyId, path.policyRunId),
   });
 }
