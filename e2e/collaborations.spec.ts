@@ -56,12 +56,6 @@ test('the host administrator creates a collaboration with its first workspace an
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Collaborations' }).click();
   await expect(page.getByRole('heading', { name: 'Collaborations', level: 1 })).toBeVisible();
-  // The partner's portal ID, as the demo collaboration's participants list shows it under its name.
-  const partnerRow = page.getByRole('table', { name: 'Participants of Demo and Partner field data' }).getByRole('row', { name: /Partner Organization/ });
-  const partnerId = (await partnerRow
-    .getByText(/^[0-9A-Za-z-]{16,}$/)
-    .first()
-    .textContent())!.trim();
   await page.getByRole('button', { name: 'New collaboration' }).click();
   const form = page.getByRole('dialog', { name: 'New collaboration' });
   // Nothing typed: each missing field is named beside it.
@@ -85,8 +79,10 @@ test('the host administrator creates a collaboration with its first workspace an
   await panel.getByRole('button', { name: 'Invite participant' }).click();
   const invite = page.getByRole('dialog', { name: `Invite a participant to ${name}` });
   await invite.getByRole('button', { name: 'Create invitation' }).click();
-  await expect(invite.getByText('Enter the ID of the portal to invite')).toBeVisible();
-  await invite.getByRole('textbox', { name: /^Guest portal ID/ }).fill(partnerId);
+  await expect(invite.getByText('Choose the organization to invite')).toBeVisible();
+  // The partner is chosen by name, never by its portal ID.
+  await invite.getByRole('combobox', { name: /^Guest organization/ }).fill('Partner');
+  await page.getByRole('option', { name: 'Partner Organization' }).click();
   await snap(page, 'collaborations-invite');
   await invite.getByRole('button', { name: 'Create invitation' }).click();
   const ready = page.getByRole('dialog', { name: 'Invitation ready' });

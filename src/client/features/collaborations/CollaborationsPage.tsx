@@ -140,12 +140,14 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
     collaborationAction(user, 'inviteCollaborationParticipant', 'invite participants'),
   );
   /** A guest that is out (removed, gone, declined) invited again, to the workspaces it had (with the access it had). */
-  const inviteAgain = (p: ParticipantRecord) =>
-    setInviting({
-      portalId: p.portalInfo.id,
-      portalName: p.portalInfo.name,
-      workspaces: Object.fromEntries((p.workspaces ?? []).map((w) => [w.workspaceId, w.access])),
-    });
+  const inviteAgain = (p: ParticipantRecord) => {
+    // One that declined never joined a workspace: its last invitation says what it was offered.
+    const latest = invitations.data?.collaborationInvitations.find((i) => i.guestPortalId === p.portalInfo.id);
+    const had: [string, InviteTarget['workspaces'][string]][] = p.workspaces?.length
+      ? p.workspaces.map((w) => [w.workspaceId, w.access])
+      : (latest?.workspaces ?? []).map((w) => [w.id, w.access]);
+    setInviting({ portalId: p.portalInfo.id, portalName: p.portalInfo.name, workspaces: Object.fromEntries(had) });
+  };
   const me = participants.data?.participants.find((p) => p.portalInfo.id === orgId);
 
   return (
