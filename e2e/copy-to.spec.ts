@@ -5,8 +5,8 @@
  * updates instead of duplicates; undo deletes what the copy created. Keyboard for the sign-in, axe
  * on each step, screenshots of the plan and the results at 1440 and 390 px.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { expectAxeClean } from './axe.ts';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
 import { test } from './test.ts';
 
@@ -15,12 +15,6 @@ async function rest(request: APIRequestContext, path: string, form: Record<strin
   const body = await res.json();
   if (body.error) throw new Error(`${path}: ${JSON.stringify(body.error)}`);
   return body;
-}
-
-async function axeClean(page: Page) {
-  const result = await new AxeBuilder({ page }).include('[role="dialog"]').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function snapBoth(page: Page, dialog: Locator, name: string) {
@@ -75,7 +69,7 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   await page.keyboard.press('Enter');
   await expect(dialog.getByRole('radio', { name: /partner_admin/ })).toBeChecked();
   await expect(dialog.getByRole('checkbox', { name: `Stops ${tag} (CSV)` })).toBeChecked();
-  await axeClean(page);
+  await expectAxeClean(page, '[role="dialog"]');
   await dialog.getByRole('button', { name: 'Review the plan' }).click();
 
   // 2. The plan: two items to create, the CSV first, its id rewritten in the map.
@@ -84,10 +78,10 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0)).toContainText(`Stops ${tag}`);
   await expect(dialog.getByRole('list', { name: `Ids rewritten in ${mapTitle}` })).toContainText(`${csvId} (Stops ${tag}) → the new copy`);
-  await axeClean(page);
+  await expectAxeClean(page, '[role="dialog"]');
   // Dark too: the badges and code spans take their colours from the scheme.
   await page.emulateMedia({ colorScheme: 'dark' });
-  await axeClean(page);
+  await expectAxeClean(page, '[role="dialog"]');
   await page.emulateMedia({ colorScheme: 'light' });
   await snapBoth(page, dialog, 'copy-to-plan');
 
@@ -98,7 +92,7 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   const mapLink = dialog.getByRole('link', { name: /Open the new item/ }).nth(1);
   const href = (await mapLink.getAttribute('href'))!;
   const newMapId = href.split('/').pop()!;
-  await axeClean(page);
+  await expectAxeClean(page, '[role="dialog"]');
   await snapBoth(page, dialog, 'copy-to-results');
 
   // The result opens: the partner's admin sees the new map in their organization, pointing at the new CSV.
