@@ -49,7 +49,7 @@ test('delete items of two owners into the recycle bin, restore one, delete one f
   await dialog.getByRole('textbox', { name: /^Type 3 to confirm/ }).fill('3');
   await snap(page, 'recycle-bin-delete-summary-1440');
   await confirm.click();
-  await expect(dialog.getByRole('table', { name: 'Delete results' })).toContainText('In the recycle bin');
+  await expect(dialog.getByRole('table', { name: 'Delete results' })).toContainText('Deleted (in the recycle bin)');
   await dialog.getByRole('button', { name: 'Close', exact: true }).last().click();
 
   await page.getByRole('link', { name: 'Recycle bin' }).first().click();

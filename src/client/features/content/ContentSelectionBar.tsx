@@ -109,7 +109,7 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
       key: o.item.id,
       name: o.item.title || o.item.id,
       ok: o.ok,
-      detail: o.ok ? (recycles ? 'In the recycle bin' : 'Deleted') : describeError(o.error),
+      detail: o.ok ? (recycles ? 'Deleted (in the recycle bin)' : 'Deleted') : describeError(o.error),
     }));
     setResults(rows);
     if (rows.every((r) => r.ok)) onAllDeleted();
