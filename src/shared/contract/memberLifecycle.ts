@@ -62,7 +62,6 @@ export function policyFieldProblems(p: Pick<z.output<typeof policyFields>, 'warn
 export const createPolicyParams = policyFields.superRefine((p, ctx) => {
   for (const { field, message } of policyFieldProblems(p)) ctx.addIssue({ code: 'custom', path: [field], message });
 });
-export const updatePolicyParams = createPolicyParams;
 
 export interface UpcomingExpiration {
   username: string;

@@ -9,7 +9,7 @@ import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent, recordEvents } from '../../store/events.ts';
 import { isAdministratorRole, resolveRole, type ResolvedRole } from '../roles/grant.ts';
-import { setUserLicenseType, setUserRole } from '../users/repo.ts';
+import { setUserLicenseType, setUserRole } from '../users/service.ts';
 import { writeMemberDisabled } from '../users/status.ts';
 import { DAY_MS, inactiveMembers, recordWarnings, type ActedMember, type CandidateRow, type MemberState, type PolicyRow } from './repo.ts';
 

@@ -8,7 +8,7 @@
  */
 import type { PortalContext } from '../../context.ts';
 import { recordEvents } from '../../store/events.ts';
-import { countDefaultAdmins } from '../users/repo.ts';
+import { countDefaultAdmins } from '../users/service.ts';
 import { writeMemberDisabled } from '../users/status.ts';
 import { applyPlan, planPolicy } from './apply.ts';
 import {

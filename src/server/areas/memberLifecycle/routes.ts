@@ -11,7 +11,6 @@ import {
   expirationsParams,
   MEMBER_LIFECYCLE_OPERATIONS as OPS,
   setExpirationParams,
-  updatePolicyParams,
 } from '../../../shared/contract/memberLifecycle.ts';
 import { commaList } from '../../../shared/contract/wire.ts';
 import { LIMITS } from '../../../shared/limits.ts';
@@ -98,7 +97,7 @@ export function memberLifecycleRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${POLICY}/update`,
     authority: OPS.updateInactivityPolicy,
-    params: updatePolicyParams,
+    params: createPolicyParams,
     handler: ({ caller, params, path, portal, target }) => policies.updatePolicy(portal, caller, target.orgId, path.policyId, params),
   });
   operation(app, {

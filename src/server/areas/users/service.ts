@@ -21,6 +21,8 @@ import { orgTarget } from '../../http/target.ts';
  * the SQL module: lookups by name, the member count, and the sign-in bookkeeping of auth and oauth.
  */
 export { countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
+// The member lifecycle's runs move members and keep the last administrator (areas/memberLifecycle).
+export { countDefaultAdmins, setUserLicenseType, setUserRole } from './repo.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
