@@ -495,6 +495,39 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await dialog(page, /^Invite a participant to /);
     },
   },
+  {
+    // The host shows the demo collaboration's invitation of the partner again from its row.
+    name: 'collaborations: show invitation dialog',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/collaborations', 'Collaborations');
+      const show = page.getByRole('button', { name: /^Show invitation of / }).first();
+      if (!(await show.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
+      await show.click();
+      await dialog(page, /^Invitation of /);
+      await expect(page.getByTestId('invitation-details')).toBeVisible();
+    },
+  },
+  {
+    // The administrator's organization invited by the partner (set up through the REST API), then Decline.
+    name: 'collaborations: decline invitation confirmation',
+    as: 'admin',
+    open: async (page) => {
+      const form = async (path: string, fields: Record<string, string>) =>
+        (await page.request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...fields } })).json();
+      const { token } = await form('generateToken', { username: 'partner_admin', password: DEMO_PASSWORD });
+      const base = 'portals/self/collaborations';
+      const c = await form(`${base}/createCollaboration`, { token, name: `A11y invitation ${Date.now().toString(36)}` });
+      const { workspaceId } = await form(`${base}/${c.id}/addWorkspace`, { token, name: 'Shared' });
+      const [demo] = (await form(`${base}/participantCandidates`, { token, q: 'Demo Organization' })).portals;
+      await form(`${base}/${c.id}/inviteParticipant`, { token, participantPortalId: demo.id, workspaces: JSON.stringify({ [workspaceId]: 'receive' }) });
+      // A fresh load: the list of invitations is read anew.
+      await page.goto('/collaborations');
+      await expect(page.getByRole('heading', { level: 1, name: 'Collaborations' })).toBeVisible({ timeout: 20_000 });
+      await page.getByRole('button', { name: `Decline the invitation to ${c.name}` }).click();
+      await dialog(page, /^Decline the invitation to /);
+    },
+  },
   { name: 'activity', as: 'admin', open: (page) => page1(page, '/activity', 'Activity') },
   {
     name: 'activity: undo dialog',

@@ -78,7 +78,7 @@ test('the host invites the partner by name; the partner declines, is invited aga
   await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
   await expect(partnerRow).toContainText('declined');
   await expect(page.getByText('Partner Organization declined the invitation (by partner_admin)')).toBeVisible();
-  await partnerRow.getByRole('button', { name: 'Show the invitation of Partner Organization' }).click();
+  await partnerRow.getByRole('button', { name: 'Show invitation of Partner Organization' }).click();
   const shown = page.getByRole('dialog', { name: 'Invitation of Partner Organization' });
   await expect(shown.getByTestId('invitation-details')).toContainText('Declined');
   await expect(shown.getByRole('button', { name: 'Copy invitation', exact: true })).toBeVisible();

@@ -38,6 +38,19 @@ export function GuestOrganizationField({ orgId, value, onChange, onBlur, error, 
   }
   const taken = new Set(exclude);
   const data = (candidates.data?.portals ?? []).filter((p) => !taken.has(p.id)).map((p) => ({ value: p.id, label: p.name }));
+  // An empty list is not offered as one (a list box without options): the field says why instead.
+  if (candidates.isSuccess && !data.length) {
+    return (
+      <TextInput
+        label="Guest organization"
+        description="Every other organization of this portal already takes part in this collaboration or is invited."
+        value=""
+        placeholder="No organization to invite"
+        readOnly
+        error={error}
+      />
+    );
+  }
   return (
     <Select
       label="Guest organization"

@@ -14,6 +14,7 @@ import type { CollaborationRecord, WorkspaceRecord } from '../../api/index.ts';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { candidatesQuery } from '../../api/queries/collaborations.ts';
 import { announce } from '../../lib/announce.ts';
+import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { GuestOrganizationField } from './GuestOrganizationField.tsx';
 import { useInviteParticipant } from './mutations.ts';
@@ -46,6 +47,9 @@ interface Sent {
 
 export function InviteParticipantModal({ orgId, collaboration, workspaces, target, participantIds, onClose }: InviteParticipantModalProps) {
   const [sent, setSent] = useState<Sent | null>(null);
+  // The organizations to choose from are read before the dialog opens, so its list is never empty while loading.
+  const caps = usePortalCapabilities();
+  useQuery({ ...candidatesQuery(orgId), enabled: caps.localExtras, retry: false });
   // Esc, the overlay, the close button and Cancel ask before a changed invitation is thrown away.
   const dialog = useFormDialog(!!target, onClose);
   const close = () => {

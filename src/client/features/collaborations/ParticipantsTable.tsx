@@ -30,7 +30,7 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
     return (
       <Group gap={6} justify="flex-end" wrap="wrap">
         {latest ? (
-          <Button size="xs" variant="default" onClick={() => h.onShowInvitation(p, latest)} aria-label={`Show the invitation of ${p.portalInfo.name}`}>
+          <Button size="xs" variant="default" onClick={() => h.onShowInvitation(p, latest)} aria-label={`Show invitation of ${p.portalInfo.name}`}>
             Show invitation
           </Button>
         ) : null}
