@@ -5,6 +5,19 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { TASK_LIMITS, type TaskType } from '../shared/contract/tasks.ts';
 import { parseOutboundAllow, type OutboundAllow } from './http/outboundAllow.ts';
+import { projectPath } from './projectPaths.ts';
+
+/**
+ * Where the build puts what the service reads at start, overridable for tests and packaging. Read
+ * here, with the other settings, but as constants: the build scripts need them with no Config, and
+ * the service needs them before its Config is loaded (the template seeds the database it opens).
+ */
+export const BUILT_FILES = {
+  /** DB_TEMPLATE_DIR: the embedded database's template (store/template.ts); `off` for none. */
+  templateDir: process.env.DB_TEMPLATE_DIR || `${projectPath('dist', 'db-template')}/`,
+  /** DEMO_HASHES_FILE: the demo accounts' precomputed password hashes (seed/demoHashes.ts). */
+  demoHashesFile: process.env.DEMO_HASHES_FILE || projectPath('dist', 'demo-password-hashes.json'),
+};
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
@@ -129,6 +142,8 @@ const envSchema = z.object({
   TASK_RUNNER_WORKFLOW_URL: runnerUrl,
   /** The local portal's extras (fields and operations the public API lacks): on unless said (docs/local-extras.md). */
   LOCAL_EXTRAS: onOff.default(true),
+  /** Every request logged (Fastify's logger) when on. */
+  LOG_REQUESTS: onOff.default(false),
   /**
    * Addresses (or CIDR ranges) of the reverse proxies or load balancers in front of the service,
    * comma-separated: a request from one of them is taken to come from the address its
@@ -217,6 +232,8 @@ export interface Config {
   outboundAllow: OutboundAllow;
   /** Off: answers carry only public fields and local-only operations answer as unknown ones (docs/local-extras.md). */
   localExtras: boolean;
+  /** LOG_REQUESTS: every request logged. */
+  logRequests?: boolean;
   /** TLS, TLS_CERT, TLS_KEY: the service listens with HTTPS; plain HTTP when absent. */
   tls?: TlsSetting;
   /** PUBLIC_URL: the console's address when it is not http(s)://HOST:PORT (no trailing slash). */
@@ -321,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: e.DEMO_DATA,
     outboundAllow: parseOutboundAllow(e.OUTBOUND_ALLOW, e.ALLOW_PRIVATE_OUTBOUND).allow,
     localExtras: e.LOCAL_EXTRAS,
+    logRequests: e.LOG_REQUESTS,
     publicUrl: e.PUBLIC_URL,
     trustProxy: e.TRUST_PROXY,
     passwordLogN: 17,

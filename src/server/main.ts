@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     db,
     config,
     clientDir: config.consoleDir,
-    logger: process.env.LOG_REQUESTS === '1',
+    logger: config.logRequests === true,
     https: tls ? { key: tls.key, cert: tls.cert } : undefined,
   });
   try {

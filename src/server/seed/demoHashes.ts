@@ -10,9 +10,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashPassword } from '../areas/auth/passwords.ts';
-import { projectPath } from '../projectPaths.ts';
+import { BUILT_FILES } from '../config.ts';
 
-export const DEMO_HASHES_FILE = process.env.DEMO_HASHES_FILE || projectPath('dist', 'demo-password-hashes.json');
+export const DEMO_HASHES_FILE = BUILT_FILES.demoHashesFile;
 
 interface DemoHashes {
   /** SHA-256 of the password the hashes are of (hex): a changed DEMO_PASSWORD makes the file unusable. */

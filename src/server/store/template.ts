@@ -19,11 +19,11 @@ import { cp, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { projectPath } from '../projectPaths.ts';
+import { BUILT_FILES } from '../config.ts';
 import { MIGRATIONS_DIR } from './migrate.ts';
 
 /** DB_TEMPLATE_DIR=off starts new databases by initdb (for comparison: bench/startup.bench.ts). */
-export const DEFAULT_TEMPLATE_DIR = process.env.DB_TEMPLATE_DIR || `${projectPath('dist', 'db-template')}/`;
+export const DEFAULT_TEMPLATE_DIR = BUILT_FILES.templateDir;
 
 export interface MigrationEntry {
   name: string;
