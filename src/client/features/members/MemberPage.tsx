@@ -63,7 +63,7 @@ export default function MemberPage({ username }: { username: string }) {
         }
       />
       <MemberFacts member={m} customRoles={customRoles} />
-      <MemberExpiry username={m.username} disabled={m.disabled === true} />
+      <MemberExpiry username={m.username} />
       {mayReadHistory(user) ? <HistorySection id={m.username} type="u" name={`the member ${m.username}`} heading /> : null}
       <ChangeRoleModal member={dialog === 'role' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} rolesNote={rolesNote} />
       <ChangeUserTypeModal member={dialog === 'userType' ? m : null} onClose={() => setDialog(null)} customRoles={customRoles} />

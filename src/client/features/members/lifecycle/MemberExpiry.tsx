@@ -13,7 +13,7 @@ import { useCurrentUser } from '../../../lib/session.ts';
 import { ExpiryDialog } from './ExpiryDialog.tsx';
 import { expiryPermission, viewLifecyclePermission } from './permissions.ts';
 
-export function MemberExpiry({ username, disabled }: { username: string; disabled: boolean }) {
+export function MemberExpiry({ username }: { username: string }) {
   const user = useCurrentUser();
   const caps = usePortalCapabilities();
   const mayView = viewLifecyclePermission(user).allowed;
@@ -35,7 +35,7 @@ export function MemberExpiry({ username, disabled }: { username: string; disable
           ) : (
             <Group gap="xs">
               <Text size="sm" data-testid="member-expiration">
-                {current ? `Disabled on ${formatDate(current.expiration)}` : disabled ? 'Disabled' : 'No expiration'}
+                {current ? `Disabled on ${formatDate(current.expiration)}` : 'No expiration'}
               </Text>
               {current?.warned ? (
                 <Badge size="sm" color="orange" variant="light">
