@@ -6,17 +6,17 @@
  * organizations by name — one that is out again from its row — and shows an invitation again from
  * its row. Above the list, the guest's side: the invitations it has to answer.
  */
-import { Accordion, Badge, Button, Group, Pagination, Paper, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Badge, Button, Group, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
-import { formatDate, formatDateTime, plural } from '../../lib/format.ts';
+import { formatDate, plural } from '../../lib/format.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
-import { collaborationsQuery, eventsQuery, hostInvitationsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
+import { collaborationsQuery, hostInvitationsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
 import { GuestInvitations } from './GuestInvitations.tsx';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 import { ShowInvitationModal } from './ShowInvitationModal.tsx';
@@ -25,7 +25,8 @@ import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
 import { NewCollaborationModal } from './NewCollaborationModal.tsx';
 import { collaborationAction } from './permissions.ts';
 import { RemoveParticipantModal } from './RemoveParticipantModal.tsx';
-import { accessLabel } from './StoppingWorkspaces.tsx';
+import { CollaborationHistory } from './CollaborationHistory.tsx';
+import { WorkspaceList } from './WorkspaceList.tsx';
 
 export default function CollaborationsPage() {
   const user = useCurrentUser();
@@ -124,8 +125,6 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
   const participants = useQuery(participantsQuery(orgId, c.id));
   const workspaces = useQuery(workspacesQuery(orgId, c.id));
   const caps = usePortalCapabilities();
-  // The history is a local-only operation: not asked of a portal that does not offer it.
-  const events = useQuery({ ...eventsQuery(orgId, c.id), enabled: caps.localExtras });
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [inviting, setInviting] = useState<InviteTarget | 'new' | null>(null);
@@ -189,62 +188,9 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
         ) : null}
       </Stack>
 
-      <Stack gap="xs">
-        <Title order={3} fz="md">
-          Workspaces
-        </Title>
-        {workspaces.isError ? <ErrorState error={workspaces.error} onRetry={() => workspaces.refetch()} /> : null}
-        {workspaces.data && !workspaces.data.workspaces.length ? (
-          <Text size="sm" c="dimmed">
-            No workspaces yet.
-          </Text>
-        ) : null}
-        {workspaces.data?.workspaces.map((w) => (
-          <Paper key={w.id} withBorder radius="md" p="sm">
-            <Group justify="space-between" wrap="wrap">
-              <Stack gap={0}>
-                <Text size="sm" fw={600}>
-                  {w.name}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {w.description || 'No description'} · items up to {w.config.maxItemSizeInMB} MB{w.groupName ? ` · your group: ${w.groupName}` : ''}
-                </Text>
-              </Stack>
-              <Group gap={6} aria-label={`Participants of workspace ${w.name}`}>
-                {(w.participants ?? []).map((p) => (
-                  <Badge key={p.portalId} size="sm" variant={p.exchanging ? 'light' : 'outline'} color={p.exchanging ? 'teal' : 'gray'} tt="none">
-                    {p.portalName}: {p.exchanging ? accessLabel(p.access) : 'stopped'}
-                  </Badge>
-                ))}
-              </Group>
-            </Group>
-          </Paper>
-        ))}
-      </Stack>
+      <WorkspaceList workspaces={workspaces} />
 
-      {caps.known && !caps.localExtras ? (
-        <Stack gap={4}>
-          <Title order={3} fz="md">
-            History
-          </Title>
-          <Text size="xs" c="dimmed">
-            {caps.unavailable('a collaboration history')}
-          </Text>
-        </Stack>
-      ) : null}
-      {events.data?.events.length ? (
-        <Stack gap={4}>
-          <Title order={3} fz="md">
-            History
-          </Title>
-          {events.data.events.map((e, i) => (
-            <Text key={i} size="xs" c="dimmed">
-              {formatDateTime(e.created)} — {describeEvent(e.operation, e.properties)}
-              {e.username ? ` (by ${e.username})` : ''}
-            </Text>
-          ))}
-        </Stack>
-      ) : null}
+      <CollaborationHistory orgId={orgId} collaborationId={c.id} />
 
       <RemoveParticipantModal orgId={orgId} collaborationId={c.id} participant={removing} onClose={() => setRemoving(null)} />
       <LeaveCollaborationModal orgId={orgId} collaboration={c} me={me} opened={leaving} onClose={() => setLeaving(false)} />
@@ -261,25 +207,4 @@ function CollaborationDetails({ orgId, c }: { orgId: string; c: CollaborationRec
       {isHost ? <ShowInvitationModal orgId={orgId} collaboration={c} shown={showing} onClose={() => setShowing(null)} /> : null}
     </Stack>
   );
-}
-
-function describeEvent(operation: string, p: Record<string, unknown>): string {
-  switch (operation) {
-    case 'create':
-      return 'Collaboration created';
-    case 'addWorkspace':
-      return `Workspace “${String(p.name ?? '')}” added`;
-    case 'inviteParticipant':
-      return p.participantName ? `${String(p.participantName)} was invited` : 'A portal was invited';
-    case 'acceptInvitation':
-      return p.participantName ? `${String(p.participantName)} accepted the invitation` : 'An invitation was accepted';
-    case 'declineInvitation':
-      return p.participantName ? `${String(p.participantName)} declined the invitation` : 'An invitation was declined';
-    case 'removeParticipant':
-      return `${String(p.participantName ?? 'A participant')} was removed`;
-    case 'removeParticipation':
-      return `${String(p.participantName ?? 'A participant')} left`;
-    default:
-      return operation;
-  }
 }
