@@ -132,9 +132,6 @@ const resourceItem = async () => {
   await asAdmin(`content/users/admin/items/${id}/addResources`, { text: '{"a":1}', fileName: 'app.json', resourcesPrefix: 'config' });
   return id;
 };
-const member = async () => {
-  const username = `target.${uid()}`;
-  await insertMember(svc.db, username, svc.orgId);
 /** The administrator's item at `base` (in a folder when the path has one), deleted into the recycle bin when `recycled`. */
 const binItem = async (base: string, recycled: boolean) => {
   const folderId = base.includes(':folderId') ? await folder() : undefined;
@@ -143,6 +140,9 @@ const binItem = async (base: string, recycled: boolean) => {
   if (recycled) await asAdmin(`content/users/admin/items/${id}/delete`, {});
   return `${REST}/content/users/admin/${folderId ? `${folderId}/` : ''}items/${id}`;
 };
+const member = async () => {
+  const username = `target.${uid()}`;
+  await insertMember(svc.db, username, svc.orgId);
   return username;
 };
 const folder = async () => (await asAdmin('content/users/admin/createFolder', { title: `F${uid()}` })).folder.id as string;
@@ -278,19 +278,6 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     ]),
   ),
   'content/users/:username/items/:itemId/status': async () => ({ url: `${ITEM(await item())}/status` }),
-  'content/users/:username/createFolder': async () => ({ url: `${REST}/content/users/admin/createFolder`, params: { title: `F${uid()}` } }),
-  'content/users/:username/:folderId/delete': async () => {
-    const folderId = await folder();
-    return { url: `${REST}/content/users/admin/${folderId}/delete` };
-  },
-  'content/users/:username/addRelationship': async () => ({
-    url: `${REST}/content/users/admin/addRelationship`,
-    params: { originItemId: await item(), destinationItemId: await item('Feature Service', ''), relationshipType: 'Map2Service' },
-  }),
-  'content/users/:username/deleteRelationship': async () => {
-    const [origin, destination] = [await item(), await item('Feature Service', '')];
-    await asAdmin('content/users/admin/addRelationship', { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' });
-    return {
   // Recycle bin: the administrator's item deleted into the bin (canRecycle: a live one), at both item paths.
   ...Object.fromEntries(
     ['content/users/:username/items/:itemId', 'content/users/:username/:folderId/items/:itemId'].flatMap((base) => [
@@ -308,6 +295,19 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
       shown: (b) => !!b.items?.some((i: any) => i.id === id),
     };
   },
+  'content/users/:username/createFolder': async () => ({ url: `${REST}/content/users/admin/createFolder`, params: { title: `F${uid()}` } }),
+  'content/users/:username/:folderId/delete': async () => {
+    const folderId = await folder();
+    return { url: `${REST}/content/users/admin/${folderId}/delete` };
+  },
+  'content/users/:username/addRelationship': async () => ({
+    url: `${REST}/content/users/admin/addRelationship`,
+    params: { originItemId: await item(), destinationItemId: await item('Feature Service', ''), relationshipType: 'Map2Service' },
+  }),
+  'content/users/:username/deleteRelationship': async () => {
+    const [origin, destination] = [await item(), await item('Feature Service', '')];
+    await asAdmin('content/users/admin/addRelationship', { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' });
+    return {
       url: `${REST}/content/users/admin/deleteRelationship`,
       params: { originItemId: origin, destinationItemId: destination, relationshipType: 'Map2Service' },
     };
