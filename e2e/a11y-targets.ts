@@ -4,7 +4,7 @@
  * target left the page, goes to its address and waits until the thing to check is on screen.
  * A target that leaves no dialog or menu open is a page: the spec also lays it out at the reflow sizes.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Dialog, type Page } from '@playwright/test';
 import { DEMO_PASSWORD } from './support.ts';
 
 export interface A11yContext {
@@ -33,8 +33,15 @@ export interface A11yTarget {
 async function goTo(page: Page, path: string): Promise<void> {
   const here = new URL(page.url());
   const inApp = here.protocol.startsWith('http') && !here.pathname.startsWith('/sharing/') && here.pathname !== '/sign-in';
-  if (!inApp || `${here.pathname}${here.search}` === path) {
+  // A dialog left open by the target before may hold changes, and then the console rightly keeps the
+  // page (its dirty-form guard blocks in-app navigation): load the next page afresh, saying yes to
+  // the browser's "leave this page?" (beforeunload) if it asks.
+  const dialogOpen = inApp && (await page.getByRole('dialog').count()) > 0;
+  if (!inApp || dialogOpen || `${here.pathname}${here.search}` === path) {
+    const leave = (d: Dialog) => void d.accept();
+    if (dialogOpen) page.once('dialog', leave);
     await page.goto(path);
+    page.off('dialog', leave);
     return;
   }
   // The DOM, not the accessibility tree: an open dialog hides the page behind it from the latter.

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       demoData: true,
       outboundAllow: NO_OUTBOUND_ALLOW,
       localExtras: true,
+      logRequests: false,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
       memberExpiryWarningDays: 7,
@@ -59,6 +60,7 @@ describe('loadConfig', () => {
       DEMO_DATA: 'off',
       ALLOW_PRIVATE_OUTBOUND: 'yes',
       LOCAL_EXTRAS: 'off',
+      LOG_REQUESTS: 'on',
     });
     expect(config).toEqual({
       port: 8080,
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       demoData: false,
       outboundAllow: PRIVATE_OUTBOUND_ALLOW,
       localExtras: false,
+      logRequests: true,
       passwordLogN: 17,
       retention: RETENTION_DEFAULTS,
       memberExpiryWarningDays: 7,

@@ -69,7 +69,7 @@ export function LifecycleCard() {
             {active
               ? `${plural(active, 'inactivity policy', 'inactivity policies')} on; ${plural(warned, 'member')} warned and not signed in since.`
               : 'No inactivity policy is switched on.'}{' '}
-            <Anchor component={Link} to="/members/policies" size="sm">
+            <Anchor component={Link} to="/members/policies" size="sm" underline="always">
               Inactivity policies
             </Anchor>
           </Text>
