@@ -268,7 +268,7 @@ describe('a report task', () => {
   });
 });
 
-describe('deleting an item', () => {
+describe('deleting an item for good (permanentDelete: a plain delete keeps it in the recycle bin, files included)', () => {
   it('makes its files unreadable on every instance and removes them from the store', async () => {
     const pkg = zip([{ name: 'esriinfo/iteminfo.xml', data: Buffer.from('<ESRI_ItemInformation><title>Gone</title></ESRI_ItemInformation>') }]);
     const { id } = await createItem({
@@ -279,7 +279,7 @@ describe('deleting an item', () => {
     const keys = await storedKeys(id);
     expect(keys.length).toBe(2);
     for (const key of keys) await expect(svc.app.portal.blobs.open(key).then(buffer)).resolves.toBeInstanceOf(Buffer);
-    expect(await removeItem({ id, authentication: user1 })).toMatchObject({ success: true, itemId: id });
+    expect(await removeItem({ id, authentication: user1, params: { permanentDelete: true } })).toMatchObject({ success: true, itemId: id });
     for (let i = 0; i < EVERY_INSTANCE; i++) {
       const data = await get(`content/items/${id}/data?f=json&token=${token}`);
       expect((await data.json()).error).toMatchObject({ code: 400, messageCode: 'CONT_0001' });

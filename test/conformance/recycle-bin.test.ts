@@ -23,9 +23,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRetentionSweeps } from '../../src/server/jobs/retention.ts';
 import { RECYCLE_BIN_RETENTION_MS } from '../../src/shared/contract/recycleBin.ts';
 import { rejection, signInDemo } from '../support/rest-js.ts';
+import { scaleOutInstances } from '../support/scaleOut.ts';
 import { startService, type TestService } from '../support/service.ts';
 
 const clock = { t: Date.now() };
+const inProcess = !scaleOutInstances();
 let svc: TestService;
 let portal: string;
 let user1: ArcGISIdentityManager;
@@ -34,7 +36,8 @@ let admin: ArcGISIdentityManager;
 let partner: ArcGISIdentityManager;
 
 beforeAll(async () => {
-  svc = await startService({ clock: { now: () => clock.t } });
+  // The driven clock reaches an in-process service only; scaled out, the purge test is left out.
+  svc = await startService(inProcess ? { clock: { now: () => clock.t } } : {});
   portal = await svc.listen();
   [user1, publisher, admin, partner] = await signInDemo(portal, 'user1', 'publisher1', 'admin', 'partner_admin');
 });
@@ -132,7 +135,7 @@ describe('the recycle bin', () => {
     });
   });
 
-  it('purges an item 14 days after its delete, once, with its files', async () => {
+  it.skipIf(!inProcess)('purges an item 14 days after its delete, once, with its files', async () => {
     const old = (await csv('Old', 'd\n')).id;
     await removeItem({ id: old, owner: 'user1', authentication: user1 });
     const ctx = svc.app.portal;

@@ -223,7 +223,7 @@ describe('item resources', () => {
     ).toBe(404);
   });
 
-  it('deleteAll removes every resource, the item size drops back, and deleting the item removes their files', async () => {
+  it('deleteAll removes every resource, the item size drops back, and deleting the item for good removes their files', async () => {
     const keys = (await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_resources WHERE item_id = $1', [itemId])).map((r) => r.blob_key);
     expect(keys.length).toBeGreaterThan(0);
     await expect(removeItemResource({ id: itemId, owner: 'publisher1', deleteAll: true, authentication: publisher })).resolves.toMatchObject({ success: true });
@@ -233,7 +233,8 @@ describe('item resources', () => {
 
     await addItemResource({ id: itemId, owner: 'publisher1', content: 'bye', name: 'last.txt', authentication: publisher });
     const [{ blob_key }] = await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_resources WHERE item_id = $1', [itemId]);
-    await removeItem({ id: itemId, owner: 'publisher1', authentication: publisher });
+    // For good: a plain delete keeps the resources' files for the recycle bin.
+    await removeItem({ id: itemId, owner: 'publisher1', authentication: publisher, params: { permanentDelete: true } });
     await expect(svc.app.portal.blobs.open(blob_key)).rejects.toThrow();
   });
 });

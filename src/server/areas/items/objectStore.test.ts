@@ -122,7 +122,8 @@ describe.skipIf(!s3ServerAvailable)('item files in the object store', () => {
     expect(past.statusCode).toBe(416);
     expect(past.headers['content-range']).toBe(`bytes */${bytes.length}`);
 
-    expect((await svc.post(`content/users/user1/items/${res.id}/delete`, {}, token)).success).toBe(true);
+    // For good: a plain delete keeps the item's files for the recycle bin.
+    expect((await svc.post(`content/users/user1/items/${res.id}/delete`, { permanentDelete: 'true' }, token)).success).toBe(true);
     expect(await objects()).not.toContain(`portal/${row.data_blob.slice(0, 2)}/${row.data_blob}`);
   });
 

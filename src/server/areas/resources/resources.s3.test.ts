@@ -62,7 +62,8 @@ describe.skipIf(!s3ServerAvailable)('item resources in the object store', () => 
 
     expect(await svc.post(`content/users/user1/items/${id}/removeResources`, { resource: 'raw/blob.bin' }, token)).toEqual({ success: true });
     expect(await objects()).toBe(before + 2);
-    expect(await svc.post(`content/users/user1/items/${id}/delete`, {}, token)).toMatchObject({ success: true });
+    // For good: a plain delete keeps the resources' objects for the recycle bin.
+    expect(await svc.post(`content/users/user1/items/${id}/delete`, { permanentDelete: 'true' }, token)).toMatchObject({ success: true });
     // The item's data was text (no object): nothing of it stays in the bucket.
     expect(await objects()).toBe(before);
   });
