@@ -8,6 +8,7 @@
  */
 import type { Clock, PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
+import { PassLoop } from './passLoop.ts';
 import { expireDue, nextDue, runDuePolicies, warnDueExpirations, warningMsOf } from '../areas/memberLifecycle/due.ts';
 
 export interface LifecycleRunnerOptions {
@@ -18,11 +19,7 @@ export interface LifecycleRunnerOptions {
 export class MemberLifecycleRunner {
   private readonly clock: Clock;
   private readonly pollMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private stopped = false;
-  private busy = false;
-  private again = false;
-  private ticking: Promise<unknown> = Promise.resolve();
+  private readonly loop: PassLoop;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -31,6 +28,7 @@ export class MemberLifecycleRunner {
   ) {
     this.clock = opts.clock ?? ctx.clock;
     this.pollMs = opts.pollMs ?? 1000;
+    this.loop = new PassLoop(() => this.pass(), { waitMs: this.pollMs, onError: (err) => ctx.log.error({ err }, 'member lifecycle pass failed') });
   }
 
   /** One pass over everything due now: warnings first (a member warned and expired at once gets both, in order). */
@@ -46,31 +44,9 @@ export class MemberLifecycleRunner {
   }
 
   start(): this {
-    this.unsubscribe = onSignal('memberLifecycleChanged', () => this.tick());
-    this.timer = setTimeout(() => this.tick(), 0);
+    this.unsubscribe = onSignal('memberLifecycleChanged', () => this.loop.wake());
+    this.loop.start();
     return this;
-  }
-
-  private tick(): void {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.busy = true;
-    let wait = this.pollMs;
-    this.ticking = this.pass()
-      .then((w) => (wait = w))
-      .catch((err) => this.ctx.log.error({ err }, 'member lifecycle pass failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          setImmediate(() => this.tick());
-        } else this.timer = setTimeout(() => this.tick(), wait);
-      });
   }
 
   /** Answers how long to sleep: until the next due moment, at most pollMs. */
@@ -85,10 +61,8 @@ export class MemberLifecycleRunner {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
-    await this.ticking;
+    await this.loop.stop();
   }
 }
 

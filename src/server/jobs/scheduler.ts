@@ -30,6 +30,7 @@ import { normaliseRun, scheduleOf, tasksByIds, type RunRow, type TaskRow } from 
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSignal } from '../core/signals.ts';
+import { PassLoop } from './passLoop.ts';
 import { nextRun } from '../../shared/cron.ts';
 import { RunEndWriter } from './runEnds.ts';
 
@@ -78,10 +79,7 @@ export class TaskScheduler {
   private readonly queue: ClaimedRun[] = [];
   private readonly abort = new AbortController();
   private stopped = false;
-  private timer: NodeJS.Timeout | undefined;
-  private busy = false;
-  private again = false;
-  private ticking: Promise<unknown> = Promise.resolve();
+  private readonly loop: PassLoop;
   private unsubscribe: (() => void) | undefined;
   private lastPrune = 0;
   private readonly ends: RunEndWriter;
@@ -93,6 +91,10 @@ export class TaskScheduler {
     this.clock = opts.clock ?? ctx.clock;
     this.executors = { ...EXECUTORS, ...opts.executors };
     this.ends = new RunEndWriter(ctx.db, this.clock);
+    this.loop = new PassLoop(() => this.pass(), {
+      waitMs: opts.pollMs ?? SCHEDULER_LIMITS.pollMs,
+      onError: (err) => ctx.log.error({ err }, 'task scheduler pass failed'),
+    });
   }
 
   private get maxInFlight() {
@@ -304,31 +306,9 @@ export class TaskScheduler {
 
   /** Background loop: wakes at the next due time (at most pollMs away) or when this process changes a task. */
   start(): this {
-    this.unsubscribe = onSignal('taskSchedulesChanged', () => this.tick());
-    this.timer = setTimeout(() => this.tick(), 0);
+    this.unsubscribe = onSignal('taskSchedulesChanged', () => this.loop.wake());
+    this.loop.start();
     return this;
-  }
-
-  private tick(): void {
-    if (this.stopped) return;
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    clearTimeout(this.timer);
-    this.busy = true;
-    let wait = this.opts.pollMs ?? SCHEDULER_LIMITS.pollMs;
-    this.ticking = this.pass()
-      .then((w) => (wait = w))
-      .catch((err) => this.ctx.log.error({ err }, 'task scheduler pass failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          setImmediate(() => this.tick());
-        } else this.timer = setTimeout(() => this.tick(), wait);
-      });
   }
 
   /** Answers how long to sleep before the next pass. */
@@ -345,14 +325,14 @@ export class TaskScheduler {
     // One batch of due tasks per pass, then runs start: in a burst (1,000 tasks due at once) the
     // first runs start after 200 tasks are materialised, not after all of them; the next pass
     // follows at once and materialises the next batch.
-    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === SCHEDULER_LIMITS.claimBatch) this.again = true;
+    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === SCHEDULER_LIMITS.claimBatch) this.loop.passAgain();
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
       // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
       const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
       const batch = await this.claim(room);
       this.queue.push(...batch);
       this.drain();
-      if (room > 0 && batch.length === room) this.again = true; // there may be more
+      if (room > 0 && batch.length === room) this.loop.passAgain(); // there may be more
     }
     if (Date.now() - this.lastPrune > SCHEDULER_LIMITS.pruneEveryMs) {
       this.lastPrune = Date.now();
@@ -373,7 +353,7 @@ export class TaskScheduler {
       .finally(() => {
         this.running.delete(p);
         this.drain();
-        if (this.queue.length <= this.maxInFlight / 2) this.tick();
+        if (this.queue.length <= this.maxInFlight / 2) this.loop.wake();
       });
     this.running.add(p);
   }
@@ -381,9 +361,9 @@ export class TaskScheduler {
   async stop(): Promise<void> {
     this.stopped = true;
     this.unsubscribe?.();
-    clearTimeout(this.timer);
+    const passEnded = this.loop.stop();
     this.abort.abort();
-    await this.ticking;
+    await passEnded;
     // Claimed but never started: handed back at once (not counted as an attempt) rather than left
     // to their lease.
     const queued = this.queue.splice(0);
