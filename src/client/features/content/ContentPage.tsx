@@ -26,6 +26,7 @@ import { groupChoicesQuery } from '../../api/queries/groups.ts';
 import { foldersQuery } from '../../api/queries/items.ts';
 import { itemsQuery } from './queries.ts';
 import { COMMON_ITEM_TYPES, contentListToParams, parseContentList, type ContentListState } from './schemas.ts';
+import { useRowSelection } from '../../components/useRowSelection.ts';
 
 const STATUS_FILTERS = [
   { value: '', label: 'Any status' },
@@ -49,7 +50,7 @@ export default function ContentPage() {
   const folders = useQuery({ ...foldersQuery(user.username), enabled: effective.scope === 'mine' });
   const groups = useQuery(groupChoicesQuery(user.username));
   const [adding, setAdding] = useState(false);
-  const [selected, setSelected] = useState<Map<string, Item>>(new Map());
+  const { selected, setSelected, selection } = useRowSelection<Item>((item) => `Select ${item.title || item.id}`);
   const selectAllRef = useRef<HTMLInputElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
 
@@ -250,19 +251,7 @@ export default function ContentPage() {
         onPageChange={(start) => update({ start })}
         onPageSizeChange={(num) => update({ num, start: 1 })}
         selectAllRef={selectAllRef}
-        selection={{
-          selected: new Set(selected.keys()),
-          rowLabel: (item) => `Select ${item.title || item.id}`,
-          onChange: (rows, on) =>
-            setSelected((prev) => {
-              const next = new Map(prev);
-              for (const r of rows) {
-                if (on) next.set(r.id, r);
-                else next.delete(r.id);
-              }
-              return next;
-            }),
-        }}
+        selection={selection}
         empty={
           filtered ? (
             <EmptyPanel title="No items match" description="Try other words, or clear the filters." icon={<IconSearch size={28} />} />

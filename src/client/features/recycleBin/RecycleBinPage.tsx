@@ -15,6 +15,7 @@ import { formatBytes, formatDateTime } from '../../lib/format.ts';
 import { useDeletePermanently, useRestoreItem } from './mutations.ts';
 import { PermanentDeleteDialog } from './PermanentDeleteDialog.tsx';
 import { daysLeft, recycleBinQuery } from './queries.ts';
+import { useRowSelection } from '../../components/useRowSelection.ts';
 
 const COLUMNS: DataTableColumn<RecycledItem>[] = [
   { id: 'title', header: 'Title', stackFirst: true, render: (i) => <Text fw={500}>{i.title || i.id}</Text> },
@@ -58,7 +59,7 @@ export default function RecycleBinPage() {
 function RecycledList() {
   const [start, setStart] = useState(1);
   const [num, setNum] = useState(25);
-  const [selected, setSelected] = useState<Map<string, RecycledItem>>(new Map());
+  const { selected, setSelected, selection } = useRowSelection<RecycledItem>((i) => `Select ${i.title || i.id}`);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
   const page = useQuery(recycleBinQuery(start, num));
@@ -118,19 +119,7 @@ function RecycledList() {
           setStart(1);
         }}
         empty={<EmptyPanel title="The recycle bin is empty" description="Items deleted from Content appear here for 14 days." />}
-        selection={{
-          selected: new Set(selected.keys()),
-          rowLabel: (i) => `Select ${i.title || i.id}`,
-          onChange: (rows, on) =>
-            setSelected((prev) => {
-              const next = new Map(prev);
-              for (const r of rows) {
-                if (on) next.set(r.id, r);
-                else next.delete(r.id);
-              }
-              return next;
-            }),
-        }}
+        selection={selection}
       />
       <PermanentDeleteDialog
         items={confirming ? chosen : []}

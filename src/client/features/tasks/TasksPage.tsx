@@ -31,6 +31,7 @@ import { seesOrganizationTasks } from './permissions.ts';
 import { runsQuery, tasksQuery } from '../../api/queries/tasks.ts';
 import { TaskFormModal } from './TaskFormModal.tsx';
 import { useItemTitles } from './itemTitles.ts';
+import { useRowSelection } from '../../components/useRowSelection.ts';
 
 const STATE_COLORS: Record<TaskState, string> = { active: 'green', paused: 'gray', completed: 'blue', failed: 'red' };
 const RUN_COLORS: Record<RunStatus, string> = { scheduled: 'gray', executing: 'blue', succeeded: 'green', failed: 'red', skipped: 'yellow' };
@@ -81,7 +82,7 @@ export default function TasksPage() {
   const [start, setStart] = useState(1);
   const [num, setNum] = useState(25);
   const [sort, setSort] = useState<DataTableSort>({ field: 'created', order: 'desc' });
-  const [selected, setSelected] = useState<Map<string, TaskRecord>>(new Map());
+  const { selected, setSelected, selection } = useRowSelection<TaskRecord>((t) => `Select ${t.title || t.id}`);
   const [editing, setEditing] = useState<TaskRecord | 'new' | null>(null);
   const [history, setHistory] = useState<TaskRecord | null>(null);
   const [changes, setChanges] = useState<HistoryTarget | null>(null);
@@ -342,19 +343,7 @@ export default function TasksPage() {
         onRetry={() => list.refetch()}
         minWidth={960}
         empty={<EmptyPanel title="No scheduled tasks" description="Create one to run a report or other work on a schedule." />}
-        selection={{
-          selected: new Set(selected.keys()),
-          rowLabel: (t) => `Select ${t.title || t.id}`,
-          onChange: (changed, on) =>
-            setSelected((prev) => {
-              const next = new Map(prev);
-              for (const t of changed) {
-                if (on) next.set(t.id, t);
-                else next.delete(t.id);
-              }
-              return next;
-            }),
-        }}
+        selection={selection}
       />
       <TaskFormModal
         opened={editing !== null}
