@@ -302,21 +302,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
     if (refusal) throw new ApiError(400, refusal, [refusal]);
     if (!permanent && recyclable(row)) {
       await recycleItem(q, row, caller, now);
-      await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
-      await recordEvent(q, {
-        orgId: row.org_id,
-        source: 'item',
-        operation: 'delete',
-        subjectId: row.id,
-        actor: actorOf(caller),
-        properties: { title: [row.title], type: row.type },
-        when: now,
-        history: {
-          owner: row.owner_username,
-          title: row.title,
-          data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id }, recycled: true },
-        },
-      });
+      await itemDeleted(q, row, caller, now, { recycled: true });
       return [];
     }
     const keys = await q.query<{ key: string }>(
@@ -328,26 +314,33 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       [row.id],
     );
     await q.query('DELETE FROM items WHERE id = $1', [row.id]);
-    // Its scheduled tasks have nothing left to run on: stop them, saying why (they stay listed).
-    await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
-    await recordEvent(q, {
-      orgId: row.org_id,
-      source: 'item',
-      operation: 'delete',
-      subjectId: row.id,
-      actor: actorOf(caller),
-      properties: { title: [row.title], type: row.type },
-      when: now,
-      history: {
-        owner: row.owner_username,
-        title: row.title,
-        data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id } },
-      },
-    });
+    await itemDeleted(q, row, caller, now, {});
     return keys.map((k) => k.key);
   });
   await removeBlobsQuietly(ctx.blobs, blobs, ctx.log);
   return { success: true as const, itemId };
+}
+
+/**
+ * What follows an item's delete, into the recycle bin or for good: its scheduled tasks have nothing
+ * left to run on, so they stop, saying why (they stay listed); the delete event and history entry.
+ */
+async function itemDeleted(q: Queryable, row: ItemRow, caller: Caller, now: number, mark: { recycled?: true }) {
+  await deactivateItemTasks(q, row.org_id, row.id, { reason: 'The item was deleted; its tasks were deactivated.', now });
+  await recordEvent(q, {
+    orgId: row.org_id,
+    source: 'item',
+    operation: 'delete',
+    subjectId: row.id,
+    actor: actorOf(caller),
+    properties: { title: [row.title], type: row.type },
+    when: now,
+    history: {
+      owner: row.owner_username,
+      title: row.title,
+      data: { before: { title: row.title, type: row.type, owner: row.owner_username, ownerFolder: row.folder_id }, ...mark },
+    },
+  });
 }
 
 export async function setItemProtected(ctx: PortalContext, caller: Caller, username: string, itemId: string, value: boolean) {
