@@ -62,6 +62,12 @@ async function page1(page: Page, path: string, heading: string | RegExp): Promis
   await expect(page.getByText(/^Loading/)).toHaveCount(0, { timeout: 10_000 });
 }
 
+/** Opens the demo collaboration by name: another spec may have added one that sorts first. */
+async function openDemoCollaboration(page: Page): Promise<void> {
+  const demo = page.getByRole('main').getByRole('button', { name: /^Demo and Partner field data/ });
+  if ((await demo.getAttribute('aria-expanded')) !== 'true') await demo.click();
+}
+
 async function dialog(page: Page, name: string | RegExp): Promise<void> {
   await expect(page.getByRole('dialog', { name })).toBeVisible({ timeout: 10_000 });
   await page.waitForTimeout(250); // the last frame of the opening transition
@@ -475,9 +481,8 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/collaborations', 'Collaborations');
-      const remove = page.getByRole('button', { name: /^Remove / }).first();
-      if (!(await remove.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
-      await remove.click();
+      await openDemoCollaboration(page);
+      await page.getByRole('button', { name: /^Remove / }).first().click();
       await dialog(page, /^Remove .*\?$/);
     },
   },
@@ -496,9 +501,8 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/collaborations', 'Collaborations');
-      const invite = page.getByRole('button', { name: 'Invite participant' }).first();
-      if (!(await invite.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
-      await invite.click();
+      await openDemoCollaboration(page);
+      await page.getByRole('button', { name: 'Invite participant' }).first().click();
       await dialog(page, /^Invite a participant to /);
     },
   },
@@ -508,9 +512,9 @@ export const A11Y_TARGETS: A11yTarget[] = [
     as: 'admin',
     open: async (page) => {
       await page1(page, '/collaborations', 'Collaborations');
-      const show = page.getByRole('button', { name: /^Show invitation of / }).first();
-      if (!(await show.isVisible())) await page.getByRole('main').getByRole('button', { expanded: false }).first().click();
-      await show.click();
+      await openDemoCollaboration(page);
+      // The button appears once the collaboration's invitations have loaded; click waits for it.
+      await page.getByRole('button', { name: /^Show invitation of / }).first().click();
       await dialog(page, /^Invitation of /);
       await expect(page.getByTestId('invitation-details')).toBeVisible();
     },
