@@ -6,7 +6,20 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addGroupUsers, addItem, createFolder, createGroup, deleteItem, getItem, moveItem, reassignItems, shareItem } from '../../api/index.ts';
+import {
+  addGroupUsers,
+  addItem,
+  createFolder,
+  createGroup,
+  createRole,
+  deleteItem,
+  getItem,
+  moveItem,
+  reassignItems,
+  setRolePrivileges,
+  shareItem,
+  updateUserRole,
+} from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -113,5 +126,23 @@ describe('Undo on the Activity page', () => {
     expect(within(row).queryByRole('checkbox')).toBeNull();
     expect(within(row).getByText("No undo: the object is gone (admin deleted the item 'Undo gone 1').")).toBeInTheDocument();
     await expect(getItem(ids[0])).rejects.toThrow();
+  }, 60_000);
+
+  it('names the role a member gets back by its name, never by its id', async () => {
+    await signInAs(svc, 'admin');
+    const roleId = (await createRole(svc.orgId, { name: 'Undo field crew' })).id;
+    await setRolePrivileges(svc.orgId, roleId, ['portal:user:viewOrgUsers']);
+    await updateUserRole(svc.orgId, { username: 'publisher1', role: roleId });
+    await updateUserRole(svc.orgId, { username: 'publisher1', role: 'org_publisher' });
+    const { user } = renderApp('/activity');
+    const table = await screen.findByRole('table', { name: 'Organization activity' });
+    await user.click(
+      await within(table).findByRole('checkbox', { name: /^Select to undo: admin changed the role of publisher1 from the role 'Undo field crew'/ }),
+    );
+    await user.click(screen.getByRole('button', { name: 'Undo selected (1)' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Undo 1 change' });
+    const plan = await within(dialog).findByRole('table', { name: 'Changes to undo' });
+    expect(within(plan).getByText("Give publisher1 the previous role ('Undo field crew') back.")).toBeInTheDocument();
+    expect(dialog.textContent).not.toContain(roleId);
   }, 60_000);
 });

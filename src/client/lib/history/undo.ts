@@ -9,7 +9,7 @@
  */
 import type { HistoryEvent } from '../../../shared/contract/history.ts';
 import type { ReplacedReference } from '../../../shared/references/replaced.ts';
-import { describeEvent, eventKey, operationOf, replacedReferencesOf, swapWords, type Names } from './describe.ts';
+import { describeEvent, eventKey, operationOf, replacedReferencesOf, roleName, swapWords, type Names } from './describe.ts';
 import { ITEM_ACCESS_LABELS, isItemAccessLevel } from '../itemAccess.ts';
 
 type Fields = Record<string, unknown>;
@@ -146,7 +146,7 @@ export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
     case 'updateUserRole': {
       const role = str(before.roleId) ?? str(before.role);
       if (!role) return no(e, 'The event does not record the previous role.');
-      return yes(e, [{ kind: 'userRole', username: e.id, role }], `Give ${e.id} the previous role (${role}) back.`);
+      return yes(e, [{ kind: 'userRole', username: e.id, role }], `Give ${e.id} the previous role ('${roleName(role, names)}') back.`);
     }
     case 'disableUser':
     case 'enableUser': {
