@@ -19,7 +19,6 @@ import {
   SimpleGrid,
   Stack,
   Tabs,
-  TagsInput,
   Text,
   Textarea,
   TextInput,
@@ -42,6 +41,7 @@ import { DialogFooter, DialogStickyTop } from '../../components/DialogFooter.tsx
 import { IconAlert, IconUpload } from '../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
+import { TagField } from '../../components/TagField.tsx';
 import { formatBytes, withArticle } from '../../lib/format.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -327,13 +327,13 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
                     control={form.control}
                     name="referrers"
                     render={({ field }) => (
-                      <TagsInput
+                      <TagField
                         mt="sm"
                         label="Allowed referrers"
                         description="Sites that may use the proxy, e.g. https://*.example.com. None: any."
                         value={field.value}
                         onChange={field.onChange}
-                        splitChars={[',', ' ']}
+                        alsoSplitOn={[' ']}
                         error={err('referrers')}
                       />
                     )}
@@ -404,13 +404,11 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
           control={form.control}
           name="tags"
           render={({ field }) => (
-            <TagsInput
+            <TagField
               label="Tags"
               description="Press Enter or type a comma after each tag."
               value={field.value}
               onChange={field.onChange}
-              splitChars={[',']}
-              acceptValueOnBlur
               error={err('tags')}
             />
           )}

@@ -1,6 +1,6 @@
 /** Edit an item's details; only the fields that changed are sent. Server problems land beside their field. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Modal, SimpleGrid, Stack, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -11,6 +11,7 @@ import type { Item } from '../../api/index.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { TagField } from '../../components/TagField.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { useUpdateItem } from './mutations.ts';
@@ -84,9 +85,7 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
         <Controller
           control={form.control}
           name="tags"
-          render={({ field }) => (
-            <TagsInput label="Tags" value={field.value} onChange={field.onChange} splitChars={[',']} readOnly={readOnly} error={err('tags')} />
-          )}
+          render={({ field }) => <TagField label="Tags" value={field.value} onChange={field.onChange} readOnly={readOnly} error={err('tags')} />}
         />
         <TextInput label="URL" readOnly={readOnly} error={err('url')} {...form.register('url')} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>

@@ -4,9 +4,9 @@
  * overridable, "Open item" after adding, the type icon, URL items not reading "no data", and the
  * relationship form's feedback (a toast, "Already related", item ids checked as they are typed).
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, configureApi, getRelatedItems, shareItem } from '../../api/index.ts';
+import { addItem, configureApi, getItem, getRelatedItems, shareItem } from '../../api/index.ts';
 import { iconForItemType } from '../../components/ItemTypeIcon.tsx';
 import { IconAppWindow, IconFiles, IconLayers, IconMap, IconTiles } from '../../components/icons.tsx';
 import { renderApp, signInAs } from '../../test/render.tsx';
@@ -121,6 +121,23 @@ describe('add item from a URL', () => {
     expect(iconForItemType('Geoprocessing Service')).toBe(IconTiles);
     expect(iconForItemType('Web Mapping Application')).toBe(IconAppWindow);
     expect(iconForItemType('Insights Workbook')).toBe(IconFiles);
+  });
+});
+
+describe('tags', () => {
+  it('never keeps a separator in a tag: "datastore," left by a phone keyboard or a paste becomes "datastore"', async () => {
+    const added = await addAs('user1', { title: 'Tag me', type: 'Web Map', text: '{}', tags: 'roads' });
+    const { user } = renderApp(`/content/items/${added.id}`);
+    const tags = (await screen.findAllByLabelText('Tags')).find((el) => el.tagName === 'INPUT' && el.getAttribute('type') !== 'hidden')!;
+    // A phone keyboard's comma sends no "," key: the text arrives as a change, then Enter or leaving the field adds it.
+    await user.click(tags);
+    fireEvent.change(tags, { target: { value: 'datastore, ' } });
+    fireEvent.keyDown(tags, { key: 'Enter' });
+    fireEvent.change(tags, { target: { value: 'parcels ,Roads,' } });
+    // Text still in the field is added on leaving it, split the same way.
+    fireEvent.blur(tags);
+    await user.click(screen.getByRole('button', { name: 'Save details' }));
+    await waitFor(async () => expect((await getItem(added.id)).tags).toEqual(['roads', 'datastore', 'parcels']));
   });
 });
 
