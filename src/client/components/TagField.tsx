@@ -15,7 +15,7 @@ export interface TagFieldProps extends Omit<TagsInputProps, 'value' | 'onChange'
 }
 
 /** Tags as they should be stored: each separator splits, whitespace trimmed, no empties, no repeats. */
-export function normalizeTags(tags: readonly string[], separators: readonly string[] = [',']): string[] {
+function normalizeTags(tags: readonly string[], separators: readonly string[] = [',']): string[] {
   const pattern = new RegExp(`[${separators.map((c) => c.replace(/[\\\]^-]/g, '\\$&')).join('')}]`);
   const out: string[] = [];
   for (const raw of tags)
