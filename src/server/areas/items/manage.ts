@@ -294,12 +294,14 @@ export function deleteRefusal(row: Pick<ItemRow, 'protected' | 'content_status'>
 export async function deleteItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, permanent = false) {
   const now = ctx.clock.now();
   if (permanent && (await isRecycled(ctx.db, itemId))) return deleteRecycled(ctx, caller, username, itemId);
+  let codeItems: string[] = [];
   const blobs = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
     assertMayChange(row, caller, ITEM_OPERATIONS.deleteItem);
     const refusal = deleteRefusal(row);
     if (refusal) throw new ApiError(400, refusal, [refusal]);
+    codeItems = await codeAttachmentsOf(q, row);
     if (!permanent && recyclable(row)) {
       await recycleItem(q, row, caller, now);
       await itemDeleted(q, row, caller, now, { recycled: true });
@@ -318,7 +320,25 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
     return keys.map((k) => k.key);
   });
   await removeBlobsQuietly(ctx.blobs, blobs, ctx.log);
+  for (const codeId of codeItems) {
+    // The app is gone either way; a code attachment that cannot go (delete protection) stays, said in the log.
+    await deleteItem(ctx, caller, username, codeId, permanent).catch((err: unknown) => ctx.log.warn({ err, itemId: codeId }, 'code attachment kept'));
+  }
   return { success: true as const, itemId };
+}
+
+/**
+ * The code attachments an app carries (WMA2Code, MobileApp2Code): ArcGIS treats an app and its code
+ * attachment as one item when deleted (relationship types page), so they go with the app — solution.js
+ * makes one for each Web AppBuilder app it deploys and deleteSolution counts on it. Only the owner's own.
+ */
+async function codeAttachmentsOf(q: Queryable, row: ItemRow): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT d.id FROM relationships r JOIN items d ON d.id = r.destination_id
+      WHERE r.origin_id = $1 AND r.type IN ('WMA2Code', 'MobileApp2Code') AND d.owner_id = $2 AND d.type = 'Code Attachment'`,
+    [row.id, row.owner_id],
+  );
+  return rows.map((r) => r.id);
 }
 
 /**
