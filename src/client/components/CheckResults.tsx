@@ -1,13 +1,19 @@
-/** The pre-check's answer: counts, then one row per item — transferable, or blocked with every reason and its fix. */
+/**
+ * The pre-check's answer: counts, the reasons several items share (said once, with their count),
+ * then one row per item — transferable, or blocked with its own reasons and their fixes.
+ */
 import { Anchor, Badge, Group, List, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { fixFor, type CheckOutcome } from '../lib/transfer.ts';
+import { SharedCheckReasons, sharedReasons } from './SharedCheckReasons.tsx';
 
 const ORDER = { blocked: 0, error: 1, ok: 2 } as const;
 
 export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOutcome[]; titleOf: (id: string) => string; target: string }) {
   const count = (s: CheckOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   const rows = [...outcomes].sort((a, b) => ORDER[a.status] - ORDER[b.status]);
+  const shared = sharedReasons(outcomes);
+  const sharedCount = new Map(shared.map((g) => [g.reason.message, g.itemIds.length]));
   return (
     <Stack gap="xs">
       <Group gap="xs" role="status">
@@ -23,6 +29,7 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
           </Badge>
         ) : null}
       </Group>
+      <SharedCheckReasons groups={shared} titleOf={titleOf} target={target} />
       <ScrollArea.Autosize mah={460} type="auto">
         <Table aria-label="Pre-check results" striped stickyHeader verticalSpacing={6}>
           <Table.Thead>
@@ -65,7 +72,11 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
                         ? o.blocked.reasons
                         : [{ code: 'itemNotFound' as const, message: o.blocked.reason ?? 'Refused by the portal; the portal gave no reason.' }]
                       ).map((r, i) => (
-                        <List.Item key={i}>{r.message}</List.Item>
+                        <List.Item key={i}>
+                          {sharedCount.has(r.message)
+                            ? `Shared with ${sharedCount.get(r.message)! - 1} other item${sharedCount.get(r.message) === 2 ? '' : 's'}: see above`
+                            : r.message}
+                        </List.Item>
                       ))}
                     </List>
                   ) : o.status === 'error' ? (
@@ -80,6 +91,7 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
                   {o.status === 'blocked' && o.blocked.reasons?.length ? (
                     <List size="sm" spacing={2}>
                       {o.blocked.reasons.map((r, i) => {
+                        if (sharedCount.has(r.message)) return <List.Item key={i}>As above</List.Item>;
                         const fix = fixFor(r, target);
                         return (
                           <List.Item key={i}>

@@ -112,6 +112,7 @@ export function TransferWizard({ from, preset }: { from: string; preset: string[
           extra={extra}
           selected={selected}
           onChange={(next) => setPicked(next)}
+          chosenFirst={preset}
           total={owned.data?.total ?? items.length}
           totalEstimated={owned.data?.totalEstimated}
           from={from}

@@ -91,6 +91,53 @@ describe('transfer wizard', () => {
     await waitFor(async () => expect((await getItem(okId)).owner).toBe('publisher1'));
   }, 30_000);
 
+  it('lists the chosen items first, finds items by a search and shows the selection alone; a reason shared by items is said once with their count', async () => {
+    await signInAs(svc, 'user1');
+    const ids: Record<string, string> = {};
+    for (const t of ['Scatter 1 chosen', 'Scatter 2 other', 'Scatter 3 chosen', 'Scatter 4 other', 'Scatter 5 chosen']) ids[t] = await addItemAs(t);
+    const chosen = ['Scatter 1 chosen', 'Scatter 3 chosen', 'Scatter 5 chosen'];
+    await signInAs(svc, 'admin');
+    const group = (await createGroup({ title: 'Scatter crews', access: 'org' })).group.id;
+    await addGroupUsers(group, { users: ['user1'] });
+    await signInAs(svc, 'user1');
+    for (const t of chosen) await shareItem('user1', ids[t], { groups: [group] });
+    await signInAs(svc, 'admin');
+
+    const { user } = renderApp(`/members/transfer?from=user1&items=${chosen.map((t) => ids[t]).join(',')}`);
+    const list = await screen.findByRole('table', { name: 'Items of user1' });
+    const titles = () =>
+      within(list)
+        .getAllByRole('row')
+        .slice(1)
+        .map((r) => within(r).queryByRole('link')?.textContent);
+    // The chosen ones together at the top, not scattered through the alphabetical list.
+    expect(titles().slice(0, 3)).toEqual(chosen);
+    expect(titles()).toContain('Scatter 2 other');
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search the items of user1' }), 'scatter 4');
+    await waitFor(() => expect(titles()).toEqual(['Scatter 4 other']));
+    await user.clear(screen.getByRole('searchbox', { name: 'Search the items of user1' }));
+    await user.click(screen.getByRole('switch', { name: 'Show selected only' }));
+    expect(titles()).toEqual(chosen);
+    expect(screen.getByTestId('transfer-selection')).toHaveTextContent(/^3 of/);
+    await user.click(screen.getByRole('switch', { name: 'Show selected only' }));
+    expect(titles()).toContain('Scatter 2 other');
+
+    await user.click(screen.getByRole('button', { name: 'Next: new owner' }));
+    await user.click(screen.getByRole('combobox', { name: 'New owner' }));
+    await user.click(await screen.findByRole('option', { name: /publisher1/ }));
+    await user.click(screen.getByRole('button', { name: 'Check 3 items' }));
+    const reason = "publisher1 is not a member of the group 'Scatter crews' the item is shared to.";
+    const shared = await screen.findByRole('list', { name: 'Reasons shared by several items' });
+    expect(within(shared).getByText(`3 items: ${reason}`)).toBeInTheDocument();
+    expect(within(shared).getByText(chosen.join(', '))).toBeInTheDocument();
+    expect(within(shared).getByRole('link', { name: 'Open' })).toHaveAttribute('href', `/groups/${group}`);
+    // Said once, not once per item.
+    expect(screen.getAllByText((_, el) => !!el?.textContent?.endsWith(reason) && el.children.length === 0)).toHaveLength(1);
+    const table = screen.getByRole('table', { name: 'Pre-check results' });
+    expect(within(table).getByText('Scatter 3 chosen').closest('tr')).toHaveTextContent('Blocked');
+  }, 60_000);
+
   it('New owner: a chosen member is cleared or replaced by typing, the text never mixes, and each settled search is one request', async () => {
     await signInAs(svc, 'user1');
     await addItemAs('Picker parks');
