@@ -8,7 +8,7 @@ import { fixFor, type CheckOutcome } from '../lib/transfer.ts';
 
 type Reason = Extract<CheckOutcome, { status: 'blocked' }>['blocked']['reasons'][number];
 
-export interface SharedReason {
+interface SharedReason {
   reason: Reason;
   itemIds: string[];
 }
