@@ -1,4 +1,4 @@
-/** The checks of one deployment of the suite's Solution (solution.test.mjs). */
+/** The checks of one deployment of the suite's Solution (solutionCycle.mjs). */
 import assert from 'node:assert/strict';
 import { CSV_BYTES, PNG_BYTES, RESOURCE_JSON } from './fixture.mjs';
 
