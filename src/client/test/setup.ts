@@ -2,7 +2,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure, getConfig, prettyDOM } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { act } from 'react';
+import React, { act } from 'react';
 import { afterEach } from 'vitest';
 import { loadSession } from '../lib/session.ts';
 
@@ -25,6 +25,15 @@ function getElementError(message: string | null, container: Element): Error {
   error.name = 'TestingLibraryElementError';
   return error;
 }
+
+/**
+ * React's development build (which tests need for act) captures a stack trace and a console task for
+ * every JSX element it creates, to print owner stacks in its warnings: a tenth of a form test's CPU.
+ * Reporting the count it stops at (10,000 per render) as already reached makes every element take
+ * the shared "unknown owner" stack instead; warnings still appear, with shorter stacks.
+ */
+const reactInternals = (React as unknown as Record<string, Record<string, unknown>>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+Object.defineProperty(reactInternals, 'recentlyCreatedOwnerStacks', { configurable: true, get: () => Infinity, set: () => {} });
 
 const { getComputedStyle } = window;
 window.getComputedStyle = (elt: Element) => getComputedStyle(elt);
