@@ -125,6 +125,7 @@ export function normalizeAttempt(raw: Partial<WebhookAttemptRecord> & Record<str
     durationMs: raw.durationMs ?? 0,
     success: raw.success ?? isInvoked,
     deliveryState: raw.deliveryState ?? (isInvoked ? 'delivered' : 'failed'),
+    nextAttemptAt: typeof raw.nextAttemptAt === 'number' ? raw.nextAttemptAt : null,
   };
 }
 

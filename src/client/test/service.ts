@@ -28,13 +28,20 @@ const SCRIPT = path.resolve(process.cwd(), 'dist/test-service/service-process.mj
 export interface ClientTestServiceOptions {
   /** false: the portal runs with LOCAL_EXTRAS=off (no local extras, local-only operations unknown). */
   localExtras?: boolean;
+  /** true: the webhook dispatcher runs too, so deliveries are attempted (off by default: most tests want no outbound calls). */
+  webhookDeliveries?: boolean;
 }
 
 export async function startClientService(options: ClientTestServiceOptions = {}): Promise<ClientTestService> {
   const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', SCRIPT], {
     cwd: process.cwd(),
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'test', LOCAL_EXTRAS: options.localExtras === false ? 'off' : 'on' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOCAL_EXTRAS: options.localExtras === false ? 'off' : 'on',
+      WEBHOOK_DELIVERIES: options.webhookDeliveries ? 'on' : 'off',
+    },
   });
   const info = await new Promise<{ restUrl: string; orgId: string; partnerOrgId: string }>((resolve, reject) => {
     let out = '';

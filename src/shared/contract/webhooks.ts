@@ -125,6 +125,8 @@ export interface WebhookAttemptRecord {
   success: boolean;
   /** Where the delivery stands now: pending (a retry is due), running, delivered, failed. */
   deliveryState: string;
+  /** Epoch ms when a failed delivery's retry is due: on its latest attempt while the retry waits, else null. */
+  nextAttemptAt: number | null;
 }
 
 /* ─── Service webhooks of federated servers (spec §2 "Service webhook", §4.4; facts §3.3) ─── */

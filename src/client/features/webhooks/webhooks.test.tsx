@@ -1,6 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhook, getWebhook, getWebhookSettings, listWebhooks, setWebhookActive } from '../../api/index.ts';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import {
+  addItem,
+  createWebhook,
+  getWebhook,
+  getWebhookSettings,
+  listWebhookAttempts,
+  listWebhooks,
+  setWebhookActive,
+  updateWebhookSettings,
+} from '../../api/index.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -158,4 +168,31 @@ describe('webhooks page', () => {
     expect(await within(table).findByRole('link', { name: 'Made elsewhere' })).toBeInTheDocument();
     expect(within(table).getAllByRole('link')).toHaveLength(before + 1);
   });
+
+  it('a failed delivery awaiting its retry shows when the next attempt is due', async () => {
+    // A portal of its own whose dispatcher attempts deliveries (the file's portal attempts none).
+    const live = await startClientService({ webhookDeliveries: true });
+    onTestFinished(() => live.close());
+    await signInAs(live, 'admin');
+    await updateWebhookSettings(live.orgId, { notificationAttempts: 3, notificationElapsedTimeInSeconds: 100 });
+    // Nothing listens on port 9: the first attempt fails and the retry waits 100 s.
+    const { id } = await createWebhook(live.orgId, { name: 'Retry feed', url: 'http://127.0.0.1:9/retry', events: ['/items'] });
+    const before = Date.now();
+    await addItem('admin', '/', { title: 'Retry trigger', type: 'Web Map', text: '{}' });
+    let next = 0;
+    await waitFor(
+      async () => {
+        const [latest] = (await listWebhookAttempts(live.orgId, id)).WebhookStatus;
+        expect(latest).toMatchObject({ attempt: 1, deliveryState: 'pending', success: false });
+        next = latest.nextAttemptAt!;
+      },
+      { timeout: 20_000, interval: 250 },
+    );
+    expect(next).toBeGreaterThan(before + 90_000);
+    expect(next).toBeLessThan(Date.now() + 110_000);
+
+    renderApp(`/webhooks/${id}`);
+    const table = await screen.findByRole('table', { name: 'Delivery attempts' });
+    expect(await within(table).findByText(`Retry pending: next attempt ${formatDateTime(next)}`)).toBeInTheDocument();
+  }, 80_000);
 });

@@ -330,6 +330,8 @@ describe('redelivery and the test event', () => {
     await dispatch();
     const [a] = (await status(id)).WebhookStatus;
     expect(a.deliveryState).toBe('pending');
+    // The latest attempt of a delivery awaiting its retry says when that retry is due (the 5 s interval after it, on the held clock).
+    expect(a.nextAttemptAt).toBe(clock.t + 5_000);
     expect((await svc.post(`${base}/${id}/notificationStatus/${a.deliveryId}/redeliver`, {}, await tok())).error.code).toBe(400);
   });
 

@@ -39,6 +39,8 @@ export interface AttemptRow {
   duration_ms: number;
   success: boolean;
   state: string;
+  /** When the delivery's next attempt is due, for the delivery's latest attempt while a retry waits; else null. */
+  next_attempt_at: number | null;
 }
 
 export async function findWebhook(q: Queryable, orgId: string, id: string): Promise<WebhookRow | undefined> {
@@ -161,13 +163,14 @@ export async function listAttempts(q: Queryable, webhookId: string, offset: numb
     limit > 0
       ? await q.query<AttemptRow>(
           `SELECT a.delivery_id, d.event_id, d.event_uri, a.attempt, a.at, a.request_headers, a.request_body, a.status, a.error,
-                  a.response_excerpt, a.duration_ms, a.success, d.state
+                  a.response_excerpt, a.duration_ms, a.success, d.state,
+                  CASE WHEN d.state = 'pending' AND a.attempt = d.attempts THEN d.next_at END AS next_attempt_at
              FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
             WHERE a.webhook_id = $1 ORDER BY a.seq DESC OFFSET $2 LIMIT $3`,
           [webhookId, offset, limit],
         )
       : [];
-  return { total: n, rows: rows.map((r) => ({ ...r, at: Number(r.at) })) };
+  return { total: n, rows: rows.map((r) => ({ ...r, at: Number(r.at), next_attempt_at: r.next_attempt_at == null ? null : Number(r.next_attempt_at) })) };
 }
 
 /** Bigint columns come back as strings from node-postgres. */

@@ -49,6 +49,7 @@ const NOTIFICATION_EXTRAS = [
   'durationMs',
   'success',
   'deliveryState',
+  'nextAttemptAt',
 ].map((f) => `WebhookStatus.${f}`);
 
 export function webhookRoutes(app: FastifyInstance): void {
@@ -183,6 +184,7 @@ export function webhookRoutes(app: FastifyInstance): void {
         durationMs: r.duration_ms,
         success: r.success,
         deliveryState: r.state,
+        nextAttemptAt: r.next_attempt_at,
       }));
       return { WebhookStatus, ...pageEnvelope(total, params, rows.length) };
     },
