@@ -7,7 +7,8 @@
 import './browserShims.mjs';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { deleteSolution, UserSession } from '@esri/solution-common';
+import { UserSession } from '@esri/arcgis-rest-auth';
+import { deleteSolution } from '@esri/solution-common';
 import { createSolution } from '@esri/solution-creator';
 import { deploySolution } from '@esri/solution-deployer';
 import { DEMO_PASSWORD, startService } from '../support/service.ts';
@@ -39,8 +40,6 @@ describe('solution.js 1.7.0 against the local portal', () => {
     const add = (id) => call(restUrl, 'content/users/publisher1/addItem', { title: 'x', type: 'CSV', text: 'a,b', id }, tokens.publisher1);
     await assert.rejects(add(`{{${src.csvId}.itemId}}`), /"code":400.*'id' must be 32 letters and digits/);
     await assert.rejects(add(src.csvId), /already exists/);
-    // From here on, solution.js's addItem requests go without that placeholder (idRule.mjs).
-    leaveOutPlaceholderIds();
   });
 
   test('createSolution makes a Solution item holding the group as templates, files and thumbnails', async () => {
@@ -64,6 +63,16 @@ describe('solution.js 1.7.0 against the local portal', () => {
       `${src.appId}/config/legend.json`,
     ];
     assert.deepEqual(resources.sort(), expected.sort());
+  });
+
+  test('deploySolution as solution.js sends it fails at the placeholder id and rolls back, leaving nothing', async () => {
+    const before = await portal.json('content/users/publisher1', tokens.publisher1);
+    await assert.rejects(deploySolution(solutionId, sessions.publisher1), (err) => err.success === false && err.itemIds.length === 1);
+    const after = await portal.json('content/users/publisher1', tokens.publisher1);
+    assert.deepEqual(after.folders, before.folders);
+    assert.deepEqual(after.items.map((i) => i.id).sort(), before.items.map((i) => i.id).sort());
+    // From here on, solution.js's addItem requests go without that placeholder (idRule.mjs).
+    leaveOutPlaceholderIds();
   });
 
   test('deploySolution into the same organization rewrites ids and carries files, thumbnails and resources', async () => {
