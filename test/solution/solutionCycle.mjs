@@ -17,7 +17,7 @@ import { dropped, leaveOutPlaceholderIds } from './idRule.mjs';
 import { portalReader } from './portal.mjs';
 import { checkDeployment } from './checks.mjs';
 
-let service, restUrl, portal, src, solutionId, partnerDeployment;
+let service, restUrl, portal, src, solutionId, partnerDeployment, sameOrgDeployment;
 const tokens = {};
 const sessions = {};
 
@@ -34,6 +34,24 @@ before(async () => {
 });
 
 after(() => service?.close());
+
+/** deleteSolution as `username` on the deployed Solution `id`: it and `items` gone, and the folder it made with nothing left in it. */
+async function expectDeleted(username, id, items) {
+  const token = tokens[username];
+  const deployed = await portal.json(`content/items/${id}`, token);
+  const [deletedSummary, failedSummary] = await deleteSolution(id, sessions[username]);
+  assert.deepEqual(deletedSummary.items.map((i) => i.id).sort(), Object.values(items).sort());
+  assert.deepEqual(failedSummary.items, []);
+  for (const itemId of [id, ...Object.values(items)]) {
+    const answer = await portal.json(`content/items/${itemId}`, token);
+    assert.equal(answer.error?.messageCode, 'CONT_0001', `${itemId}: ${JSON.stringify(answer)}`);
+  }
+  // Empty once the app's code attachment (solution.js makes one per Web AppBuilder app) went with the app.
+  const left = await portal.json('search', token, { q: `owner:${username} AND ownerfolder:${deployed.ownerFolder}` });
+  assert.equal(left.total, 0, JSON.stringify(left.results));
+  const folders = (await portal.json(`content/users/${username}`, token)).folders.map((f) => f.id);
+  assert.ok(!folders.includes(deployed.ownerFolder), 'the deployment folder is removed');
+}
 
 describe('solution.js 1.7.0 against the local portal', () => {
   test('the placeholder id solution.js sends to addItem is refused by the documented rule', async () => {
@@ -77,7 +95,8 @@ describe('solution.js 1.7.0 against the local portal', () => {
 
   test('deploySolution into the same organization rewrites ids and carries files, thumbnails and resources', async () => {
     const deployedId = await deploySolution(solutionId, sessions.publisher1);
-    await checkDeployment({ portal, restUrl, src, deployedId, token: tokens.publisher1, owner: 'publisher1', orgId: service.orgId });
+    sameOrgDeployment = { id: deployedId };
+    sameOrgDeployment.items = await checkDeployment({ portal, restUrl, src, deployedId, token: tokens.publisher1, owner: 'publisher1', orgId: service.orgId });
     assert.deepEqual(dropped.sort(), [src.csvId, src.mapId, src.appId].map((id) => `{{${id}.itemId}}`).sort());
   });
 
@@ -99,24 +118,14 @@ describe('solution.js 1.7.0 against the local portal', () => {
     partnerDeployment = { id: second, items: b, other: a };
   });
 
-  test('deleteSolution removes a deployment and its items, leaving the source and other deployments', async () => {
+  test('deleteSolution removes a deployment, its items and its folder, leaving the source and other deployments', async () => {
     const { id, items, other } = partnerDeployment;
-    const deployed = await portal.json(`content/items/${id}`, tokens.partner_admin);
-    const [deletedSummary, failedSummary] = await deleteSolution(id, sessions.partner_admin);
-    assert.deepEqual(deletedSummary.items.map((i) => i.id).sort(), Object.values(items).sort());
-    assert.deepEqual(failedSummary.items, []);
-    for (const itemId of [id, ...Object.values(items)]) {
-      const answer = await portal.json(`content/items/${itemId}`, tokens.partner_admin);
-      assert.equal(answer.error?.messageCode, 'CONT_0001', `${itemId}: ${JSON.stringify(answer)}`);
-    }
-    const folders = (await portal.json('content/users/partner_admin', tokens.partner_admin)).folders.map((f) => f.id);
-    // Empty once the app's code attachment (solution.js makes one per Web AppBuilder app) went with the app.
-    assert.ok(!folders.includes(deployed.ownerFolder), 'the deployment folder is removed');
-    const left = await portal.json('search', tokens.partner_admin, { q: `owner:partner_admin AND ownerfolder:${deployed.ownerFolder}` });
-    assert.equal(left.total, 0, JSON.stringify(left.results));
+    await expectDeleted('partner_admin', id, items);
     for (const otherId of Object.values(other)) {
       assert.equal((await portal.json(`content/items/${otherId}`, tokens.partner_admin)).id, otherId, 'the first deployment stays');
     }
+    // In the source's own organization too: the source group's items stay.
+    await expectDeleted('publisher1', sameOrgDeployment.id, sameOrgDeployment.items);
     for (const sourceId of [solutionId, src.csvId, src.mapId, src.appId]) {
       assert.equal((await portal.json(`content/items/${sourceId}`, tokens.publisher1)).id, sourceId);
     }
