@@ -107,6 +107,22 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
+    name: 'members: add from a CSV file dialog, with its preview',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members', 'Members');
+      await page.getByRole('button', { name: 'Add from a CSV file' }).click();
+      await dialog(page, 'Add members from a CSV file');
+      const rows = [
+        'Username,Email,Password,Role,User type',
+        'a11y_csv_one,one@example.com,A11y.Check.71,Publisher,Creator',
+        'user1,u1@example.com,short,Wizard,Viewer',
+      ];
+      await page.locator('input[type="file"]').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+      await expect(page.getByRole('table', { name: 'Rows of the file' })).toContainText('Already a member');
+    },
+  },
+  {
     name: "members: a member's menu",
     as: 'admin',
     open: async (page) => {

@@ -189,3 +189,52 @@ test('filters members, selects all matching, previews and runs a bulk disable, r
   await enable.getByRole('button', { name: 'Enable 3 members' }).click();
   await expect(enable.getByTestId('bulk-counts')).toHaveText('3 changed0 not changed');
 });
+
+test('an administrator adds members from a CSV file by keyboard: a preview of each row’s problems, then a result per row (1440 and 390 px)', async ({
+  page,
+}) => {
+  const tag = `csv${Date.now().toString(36)}`;
+  const csv = [
+    'Username,Email,Password,First name,Last name,Role,User type',
+    `${tag}_1,${tag}_1@example.com,Csv.Member.71,Cara,Sample,Publisher,Creator`,
+    `${tag}_2,${tag}_2@example.com,Csv.Member.72,Cody,Sample,Viewer,Viewer`,
+    `${tag}_3,${tag}_3@example.com,Csv.Member.73,Vera,Sample,Administrator,Viewer`,
+    `user1,u1@example.com,Csv.Member.74,,,User,Creator`,
+    `${tag}_1,again@example.com,short,,,Wizard,`,
+  ].join('\n');
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'admin');
+  await page.goto('/members');
+  await expect(page.getByRole('table', { name: 'Members' }).getByText('publisher1', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Add from a CSV file' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Add members from a CSV file' });
+  await expect(dialog.getByText(/At most 500 members and 256 KB a file/)).toBeVisible();
+  // The file picker opens from the keyboard too (the dialog puts focus on it).
+  const chooser = page.waitForEvent('filechooser');
+  await expect(dialog.getByRole('button', { name: /CSV file/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await (await chooser).setFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const rows = dialog.getByRole('table', { name: 'Rows of the file' });
+  await expect(dialog.getByTestId('csv-summary')).toHaveText('2 will be added, 3 with problems.');
+  await expect(rows.getByRole('row').filter({ hasText: 'user1' })).toContainText('Already a member');
+  await expect(rows.getByRole('row').filter({ hasText: 'again@example.com' })).toContainText('Username is also on line 2');
+  await expect(rows.getByRole('row').filter({ hasText: 'again@example.com' })).toContainText('Unknown role “Wizard”');
+  await expect(rows.getByRole('row').filter({ hasText: `${tag}_3` })).toContainText(/Viewer/);
+  await snap(page, 'members-csv-preview-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'members-csv-preview-390');
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  const add = dialog.getByRole('button', { name: 'Add 2 members' });
+  await add.focus();
+  await page.keyboard.press('Enter');
+  const results = dialog.getByRole('table', { name: 'Members added from the file' });
+  await expect(dialog.getByTestId('bulk-counts')).toHaveText('2 added0 not added');
+  await expect(results).toContainText(`${tag}_1 (line 2)`);
+  await snap(page, 'members-csv-results-1440');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await page.goto(`/members?q=${tag}`);
+  await expect(page.getByText('Showing 1–2 of 2 members')).toBeVisible();
+});

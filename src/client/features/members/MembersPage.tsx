@@ -13,7 +13,7 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { FilterBar } from '../../components/FilterBar.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { HistoryDrawer } from '../../components/HistorySection.tsx';
-import { IconPlus, IconSearch } from '../../components/icons.tsx';
+import { IconPlus, IconSearch, IconUpload } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { SearchBox } from '../../components/SearchBox.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
@@ -21,6 +21,7 @@ import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
+import { CsvMembersModal } from './csv/CsvMembersModal.tsx';
 import { BulkMembersModal } from './bulk/BulkMembersModal.tsx';
 import { BulkExpiryButton } from './lifecycle/BulkExpiryButton.tsx';
 import type { BulkKind } from './bulk/plan.ts';
@@ -56,6 +57,7 @@ export default function MembersPage() {
   const rolesNote = roles.isError ? `Custom roles could not be loaded (${describeError(roles.error)}), so only the base roles are offered.` : undefined;
 
   const [adding, setAdding] = useState(false);
+  const [addingCsv, setAddingCsv] = useState(false);
   const [changing, setChanging] = useState<PortalUser | null>(null);
   const [historyOf, setHistoryOf] = useState<string | null>(null);
   // The history drawer and confirmations open from a row's menu: focus goes back to the menu's button.
@@ -104,6 +106,9 @@ export default function MembersPage() {
             </Button>
             <GuardedButton permission={addMembersPermission(user)} leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
               Add member
+            </GuardedButton>
+            <GuardedButton permission={addMembersPermission(user)} variant="default" leftSection={<IconUpload size={16} />} onClick={() => setAddingCsv(true)}>
+              Add from a CSV file
             </GuardedButton>
           </Group>
         }
@@ -170,6 +175,7 @@ export default function MembersPage() {
         }
       />
       <AddMemberModal opened={adding} onClose={() => setAdding(false)} customRoles={customRoles} rolesNote={rolesNote} />
+      <CsvMembersModal opened={addingCsv} onClose={() => setAddingCsv(false)} customRoles={customRoles} rolesNote={rolesNote} />
       <BulkMembersModal
         kind={bulk?.kind ?? null}
         target={bulk?.target ?? NO_TARGET}

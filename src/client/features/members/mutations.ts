@@ -1,10 +1,11 @@
 /** Adding members and changing roles; each mutation declares what it makes stale. */
 import { useMutation } from '@tanstack/react-query';
-import { createUser, setMemberDisabled, unlockSignIn, updateUser, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
+import { createUser, runBulk, setMemberDisabled, unlockSignIn, updateUser, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
 import { groupKeys } from '../../api/queries/groups.ts';
 import { runBulkAction, type OnProgress } from './bulk/run.ts';
 import type { BulkAction } from './bulk/plan.ts';
 import type { AddMemberValues } from './schemas.ts';
+import type { CreateUserParams } from '../../../shared/contract/users.ts';
 import { userKeys } from '../../api/queries/users.ts';
 import { roleKeys } from '../../api/queries/roles.ts';
 import { portalKeys } from '../../api/queries/portal.ts';
@@ -15,6 +16,18 @@ export function useAddMember(orgId: string) {
     mutationFn: (values: AddMemberValues) => createUser(values),
     // The organization's member count is in portals/self.
     meta: { invalidates: [userKeys.members(orgId), portalKeys.all] },
+  });
+}
+
+/** Requests on their way at once when adding members from a file: a few, so a long file does not flood the portal. */
+const CSV_CONCURRENCY = 4;
+
+/** Members from a CSV file: one createUser a row, every outcome kept (one refusal never stops the others). */
+export function useAddMembersFromCsv(orgId: string) {
+  return useMutation({
+    mutationFn: (vars: { rows: readonly { line: number; params: CreateUserParams }[]; onProgress: OnProgress }) =>
+      runBulk(vars.rows, (row) => createUser(row.params), { concurrency: CSV_CONCURRENCY, onProgress: vars.onProgress }),
+    meta: { invalidates: [userKeys.members(orgId), portalKeys.all, historyKeys.all], invalidatesOnError: true },
   });
 }
 
