@@ -164,7 +164,9 @@ describe('downloads', () => {
     const s = await status(id);
     expect(s.status).toBe('failed');
     expect(s.statusMessage).toMatch(/Part 2 .* failed 2 times: .*HTTP 503/);
-    expect((await svc.db.query<{ data_blob: string | null }>('SELECT data_blob FROM items WHERE id = $1', [id]))[0].data_blob).toBeNull();
+    // No half item is left behind: the row and its parts are gone, only the status remembers why.
+    expect(await svc.db.query('SELECT 1 FROM items WHERE id = $1', [id])).toEqual([]);
+    expect(await svc.db.query('SELECT 1 FROM item_parts WHERE item_id = $1', [id])).toEqual([]);
   });
 });
 
@@ -193,9 +195,19 @@ describe('failures', () => {
       });
       const id = res.json().id;
       await runDueItemJobs(strict.app.portal);
-      const [row] = await strict.db.query<{ status: string; status_message: string }>('SELECT status, status_message FROM items WHERE id = $1', [id]);
-      expect(row.status).toBe('failed');
-      expect(row.status_message).toMatch(/loopback.*not allowed/);
+      const ask = async (username: string, tok: string) =>
+        (
+          await strict.app.inject({ method: 'POST', url: `/sharing/rest/content/users/${username}/items/${id}/status`, payload: { f: 'json', token: tok } })
+        ).json();
+      const answer = await ask('user1', t);
+      expect(answer).toMatchObject({ itemId: id, status: 'failed' });
+      expect(answer.statusMessage).toMatch(/loopback.*does not download from such addresses/);
+      // The owner reads why, not the name of a server setting.
+      expect(answer.statusMessage).not.toMatch(/\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/);
+      expect(await strict.db.query('SELECT 1 FROM items WHERE id = $1', [id])).toEqual([]);
+      // Another member learns nothing of it; the administrator may read it.
+      expect((await ask('user1', await strict.tokenFor('publisher1'))).error.code).toBe(400);
+      expect(await ask('user1', await strict.tokenFor('admin'))).toMatchObject({ status: 'failed' });
       expect(requests).toEqual([]);
     } finally {
       await strict.close();

@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { mkdir } from 'node:fs/promises';
 import { LIMITS } from '../../shared/limits.ts';
 import type { PortalContext } from '../context.ts';
-import { applyFileFields, removeBlobs, updateItemRow } from '../areas/items/add.ts';
+import { applyFileFields, deleteItemRow, removeBlobs, updateItemRow } from '../areas/items/add.ts';
 import { findItem, lockItem } from '../areas/items/repo.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
 import { onSignal } from '../core/signals.ts';
@@ -59,6 +59,11 @@ export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefin
   const [due] = await ctx.db.query(`SELECT 1 FROM item_jobs WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1 LIMIT 1`, [now]);
   if (!due) return undefined;
   return ctx.db.tx(async (q) => {
+    // Jobs outlive their items (a failed one keeps its reason): unfinished work of an item deleted meanwhile is dropped.
+    await q.query(
+      `DELETE FROM item_jobs j WHERE (j.state = 'queued' OR j.state = 'running') AND j.locked_until <= $1 AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = j.item_id)`,
+      [now],
+    );
     const [job] = await q.query<JobRow>(
       `SELECT * FROM item_jobs
         WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1
@@ -104,7 +109,8 @@ async function runJob(ctx: PortalContext, job: JobRow): Promise<void> {
     const download = await downloadDataUrl(ctx, job.payload.url);
     await completeItem(ctx, job, download);
   } catch (err) {
-    const reason = err instanceof JobFailure || err instanceof OutboundRefused ? err.message : `The download failed: ${(err as Error).message}`;
+    const reason =
+      err instanceof OutboundRefused ? refusedSource(err.message) : err instanceof JobFailure ? err.message : `The download failed: ${(err as Error).message}`;
     await failItem(ctx, job, reason);
   } finally {
     clearInterval(renew);
@@ -156,12 +162,28 @@ async function recordDownload(ctx: PortalContext, job: JobRow, d: Download, now:
   });
 }
 
+/**
+ * The download failed: the half-made item goes (its row and any stored file), so the owner's content
+ * holds no item without data; the job keeps the reason, which the item's status answers from then.
+ */
 async function failItem(ctx: PortalContext, job: JobRow, reason: string): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.tx(async (q) => {
+  const blobs = await ctx.db.tx(async (q) => {
     await q.query(`UPDATE item_jobs SET state = 'failed', message = $2, locked_until = 0, updated = $3 WHERE id = $1`, [job.id, reason, now]);
-    await q.query(`UPDATE items SET status = 'failed', status_message = $2, modified = $3 WHERE id = $1 AND status = 'processing'`, [job.item_id, reason, now]);
+    const [row] = await q.query<{ status: string }>('SELECT status FROM items WHERE id = $1 FOR UPDATE', [job.item_id]);
+    // An item changed meanwhile (completed by another runner) is left as it is.
+    return row?.status === 'processing' ? deleteItemRow(q, job.item_id) : [];
   });
+  await removeBlobs(ctx, blobs);
+}
+
+/**
+ * Why the source may not be contacted, in words for the item's owner: the outbound check's reason
+ * names the server's setting that would allow the address, which is the operator's business.
+ */
+function refusedSource(message: string): string {
+  const words = message.replace(/;[^;]*\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b[^.]*/g, '');
+  return `${words.replace(/\.?$/, '.')} The portal does not download from such addresses.`;
 }
 
 const describeStatus = (status: number, url: URL) =>

@@ -297,12 +297,11 @@ async function addItemWith(
         },
       });
       if (isAsync) {
-        await q.query(`INSERT INTO item_jobs (id, item_id, kind, payload, created, updated) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4)`, [
-          hexId(),
-          id,
-          JSON.stringify({ url: p.dataUrl, fileName: cols.name }),
-          now,
-        ]);
+        // The owner goes with the job: a failed download removes the item, and its status is then read from the job.
+        await q.query(
+          `INSERT INTO item_jobs (id, item_id, kind, payload, created, updated, org_id, owner_id, owner_username) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4, $5, $6, $7)`,
+          [hexId(), id, JSON.stringify({ url: p.dataUrl, fileName: cols.name }), now, caller.orgId, caller.userId, caller.username],
+        );
       }
       if (relType) {
         // The relationship comes after the item (rule 6); a failure rolls the item back with it,

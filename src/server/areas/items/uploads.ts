@@ -244,9 +244,21 @@ export async function discardUpload(
 /** Owner, or an administrator of the item's organization with portal:admin:updateItems. */
 export async function itemStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   const row = await findItem(ctx.db, itemId);
-  const admin = !!row && grantsOthers(caller, ITEM_OPERATIONS.itemStatus, row.org_id);
-  if (!row || row.owner_username.toLowerCase() !== username.toLowerCase() || (row.owner_id !== caller.userId && !admin)) throw itemNotFound(itemId);
+  if (!row) return failedDownloadStatus(ctx, caller, username, itemId);
+  const admin = grantsOthers(caller, ITEM_OPERATIONS.itemStatus, row.org_id);
+  if (row.owner_username.toLowerCase() !== username.toLowerCase() || (row.owner_id !== caller.userId && !admin)) throw itemNotFound(itemId);
   return { status: row.status, statusMessage: row.status_message ?? defaultMessage(row.status), itemId: row.id };
+}
+
+/** A background download that failed removed its item: the status still says so, with the reason, to its owner (or an administrator). */
+async function failedDownloadStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+  const [job] = await ctx.db.query<{ message: string | null; org_id: string; owner_id: string; owner_username: string }>(
+    `SELECT message, org_id, owner_id, owner_username FROM item_jobs WHERE item_id = $1 AND state = 'failed' AND owner_id IS NOT NULL ORDER BY updated DESC LIMIT 1`,
+    [itemId],
+  );
+  const mayRead = !!job && (job.owner_id === caller.userId || grantsOthers(caller, ITEM_OPERATIONS.itemStatus, job.org_id));
+  if (!job || job.owner_username.toLowerCase() !== username.toLowerCase() || !mayRead) throw itemNotFound(itemId);
+  return { status: 'failed', statusMessage: job.message ?? defaultMessage('failed'), itemId };
 }
 
 function defaultMessage(status: ItemRow['status']): string {
