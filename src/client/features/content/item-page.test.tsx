@@ -126,7 +126,7 @@ describe('add item from a URL', () => {
 
 describe('tags', () => {
   it('never keeps a separator in a tag: "datastore," left by a phone keyboard or a paste becomes "datastore"', async () => {
-    const added = await addAs('user1', { title: 'Tag me', type: 'Web Map', text: '{}', tags: 'roads' });
+    const added = await addAs('user1', { title: 'Tag me', type: 'Web Map', text: '{}', tags: ['roads'] });
     const { user } = renderApp(`/content/items/${added.id}`);
     const tags = (await screen.findAllByLabelText('Tags')).find((el) => el.tagName === 'INPUT' && el.getAttribute('type') !== 'hidden')!;
     // A phone keyboard's comma sends no "," key: the text arrives as a change, then Enter or leaving the field adds it.
