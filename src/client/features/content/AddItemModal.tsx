@@ -54,6 +54,7 @@ import { MULTIPART_THRESHOLD_BYTES, MultipartUpload } from './upload.ts';
 import { finishUploadedItem } from './afterUpload.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
 import { typeFromUrl } from './typeFromUrl.ts';
+import { useProposedTitle } from './serviceTitle.ts';
 
 const FORM_FIELDS = [
   'title',
@@ -114,6 +115,15 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
     form.setValue('type', guess, { shouldValidate: form.formState.isSubmitted });
     setTypeGuess(guess);
   };
+  // An empty Title takes the name the service gives itself (or its path's); a title the member typed is kept.
+  const title = useWatch({ control: form.control, name: 'title' });
+  const [titleProposal, setTitleProposal] = useState('');
+  useProposedTitle(url, mode === 'url', (proposed) => {
+    const current = form.getValues('title');
+    if (current && current !== titleProposal) return;
+    form.setValue('title', proposed, { shouldValidate: form.formState.isSubmitted });
+    setTitleProposal(proposed);
+  });
   const { errors } = form.formState;
   const err = (field: keyof AddItemFormValues) => {
     const message = (errors[field] as { message?: string } | undefined)?.message;
@@ -376,7 +386,14 @@ function AddItemForm({ onClose, onCancel, onDirtyChange }: { onClose: () => void
         </Tabs>
 
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <CountedTextInput label="Title" required error={err('title')} {...form.register('title')} max={LIMITS.itemTitleChars} />
+          <CountedTextInput
+            label="Title"
+            required
+            description={titleProposal && title === titleProposal ? 'Named after the service: change it if you like.' : undefined}
+            error={err('title')}
+            {...form.register('title')}
+            max={LIMITS.itemTitleChars}
+          />
           <Controller
             control={form.control}
             name="type"

@@ -85,23 +85,26 @@ describe('add item from a URL', () => {
       await user.click(url);
       await user.paste(text);
     };
-    await enterUrl('https://services.example.com/arcgis/rest/services/Parks/FeatureServer/0');
+    await enterUrl('http://127.0.0.1:9/arcgis/rest/services/Parks/FeatureServer/0');
     expect(type).toHaveValue('Feature Service');
     expect(within(dialog).getByTestId('type-from-url')).toHaveTextContent('The URL looks like a Feature Service: Type is set to it.');
     // A changed URL changes a guessed type…
-    await enterUrl('https://services.example.com/arcgis/rest/services/Basemap/MapServer');
+    await enterUrl('http://127.0.0.1:9/arcgis/rest/services/Basemap/MapServer');
     expect(type).toHaveValue('Map Service');
     // …but not one the member chose.
     await user.clear(type);
     await user.click(type);
     await user.paste('Image Service');
-    await enterUrl('https://services.example.com/arcgis/rest/services/Parks/FeatureServer');
+    await enterUrl('http://127.0.0.1:9/arcgis/rest/services/Parks/FeatureServer');
     expect(type).toHaveValue('Image Service');
     expect(within(dialog).getByTestId('type-from-url')).toHaveTextContent('The URL looks like a Feature Service.');
     await user.click(within(dialog).getByRole('button', { name: 'Use Feature Service' }));
     expect(type).toHaveValue('Feature Service');
 
-    await user.click(within(dialog).getByRole('textbox', { name: /^Title/ }));
+    // Nothing answers on port 9: the service is named by its path, in an empty Title.
+    const title = within(dialog).getByRole('textbox', { name: /^Title/ });
+    await waitFor(() => expect(title).toHaveValue('Parks'));
+    await user.clear(title);
     await user.paste('Parks from a URL');
     await user.click(within(dialog).getByRole('button', { name: 'Add item' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add item' })).not.toBeInTheDocument());
@@ -110,8 +113,39 @@ describe('add item from a URL', () => {
 
     expect(await screen.findByRole('heading', { name: 'Parks from a URL', level: 1 })).toBeInTheDocument();
     expect(location()).toMatch(/^\/content\/items\/[0-9a-f]{32}$/);
-    expect(screen.getByText(/Feature Service · owned by/)).toHaveTextContent(/links to services\.example\.com$/);
+    expect(screen.getByText(/Feature Service · owned by/)).toHaveTextContent(/links to 127\.0\.0\.1:9$/);
     expect(screen.queryByText(/· no data/)).toBeNull();
+  }, 60_000);
+
+  it('proposes a title from the service: its JSON (documentInfo.Title, name) in an empty Title, never over a typed one', async () => {
+    const described = await addAs('user1', { title: 'Described', type: 'Web Map', text: JSON.stringify({ documentInfo: { Title: 'Hydrant inventory' } }) });
+    const named = await addAs('user1', {
+      title: 'Named',
+      type: 'Web Map',
+      text: JSON.stringify({ name: 'Hydrants 3D', serviceDescription: 'A long description.' }),
+    });
+    for (const id of [described.id, named.id]) await shareItem('user1', id, { everyone: true });
+    const { user } = renderApp('/content');
+    await user.click(await screen.findByRole('button', { name: 'Add item' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add item' });
+    await user.click(within(dialog).getByRole('tab', { name: 'URL' }));
+    const url = within(dialog).getByRole('textbox', { name: /^URL/ });
+    const title = within(dialog).getByRole('textbox', { name: /^Title/ });
+    await user.click(url);
+    await user.paste(`${svc.restUrl}/content/items/${described.id}/data`);
+    await waitFor(() => expect(title).toHaveValue('Hydrant inventory'));
+    expect(within(dialog).getByText('Named after the service: change it if you like.')).toBeInTheDocument();
+    // Still the proposal: another URL replaces it.
+    await user.clear(url);
+    await user.paste(`${svc.restUrl}/content/items/${named.id}/data`);
+    await waitFor(() => expect(title).toHaveValue('Hydrants 3D'));
+    // A title the member typed stays.
+    await user.clear(title);
+    await user.paste('My hydrants');
+    await user.clear(url);
+    await user.paste(`${svc.restUrl}/content/items/${described.id}/data`);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(title).toHaveValue('My hydrants');
   }, 60_000);
 
   it('maps each item type to one icon, families to theirs, and anything else to a file', () => {
@@ -146,7 +180,7 @@ describe('relationship feedback', () => {
     const service = await addAs('user1', {
       title: 'Trail service',
       type: 'Feature Service',
-      url: 'https://services.example.com/arcgis/rest/services/Trails/FeatureServer',
+      url: 'http://127.0.0.1:9/arcgis/rest/services/Trails/FeatureServer',
     });
     const map = await addAs('user1', { title: 'Trail web map', type: 'Web Map', text: '{}' });
     const { user } = renderApp(`/content/items/${map.id}`);
