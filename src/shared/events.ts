@@ -54,7 +54,19 @@ const GROUP_SUBJECT_VERBS = [
   'join',
   'leave',
 ] as const;
-const USER_SUBJECT_VERBS = ['delete', 'update', 'disable', 'enable', 'updateUserRole', 'updateUserLicenseType', 'signin', 'signout'] as const;
+// expirationWarning and inactivityWarning: the member lifecycle's warnings (this portal's extras), sent before an expiry or an inactivity policy acts.
+const USER_SUBJECT_VERBS = [
+  'delete',
+  'update',
+  'disable',
+  'enable',
+  'updateUserRole',
+  'updateUserLicenseType',
+  'signin',
+  'signout',
+  'expirationWarning',
+  'inactivityWarning',
+] as const;
 
 export const EVENT_CATALOGUE: Record<EventSource, EventCategory> = {
   item: { source: 'item', root: '/items', verbs: ['add', ...ITEM_SUBJECT_VERBS], subjectVerbs: ITEM_SUBJECT_VERBS },

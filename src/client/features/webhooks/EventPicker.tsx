@@ -42,6 +42,8 @@ const VERB_LABEL: Record<string, string> = {
   updateUserLicenseType: 'User type changed',
   signin: 'Signed in',
   signout: 'Signed out',
+  expirationWarning: 'Expiry warning',
+  inactivityWarning: 'Inactivity warning',
 };
 export const verbLabel = (verb: string) => VERB_LABEL[verb] ?? verb;
 
