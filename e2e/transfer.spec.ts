@@ -35,7 +35,15 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   await page.getByRole('button', { name: 'Select none' }).click();
   for (const title of [`Parks ${tag}`, `Trails ${tag}`, `Field crews map ${tag}`]) await items.getByRole('checkbox', { name: `Select ${title}` }).check();
   await expect(page.getByTestId('transfer-selection')).toContainText('3 of');
+  // The choice reviewed alone, then a search over the owner's items.
+  await page.getByRole('switch', { name: 'Show selected only' }).check();
+  await expect(items.getByRole('row')).toHaveCount(4);
+  await snap(page, 'transfer-items-selected');
+  await page.getByRole('switch', { name: 'Show selected only' }).uncheck();
+  await page.getByRole('searchbox', { name: 'Search the items of user1' }).fill(`Trails ${tag}`);
+  await expect(items.getByRole('row')).toHaveCount(2);
   await snap(page, 'transfer-items');
+  await page.getByRole('searchbox', { name: 'Search the items of user1' }).fill('');
   await page.getByRole('button', { name: 'Next: new owner' }).click();
 
   // The new owner (issue 25): chosen, replaced by typing, cleared, chosen again — and every member
