@@ -48,10 +48,13 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   await page.getByRole('button', { name: 'Add item' }).click();
   dialog = page.getByRole('dialog', { name: 'Add item' });
   await dialog.getByRole('tab', { name: 'URL', exact: true }).click();
-  await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill('https://services.example.com/arcgis/rest/services/Parks/FeatureServer');
+  await dialog.getByRole('textbox', { name: 'URL', exact: true }).fill('http://127.0.0.1:9/arcgis/rest/services/Parks/FeatureServer');
   // The type is guessed from the URL (…/FeatureServer), and said so.
   await expect(dialog.getByRole('combobox', { name: 'Type' })).toHaveValue('Feature Service');
   await expect(dialog.getByTestId('type-from-url')).toContainText('The URL looks like a Feature Service');
+  // Nothing answers on port 9 (tests stay on loopback): the empty Title takes the service's name from the path.
+  await expect(dialog.getByRole('textbox', { name: 'Title' })).toHaveValue('Parks');
+  await expect(dialog.getByText('Named after the service: change it if you like.')).toBeVisible();
   await dialog.getByRole('textbox', { name: 'Title' }).fill(serviceTitle);
   await dialog.getByRole('radio', { name: 'The new item is the origin' }).check();
   await dialog.getByRole('combobox', { name: 'Relationship type' }).click();
@@ -73,7 +76,7 @@ test('upload a file in parts, add a URL item related to it, mark it authoritativ
   const serviceId = page.url().split('/').pop()!;
   await expect(page.getByLabel('Item ID')).toHaveText(serviceId);
   await expect(page.getByRole('button', { name: 'Copy item ID' })).toBeVisible();
-  await expect(page.getByText(/Feature Service · owned by/)).toContainText('links to services.example.com');
+  await expect(page.getByText(/Feature Service · owned by/)).toContainText('links to 127.0.0.1:9');
   await page.getByRole('tab', { name: 'Related items' }).click();
   const forward = page.getByRole('table', { name: 'Related items: this item is the origin' });
   await expect(forward.getByRole('row', { name: new RegExp(csvTitle) })).toContainText('Service2Data');
