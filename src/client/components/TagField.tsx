@@ -7,7 +7,7 @@
  */
 import { TagsInput, type TagsInputProps } from '@mantine/core';
 
-export interface TagFieldProps extends Omit<TagsInputProps, 'value' | 'onChange' | 'splitChars'> {
+interface TagFieldProps extends Omit<TagsInputProps, 'value' | 'onChange' | 'splitChars'> {
   value: string[];
   onChange: (tags: string[]) => void;
   /** Extra separators besides the comma (e.g. a space for referrer URLs). */

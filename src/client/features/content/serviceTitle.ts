@@ -16,7 +16,7 @@ const SETTLE_MS = 400;
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 /** The title a service's JSON gives itself, or ''. */
-export function titleFromServiceJson(json: unknown): string {
+function titleFromServiceJson(json: unknown): string {
   if (!json || typeof json !== 'object') return '';
   const o = json as Record<string, unknown>;
   const info = o.documentInfo && typeof o.documentInfo === 'object' ? (o.documentInfo as Record<string, unknown>) : {};
@@ -26,7 +26,7 @@ export function titleFromServiceJson(json: unknown): string {
 }
 
 /** The service's name from its path (the part before …Server, underscores as spaces), else the last path segment. */
-export function titleFromUrlPath(raw: string): string {
+function titleFromUrlPath(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw.trim());
