@@ -13,6 +13,7 @@ import { ErrorState } from '../../../components/states.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useBulkMembers } from '../mutations.ts';
+import { OwnershipPreview } from '../delete/OwnershipPreview.tsx';
 import { BulkChoice } from './BulkChoice.tsx';
 import { BulkPreview } from './BulkPreview.tsx';
 import { BulkResults } from './BulkResults.tsx';
@@ -97,6 +98,8 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
           {NOTES[kind]}
         </Alert>
       ) : null}
+      {/* One member to delete: what they own, kind by kind, before anything is sent. */}
+      {kind === 'delete' && target.kind === 'rows' && target.members.length === 1 ? <OwnershipPreview member={target.members[0]} /> : null}
       <BulkChoice kind={kind} action={action} onChange={setAction} customRoles={customRoles} rolesNote={rolesNote} />
       {action ? <BulkPreview rows={plan} /> : null}
       <DialogFooter justify="space-between">
