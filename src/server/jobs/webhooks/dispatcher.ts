@@ -80,7 +80,10 @@ export interface WebhookDispatcher {
 }
 
 /** The background loop main.ts starts: polls every pollMs, and at once when this process queues work. */
-export function startWebhookDispatcher(ctx: PortalContext, pollMs = WEBHOOK_LIMITS.pollMs): WebhookDispatcher {
+export function startWebhookDispatcher(
+  ctx: PortalContext,
+  pollMs = ctx.db.kind === 'pglite' ? WEBHOOK_LIMITS.embeddedPollMs : WEBHOOK_LIMITS.pollMs,
+): WebhookDispatcher {
   let stopped = false;
   let busy = false;
   let again = false;

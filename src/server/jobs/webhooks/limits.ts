@@ -3,6 +3,12 @@ import { WEBHOOK_SETTINGS_LIMITS } from '../../../shared/contract/webhooks.ts';
 
 export const WEBHOOK_LIMITS = {
   pollMs: 200,
+  /**
+   * With the embedded database this process writes every event and nudges the loop itself; the poll
+   * only finds retries come due (at least a second apart), so it need not read the outbox five times
+   * a second: at 200 ms it was most of an idle portal's CPU.
+   */
+  embeddedPollMs: 1000,
   /** Outbox rows read per fan-out transaction. */
   fanOutBatch: 500,
   /** How long a seq gap may hold the cursor back on PostgreSQL (a transaction still committing). */
