@@ -106,7 +106,7 @@ export async function updateItemRow(q: Queryable, id: string, cols: Record<strin
   await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
 }
 
-/** Deletes an item row (its shares, parts, relationships, jobs cascade); answers the blob keys to remove afterwards. */
+/** Deletes an item row (its shares, parts, relationships cascade; its jobs outlive it, see itemJobs.ts); answers the blob keys to remove afterwards. */
 export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
   const keys = await q.query<{ key: string }>(
     `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
