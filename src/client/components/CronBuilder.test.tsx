@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { CronSchedule } from '../../shared/cron.ts';
 import { renderWithProviders } from '../test/render.tsx';
-import { CronBuilder, DEFAULT_PRESET, presetToSchedule, previewSchedule, scheduleToPreset, type Preset } from './CronBuilder.tsx';
+import { CronBuilder } from './CronBuilder.tsx';
+import { DEFAULT_PRESET, presetToSchedule, previewSchedule, scheduleToPreset, type Preset } from './cronSchedule.ts';
 
 const NOW = Date.parse('2026-11-20T08:00:00Z'); // a Friday
 
