@@ -123,6 +123,17 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
+    name: 'members: delete a member, with what they own',
+    as: 'admin',
+    open: async (page) => {
+      await page1(page, '/members/publisher1', 'Pat Publisher');
+      await page.getByRole('button', { name: 'Delete member' }).click();
+      await dialog(page, /^Delete/);
+      await expect(page.getByTestId('owned-webhooks-count')).toBeVisible();
+      await expect(page.getByTestId('owned-items-count')).toBeVisible();
+    },
+  },
+  {
     name: "members: a member's menu",
     as: 'admin',
     open: async (page) => {

@@ -123,6 +123,7 @@ function CsvFlow({ onClose, customRoles, rolesNote }: Omit<CsvMembersModalProps,
         placeholder="Choose a .csv file"
         accept=".csv,text/csv"
         clearable
+        clearButtonProps={{ 'aria-label': 'Clear the chosen file' }}
         value={file}
         onChange={(f) => void choose(f)}
         leftSection={<IconUpload size={16} />}

@@ -35,11 +35,16 @@ export function CsvPreview({ rows }: { rows: readonly MemberCsvRow[] }) {
               </Table.Td>
               <Table.Td>
                 {r.problems.length ? (
-                  <List size="xs" c="red.8" spacing={2} style={{ overflowWrap: 'anywhere' }}>
-                    {r.problems.map((p) => (
-                      <List.Item key={p}>{p}</List.Item>
-                    ))}
-                  </List>
+                  <>
+                    <Badge variant="light" color="red" tt="none" mb={4}>
+                      Left out
+                    </Badge>
+                    <List size="xs" spacing={2} style={{ overflowWrap: 'anywhere' }}>
+                      {r.problems.map((p) => (
+                        <List.Item key={p}>{p}</List.Item>
+                      ))}
+                    </List>
+                  </>
                 ) : (
                   <Badge variant="light" color="blue" tt="none">
                     Will be added

@@ -29,9 +29,7 @@ function KindCard({ kind }: { kind: OwnedKind }) {
         ) : null}
       </Group>
       {kind.error ? (
-        <Text size="xs" c="red.8">
-          Could not be read: {describeError(kind.error)}
-        </Text>
+        <Text size="xs">Could not be read: {describeError(kind.error)}</Text>
       ) : kind.entries?.length ? (
         <List size="xs" spacing={2} aria-label={kind.label}>
           {kind.entries.slice(0, LISTED).map((e) => (
@@ -44,7 +42,7 @@ function KindCard({ kind }: { kind: OwnedKind }) {
                 e.title
               )}
               {e.dependents !== undefined ? (
-                <Text span size="xs" c={e.dependents ? 'orange.8' : 'dimmed'}>
+                <Text span size="xs" fw={e.dependents ? 600 : undefined}>
                   {' '}
                   — {e.dependents ? `used by ${plural(e.dependents, 'item')}` : 'nothing uses it'}
                 </Text>
