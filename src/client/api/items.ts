@@ -207,9 +207,17 @@ export function unshareItem(username: string, itemId: string, groups: readonly s
   return request(`${ownedItem(username, itemId)}/unshare`, { groups }, { method: 'POST' });
 }
 
-/** `null` removes the status: the documented value `status=null` ("Set Content Status"). */
-export function setContentStatus(itemId: string, status: ContentStatus | null): Promise<{ success: true; itemId: string }> {
-  return request(`content/items/${seg(itemId)}/setContentStatus`, { status: status ?? 'null' }, { method: 'POST' });
+/**
+ * `null` removes the status: the documented value `status=null` ("Set Content Status"). `replacedBy`
+ * (with `deprecated`) is this portal's local extra naming the replacement; other portals ignore it.
+ */
+export function setContentStatus(
+  itemId: string,
+  status: ContentStatus | null,
+  options: { replacedBy?: string } = {},
+): Promise<{ success: true; itemId: string }> {
+  const params = { status: status ?? 'null', ...(options.replacedBy ? { replacedBy: options.replacedBy } : {}) };
+  return request(`content/items/${seg(itemId)}/setContentStatus`, params, { method: 'POST' });
 }
 
 export interface RelationshipInput {

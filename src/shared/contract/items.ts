@@ -119,6 +119,8 @@ export interface Item {
   numViews: number;
   protected: boolean;
   contentStatus: ContentStatus | null;
+  /** Local extra (setContentStatus replacedBy): the item that replaces this deprecated one. Absent on other portals. */
+  replacedBy?: string;
   ownerFolder: string | null;
   /** Upload / async job state. */
   itemStatus?: 'partial' | 'processing' | 'failed';

@@ -21,6 +21,7 @@ import { ITEM_ACCESS_LABELS } from '../../lib/itemAccess.ts';
 import { AddItemModal } from './AddItemModal.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentSelectionBar } from './ContentSelectionBar.tsx';
+import { ReplacedByNote } from './ReplacedByNote.tsx';
 import { addItemPermission, viewOrgContentPermission } from './permissions.ts';
 import { groupChoicesQuery } from '../../api/queries/groups.ts';
 import { foldersQuery } from '../../api/queries/items.ts';
@@ -68,6 +69,7 @@ export default function ContentPage() {
                 {item.title || item.name || item.id}
               </Anchor>
               <ContentStatusBadge status={item.contentStatus} />
+              <ReplacedByNote item={item} size="xs" />
             </Group>
             {item.itemStatus ? (
               <Text size="xs" c="orange">

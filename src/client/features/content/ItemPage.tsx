@@ -23,6 +23,7 @@ import { transferItemsHref } from '../../lib/transfer.ts';
 import { DeleteFate } from './BulkDeleteSummary.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentStatusControl } from './ContentStatusControl.tsx';
+import { ReplacedByNote } from './ReplacedByNote.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
 import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mutations.ts';
 import { deleteItemPermission, editItemPermission, reassignItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
@@ -77,6 +78,7 @@ function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: read
               {item.title}
             </Title>
             <ContentStatusBadge status={item.contentStatus} />
+            <ReplacedByNote item={item} />
             {item.protected ? (
               <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none">
                 Delete protected

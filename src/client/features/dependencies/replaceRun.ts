@@ -65,7 +65,8 @@ export async function runReplacement(
   let deprecated: ReplaceRunResult['deprecated'] = { ok: true };
   if (options.deprecate) {
     try {
-      await setContentStatus(oldItem.id, 'deprecated');
+      // The replacement rides along (a local extra: "Deprecated — use …"); a portal without it ignores it.
+      await setContentStatus(oldItem.id, 'deprecated', { replacedBy: replacement.id });
     } catch (err) {
       deprecated = { ok: false, message: describeError(err) };
     }

@@ -88,6 +88,8 @@ export function toItem(row: ListedItemRow): Item {
     numViews: row.num_views,
     protected: row.protected,
     contentStatus: row.content_status,
+    // Local extra (setContentStatus replacedBy): only on a deprecated item that names its replacement.
+    ...(row.replaced_by ? { replacedBy: row.replaced_by } : {}),
     ownerFolder: row.folder_id,
     ...(row.status !== 'completed' ? { itemStatus: row.status } : {}),
   };

@@ -33,6 +33,8 @@ export interface ItemRow {
   listing: Record<string, unknown> | null;
   access: 'private' | 'org' | 'public';
   content_status: 'org_authoritative' | 'public_authoritative' | 'deprecated' | null;
+  /** Local extra: the item that replaces this deprecated one (migration 035). */
+  replaced_by: string | null;
   protected: boolean;
   status: 'partial' | 'processing' | 'completed' | 'failed';
   status_message: string | null;
@@ -58,7 +60,7 @@ const LISTED_ITEM_COLUMNS = [
   'id', 'org_id', 'owner_id', 'folder_id', 'title', 'type', 'name', 'type_keywords', 'description', 'tags', 'snippet',
   'thumbnail', 'documentation', 'extent', 'spatial_reference', 'access_information', 'license_info', 'culture', 'properties',
   'url', 'categories', 'app_categories', 'industries', 'languages', 'large_thumbnail', 'banner', 'screenshots', 'access',
-  'content_status', 'protected', 'status', 'size', 'resources_size', 'num_views', 'created', 'modified',
+  'content_status', 'replaced_by', 'protected', 'status', 'size', 'resources_size', 'num_views', 'created', 'modified',
 ] as const satisfies readonly (keyof ItemRow)[];
 
 /**

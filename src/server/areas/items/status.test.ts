@@ -63,6 +63,41 @@ describe('setContentStatus', () => {
     await setOrg({ access: 'private', isVerified: 'false' });
   });
 
+  it('replacedBy (local extra): a visible item, only with deprecated; stored, returned, recorded, cleared by a status change', async () => {
+    const id = await insertItem(svc, 'user1', { access: 'org' });
+    const next = await insertItem(svc, 'user1', { access: 'org' });
+    const hidden = await insertItem(svc, 'publisher1', { access: 'private' });
+    const item = async () => getJson(svc, `content/items/${id}`, {}, tokens.user1);
+    // Refused: another status, the item itself, an item the caller cannot see, not an id; nothing changes.
+    expect((await setStatus(id, 'org_authoritative', 'admin', { replacedBy: next })).error.details[0]).toMatch(/^'replacedBy'/);
+    expect((await setStatus(id, 'deprecated', 'user1', { replacedBy: id })).error.details[0]).toMatch(/^'replacedBy'/);
+    expect((await setStatus(id, 'deprecated', 'user1', { replacedBy: hidden })).error).toMatchObject({
+      code: 400,
+      details: [expect.stringMatching(/^'replacedBy'/)],
+    });
+    expect((await setStatus(id, 'deprecated', 'user1', { replacedBy: 'parks' })).error.details[0]).toMatch(/^'replacedBy'/);
+    expect(await item()).toMatchObject({ contentStatus: null });
+    expect((await item()).replacedBy).toBeUndefined();
+
+    expect(await setStatus(id, 'deprecated', 'user1', { replacedBy: next.toUpperCase() })).toEqual({ success: true, itemId: id });
+    expect(await item()).toMatchObject({ contentStatus: 'deprecated', replacedBy: next });
+    const history = async () =>
+      (
+        await svc.db.query<{ data: Record<string, unknown> }>("SELECT data FROM events WHERE subject_id = $1 AND op = 'setContentStatus' ORDER BY seq", [id])
+      ).map((e) => e.data);
+    expect((await history()).at(-1)).toEqual({ before: { contentStatus: '' }, after: { contentStatus: 'deprecated', replacedBy: next } });
+    // The documented call leaves no replacement behind: deprecated again without it, or the status removed.
+    expect((await setStatus(id, 'deprecated', 'user1')).success).toBe(true);
+    expect((await item()).replacedBy).toBeUndefined();
+    expect((await history()).at(-1)).toEqual({ before: { contentStatus: 'deprecated', replacedBy: next }, after: { contentStatus: 'deprecated' } });
+    expect((await setStatus(id, 'deprecated', 'user1', { replacedBy: next })).success).toBe(true);
+    expect((await setStatus(id, 'null', 'user1')).success).toBe(true);
+    expect(await item()).toMatchObject({ contentStatus: null });
+    expect((await item()).replacedBy).toBeUndefined();
+    // The webhook payload is the documented one.
+    expect((await eventsFor(svc, id)).at(-1)?.properties).toEqual({ contentStatus: '' });
+  });
+
   it('needs a signed-in caller holding a portal: privilege', async () => {
     const id = await insertItem(svc, 'user1', { access: 'public' });
     expect((await svc.post(`content/items/${id}/setContentStatus`, { status: 'deprecated' })).error.code).toBe(499);

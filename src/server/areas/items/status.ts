@@ -6,6 +6,10 @@
  * replacing an authoritative status is an administrator's change too. Authoritative items are
  * delete-protected (manage.ts); when the organization's verification changes, they follow it
  * (orgVerification.ts).
+ *
+ * Local extra (docs/rest-operations.md): `replacedBy`, the id of an item the caller can see that
+ * replaces this one, only with status=deprecated. It is stored with the item, returned on it as
+ * `replacedBy`, recorded in the history event, and cleared by any other status change.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -16,6 +20,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
@@ -31,8 +36,17 @@ export const setContentStatusParams = z
   .object({
     status: z.union([z.enum(CONTENT_STATUSES), z.literal(''), z.literal('null')]).default(''),
     clearEmptyFields: wireBool.default(false),
+    replacedBy: z
+      .string()
+      .trim()
+      .regex(/^[0-9a-f]{32}$/i, 'must be an item id')
+      .transform((v) => v.toLowerCase())
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
   })
-  .transform(({ status, clearEmptyFields }) => (status === 'null' ? { status: '' as const, clearEmptyFields: true } : { status, clearEmptyFields }));
+  .transform(({ status, clearEmptyFields, replacedBy }) =>
+    status === 'null' ? { status: '' as const, clearEmptyFields: true, replacedBy } : { status, clearEmptyFields, replacedBy },
+  );
 
 const AUTHORITATIVE = new Set(['org_authoritative', 'public_authoritative']);
 
@@ -61,7 +75,8 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
       }
     }
     const status = p.status === '' ? null : p.status;
-    await q.query('UPDATE items SET content_status = $2, modified = $3 WHERE id = $1', [row.id, status, now]);
+    const replacedBy = await replacementOf(q, caller, row.id, status, p.replacedBy);
+    await q.query('UPDATE items SET content_status = $2, replaced_by = $3, modified = $4 WHERE id = $1', [row.id, status, replacedBy, now]);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',
@@ -74,11 +89,27 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
         op: 'setContentStatus',
         owner: row.owner_username,
         title: row.title,
-        data: { before: { contentStatus: row.content_status ?? '' }, after: { contentStatus: status ?? '' } },
+        data: {
+          before: { contentStatus: row.content_status ?? '', ...(row.replaced_by ? { replacedBy: row.replaced_by } : {}) },
+          after: { contentStatus: status ?? '', ...(replacedBy ? { replacedBy } : {}) },
+        },
       },
     });
     return { success: true as const, itemId: row.id };
   });
+}
+
+/** The replacement to store: only with `deprecated`, never the item itself, and one the caller can see (else 400). */
+async function replacementOf(q: Queryable, caller: Caller, itemId: string, status: string | null, replacedBy: string | undefined): Promise<string | null> {
+  if (replacedBy === undefined) return null;
+  if (status !== 'deprecated') throw badParam('replacedBy', 'is only accepted with status=deprecated');
+  if (replacedBy === itemId) throw badParam('replacedBy', 'must be another item than the deprecated one');
+  try {
+    return (await visibleItem(q, replacedBy, caller)).id;
+  } catch (err) {
+    if (err instanceof ApiError && (err.code === 400 || err.code === 403 || err.code === 404)) throw badParam('replacedBy', 'is not an item you can see');
+    throw err;
+  }
 }
 
 export function itemStatusRoutes(app: FastifyInstance): void {
