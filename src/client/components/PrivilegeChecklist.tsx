@@ -7,23 +7,12 @@
  *
  * `value` is what the role names; what it holds in effect adds what those imply.
  */
-import { Badge, Checkbox, Group, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
-import { memo, useId, useMemo, useState } from 'react';
-import { privilegeById, type PrivilegeDef } from '../../shared/privileges.ts';
-import { capitalize } from '../lib/format.ts';
-import {
-  CATALOGUE_SECTIONS,
-  effectivePrivileges,
-  impliedBy,
-  KIND_TITLES,
-  missingRequirements,
-  privilegeMatches,
-  PRIVILEGE_KINDS,
-  tickPrivileges,
-  untickPrivileges,
-  type CatalogueSection,
-} from '../lib/privilegeSets.ts';
+import { Group, Stack, Switch, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { memo, useId } from 'react';
+import { KIND_TITLES, PRIVILEGE_KINDS } from '../lib/privilegeSets.ts';
 import { IconSearch } from './icons.tsx';
+import { PrivilegeAreaSection } from './PrivilegeAreaSection.tsx';
+import { usePrivilegeChecklist } from './usePrivilegeChecklist.ts';
 
 export interface PrivilegeChecklistProps {
   /** The privileges the role names. */
@@ -35,46 +24,17 @@ export interface PrivilegeChecklistProps {
   label?: string;
 }
 
-const DEPLOYMENT_NOTE = { hosted: 'ArcGIS Online', 'self-hosted': 'ArcGIS Enterprise' } as const;
-
-const labelsOf = (ids: readonly string[]) => ids.map((id) => privilegeById(id)?.label ?? id).join(', ');
-
-export function areaTitle(section: Pick<CatalogueSection, 'area'>): string {
-  return capitalize(section.area);
-}
-
 /**
  * Memoised: a role editor re-renders on every keystroke in its name or description (the form's
  * dirty state), and the ~100 checkboxes need not follow unless the selection changes.
  */
 export const PrivilegeChecklist = memo(function PrivilegeChecklist({ value, onChange, readOnly = false, label = 'Privileges' }: PrivilegeChecklistProps) {
-  const [filter, setFilter] = useState('');
-  const [onlyGranted, setOnlyGranted] = useState(readOnly);
+  const { filter, setFilter, onlyGranted, setOnlyGranted, selected, effective, included, sections, impliedCount, followNote, set } = usePrivilegeChecklist({
+    value,
+    onChange,
+    readOnly,
+  });
   const headingId = useId();
-  const selected = useMemo(() => new Set(value), [value]);
-  const effective = useMemo(() => effectivePrivileges(value), [value]);
-  const included = useMemo(() => impliedBy(value), [value]);
-
-  const visible = (p: PrivilegeDef) => privilegeMatches(p, filter) && (!onlyGranted || effective.has(p.id));
-  const sections = CATALOGUE_SECTIONS.map((s) => ({ ...s, shown: s.privileges.filter(visible) })).filter((s) => s.shown.length > 0);
-  const impliedCount = [...effective].filter((id) => !selected.has(id)).length;
-
-  // What was ticked or unticked along with the user's choice, said beside the count (and spoken).
-  const [followNote, setFollowNote] = useState('');
-  const set = (ids: readonly string[], on: boolean) => {
-    if (readOnly || !onChange) return;
-    // A privilege comes with what it needs, and goes with what needs it: the portal refuses a role
-    // with an unmet prerequisite, so the checklist never builds one.
-    if (on) {
-      const { next, added } = tickPrivileges(value, ids);
-      setFollowNote(added.length ? `Also ticked, because ${labelsOf(ids.filter((id) => !effective.has(id)))} needs it: ${labelsOf(added)}.` : '');
-      onChange(next);
-    } else {
-      const { next, removed } = untickPrivileges(value, ids);
-      setFollowNote(removed.length ? `Also unticked, because it needs ${labelsOf(ids)}: ${labelsOf(removed)}.` : '');
-      onChange(next);
-    }
-  };
 
   return (
     <Stack gap="md" role="group" aria-labelledby={headingId}>
@@ -118,7 +78,7 @@ export const PrivilegeChecklist = memo(function PrivilegeChecklist({ value, onCh
               {KIND_TITLES[kind]}
             </Title>
             {ofKind.map((s) => (
-              <AreaSection
+              <PrivilegeAreaSection
                 key={`${s.kind}/${s.area}`}
                 section={s}
                 shown={s.shown}
@@ -136,112 +96,3 @@ export const PrivilegeChecklist = memo(function PrivilegeChecklist({ value, onCh
     </Stack>
   );
 });
-
-interface AreaSectionProps {
-  section: CatalogueSection;
-  shown: readonly PrivilegeDef[];
-  filtered: boolean;
-  selected: ReadonlySet<string>;
-  effective: ReadonlySet<string>;
-  included: ReadonlyMap<string, string[]>;
-  readOnly: boolean;
-  onSet: (ids: readonly string[], on: boolean) => void;
-}
-
-function AreaSection({ section, shown, filtered, selected, effective, included, readOnly, onSet }: AreaSectionProps) {
-  const titleId = useId();
-  const title = areaTitle(section);
-  const granted = section.privileges.filter((p) => effective.has(p.id)).length;
-  const shownGranted = shown.filter((p) => effective.has(p.id)).length;
-  const all = shownGranted === shown.length;
-  // Ticking "all" names every shown privilege; unticking drops those named (included ones follow their source).
-  const toggleAll = () =>
-    onSet(
-      shown.map((p) => p.id),
-      !all,
-    );
-
-  return (
-    // A named group (what a fieldset with a legend is): screen readers say "Members, group" on entering it.
-    <Paper withBorder radius="md" p="md" role="group" aria-labelledby={titleId} data-area={`${section.kind}/${section.area}`}>
-      <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
-        <Group gap="xs">
-          <Title order={4} fz="sm" id={titleId}>
-            {title}
-          </Title>
-          <Badge variant="light" color={section.kind === 'administrative' ? 'grape' : 'blue'} size="sm" tt="none">
-            {granted} of {section.privileges.length}
-          </Badge>
-        </Group>
-        {readOnly ? null : (
-          <Checkbox
-            size="xs"
-            label={filtered ? `Select all ${shown.length} shown` : 'Select all'}
-            aria-label={`Select all in ${title} (${section.kind})`}
-            checked={all}
-            indeterminate={!all && shownGranted > 0}
-            onChange={toggleAll}
-          />
-        )}
-      </Group>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg" verticalSpacing="sm">
-        {shown.map((p) => (
-          <PrivilegeRow key={p.id} privilege={p} selected={selected} effective={effective} includedBy={included.get(p.id)} readOnly={readOnly} onSet={onSet} />
-        ))}
-      </SimpleGrid>
-    </Paper>
-  );
-}
-
-interface PrivilegeRowProps {
-  privilege: PrivilegeDef;
-  selected: ReadonlySet<string>;
-  effective: ReadonlySet<string>;
-  includedBy?: string[];
-  readOnly: boolean;
-  onSet: (ids: readonly string[], on: boolean) => void;
-}
-
-function PrivilegeRow({ privilege: p, selected, effective, includedBy, readOnly, onSet }: PrivilegeRowProps) {
-  const checked = effective.has(p.id);
-  const locked = !!includedBy?.length;
-  const missing = checked ? missingRequirements(p.id, effective) : [];
-  const notes: { text: string; color?: string; testId: string }[] = [];
-  if (locked) notes.push({ text: `Included by ${labelsOf(includedBy)}`, color: 'blue', testId: 'included-by' });
-  if (p.requires?.length) {
-    notes.push(
-      missing.length
-        ? { text: `Needs ${labelsOf(missing)}, which is not granted`, color: 'orange', testId: 'requires-missing' }
-        : { text: `Requires ${labelsOf(p.requires)}`, testId: 'requires' },
-    );
-  }
-  if (p.deployment !== 'both') notes.push({ text: `${DEPLOYMENT_NOTE[p.deployment]} only`, testId: 'deployment' });
-
-  return (
-    <Checkbox
-      checked={checked}
-      disabled={!readOnly && locked}
-      readOnly={readOnly}
-      aria-readonly={readOnly || undefined}
-      onChange={(e) => {
-        if (!readOnly) onSet([p.id], e.currentTarget.checked);
-      }}
-      label={p.label}
-      data-privilege={p.id}
-      data-explicit={selected.has(p.id) || undefined}
-      styles={{ label: { fontWeight: 500 } }}
-      description={
-        <Stack gap={2} component="span">
-          <Text span size="xs" ff="monospace" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {p.id}
-          </Text>
-          {notes.map((n) => (
-            <Text span key={n.testId} size="xs" c={n.color ?? 'dimmed'} data-testid={n.testId}>
-              {n.text}
-            </Text>
-          ))}
-        </Stack>
-      }
-    />
-  );
-}
