@@ -73,7 +73,8 @@ describe('add members from a CSV file', () => {
     const nina = members.users.find((m) => m.username === 'csv.nina');
     expect(nina).toMatchObject({ role: 'org_publisher', userLicenseTypeId: 'creatorUT', fullName: 'Nina New' });
     expect(members.users.some((m) => m.username === 'csv.vic')).toBe(false);
-  });
+    // A whole import, retry included: more than the default budget on a busy machine.
+  }, 60_000);
 
   it('refuses a file past the size cap and one without the required columns, saying why', async () => {
     await signInAs(svc, 'admin');

@@ -61,7 +61,7 @@ export interface MemberCsvRow {
   problems: string[];
 }
 
-export type CsvPlan = { ok: true; rows: MemberCsvRow[] } | { ok: false; error: string };
+type CsvPlan = { ok: true; rows: MemberCsvRow[] } | { ok: false; error: string };
 
 type Giver = Parameters<typeof assignRolePermission>[0];
 

@@ -4,7 +4,7 @@
  * and doubled quotes. A leading byte-order mark and blank lines are left out; each row keeps the
  * line it started on, so problems can be reported where people will look for them.
  */
-export interface CsvRow {
+interface CsvRow {
   /** The line of the file the row starts on (1-based). */
   line: number;
   cells: string[];

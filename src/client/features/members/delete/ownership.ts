@@ -8,9 +8,9 @@ import { useQueries } from '@tanstack/react-query';
 import { getDependencySummary, getUserContent, listOrgTasks, listWebhooks, searchGroups, searchItems, type PortalUser } from '../../../api/index.ts';
 
 /** Rows read for each kind: the counts are exact; past this the list says how many more. */
-export const OWNED_SHOWN = 100;
+const OWNED_SHOWN = 100;
 
-export interface OwnedEntry {
+interface OwnedEntry {
   id: string;
   title: string;
   /** Items: how many items use it. */
