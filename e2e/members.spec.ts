@@ -238,3 +238,19 @@ test('an administrator adds members from a CSV file by keyboard: a preview of ea
   await page.goto(`/members?q=${tag}`);
   await expect(page.getByText('Showing 1–2 of 2 members')).toBeVisible();
 });
+
+test('deleting a member first shows what they own, kind by kind (1440 and 390 px)', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page, 'admin');
+  await page.goto('/members/publisher1');
+  await page.getByRole('button', { name: 'Delete member' }).click();
+  const dialog = page.getByRole('dialog', { name: /^Delete/ });
+  const preview = dialog.getByTestId('ownership-preview');
+  for (const kind of ['items', 'groups', 'folders', 'tasks', 'webhooks']) await expect(preview.getByTestId(`owned-${kind}-count`)).toBeVisible();
+  await expect(preview.getByRole('region', { name: 'Scheduled tasks' })).toBeVisible();
+  await snap(page, 'member-delete-preview-1440');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, 'member-delete-preview-390');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toHaveCount(0);
+});
