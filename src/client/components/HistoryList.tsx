@@ -1,17 +1,20 @@
 /**
  * A list of history events in words, shared by the Activity page and every History section: a
  * checkbox on each event that can be undone (the others say why not), "Undo selected" for the
- * ticked ones (the undo dialog), each event's before/after on demand, and "Load more".
+ * ticked ones (the undo dialog), each event's before/after on demand, and "Load more". The rows of
+ * one replacement run show as one entry (lib/history/group.ts), opened to its rows, ticked as one.
  */
-import { Anchor, Button, Checkbox, Group, Stack, Table, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useMemo, useState, type ReactNode } from 'react';
 import type { HistoryEvent } from '../api/index.ts';
 import { ID_TYPE_LABELS } from '../../shared/contract/history.ts';
 import { formatDateTime } from '../lib/format.ts';
-import { changeRows, describeEvent, detailRows, eventKey, type Names } from '../lib/history/describe.ts';
+import { eventKey } from '../lib/history/describe.ts';
+import { entryEvents, groupReplacements, type HistoryEntry } from '../lib/history/group.ts';
 import { useHistoryNames } from '../lib/history/names.ts';
 import { changedSince, planUndoNamed, type UndoPlan } from '../lib/history/undo.ts';
 import { DataTable, type DataTableColumn } from './DataTable.tsx';
+import { EntryEventCell, EntryUndoCell } from './HistoryCells.tsx';
 import { UndoDialog } from './UndoDialog.tsx';
 
 export interface HistoryListProps {
@@ -60,26 +63,40 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
       return next;
     });
 
-  const columns: DataTableColumn<HistoryEvent>[] = [
+  const entries = useMemo(() => (rows ? groupReplacements(rows) : undefined), [rows]);
+  const columns: DataTableColumn<HistoryEntry>[] = [
     {
       id: 'undo',
       header: 'Undo',
       width: 200,
-      render: (e) => <UndoCell event={e} names={names} plan={plans.get(eventKey(e))} selected={selected.has(eventKey(e))} onChange={(on) => select([e], on)} />,
+      render: (entry) => (
+        <EntryUndoCell
+          entry={entry}
+          names={names}
+          plans={plans}
+          isSelected={(e) => selected.has(eventKey(e))}
+          onChange={(on) =>
+            select(
+              entryEvents(entry).filter((e) => plans.get(eventKey(e))?.undoable),
+              on,
+            )
+          }
+        />
+      ),
     },
     {
       id: 'when',
       header: 'When',
       stackFirst: true,
-      render: (e) => (
+      render: ({ event }) => (
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-          {formatDateTime(e.created)}
+          {formatDateTime(event.created)}
         </Text>
       ),
     },
-    { id: 'what', header: 'Event', stackFirst: true, render: (e) => <EventCell event={e} names={names} /> },
+    { id: 'what', header: 'Event', stackFirst: true, render: (entry) => <EntryEventCell entry={entry} names={names} /> },
   ];
-  if (showTarget) columns.push({ id: 'type', header: 'Target', render: (e) => <Text size="sm">{ID_TYPE_LABELS[e.idType] ?? e.idType}</Text> });
+  if (showTarget) columns.push({ id: 'type', header: 'Target', render: ({ event }) => <Text size="sm">{ID_TYPE_LABELS[event.idType] ?? event.idType}</Text> });
 
   return (
     <Stack>
@@ -100,8 +117,8 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
         label={label}
         itemName="events"
         columns={columns}
-        rows={rows}
-        rowKey={eventKey}
+        rows={entries}
+        rowKey={(entry) => entry.key}
         loading={props.loading}
         fetching={props.fetching}
         error={props.error}
@@ -121,74 +138,6 @@ export function HistoryList({ label, rows, showTarget = true, ...props }: Histor
           if (finished) setSelected(new Map());
         }}
       />
-    </Stack>
-  );
-}
-
-/** A checkbox for an event that can be undone; the reason for one that cannot. */
-function UndoCell({
-  event,
-  names,
-  plan,
-  selected,
-  onChange,
-}: {
-  event: HistoryEvent;
-  names: Names;
-  plan?: UndoPlan;
-  selected: boolean;
-  onChange: (on: boolean) => void;
-}) {
-  if (!plan) return null;
-  if (!plan.undoable)
-    return (
-      <Text size="xs" c="dimmed">
-        No undo: {plan.reason}
-      </Text>
-    );
-  return <Checkbox aria-label={`Select to undo: ${describeEvent(event, names)}`} checked={selected} onChange={(e) => onChange(e.currentTarget.checked)} />;
-}
-
-/** The event in words, and its before/after (or other details) on demand. */
-function EventCell({ event, names }: { event: HistoryEvent; names: Names }) {
-  const changes = changeRows(event, names);
-  const details = detailRows(event, names);
-  return (
-    <Stack gap={4}>
-      <Text size="sm">{describeEvent(event, names)}</Text>
-      {changes.length || details.length ? (
-        <details>
-          <summary>
-            <Anchor component="span" size="xs">
-              Details
-            </Anchor>
-          </summary>
-          <Table fz="xs" withTableBorder mt={4}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Field</Table.Th>
-                <Table.Th>Before</Table.Th>
-                <Table.Th>After</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {changes.map((r) => (
-                <Table.Tr key={r.field}>
-                  <Table.Td>{r.label}</Table.Td>
-                  <Table.Td>{r.before}</Table.Td>
-                  <Table.Td>{r.after}</Table.Td>
-                </Table.Tr>
-              ))}
-              {details.map((r) => (
-                <Table.Tr key={r.field}>
-                  <Table.Td>{r.label}</Table.Td>
-                  <Table.Td colSpan={2}>{r.value}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </details>
-      ) : null}
     </Stack>
   );
 }

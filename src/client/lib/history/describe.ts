@@ -154,6 +154,7 @@ const FIELD_LABELS: Record<string, string> = {
   appBundles: 'app bundles',
   groups: 'groups',
   contentStatus: 'content status',
+  replacedBy: 'replaced by',
   destinationItemId: 'related item',
   originItemId: 'item',
   relationshipType: 'relationship',
@@ -211,6 +212,7 @@ export function displayValue(field: string, v: unknown, names: Names = {}): stri
             .join(', ')
         : valueText(v);
     case 'destinationItemId':
+    case 'replacedBy':
     case 'originItemId':
       return typeof v === 'string' ? (names.item?.(v) ?? v) : valueText(v);
     case 'contentStatus':

@@ -41,7 +41,7 @@ export function referencedIds(events: readonly HistoryEvent[]): ReferencedIds {
     for (const side of sides) {
       for (const r of [side.roleId, side.role]) if (typeof r === 'string' && r && !isBaseRole(r)) roles.add(r);
       for (const g of strings(side.groups)) groups.add(g);
-      for (const i of [side.destinationItemId, side.originItemId]) if (typeof i === 'string' && i) items.add(i);
+      for (const i of [side.destinationItemId, side.originItemId, side.replacedBy]) if (typeof i === 'string' && i) items.add(i);
     }
     // The items a reference swap names (pointed at a replacement): URLs are shown as they are.
     for (const s of Array.isArray(e.data?.replacedReferences) ? e.data.replacedReferences : [])

@@ -180,7 +180,7 @@ export async function runStep(orgId: string, step: UndoStep): Promise<void> {
       return;
     }
     case 'contentStatus':
-      await setContentStatus(step.itemId, (step.status || null) as ContentStatus | null);
+      await setContentStatus(step.itemId, (step.status || null) as ContentStatus | null, { replacedBy: step.replacedBy });
       return;
     case 'protect': {
       const item = await getItem(step.itemId);

@@ -23,7 +23,8 @@ export type UndoStep =
   | { kind: 'move'; itemId: string; title: string; folder: string }
   /** Put the item's sharing back: access level (when it changed) and groups. */
   | { kind: 'share'; itemId: string; title: string; access: 'private' | 'shared' | 'org' | 'public' | null; addGroups: string[]; removeGroups: string[] }
-  | { kind: 'contentStatus'; itemId: string; title: string; status: string }
+  /** `replacedBy`: the replacement a deprecated item named before (a local extra), named again. */
+  | { kind: 'contentStatus'; itemId: string; title: string; status: string; replacedBy?: string }
   | { kind: 'protect'; itemId: string; title: string; protect: boolean }
   | { kind: 'privileges'; roleId: string; title: string; privileges: string[] }
   | { kind: 'roleFields'; roleId: string; title: string; name?: string; description?: string }
@@ -116,9 +117,10 @@ export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
     case 'setContentStatus': {
       if (!('contentStatus' in before)) return no(e, 'The event does not record the previous content status.');
       const status = String(before.contentStatus ?? '');
+      const replacedBy = status === 'deprecated' ? str(before.replacedBy) || undefined : undefined;
       return yes(
         e,
-        [{ kind: 'contentStatus', itemId: e.id, title, status }],
+        [{ kind: 'contentStatus', itemId: e.id, title, status, ...(replacedBy ? { replacedBy } : {}) }],
         `Set the content status of '${title}' back to ${STATUS_WORDS[status] ?? status}.`,
       );
     }
