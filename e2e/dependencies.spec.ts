@@ -88,6 +88,23 @@ test('a layer used by a map used by an app: both named before delete and depreca
   expect((await readMap()).operationalLayers[0].url).toBe(`${newUrl}/0`);
   const layerItem = await (await request.get(`/sharing/rest/content/items/${layer}?f=json&token=${token}`)).json();
   expect(layerItem.contentStatus).toBe('deprecated');
+  expect(layerItem.replacedBy).toBe(replacement);
+
+  // The layer's page names its replacement: "Deprecated — use …", a link to it.
+  await page.goto(`/content/items/${layer}`);
+  const useReplacement = page.getByRole('link', { name: `Deprecated — use ${replacementTitle}` });
+  await expect(useReplacement).toBeVisible();
+  await expect(page.getByTestId('replaced-by')).toHaveText(`— use ${replacementTitle}`);
+  await snap(page, 'dependencies-deprecated-names-replacement');
+  await useReplacement.click();
+  await expect(page.getByRole('heading', { name: replacementTitle, level: 1 })).toBeVisible();
+
+  // Activity: the swap and the deprecation are one entry, open to both rows.
+  await page.goto('/activity');
+  const run = page.getByTestId('replacement-entry').filter({ hasText: `admin replaced '${layerTitle}' with '${replacementTitle}'` });
+  await run.getByText('Show its 2 changes').click();
+  await expect(run.getByText(`admin marked '${layerTitle}' as deprecated`)).toBeVisible();
+  await snap(page, 'dependencies-replacement-history-entry');
 
   // 5. Undo from the map's history: the map names the old layer again.
   await page.goto(`/content/items/${map}`);
