@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { describeError, findMembersByUsername, type PortalUser, type RoleRecord } from '../../../api/index.ts';
 import { BulkProgress, BulkResultTable } from '../../../components/Bulk.tsx';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { useFormDialog, useReportDirty } from '../../../components/useDirtyGuard.tsx';
 import { IconAlert, IconRefresh, IconUpload } from '../../../components/icons.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -25,11 +26,19 @@ export interface CsvMembersModalProps {
 }
 
 export function CsvMembersModal({ opened, onClose, ...rest }: CsvMembersModalProps) {
+  // A chosen file's preview is work to lose: Esc, the overlay, × and Cancel ask first (useFormDialog).
+  const { cancel, close, onDirtyChange } = useFormDialog(opened, onClose);
   return (
-    <Modal opened={opened} onClose={onClose} title="Add members from a CSV file" size="xl" centered>
-      {opened ? <CsvFlow onClose={onClose} {...rest} /> : null}
+    <Modal opened={opened} onClose={cancel} title="Add members from a CSV file" size="xl" centered>
+      {opened ? <CsvFlow onCancel={cancel} onDone={close} onDirtyChange={onDirtyChange} {...rest} /> : null}
     </Modal>
   );
+}
+
+interface CsvFlowProps extends Omit<CsvMembersModalProps, 'opened' | 'onClose'> {
+  onCancel: () => void;
+  onDone: () => void;
+  onDirtyChange: (dirty: boolean) => void;
 }
 
 const LIMITS_NOTE = `At most ${CSV_MAX_ROWS} members and ${CSV_MAX_BYTES / 1024} KB a file. ${CSV_COLUMNS_NOTE}`;
@@ -37,7 +46,7 @@ const LIMITS_NOTE = `At most ${CSV_MAX_ROWS} members and ${CSV_MAX_BYTES / 1024}
 type Read = { parsed: ParsedCsv; existing: Map<string, PortalUser | null> };
 type Outcome = { ok: boolean; detail: string };
 
-function CsvFlow({ onClose, customRoles, rolesNote }: Omit<CsvMembersModalProps, 'opened'>) {
+function CsvFlow({ onCancel, onDone, onDirtyChange, customRoles, rolesNote }: CsvFlowProps) {
   const user = useCurrentUser();
   const add = useAddMembersFromCsv(user.orgId);
   const [file, setFile] = useState<File | null>(null);
@@ -45,6 +54,8 @@ function CsvFlow({ onClose, customRoles, rolesNote }: Omit<CsvMembersModalProps,
   const [read, setRead] = useState<Read | 'reading' | null>(null);
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [outcomes, setOutcomes] = useState<Map<number, Outcome> | null>(null);
+  // Changed once a file is chosen, until its rows were sent (the results then need no answer).
+  useReportDirty(!!file && !outcomes, onDirtyChange);
 
   const choose = async (chosen: File | null) => {
     setFile(chosen);
@@ -108,7 +119,7 @@ function CsvFlow({ onClose, customRoles, rolesNote }: Omit<CsvMembersModalProps,
               Retry failed ({failed.length})
             </Button>
           ) : null}
-          <Button onClick={onClose}>Done</Button>
+          <Button onClick={onDone}>Done</Button>
         </DialogFooter>
       </Stack>
     );
@@ -153,7 +164,7 @@ function CsvFlow({ onClose, customRoles, rolesNote }: Omit<CsvMembersModalProps,
             : 'Choose a file to see each row.'}
         </Text>
         <Group gap="sm">
-          <Button variant="default" onClick={onClose}>
+          <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
           <Button disabled={!valid.length} onClick={() => start(valid)}>

@@ -88,4 +88,26 @@ describe('add members from a CSV file', () => {
     expect(await within(dialog).findByText(/missing: username, password/)).toBeInTheDocument();
     expect(within(dialog).getByRole('button', { name: 'Add 0 members' })).toBeDisabled();
   });
+
+  it('asks before a chosen file and its preview are thrown away, and closes at once when none was chosen', async () => {
+    await signInAs(svc, 'admin');
+    const { user } = renderApp('/members');
+    await user.click(await screen.findByRole('button', { name: 'Add from a CSV file' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Add members from a CSV file' });
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add members from a CSV file' })).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole('button', { name: 'Add from a CSV file' }));
+    dialog = await screen.findByRole('dialog', { name: 'Add members from a CSV file' });
+    const input = dialog.querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(input, new File([CSV], 'people.csv', { type: 'text/csv' }));
+    await within(dialog).findByRole('table', { name: 'Rows of the file' });
+    await user.keyboard('{Escape}');
+    const ask = await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    expect(within(dialog).getByRole('table', { name: 'Rows of the file' })).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Discard your changes?' })).getByRole('button', { name: 'Discard changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add members from a CSV file' })).not.toBeInTheDocument());
+  });
 });
