@@ -102,8 +102,11 @@ test('a layer used by a map used by an app: both named before delete and depreca
   // Activity: the swap and the deprecation are one entry, open to both rows.
   await page.goto('/activity');
   const run = page.getByTestId('replacement-entry').filter({ hasText: `admin replaced '${layerTitle}' with '${replacementTitle}'` });
+  await expect(run).toContainText(`admin replaced '${layerTitle}' with '${replacementTitle}': 1 item now uses it`);
+  await page.waitForLoadState('networkidle');
   await run.getByText('Show its 2 changes').click();
   await expect(run.getByText(`admin marked '${layerTitle}' as deprecated`)).toBeVisible();
+  await expect(run.getByText(`admin replaced references to '${layerTitle}' with '${replacementTitle}'`)).toBeVisible();
   await snap(page, 'dependencies-replacement-history-entry');
 
   // 5. Undo from the map's history: the map names the old layer again.
