@@ -2,10 +2,11 @@
  * Create or edit a group. Who may see it, and whether members may leave, need privileges: choices
  * the member may not make are disabled with the reason. Editing sends only what changed.
  */
-import { Alert, Button, Modal, Stack, TagsInput } from '@mantine/core';
+import { Alert, Button, Modal, Stack } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { GroupRecord } from '../../api/index.ts';
+import { TagField } from '../../components/TagField.tsx';
 import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
@@ -73,16 +74,14 @@ function GroupForm({
           control={form.control}
           name="tags"
           render={({ field }) => (
-            <TagsInput
+            <TagField
               label="Tags"
               description="Press Enter or type a comma after each tag."
               value={field.value}
               onChange={field.onChange}
               onBlur={field.onBlur}
               ref={field.ref}
-              splitChars={[',']}
               clearable
-              acceptValueOnBlur
               error={err('tags')}
             />
           )}
