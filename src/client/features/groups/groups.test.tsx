@@ -37,6 +37,7 @@ describe('groups page', () => {
     // keyboard) and added by Enter keeps no comma.
     fireEvent.change(tags, { target: { value: 'outdoor, ' } });
     fireEvent.keyDown(tags, { key: 'Enter' });
+    expect(within(dialog).getByText('outdoor')).toBeInTheDocument();
     await user.click(within(dialog).getByRole('radio', { name: /^Organization/ }));
     await user.click(within(dialog).getByRole('checkbox', { name: /^Invitation only/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Create group' }));
