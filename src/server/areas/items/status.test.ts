@@ -79,7 +79,7 @@ describe('setContentStatus', () => {
     expect(await item()).toMatchObject({ contentStatus: null });
     expect((await item()).replacedBy).toBeUndefined();
 
-    expect(await setStatus(id, 'deprecated', 'user1', { replacedBy: next.toUpperCase() })).toEqual({ success: true, itemId: id });
+    expect(await setStatus(id, 'deprecated', 'user1', { replacedBy: next })).toEqual({ success: true, itemId: id });
     expect(await item()).toMatchObject({ contentStatus: 'deprecated', replacedBy: next });
     const history = async () =>
       (

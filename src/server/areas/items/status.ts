@@ -14,7 +14,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
-import { CONTENT_STATUSES, ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { CONTENT_STATUSES, ITEM_OPERATIONS, itemIdParam } from '../../../shared/contract/items.ts';
 import { wireBool } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
@@ -36,13 +36,7 @@ export const setContentStatusParams = z
   .object({
     status: z.union([z.enum(CONTENT_STATUSES), z.literal(''), z.literal('null')]).default(''),
     clearEmptyFields: wireBool.default(false),
-    replacedBy: z
-      .string()
-      .trim()
-      .regex(/^[0-9a-f]{32}$/i, 'must be an item id')
-      .transform((v) => v.toLowerCase())
-      .optional()
-      .or(z.literal('').transform(() => undefined)),
+    replacedBy: itemIdParam.optional().or(z.literal('').transform(() => undefined)),
   })
   .transform(({ status, clearEmptyFields, replacedBy }) =>
     status === 'null' ? { status: '' as const, clearEmptyFields: true, replacedBy } : { status, clearEmptyFields, replacedBy },
