@@ -258,6 +258,31 @@ describe('references pointed at a replacement (updateItem with replacedReference
     expect(planUndo(ev({ id: 'map1', idType: 'i', action: 'update', data: { replacedReferences: [] } })).undoable).toBe(false);
   });
 
+  it('a deprecation naming its replacement: the replacement by name in details; undoing a later change names it again', () => {
+    const deprecated = ev({
+      id: OLD,
+      idType: 'i',
+      action: 'update',
+      operation: 'setContentStatus',
+      title: 'Parks',
+      data: { before: { contentStatus: '' }, after: { contentStatus: 'deprecated', replacedBy: NEW } },
+    });
+    expect(changeRows(deprecated, names)).toContainEqual({ field: 'replacedBy', label: 'replaced by', before: '—', after: 'Parks 2024' });
+    const cleared = ev({
+      id: OLD,
+      idType: 'i',
+      action: 'update',
+      operation: 'setContentStatus',
+      title: 'Parks',
+      data: { before: { contentStatus: 'deprecated', replacedBy: NEW }, after: { contentStatus: '' } },
+    });
+    const plan = planUndo(cleared);
+    if (!plan.undoable) throw new Error(plan.reason);
+    expect(plan.steps).toEqual([{ kind: 'contentStatus', itemId: OLD, title: 'Parks', status: 'deprecated', replacedBy: NEW }]);
+    const plain = planUndo(deprecated);
+    expect(plain.undoable && plain.steps).toEqual([{ kind: 'contentStatus', itemId: OLD, title: 'Parks', status: '' }]);
+  });
+
   it('a later change of the data counts as "changed since"; a title edit does not', () => {
     const retitled = ev({ id: 'map1', idType: 'i', action: 'update', data: { before: { title: 'a' }, after: { title: 'b' } } });
     expect(changedSince(swapped, [swapped, retitled])).toBeUndefined();
