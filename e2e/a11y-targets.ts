@@ -509,7 +509,10 @@ export const A11Y_TARGETS: A11yTarget[] = [
     open: async (page) => {
       await page1(page, '/collaborations', 'Collaborations');
       await openDemoCollaboration(page);
-      await page.getByRole('button', { name: /^Remove / }).first().click();
+      await page
+        .getByRole('button', { name: /^Remove / })
+        .first()
+        .click();
       await dialog(page, /^Remove .*\?$/);
     },
   },
@@ -541,7 +544,10 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await page1(page, '/collaborations', 'Collaborations');
       await openDemoCollaboration(page);
       // The button appears once the collaboration's invitations have loaded; click waits for it.
-      await page.getByRole('button', { name: /^Show invitation of / }).first().click();
+      await page
+        .getByRole('button', { name: /^Show invitation of / })
+        .first()
+        .click();
       await dialog(page, /^Invitation of /);
       await expect(page.getByTestId('invitation-details')).toBeVisible();
     },
