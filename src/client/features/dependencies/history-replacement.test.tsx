@@ -5,13 +5,13 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HistoryEvent } from '../../shared/contract/history.ts';
-import { addItem, fetchItemData, getItem } from '../api/index.ts';
-import type { ReplaceStep } from '../features/dependencies/replace.ts';
-import { runReplacement } from '../features/dependencies/replaceRun.ts';
-import { groupReplacements } from '../lib/history/group.ts';
-import { renderApp, signInAs } from '../test/render.tsx';
-import { startClientService, type ClientTestService } from '../test/service.ts';
+import type { HistoryEvent } from '../../../shared/contract/history.ts';
+import { addItem, fetchItemData, getItem } from '../../api/index.ts';
+import type { ReplaceStep } from './replace.ts';
+import { runReplacement } from './replaceRun.ts';
+import { groupReplacements } from '../../lib/history/group.ts';
+import { renderApp, signInAs } from '../../test/render.tsx';
+import { startClientService, type ClientTestService } from '../../test/service.ts';
 
 let svc: ClientTestService;
 beforeAll(async () => {

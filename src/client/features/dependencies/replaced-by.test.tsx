@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addItem, configureApi, getItem, shareItem } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
-import { runReplacement } from '../dependencies/replaceRun.ts';
+import { runReplacement } from './replaceRun.ts';
 
 let svc: ClientTestService;
 beforeAll(async () => {
