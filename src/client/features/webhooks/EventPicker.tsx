@@ -105,7 +105,7 @@ export function EventPicker({ value, onChange, error }: EventPickerProps) {
               <Fieldset key={category.source} legend={label.title} variant="filled" p="sm">
                 <Stack gap={6}>
                   <Checkbox label={`All ${label.title.toLowerCase()} events`} checked={all} onChange={(e) => toggle(category.root, e.currentTarget.checked)} />
-                  <SimpleGrid cols={2} spacing={4} verticalSpacing={4}>
+                  <SimpleGrid cols={2} spacing={4} verticalSpacing={8}>
                     {category.verbs.map((verb) => {
                       const uri = `${category.root}/${verb}`;
                       return (
