@@ -44,7 +44,8 @@ test('an administrator undoes three mistaken transfers from Activity, and the it
   expect(moved.results.every((r: { success: boolean }) => r.success)).toBe(true);
 
   await signIn(page, 'admin');
-  await page.getByRole('link', { name: 'Activity' }).click();
+  // By exact name in the main navigation: the Overview may also link to "Inactivity policies".
+  await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Activity', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Activity', level: 1 })).toBeVisible();
   // Every transfer by admin: the filters narrow the timeline to the actor.
   await page.getByRole('textbox', { name: 'Actor (username)' }).fill('admin');
