@@ -13,8 +13,14 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
 }
 
 export async function signOut(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /^Account menu for/ }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  const item = page.getByRole('menuitem', { name: 'Sign out' });
+  // A click that lands while the menu is still opening is lost (the menu stays open, nothing is
+  // sent): open the menu and choose the item again until the menu closes, which starts the sign-out.
+  await expect(async () => {
+    if (!(await item.isVisible())) await page.getByRole('button', { name: /^Account menu for/ }).click();
+    await item.click({ timeout: 5_000 });
+    await expect(item).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 }
 
