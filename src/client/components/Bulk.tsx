@@ -1,8 +1,8 @@
 /** The two later steps of every bulk action: progress while it runs, then one result per row. */
-import { Badge, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, Progress, ScrollArea, Stack, Table, Text } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { announce, textOf } from '../lib/announce.ts';
-import { IconCheck, IconX } from './icons.tsx';
+import { IconCheck, IconRefresh, IconX } from './icons.tsx';
 
 /**
  * Takes focus when it appears if `autoFocus` (the button that started the work is gone by then:
@@ -120,4 +120,14 @@ export function bulkSummary(rows: readonly BulkResultRow[], successLabel: string
   });
   const more = failed.length > SPOKEN_FAILURES ? `; and ${failed.length - SPOKEN_FAILURES} more in the table` : '';
   return `${counts} ${failureLabel}: ${named.join('; ')}${more}.`;
+}
+
+/** A results footer's "Retry failed (n)": sends the failed ones again; nothing when none failed. */
+export function RetryFailedButton({ count, onRetry }: { count: number; onRetry: () => void }) {
+  if (!count) return null;
+  return (
+    <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={onRetry}>
+      Retry failed ({count})
+    </Button>
+  );
 }

@@ -7,7 +7,7 @@ import { Alert, Button, Group, List, Modal, Paper, Stack, Text } from '@mantine/
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError, type Item } from '../../api/index.ts';
-import { BulkProgress, BulkResultTable, type BulkResultRow } from '../../components/Bulk.tsx';
+import { BulkProgress, BulkResultTable, RetryFailedButton, type BulkResultRow } from '../../components/Bulk.tsx';
 import { IconTrash } from '../../components/icons.tsx';
 import { runBulk } from '../../api/index.ts';
 import { transferItemsHref } from '../../lib/transfer.ts';
@@ -123,11 +123,7 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
       <Stack>
         <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" autoFocus />
         <DialogFooter>
-          {failed.length ? (
-            <Button variant="light" onClick={() => run(failed)}>
-              Retry failed ({failed.length})
-            </Button>
-          ) : null}
+          <RetryFailedButton count={failed.length} onRetry={() => run(failed)} />
           <Button onClick={onClose}>Close</Button>
         </DialogFooter>
       </Stack>

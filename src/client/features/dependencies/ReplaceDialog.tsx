@@ -8,7 +8,7 @@ import { Alert, Badge, Button, List, Modal, Stack, Table, Text } from '@mantine/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo, useRef, useState } from 'react';
 import { describeError, getItem, type Item } from '../../api/index.ts';
-import { BulkProgress } from '../../components/Bulk.tsx';
+import { BulkProgress, RetryFailedButton } from '../../components/Bulk.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 import type { ReplaceDialogProps } from '../../components/ImpactSlot.tsx';
@@ -123,11 +123,7 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
           </Alert>
         )}
         <DialogFooter>
-          {failed.length ? (
-            <Button variant="light" onClick={() => void run(failed)}>
-              Retry failed ({failed.length})
-            </Button>
-          ) : null}
+          <RetryFailedButton count={failed.length} onRetry={() => void run(failed)} />
           <Button onClick={onClose} data-autofocus>
             Close
           </Button>

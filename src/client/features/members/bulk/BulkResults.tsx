@@ -1,9 +1,8 @@
 /** A bulk action's results: one row per member — done, skipped (and why) or refused with the portal's reason. */
 import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { BulkResultTable, type BulkResultRow } from '../../../components/Bulk.tsx';
+import { BulkResultTable, RetryFailedButton, type BulkResultRow } from '../../../components/Bulk.tsx';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
-import { IconRefresh } from '../../../components/icons.tsx';
 import { BULK_TITLES, type BulkKind, type PlanRow } from './plan.ts';
 import type { MemberOutcome } from './run.ts';
 
@@ -51,11 +50,7 @@ export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResul
     <Stack gap="md">
       <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
       <DialogFooter>
-        {failed.length ? (
-          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => onRetry(failed)}>
-            Retry failed ({failed.length})
-          </Button>
-        ) : null}
+        <RetryFailedButton count={failed.length} onRetry={() => onRetry(failed)} />
         <Button onClick={onDone}>Done</Button>
       </DialogFooter>
     </Stack>

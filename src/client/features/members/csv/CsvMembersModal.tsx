@@ -7,10 +7,10 @@
 import { Alert, Button, FileInput, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError, findMembersByUsername, type PortalUser, type RoleRecord } from '../../../api/index.ts';
-import { BulkProgress, BulkResultTable } from '../../../components/Bulk.tsx';
+import { BulkProgress, BulkResultTable, RetryFailedButton } from '../../../components/Bulk.tsx';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { useFormDialog, useReportDirty } from '../../../components/useDirtyGuard.tsx';
-import { IconAlert, IconRefresh, IconUpload } from '../../../components/icons.tsx';
+import { IconAlert, IconUpload } from '../../../components/icons.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useAddMembersFromCsv } from '../mutations.ts';
@@ -114,11 +114,7 @@ function CsvFlow({ onCancel, onDone, onDirtyChange, customRoles, rolesNote }: Cs
           }))}
         />
         <DialogFooter>
-          {failed.length ? (
-            <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={() => start(failed, outcomes)}>
-              Retry failed ({failed.length})
-            </Button>
-          ) : null}
+          <RetryFailedButton count={failed.length} onRetry={() => start(failed, outcomes)} />
           <Button onClick={onDone}>Done</Button>
         </DialogFooter>
       </Stack>
