@@ -8,7 +8,7 @@
 import { statSync, writeFileSync } from 'node:fs';
 import { expect } from '@playwright/test';
 import { snap } from './support.ts';
-import { announced, apiAs, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
+import { announced, apiAs, chooseFileByKeyboard, expectVisibleFocus, keyboardSignIn, tabTo } from './keyboard.ts';
 import { test } from './test.ts';
 
 test.setTimeout(240_000);
@@ -31,10 +31,7 @@ test('an administrator uploads a large file in parts and follows it by keyboard 
 
   // The drop zone is a tab stop; Enter opens the system's file chooser.
   const dropzone = dialog.getByRole('button', { name: 'Drop a file here or choose one' }).or(dialog.getByLabel('Drop a file here or choose one').first());
-  await tabTo(page, dropzone.first());
-  const chooser = page.waitForEvent('filechooser');
-  await page.keyboard.press('Enter');
-  await (await chooser).setFiles(file);
+  await (await chooseFileByKeyboard(page, dropzone.first())).setFiles(file);
   await expect(dialog.getByText(`${title}.csv`)).toBeVisible();
   await expect(dialog.getByText(/sent in parts, with progress in the tray/)).toBeVisible();
   await expect(dialog.getByRole('textbox', { name: 'Title' })).toHaveValue(title);
