@@ -2,19 +2,18 @@
  * Copy to… : choose the target (and what the selection needs) → the plan → apply, with progress per
  * item → results with links to the copies, and undo. The source is the portal the console acts on.
  */
-import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Modal, Stack, Text } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { currentConnection, type Item } from '../../api/index.ts';
 import type { CopyToDialogProps } from '../../components/CopySlot.tsx';
 import { DialogFooter } from '../../components/DialogFooter.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { announce } from '../../lib/announce.ts';
 import { useSessionState } from '../../lib/session.ts';
-import type { StepState } from './apply.ts';
-import { ApplyView } from './ApplyView.tsx';
-import { connectionOfSession, itemHref } from './connections.ts';
+import { ApplyStep, type Created } from './ApplyStep.tsx';
+import { connectionOfSession } from './connections.ts';
 import type { CopyPlan } from './plan.ts';
-import { useApplyCopy, useNeeds, usePlan, useUndoCopy } from './hooks.ts';
+import { useNeeds, usePlan } from './hooks.ts';
 import { NeedsChoice } from './NeedsChoice.tsx';
 import { PlanView } from './PlanView.tsx';
 import type { PortalConnection } from './portal.ts';
@@ -42,8 +41,7 @@ function CopyWizard({ items, source, others, onClose }: { items: readonly Item[]
   const [target, setTarget] = useState<PortalConnection>();
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
   const [approved, setApproved] = useState<CopyPlan>();
-  // What the runs of this dialog created in the target: undo deletes them, whichever run it follows.
-  const [created, setCreated] = useState<string[]>([]);
+  const [created, setCreated] = useState<Created>({ created: [], createdGroups: [] });
   const needs = useNeeds(source, items);
   const chosen = useMemo(() => [...items, ...(needs.data ?? []).map((n) => n.item).filter((i) => !excluded.has(i.id))], [items, needs.data, excluded]);
   if (step === 'target' || !target) {
@@ -92,8 +90,10 @@ function CopyWizard({ items, source, others, onClose }: { items: readonly Item[]
       source={source}
       target={target}
       created={created}
-      onCreated={(ids) => setCreated((c) => [...c, ...ids])}
-      onUndone={() => setCreated([])}
+      onCreated={(r) =>
+        setCreated((c) => ({ created: [...new Set([...c.created, ...r.created])], createdGroups: [...new Set([...c.createdGroups, ...r.createdGroups])] }))
+      }
+      onUndone={() => setCreated({ created: [], createdGroups: [] })}
       onBack={() => setStep('plan')}
       onClose={onClose}
     />
@@ -129,86 +129,6 @@ function PlanStep({
         </Button>
         <Button onClick={() => plan.data && onApply(plan.data)} disabled={!plan.data?.steps.length}>
           {plan.data ? `Copy ${plan.data.steps.length} item${plan.data.steps.length === 1 ? '' : 's'}` : 'Copy'}
-        </Button>
-      </DialogFooter>
-    </Stack>
-  );
-}
-
-interface ApplyStepProps {
-  plan: CopyPlan;
-  source: PortalConnection;
-  target: PortalConnection;
-  created: readonly string[];
-  onCreated: (ids: string[]) => void;
-  onUndone: () => void;
-  onBack: () => void;
-  onClose: () => void;
-}
-
-function ApplyStep({ plan, source, target, created, onCreated, onUndone, onBack, onClose }: ApplyStepProps) {
-  const [states, setStates] = useState<Map<string, StepState>>(new Map());
-  const apply = useApplyCopy(source, target, (id, state) => setStates((m) => new Map(m).set(id, state)));
-  const undo = useUndoCopy(target);
-  const [deleted, setDeleted] = useState<ReadonlySet<string>>();
-  const started = useRef(false);
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    apply.mutate(plan, {
-      onSuccess: (r) => {
-        onCreated(r.created);
-        announce(`Copied ${r.items.length} items.`);
-      },
-      onError: () => announce('The copy failed; items it had created were removed again.', 'assertive'),
-    });
-  }, [apply, plan, onCreated]);
-  const consolePortal = currentConnection().portalUrl;
-  return (
-    <Stack>
-      <ApplyView
-        plan={plan}
-        states={states}
-        result={apply.data}
-        error={apply.error ?? undefined}
-        deleted={deleted}
-        hrefOf={(id) => itemHref(target, id, consolePortal)}
-        targetUser={target.username}
-      />
-      {undo.isError ? (
-        <Alert color="red" variant="light" title="Undo incomplete" role="alert">
-          {undo.error.message}
-        </Alert>
-      ) : null}
-      <DialogFooter>
-        {apply.isError || (apply.isSuccess && !undo.isSuccess) ? (
-          <Button variant="default" onClick={onBack}>
-            {apply.isError ? 'Back to the plan' : 'Copy again'}
-          </Button>
-        ) : null}
-        {apply.isSuccess && created.length && !undo.isSuccess ? (
-          <Button
-            variant="light"
-            color="red"
-            loading={undo.isPending}
-            onClick={() =>
-              undo.mutate(
-                { created },
-                {
-                  onSuccess: () => {
-                    setDeleted(new Set(created));
-                    onUndone();
-                    announce('Undone.');
-                  },
-                },
-              )
-            }
-          >
-            Undo: delete the {created.length} created item{created.length === 1 ? '' : 's'}
-          </Button>
-        ) : null}
-        <Button onClick={onClose} disabled={apply.isPending}>
-          Close
         </Button>
       </DialogFooter>
     </Stack>

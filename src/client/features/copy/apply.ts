@@ -1,12 +1,15 @@
 /**
- * Carrying out a copy plan: each item created (or updated) in the target in dependency order, with
- * its data (JSON text with ids rewritten, or its file as is), thumbnail and resources. When a step
+ * Carrying out a copy plan: the groups it creates first, then each item created (or updated) in the
+ * target in dependency order, with its data (JSON text with ids rewritten, or its file as is),
+ * thumbnail, resources and sharing, and last the relationships among the copies. When a step
  * fails, every item this run created is deleted again (as solution.js rolls a failed deployment
  * back), so nothing is left half-made; items it updated keep the change already made to them.
  */
 import { describeError } from '../../api/index.ts';
 import { sourceKeyword, type CopyPlan, type PlanStep } from './plan.ts';
+import { emptyProgress, type CopyProgress, type ItemProgress } from './progress.ts';
 import { rewriteData } from './rewrite.ts';
+import { addRelationshipIn, createGroupIn, deleteGroupIn, shareIn } from './sharing.ts';
 import {
   addItem,
   deleteItem,
@@ -31,8 +34,10 @@ export interface CopiedItem {
 
 export interface CopyResult {
   items: CopiedItem[];
-  /** Ids of the items this run created in the target: what undo deletes. */
+  /** Ids of the items this copy created in the target (this run or the one it resumed): what undo deletes. */
   created: string[];
+  /** Ids of the groups it created there. */
+  createdGroups: string[];
 }
 
 export class CopyFailed extends Error {
@@ -48,6 +53,10 @@ export class CopyFailed extends Error {
 
 export interface ApplyOptions {
   onProgress?: (sourceId: string, state: StepState) => void;
+  /** Where an earlier run of the same plan stopped (changed in place as this run goes). */
+  progress?: CopyProgress;
+  /** Called whenever the progress changes, to keep it (progress.ts). */
+  onSave?: (progress: CopyProgress) => void;
 }
 
 const decoder = new TextDecoder();
@@ -103,45 +112,134 @@ async function copyResources(
   }
 }
 
-/** Runs the plan; resolves with what was copied, or rejects with CopyFailed after rolling back. */
+/** Creates the groups the plan creates (or finds the ones it uses): source group id → target group id. */
+async function prepareGroups(plan: CopyPlan, target: PortalConnection, progress: CopyProgress, save: () => void): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const g of plan.groups ?? []) {
+    const done = progress.groups[g.source.id];
+    if (done) out.set(g.source.id, done.targetId);
+    else if (g.action === 'use' && g.existing) out.set(g.source.id, g.existing.id);
+    else if (g.action === 'create') {
+      const id = await createGroupIn(target, g.source, g.access);
+      progress.groups[g.source.id] = { targetId: id, created: true };
+      save();
+      out.set(g.source.id, id);
+    }
+  }
+  return out;
+}
+
+async function share(step: PlanStep, target: PortalConnection, owner: string, targetId: string, groups: ReadonlyMap<string, string>): Promise<void> {
+  const to = (step.groups ?? []).map((g) => groups.get(g)).filter((g): g is string => !!g);
+  const level = step.access?.copied ?? 'private';
+  if (level === 'private' && !to.length) return;
+  const refused = await shareIn(target, owner, targetId, { everyone: level === 'public', org: level === 'org', groups: to });
+  if (refused.length) throw new Error(`The target did not share the copy with group${refused.length === 1 ? '' : 's'} ${refused.join(', ')}.`);
+}
+
+async function relate(plan: CopyPlan, target: PortalConnection, idMap: ReadonlyMap<string, string>): Promise<void> {
+  for (const step of plan.steps) {
+    for (const r of step.relationships ?? []) {
+      const origin = idMap.get(step.source.id.toLowerCase());
+      const destination = idMap.get(r.destinationId.toLowerCase());
+      // An existing identical relationship is kept by the portal: a second run adds nothing.
+      if (origin && destination) await addRelationshipIn(target, origin, destination, r.type);
+    }
+  }
+}
+
+/**
+ * Runs the plan; resolves with what was copied, or rejects with CopyFailed after rolling back.
+ * `progress` (from an earlier run cut short) says which items are already copied: those are
+ * skipped, an item written but not finished is updated, and nothing is created twice.
+ */
 export async function applyPlan(plan: CopyPlan, source: PortalConnection, target: PortalConnection, options: ApplyOptions = {}): Promise<CopyResult> {
+  const progress: CopyProgress = options.progress ?? emptyProgress();
+  const save = () => options.onSave?.(progress);
   const idMap = new Map<string, string>();
   for (const step of plan.steps) if (step.existing) idMap.set(step.source.id.toLowerCase(), step.existing.id);
-  const result: CopyResult = { items: [], created: [] };
+  for (const [id, p] of Object.entries(progress.items)) idMap.set(id, p.targetId);
+  const result: CopyResult = { items: [], created: [], createdGroups: [] };
+  const rollBack = async (step: PlanStep, err: unknown): Promise<never> => {
+    result.created = Object.values(progress.items)
+      .filter((p) => p.created)
+      .map((p) => p.targetId);
+    result.createdGroups = Object.values(progress.groups)
+      .filter((g) => g.created)
+      .map((g) => g.targetId);
+    const leftBehind = await undoCopy(result, target);
+    for (const [id, p] of Object.entries(progress.items)) {
+      if (!p.created || leftBehind.includes(p.targetId)) continue;
+      delete progress.items[id];
+      options.onProgress?.(plan.steps.find((s) => s.source.id.toLowerCase() === id)?.source.id ?? id, 'rolledBack');
+    }
+    for (const [id, g] of Object.entries(progress.groups)) if (g.created && !leftBehind.includes(g.targetId)) delete progress.groups[id];
+    save();
+    throw new CopyFailed(step, err, leftBehind);
+  };
+  let groups = new Map<string, string>();
+  try {
+    groups = await prepareGroups(plan, target, progress, save);
+  } catch (err) {
+    if (plan.steps[0]) await rollBack(plan.steps[0], err);
+    throw err;
+  }
   for (const step of plan.steps) {
+    const key = step.source.id.toLowerCase();
+    const before = progress.items[key];
+    if (before?.step === 'done') {
+      result.items.push({ sourceId: step.source.id, targetId: before.targetId, title: step.source.title, action: before.created ? 'create' : 'update' });
+      options.onProgress?.(step.source.id, 'done');
+      continue;
+    }
     options.onProgress?.(step.source.id, 'running');
     try {
       const write = await writeOf(step, source, target, idMap);
-      let targetId: string;
-      let owner: string;
-      if (step.existing) {
-        targetId = step.existing.id;
-        owner = step.existing.owner;
-        await updateItem(target, owner, targetId, write);
+      let at: ItemProgress;
+      if (before || step.existing) {
+        at = before ?? { targetId: step.existing!.id, owner: step.existing!.owner, created: false, step: 'written' };
+        await updateItem(target, at.owner, at.targetId, write);
       } else {
-        targetId = await addItem(target, write);
-        owner = target.username;
-        result.created.push(targetId);
+        at = { targetId: await addItem(target, write), owner: target.username, created: true, step: 'written' };
       }
-      idMap.set(step.source.id.toLowerCase(), targetId);
-      await copyResources(step, source, target, owner, targetId, !step.existing);
-      result.items.push({ sourceId: step.source.id, targetId, title: step.source.title, action: step.existing ? 'update' : 'create' });
+      progress.items[key] = at;
+      save();
+      idMap.set(key, at.targetId);
+      await copyResources(step, source, target, at.owner, at.targetId, at.created && !before);
+      await share(step, target, at.owner, at.targetId, groups);
+      at.step = 'done';
+      save();
+      result.items.push({ sourceId: step.source.id, targetId: at.targetId, title: step.source.title, action: at.created ? 'create' : 'update' });
       options.onProgress?.(step.source.id, 'done');
     } catch (err) {
       options.onProgress?.(step.source.id, 'failed');
-      const leftBehind = await undoCopy(result, target);
-      for (const item of result.items) if (item.action === 'create') options.onProgress?.(item.sourceId, 'rolledBack');
-      throw new CopyFailed(step, err, leftBehind);
+      await rollBack(step, err);
     }
   }
+  if (!progress.relationshipsDone) {
+    try {
+      await relate(plan, target, idMap);
+    } catch (err) {
+      await rollBack(plan.steps[plan.steps.length - 1], err);
+    }
+    progress.relationshipsDone = true;
+    save();
+  }
+  result.created = Object.values(progress.items)
+    .filter((p) => p.created)
+    .map((p) => p.targetId);
+  result.createdGroups = Object.values(progress.groups)
+    .filter((g) => g.created)
+    .map((g) => g.targetId);
   return result;
 }
 
-/** Deletes the items a copy created (undo, and the rollback of a failed run); the ids it could not delete. */
-export async function undoCopy(result: { created: readonly string[] }, target: PortalConnection): Promise<string[]> {
+/** Deletes the items (then the groups) a copy created: undo, and the rollback of a failed run. The ids it could not delete. */
+export async function undoCopy(result: { created: readonly string[]; createdGroups?: readonly string[] }, target: PortalConnection): Promise<string[]> {
   const left: string[] = [];
   for (const id of [...result.created].reverse()) {
     await deleteItem(target, target.username, id).catch(() => left.push(id));
   }
+  for (const id of result.createdGroups ?? []) await deleteGroupIn(target, id).catch(() => left.push(id));
   return left;
 }

@@ -11,6 +11,8 @@ import { extractReferences, TYPES_WITH_REFERENCES } from '../../../shared/refere
 import type { Item } from '../../api/index.ts';
 import { rewriteData } from './rewrite.ts';
 import { getItem, listResources, readItemData, searchItems, type PortalConnection } from './portal.ts';
+import { sharingRights } from './sharing.ts';
+import { accessFor, planGroups, relationshipsAmong, type AccessPlan, type GroupPlan, type RelationshipPlan } from './travel.ts';
 
 /** The type keyword that ties a copy to its source item. */
 export const sourceKeyword = (sourceId: string) => `source-${sourceId.toLowerCase()}`;
@@ -63,6 +65,11 @@ export interface PlanStep {
   differences: Difference[];
   resources: number;
   thumbnail: boolean;
+  access: AccessPlan;
+  /** Source ids of the groups the item is shared with (each planned in CopyPlan.groups). */
+  groups: string[];
+  /** Relationships from this item to other copied items, recreated between the copies. */
+  relationships: RelationshipPlan[];
 }
 
 export interface Blocked {
@@ -75,6 +82,8 @@ export interface CopyPlan {
   /** In dependency order: what an item uses comes before it. */
   steps: PlanStep[];
   blocked: Blocked[];
+  /** The groups the copies are shared with in the target. */
+  groups: GroupPlan[];
 }
 
 export interface Need {
@@ -228,6 +237,9 @@ export async function planCopy(source: PortalConnection, target: PortalConnectio
 
   const existing = new Map<string, Item | undefined>();
   for (const item of ordered) existing.set(item.id.toLowerCase(), await findExisting(target, item.id));
+  const rights = await sharingRights(target);
+  const { groupsOf, groups } = await planGroups(source, target, ordered, rights);
+  const byId = new Map(ordered.map((i) => [i.id.toLowerCase(), i]));
 
   const steps: PlanStep[] = [];
   for (const item of ordered) {
@@ -266,7 +278,10 @@ export async function planCopy(source: PortalConnection, target: PortalConnectio
       differences,
       resources,
       thumbnail: !!item.thumbnail,
+      access: accessFor(item.access, rights),
+      groups: groupsOf.get(item.id) ?? [],
+      relationships: await relationshipsAmong(source, item, byId),
     });
   }
-  return { steps, blocked };
+  return { steps, blocked, groups };
 }
