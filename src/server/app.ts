@@ -41,6 +41,7 @@ import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts
 import { taskRoutes } from './areas/tasks/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
 import { memberLifecycleRoutes } from './areas/memberLifecycle/routes.ts';
+import { memberJobRoutes } from './areas/memberJobs/routes.ts';
 import { webhookRoutes } from './areas/webhooks/routes.ts';
 import { federationRoutes } from './areas/federation/routes.ts';
 import { rootRoutes } from './areas/root/routes.ts';
@@ -115,6 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   historyRoutes(app);
   userRoutes(app);
   memberLifecycleRoutes(app);
+  memberJobRoutes(app);
   roleRoutes(app);
   groupRoutes(app);
   userDefaultSettingsRoutes(app);

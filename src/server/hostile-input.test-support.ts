@@ -365,6 +365,8 @@ export function describeHostileInput(shard: number, shards: number): void {
     await new MemberLifecycleRunner(svc.app.portal).runDue();
     fill.policyRunId = (await post(`portals/${org}/memberLifecycle/policies/${fill.policyId}/runs`, {})).runs[0].id;
     fill.deliveryId = (await post(`portals/${org}/webhooks/${fill.webhookId}/test`, {})).deliveryId;
+    // A bulk member job (not run: no runner in tests), the target of its status, results, pause, resume and cancel.
+    fill.jobId = (await post(`portals/${org}/memberJobs/disableUsers`, { usernames: 'viewer1' })).jobId;
     const appItem = (await post('content/users/admin/addItem', { title: 'Hostile app', type: 'Web Mapping Application', url: 'https://app.example/' })).id;
     fill.clientId = (await post('oauth2/registerApp', { itemId: appItem, appType: 'browser', redirect_uris: '["https://app.example/cb"]' })).client_id;
     const one = async (sql: string, params: unknown[] = []) => ((await svc.db.query<{ v: string }>(sql, params))[0]?.v as string | undefined) ?? 'missing';

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     { startTaskScheduler },
     { startRetentionSweeps },
     { startMemberLifecycle },
+    { startMemberJobs },
     { loadTls, trustInstructions },
   ] = await Promise.all([
     import('./app.ts'),
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     import('./jobs/scheduler.ts'),
     import('./jobs/retention.ts'),
     import('./jobs/memberLifecycle.ts'),
+    import('./jobs/memberJobs.ts'),
     import('./http/tls.ts'),
   ]);
   // The certificate (read, or generated on a first TLS=self-signed start) before anything listens.
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
   const scheduler = startTaskScheduler(app.portal);
   const retention = startRetentionSweeps(app.portal);
   const lifecycle = startMemberLifecycle(app.portal);
+  const memberJobs = startMemberJobs(app.portal);
 
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
     await scheduler.stop();
     await retention.stop();
     await lifecycle.stop();
+    await memberJobs.stop();
     await app.close();
     await db.close();
     process.exit(0);

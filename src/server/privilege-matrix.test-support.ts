@@ -567,7 +567,36 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     url: `${ORG()}/collaborations/${await collaboration()}/addWorkspace`,
     params: { name: `W ${uid()}` },
   }),
+  // Bulk member jobs (local extras): started on a member of the organization (the runner is not started here).
+  'portals/:orgId/memberJobs/disableUsers': async () => ({ url: `${ORG()}/memberJobs/disableUsers`, params: { usernames: await member() } }),
+  'portals/:orgId/memberJobs/enableUsers': async () => ({ url: `${ORG()}/memberJobs/enableUsers`, params: { usernames: await member() } }),
+  'portals/:orgId/memberJobs/updateUserRoles': async () => ({
+    url: `${ORG()}/memberJobs/updateUserRoles`,
+    params: { usernames: await member(), newRole: 'org_publisher' },
+  }),
+  'portals/:orgId/memberJobs/updateUserLicenseTypes': async () => ({
+    url: `${ORG()}/memberJobs/updateUserLicenseTypes`,
+    params: { usernames: await member(), newUserLicenseType: 'creatorUT' },
+  }),
+  'portals/:orgId/memberJobs/removeUsers': async () => ({ url: `${ORG()}/memberJobs/removeUsers`, params: { usernames: await member() } }),
+  'portals/:orgId/memberJobs/addUsersToGroups': async () => ({
+    url: `${ORG()}/memberJobs/addUsersToGroups`,
+    params: { usernames: await member(), groupIds: await group() },
+  }),
+  'portals/:orgId/memberJobs': async () => ({ url: `${ORG()}/memberJobs` }),
+  'portals/:orgId/memberJobs/:jobId': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}` }),
+  'portals/:orgId/memberJobs/:jobId/results': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/results` }),
+  'portals/:orgId/memberJobs/:jobId/pause': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/pause` }),
+  'portals/:orgId/memberJobs/:jobId/resume': async () => ({ url: `${ORG()}/memberJobs/${await memberJob(true)}/resume` }),
+  'portals/:orgId/memberJobs/:jobId/cancel': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/cancel` }),
 };
+
+/** A bulk disable job of the administrator's on a new member, paused when asked. */
+async function memberJob(paused = false): Promise<string> {
+  const { jobId } = await asAdmin(`portals/${svc.orgId}/memberJobs/disableUsers`, { usernames: await member() });
+  if (paused) await asAdmin(`portals/${svc.orgId}/memberJobs/${jobId}/pause`);
+  return jobId as string;
+}
 
 /**
  * Operations with a target in their path that the matrix does not try, each with the reason. Kept

@@ -12,6 +12,8 @@ export type Signal =
   | 'taskSchedulesChanged'
   /** A member's expiration or an inactivity policy changed: the member lifecycle runner. */
   | 'memberLifecycleChanged'
+  /** A bulk member job was created or resumed: the member jobs runner. */
+  | 'memberJobQueued'
   /** Webhook deliveries were queued (a test event, a redelivery, an activation): the dispatcher. */
   | 'webhookWorkQueued';
 

@@ -87,6 +87,11 @@ const localOnly = (p: Portal): [string, Record<string, string>][] => {
     [`content/items/${p.layerId}/dependents`, { transitive: 'true' }],
     [`content/items/${p.mapId}/dependencies`, {}],
     [`portals/${org}/dependencies`, { view: 'usedByMany', minDependents: '1' }],
+    // Bulk member jobs (areas/memberJobs): started, listed, read; the job id need not exist to tell an operation from no path.
+    [`portals/${org}/memberJobs/disableUsers`, { usernames: 'viewer1' }],
+    [`portals/${org}/memberJobs`, {}],
+    [`portals/${org}/memberJobs/${'b'.repeat(32)}/results`, {}],
+    [`portals/${org}/memberJobs/${'b'.repeat(32)}/pause`, {}],
   ];
 };
 
@@ -106,6 +111,7 @@ describe('local-only operations', () => {
     // createCollaboration did not create anything; no run was queued.
     expect((await off.svc.post(`portals/${off.svc.orgId}/collaborations`, {}, off.tokens.admin)).total).toBe(1);
     expect(await off.svc.db.query('SELECT count(*)::int AS n FROM task_runs')).toEqual([{ n: 0 }]);
+    expect(await off.svc.db.query('SELECT count(*)::int AS n FROM member_jobs')).toEqual([{ n: 0 }]);
   });
 
   it('with the default (on) each is an operation: none answers GWM_0002', async () => {

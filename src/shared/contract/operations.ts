@@ -12,6 +12,7 @@ import { GROUP_CONTENT_OPERATIONS } from './groupContent.ts';
 import { GROUP_OPERATIONS } from './groups.ts';
 import { HISTORY_READ_OPERATIONS } from './history.ts';
 import { ITEM_OPERATIONS } from './items.ts';
+import { MEMBER_JOB_OPERATIONS } from './memberJobs.ts';
 import { MEMBER_LIFECYCLE_OPERATIONS } from './memberLifecycle.ts';
 import { OAUTH_OPERATIONS } from './oauth.ts';
 import { PORTAL_OPERATIONS } from './portals.ts';
@@ -37,6 +38,7 @@ export const OPERATION_TABLES = {
   history: HISTORY_READ_OPERATIONS,
   items: ITEM_OPERATIONS,
   members: MEMBER_OPERATIONS,
+  memberJobs: MEMBER_JOB_OPERATIONS,
   memberLifecycle: MEMBER_LIFECYCLE_OPERATIONS,
   oauth: OAUTH_OPERATIONS,
   portals: PORTAL_OPERATIONS,
@@ -61,6 +63,7 @@ export const OPERATIONS = {
   ...HISTORY_READ_OPERATIONS,
   ...ITEM_OPERATIONS,
   ...MEMBER_OPERATIONS,
+  ...MEMBER_JOB_OPERATIONS,
   ...MEMBER_LIFECYCLE_OPERATIONS,
   ...OAUTH_OPERATIONS,
   ...RECYCLE_BIN_OPERATIONS,

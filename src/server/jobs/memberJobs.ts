@@ -1,0 +1,72 @@
+/**
+ * The bulk member jobs runner: claims a due job (running, its lease run out) with FOR UPDATE SKIP
+ * LOCKED, so one instance works on a job at a time, and runs it batch after batch
+ * (areas/memberJobs/service.ts runJobBatch: each batch one transaction, every member in it done
+ * exactly once), renewing its lease, until the job ends, is paused or cancelled, or its time slice
+ * is up (then the lease is let go and the next pass claims the job again, so one large job never
+ * holds up another). A runner that dies leaves its lease to run out; the job is then claimed again
+ * and only its pending members are done.
+ */
+import type { PortalContext } from '../context.ts';
+import { onSignal } from '../core/signals.ts';
+import { anyDueJob, claimDueJob, renewLease } from '../areas/memberJobs/repo.ts';
+import { runJobBatch } from '../areas/memberJobs/service.ts';
+import { PassLoop } from './passLoop.ts';
+
+export const MEMBER_JOB_LIMITS = {
+  /** Members a batch (one transaction) acts on. */
+  batchSize: 50,
+  /** A claimed job is the runner's for this long past each batch; another runner takes it after. */
+  leaseMs: 10_000,
+  /** A runner works this long on one job before letting others' jobs have a turn. */
+  sliceMs: 5_000,
+  pollMs: 1000,
+};
+
+/** Claims a due job and runs it for one slice; answers whether it ran one. */
+export async function runOneMemberJob(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): Promise<boolean> {
+  if (!(await anyDueJob(ctx.db, ctx.clock.now()))) return false;
+  const job = await ctx.db.tx((q) => claimDueJob(q, ctx.clock.now(), ctx.clock.now() + limits.leaseMs));
+  if (!job) return false;
+  const started = Date.now();
+  for (;;) {
+    const outcome = await runJobBatch(ctx, job.id, limits.batchSize);
+    if (outcome !== 'more') return true;
+    if (Date.now() - started >= limits.sliceMs) {
+      // The slice is up: let the lease go so the next pass (here or elsewhere) claims it again.
+      await renewLease(ctx.db, job.id, 0);
+      return true;
+    }
+    await renewLease(ctx.db, job.id, ctx.clock.now() + limits.leaseMs);
+  }
+}
+
+/** Runs every due job to its end (tests call this; production polls). Answers how many slices ran. */
+export async function runDueMemberJobs(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): Promise<number> {
+  let ran = 0;
+  while (await runOneMemberJob(ctx, { ...limits, sliceMs: Number.POSITIVE_INFINITY })) ran++;
+  return ran;
+}
+
+export interface MemberJobRunner {
+  stop(): Promise<unknown>;
+}
+
+/** What main.ts starts: a pass when a job is queued or resumed here, and every pollMs for other instances' jobs. */
+export function startMemberJobs(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): MemberJobRunner {
+  const loop: PassLoop = new PassLoop(
+    async () => {
+      if (await runOneMemberJob(ctx, limits)) loop.passAgain();
+      return limits.pollMs;
+    },
+    { waitMs: limits.pollMs, onError: (err) => ctx.log.error({ err }, 'member jobs pass failed') },
+  );
+  const unsubscribe = onSignal('memberJobQueued', () => loop.wake());
+  loop.start();
+  return {
+    stop: () => {
+      unsubscribe();
+      return loop.stop();
+    },
+  };
+}
