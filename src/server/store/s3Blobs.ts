@@ -93,6 +93,10 @@ export class S3BlobStore implements BlobStore {
         // trailing checksum on many S3-compatible servers (Ceph answers 400), and TLS already guards it.
         requestChecksumCalculation: 'WHEN_REQUIRED',
         responseChecksumValidation: 'WHEN_REQUIRED',
+        // No `Expect: 100-continue` on large bodies: the SDK sends those over a new connection each
+        // (its keep-alive agent is bypassed) and waits a round trip before the body — every 6 MiB part
+        // of a streamed upload paid a TCP connect and that wait (docs/benchmarks.md "Object store").
+        expectContinueHeader: false,
         requestHandler: { connectionTimeout: CONNECT_MS, requestTimeout: REQUEST_IDLE_MS },
       });
   }
