@@ -11,6 +11,7 @@ import type { Privilege } from '../../shared/privileges.ts';
 import type { Caller } from './auth.ts';
 import { authorityGrants, type Authority } from './authority.ts';
 import { forbidden } from './errors.ts';
+import { missingPrivileges, requirePrivilege } from './policies.ts';
 
 /** What loading a target reads of the request. */
 export interface TargetRequest {
@@ -60,7 +61,7 @@ export interface Target<T> {
 export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals, ownerNeeds?: Privilege): void {
   const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
-    if (ownerNeeds && !caller.privileges.has(ownerNeeds)) throw forbidden(`Requires the privilege ${ownerNeeds}.`);
+    if (ownerNeeds) requirePrivilege(caller, ownerNeeds);
     return;
   }
   if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
@@ -70,7 +71,7 @@ export function decide(authority: Authority, caller: Caller, loaded: Loaded<unkn
     case 'privileges':
     case 'visible': {
       const ids = authority.kind === 'visible' ? authority.widenedBy : authority.privileges;
-      const missing = ids.find((p) => !caller.privileges.has(p));
+      const [missing] = missingPrivileges(caller, ids);
       throw forbidden(missing && refusals.missing ? refusals.missing(missing) : `Requires the privilege ${missing}.`);
     }
     default:

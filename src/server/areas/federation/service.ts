@@ -17,7 +17,7 @@
  * webhooks are registered and listed; the local portal has no feature editing or geoprocessing
  * jobs, so nothing invokes them.
  */
-import type { Privilege } from '../../../shared/privileges.ts';
+import { FEDERATION_OPERATIONS } from '../../../shared/contract/federation.ts';
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
 import {
@@ -30,18 +30,15 @@ import {
   type ServiceWebhookRecord,
 } from '../../../shared/contract/webhooks.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, type Caller, hasPrivilege, requirePrivilege } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
+import { grantsOthers } from '../../http/authority.ts';
+import { assertMayManageServiceWebhooks } from '../../http/policies.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { orgTarget, type Target } from '../../http/target.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { alnumId, hexId } from '../../store/ids.ts';
 import * as repo from './repo.ts';
-
-const TYPE_PRIVILEGE: Record<ServiceType, Privilege> = {
-  FeatureServer: 'portal:publisher:createFeatureWebhook',
-  GPServer: 'portal:admin:createGPWebhook',
-};
 
 /** The default cataloguing window of a feature-service webhook: every 20 seconds, enabled. */
 export function defaultSchedule(now: number): ScheduleInfo {
@@ -74,11 +71,11 @@ export async function serverOf(q: Queryable, caller: Caller, serverId: string): 
 }
 
 async function serviceFor(q: Queryable, caller: Caller, k: repo.ServiceKey) {
-  await serverOf(q, caller, k.serverId);
+  const server = await serverOf(q, caller, k.serverId);
   const service = await repo.findService(q, k);
   if (!service) throw serviceNotFound(k);
-  if (!hasPrivilege(caller, 'portal:admin:manageWebhooks')) {
-    requirePrivilege(caller, TYPE_PRIVILEGE[k.serviceType]);
+  if (!grantsOthers(caller, FEDERATION_OPERATIONS.serviceWebhook, server.org_id)) {
+    assertMayManageServiceWebhooks(caller, k.serviceType);
     if (service.owner_id !== caller.userId)
       throw forbidden(`Only the service's owner or an administrator with portal:admin:manageWebhooks manages its webhooks.`);
   }

@@ -33,6 +33,7 @@ import { GROUP_THUMBNAIL_FILES, groupThumbnailName, groupThumbnailParam, sendGro
 import { GROUP_CONTENT_OPERATIONS } from '../../../shared/contract/groupContent.ts';
 import { ApiError } from '../../http/errors.ts';
 import { authorityGrants } from '../../http/authority.ts';
+import { seesOrgGroups } from '../../http/policies.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
 const none = z.object({});
@@ -77,7 +78,7 @@ export function groupRoutes(app: FastifyInstance): void {
       const { total, rows } = await searchGroups(portal.db, {
         callerId: caller?.userId ?? null,
         callerOrgId: caller?.orgId ?? null,
-        viewOrgGroups: !!caller?.privileges.has('portal:user:viewOrgGroups'),
+        viewOrgGroups: !!caller && seesOrgGroups(caller),
         viewAllOrgGroups: !!caller && authorityGrants(GROUP_OPERATIONS.searchGroups, caller),
         query: parseQuery(params.q),
         sort: params.sortField,

@@ -31,7 +31,17 @@ import {
   type CandidateRow,
   type GroupRow,
 } from './repo.ts';
-import { authorityGrants } from '../../http/authority.ts';
+import { authorityGrants, grantsOthers } from '../../http/authority.ts';
+import {
+  assertMayCreateGroup,
+  assertMayDisallowLeaving,
+  assertMayJoinGroups,
+  assertMayMakeUpdateCapableGroup,
+  assertMayShareGroupTo,
+  mayAddExternalMembers,
+  mayJoinGroups,
+  seesOrgGroups,
+} from '../../http/policies.ts';
 import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 
 /**
@@ -78,7 +88,7 @@ export function canSeeGroup(row: GroupRow, caller: Caller | null): boolean {
   if (row.my_member_type) return true;
   if (caller.orgId !== row.org_id) return false;
   if (authorityGrants(GROUP_OPERATIONS.group, caller)) return true;
-  return row.access === 'org' && caller.privileges.has('portal:user:viewOrgGroups');
+  return row.access === 'org' && seesOrgGroups(caller);
 }
 
 const groupNotFound = (id: string) => new ApiError(400, 'Group does not exist or is inaccessible.', [`Group '${id}' does not exist or is inaccessible.`]);
@@ -89,22 +99,17 @@ export async function visibleGroup(q: Queryable, groupId: string, caller: Caller
   return row;
 }
 
-const isOrgAdminFor = (caller: Caller, row: GroupRow, privilege: Privilege) => caller.orgId === row.org_id && caller.privileges.has(privilege);
 const isManager = (row: GroupRow) => row.my_member_type === 'owner' || row.my_member_type === 'admin';
 
 /** Field rules that need privileges: who may make a group visible, shared-update or leave-proof. */
 function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
-  if (fields.access === 'org' && !caller.privileges.has('portal:user:shareGroupToOrg')) throw forbidden('Requires the privilege portal:user:shareGroupToOrg.');
-  if (fields.access === 'public' && !caller.privileges.has('portal:user:shareGroupToPublic'))
-    throw forbidden('Requires the privilege portal:user:shareGroupToPublic.');
+  assertMayShareGroupTo(caller, fields.access);
   if (fields.capabilities?.length) {
     const bad = fields.capabilities.filter((c) => c !== 'updateitemcontrol');
     if (bad.length) throw badParam('capabilities', `holds unknown capabilities: ${bad.join(', ')}`);
-    if (!caller.privileges.has('portal:admin:createUpdateCapableGroup')) throw forbidden('Requires the privilege portal:admin:createUpdateCapableGroup.');
+    assertMayMakeUpdateCapableGroup(caller);
   }
-  if (fields.leavingDisallowed && !caller.privileges.has('portal:admin:createLeavingDisallowedGroup')) {
-    throw forbidden('Requires the privilege portal:admin:createLeavingDisallowedGroup.');
-  }
+  if (fields.leavingDisallowed) assertMayDisallowLeaving(caller);
 }
 
 const titleTaken = (title: string) => badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
@@ -122,7 +127,7 @@ const uniqueTitle = (title: string | undefined) => (err: unknown) => {
 };
 
 export async function createGroup(ctx: PortalContext, caller: Caller, fields: GroupFields & { title: string }) {
-  if (!caller.privileges.has('portal:user:createGroup')) throw forbidden('Requires the privilege portal:user:createGroup.');
+  assertMayCreateGroup(caller);
   assertFieldPrivileges(caller, fields);
   const now = ctx.clock.now();
   return ctx.db
@@ -349,15 +354,15 @@ export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupR
         continue;
       }
       const isExternal = c.org_id !== group.org_id;
-      const privileges = privilegesOf(c);
+      const candidate = { privileges: privilegesOf(c) };
       const accessRefusal = await membershipAccessRefusal(group.membership_access, group.org_id, c.org_id, partnersOnce);
       if (c.disabled) refuse('The account is disabled.');
       else if (accessRefusal) refuse(accessRefusal);
-      else if (!isExternal && !privileges.has('portal:user:joinGroup')) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
-      else if (isExternal && !privileges.has('portal:user:joinNonOrgGroup'))
+      else if (!isExternal && !mayJoinGroups(candidate, false)) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
+      else if (isExternal && !mayJoinGroups(candidate, true))
         refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
       else if (c.group_count >= LIMITS.groupsPerUser) refuse(`The user already belongs to ${LIMITS.groupsPerUser} groups, the most a member may.`);
-      else if (isExternal && !caller.privileges.has('portal:user:addExternalMembersToGroup')) {
+      else if (isExternal && !mayAddExternalMembers(caller)) {
         refuse('The user is in another organization; adding external members requires the privilege portal:user:addExternalMembersToGroup.');
       } else if (isExternal && external >= limit) refuse(`The group has reached its limit of ${limit} members from other organizations.`);
       else {
@@ -432,7 +437,7 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, group: Gro
         c.member_type === 'admin' &&
         group.my_member_type === 'admin' &&
         c.id !== caller.userId &&
-        !isOrgAdminFor(caller, group, 'portal:admin:assignToGroups')
+        !grantsOthers(caller, GROUP_OPERATIONS.removeGroupUsers, group.org_id)
       )
         notRemoved.push(name);
       else removed.push(c);
@@ -519,8 +524,7 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, group: Group
   return ctx.db.tx(async (q) => {
     if (group.my_member_type) return { success: true as const, groupId: group.id };
     const external = caller.orgId !== group.org_id;
-    const needed = external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup';
-    if (!caller.privileges.has(needed)) throw forbidden(`Requires the privilege ${needed}.`);
+    assertMayJoinGroups(caller, external);
     const accessRefusal = await membershipAccessRefusal(group.membership_access, group.org_id, caller.orgId, () => partneredOrgs(q, group.org_id));
     if (accessRefusal) throw new ApiError(400, 'You cannot join this group.', [accessRefusal]);
     // Joining follows the group's own sharing: a private group (or one the caller sees only through
@@ -576,6 +580,6 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, group: Grou
 /** Who may list a group's members: anyone who sees it, unless members are hidden (then managers and administrators). */
 export function assertMayListMembers(caller: Caller | null, group: GroupRow): void {
   if (!group.hidden_members) return;
-  if (caller && (isManager(group) || isOrgAdminFor(caller, group, 'portal:admin:viewGroups'))) return;
+  if (caller && (isManager(group) || grantsOthers(caller, GROUP_OPERATIONS.groupUserList, group.org_id))) return;
   throw forbidden("This group's members are hidden.");
 }

@@ -10,6 +10,7 @@ import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
 import { grantsOthers, type Authority } from '../../http/authority.ts';
+import { mayOwnContent } from '../../http/policies.ts';
 import { CONTENT_OWNER_PRIVILEGE, ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export const itemNotFound = (id: string) =>
@@ -37,7 +38,7 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
  * operation's transaction, on the row it has locked.
  */
 export function assertMayChange(row: ItemRow, caller: Caller, operation: Authority = ITEM_OPERATIONS.updateItem): void {
-  if (row.owner_id === caller.userId && caller.privileges.has(CONTENT_OWNER_PRIVILEGE)) return;
+  if (row.owner_id === caller.userId && mayOwnContent(caller)) return;
   if (grantsOthers(caller, operation, row.org_id)) return;
   throw forbidden(
     row.owner_id === caller.userId

@@ -13,7 +13,6 @@
  * - Content status follows public sharing in a verified organization: an org_authoritative item
  *   made public becomes public_authoritative, and back when it stops being public.
  */
-import type { Privilege } from '../../../shared/privileges.ts';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, wireBool } from '../../../shared/contract/wire.ts';
@@ -30,6 +29,7 @@ import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { authorityGrants, grantsOthers } from '../../http/authority.ts';
+import { assertMayShareAt, sharesOthersItems, type SharingLevel } from '../../http/policies.ts';
 
 export const shareParams = z.object({
   everyone: wireBool.optional(),
@@ -44,23 +44,20 @@ export const bulkShareParams = shareParams.extend({
   items: commaList.pipe(z.array(z.string().max(64)).min(1, 'must name at least one item').max(100, 'may name at most 100 items')),
 });
 
-type Level = 'Group' | 'Org' | 'Public';
-
 /** share and unshare, by the operation's name in the table. */
 const SHARING_AUTHORITY = { share: ITEM_OPERATIONS.shareItem, unshare: ITEM_OPERATIONS.unshareItem } as const;
 
 /** Owner: portal:user:shareTo<level>. Administrator of the item's organization on another's item: portal:admin:shareTo<level>. */
-function assertMayShare(row: ItemRow, caller: Caller, level: Level): void {
+function assertMayShare(row: ItemRow, caller: Caller, level: SharingLevel): void {
   const own = row.owner_id === caller.userId;
-  const privilege: Privilege = own ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`;
   if (!own && caller.orgId !== row.org_id) throw forbidden('Only the owner or an administrator of its organization can share this item.');
-  if (!caller.privileges.has(privilege)) throw forbidden(`Requires the privilege ${privilege}.`);
+  assertMayShareAt(caller, own, level);
 }
 
 /** Anyone who may share the item at all: the owner, or an administrator of its organization with an admin sharing privilege. */
 function assertMayChangeSharing(row: ItemRow, caller: Caller): void {
   if (row.owner_id === caller.userId) return;
-  if (caller.orgId === row.org_id && (['Group', 'Org', 'Public'] as const).some((l) => caller.privileges.has(`portal:admin:shareTo${l}`))) return;
+  if (caller.orgId === row.org_id && sharesOthersItems(caller)) return;
   throw forbidden('Only the owner or an administrator of its organization can change how this item is shared.');
 }
 

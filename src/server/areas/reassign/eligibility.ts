@@ -15,6 +15,7 @@
  */
 import { RESERVED_TYPE_KEYWORDS, type BlockedItem, type BlockReason } from '../../../shared/contract/reassign.ts';
 import { findRelationshipType } from '../../../shared/relationships.ts';
+import { mayOwnContent, mayReceiveItems } from '../../http/policies.ts';
 import type { Queryable } from '../../store/db.ts';
 import { SELECT_ITEM, type ItemRow } from '../items/service.ts';
 import { userPrivileges, type UserRow } from '../users/service.ts';
@@ -58,11 +59,10 @@ export function targetBlockers(target: UserRow, orgId: string): Blocker[] {
   const out: Blocker[] = [];
   if (target.org_id !== orgId) out.push({ code: 'targetOtherOrg', message: `${target.username} is not a member of the item's organization.` });
   if (target.disabled) out.push({ code: 'targetDisabled', message: `${target.username}'s account is disabled.` });
-  const privileges = new Set(userPrivileges(target));
-  if (!privileges.has('portal:user:receiveItems'))
+  const member = { privileges: new Set(userPrivileges(target)) };
+  if (!mayReceiveItems(member))
     out.push({ code: 'targetCannotReceive', message: `${target.username}'s role lacks the privilege to receive content (portal:user:receiveItems).` });
-  if (!privileges.has('portal:user:createItem'))
-    out.push({ code: 'targetCannotOwn', message: `${target.username}'s role cannot own content (portal:user:createItem).` });
+  if (!mayOwnContent(member)) out.push({ code: 'targetCannotOwn', message: `${target.username}'s role cannot own content (portal:user:createItem).` });
   return out;
 }
 

@@ -27,6 +27,7 @@ import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
 import { grantsOthers } from '../../http/authority.ts';
+import { accessOwnerMayGive, mayReassignOwnItems, type PrivilegeHolder } from '../../http/policies.ts';
 import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
 
 export interface Parties {
@@ -48,7 +49,7 @@ export async function transferParties(q: Queryable, caller: Caller, sourceUserna
 export function assertMayReassign(caller: Caller, source: UserRow): void {
   if (grantsOthers(caller, REASSIGN_OPERATIONS.reassignItem, source.org_id)) return;
   if (caller.userId === source.id) {
-    if (caller.privileges.has('portal:user:reassignItems')) return;
+    if (mayReassignOwnItems(caller)) return;
     throw forbidden('Requires the privilege portal:user:reassignItems to transfer your own content.');
   }
   throw forbidden("Only an administrator of the owner's organization with portal:admin:reassignItems can transfer another member's content.");
@@ -108,14 +109,14 @@ export async function transferItems(
       target.id,
       source.id,
     ]);
-    const privileges = new Set(userPrivileges(target));
+    const newOwner = { privileges: new Set(userPrivileges(target)) };
     const actor = actorOf(caller);
     // Items are all of the source's organization: one statement deactivates their tasks.
     const tasksOf = await deactivateTasksOfItems(q, source.org_id, ids, { now });
     const moved: Moved[] = [];
     const events: NewEvent[] = [];
     for (const row of rows) {
-      const unsharedFrom = await narrowAccess(q, row, privileges, now);
+      const unsharedFrom = await narrowAccess(q, row, newOwner, now);
       if (unsharedFrom.length) {
         const data = {
           before: { access: row.access },
@@ -153,10 +154,8 @@ export async function transferItems(
 }
 
 /** Organization or public access the target may not give is narrowed to what they may. */
-async function narrowAccess(q: Queryable, row: ItemRow, privileges: ReadonlySet<string>, now: number): Promise<string[]> {
-  let access = row.access;
-  if (access === 'public' && !privileges.has('portal:user:shareToPublic')) access = privileges.has('portal:user:shareToOrg') ? 'org' : 'private';
-  if (access === 'org' && !privileges.has('portal:user:shareToOrg')) access = 'private';
+async function narrowAccess(q: Queryable, row: ItemRow, newOwner: PrivilegeHolder, now: number): Promise<string[]> {
+  const access = accessOwnerMayGive(newOwner, row.access);
   if (access === row.access) return [];
   const status = row.content_status === 'public_authoritative' ? 'org_authoritative' : row.content_status;
   await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);

@@ -17,9 +17,7 @@ import type { HistoryData, HistoryOperation } from '../../../shared/contract/his
 import { recordEvent } from '../../store/events.ts';
 import {
   GP_TASK_AUTHORITY,
-  REPORT_PRIVILEGES,
   reportParameters,
-  TASK_TYPE_PRIVILEGES,
   TASKS_OF_OTHERS,
   TASK_PARAMETER_SHAPES,
   TASK_TYPE_RULES,
@@ -30,7 +28,8 @@ import {
 import { CronScheduleError, nextRun, validateSchedule, type CronSchedule } from '../../../shared/cron.ts';
 import { taskSettingsOf, type TaskSettings } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, type Caller, requirePrivilege } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
+import { assertMayScheduleReport, assertMayScheduleTaskType } from '../../http/policies.ts';
 import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
@@ -103,13 +102,12 @@ interface Fields {
 /** Every per-type rule; answers the task URL as checked by the outbound guard. */
 async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: Fields, sentParameters: boolean): Promise<string | null> {
   const rules = TASK_TYPE_RULES[f.type];
-  requirePrivilege(caller, ...TASK_TYPE_PRIVILEGES[f.type]);
+  assertMayScheduleTaskType(caller, f.type);
   if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId))
     throw forbidden('Only default administrators can schedule GPService tasks.');
   if (f.type === 'ExecuteReport') {
     const report = reportParameters.safeParse(f.parameters);
-    const needed = report.success ? REPORT_PRIVILEGES[report.data.reportType] : TASK_TYPE_PRIVILEGES.ExecuteReport;
-    requirePrivilege(caller, ...needed);
+    assertMayScheduleReport(caller, report.success ? report.data.reportType : undefined);
   }
   if (rules.itemRequired && !f.itemId) throw badParam('itemId', `is required for ${f.type} tasks`);
   if (rules.parametersRequired && !sentParameters) throw badParam('parameters', `is required for ${f.type} tasks`);

@@ -6,7 +6,9 @@ import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSe
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
+import { authorityGrants } from '../../http/authority.ts';
 import { orgTarget } from '../../http/target.ts';
+import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
@@ -107,7 +109,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
  * member who may also create accounts would reach a private group's content through one.
  */
 async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: string[]): Promise<void> {
-  if (!groupIds.length || caller.privileges.has('portal:admin:assignToGroups')) return;
+  if (!groupIds.length || authorityGrants(GROUP_OPERATIONS.addGroupUsers, caller)) return;
   const unmanaged = await q.query<{ id: string; title: string }>(
     `SELECT g.id, g.title FROM groups g
       WHERE g.id = ANY($1::text[])

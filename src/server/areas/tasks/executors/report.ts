@@ -3,7 +3,8 @@
  * parameters say — written as a CSV file and stored as a new CSV item owned by the task's owner.
  */
 import { Readable } from 'node:stream';
-import { REPORT_PRIVILEGES, reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
+import { reportParameters, type ReportType } from '../../../../shared/contract/tasks.ts';
+import { missingReportPrivileges } from '../../../http/policies.ts';
 import type { Queryable } from '../../../store/db.ts';
 import { memberAsCaller } from '../../users/service.ts';
 import { csvCell, type CsvValue } from '../../../http/csv.ts';
@@ -73,7 +74,7 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
   // what the report lists since scheduling it (or never had it) gets no report.
   const owner = await memberAsCaller(ctx.db, task.owner_id);
   if (!owner) throw new RunFailed('The task owner no longer exists or is disabled.');
-  const missing = REPORT_PRIVILEGES[reportType].filter((p) => !owner.privileges.has(p));
+  const missing = missingReportPrivileges(owner, reportType);
   if (missing.length) throw new RunFailed(`The task owner lacks ${missing.join(', ')}, which a ${reportType} report needs.`);
   const { header, rows } = await reportRows(ctx.db, task.org_id, reportType);
   const csv = toCsv(header, rows);

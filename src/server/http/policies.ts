@@ -1,0 +1,122 @@
+/**
+ * The privilege rules that are not an operation's declared authority (http/authority.ts), each a
+ * named function, and the only place in the service that reads a privilege set.
+ *
+ * The declaration says who may act on what another member owns and is decided before the handler
+ * runs (operation.ts, target.ts). What is left for services is per-object or per-field: what a
+ * member must hold to do something to their own (create a group, make it visible to the
+ * organization, share an item at a level, schedule a task of a type), and what a member named in a
+ * request must hold to be given something (join a group, receive items). Services call these by
+ * name; src/server/privilege-checks.test.ts fails when a service reads privileges itself.
+ *
+ * Privilege ids are the typed `Privilege` union, so a misspelt id does not compile. The 403 details
+ * are worded as each area has always worded them.
+ */
+import { REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
+import type { ServiceType } from '../../shared/contract/webhooks.ts';
+import type { Privilege } from '../../shared/privileges.ts';
+import { forbidden } from './errors.ts';
+
+/** Whose privileges a rule reads: a caller, or a member named in a request (their role's privileges). */
+export interface PrivilegeHolder {
+  readonly privileges: ReadonlySet<string>;
+}
+
+/** Who sees an item besides whom it is shared with by group. */
+type ItemAccess = 'private' | 'org' | 'public';
+
+const holds = (holder: PrivilegeHolder, privilege: Privilege) => holder.privileges.has(privilege);
+
+/** The privileges of `ids` that `holder` lacks, in the order listed. */
+export function missingPrivileges(holder: PrivilegeHolder, ids: readonly Privilege[]): Privilege[] {
+  return ids.filter((p) => !holds(holder, p));
+}
+
+/** Refuse unless the holder has every privilege named; the 403 names the first one missing. */
+export function requirePrivilege(holder: PrivilegeHolder, ...ids: Privilege[]): void {
+  const [missing] = missingPrivileges(holder, ids);
+  if (missing) throw forbidden(`Requires the privilege ${missing}.`);
+}
+
+// Content
+
+/** Owning content at all: creating items, and keeping the power over one's own (an owner without it is refused, as ArcGIS does). */
+export const mayOwnContent = (holder: PrivilegeHolder) => holds(holder, 'portal:user:createItem');
+
+/** Receiving another member's items by reassignment. */
+export const mayReceiveItems = (holder: PrivilegeHolder) => holds(holder, 'portal:user:receiveItems');
+
+/** Giving one's own items to another member. */
+export const mayReassignOwnItems = (holder: PrivilegeHolder) => holds(holder, 'portal:user:reassignItems');
+
+export type SharingLevel = 'Group' | 'Org' | 'Public';
+
+/** Sharing an item at `level`: the owner needs portal:user:shareTo<level>, an administrator on another's item portal:admin:shareTo<level>. */
+export function assertMayShareAt(caller: PrivilegeHolder, ownsItem: boolean, level: SharingLevel): void {
+  requirePrivilege(caller, ownsItem ? `portal:user:shareTo${level}` : `portal:admin:shareTo${level}`);
+}
+
+/** Sharing other members' items at any level (whoever holds none may not change another's sharing at all). */
+export const sharesOthersItems = (caller: PrivilegeHolder) =>
+  (['Group', 'Org', 'Public'] as const).some((level) => holds(caller, `portal:admin:shareTo${level}`));
+
+/** The widest of `access` a new owner may give: public needs shareToPublic (else org with shareToOrg), org needs shareToOrg, else private. */
+export function accessOwnerMayGive(owner: PrivilegeHolder, access: ItemAccess): ItemAccess {
+  let given = access;
+  if (given === 'public' && !holds(owner, 'portal:user:shareToPublic')) given = holds(owner, 'portal:user:shareToOrg') ? 'org' : 'private';
+  if (given === 'org' && !holds(owner, 'portal:user:shareToOrg')) given = 'private';
+  return given;
+}
+
+// Groups
+
+/** Seeing the organization's groups shared with it (not only one's own and public ones). */
+export const seesOrgGroups = (caller: PrivilegeHolder) => holds(caller, 'portal:user:viewOrgGroups');
+
+/** Creating groups. */
+export const assertMayCreateGroup = (caller: PrivilegeHolder) => requirePrivilege(caller, 'portal:user:createGroup');
+
+/** Making a group visible to the organization or to everyone; a private one needs nothing. */
+export function assertMayShareGroupTo(caller: PrivilegeHolder, access: string | undefined): void {
+  if (access === 'org') requirePrivilege(caller, 'portal:user:shareGroupToOrg');
+  if (access === 'public') requirePrivilege(caller, 'portal:user:shareGroupToPublic');
+}
+
+/** Giving a group shared update (the `updateitemcontrol` capability). */
+export const assertMayMakeUpdateCapableGroup = (caller: PrivilegeHolder) => requirePrivilege(caller, 'portal:admin:createUpdateCapableGroup');
+
+/** Making a group its members cannot leave. */
+export const assertMayDisallowLeaving = (caller: PrivilegeHolder) => requirePrivilege(caller, 'portal:admin:createLeavingDisallowedGroup');
+
+/** What joining a group needs: portal:user:joinGroup in one's own organization, joinNonOrgGroup in another. */
+export const joinPrivilege = (external: boolean): Privilege => (external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup');
+
+/** Whether the member may be in a group of their own organization or (`external`) of another. */
+export const mayJoinGroups = (member: PrivilegeHolder, external: boolean) => holds(member, joinPrivilege(external));
+
+/** Joining a group oneself; the 403 names the privilege missing. */
+export const assertMayJoinGroups = (caller: PrivilegeHolder, external: boolean) => requirePrivilege(caller, joinPrivilege(external));
+
+/** Adding members of other organizations to a group. */
+export const mayAddExternalMembers = (caller: PrivilegeHolder) => holds(caller, 'portal:user:addExternalMembersToGroup');
+
+// Scheduled tasks and webhooks
+
+/** Scheduling a task of `type`: the type's privileges (TASK_TYPE_PRIVILEGES). */
+export const assertMayScheduleTaskType = (caller: PrivilegeHolder, type: TaskType) => requirePrivilege(caller, ...TASK_TYPE_PRIVILEGES[type]);
+
+/** Scheduling a report: its type's view privileges, or the report task's own when its type is not known yet. */
+export const assertMayScheduleReport = (caller: PrivilegeHolder, reportType: ReportType | undefined) =>
+  requirePrivilege(caller, ...(reportType ? REPORT_PRIVILEGES[reportType] : TASK_TYPE_PRIVILEGES.ExecuteReport));
+
+/** What a report's owner lacks, now, of what a report of `reportType` lists. */
+export const missingReportPrivileges = (owner: PrivilegeHolder, reportType: ReportType) => missingPrivileges(owner, REPORT_PRIVILEGES[reportType]);
+
+/** What creating webhooks on a federated service of each type needs. */
+const WEBHOOK_PRIVILEGE: Record<ServiceType, Privilege> = {
+  FeatureServer: 'portal:publisher:createFeatureWebhook',
+  GPServer: 'portal:admin:createGPWebhook',
+};
+
+/** A service's owner manages its webhooks only while holding the webhook privilege of its type. */
+export const assertMayManageServiceWebhooks = (caller: PrivilegeHolder, serviceType: ServiceType) => requirePrivilege(caller, WEBHOOK_PRIVILEGE[serviceType]);
