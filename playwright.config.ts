@@ -27,7 +27,11 @@ export default defineConfig({
   outputDir: process.env.E2E_PORT ? `e2e/artifacts/results-${process.env.E2E_PORT}` : 'e2e/artifacts/results',
   workers: E2E_WORKERS,
   fullyParallel: false,
-  retries: 0,
+  // One retry: on a loaded 2-core CI machine a step of a long spec has now and then missed its moment
+  // (a lost click, a file chooser that did not open), each passing when run again. A test that fails
+  // twice still fails the run, and one that passed only on its retry is listed as flaky in the
+  // report, to be made steady rather than forgotten. E2E_RETRIES=0 for a run that must pass first time.
+  retries: Number(process.env.E2E_RETRIES ?? 1),
   timeout: 60_000,
   // One wait for every assertion, the console's first page included (its chunks and first answers):
   // on a busy 2-core machine a first paint passed Playwright's default 5 s. They check the same.
