@@ -7,6 +7,7 @@ import { lazy, type ReactNode } from 'react';
 import { Announcer } from '../components/Announcer.tsx';
 import { CopyProvider, type CopyComponents } from '../components/CopySlot.tsx';
 import { ImpactProvider, type ImpactComponents } from '../components/ImpactSlot.tsx';
+import { anyUnfinishedCopy } from '../features/copy/progress.ts';
 import { contrastCssVariables } from './contrast.ts';
 import { theme } from './theme.ts';
 
@@ -27,8 +28,12 @@ const IMPACT: ImpactComponents = {
   ReplaceDialog: lazy(() => import('../features/dependencies/ReplaceDialog.tsx').then((m) => ({ default: m.ReplaceDialog }))),
 };
 
-/** Content's "Copy to…" dialog, loaded when first opened. */
-const COPY: CopyComponents = { CopyToDialog: lazy(() => import('../features/copy/CopyDialog.tsx').then((m) => ({ default: m.CopyDialog }))) };
+/** Content's "Copy to…" dialog, loaded when first opened, and the offer to resume a copy that stopped. */
+const COPY: CopyComponents = {
+  CopyToDialog: lazy(() => import('../features/copy/CopyDialog.tsx').then((m) => ({ default: m.CopyDialog }))),
+  ResumeCopies: lazy(() => import('../features/copy/ResumeCopies.tsx').then((m) => ({ default: m.ResumeCopies }))),
+  anyUnfinishedCopy,
+};
 
 export function Providers({ queryClient, children, env = 'default' }: ProvidersProps) {
   return (

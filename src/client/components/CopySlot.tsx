@@ -15,6 +15,10 @@ export interface CopyToDialogProps {
 
 export interface CopyComponents {
   CopyToDialog: ComponentType<CopyToDialogProps>;
+  /** Copies that stopped before they finished, offered to resume (shown on Content)… */
+  ResumeCopies?: ComponentType;
+  /** …loaded only when this says there is one. */
+  anyUnfinishedCopy?: () => boolean;
 }
 
 const CopyContext = createContext<CopyComponents | null>(null);
@@ -26,6 +30,15 @@ export function CopyToDialogSlot(props: CopyToDialogProps) {
   return c && props.opened ? (
     <Suspense fallback={null}>
       <c.CopyToDialog {...props} />
+    </Suspense>
+  ) : null;
+}
+
+export function ResumeCopiesSlot() {
+  const c = useContext(CopyContext);
+  return c?.ResumeCopies && c.anyUnfinishedCopy?.() ? (
+    <Suspense fallback={null}>
+      <c.ResumeCopies />
     </Suspense>
   ) : null;
 }

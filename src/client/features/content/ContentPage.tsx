@@ -10,6 +10,7 @@ import { type Item } from '../../api/index.ts';
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
+import { ResumeCopiesSlot } from '../../components/CopySlot.tsx';
 import { IconPlus, IconSearch } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { FilterBar } from '../../components/FilterBar.tsx';
@@ -133,6 +134,7 @@ export default function ContentPage() {
           </GuardedButton>
         }
       />
+      <ResumeCopiesSlot />
       <Paper withBorder p="sm" mb="md" radius="md">
         <FilterBar
           label="Filter content"

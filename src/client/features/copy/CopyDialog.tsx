@@ -14,6 +14,7 @@ import { ApplyStep, type Created } from './ApplyStep.tsx';
 import { connectionOfSession } from './connections.ts';
 import type { CopyPlan } from './plan.ts';
 import { useNeeds, usePlan } from './hooks.ts';
+import { withSkippedGroups } from './GroupsPlan.tsx';
 import { NeedsChoice } from './NeedsChoice.tsx';
 import { PlanView } from './PlanView.tsx';
 import type { PortalConnection } from './portal.ts';
@@ -114,10 +115,18 @@ function PlanStep({
   onApply: (plan: CopyPlan) => void;
 }) {
   const plan = usePlan(source, target, items);
+  const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string, create: boolean) =>
+    setSkipped((s) => {
+      const next = new Set(s);
+      if (create) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   return (
     <Stack>
       {plan.data ? (
-        <PlanView plan={plan.data} targetLabel={target.label} />
+        <PlanView plan={plan.data} targetLabel={target.label} skippedGroups={skipped} onToggleGroup={toggle} />
       ) : plan.error ? (
         <ErrorState error={plan.error} title="Could not plan the copy" onRetry={() => void plan.refetch()} />
       ) : (
@@ -127,7 +136,7 @@ function PlanStep({
         <Button variant="default" onClick={onBack}>
           Back
         </Button>
-        <Button onClick={() => plan.data && onApply(plan.data)} disabled={!plan.data?.steps.length}>
+        <Button onClick={() => plan.data && onApply(withSkippedGroups(plan.data, skipped))} disabled={!plan.data?.steps.length}>
           {plan.data ? `Copy ${plan.data.steps.length} item${plan.data.steps.length === 1 ? '' : 's'}` : 'Copy'}
         </Button>
       </DialogFooter>

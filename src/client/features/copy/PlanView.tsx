@@ -4,12 +4,32 @@
  */
 import { Alert, Badge, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { Fragment } from 'react';
+import { GroupsPlan } from './GroupsPlan.tsx';
 import type { CopyPlan, Difference, PlanStep } from './plan.ts';
 
 const FIELD: Record<Difference['field'], string> = { title: 'Title', snippet: 'Summary', tags: 'Tags', data: 'Data' };
 const clip = (s: string) => (s.length > 120 ? `${s.slice(0, 117)}…` : s);
 
-function StepCard({ step }: { step: PlanStep }) {
+const LEVEL = { private: 'the owner only', org: 'the organization', public: 'everyone' } as const;
+
+function SharingLine({ step, groupTitles }: { step: PlanStep; groupTitles: ReadonlyMap<string, string> }) {
+  const groups = step.groups.map((g) => groupTitles.get(g)).filter((t): t is string => !!t);
+  if (step.access.copied === 'private' && !groups.length && !step.access.narrowed) return null;
+  return (
+    <Text size="sm">
+      Shared with {LEVEL[step.access.copied]}
+      {groups.length ? `, and the group${groups.length === 1 ? '' : 's'} ${groups.join(', ')}` : ''}.
+      {step.access.narrowed ? (
+        <Text span c="orange.8" size="sm">
+          {' '}
+          {step.access.narrowed}
+        </Text>
+      ) : null}
+    </Text>
+  );
+}
+
+function StepCard({ step, groupTitles }: { step: PlanStep; groupTitles: ReadonlyMap<string, string> }) {
   const { source } = step;
   const carried = [
     step.dataKind === 'file' ? 'its file' : step.dataKind === 'text' ? 'its data' : step.dataKind === 'url' ? 'its URL' : null,
@@ -35,6 +55,16 @@ function StepCard({ step }: { step: PlanStep }) {
         </Text>
       ) : null}
       {carried.length ? <Text size="sm">Carries {carried.join(', ')}.</Text> : null}
+      <SharingLine step={step} groupTitles={groupTitles} />
+      {step.relationships.length ? (
+        <List size="sm" mt={4} aria-label={`Relationships of ${source.title}`}>
+          {step.relationships.map((r) => (
+            <List.Item key={`${r.type}:${r.destinationId}`}>
+              Relationship {r.type} to {r.destinationTitle}, recreated between the copies
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
       {step.rewrites.length ? (
         <Stack gap={2} mt={4}>
           <Text size="sm" fw={500}>
@@ -81,7 +111,16 @@ function StepCard({ step }: { step: PlanStep }) {
   );
 }
 
-export function PlanView({ plan, targetLabel }: { plan: CopyPlan; targetLabel: string }) {
+export interface PlanViewProps {
+  plan: CopyPlan;
+  targetLabel: string;
+  skippedGroups: ReadonlySet<string>;
+  onToggleGroup: (sourceGroupId: string, create: boolean) => void;
+}
+
+export function PlanView({ plan, targetLabel, skippedGroups, onToggleGroup }: PlanViewProps) {
+  // A group left out is not shared to: its title is not named on the items.
+  const groupTitles = new Map(plan.groups.filter((g) => g.action === 'use' || !skippedGroups.has(g.source.id)).map((g) => [g.source.id, g.source.title]));
   const creates = plan.steps.filter((s) => s.action === 'create').length;
   const updates = plan.steps.length - creates;
   return (
@@ -94,9 +133,10 @@ export function PlanView({ plan, targetLabel }: { plan: CopyPlan; targetLabel: s
       </Title>
       <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Copy plan">
         {plan.steps.map((s) => (
-          <StepCard key={s.source.id} step={s} />
+          <StepCard key={s.source.id} step={s} groupTitles={groupTitles} />
         ))}
       </Stack>
+      <GroupsPlan groups={plan.groups} skipped={skippedGroups} onToggle={onToggleGroup} />
       {plan.blocked.length ? (
         <Alert color="orange" variant="light" title={`${plan.blocked.length} cannot be copied`}>
           <List size="sm">

@@ -5,7 +5,7 @@ import { applyPlan, CopyFailed, undoCopy, type StepState } from './apply.ts';
 import { signInForCopy } from './connections.ts';
 import { planCopy, proposeNeeds, type CopyPlan } from './plan.ts';
 import type { PortalConnection } from './portal.ts';
-import { copyKey, emptyProgress, forgetCopy, saveCopy, type CopyProgress } from './progress.ts';
+import { copyKey, emptyProgress, forgetCopy, markRunning, saveCopy, type CopyProgress } from './progress.ts';
 
 const ids = (items: readonly Item[]) => items.map((i) => i.id).sort();
 
@@ -45,6 +45,8 @@ export function useApplyCopy(
   return useMutation({
     mutationFn: async (plan: CopyPlan) => {
       const progress: CopyProgress = resumeFrom ? structuredClone(resumeFrom) : emptyProgress();
+      const key = copyKey(source, target);
+      markRunning(key, true);
       saveCopy(source, target, plan, progress);
       try {
         const result = await applyPlan(plan, source, target, { onProgress, progress, onSave: (p) => saveCopy(source, target, plan, p) });
@@ -53,6 +55,8 @@ export function useApplyCopy(
       } catch (err) {
         if (err instanceof CopyFailed && !err.leftBehind.length) forgetCopy(copyKey(source, target));
         throw err;
+      } finally {
+        markRunning(key, false);
       }
     },
   });

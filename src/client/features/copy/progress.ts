@@ -40,6 +40,14 @@ export interface StoredCopy {
 
 const PREFIX = 'console.copy.v1:';
 
+/** Copies running in this tab now: kept, but not unfinished (Content offers no resume for them). */
+const runningHere = new Set<string>();
+
+export function markRunning(key: string, running: boolean): void {
+  if (running) runningHere.add(key);
+  else runningHere.delete(key);
+}
+
 const place = (c: Pick<PortalConnection, 'portalUrl' | 'orgId'>) => `${c.portalUrl.toLowerCase()}#${c.orgId}`;
 
 export const copyKey = (source: PortalConnection | StoredConnection, target: PortalConnection | StoredConnection) =>
@@ -80,7 +88,7 @@ export function unfinishedCopies(source: Pick<PortalConnection, 'portalUrl' | 'o
   const from = `${PREFIX}${place(source)}>`;
   for (let i = 0; i < s.length; i++) {
     const key = s.key(i);
-    if (!key?.startsWith(from)) continue;
+    if (!key?.startsWith(from) || runningHere.has(key)) continue;
     try {
       out.push(JSON.parse(s.getItem(key) ?? '') as StoredCopy);
     } catch {
@@ -88,6 +96,17 @@ export function unfinishedCopies(source: Pick<PortalConnection, 'portalUrl' | 'o
     }
   }
   return out.sort((a, b) => b.savedAt - a.savedAt);
+}
+
+/** Whether any copy is kept at all: cheap, so Content loads the resume offer only when there is one. */
+export function anyUnfinishedCopy(): boolean {
+  const s = storage();
+  if (!s) return false;
+  for (let i = 0; i < s.length; i++) {
+    const key = s.key(i);
+    if (key?.startsWith(PREFIX) && !runningHere.has(key)) return true;
+  }
+  return false;
 }
 
 /** How far a stored copy got. */

@@ -123,7 +123,7 @@ export interface SharingRights {
 export async function sharingRights(target: PortalConnection): Promise<SharingRights> {
   const [self, portal] = await Promise.all([
     call<{ privileges?: string[] }>(target, 'community/self'),
-    call<{ canSharePublic?: boolean }>(target, 'portals/self').catch(() => ({})),
+    call<{ canSharePublic?: boolean }>(target, 'portals/self').catch((): { canSharePublic?: boolean } => ({})),
   ]);
   const has = (p: string) => self.privileges?.includes(`portal:user:${p}`) || self.privileges?.includes(`portal:admin:${p}`);
   return { org: !!has('shareToOrg'), public: !!has('shareToPublic') && portal.canSharePublic !== false };
