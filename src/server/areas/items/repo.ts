@@ -94,6 +94,15 @@ export async function findItem(q: Queryable, id: string): Promise<ItemRow | unde
   return row;
 }
 
+/** What a multipart upload's operations check of their item (findItem's whole row, read four times for each part, was most of a part's database time). */
+export type UploadItemRow = Pick<ItemRow, 'id' | 'owner_id' | 'status'>;
+
+/** The item's owner and status; `lock`: also locks its row for the rest of the transaction, as lockItem does. */
+export async function findUploadItem(q: Queryable, id: string, lock = false): Promise<UploadItemRow | undefined> {
+  const [row] = await q.query<UploadItemRow>(`SELECT id, owner_id, status FROM items WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+  return row;
+}
+
 /** Locks the item's row for the rest of the transaction (changes to one item never interleave). */
 export async function lockItem(q: Queryable, id: string): Promise<void> {
   await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [id]);

@@ -11,7 +11,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
 import { ApiError } from '../../http/errors.ts';
 import { itemNotFound } from './access.ts';
-import { findItem, lockItem, type ItemRow } from './repo.ts';
+import { findUploadItem, type UploadItemRow } from './repo.ts';
 
 /**
  * S3's highest part number, kept for the copy of a small last item part made at commit: the
@@ -35,7 +35,7 @@ export interface StoreUpload {
   completed_parts: { n: number; size: number }[] | null;
 }
 
-export const notPartial = (row: ItemRow) =>
+export const notPartial = (row: UploadItemRow) =>
   new ApiError(400, 'This item has no multipart upload in progress.', [`Item '${row.id}' is ${row.status}, not a multipart upload in progress.`]);
 
 export const selectStoreUpload = 'SELECT blob_key, upload_id, parts_per_item_part, completed_parts FROM item_store_uploads WHERE item_id = $1';
@@ -84,8 +84,7 @@ export async function storeUploadWithNumbers(
 ): Promise<{ upload: StoreUpload; numbers: { first: number; count: number } | undefined }> {
   const multipart = ctx.blobs.multipart!;
   return ctx.db.tx(async (q) => {
-    await lockItem(q, itemId);
-    const row = await findItem(q, itemId);
+    const row = await findUploadItem(q, itemId, true);
     if (!row) throw itemNotFound(itemId);
     if (row.status !== 'partial') throw notPartial(row);
     let [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);

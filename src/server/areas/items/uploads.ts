@@ -22,7 +22,7 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRow, uploadedFile } from './add.ts';
 import { itemNotFound } from './access.ts';
-import { findItem, lockItem, type ItemRow } from './repo.ts';
+import { findItem, findUploadItem, lockItem, type ItemRow, type UploadItemRow } from './repo.ts';
 import { joinParts, type PartRow } from './joinParts.ts';
 import { notPartial, selectStoreUpload, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
 
@@ -34,9 +34,9 @@ export const addPartParams = z.object({
 export const commitParams = itemFields;
 
 /** The item, if it belongs to the path's user and the caller is that user. */
-export async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<ItemRow> {
+export async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<UploadItemRow> {
   assertPathUser(caller, username);
-  const row = await findItem(q, itemId);
+  const row = await findUploadItem(q, itemId);
   if (!row || row.owner_id !== caller.userId) throw itemNotFound(itemId);
   if (!caller.privileges.has('portal:user:createItem')) throw forbidden('Requires the privilege portal:user:createItem.');
   return row;
@@ -49,8 +49,7 @@ export async function addPart(ctx: PortalContext, caller: Caller, username: stri
   let old: string | null | undefined;
   try {
     old = await ctx.db.tx(async (q) => {
-      await lockItem(q, itemId);
-      const row = await findItem(q, itemId);
+      const row = await findUploadItem(q, itemId, true);
       if (!row) throw itemNotFound(itemId);
       if (row.status !== 'partial') throw notPartial(row);
       if (stored.storeParts.length) await checkStoreBlock(q, itemId, partNum, stored);
