@@ -1,7 +1,8 @@
 /**
  * Item files in an S3-compatible object store (a real one on loopback: test/support/s3.ts), through
  * the service: files, multipart uploads joined inside the store, packages' esriinfo files,
- * thumbnails, byte ranges, deletion — and faults: the store killed in the middle of an upload
+ * thumbnails, byte ranges, deletion, the recycle bin (a deleted item's objects stay, restore serves
+ * them again, permanentDelete and retention) — and faults: the store killed in the middle of an upload
  * answers 503, leaves no item row and no part recorded, and the same request succeeds once the
  * store is back.
  */
@@ -260,6 +261,76 @@ describe.skipIf(!s3ServerAvailable)('the object store failing', () => {
   }, 120_000);
 });
 
+/** Objects of an item left in the recycle bin by the test below: the retention pass must keep them. */
+let binnedObjects: string[] = [];
+
+describe.skipIf(!s3ServerAvailable)('the recycle bin in the object store', () => {
+  const objectOf = (key: string) => `portal/${key.slice(0, 2)}/${key}`;
+  const resource = (id: string, name: string) => svc.app.inject({ method: 'GET', url: `/sharing/rest/content/items/${id}/resources/${name}?token=${token}` });
+  /** A committed multipart item (its file completed inside the store) with a resource; answers it and its objects. */
+  const binnable = async (title: string) => {
+    const id = (await svc.post('content/users/user1/addItem', { multipart: 'true', filename: `${title}.bin` }, token)).id as string;
+    const parts = [randomBytes(5 * MiB + 11), randomBytes(1000)];
+    for (const [i, bytes] of parts.entries())
+      expect(
+        await svc.postForm(`content/users/user1/items/${id}/addPart?partNum=${i + 1}`, { file: [new Blob([new Uint8Array(bytes)]), 'blob'] }, token),
+      ).toEqual({
+        success: true,
+        id,
+      });
+    expect(await svc.post(`content/users/user1/items/${id}/commit`, { type: 'Image', title }, token)).toEqual({ success: true, id });
+    const style = Buffer.from(JSON.stringify({ color: title }));
+    expect(
+      await svc.postForm(`content/users/user1/items/${id}/addResources`, { file: [new Blob([new Uint8Array(style)]), 'style.json'] }, token),
+    ).toMatchObject({
+      success: true,
+    });
+    const [row] = await svc.db.query<{ data_blob: string }>('SELECT data_blob FROM items WHERE id = $1', [id]);
+    const resources = await svc.db.query<{ blob_key: string }>('SELECT blob_key FROM item_resources WHERE item_id = $1', [id]);
+    expect(resources).toHaveLength(1);
+    const keys = [objectOf(row.data_blob), objectOf(resources[0].blob_key)];
+    expect(await objects()).toEqual(expect.arrayContaining(keys));
+    return { id, bytes: Buffer.concat(parts), style, keys };
+  };
+  const inBin = async (id: string) =>
+    ((await svc.post('content/portals/self', { recycleBinItems: 'true', num: '100' }, token)).items as { id: string }[]).some((i) => i.id === id);
+
+  it('delete keeps the file and resources as objects; restore serves them again from the store', async () => {
+    const item = await binnable('Recycled');
+    expect(await svc.post(`content/users/user1/items/${item.id}/delete`, {}, token)).toEqual({ success: true, itemId: item.id });
+    expect(await inBin(item.id)).toBe(true);
+    // Gone for readers, kept in the bucket.
+    // (ArcGIS answers errors with HTTP 200 and the error envelope.)
+    expect((await data(item.id)).json()).toMatchObject({ error: { code: 400, messageCode: 'CONT_0001' } });
+    expect(await objects()).toEqual(expect.arrayContaining(item.keys));
+
+    expect(await svc.post(`content/users/user1/items/${item.id}/restore`, {}, token)).toEqual({ success: true, itemId: item.id });
+    expect(await inBin(item.id)).toBe(false);
+    const back = await data(item.id);
+    expect(back.statusCode).toBe(200);
+    expect(back.rawPayload.equals(item.bytes)).toBe(true);
+    expect((await data(item.id, { range: `bytes=${5 * MiB}-${5 * MiB + 20}` })).rawPayload.equals(item.bytes.subarray(5 * MiB, 5 * MiB + 21))).toBe(true);
+    expect((await resource(item.id, 'style.json')).rawPayload.equals(item.style)).toBe(true);
+    // Restored twice is refused: the item is no longer in the bin.
+    expect((await svc.post(`content/users/user1/items/${item.id}/restore`, {}, token)).error).toMatchObject({ code: 400 });
+
+    // Left in the bin for the retention pass below, which must keep its objects.
+    expect(await svc.post(`content/users/user1/items/${item.id}/delete`, {}, token)).toEqual({ success: true, itemId: item.id });
+    binnedObjects = item.keys;
+  });
+
+  it('permanentDelete of a recycled item removes its objects from the store', async () => {
+    const item = await binnable('Purged');
+    await svc.post(`content/users/user1/items/${item.id}/delete`, {}, token);
+    expect(await objects()).toEqual(expect.arrayContaining(item.keys));
+    expect(await svc.post(`content/users/user1/items/${item.id}/delete`, { permanentDelete: 'true' }, token)).toEqual({ success: true, itemId: item.id });
+    expect(await inBin(item.id)).toBe(false);
+    const left = await objects();
+    for (const key of item.keys) expect(left).not.toContain(key);
+    expect((await svc.post(`content/users/user1/items/${item.id}/restore`, {}, token)).error).toMatchObject({ code: 400 });
+  });
+});
+
 describe.skipIf(!s3ServerAvailable)('retention in the object store', () => {
   // Last in the file: the pass runs a day ahead, when other sweeps remove the day's tokens too.
   it('removes objects no row names and unfinished multipart uploads older than the limit; files of items stay', async () => {
@@ -282,6 +353,9 @@ describe.skipIf(!s3ServerAvailable)('retention in the object store', () => {
     }
     const after = await objects();
     expect(after).toEqual(before.filter((k) => k !== strayObject));
+    // A recycled item's objects are no strays (the bin's rows name them).
+    expect(binnedObjects).toHaveLength(2);
+    expect(after).toEqual(expect.arrayContaining(binnedObjects));
     expect((await s3.client.send(new ListMultipartUploadsCommand({ Bucket: setting.bucket }))).Uploads ?? []).toEqual([]);
     // Every item's file is still there and readable (signed in again: the day ahead ended the old token).
     token = await svc.tokenFor('user1');
