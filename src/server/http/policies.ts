@@ -12,6 +12,7 @@
  * Privilege ids are the typed `Privilege` union, so a misspelt id does not compile. The 403 details
  * are worded as each area has always worded them.
  */
+import { CONTENT_OWNER_PRIVILEGE } from '../../shared/contract/items.ts';
 import { REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
 import type { Privilege } from '../../shared/privileges.ts';
@@ -41,7 +42,7 @@ export function requirePrivilege(holder: PrivilegeHolder, ...ids: Privilege[]): 
 // Content
 
 /** Owning content at all: creating items, and keeping the power over one's own (an owner without it is refused, as ArcGIS does). */
-export const mayOwnContent = (holder: PrivilegeHolder) => holds(holder, 'portal:user:createItem');
+export const mayOwnContent = (holder: PrivilegeHolder) => holds(holder, CONTENT_OWNER_PRIVILEGE);
 
 /** Receiving another member's items by reassignment. */
 export const mayReceiveItems = (holder: PrivilegeHolder) => holds(holder, 'portal:user:receiveItems');
