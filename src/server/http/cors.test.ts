@@ -88,6 +88,60 @@ describe('every origin allowed (the default)', () => {
   });
 });
 
+/**
+ * Copy to… between two portals: the console served by one portal (its origin) calls the other for
+ * every operation the copy uses (src/client/features/copy/portal.ts and sharing.ts), with the token
+ * in X-Esri-Authorization, multipart bodies for addItem, update and the resources, and form posts
+ * for the rest. Each of those must pass the browser's preflight from a console on another port.
+ */
+describe('the operations Copy to… uses, preflighted from a console on another loopback port', () => {
+  const CONSOLE = 'http://127.0.0.1:3531';
+  const item = 'a'.repeat(32);
+  const group = 'b'.repeat(32);
+  const operations: [method: 'GET' | 'POST', path: string, headers: string][] = [
+    ['GET', 'search', 'x-esri-authorization, content-type'],
+    ['POST', 'generateToken', 'content-type'],
+    ['GET', 'community/self', 'x-esri-authorization'],
+    ['GET', 'portals/self', 'x-esri-authorization'],
+    ['GET', `content/items/${item}`, 'x-esri-authorization'],
+    ['GET', `content/items/${item}/data`, 'x-esri-authorization'],
+    ['GET', `content/items/${item}/info/thumbnail/t.png`, 'x-esri-authorization'],
+    ['GET', `content/items/${item}/resources`, 'x-esri-authorization'],
+    ['GET', `content/items/${item}/resources/notes/readme.txt`, 'x-esri-authorization'],
+    ['GET', `content/items/${item}/relatedItems`, 'x-esri-authorization'],
+    ['POST', `content/items/${item}/groups`, 'x-esri-authorization, content-type'],
+    ['POST', 'content/users/admin/addItem', 'x-esri-authorization, content-type'],
+    ['POST', `content/users/admin/items/${item}/update`, 'x-esri-authorization, content-type'],
+    ['POST', `content/users/admin/items/${item}/addResources`, 'x-esri-authorization, content-type'],
+    ['POST', `content/users/admin/items/${item}/updateResources`, 'x-esri-authorization, content-type'],
+    ['POST', `content/users/admin/items/${item}/share`, 'x-esri-authorization, content-type'],
+    ['POST', `content/users/admin/items/${item}/delete`, 'x-esri-authorization, content-type'],
+    ['POST', 'content/users/admin/addRelationship', 'x-esri-authorization, content-type'],
+    ['GET', 'community/groups', 'x-esri-authorization'],
+    ['POST', 'community/createGroup', 'x-esri-authorization, content-type'],
+    ['POST', `community/groups/${group}/delete`, 'x-esri-authorization, content-type'],
+  ];
+
+  it.each(operations)('%s %s', async (method, path, requested) => {
+    const res = await svc.app.inject({
+      method: 'OPTIONS',
+      url: `${REST}/${path}`,
+      headers: { origin: CONSOLE, 'access-control-request-method': method, 'access-control-request-headers': requested },
+    });
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['access-control-allow-origin']).toBe(CONSOLE);
+    expect(String(res.headers['access-control-allow-methods']).split(/,\s*/)).toContain(method);
+    const allowed = String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    for (const h of requested.split(/,\s*/)) expect(allowed).toContain(h);
+  });
+
+  it('lets the page read the answers too, errors included (an item that is not there)', async () => {
+    const res = await get(`content/items/${item}/data`, { origin: CONSOLE, 'x-esri-authorization': `Bearer ${admin}` });
+    expect(res.headers['access-control-allow-origin']).toBe(CONSOLE);
+    expect(res.json().error.code).toBe(400);
+  });
+});
+
 describe('an allow-list (portals/<orgId>/update allowedOrigins)', () => {
   afterAll(() => setAllowedOrigins(''));
 
