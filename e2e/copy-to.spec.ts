@@ -5,6 +5,10 @@
  * updates instead of duplicates; undo deletes what the copy created. Keyboard for the sign-in, axe
  * on each step, screenshots of the plan and the results at 1440 and 390 px.
  */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { expectAxeClean } from './axe.ts';
 import { DEMO_PASSWORD, signIn, snap } from './support.ts';
@@ -120,4 +124,176 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   expect([400, 404]).toContain(gone.error?.code);
   await dialog.locator('[data-dialog-footer]').getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
+});
+
+test('a copy cut off by a lost connection is offered on Content again, and resumes without copying anything twice', async ({ page, request, baseURL }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const tag = `r${Date.now().toString(36)}`;
+  const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
+  const csv = await request.post('/sharing/rest/content/users/admin/addItem', {
+    multipart: {
+      f: 'json',
+      token,
+      title: `Depots ${tag}`,
+      type: 'CSV',
+      tags: 'copy',
+      file: { name: 'd.csv', mimeType: 'text/csv', buffer: Buffer.from('n\n1\n') },
+    },
+  });
+  const csvId = ((await csv.json()) as { id: string }).id;
+  const mapTitle = `Depots map ${tag}`;
+  const mapData = { operationalLayers: [{ id: 'd', title: 'Depots', layerType: 'CSV', itemId: csvId }], baseMap: { baseMapLayers: [] }, version: '2.31' };
+  const map = await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
+  await rest(request, `content/users/admin/items/${map.id}/share`, { token, org: 'true', everyone: 'false', groups: ' ' });
+
+  await signIn(page, 'admin');
+  await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
+  await page
+    .getByRole('table', { name: 'Content' })
+    .getByRole('checkbox', { name: `Select ${mapTitle}` })
+    .check();
+  await page.getByRole('button', { name: 'Copy to…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Copy 1 item to…' });
+  await dialog.getByRole('textbox', { name: 'Username' }).fill('partner_admin');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(DEMO_PASSWORD);
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('radio', { name: /partner_admin/ })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Review the plan' }).click();
+  // The map's organization sharing travels with it.
+  await expect(dialog.getByTestId('copy-plan-step').nth(1)).toContainText('Shared with the organization.');
+
+  // The connection drops after the CSV is copied: the map's addItem and the rollback's deletes never arrive.
+  let adds = 0;
+  await page.route('**/sharing/rest/content/users/partner_admin/addItem', (route) => (++adds > 1 ? route.abort('internetdisconnected') : route.continue()));
+  await page.route('**/sharing/rest/content/users/partner_admin/items/*/delete', (route) => route.abort('internetdisconnected'));
+  await dialog.getByRole('button', { name: 'Copy 2 items' }).click();
+  await expect(dialog.getByText(/The copy stopped, and what it had created could not all be removed/)).toBeVisible({ timeout: 15_000 });
+  await expect(dialog.getByRole('alert')).toContainText('Could not remove');
+  await expectAxeClean(page, '[role="dialog"]');
+  await page.unrouteAll();
+
+  // The tab closes; opening Content again offers the unfinished copy.
+  await page.reload();
+  await page.goto('/content');
+  const offer = page.getByTestId('unfinished-copy');
+  await expect(offer).toContainText('Copying 2 items to Partner Organization (partner_admin) stopped after 1.');
+  await expectAxeClean(page, '[data-testid="unfinished-copy"]');
+  await offer.getByRole('button', { name: 'Resume the copy' }).click();
+  const resume = page.getByRole('dialog', { name: /Resume the copy to/ });
+  await resume.getByRole('textbox', { name: 'Username' }).focus();
+  await page.keyboard.type('partner_admin');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(DEMO_PASSWORD);
+  await page.keyboard.press('Enter');
+  await expect(resume.getByRole('radio', { name: /partner_admin/ })).toBeChecked();
+  await expectAxeClean(page, '[role="dialog"]');
+  await snap(page, 'copy-to-resume');
+  await resume.getByRole('button', { name: 'Resume: copy 1 more' }).click();
+  await expect(resume.getByText('Copied 2 items: 2 created, 0 updated.')).toBeVisible({ timeout: 15_000 });
+  await expectAxeClean(page, '[role="dialog"]');
+
+  // One copy of each: the CSV made before the connection dropped was kept, not made again; the map is shared with the organization.
+  const partnerToken = (await rest(request, 'generateToken', { username: 'partner_admin', password: DEMO_PASSWORD })).token as string;
+  const search = async (id: string) =>
+    (await (
+      await request.get(`${baseURL}/sharing/rest/search?f=json&num=10&q=${encodeURIComponent(`typekeywords:source-${id}`)}&token=${partnerToken}`)
+    ).json()) as {
+      results: { id: string; access: string }[];
+    };
+  expect((await search(csvId)).results).toHaveLength(1);
+  const mapCopies = (await search(map.id as string)).results;
+  expect(mapCopies.map((r) => r.access)).toEqual(['org']);
+
+  await resume.getByRole('button', { name: 'Undo: delete the 2 created items' }).click();
+  await expect(resume.getByText('Undone: 2 items this copy created deleted from the target.')).toBeVisible();
+  await resume.locator('[data-dialog-footer]').getByRole('button', { name: 'Close' }).click();
+  await expect(offer).toBeHidden();
+  expect((await search(csvId)).results).toHaveLength(0);
+});
+
+test('copy to a second portal on another loopback port, from the browser: CORS both ways, and a target without local extras', async ({
+  page,
+  request,
+  portalPort,
+}) => {
+  test.setTimeout(180_000);
+  // The worker's spare port (e2e/portals.ts), a portal of its own with LOCAL_EXTRAS=off: only documented operations answer there.
+  const port = portalPort + 1;
+  const other = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'copy-target-'));
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off' },
+    stdio: 'ignore',
+  });
+  try {
+    const tag = `p${Date.now().toString(36)}`;
+    const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
+    const csv = await request.post('/sharing/rest/content/users/admin/addItem', {
+      multipart: {
+        f: 'json',
+        token,
+        title: `Halts ${tag}`,
+        type: 'CSV',
+        tags: 'copy',
+        file: { name: 'h.csv', mimeType: 'text/csv', buffer: Buffer.from('n\n1\n') },
+      },
+    });
+    const csvId = ((await csv.json()) as { id: string }).id;
+    const mapTitle = `Halts map ${tag}`;
+    const mapData = { operationalLayers: [{ id: 'h', title: 'Halts', layerType: 'CSV', itemId: csvId }], baseMap: { baseMapLayers: [] }, version: '2.31' };
+    const map = await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
+    for (const until = Date.now() + 120_000; ;) {
+      const up = await fetch(`${other}/sharing/rest/portals/self?f=json`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      if (Date.now() > until) throw new Error('the second portal did not start');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+
+    await signIn(page, 'admin');
+    await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
+    await page
+      .getByRole('table', { name: 'Content' })
+      .getByRole('checkbox', { name: `Select ${mapTitle}` })
+      .check();
+    await page.getByRole('button', { name: 'Copy to…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy 1 item to…' });
+    await dialog.getByRole('textbox', { name: 'Portal URL' }).fill(`${other}/sharing/rest`);
+    await dialog.getByRole('textbox', { name: 'Username' }).fill('admin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(DEMO_PASSWORD);
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('radio', { name: /admin/ })).toBeChecked({ timeout: 15_000 });
+    await dialog.getByRole('button', { name: 'Review the plan' }).click();
+    await expect(dialog.getByRole('status').filter({ hasText: '2 items' })).toContainText('2 to create, 0 to update');
+    await dialog.getByRole('button', { name: 'Copy 2 items' }).click();
+    await expect(dialog.getByText('Copied 2 items: 2 created, 0 updated.')).toBeVisible({ timeout: 20_000 });
+    await expectAxeClean(page, '[role="dialog"]');
+
+    // In the second portal: one copy of each, the map pointing at the CSV's copy there.
+    const otherToken = (
+      (await await fetch(`${other}/sharing/rest/generateToken`, {
+        method: 'POST',
+        body: new URLSearchParams({ f: 'json', username: 'admin', password: DEMO_PASSWORD }),
+      }).then((r) => r.json())) as { token: string }
+    ).token;
+    const find = async (id: string) =>
+      (
+        (await (await fetch(`${other}/sharing/rest/search?f=json&q=${encodeURIComponent(`typekeywords:source-${id}`)}&token=${otherToken}`)).json()) as {
+          results: { id: string }[];
+        }
+      ).results;
+    const [csvCopy] = await find(csvId);
+    const [mapCopy] = await find(map.id as string);
+    expect(csvCopy?.id).toMatch(/^[0-9a-f]{32}$/);
+    const copied = (await (await fetch(`${other}/sharing/rest/content/items/${mapCopy.id}/data?f=json&token=${otherToken}`)).json()) as typeof mapData;
+    expect(copied.operationalLayers[0].itemId).toBe(csvCopy.id);
+  } finally {
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

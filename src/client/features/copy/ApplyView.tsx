@@ -40,9 +40,11 @@ export function ApplyView({ plan, states, result, error, deleted, hrefOf, target
           ? `Undone: ${deleted.size} item${deleted.size === 1 ? '' : 's'} this copy created deleted from the target.`
           : result
             ? `Copied ${result.items.length} item${result.items.length === 1 ? '' : 's'}: ${result.created.length} created, ${result.items.length - result.created.length} updated.`
-            : error
-              ? 'The copy failed. Items it had created were removed again.'
-              : `Copying ${plan.steps.length} items…`}
+            : error instanceof CopyFailed && error.leftBehind.length
+              ? 'The copy stopped, and what it had created could not all be removed. Resume it from Content to finish it.'
+              : error
+                ? 'The copy failed. Items it had created were removed again.'
+                : `Copying ${plan.steps.length} items…`}
       </Text>
       {result && !deleted ? (
         <Text size="sm" c="dimmed">
