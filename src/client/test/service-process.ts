@@ -5,6 +5,7 @@
  */
 import { startService } from '../../../test/support/service.ts';
 import { startJobs } from '../../server/jobs/itemJobs.ts';
+import { startMemberJobs } from '../../server/jobs/memberJobs.ts';
 import { startWebhookDispatcher } from '../../server/jobs/webhooks/dispatcher.ts';
 
 // LOCAL_EXTRAS=off: a portal without this portal's extras, as another portal would answer (docs/local-extras.md).
@@ -12,6 +13,8 @@ const svc = await startService({ config: { localExtras: process.env.LOCAL_EXTRAS
 const restUrl = await svc.listen();
 // The background item jobs (dataUrl downloads) run as they do in the real service.
 const jobs = startJobs(svc.app.portal);
+// Bulk member jobs (a local extra) run as in the real service.
+const memberJobs = startMemberJobs(svc.app.portal);
 // Webhook deliveries only when a test asks (WEBHOOK_DELIVERIES=on): the others make no outbound calls.
 const webhooks = process.env.WEBHOOK_DELIVERIES === 'on' ? startWebhookDispatcher(svc.app.portal) : null;
 process.stdout.write(`${JSON.stringify({ restUrl, orgId: svc.orgId, partnerOrgId: svc.partnerOrgId })}\n`);
@@ -23,6 +26,7 @@ const stop = async () => {
   closing = true;
   setTimeout(() => process.exit(0), 5_000).unref();
   await jobs.stop();
+  await memberJobs.stop();
   await webhooks?.stop();
   await svc.close();
   process.exit(0);

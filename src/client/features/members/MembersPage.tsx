@@ -22,7 +22,7 @@ import { useReturnFocus } from '../../lib/focusReturn.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddMemberModal } from './AddMemberModal.tsx';
 import { CsvMembersModal } from './csv/CsvMembersModal.tsx';
-import { BulkMembersModal } from './bulk/BulkMembersModal.tsx';
+import { BulkMembersModal, UnfinishedBulkRun } from './bulk/BulkMembersModal.tsx';
 import { BulkExpiryButton } from './lifecycle/BulkExpiryButton.tsx';
 import type { BulkKind } from './bulk/plan.ts';
 import type { BulkTarget } from './bulk/useMatchingMembers.ts';
@@ -113,6 +113,7 @@ export default function MembersPage() {
           </Group>
         }
       />
+      <UnfinishedBulkRun />
       <Box mb="sm">
         <FilterBar
           label="Filter members"

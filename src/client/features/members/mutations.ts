@@ -1,13 +1,10 @@
 /** Adding members and changing roles; each mutation declares what it makes stale. */
 import { useMutation } from '@tanstack/react-query';
 import { createUser, runBulk, setMemberDisabled, unlockSignIn, updateUser, updateUserLicenseType, updateUserRole } from '../../api/index.ts';
-import { groupKeys } from '../../api/queries/groups.ts';
-import { runBulkAction, type OnProgress } from './bulk/run.ts';
-import type { BulkAction } from './bulk/plan.ts';
+import type { OnProgress } from './bulk/run.ts';
 import type { AddMemberValues } from './schemas.ts';
 import type { CreateUserParams } from '../../../shared/contract/users.ts';
 import { userKeys } from '../../api/queries/users.ts';
-import { roleKeys } from '../../api/queries/roles.ts';
 import { portalKeys } from '../../api/queries/portal.ts';
 import { historyKeys } from '../../api/queries/history.ts';
 
@@ -40,34 +37,6 @@ export function useChangeRole(orgId: string, selfUsername: string) {
         // Changing one's own role changes one's own privileges.
         ...(vars.username === selfUsername ? [userKeys.self, portalKeys.all] : []),
       ],
-    },
-  });
-}
-
-export interface BulkMembersInput {
-  action: BulkAction;
-  usernames: readonly string[];
-  onProgress: OnProgress;
-}
-
-/**
- * A bulk action on members (bulk/run.ts): every outcome kept, one refusal never stops the others.
- * Lists, role member counts, group memberships and histories change with it.
- */
-export function useBulkMembers(orgId: string, selfUsername: string) {
-  return useMutation({
-    mutationFn: ({ action, usernames, onProgress }: BulkMembersInput) => runBulkAction(orgId, action, usernames, onProgress),
-    meta: {
-      invalidates: (vars: BulkMembersInput) => [
-        userKeys.members(orgId),
-        roleKeys.all(orgId),
-        historyKeys.all,
-        vars.action.kind === 'groups' ? groupKeys.all : undefined,
-        vars.action.kind === 'delete' ? portalKeys.all : undefined,
-        ...vars.usernames.map((u) => userKeys.one(u)),
-        vars.usernames.includes(selfUsername) ? userKeys.self : undefined,
-      ],
-      invalidatesOnError: true,
     },
   });
 }

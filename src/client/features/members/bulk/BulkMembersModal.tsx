@@ -5,21 +5,25 @@
  */
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { describeError, type RoleRecord } from '../../../api/index.ts';
+import type { RoleRecord } from '../../../api/index.ts';
 import { BulkProgress } from '../../../components/Bulk.tsx';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { IconAlert } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/states.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { useBulkMembers } from '../mutations.ts';
 import { OwnershipPreview } from '../delete/OwnershipPreview.tsx';
 import { BulkChoice } from './BulkChoice.tsx';
 import { BulkPreview } from './BulkPreview.tsx';
 import { BulkResults } from './BulkResults.tsx';
+import { BulkRunProgress } from './BulkRunProgress.tsx';
+import { useBulkRun } from './useBulkRun.ts';
 import { BULK_TITLES, planBulk, type BulkAction, type BulkKind, type PlanRow } from './plan.ts';
 import type { MemberOutcome } from './run.ts';
 import { useMatchingMembers, type BulkTarget } from './useMatchingMembers.ts';
+
+/** The Members page shows an unfinished bulk action beside where it starts one. */
+export { UnfinishedBulkRun } from './UnfinishedBulkRun.tsx';
 
 export interface BulkMembersModalProps {
   /** The action chosen, or null when closed. */
@@ -52,11 +56,10 @@ const NOTES: Partial<Record<BulkKind, string>> = {
 
 function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMembersModalProps, 'kind'> & { kind: BulkKind }) {
   const user = useCurrentUser();
-  const run = useBulkMembers(user.orgId, user.username);
+  const run = useBulkRun(user.orgId, user.username);
   const matching = useMatchingMembers(user.orgId, target);
   const [action, setAction] = useState<BulkAction | null>(FIXED[kind] ?? null);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [results, setResults] = useState<{ plan: PlanRow[]; outcomes: Map<string, MemberOutcome> } | null>(null);
+  const [earlier, setEarlier] = useState<{ plan: PlanRow[]; outcomes: Map<string, MemberOutcome> } | null>(null);
 
   if (matching.error) return <ErrorState error={matching.error} onRetry={matching.retry} />;
   if (!matching.members)
@@ -66,28 +69,25 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
   const toSend = plan.filter((r) => !r.skip).map((r) => r.member.username);
 
   const start = (names: string[], basis: PlanRow[], previous?: Map<string, MemberOutcome>) => {
-    setProgress({ done: 0, total: names.length });
-    run.mutate(
-      { action: action!, usernames: names, onProgress: (done, total) => setProgress({ done, total }) },
-      {
-        onSuccess: (outcomes) => setResults({ plan: basis, outcomes: new Map([...(previous ?? []), ...outcomes]) }),
-        onError: (error) => setResults({ plan: basis, outcomes: new Map(names.map((n) => [n, { ok: false, detail: describeError(error) }])) }),
-        onSettled: () => setProgress(null),
-      },
-    );
+    setEarlier({ plan: basis, outcomes: previous ?? new Map<string, MemberOutcome>() });
+    run.start(action!, names);
   };
 
-  if (progress) return <BulkProgress label={`${BULK_TITLES[kind]}: working`} done={progress.done} total={progress.total} autoFocus />;
-  if (results)
+  const finished = run.state?.phase === 'finished' ? run.state.outcomes : undefined;
+  if (run.state && !finished) return <BulkRunProgress state={run.state} error={run.error} onControl={run.control} onClose={() => onClose(false)} />;
+  if (finished && earlier) {
+    const outcomes = new Map(earlier.outcomes);
+    for (const [name, outcome] of finished) outcomes.set(name, outcome);
     return (
       <BulkResults
         kind={kind}
-        plan={results.plan}
-        outcomes={results.outcomes}
-        onRetry={(failed) => start(failed, results.plan, results.outcomes)}
+        plan={earlier.plan}
+        outcomes={outcomes}
+        onRetry={(failed) => start(failed, earlier.plan, outcomes)}
         onDone={() => onClose(true)}
       />
     );
+  }
 
   const skipped = plan.length - toSend.length;
   const danger = kind === 'delete' || kind === 'disable';

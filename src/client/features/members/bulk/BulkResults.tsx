@@ -3,14 +3,21 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { BulkResultTable, RetryFailedButton, type BulkResultRow } from '../../../components/Bulk.tsx';
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
-import { BULK_TITLES, type BulkKind, type PlanRow } from './plan.ts';
+import { BULK_TITLES, type BulkKind } from './plan.ts';
 import type { MemberOutcome } from './run.ts';
+
+/** A member the action was for (a plan's row, or a name read back from a job), and why they were skipped. */
+export interface ResultRowSource {
+  member: { username: string; fullName?: string };
+  skip?: string;
+}
 
 export interface BulkResultsProps {
   kind: BulkKind;
-  plan: readonly PlanRow[];
+  plan: readonly ResultRowSource[];
   outcomes: ReadonlyMap<string, MemberOutcome>;
-  onRetry: (failed: string[]) => void;
+  /** Offered when the failed ones can be sent again from here. */
+  onRetry?: (failed: string[]) => void;
   onDone: () => void;
 }
 
@@ -50,7 +57,7 @@ export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResul
     <Stack gap="md">
       <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
       <DialogFooter>
-        <RetryFailedButton count={failed.length} onRetry={() => onRetry(failed)} />
+        {onRetry ? <RetryFailedButton count={failed.length} onRetry={() => onRetry(failed)} /> : null}
         <Button onClick={onDone}>Done</Button>
       </DialogFooter>
     </Stack>
