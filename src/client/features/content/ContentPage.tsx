@@ -22,7 +22,7 @@ import { ITEM_ACCESS_LABELS } from '../../lib/itemAccess.ts';
 import { AddItemModal } from './AddItemModal.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentSelectionBar } from './ContentSelectionBar.tsx';
-import { ReplacedByNote } from './ReplacedByNote.tsx';
+import { ReplacedByNote } from '../../components/ReplacedByNote.tsx';
 import { addItemPermission, viewOrgContentPermission } from './permissions.ts';
 import { groupChoicesQuery } from '../../api/queries/groups.ts';
 import { foldersQuery } from '../../api/queries/items.ts';

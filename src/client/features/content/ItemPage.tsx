@@ -23,7 +23,7 @@ import { transferItemsHref } from '../../lib/transfer.ts';
 import { DeleteFate } from './BulkDeleteSummary.tsx';
 import { ContentStatusBadge, ItemAccessBadge, ItemThumbnail } from './badges.tsx';
 import { ContentStatusControl } from './ContentStatusControl.tsx';
-import { ReplacedByNote } from './ReplacedByNote.tsx';
+import { ReplacedByNote } from '../../components/ReplacedByNote.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
 import { useDeleteItem, useMoveItem, useProtectItem, useUpdateItem } from './mutations.ts';
 import { deleteItemPermission, editItemPermission, reassignItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';

@@ -10,6 +10,7 @@ import type { DependencySummaryEntry, DependencyView } from '../../../shared/con
 import { DataTable, type DataTableColumn } from '../../components/DataTable.tsx';
 import { ContentStatusBadge, ItemAccessBadge } from '../../components/ItemBadges.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
+import { ReplacedByNote } from '../../components/ReplacedByNote.tsx';
 import { FilterBar } from '../../components/FilterBar.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
@@ -161,6 +162,7 @@ function columnsFor(view: DependencyView): DataTableColumn<DependencySummaryEntr
             {e.title || e.id}
           </Anchor>
           <ContentStatusBadge status={e.contentStatus} />
+          <ReplacedByNote item={e} size="xs" />
         </Group>
       </Group>
     ),

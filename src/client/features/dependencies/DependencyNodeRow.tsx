@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import type { DependencyEdge, DependencyNode } from '../../../shared/contract/dependencies.ts';
 import { ContentStatusBadge, ItemAccessBadge } from '../../components/ItemBadges.tsx';
 import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
+import { ReplacedByNote } from '../../components/ReplacedByNote.tsx';
 import { referencesInWords } from './wording.ts';
 
 export interface DependencyNodeRowProps {
@@ -33,6 +34,7 @@ export function DependencyNodeRow({ item, edges, direction, alsoThrough = [], th
             {item.title || item.id}
           </Anchor>
           <ContentStatusBadge status={item.contentStatus} />
+          <ReplacedByNote item={item} size="xs" />
           <ItemAccessBadge access={item.access} />
         </Group>
       </Group>

@@ -7,7 +7,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addItem, configureApi, shareItem } from '../../api/index.ts';
+import { addItem, configureApi, setContentStatus, shareItem } from '../../api/index.ts';
 import { renderApp, signInAs } from '../../test/render.tsx';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 
@@ -110,6 +110,23 @@ describe('item page: Dependencies tab', () => {
     expect(base).toHaveAttribute('href', expect.stringMatching(/^https?:\/\/127\.0\.0\.1:9\/arcgis\/rest\/services\/base\/mapserver$/i));
     expect(base.closest('li')).toHaveTextContent(`as a basemap layer, used by Parks map ${tag}`);
     unmount();
+  }, 40_000);
+  it('a deprecated map in Used by names its replacement, linked', async () => {
+    const next = await addAs('user1', { title: `Parks map v2 ${tag}`, type: 'Web Map', text: '{"operationalLayers":[]}' });
+    const { token } = await signInAs(svc, 'admin');
+    configureApi({ portalUrl: svc.restUrl, token });
+    await setContentStatus(map.id, 'deprecated', { replacedBy: next.id });
+    try {
+      const { unmount } = await openDependencies(layer.id, `Parks layer ${tag}`);
+      const usedBy = section('Used by');
+      const mapRow = (await within(usedBy).findByRole('link', { name: `Parks map ${tag}` })).closest('li') as HTMLElement;
+      expect(within(mapRow).getByText('Deprecated')).toBeInTheDocument();
+      expect(await within(mapRow).findByRole('link', { name: `Deprecated — use Parks map v2 ${tag}` })).toHaveAttribute('href', `/content/items/${next.id}`);
+      unmount();
+    } finally {
+      configureApi({ portalUrl: svc.restUrl, token });
+      await setContentStatus(map.id, null);
+    }
   }, 40_000);
 });
 
