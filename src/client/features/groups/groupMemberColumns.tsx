@@ -2,21 +2,13 @@
 import { Badge, Group, Text } from '@mantine/core';
 import type { GroupMember, GroupRecord } from '../../api/index.ts';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
+import { usernameColumn } from '../../components/usernameColumn.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { MemberTypeBadge } from './badges.tsx';
 
 export function groupMemberColumns(group: GroupRecord): DataTableColumn<GroupMember>[] {
   return [
-    {
-      id: 'username',
-      header: 'Username',
-      sortField: 'username',
-      render: (m) => (
-        <Text size="sm" ff="monospace">
-          {m.username}
-        </Text>
-      ),
-    },
+    usernameColumn(),
     { id: 'fullname', header: 'Name', sortField: 'fullname', render: (m) => <Text size="sm">{m.fullName || '—'}</Text> },
     {
       id: 'type',

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { PortalUser, RoleRecord } from '../../api/index.ts';
 import type { DataTableColumn } from '../../components/DataTable.tsx';
+import { usernameColumn } from '../../components/usernameColumn.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { licenseLabel } from '../../lib/licenses.ts';
 import { roleLabel } from '../../lib/roles.ts';
@@ -40,16 +41,7 @@ export function memberColumns(opts: { customRoles: readonly RoleRecord[] | undef
         </Stack>
       ),
     },
-    {
-      id: 'username',
-      header: 'Username',
-      sortField: 'username',
-      render: (m) => (
-        <Text size="sm" ff="monospace">
-          {m.username}
-        </Text>
-      ),
-    },
+    usernameColumn(),
     {
       id: 'role',
       header: 'Role',
