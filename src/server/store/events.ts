@@ -55,13 +55,23 @@ function eventRow(e: NewEvent): unknown[] {
   ];
 }
 
+/**
+ * Events this process has written so far (counted at the insert, committed or not): a request during
+ * which the count moved may have committed some, and only then is the webhook dispatcher woken
+ * (webhooks/routes.ts) — an upload's parts, which write none, leave it asleep.
+ */
+let recordedHere = 0;
+export const eventsRecordedHere = (): number => recordedHere;
+
 export async function recordEvent(q: Queryable, e: NewEvent): Promise<void> {
+  recordedHere++;
   await q.query(`INSERT INTO events (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, eventRow(e));
 }
 
 /** Several events in one statement: the rows recordEvent would write, one per event (bulk changes). */
 export async function recordEvents(q: Queryable, events: readonly NewEvent[]): Promise<void> {
   if (!events.length) return;
+  recordedHere += events.length;
   const rows = events.map(eventRow);
   const column = (i: number) => rows.map((r) => r[i]);
   await q.query(

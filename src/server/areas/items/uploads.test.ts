@@ -4,9 +4,10 @@
  * completed), cancel, status (owner or administrator), and who may do each.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import { onSignal } from '../../core/signals.ts';
 import { onDisk } from '../../store/blobs.ts';
 
 let svc: TestService;
@@ -61,6 +62,24 @@ describe('parts', () => {
     expect((await svc.postForm(`content/users/publisher1/items/${id}/addPart?partNum=1`, { file: [new Blob(['a']), 'b'] }, tokens.publisher1)).error.code).toBe(
       400,
     );
+  });
+});
+
+describe('the webhook dispatcher during an upload', () => {
+  it('is not woken by parts (they write no event), and is by the commit, which does', async () => {
+    const id = await start();
+    let nudges = 0;
+    const stop = onSignal('webhookWorkQueued', () => nudges++);
+    try {
+      for (const n of [1, 2, 3]) expect(await part(id, n, `part ${n}`)).toEqual({ success: true, id });
+      // onResponse hooks run once the answer is out: give the last one a moment.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(nudges).toBe(0);
+      expect(await post(`content/users/user1/items/${id}/commit`, { type: 'CSV', title: 'Quiet upload' }, tokens.user1)).toEqual({ success: true, id });
+      await vi.waitFor(() => expect(nudges).toBe(1));
+    } finally {
+      stop();
+    }
   });
 });
 

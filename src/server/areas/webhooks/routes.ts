@@ -1,5 +1,5 @@
 /** Organization webhooks: `portals/<orgId>/webhooks/…` (spec §4.3; facts §3.3). */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   createWebhookParams,
@@ -14,6 +14,7 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { raise } from '../../core/signals.ts';
+import { eventsRecordedHere } from '../../store/events.ts';
 import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
   createWebhook,
@@ -53,10 +54,16 @@ const NOTIFICATION_EXTRAS = [
 ].map((f) => `WebhookStatus.${f}`);
 
 export function webhookRoutes(app: FastifyInstance): void {
-  // Any POST may have committed outbox events: nudge this process's dispatcher (if one runs) to
-  // fan them out now rather than at its next poll. Other processes find them by polling.
+  // A POST during which this process wrote outbox events may have committed some: nudge this
+  // process's dispatcher (if one runs) to fan them out now rather than at its next poll. A POST that
+  // wrote none (each part of an upload) leaves it asleep. Other processes find events by polling.
+  const eventsAtStart = new WeakMap<FastifyRequest, number>();
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.method === 'POST') eventsAtStart.set(req, eventsRecordedHere());
+    done();
+  });
   app.addHook('onResponse', (req, _reply, done) => {
-    if (req.method === 'POST') raise('webhookWorkQueued');
+    if (req.method === 'POST' && eventsAtStart.get(req) !== eventsRecordedHere()) raise('webhookWorkQueued');
     done();
   });
 
