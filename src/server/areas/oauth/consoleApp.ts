@@ -10,7 +10,7 @@ import type { Config } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { hexId } from '../../store/ids.ts';
 import { tokenHash } from '../../core/tokens.ts';
-import { findConsoleApp, insertApp, updateApp } from './repo.ts';
+import { findAdminByUsername, findConsoleApp, insertApp, insertConsoleAppItem, lockConsoleAppRegistration, updateApp } from './repo.ts';
 import { newClientId } from './service.ts';
 
 export const CONSOLE_APP_TITLE = 'Portal Admin Console';
@@ -42,35 +42,26 @@ export async function syncConsoleApp(ctx: PortalContext, port: number): Promise<
   const redirectUris = consoleAddresses(ctx.config, port).map((a) => `${a}${CONSOLE_CALLBACK_PATH}`);
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    await q.query('SELECT pg_advisory_xact_lock(727276)');
+    await lockConsoleAppRegistration(q);
     const existing = await findConsoleApp(q);
     if (existing) {
       const same = existing.redirect_uris.length === redirectUris.length && existing.redirect_uris.every((u, i) => u === redirectUris[i]);
       if (!same) await updateApp(q, existing.client_id, { redirectUris }, now);
       return existing.client_id;
     }
-    const [admin] = await q.query<{ id: string; org_id: string }>(
-      `SELECT u.id, u.org_id FROM users u JOIN organizations o ON o.id = u.org_id
-        WHERE lower(u.username) = lower($1) ORDER BY o.created LIMIT 1`,
-      [ctx.config.adminUsername],
-    );
+    const admin = await findAdminByUsername(q, ctx.config.adminUsername);
     if (!admin) return undefined;
     const itemId = hexId();
-    await q.query(
-      // Delete-protected: deleting it would end "Sign in with …" for everyone (migration 030 protects one registered before).
-      `INSERT INTO items (id, org_id, owner_id, title, type, type_keywords, snippet, tags, created, modified, protected)
-       VALUES ($1, $2, $3, $4, 'Application', $5, $6, $7, $8, $8, true)`,
-      [
-        itemId,
-        admin.org_id,
-        admin.id,
-        CONSOLE_APP_TITLE,
-        ['Application', REGISTERED_APP_KEYWORD],
-        'The administration console of this portal, signing in through OAuth 2.0.',
-        ['console', 'oauth'],
-        now,
-      ],
-    );
+    await insertConsoleAppItem(q, {
+      id: itemId,
+      orgId: admin.org_id,
+      ownerId: admin.id,
+      title: CONSOLE_APP_TITLE,
+      typeKeywords: ['Application', REGISTERED_APP_KEYWORD],
+      snippet: 'The administration console of this portal, signing in through OAuth 2.0.',
+      tags: ['console', 'oauth'],
+      now,
+    });
     const clientId = newClientId();
     // Nobody needs this secret (the console is a public client using PKCE); only its hash is kept.
     await insertApp(q, {

@@ -10,7 +10,7 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../../store/db.ts';
-import type { SignInFormRow } from './repo.ts';
+import { findOrInsertServerKey, type SignInFormRow } from './repo.ts';
 
 const KEY_NAME = 'oauth-sign-in-form';
 const VERSION = 'f1';
@@ -21,14 +21,8 @@ const PURPOSE = 'portal oauth2/authorize sign-in form\u0000';
 const keys = new WeakMap<object, Promise<Buffer>>();
 
 async function readKey(db: Queryable): Promise<Buffer> {
-  // Two instances starting together: both insert, one wins, both read the winner's key.
-  await db.query('INSERT INTO server_keys (name, key, created) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
-    KEY_NAME,
-    randomBytes(32).toString('base64'),
-    Date.now(),
-  ]);
-  const [row] = await db.query<{ key: string }>('SELECT key FROM server_keys WHERE name = $1', [KEY_NAME]);
-  return Buffer.from(row.key, 'base64');
+  const key = await findOrInsertServerKey(db, KEY_NAME, randomBytes(32).toString('base64'), Date.now());
+  return Buffer.from(key, 'base64');
 }
 
 function formKey(db: Queryable): Promise<Buffer> {

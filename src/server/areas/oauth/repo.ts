@@ -203,3 +203,50 @@ export async function insertAccessToken(
     t.refreshHash,
   ]);
 }
+
+/** Locks item `itemId` for the rest of the transaction (registering it as an app). */
+export async function lockItem(q: Queryable, itemId: string): Promise<void> {
+  await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
+}
+
+export async function deleteApp(q: Queryable, clientId: string): Promise<void> {
+  await q.query('DELETE FROM oauth_apps WHERE client_id = $1', [clientId]);
+}
+
+/** Serialises registering the console app across processes starting together (until the transaction ends). */
+export async function lockConsoleAppRegistration(q: Queryable): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(727276)');
+}
+
+/** The member named `username` (any case) in the oldest organization that has one. */
+export async function findAdminByUsername(q: Queryable, username: string): Promise<{ id: string; org_id: string } | undefined> {
+  const [admin] = await q.query<{ id: string; org_id: string }>(
+    `SELECT u.id, u.org_id FROM users u JOIN organizations o ON o.id = u.org_id
+      WHERE lower(u.username) = lower($1) ORDER BY o.created LIMIT 1`,
+    [username],
+  );
+  return admin;
+}
+
+/** Inserts the console's Application item, delete-protected. */
+export async function insertConsoleAppItem(
+  q: Queryable,
+  item: { id: string; orgId: string; ownerId: string; title: string; typeKeywords: string[]; snippet: string; tags: string[]; now: number },
+): Promise<void> {
+  await q.query(
+    // Delete-protected: deleting it would end "Sign in with …" for everyone (migration 030 protects one registered before).
+    `INSERT INTO items (id, org_id, owner_id, title, type, type_keywords, snippet, tags, created, modified, protected)
+     VALUES ($1, $2, $3, $4, 'Application', $5, $6, $7, $8, $8, true)`,
+    [item.id, item.orgId, item.ownerId, item.title, item.typeKeywords, item.snippet, item.tags, item.now],
+  );
+}
+
+/**
+ * The server key named `name`, stored as `candidate` (base64) if none is yet: two instances starting
+ * together both insert, one wins, both read the winner's key.
+ */
+export async function findOrInsertServerKey(q: Queryable, name: string, candidate: string, now: number): Promise<string> {
+  await q.query('INSERT INTO server_keys (name, key, created) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [name, candidate, now]);
+  const [row] = await q.query<{ key: string }>('SELECT key FROM server_keys WHERE name = $1', [name]);
+  return row.key;
+}

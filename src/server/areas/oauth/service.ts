@@ -91,7 +91,7 @@ export async function registerApp(
   const clientId = newClientId();
   const itemId = p.itemId.toLowerCase();
   await ctx.db.tx(async (q) => {
-    await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
+    await repo.lockItem(q, itemId);
     const item = await findItem(q, itemId);
     // Someone else's item is "inaccessible" here as everywhere: its existence is not confirmed.
     if (!item || item.org_id !== caller.orgId)
@@ -175,7 +175,7 @@ export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId
   const app = await managedApp(ctx, caller, clientId);
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
-    await q.query('DELETE FROM oauth_apps WHERE client_id = $1', [clientId]);
+    await repo.deleteApp(q, clientId);
     await repo.setItemKeyword(q, app.item_id, REGISTERED_APP_KEYWORD, false, now);
     await recordEvent(q, {
       orgId: app.org_id,

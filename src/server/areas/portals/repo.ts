@@ -33,3 +33,20 @@ export async function insertOrg(q: Queryable, org: { id: string; name: string; u
     org.now,
   ]);
 }
+
+/** Writes an organization's editable fields (settings as a whole object). */
+export async function updateOrg(
+  q: Queryable,
+  org: Pick<OrgRow, 'id' | 'name' | 'description' | 'access' | 'settings' | 'is_verified'>,
+  now: number,
+): Promise<void> {
+  await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6, is_verified = $7 WHERE id = $1', [
+    org.id,
+    org.name,
+    org.description,
+    org.access,
+    JSON.stringify(org.settings),
+    now,
+    org.is_verified,
+  ]);
+}

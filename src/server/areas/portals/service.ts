@@ -15,7 +15,7 @@ import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts'
 import { recordEvent } from '../../store/events.ts';
 import { allowedOriginsOf, storedAllowedOrigins } from './allowedOrigins.ts';
 import { basemapGalleryOf, storedBasemapGallery } from './basemapGallery.ts';
-import { defaultOrg, findOrg, type OrgRow } from './repo.ts';
+import { defaultOrg, findOrg, type OrgRow, updateOrg } from './repo.ts';
 import { DEFAULT_EXTENT, helperServicesOf } from './helperServices.ts';
 
 /** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
@@ -161,15 +161,18 @@ export async function updatePortal(ctx: PortalContext, caller: Caller, orgId: st
     if (params.basemapGalleryGroupQuery !== undefined) settings.basemapGalleryGroupQuery = params.basemapGalleryGroupQuery;
     if (params.vectorBasemapGalleryGroupQuery !== undefined) settings.vectorBasemapGalleryGroupQuery = params.vectorBasemapGalleryGroupQuery;
     if (params.useVectorBasemaps !== undefined) settings.useVectorBasemaps = params.useVectorBasemaps;
-    await q.query('UPDATE organizations SET name = $2, description = $3, access = $4, settings = $5, modified = $6, is_verified = $7 WHERE id = $1', [
-      orgId,
-      params.name ?? org.name,
-      params.description ?? org.description,
-      params.access ?? org.access,
-      JSON.stringify(settings),
+    await updateOrg(
+      q,
+      {
+        id: orgId,
+        name: params.name ?? org.name,
+        description: params.description ?? org.description,
+        access: params.access ?? org.access,
+        settings,
+        is_verified: params.isVerified ?? org.is_verified,
+      },
       now,
-      params.isVerified ?? org.is_verified,
-    ]);
+    );
     // public_authoritative needs a public, verified organization: items follow when that changes.
     const before = org.is_verified && org.access === 'public';
     const after = (params.isVerified ?? org.is_verified) && (params.access ?? org.access) === 'public';
