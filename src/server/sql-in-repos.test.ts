@@ -56,22 +56,15 @@ const PENDING: Record<string, number> = {
   'src/server/areas/recycleBin/service.ts': 6,
   'src/server/areas/relationships/service.ts': 6,
   'src/server/areas/auth/throttle.ts': 5,
-  'src/server/areas/folders/routes.ts': 5,
   'src/server/areas/userDefaultSettings/service.ts': 5,
   'src/server/areas/auth/service.ts': 4,
-  'src/server/areas/oauth/consoleApp.ts': 4,
   'src/server/areas/resources/service.ts': 4,
   'src/server/areas/dependencies/nodes.ts': 3,
   'src/server/areas/dependencies/tally.ts': 3,
   'src/server/areas/federation/service.ts': 2,
-  'src/server/areas/oauth/formSeal.ts': 2,
-  'src/server/areas/oauth/service.ts': 2,
-  'src/server/areas/proxy/routes.ts': 2,
   'src/server/areas/federation/seed.ts': 1,
-  'src/server/areas/health/routes.ts': 1,
   'src/server/areas/memberLifecycle/due.ts': 1,
   'src/server/areas/memberLifecycle/expirations.ts': 1,
-  'src/server/areas/portals/service.ts': 1,
 };
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */

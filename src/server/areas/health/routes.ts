@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { databaseUnavailable } from '../../http/errors.ts';
 import { operation, PORTAL_ADMIN } from '../../http/operation.ts';
+import { pingDatabase } from './repo.ts';
 
 /** How long the check waits for the database: a balancer polls every few seconds. */
 const CHECK_TIMEOUT_MS = 3_000;
@@ -26,7 +27,7 @@ export function healthRoutes(app: FastifyInstance): void {
         timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
       });
       try {
-        await Promise.race([portal.db.query('SELECT 1'), timeout]);
+        await Promise.race([pingDatabase(portal.db), timeout]);
       } catch {
         const body = { error: databaseUnavailable().toBody() };
         return reply.code(503).header('Cache-Control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(body));

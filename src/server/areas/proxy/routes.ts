@@ -35,6 +35,7 @@ import { OutboundRefused, outboundRequest } from '../../http/outbound.ts';
 import { rawParams } from '../../http/params.ts';
 import type { PortalContext } from '../../context.ts';
 import { visibleItem } from '../items/access.ts';
+import { countHit } from './service.ts';
 import type { ItemRow } from '../items/service.ts';
 import { trimEnd } from '../../../shared/trim.ts';
 
@@ -64,20 +65,6 @@ export function referrerMatches(pattern: string, referer: string): boolean {
   if (pat.origin.toLowerCase() !== ref.origin.toLowerCase()) return false;
   const prefix = trimEnd(pat.pathname, '/');
   return !prefix || ref.pathname === prefix || ref.pathname.startsWith(`${prefix}/`);
-}
-
-/** Counts one hit in the current window; answers the count including this hit. */
-export async function countHit(ctx: PortalContext, itemId: string, intervalSeconds: number): Promise<number> {
-  const span = intervalSeconds * 1000;
-  const window = Math.floor(ctx.clock.now() / span) * span;
-  const [row] = await ctx.db.query<{ hits: number }>(
-    `INSERT INTO proxy_hits (item_id, window_start, hits) VALUES ($1, $2, 1)
-     ON CONFLICT (item_id, window_start) DO UPDATE SET hits = proxy_hits.hits + 1
-     RETURNING hits`,
-    [itemId, window],
-  );
-  if (row.hits === 1) await ctx.db.query('DELETE FROM proxy_hits WHERE item_id = $1 AND window_start < $2', [itemId, window]);
-  return row.hits;
 }
 
 const rateLimited = (proxy: NonNullable<ItemRow['service_proxy']>) =>
