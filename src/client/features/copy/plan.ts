@@ -9,6 +9,7 @@
  */
 import { extractReferences, TYPES_WITH_REFERENCES } from '../../../shared/references/references.ts';
 import type { Item } from '../../api/index.ts';
+import { mapLimited, PLAN_CONCURRENCY } from './limited.ts';
 import { rewriteData } from './rewrite.ts';
 import { getItem, listResources, readItemData, searchItems, type PortalConnection } from './portal.ts';
 import { sharingRights } from './sharing.ts';
@@ -230,19 +231,20 @@ export async function planCopy(source: PortalConnection, target: PortalConnectio
     return !reason;
   });
   const data = new Map<string, unknown>();
-  for (const item of copyable) data.set(item.id, await readJsonData(source, item));
+  const read = await mapLimited(copyable, PLAN_CONCURRENCY, (item) => readJsonData(source, item));
+  copyable.forEach((item, i) => data.set(item.id, read[i]));
   const ids = new Set(copyable.map((i) => i.id.toLowerCase()));
   const uses = (item: Item) => referencedIds(item, data.get(item.id)).filter((id) => ids.has(id));
   const ordered = dependencyOrder(copyable, uses);
 
   const existing = new Map<string, Item | undefined>();
-  for (const item of ordered) existing.set(item.id.toLowerCase(), await findExisting(target, item.id));
+  const found = await mapLimited(ordered, PLAN_CONCURRENCY, (item) => findExisting(target, item.id));
+  ordered.forEach((item, i) => existing.set(item.id.toLowerCase(), found[i]));
   const rights = await sharingRights(target);
   const { groupsOf, groups } = await planGroups(source, target, ordered, rights);
   const byId = new Map(ordered.map((i) => [i.id.toLowerCase(), i]));
 
-  const steps: PlanStep[] = [];
-  for (const item of ordered) {
+  const steps = await mapLimited(ordered, PLAN_CONCURRENCY, async (item): Promise<PlanStep> => {
     const found = existing.get(item.id.toLowerCase());
     const idMap = new Map<string, string>();
     const rewrites: Rewrite[] = uses(item).map((id) => {
@@ -269,7 +271,7 @@ export async function planCopy(source: PortalConnection, target: PortalConnectio
       }
       differences = differencesOf(item, found, after, now);
     }
-    steps.push({
+    return {
       source: item,
       action: found ? 'update' : 'create',
       existing: found,
@@ -281,7 +283,7 @@ export async function planCopy(source: PortalConnection, target: PortalConnectio
       access: accessFor(item.access, rights),
       groups: groupsOf.get(item.id) ?? [],
       relationships: await relationshipsAmong(source, item, byId),
-    });
-  }
+    };
+  });
   return { steps, blocked, groups };
 }

@@ -4,6 +4,7 @@
  * and their access level (org or public), narrowed to what the target member may share to.
  */
 import type { Item } from '../../api/index.ts';
+import { mapLimited, PLAN_CONCURRENCY } from './limited.ts';
 import type { PortalConnection } from './portal.ts';
 import { findGroupCopy, forwardRelationships, groupsOfItem, type GroupSummary, type SharingRights } from './sharing.ts';
 
@@ -73,19 +74,18 @@ export async function planGroups(
 ): Promise<{ groupsOf: Map<string, string[]>; groups: GroupPlan[] }> {
   const groupsOf = new Map<string, string[]>();
   const seen = new Map<string, GroupSummary>();
-  for (const item of items) {
-    if (item.access === 'private') continue;
-    const groups = await groupsOfItem(source, item.id);
+  const shared = items.filter((i) => i.access !== 'private');
+  const answers = await mapLimited(shared, PLAN_CONCURRENCY, (item) => groupsOfItem(source, item.id));
+  shared.forEach((item, i) => {
     groupsOf.set(
       item.id,
-      groups.map((g) => g.id),
+      answers[i].map((g) => g.id),
     );
-    for (const g of groups) seen.set(g.id, g);
-  }
-  const groups: GroupPlan[] = [];
-  for (const g of seen.values()) {
+    for (const g of answers[i]) seen.set(g.id, g);
+  });
+  const groups = await mapLimited([...seen.values()], PLAN_CONCURRENCY, async (g): Promise<GroupPlan> => {
     const existing = await findGroupCopy(target, g.id);
-    groups.push({ source: g, action: existing ? 'use' : 'create', existing, access: groupAccessFor(g, rights) });
-  }
+    return { source: g, action: existing ? 'use' : 'create', existing, access: groupAccessFor(g, rights) };
+  });
   return { groupsOf, groups };
 }
