@@ -29,8 +29,6 @@ const PATTERN_IN: Record<string, RegExp | null> = {
 };
 
 const PENDING: Record<string, number> = {
-  'src/server/areas/users/service.ts': 5,
-  'src/server/areas/users/routes.ts': 1,
   'src/server/areas/items/add.ts': 1,
   'src/server/areas/items/uploads.ts': 1,
   'src/server/http/multipart.ts': 1,

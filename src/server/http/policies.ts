@@ -69,6 +69,17 @@ export function accessOwnerMayGive(owner: PrivilegeHolder, access: ItemAccess): 
   return given;
 }
 
+// Members
+
+/** Seeing the organization's members: members with viewOrgUsers, administrators with viewUsers. */
+export const mayViewOrgMembers = (caller: PrivilegeHolder) => holds(caller, 'portal:user:viewOrgUsers') || holds(caller, 'portal:admin:viewUsers');
+
+/** Seeing other members' private fields (email address among them), and searching by them. */
+export const seesMembersPrivateFields = (caller: PrivilegeHolder) => holds(caller, 'portal:admin:viewUsers');
+
+/** Creating members (the default administrator always may). */
+export const mayCreateMembers = (caller: PrivilegeHolder) => holds(caller, 'portal:admin:inviteUsers');
+
 // Groups
 
 /** Seeing the organization's groups shared with it (not only one's own and public ones). */

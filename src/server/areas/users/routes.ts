@@ -23,6 +23,7 @@ import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
 import { deleteMember, REMOVE_USERS_ORG, removeMembers } from './delete.ts';
 import { MEMBER_SELF_TARGET, updateMember } from './update.ts';
 import type { Caller } from '../../http/auth.ts';
+import { seesMembersPrivateFields } from '../../http/policies.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 import { memberTags, otherMemberRecord, visibleMember } from './community.ts';
@@ -60,7 +61,7 @@ function orgOf(caller: Caller, orgId: string): string {
  * address is searchable, so a search cannot confirm an address it would not show.
  */
 function emailOwnOnly(caller: Caller): string | undefined {
-  return caller.privileges.has('portal:admin:viewUsers') ? undefined : caller.userId;
+  return seesMembersPrivateFields(caller) ? undefined : caller.userId;
 }
 
 /** One page of a user search (community/users, portals/self/users/search), in the search envelope. */

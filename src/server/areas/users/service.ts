@@ -14,6 +14,7 @@ import { readDefaults } from '../userDefaultSettings/service.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
 import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+import { mayCreateMembers, mayJoinGroups, mayViewOrgMembers, seesMembersPrivateFields } from '../../http/policies.ts';
 import { orgTarget } from '../../http/target.ts';
 
 /**
@@ -93,11 +94,11 @@ export function toPortalUser(row: UserRow, full: boolean): PortalUser {
 
 /** Members of an organization see each other with this privilege; administrators with theirs. */
 export function canViewMembers(caller: Caller, orgId: string): boolean {
-  return caller.orgId === orgId && (caller.privileges.has('portal:user:viewOrgUsers') || caller.privileges.has('portal:admin:viewUsers'));
+  return caller.orgId === orgId && mayViewOrgMembers(caller);
 }
 
 export function seesPrivateFields(caller: Caller, row: UserRow): boolean {
-  return caller.userId === row.id || (caller.orgId === row.org_id && caller.privileges.has('portal:admin:viewUsers'));
+  return caller.userId === row.id || (caller.orgId === row.org_id && seesMembersPrivateFields(caller));
 }
 
 /** A member of the caller's organization, or the "does not exist or is inaccessible" error. */
@@ -166,7 +167,7 @@ export interface CreateUserInput {
 export async function createUser(ctx: PortalContext, caller: Caller | null, orgId: string, input: CreateUserInput) {
   if (caller) {
     if (caller.orgId !== orgId) throw forbidden();
-    if (!caller.isDefaultAdmin && !caller.privileges.has('portal:admin:inviteUsers')) {
+    if (!caller.isDefaultAdmin && !mayCreateMembers(caller)) {
       throw forbidden('Only administrators can create members (requires portal:admin:inviteUsers).');
     }
   }
@@ -214,7 +215,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       };
       await insertUser(q, user);
       // Default groups the new member's role may join (a group deleted since is skipped).
-      if (defaults.groups.length && resolved.privileges.has('portal:user:joinGroup')) {
+      if (defaults.groups.length && mayJoinGroups(resolved, false)) {
         const joined = await q.query<{ group_id: string }>(
           `INSERT INTO group_members (group_id, user_id, member_type, joined)
          SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING
