@@ -74,7 +74,8 @@ export function BulkResultTable({ label, rows, nameHeader = 'Name', successLabel
           {failed.length} {failureLabel.toLowerCase()}
         </Badge>
       </Group>
-      <ScrollArea.Autosize mah={360} type="auto">
+      {/* A long list scrolls: the region takes focus so a keyboard can scroll it (axe scrollable-region-focusable). */}
+      <ScrollArea.Autosize mah={360} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': `${label}, scrollable` }}>
         <Table aria-label={label} verticalSpacing={6} striped stickyHeader>
           <Table.Thead>
             <Table.Tr>
