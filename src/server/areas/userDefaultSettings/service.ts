@@ -13,20 +13,12 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
-
-interface DefaultsRow {
-  role: string | null;
-  user_license_type: string | null;
-  groups: string[];
-  user_type: 'arcgisonly' | 'both' | null;
-  apps: UserDefaultSettings['apps'];
-  app_bundles: UserDefaultSettings['appBundles'];
-}
+import { deleteDefaultsRow, findDefaultsRow, groupsNotManagedBy, orgGroupIdsAmong, upsertDefaults } from './repo.ts';
 
 const EMPTY: UserDefaultSettings = { role: null, userLicenseType: null, groups: [], userType: null, apps: [], appBundles: [] };
 
 export async function readDefaults(q: Queryable, orgId: string): Promise<UserDefaultSettings> {
-  const [row] = await q.query<DefaultsRow>('SELECT * FROM user_default_settings WHERE org_id = $1', [orgId]);
+  const row = await findDefaultsRow(q, orgId);
   if (!row) return EMPTY;
   return { role: row.role, userLicenseType: row.user_license_type, groups: row.groups, userType: row.user_type, apps: row.apps, appBundles: row.app_bundles };
 }
@@ -73,8 +65,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
       if (refusal) throw badParam(next.role !== current.role ? 'role' : 'userLicenseType', `is not compatible: ${refusal}`);
     }
     if (next.groups.length) {
-      const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE org_id = $1 AND id = ANY($2::text[])', [orgId, next.groups]);
-      const known = new Set(rows.map((r) => r.id));
+      const known = await orgGroupIdsAmong(q, orgId, next.groups);
       const missing = next.groups.filter((g) => !known.has(g));
       if (missing.length) throw badParam('groups', `names groups that are not groups of this organization: ${missing.join(', ')}`);
       await assertMayAddMembersTo(
@@ -83,21 +74,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
         next.groups.filter((g) => !current.groups.includes(g)),
       );
     }
-    await q.query(
-      `INSERT INTO user_default_settings (org_id, role, user_license_type, groups, user_type, apps, app_bundles, modified)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-       ON CONFLICT (org_id) DO UPDATE SET role = $2, user_license_type = $3, groups = $4, user_type = $5, apps = $6, app_bundles = $7, modified = $8`,
-      [
-        orgId,
-        next.role,
-        next.userLicenseType,
-        [...new Set(next.groups)],
-        next.userType,
-        JSON.stringify(next.apps),
-        JSON.stringify(next.appBundles),
-        ctx.clock.now(),
-      ],
-    );
+    await upsertDefaults(q, orgId, { ...next, groups: [...new Set(next.groups)] }, ctx.clock.now());
     await recordDefaultsChange(q, caller, orgId, current, { ...next, groups: [...new Set(next.groups)] }, ctx.clock.now());
     return { success: true as const };
   });
@@ -110,13 +87,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
  */
 async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: string[]): Promise<void> {
   if (!groupIds.length || authorityGrants(GROUP_OPERATIONS.addGroupUsers, caller)) return;
-  const unmanaged = await q.query<{ id: string; title: string }>(
-    `SELECT g.id, g.title FROM groups g
-      WHERE g.id = ANY($1::text[])
-        AND NOT EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = $2 AND m.member_type IN ('owner', 'admin'))
-      ORDER BY g.id`,
-    [groupIds, caller.userId],
-  );
+  const unmanaged = await groupsNotManagedBy(q, groupIds, caller.userId);
   if (unmanaged.length) {
     throw forbidden(
       `You cannot make ${unmanaged.map((g) => `'${g.title}'`).join(', ')} a default group: only its owner, its managers or holders of portal:admin:assignToGroups add members to it.`,
@@ -148,7 +119,7 @@ async function recordDefaultsChange(
 export async function deleteDefaults(ctx: PortalContext, caller: Caller, orgId: string) {
   await ctx.db.tx(async (q) => {
     const current = await readDefaults(q, orgId);
-    await q.query('DELETE FROM user_default_settings WHERE org_id = $1', [orgId]);
+    await deleteDefaultsRow(q, orgId);
     await recordDefaultsChange(q, caller, orgId, current, EMPTY, ctx.clock.now());
   });
   return { success: true as const };
