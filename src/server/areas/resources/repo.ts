@@ -42,3 +42,17 @@ export async function resourceTotals(q: Queryable, itemId: string): Promise<{ co
   );
   return { count: Number(row.count), bytes: Number(row.bytes) };
 }
+
+/** Locks item `itemId` for the rest of the transaction: one change to its resources at a time. */
+export async function lockItem(q: Queryable, itemId: string): Promise<void> {
+  await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
+}
+
+export async function setResourceAccess(q: Queryable, itemId: string, path: string, access: string, now: number): Promise<void> {
+  await q.query('UPDATE item_resources SET access = $3, modified = $4 WHERE item_id = $1 AND path = $2', [itemId, path, access, now]);
+}
+
+/** Records the bytes an item's resources hold (part of its size) and that it changed. */
+export async function setItemResourcesSize(q: Queryable, itemId: string, bytes: number, now: number): Promise<void> {
+  await q.query('UPDATE items SET resources_size = $2, modified = $3 WHERE id = $1', [itemId, bytes, now]);
+}

@@ -28,7 +28,16 @@ import { recordEvent } from '../../store/events.ts';
 import { assertMayChange, itemNotFound, visibleItem } from '../items/access.ts';
 import { extractZipFiles, safeRelativePath, startsLikeZip, type ExtractedFile } from '../items/esriinfo.ts';
 import { keepUploadedFile } from '../items/uploadedFiles.ts';
-import { deleteResourceRows, insertResource, resourceTotals, resourcesOf, type ResourceRow } from './repo.ts';
+import {
+  deleteResourceRows,
+  insertResource,
+  lockItem,
+  resourceTotals,
+  resourcesOf,
+  setItemResourcesSize,
+  setResourceAccess,
+  type ResourceRow,
+} from './repo.ts';
 
 /** The item row as the items area answers it (its repo is its own). */
 type ItemRow = Awaited<ReturnType<typeof visibleItem>>;
@@ -128,7 +137,7 @@ export async function writeResources(ctx: PortalContext, caller: Caller, usernam
   const now = ctx.clock.now();
   try {
     const result = await ctx.db.tx(async (q) => {
-      await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
+      await lockItem(q, itemId);
       const row = await changeableItem(q, caller, username, itemId, operation);
       const existing = new Map((await resourcesOf(q, row.id)).map((r) => [r.path, r]));
       const paths = mode === 'update' && !incoming.files.length ? [resourcePath(p.resourcesPrefix, p.fileName ?? '')] : incoming.files.map((f) => f.path);
@@ -167,7 +176,7 @@ export async function writeResources(ctx: PortalContext, caller: Caller, usernam
         });
       }
       if (!incoming.files.length && p.access) {
-        await q.query('UPDATE item_resources SET access = $3, modified = $4 WHERE item_id = $1 AND path = $2', [row.id, paths[0], p.access, now]);
+        await setResourceAccess(q, row.id, paths[0], p.access, now);
       }
       const added = paths.filter((path) => !existing.has(path));
       const updated = paths.filter((path) => existing.has(path));
@@ -191,7 +200,7 @@ export async function writeResources(ctx: PortalContext, caller: Caller, usernam
  * update in its history (none when nothing changed, e.g. a refused removal).
  */
 async function resourcesChanged(q: Queryable, caller: Caller, row: ItemRow, bytes: number, now: number, change: Record<string, unknown> | null) {
-  await q.query('UPDATE items SET resources_size = $2, modified = $3 WHERE id = $1', [row.id, bytes, now]);
+  await setItemResourcesSize(q, row.id, bytes, now);
   if (!change) return;
   await recordEvent(q, {
     orgId: row.org_id,
@@ -216,7 +225,7 @@ export async function removeResources(ctx: PortalContext, caller: Caller, userna
   if (!p.deleteAll && !p.resource?.trim()) throw badParam('resource', 'is required (or deleteAll=true)');
   const now = ctx.clock.now();
   const { keys, result } = await ctx.db.tx(async (q) => {
-    await q.query('SELECT 1 FROM items WHERE id = $1 FOR UPDATE', [itemId]);
+    await lockItem(q, itemId);
     const row = await changeableItem(q, caller, username, itemId, RESOURCE_OPERATIONS.removeResources);
     let removed: ResourceRow[];
     if (p.deleteAll) removed = await deleteResourceRows(q, row.id);
