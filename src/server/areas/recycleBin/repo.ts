@@ -183,3 +183,24 @@ export async function claimExpired(q: Queryable, now: number, batch: number): Pr
     [now, batch],
   );
 }
+
+/** Deletes the live item row (its referencing rows go with it by their foreign keys), once it is saved in the bin. */
+export async function deleteItemRow(q: Queryable, itemId: string): Promise<void> {
+  await q.query('DELETE FROM items WHERE id = $1', [itemId]);
+}
+
+export async function userExists(q: Queryable, userId: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+  return rows.length > 0;
+}
+
+export async function itemExists(q: Queryable, itemId: string): Promise<boolean> {
+  const rows = await q.query('SELECT 1 FROM items WHERE id = $1', [itemId]);
+  return rows.length > 0;
+}
+
+/** The id of the member of `orgId` named `username` (any case). */
+export async function findMemberIdByUsername(q: Queryable, orgId: string, username: string): Promise<string | undefined> {
+  const [u] = await q.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, username]);
+  return u?.id;
+}

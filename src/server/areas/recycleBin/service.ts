@@ -18,13 +18,17 @@ import { itemNotFound } from '../items/access.ts';
 import { findFolder, type ItemRow } from '../items/service.ts';
 import {
   claimExpired,
+  deleteItemRow,
+  findMemberIdByUsername,
   findRecycled,
   insertRecycled,
+  itemExists,
   listRecycled,
   lockRecycled,
   removeRecycled,
   restoreSnapshot,
   snapshotItem,
+  userExists,
   type RecycledRow,
 } from './repo.ts';
 
@@ -54,7 +58,7 @@ export async function recycleItem(q: Queryable, row: ItemRow, caller: Caller, no
     },
     snapshot,
   );
-  await q.query('DELETE FROM items WHERE id = $1', [row.id]);
+  await deleteItemRow(q, row.id);
 }
 
 /** The recycled item at the owner's content path, if the caller may act on it under `authority`. */
@@ -71,10 +75,8 @@ const cannotRestore = (itemId: string, why: string) => ({
 });
 
 async function restoreBlocker(q: Queryable, row: RecycledRow): Promise<string | null> {
-  const [owner] = await q.query('SELECT 1 FROM users WHERE id = $1', [row.owner_id]);
-  if (!owner) return 'Its owner is no longer a member of the organization.';
-  const [taken] = await q.query('SELECT 1 FROM items WHERE id = $1', [row.id]);
-  return taken ? 'An item with its id exists.' : null;
+  if (!(await userExists(q, row.owner_id))) return 'Its owner is no longer a member of the organization.';
+  return (await itemExists(q, row.id)) ? 'An item with its id exists.' : null;
 }
 
 export async function canRestore(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
@@ -98,8 +100,8 @@ export async function restoreItem(ctx: PortalContext, caller: Caller, username: 
     }
     const { snapshot } = (await lockRecycled(q, itemId))!;
     const skipped = await restoreSnapshot(q, snapshot, folderId);
-    await q.query('DELETE FROM recycled_item_blobs WHERE item_id = $1', [itemId]);
-    await q.query('DELETE FROM recycled_items WHERE id = $1', [itemId]);
+    // The entry goes; its files stay, the restored rows refer to them again.
+    await removeRecycled(q, itemId);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',
@@ -173,8 +175,7 @@ export async function listRecycleBin(ctx: PortalContext, caller: Caller, portalI
   const everyone = grantsOthers(caller, RECYCLE_BIN_OPERATIONS.recycleBinItems, caller.orgId);
   let ownerId: string | undefined = everyone ? undefined : caller.userId;
   if (p.owner && everyone) {
-    const [u] = await ctx.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [caller.orgId, p.owner]);
-    ownerId = u?.id ?? '-';
+    ownerId = (await findMemberIdByUsername(ctx.db, caller.orgId, p.owner)) ?? '-';
   }
   const { total, rows } = await listRecycled(ctx.db, {
     orgId: caller.orgId,
