@@ -11,6 +11,7 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { canViewItem, visibleItem } from '../items/access.ts';
 import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/service.ts';
+import { deleteRelationshipRow, findOriginSummary, insertRelationship, lockRelationship, relatedItemRows } from './repo.ts';
 
 export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {
   const rel = findRelationshipType(name);
@@ -46,11 +47,14 @@ export async function addRelationship(
   if (rel.mustOwnOrigin && origin.owner_id !== caller.userId) throw forbidden(`A ${rel.name} relationship can only be added by the owner of the origin item.`);
   if (rel.mustOwnDestination && destination.owner_id !== caller.userId)
     throw forbidden(`A ${rel.name} relationship can only be added by the owner of the destination item.`);
-  await q.query(
-    `INSERT INTO relationships (org_id, type, origin_id, destination_id, created_by, created)
-     VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (type, origin_id, destination_id) DO NOTHING`,
-    [caller.orgId, rel.name, origin.id, destination.id, caller.userId, now],
-  );
+  await insertRelationship(q, {
+    orgId: caller.orgId,
+    type: rel.name,
+    originId: origin.id,
+    destinationId: destination.id,
+    createdBy: caller.userId,
+    created: now,
+  });
   const relationship = { relationshipType: rel.name, originItemId: origin.id, destinationItemId: destination.id };
   await recordEvent(q, {
     orgId: origin.org_id,
@@ -66,20 +70,14 @@ export async function addRelationship(
 
 export async function deleteRelationship(q: Queryable, caller: Caller, input: RelationshipInput, now = Date.now()): Promise<void> {
   const rel = relationshipType(input.type);
-  const [row] = await q.query<{ id: number; created_by: string }>(
-    'SELECT id, created_by FROM relationships WHERE type = $1 AND origin_id = $2 AND destination_id = $3 FOR UPDATE',
-    [rel.name, input.originId, input.destinationId],
-  );
+  const row = await lockRelationship(q, rel.name, input.originId, input.destinationId);
   if (!row)
     throw new ApiError(400, 'Relationship does not exist or is inaccessible.', [
       `No ${rel.name} relationship from '${input.originId}' to '${input.destinationId}'.`,
     ]);
   if (row.created_by !== caller.userId) throw forbidden('Only the member who created a relationship can delete it.');
-  await q.query('DELETE FROM relationships WHERE id = $1', [row.id]);
-  const [origin] = await q.query<{ org_id: string; title: string; owner: string }>(
-    'SELECT i.org_id, i.title, u.username AS owner FROM items i JOIN users u ON u.id = i.owner_id WHERE i.id = $1',
-    [input.originId],
-  );
+  await deleteRelationshipRow(q, row.id);
+  const origin = await findOriginSummary(q, input.originId);
   const relationship = { relationshipType: rel.name, originItemId: input.originId, destinationItemId: input.destinationId };
   await recordEvent(q, {
     orgId: origin?.org_id ?? caller.orgId,
@@ -111,15 +109,7 @@ export async function relatedItems(
   const types = query.types.map((t) => relationshipType(t, 'relationshipTypes').name);
   const forward = query.direction !== 'reverse';
   const reverse = query.direction !== 'forward';
-  const rows = await q.query<ItemRow & { rel_created: number; rel_id: number; rel_type: string }>(
-    `SELECT x.*, r.created AS rel_created, r.id AS rel_id, r.type AS rel_type
-       FROM relationships r
-       JOIN (${SELECT_ITEM}) x ON x.id = CASE WHEN r.origin_id = $1 THEN r.destination_id ELSE r.origin_id END
-      WHERE ((r.origin_id = $1 AND $2::boolean) OR (r.destination_id = $1 AND $3::boolean))
-        AND (cardinality($4::text[]) = 0 OR r.type = ANY ($4::text[]))
-      ORDER BY r.created ${query.order === 'desc' ? 'DESC' : 'ASC'}, r.id ${query.order === 'desc' ? 'DESC' : 'ASC'}`,
-    [itemId, forward, reverse, types],
-  );
+  const rows = await relatedItemRows<ItemRow>(q, SELECT_ITEM, { itemId, forward, reverse, types, desc: query.order === 'desc' });
   const groups = caller ? await groupIdsOf(q, caller.userId) : new Set<string>();
   // One item related twice (two types) is listed once, with every type that relates it.
   const typesOf = new Map<string, string[]>();
