@@ -14,6 +14,7 @@ import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
+import { deleteExpiredTokensOf, deleteTokenByHash, insertToken } from './repo.ts';
 import { attemptSucceeded, claimAttempt, clearUsername, slowdownMs } from './throttle.ts';
 import { newToken, tokenHash } from '../../core/tokens.ts';
 
@@ -73,15 +74,15 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest, sour
   await ctx.db.tx(async (q) => {
     await recordSignIn(q, user.id, now);
     // Expired tokens of this member are swept whenever they sign in.
-    await q.query('DELETE FROM tokens WHERE user_id = $1 AND expires <= $2', [user.id, now]);
-    await q.query('INSERT INTO tokens (token_hash, user_id, created, expires, client, referer) VALUES ($1, $2, $3, $4, $5, $6)', [
-      tokenHash(token),
-      user.id,
-      now,
+    await deleteExpiredTokensOf(q, user.id, now);
+    await insertToken(q, {
+      tokenHash: tokenHash(token),
+      userId: user.id,
+      created: now,
       expires,
-      req.client ?? null,
-      req.referer?.slice(0, 512) ?? null,
-    ]);
+      client: req.client ?? null,
+      referer: req.referer?.slice(0, 512) ?? null,
+    });
   });
   return { token, expires, ssl: httpsOnly(ctx.config) };
 }
@@ -93,10 +94,7 @@ export async function generateToken(ctx: PortalContext, req: SignInRequest, sour
  */
 export async function revokeToken(ctx: PortalContext, token: string): Promise<{ success: true }> {
   const hash = tokenHash(token);
-  await ctx.db.tx(async (q) => {
-    await q.query('DELETE FROM tokens WHERE token_hash = $1', [hash]);
-    await q.query('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1', [hash]);
-  });
+  await ctx.db.tx((q) => deleteTokenByHash(q, hash));
   return { success: true };
 }
 
