@@ -163,3 +163,16 @@ export async function finishIfComplete(q: Queryable, jobId: string, now: number)
   );
   return rows.length > 0;
 }
+
+/** The job's row, locked for the transaction (pause, resume and cancel decide on its state). */
+export async function lockJob(q: Queryable, id: string): Promise<MemberJobRow> {
+  const [row] = await q.query<MemberJobRow>('SELECT * FROM member_jobs WHERE id = $1 FOR UPDATE', [id]);
+  return row;
+}
+
+/** One member's part of a batch: kept, or undone alone when the operation refuses. */
+export const memberSavepoint = {
+  open: (q: Queryable) => q.query('SAVEPOINT member_job_member'),
+  keep: (q: Queryable) => q.query('RELEASE SAVEPOINT member_job_member'),
+  undo: (q: Queryable) => q.query('ROLLBACK TO SAVEPOINT member_job_member'),
+};

@@ -131,7 +131,7 @@ const refuseState = (job: repo.MemberJobRow, verb: string) =>
 export async function controlJob(ctx: PortalContext, job: repo.MemberJobRow, verb: 'pause' | 'resume' | 'cancel') {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
-    const [row] = await q.query<repo.MemberJobRow>('SELECT * FROM member_jobs WHERE id = $1 FOR UPDATE', [job.id]);
+    const row = await repo.lockJob(q, job.id);
     const allowed = verb === 'pause' ? row.state === 'running' : verb === 'resume' ? row.state === 'paused' : row.state === 'running' || row.state === 'paused';
     if (!allowed) throw refuseState(row, verb);
     if (verb === 'cancel') await repo.cancelPending(q, job.id, now);
@@ -165,15 +165,15 @@ export async function runJobBatch(ctx: PortalContext, jobId: string, size: numbe
     let succeeded = 0;
     let failed = 0;
     for (const m of members) {
-      await q.query('SAVEPOINT member_job_member');
+      await repo.memberSavepoint.open(q);
       let reason: string | null = null;
       try {
         if (!caller) throw new MemberRefused(`${job.created_by_username}, who started the job, is no longer an enabled member: nothing more is changed.`);
         await actOnMember(inTx, caller, job.org_id, job.action, job.params, m.username);
-        await q.query('RELEASE SAVEPOINT member_job_member');
+        await repo.memberSavepoint.keep(q);
       } catch (err) {
         if (err instanceof DatabaseUnavailableError) throw err;
-        await q.query('ROLLBACK TO SAVEPOINT member_job_member');
+        await repo.memberSavepoint.undo(q);
         reason = reasonOf(err);
       }
       await repo.recordOutcome(q, jobId, m.seq, reason === null, reason, now);
