@@ -20,8 +20,7 @@ import { DatabaseUnavailableError } from '../../store/dbInterface.ts';
 import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
 import { groupTarget } from '../groups/target.ts';
-import { listMembers, type MemberFilter } from '../users/repo.ts';
-import { memberAsCaller } from '../users/service.ts';
+import { listMembers, memberAsCaller, type MemberFilter } from '../users/service.ts';
 import { actOnMember, MemberRefused, withinTransaction } from './actions.ts';
 import * as repo from './repo.ts';
 

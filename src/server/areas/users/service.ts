@@ -21,7 +21,7 @@ import { orgTarget } from '../../http/target.ts';
  * What other areas use of members' rows, exposed here so they depend on this service and not on
  * the SQL module: lookups by name, the member count, and the sign-in bookkeeping of auth and oauth.
  */
-export { countMembers, findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from './repo.ts';
+export { countMembers, findUser, findUserForSignIn, listMembers, recordFailedSignIn, recordSignIn, type MemberFilter, type UserRow } from './repo.ts';
 // The member lifecycle's runs move members and keep the last administrator (areas/memberLifecycle).
 export { countDefaultAdmins, setUserLicenseType, setUserRole } from './repo.ts';
 
