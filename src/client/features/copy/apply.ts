@@ -153,6 +153,16 @@ async function relate(plan: CopyPlan, target: PortalConnection, idMap: ReadonlyM
  * `progress` (from an earlier run cut short) says which items are already copied: those are
  * skipped, an item written but not finished is updated, and nothing is created twice.
  */
+/** What the copy has created so far (items and groups), for the result and for an undo or rollback of it. */
+function noteCreated(result: CopyResult, progress: CopyProgress): void {
+  result.created = Object.values(progress.items)
+    .filter((p) => p.created)
+    .map((p) => p.targetId);
+  result.createdGroups = Object.values(progress.groups)
+    .filter((g) => g.created)
+    .map((g) => g.targetId);
+}
+
 export async function applyPlan(plan: CopyPlan, source: PortalConnection, target: PortalConnection, options: ApplyOptions = {}): Promise<CopyResult> {
   const progress: CopyProgress = options.progress ?? emptyProgress();
   const save = () => options.onSave?.(progress);
@@ -161,12 +171,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
   for (const [id, p] of Object.entries(progress.items)) idMap.set(id, p.targetId);
   const result: CopyResult = { items: [], created: [], createdGroups: [] };
   const rollBack = async (step: PlanStep, err: unknown): Promise<never> => {
-    result.created = Object.values(progress.items)
-      .filter((p) => p.created)
-      .map((p) => p.targetId);
-    result.createdGroups = Object.values(progress.groups)
-      .filter((g) => g.created)
-      .map((g) => g.targetId);
+    noteCreated(result, progress);
     const leftBehind = await undoCopy(result, target);
     for (const [id, p] of Object.entries(progress.items)) {
       if (!p.created || leftBehind.includes(p.targetId)) continue;
@@ -225,12 +230,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
     progress.relationshipsDone = true;
     save();
   }
-  result.created = Object.values(progress.items)
-    .filter((p) => p.created)
-    .map((p) => p.targetId);
-  result.createdGroups = Object.values(progress.groups)
-    .filter((g) => g.created)
-    .map((g) => g.targetId);
+  noteCreated(result, progress);
   return result;
 }
 
