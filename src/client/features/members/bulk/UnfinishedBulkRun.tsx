@@ -39,23 +39,30 @@ export function UnfinishedBulkRun() {
   });
   if (!saved && !open) return null;
   const done = saved?.mode === 'browser' ? saved.total - saved.pending.length : (job.data?.done ?? 0);
+  // A portal job may have ended while the console was closed: then the notice offers its results.
+  const ended = saved?.mode === 'server' && (job.data?.state === 'done' || job.data?.state === 'cancelled');
   const where =
     saved?.mode === 'server'
-      ? job.data?.state === 'done' || job.data?.state === 'cancelled'
+      ? ended
         ? 'finished on the portal'
         : `${job.data?.state === 'paused' ? 'paused' : 'running'} on the portal`
       : 'stopped with its browser tab';
   return (
     <>
       {saved ? (
-        <Alert color="blue" variant="light" title={`${BULK_TITLES[saved.kind]}: an unfinished bulk action`} data-testid="unfinished-bulk-run">
+        <Alert
+          color="blue"
+          variant="light"
+          title={`${BULK_TITLES[saved.kind]}: ${ended ? 'a bulk action that finished while you were away' : 'an unfinished bulk action'}`}
+          data-testid="unfinished-bulk-run"
+        >
           <Group justify="space-between" gap="sm">
             <Text size="sm">
               {formatCount(done)} of {formatCount(saved.total)} members done, {where}.
             </Text>
             <Group gap="xs">
               <Button size="xs" onClick={() => setOpen(saved)}>
-                {saved.mode === 'server' ? 'Show progress' : 'Resume'}
+                {saved.mode === 'server' ? (ended ? 'Show results' : 'Show progress') : 'Resume'}
               </Button>
               {saved.mode === 'browser' ? (
                 <Button size="xs" variant="default" onClick={() => clearRun(user.orgId, user.username)}>
@@ -66,7 +73,13 @@ export function UnfinishedBulkRun() {
           </Group>
         </Alert>
       ) : null}
-      <Modal opened={open !== null} onClose={() => setOpen(null)} title={open ? `${BULK_TITLES[open.kind]}: unfinished bulk action` : ''} size="xl" centered>
+      <Modal
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        title={open ? `${BULK_TITLES[open.kind]}: ${ended ? 'bulk action results' : 'unfinished bulk action'}` : ''}
+        size="xl"
+        centered
+      >
         {open ? <ResumedRun saved={open} onClose={() => setOpen(null)} /> : null}
       </Modal>
     </>

@@ -72,8 +72,9 @@ describe('a bulk action after its tab was closed', () => {
     const { user, unmount } = renderApp('/members');
     const banner = await screen.findByTestId('unfinished-bulk-run');
     await waitFor(() => expect(banner).toHaveTextContent('3 of 3 members done, finished on the portal.'));
-    await user.click(within(banner).getByRole('button', { name: 'Show progress' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Disable: unfinished bulk action' });
+    expect(banner).toHaveTextContent('Disable: a bulk action that finished while you were away');
+    await user.click(within(banner).getByRole('button', { name: 'Show results' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Disable: bulk action results' });
     const results = await within(dialog).findByRole('table', { name: 'Disable results' });
     expect(within(dialog).getByTestId('bulk-counts')).toHaveTextContent('2 changed1 not changed');
     expect(within(results).getByText('admin', { selector: 'span' }).closest('tr')).toHaveTextContent('You cannot disable your own account.');
