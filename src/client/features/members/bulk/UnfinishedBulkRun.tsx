@@ -29,7 +29,10 @@ export function UnfinishedBulkRun() {
   // The stored text is the snapshot (a string compares by value); parsed below.
   const text = useSyncExternalStore(subscribe, () => JSON.stringify(loadRun(user.orgId, user.username)));
   const saved = JSON.parse(text) as SavedRun | null;
-  const [open, setOpen] = useState<SavedRun | null>(null);
+  // The run opened, and whether it had ended then: the saved record is cleared once its results are
+  // shown, so the dialog keeps what the notice said when it was opened.
+  const [opened, setOpened] = useState<{ run: SavedRun; ended: boolean } | null>(null);
+  const open = opened?.run ?? null;
   const jobId = saved?.mode === 'server' ? saved.jobId : '';
   const job = useQuery({
     queryKey: ['memberJobs', user.orgId, jobId],
@@ -61,7 +64,7 @@ export function UnfinishedBulkRun() {
               {formatCount(done)} of {formatCount(saved.total)} members done, {where}.
             </Text>
             <Group gap="xs">
-              <Button size="xs" onClick={() => setOpen(saved)}>
+              <Button size="xs" onClick={() => setOpened({ run: saved, ended })}>
                 {saved.mode === 'server' ? (ended ? 'Show results' : 'Show progress') : 'Resume'}
               </Button>
               {saved.mode === 'browser' ? (
@@ -75,12 +78,12 @@ export function UnfinishedBulkRun() {
       ) : null}
       <Modal
         opened={open !== null}
-        onClose={() => setOpen(null)}
-        title={open ? `${BULK_TITLES[open.kind]}: ${ended ? 'bulk action results' : 'unfinished bulk action'}` : ''}
+        onClose={() => setOpened(null)}
+        title={opened ? `${BULK_TITLES[opened.run.kind]}: ${opened.ended ? 'bulk action results' : 'unfinished bulk action'}` : ''}
         size="xl"
         centered
       >
-        {open ? <ResumedRun saved={open} onClose={() => setOpen(null)} /> : null}
+        {open ? <ResumedRun saved={open} onClose={() => setOpened(null)} /> : null}
       </Modal>
     </>
   );
