@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/index.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 import { applyPlan, CopyFailed, undoCopy } from './apply.ts';
+import { connectAs } from './copy.test-support.ts';
 import { changedPaths, dependencyOrder, planCopy, proposeNeeds, sourceKeyword } from './plan.ts';
 import { addItem, getItem, listResources, readItemData, readThumbnail, searchItems, updateItem, writeResource, type PortalConnection } from './portal.ts';
 import { rewriteData } from './rewrite.ts';
@@ -20,14 +21,6 @@ let csvId: string;
 let mapId: string;
 let appId: string;
 
-const connect = async (username: string, orgId: string): Promise<PortalConnection> => ({
-  portalUrl: svc.restUrl,
-  token: (await svc.tokenFor(username)).token,
-  username,
-  orgId,
-  label: username,
-});
-
 const mapData = (layer: string) => ({
   operationalLayers: [{ id: 'places', title: 'Places', layerType: 'CSV', itemId: layer, url: `${svc.restUrl}/content/items/${layer}/data` }],
   baseMap: { title: 'Basemap', baseMapLayers: [] },
@@ -36,8 +29,8 @@ const mapData = (layer: string) => ({
 
 beforeAll(async () => {
   svc = await startClientService();
-  source = await connect('admin', svc.orgId);
-  target = await connect('partner_admin', svc.partnerOrgId);
+  source = await connectAs(svc, 'admin', svc.orgId);
+  target = await connectAs(svc, 'partner_admin', svc.partnerOrgId);
   const tag = Date.now().toString(36);
   csvId = await addItem(source, {
     title: `Places ${tag}`,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, request } from '../../api/index.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
 import { applyPlan, CopyFailed, undoCopy } from './apply.ts';
+import { connectAs } from './copy.test-support.ts';
 import { planCopy, sourceKeyword } from './plan.ts';
 import { addItem, getItem, searchItems, type PortalConnection } from './portal.ts';
 import { copyKey, doneCount, emptyProgress, forgetCopy, saveCopy, unfinishedCopies, type CopyProgress } from './progress.ts';
@@ -22,18 +23,10 @@ let collectionId: string;
 let groupId: string;
 let tag: string;
 
-const connect = async (username: string, orgId: string): Promise<PortalConnection> => ({
-  portalUrl: svc.restUrl,
-  token: (await svc.tokenFor(username)).token,
-  username,
-  orgId,
-  label: username,
-});
-
 beforeAll(async () => {
   svc = await startClientService();
-  source = await connect('admin', svc.orgId);
-  target = await connect('partner_admin', svc.partnerOrgId);
+  source = await connectAs(svc, 'admin', svc.orgId);
+  target = await connectAs(svc, 'partner_admin', svc.partnerOrgId);
   tag = Date.now().toString(36);
   collectionId = await addItem(source, { title: `Stops ${tag}`, type: 'Feature Collection', tags: ['t'], text: JSON.stringify({ layers: [] }) });
   mapId = await addItem(source, { title: `Stops map ${tag}`, type: 'Web Map', tags: ['t'], text: JSON.stringify({ operationalLayers: [], version: '2.31' }) });
@@ -83,7 +76,7 @@ describe('relationships and sharing', () => {
   });
 
   it('narrows access to what the target member may share to, and says why', async () => {
-    const viewer = await connect('viewer1', svc.orgId);
+    const viewer = await connectAs(svc, 'viewer1', svc.orgId);
     const rights = await sharingRights(viewer);
     expect(rights).toEqual({ org: false, public: false });
     expect(accessFor('public', rights)).toEqual({ source: 'public', copied: 'private', narrowed: expect.stringMatching(/everyone/) });
