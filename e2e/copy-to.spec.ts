@@ -21,6 +21,40 @@ async function rest(request: APIRequestContext, path: string, form: Record<strin
   return body;
 }
 
+/** A web map's JSON as these specs write and read it: one CSV layer, no basemap layers. */
+interface WebMapData {
+  operationalLayers: { id: string; title: string; layerType: string; itemId: string; url?: string }[];
+  baseMap: { title: string; baseMapLayers: unknown[] };
+  version: string;
+}
+
+/**
+ * A CSV item `<name> <tag>` and a web map `<name> map <tag>` using it as a layer, both the admin's and
+ * tagged "copy". `layerUrl` also gives the layer its data address (a map as Map Viewer saves it).
+ */
+async function addMapOfCsvLayer(
+  request: APIRequestContext,
+  token: string,
+  { name, tag, csv, layerUrl }: { name: string; tag: string; csv: string; layerUrl?: (csvId: string) => string },
+) {
+  const added = await request.post('/sharing/rest/content/users/admin/addItem', {
+    multipart: {
+      f: 'json',
+      token,
+      title: `${name} ${tag}`,
+      type: 'CSV',
+      tags: 'copy',
+      file: { name: `${name.toLowerCase()}.csv`, mimeType: 'text/csv', buffer: Buffer.from(csv) },
+    },
+  });
+  const csvId = ((await added.json()) as { id: string }).id;
+  const mapTitle = `${name} map ${tag}`;
+  const layer = { id: name.toLowerCase(), title: name, layerType: 'CSV', itemId: csvId, ...(layerUrl ? { url: layerUrl(csvId) } : {}) };
+  const mapData: WebMapData = { operationalLayers: [layer], baseMap: { title: 'Basemap', baseMapLayers: [] }, version: '2.31' };
+  const map = await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
+  return { csvId, mapId: map.id as string, mapTitle };
+}
+
 async function snapBoth(page: Page, dialog: Locator, name: string) {
   await snap(page, `${name}-1440`);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -36,24 +70,12 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   await page.setViewportSize({ width: 1440, height: 900 });
   const tag = Date.now().toString(36);
   const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
-  const csv = await request.post('/sharing/rest/content/users/admin/addItem', {
-    multipart: {
-      f: 'json',
-      token,
-      title: `Stops ${tag}`,
-      type: 'CSV',
-      tags: 'copy',
-      file: { name: 'stops.csv', mimeType: 'text/csv', buffer: Buffer.from('name,lat,lon\nA,1,2\n') },
-    },
+  const { csvId, mapTitle } = await addMapOfCsvLayer(request, token, {
+    name: 'Stops',
+    tag,
+    csv: 'name,lat,lon\nA,1,2\n',
+    layerUrl: (id) => `${baseURL}/sharing/rest/content/items/${id}/data`,
   });
-  const csvId = ((await csv.json()) as { id: string }).id;
-  const mapTitle = `Stops map ${tag}`;
-  const mapData = {
-    operationalLayers: [{ id: 'stops', title: 'Stops', layerType: 'CSV', itemId: csvId, url: `${baseURL}/sharing/rest/content/items/${csvId}/data` }],
-    baseMap: { title: 'Basemap', baseMapLayers: [] },
-    version: '2.31',
-  };
-  await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
 
   // The partner's admin signs in beside the admin's steps, to open the result when it is there.
   const partner = await browser.newPage({ baseURL });
@@ -105,7 +127,7 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   await expect(partner.getByRole('heading', { level: 1, name: mapTitle })).toBeVisible();
   await partner.close();
   const partnerToken = (await rest(request, 'generateToken', { username: 'partner_admin', password: DEMO_PASSWORD })).token as string;
-  const copied = (await (await request.get(`/sharing/rest/content/items/${newMapId}/data?f=json&token=${partnerToken}`)).json()) as typeof mapData;
+  const copied = (await (await request.get(`/sharing/rest/content/items/${newMapId}/data?f=json&token=${partnerToken}`)).json()) as WebMapData;
   expect(copied.operationalLayers[0].itemId).not.toBe(csvId);
 
   // 4. Again: the plan says update (found by the source keyword), and nothing is duplicated.
@@ -131,21 +153,8 @@ test('a copy cut off by a lost connection is offered on Content again, and resum
   await page.setViewportSize({ width: 1440, height: 900 });
   const tag = `r${Date.now().toString(36)}`;
   const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
-  const csv = await request.post('/sharing/rest/content/users/admin/addItem', {
-    multipart: {
-      f: 'json',
-      token,
-      title: `Depots ${tag}`,
-      type: 'CSV',
-      tags: 'copy',
-      file: { name: 'd.csv', mimeType: 'text/csv', buffer: Buffer.from('n\n1\n') },
-    },
-  });
-  const csvId = ((await csv.json()) as { id: string }).id;
-  const mapTitle = `Depots map ${tag}`;
-  const mapData = { operationalLayers: [{ id: 'd', title: 'Depots', layerType: 'CSV', itemId: csvId }], baseMap: { baseMapLayers: [] }, version: '2.31' };
-  const map = await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
-  await rest(request, `content/users/admin/items/${map.id}/share`, { token, org: 'true', everyone: 'false', groups: ' ' });
+  const { csvId, mapId, mapTitle } = await addMapOfCsvLayer(request, token, { name: 'Depots', tag, csv: 'n\n1\n' });
+  await rest(request, `content/users/admin/items/${mapId}/share`, { token, org: 'true', everyone: 'false', groups: ' ' });
 
   await signIn(page, 'admin');
   await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
@@ -203,7 +212,7 @@ test('a copy cut off by a lost connection is offered on Content again, and resum
       results: { id: string; access: string }[];
     };
   expect((await search(csvId)).results).toHaveLength(1);
-  const mapCopies = (await search(map.id as string)).results;
+  const mapCopies = (await search(mapId)).results;
   expect(mapCopies.map((r) => r.access)).toEqual(['org']);
 
   await resume.getByRole('button', { name: 'Undo: delete the 2 created items' }).click();
@@ -230,20 +239,7 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
   try {
     const tag = `p${Date.now().toString(36)}`;
     const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
-    const csv = await request.post('/sharing/rest/content/users/admin/addItem', {
-      multipart: {
-        f: 'json',
-        token,
-        title: `Halts ${tag}`,
-        type: 'CSV',
-        tags: 'copy',
-        file: { name: 'h.csv', mimeType: 'text/csv', buffer: Buffer.from('n\n1\n') },
-      },
-    });
-    const csvId = ((await csv.json()) as { id: string }).id;
-    const mapTitle = `Halts map ${tag}`;
-    const mapData = { operationalLayers: [{ id: 'h', title: 'Halts', layerType: 'CSV', itemId: csvId }], baseMap: { baseMapLayers: [] }, version: '2.31' };
-    const map = await rest(request, 'content/users/admin/addItem', { token, title: mapTitle, type: 'Web Map', tags: 'copy', text: JSON.stringify(mapData) });
+    const { csvId, mapId, mapTitle } = await addMapOfCsvLayer(request, token, { name: 'Halts', tag, csv: 'n\n1\n' });
     for (const until = Date.now() + 120_000; ;) {
       const up = await fetch(`${other}/sharing/rest/portals/self?f=json`).then(
         (r) => r.ok,
@@ -288,9 +284,9 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
         }
       ).results;
     const [csvCopy] = await find(csvId);
-    const [mapCopy] = await find(map.id as string);
+    const [mapCopy] = await find(mapId);
     expect(csvCopy?.id).toMatch(/^[0-9a-f]{32}$/);
-    const copied = (await (await fetch(`${other}/sharing/rest/content/items/${mapCopy.id}/data?f=json&token=${otherToken}`)).json()) as typeof mapData;
+    const copied = (await (await fetch(`${other}/sharing/rest/content/items/${mapCopy.id}/data?f=json&token=${otherToken}`)).json()) as WebMapData;
     expect(copied.operationalLayers[0].itemId).toBe(csvCopy.id);
   } finally {
     server.kill('SIGTERM');

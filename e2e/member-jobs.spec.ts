@@ -1,6 +1,6 @@
 import { expect } from '@playwright/test';
 import { expectAxeClean } from './axe.ts';
-import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { createMember, DEMO_PASSWORD, signIn, snap } from './support.ts';
 import { test } from './test.ts';
 
 test('a bulk disable runs as a portal job: the tab closed once it started, and followed to its per-member results from a new tab', async ({
@@ -16,21 +16,9 @@ test('a bulk disable runs as a portal job: the tab closed once it started, and f
   const names = Array.from({ length: total }, (_, i) => `${tag}_${String(i).padStart(3, '0')}`);
   for (let i = 0; i < total; i += 4) {
     await Promise.all(
-      names.slice(i, i + 4).map(async (username) => {
-        const made = await page.request.post('/portaladmin/security/users/createUser', {
-          form: {
-            f: 'json',
-            token,
-            username,
-            password: 'Crew.Member.77',
-            email: `${username}@example.com`,
-            firstname: 'Job',
-            lastname: username,
-            role: 'org_user',
-          },
-        });
-        expect((await made.json()).status).toBe('success');
-      }),
+      names
+        .slice(i, i + 4)
+        .map((username) => createMember(page.request, token, { username, password: 'Crew.Member.77', firstname: 'Job', lastname: username })),
     );
   }
 

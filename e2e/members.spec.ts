@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { createMember, DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
 import { chooseFileByKeyboard } from './keyboard.ts';
 import { test } from './test.ts';
 
@@ -77,19 +77,7 @@ test('a member without the privileges sees the actions disabled, with the privil
 test('an administrator disables a member from the keyboard, who then cannot sign in, and enables them again', async ({ page }) => {
   const { token } = await (await page.request.post('/sharing/rest/generateToken', { form: { username: 'admin', password: DEMO_PASSWORD, f: 'json' } })).json();
   const username = `dana_${Date.now().toString(36)}`;
-  const made = await page.request.post('/portaladmin/security/users/createUser', {
-    form: {
-      f: 'json',
-      token,
-      username,
-      password: 'Dana.Example.77',
-      email: `${username}@example.com`,
-      firstname: 'Dana',
-      lastname: 'Example',
-      role: 'org_user',
-    },
-  });
-  expect((await made.json()).status).toBe('success');
+  await createMember(page.request, token, { username, password: 'Dana.Example.77', firstname: 'Dana', lastname: 'Example' });
 
   await signIn(page, 'admin');
   await page.goto(`/members?q=${username}`);
@@ -129,19 +117,7 @@ test('filters members, selects all matching, previews and runs a bulk disable, r
   const tag = `crew${Date.now().toString(36)}`;
   const names = [1, 2, 3].map((i) => `${tag}_${i}`);
   for (const [i, username] of names.entries()) {
-    const made = await page.request.post('/portaladmin/security/users/createUser', {
-      form: {
-        f: 'json',
-        token,
-        username,
-        password: 'Crew.Member.77',
-        email: `${username}@example.com`,
-        firstname: 'Crew',
-        lastname: `Member ${i + 1}`,
-        role: 'org_user',
-      },
-    });
-    expect((await made.json()).status).toBe('success');
+    await createMember(page.request, token, { username, password: 'Crew.Member.77', firstname: 'Crew', lastname: `Member ${i + 1}` });
   }
 
   await page.setViewportSize({ width: 1440, height: 900 });

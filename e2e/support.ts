@@ -1,5 +1,5 @@
 /** Shared steps of the end-to-end specs. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
@@ -27,4 +27,16 @@ export async function signOut(page: Page): Promise<void> {
 /** A screenshot kept as an artifact under e2e/artifacts/. */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+}
+
+/** A new member of the administrator's organization (`token` is an administrator's), a User unless `role` says otherwise. */
+export async function createMember(
+  request: APIRequestContext,
+  token: string,
+  member: { username: string; password: string; firstname: string; lastname: string; role?: string },
+): Promise<void> {
+  const made = await request.post('/portaladmin/security/users/createUser', {
+    form: { f: 'json', token, email: `${member.username}@example.com`, role: 'org_user', ...member },
+  });
+  expect((await made.json()).status).toBe('success');
 }
