@@ -19,12 +19,20 @@ import { pathToFileURL } from 'node:url';
 export interface Balancer {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
+  /** Replaces the backends (e.g. once instances whose PUBLIC_URL is this balancer have started). */
+  setBackends(backends: string[]): void;
   close(): Promise<void>;
 }
 
 export interface BalancerOptions {
   port?: number;
   host?: string;
+  /**
+   * Listen before any backend is known (they come later through `setBackends`; until then requests
+   * answer 503). Lets a caller own the balancer's port before starting instances that must know it,
+   * instead of probing for a free port that another process may take in between.
+   */
+  backendsLater?: boolean;
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) describe one connection, not the message: each side of the
@@ -76,16 +84,32 @@ function sendBadGateway(res: http.ServerResponse, backend: string, err: Error): 
   res.end(body);
 }
 
-export async function startBalancer(backends: string[], opts: BalancerOptions = {}): Promise<Balancer> {
+function backendUrls(backends: string[]): URL[] {
   if (backends.length === 0) throw new Error('startBalancer: at least one backend is needed');
   const targets = backends.map((b) => new URL(b));
   for (const t of targets) if (t.protocol !== 'http:') throw new Error(`startBalancer: ${t.href} is not an http:// URL`);
+  return targets;
+}
+
+function sendNoBackend(res: http.ServerResponse): void {
+  const body = JSON.stringify({ error: { code: 503, message: 'No backend is ready yet.', details: [] } });
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+export async function startBalancer(backends: string[], opts: BalancerOptions = {}): Promise<Balancer> {
+  let targets = opts.backendsLater && backends.length === 0 ? [] : backendUrls(backends);
   // Keep-alive: a new TCP connection per request would dominate the time of small API calls.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
   let next = 0;
 
   const server = http.createServer((req, res) => {
-    const target = targets[next];
+    if (targets.length === 0) {
+      req.resume();
+      sendNoBackend(res);
+      return;
+    }
+    const target = targets[next % targets.length];
     next = (next + 1) % targets.length;
     const upstream = http.request({
       agent,
@@ -120,6 +144,10 @@ export async function startBalancer(backends: string[], opts: BalancerOptions = 
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}`,
+    setBackends(urls) {
+      targets = backendUrls(urls);
+      next = 0;
+    },
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();

@@ -136,6 +136,23 @@ describe('the round-robin balancer', () => {
     }
   });
 
+  it('can listen before its backends are known: 503 in the error envelope until setBackends', async () => {
+    const early = await startBalancer([], { backendsLater: true });
+    try {
+      const before = await fetch(`${early.url}/first`);
+      expect(before.status).toBe(503);
+      expect((await before.json()).error).toMatchObject({ code: 503, message: expect.stringContaining('No backend') });
+      early.setBackends(backends.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`));
+      seen.length = 0;
+      const after = await fetch(`${early.url}/second`);
+      expect(after.status).toBe(201);
+      expect(seen.map((s) => s.url)).toEqual(['/second']);
+      expect(() => early.setBackends([])).toThrow(/at least one backend/);
+    } finally {
+      await early.close();
+    }
+  });
+
   it('refuses no backends or a backend that is not http://', async () => {
     await expect(startBalancer([])).rejects.toThrow(/at least one backend/);
     await expect(startBalancer(['https://127.0.0.1:1'])).rejects.toThrow(/not an http:\/\/ URL/);

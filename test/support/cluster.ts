@@ -14,7 +14,6 @@ import { fileURLToPath } from 'node:url';
 import { startBalancer, type Balancer } from '../../scripts/balancer.ts';
 import { freshPostgresSchema } from './postgres.ts';
 import { removeS3Prefix } from './s3Prefix.ts';
-import { freePort } from './ports.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -108,9 +107,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const id = randomBytes(6).toString('hex');
   const schema = await freshPostgresSchema(baseDatabaseUrl);
   const blobStore = clusterBlobStore(process.env.BLOB_STORE, id);
-  // Known before the instances start: their PUBLIC_URL is the balancer's address.
-  const balancerPort = await freePort();
-  const publicOrigin = `http://127.0.0.1:${balancerPort}`;
+  // Listening before the instances start: their PUBLIC_URL is the balancer's address, and a port
+  // only probed as free could be taken by one of them (or another test file) before the balancer binds it.
+  const balancer: Balancer = await startBalancer([], { backendsLater: true });
+  const publicOrigin = balancer.url;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -133,9 +133,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const count = opts.instances ?? 2;
   const dataDirs: string[] = [];
   const instances: ClusterInstance[] = [];
-  let balancer: Balancer | undefined;
   const close = async () => {
-    await balancer?.close();
+    await balancer.close();
     await Promise.all(instances.map(stopInstance));
     await Promise.all(dataDirs.map((d) => rm(d, { recursive: true, force: true })));
     await schema.drop();
@@ -152,10 +151,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       // One after the other: the first migrates and seeds, the others find it done.
       for (const [i, d] of dataDirs.entries()) instances.push(await startInstance(env, d, i));
     }
-    balancer = await startBalancer(
-      instances.map((i) => i.origin),
-      { port: balancerPort },
-    );
+    balancer.setBackends(instances.map((i) => i.origin));
   } catch (err) {
     await close();
     throw err;
