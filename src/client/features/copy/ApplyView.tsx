@@ -51,6 +51,17 @@ export function ApplyView({ plan, states, result, error, deleted, hrefOf, target
           The copies belong to {targetUser}: they open in a new tab, where the target asks for that account if it is not signed in there.
         </Text>
       ) : null}
+      {result?.skippedGroups.length && !deleted ? (
+        <Alert color="orange" variant="light" title="Not shared to every group">
+          <Stack gap={4} component="ul" style={{ margin: 0, paddingLeft: '1.2em' }} aria-label="Groups not shared to">
+            {result.skippedGroups.map((g) => (
+              <Text key={g.id} size="sm" component="li">
+                {g.reason}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      ) : null}
       {error ? (
         <Alert color="red" variant="light" title="Copy failed" role="alert">
           {error instanceof CopyFailed ? error.message : describeError(error)}

@@ -1,4 +1,7 @@
-/** The plan's groups: each source group the copies are shared with, and its match in the target (or a new group, which can be left out). */
+/**
+ * The plan's groups: each source group the copies are shared with, and its match in the target (or a
+ * new group, which can be left out; or a match the target member may not share to, with the reason).
+ */
 import { Badge, Checkbox, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { GroupPlan } from './travel.ts';
 
@@ -21,7 +24,16 @@ export function GroupsPlan({ groups, skipped, onToggle }: GroupsPlanProps) {
       <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Groups in the target">
         {groups.map((g) => (
           <Paper key={g.source.id} withBorder p="xs" radius="md" component="li" data-testid="copy-plan-group">
-            {g.action === 'use' && g.existing ? (
+            {g.action === 'skip' && g.existing && g.reason ? (
+              <Group justify="space-between" wrap="nowrap">
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  <strong>{g.source.title}</strong>: {g.reason}
+                </Text>
+                <Badge variant="light" color="orange" style={{ flexShrink: 0 }}>
+                  Not shared
+                </Badge>
+              </Group>
+            ) : g.action === 'use' && g.existing ? (
               <Group justify="space-between" wrap="nowrap">
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                   <strong>{g.source.title}</strong>: shared to its copy there, {g.existing.title} ({g.existing.id}).

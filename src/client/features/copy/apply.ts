@@ -38,6 +38,15 @@ export interface CopyResult {
   created: string[];
   /** Ids of the groups it created there. */
   createdGroups: string[];
+  /** Groups already in the target the copies were not shared to, and why (the rest of the copy went on). */
+  skippedGroups: SkippedGroup[];
+}
+
+export interface SkippedGroup {
+  /** The target group's id. */
+  id: string;
+  title: string;
+  reason: string;
 }
 
 export class CopyFailed extends Error {
@@ -112,12 +121,22 @@ async function copyResources(
   }
 }
 
-/** Creates the groups the plan creates (or finds the ones it uses): source group id → target group id. */
-async function prepareGroups(plan: CopyPlan, target: PortalConnection, progress: CopyProgress, save: () => void): Promise<Map<string, string>> {
+/**
+ * Creates the groups the plan creates (or finds the ones it uses): source group id → target group id.
+ * A group the plan skips for a reason is noted in the result, not shared to.
+ */
+async function prepareGroups(
+  plan: CopyPlan,
+  target: PortalConnection,
+  progress: CopyProgress,
+  save: () => void,
+  skipped: SkippedGroup[],
+): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const g of plan.groups ?? []) {
     const done = progress.groups[g.source.id];
     if (done) out.set(g.source.id, done.targetId);
+    else if (g.action === 'skip' && g.existing && g.reason) skipped.push({ id: g.existing.id, title: g.existing.title, reason: g.reason });
     else if (g.action === 'use' && g.existing) out.set(g.source.id, g.existing.id);
     else if (g.action === 'create') {
       const id = await createGroupIn(target, g.source, g.access);
@@ -129,12 +148,25 @@ async function prepareGroups(plan: CopyPlan, target: PortalConnection, progress:
   return out;
 }
 
-async function share(step: PlanStep, target: PortalConnection, owner: string, targetId: string, groups: ReadonlyMap<string, string>): Promise<void> {
+/** Shares the copy as planned. A group the target refuses (membership changed since the plan, say) is noted as skipped: the copy goes on. */
+async function share(
+  step: PlanStep,
+  plan: CopyPlan,
+  target: PortalConnection,
+  at: { owner: string; targetId: string },
+  groups: ReadonlyMap<string, string>,
+  skipped: SkippedGroup[],
+): Promise<void> {
   const to = (step.groups ?? []).map((g) => groups.get(g)).filter((g): g is string => !!g);
   const level = step.access?.copied ?? 'private';
   if (level === 'private' && !to.length) return;
-  const refused = await shareIn(target, owner, targetId, { everyone: level === 'public', org: level === 'org', groups: to });
-  if (refused.length) throw new Error(`The target did not share the copy with group${refused.length === 1 ? '' : 's'} ${refused.join(', ')}.`);
+  const refused = await shareIn(target, at.owner, at.targetId, { everyone: level === 'public', org: level === 'org', groups: to });
+  for (const id of refused) {
+    if (skipped.some((s) => s.id.toLowerCase() === id.toLowerCase())) continue;
+    const g = (plan.groups ?? []).find((p) => groups.get(p.source.id)?.toLowerCase() === id.toLowerCase());
+    const title = g?.existing?.title ?? g?.source.title ?? id;
+    skipped.push({ id, title, reason: `The target did not let you share to group ${title} — the copies were not shared to it.` });
+  }
 }
 
 async function relate(plan: CopyPlan, target: PortalConnection, idMap: ReadonlyMap<string, string>): Promise<void> {
@@ -169,7 +201,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
   const idMap = new Map<string, string>();
   for (const step of plan.steps) if (step.existing) idMap.set(step.source.id.toLowerCase(), step.existing.id);
   for (const [id, p] of Object.entries(progress.items)) idMap.set(id, p.targetId);
-  const result: CopyResult = { items: [], created: [], createdGroups: [] };
+  const result: CopyResult = { items: [], created: [], createdGroups: [], skippedGroups: [] };
   const rollBack = async (step: PlanStep, err: unknown): Promise<never> => {
     noteCreated(result, progress);
     const leftBehind = await undoCopy(result, target);
@@ -184,7 +216,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
   };
   let groups = new Map<string, string>();
   try {
-    groups = await prepareGroups(plan, target, progress, save);
+    groups = await prepareGroups(plan, target, progress, save, result.skippedGroups);
   } catch (err) {
     if (plan.steps[0]) await rollBack(plan.steps[0], err);
     throw err;
@@ -211,7 +243,7 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
       save();
       idMap.set(key, at.targetId);
       await copyResources(step, source, target, at.owner, at.targetId, at.created && !before);
-      await share(step, target, at.owner, at.targetId, groups);
+      await share(step, plan, target, at, groups, result.skippedGroups);
       at.step = 'done';
       save();
       result.items.push({ sourceId: step.source.id, targetId: at.targetId, title: step.source.title, action: at.created ? 'create' : 'update' });

@@ -61,6 +61,9 @@ export interface GroupSummary {
   tags?: string[];
   snippet?: string | null;
   owner?: string;
+  isViewOnly?: boolean;
+  /** The caller's membership, where the portal's group answer carries it. */
+  userMembership?: { memberType?: 'owner' | 'admin' | 'member' | 'none' };
 }
 
 /** The groups an item is shared with, as the caller sees them (Item Groups). */
@@ -119,12 +122,43 @@ export interface SharingRights {
   public: boolean;
 }
 
-/** What the target member may share to: their privileges, and whether the portal allows public sharing at all. */
-export async function sharingRights(target: PortalConnection): Promise<SharingRights> {
+type MemberType = NonNullable<GroupSummary['userMembership']>['memberType'];
+
+/** What the target member may share to a group with: membership, or an administrator's privilege. */
+export interface GroupRights {
+  /** portal:admin:shareToGroup: may share to any group of the organization, member or not. */
+  anyGroup: boolean;
+  /** The member's groups (community/self `groups`): group id → member type. */
+  memberOf: Record<string, MemberType>;
+}
+
+/** What the target member may share to: their privileges and groups, and whether the portal allows public sharing at all. */
+export async function sharingRights(target: PortalConnection): Promise<SharingRights & GroupRights> {
   const [self, portal] = await Promise.all([
-    call<{ privileges?: string[] }>(target, 'community/self'),
+    call<{ privileges?: string[]; groups?: (GroupSummary & { id: string })[] }>(target, 'community/self'),
     call<{ canSharePublic?: boolean }>(target, 'portals/self').catch((): { canSharePublic?: boolean } => ({})),
   ]);
   const has = (p: string) => self.privileges?.includes(`portal:user:${p}`) || self.privileges?.includes(`portal:admin:${p}`);
-  return { org: !!has('shareToOrg'), public: !!has('shareToPublic') && portal.canSharePublic !== false };
+  const memberOf: GroupRights['memberOf'] = {};
+  for (const g of self.groups ?? []) memberOf[g.id.toLowerCase()] = g.userMembership?.memberType ?? 'member';
+  return {
+    org: !!has('shareToOrg'),
+    public: !!has('shareToPublic') && portal.canSharePublic !== false,
+    anyGroup: !!self.privileges?.includes('portal:admin:shareToGroup'),
+    memberOf,
+  };
+}
+
+/**
+ * Why the target member cannot share to `group` of their organization (Share Item: a member of the
+ * group, a view-only group's owner or managers, or an administrator with portal:admin:shareToGroup),
+ * or undefined when they can.
+ */
+export function whyNotShareableTo(group: GroupSummary, rights: GroupRights): string | undefined {
+  if (rights.anyGroup) return undefined;
+  const type = rights.memberOf[group.id.toLowerCase()] ?? group.userMembership?.memberType ?? 'none';
+  if (group.isViewOnly && type !== 'owner' && type !== 'admin')
+    return `Group ${group.title} in the target is view-only and you do not manage it — the copies will not be shared to it.`;
+  if (type === 'none') return `You are not a member of group ${group.title} in the target — the copies will not be shared to it.`;
+  return undefined;
 }

@@ -12,7 +12,7 @@ import { connectAs } from './copy.test-support.ts';
 import { planCopy, sourceKeyword } from './plan.ts';
 import { addItem, getItem, searchItems, type PortalConnection } from './portal.ts';
 import { copyKey, doneCount, emptyProgress, forgetCopy, saveCopy, unfinishedCopies, type CopyProgress } from './progress.ts';
-import { addRelationshipIn, findGroupCopy, forwardRelationships, shareIn, sharingRights, sourceGroupTag } from './sharing.ts';
+import { addRelationshipIn, findGroupCopy, forwardRelationships, shareIn, sharingRights, sourceGroupTag, whyNotShareableTo } from './sharing.ts';
 import { accessFor } from './travel.ts';
 
 let svc: ClientTestService;
@@ -78,12 +78,66 @@ describe('relationships and sharing', () => {
   it('narrows access to what the target member may share to, and says why', async () => {
     const viewer = await connectAs(svc, 'viewer1', svc.orgId);
     const rights = await sharingRights(viewer);
-    expect(rights).toEqual({ org: false, public: false });
+    expect(rights).toMatchObject({ org: false, public: false, anyGroup: false });
     expect(accessFor('public', rights)).toEqual({ source: 'public', copied: 'private', narrowed: expect.stringMatching(/everyone/) });
     expect(accessFor('public', { org: true, public: false })).toMatchObject({ copied: 'org' });
     expect(accessFor('shared', { org: true, public: true })).toEqual({ source: 'shared', copied: 'private' });
-    expect(await sharingRights(target)).toEqual({ org: true, public: true });
+    expect(await sharingRights(target)).toMatchObject({ org: true, public: true, anyGroup: true });
     await expect(sharingRights({ ...target, token: 'nope' })).rejects.toMatchObject({ code: 498 });
+  });
+});
+
+const post = <T>(c: PortalConnection, path: string, params: Record<string, string>) =>
+  request<T>(path, params, { portalUrl: c.portalUrl, token: c.token, method: 'POST' });
+
+describe('a group in the target the target member may not share to', () => {
+  it('is skipped with the reason in the plan and the result, and the rest of the copy goes on', async () => {
+    // From the partner organization to publisher1 (not an administrator) in the demo organization,
+    // where the demo admin already made the group's copy and publisher1 is not in it.
+    const partner = await connectAs(svc, 'partner_admin', svc.partnerOrgId);
+    const publisher = await connectAs(svc, 'publisher1', svc.orgId);
+    const crew = (await post<{ group: { id: string } }>(partner, 'community/createGroup', { title: `Partner crew ${tag}`, access: 'org', tags: 'crew' })).group
+      .id;
+    const itemId = await addItem(partner, { title: `Partner stops ${tag}`, type: 'Feature Collection', tags: ['t'], text: JSON.stringify({ layers: [] }) });
+    await shareIn(partner, 'partner_admin', itemId, { everyone: false, org: true, groups: [crew] });
+    const title = `Crew copy ${tag}`;
+    const there = (await post<{ group: { id: string } }>(source, 'community/createGroup', { title, access: 'org', tags: sourceGroupTag(crew) })).group.id;
+    const reason = `You are not a member of group ${title} in the target — the copies will not be shared to it.`;
+
+    const plan = await planCopy(partner, publisher, [await getItem(partner, itemId)]);
+    expect(plan.groups).toEqual([expect.objectContaining({ action: 'skip', existing: expect.objectContaining({ id: there }), reason })]);
+    const result = await applyPlan(plan, partner, publisher);
+    expect(result.items).toHaveLength(1);
+    expect(result.skippedGroups).toEqual([{ id: there, title, reason }]);
+    const copyId = result.items[0].targetId;
+    expect((await getItem(publisher, copyId)).access).toBe('org');
+    expect(await searchItems(source, `group:${there}`)).toEqual([]);
+    expect(await undoCopy(result, publisher)).toEqual([]);
+
+    // A plan made while publisher1 could share there: the target's refusal is noted the same way, not a failure.
+    const stale = { ...plan, groups: plan.groups.map((g) => ({ ...g, action: 'use' as const, reason: undefined })) };
+    const again = await applyPlan(stale, partner, publisher);
+    expect(again.skippedGroups).toEqual([
+      { id: there, title, reason: `The target did not let you share to group ${title} — the copies were not shared to it.` },
+    ]);
+    expect(await undoCopy(again, publisher)).toEqual([]);
+
+    // Once publisher1 is a member, the group is used.
+    await post(source, `community/groups/${there}/addUsers`, { users: 'publisher1' });
+    const joined = await planCopy(partner, publisher, [await getItem(partner, itemId)]);
+    expect(joined.groups).toEqual([expect.objectContaining({ action: 'use', existing: expect.objectContaining({ id: there }) })]);
+    const shared = await applyPlan(joined, partner, publisher);
+    expect(shared.skippedGroups).toEqual([]);
+    expect((await searchItems(source, `group:${there}`)).map((i) => i.id)).toEqual([shared.items[0].targetId]);
+    expect(await undoCopy(shared, publisher)).toEqual([]);
+  });
+
+  it('says why for a view-only group the member does not manage; an administrator may share to any group', () => {
+    const group = { id: 'G1', title: 'Notices', access: 'org' as const, isViewOnly: true };
+    expect(whyNotShareableTo(group, { anyGroup: false, memberOf: { g1: 'member' } })).toMatch(/Notices in the target is view-only/);
+    expect(whyNotShareableTo(group, { anyGroup: false, memberOf: { g1: 'admin' } })).toBeUndefined();
+    expect(whyNotShareableTo({ ...group, isViewOnly: false }, { anyGroup: false, memberOf: { g1: 'member' } })).toBeUndefined();
+    expect(whyNotShareableTo(group, { anyGroup: true, memberOf: {} })).toBeUndefined();
   });
 });
 

@@ -6,7 +6,7 @@
 import type { Item } from '../../api/index.ts';
 import { mapLimited, PLAN_CONCURRENCY } from './limited.ts';
 import type { PortalConnection } from './portal.ts';
-import { findGroupCopy, forwardRelationships, groupsOfItem, type GroupSummary, type SharingRights } from './sharing.ts';
+import { findGroupCopy, forwardRelationships, groupsOfItem, whyNotShareableTo, type GroupRights, type GroupSummary, type SharingRights } from './sharing.ts';
 
 export type ShareLevel = 'private' | 'org' | 'public';
 
@@ -31,6 +31,8 @@ export interface GroupPlan {
   /** use: the copy already in the target; create: a new group there; skip: not shared to in the target. */
   action: 'use' | 'create' | 'skip';
   existing?: GroupSummary;
+  /** Why the copies cannot be shared to the group already there (a skip the person did not choose). */
+  reason?: string;
   /** The access a created group gets. */
   access: GroupSummary['access'];
 }
@@ -64,13 +66,14 @@ export async function relationshipsAmong(source: PortalConnection, item: Item, c
 
 /**
  * The groups each item is shared with (source group ids, by item id), and the plan for each group:
- * its copy in the target, or a new group. Only items shared with groups are asked for them.
+ * its copy in the target, or a new group; a copy there the target member may not share to is
+ * skipped with the reason, and the rest of the copy goes on without it. Only items shared with groups are asked for them.
  */
 export async function planGroups(
   source: PortalConnection,
   target: PortalConnection,
   items: readonly Item[],
-  rights: SharingRights,
+  rights: SharingRights & GroupRights,
 ): Promise<{ groupsOf: Map<string, string[]>; groups: GroupPlan[] }> {
   const groupsOf = new Map<string, string[]>();
   const seen = new Map<string, GroupSummary>();
@@ -85,7 +88,10 @@ export async function planGroups(
   });
   const groups = await mapLimited([...seen.values()], PLAN_CONCURRENCY, async (g): Promise<GroupPlan> => {
     const existing = await findGroupCopy(target, g.id);
-    return { source: g, action: existing ? 'use' : 'create', existing, access: groupAccessFor(g, rights) };
+    const access = groupAccessFor(g, rights);
+    if (!existing) return { source: g, action: 'create', access };
+    const reason = whyNotShareableTo(existing, rights);
+    return reason ? { source: g, action: 'skip', existing, access, reason } : { source: g, action: 'use', existing, access };
   });
   return { groupsOf, groups };
 }
