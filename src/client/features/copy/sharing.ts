@@ -43,7 +43,8 @@ export async function forwardRelationships(c: PortalConnection, item: Pick<Item,
     return all.flatMap((r) => r.relationshipTypes!.map((type) => ({ type, destinationId: r.id.toLowerCase() })));
   const out: Relationship[] = [];
   for (const type of types) {
-    const page = await call<Related>(c, path, { relationshipType: type, direction: 'forward', num: 100 });
+    // `relationshipTypes` is the documented name, with one type here (`relationshipType` is rest-js's option, not a parameter).
+    const page = await call<Related>(c, path, { relationshipTypes: type, direction: 'forward', num: 100 });
     for (const r of page.relatedItems ?? []) out.push({ type, destinationId: r.id.toLowerCase() });
   }
   return out;
