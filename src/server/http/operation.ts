@@ -114,7 +114,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     if (userIdInPath && path.username) path.username = await usernameOfPath(portal.db, caller, path.username);
     let target: T | undefined;
     if (def.target && caller) {
-      const loaded = await def.target.load({ caller, path, portal });
+      const loaded = await def.target.load({ caller, path, portal, params });
       decide(def.authority, caller, loaded, def.target.refusals, def.target.ownerNeeds);
       target = loaded.value;
     }

@@ -18,6 +18,8 @@ export interface TargetRequest {
   caller: Caller;
   path: Record<string, string>;
   portal: PortalContext;
+  /** The request's parsed parameters, for a target they name (an add-to-groups job's groups). */
+  params?: unknown;
 }
 
 /** A loaded target: its value for the handler, the organization it belongs to and its owner, if any. */

@@ -103,8 +103,12 @@ export const MEMBER_JOB_OPERATIONS = {
   createUserTypeJob: privileges('portal:admin:manageLicenses'),
   /** As deleteUser. */
   createDeleteJob: privileges('portal:admin:deleteUsers'),
-  /** As addGroupUsers by an administrator; each group is still decided as addUsers decides it. */
-  createAddToGroupsJob: privileges('portal:admin:assignToGroups'),
+  /**
+   * As addGroupUsers: the owner or a manager of every group named (the job's target, memberJobs
+   * service ADD_TO_GROUPS_TARGET), else an administrator with assignToGroups; each group is still
+   * decided as addUsers decides it.
+   */
+  createAddToGroupsJob: ownerOr('portal:admin:assignToGroups'),
   memberJobs: privileges('portal:admin:viewUsers'),
   /** The member who started it, or whoever may view the organization's members. */
   memberJob: ownerOr('portal:admin:viewUsers'),

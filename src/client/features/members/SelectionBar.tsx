@@ -4,9 +4,12 @@
  * member's role does not allow it.
  */
 import { Button, Group, Menu, Paper, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { orgGroupsQuery } from '../../api/queries/groups.ts';
 import { GuardedMenuItem } from '../../components/GuardedMenuItem.tsx';
 import { IconChevronDown } from '../../components/icons.tsx';
+import { can } from '../../lib/can.ts';
 import { formatCount, plural } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { BULK_TITLES, type BulkKind } from './bulk/plan.ts';
@@ -27,13 +30,16 @@ export interface SelectionBarProps {
 
 export function SelectionBar({ ticked, allMatching, total, onSelectAllMatching, onClear, onAction, children }: SelectionBarProps) {
   const user = useCurrentUser();
+  // A group's owner or manager adds members to it without assignToGroups: read which groups those are.
+  const mayAssignAny = can(user, 'addGroupUsers').allowed;
+  const groups = useQuery({ ...orgGroupsQuery(user.orgId), enabled: !mayAssignAny });
   const count = allMatching ? (total ?? 0) : ticked;
   const permissions: Record<BulkKind, ReturnType<typeof changeRolesPermission>> = {
     role: changeRolesPermission(user),
     userType: changeUserTypesPermission(user),
     disable: disableMembersPermission(user),
     enable: disableMembersPermission(user),
-    groups: addToGroupsPermission(user),
+    groups: addToGroupsPermission(user, groups.data?.results),
     delete: deleteMembersPermission(user),
   };
   return (

@@ -1,8 +1,9 @@
 /** Who may do what on the Members page: the service's own table (MEMBER_OPERATIONS), asked through can(). */
-import type { PortalUser } from '../../api/index.ts';
+import type { GroupRecord, PortalUser } from '../../api/index.ts';
 import { OWN_ROLE_REFUSAL } from '../../../shared/roleGrant.ts';
 import { can } from '../../lib/can.ts';
-import type { Permission } from '../../lib/privileges.ts';
+import { ALLOWED, type Permission } from '../../lib/privileges.ts';
+import { addUsersPermission } from '../groups/permissions.ts';
 import { grantRolePermission, type GrantPermission } from '../../lib/roleGrant.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };
@@ -77,9 +78,19 @@ export function deleteMemberPermission(user: Member & { username: string }, memb
   });
 }
 
-/** Adding members to groups they do not manage (community/groups/<id>/addUsers on another's group). */
-export function addToGroupsPermission(user: Member): Permission {
-  return can(user, 'addGroupUsers', undefined, 'add members to groups');
+/**
+ * Adding members to groups (community/groups/<id>/addUsers): as documented, a group's owner and
+ * managers add members to it, so a member who owns or manages one of `groups` may; adding to
+ * others' groups needs portal:admin:assignToGroups.
+ */
+export function addToGroupsPermission(user: Member & Pick<PortalUser, 'orgId'>, groups: readonly GroupRecord[] = []): Permission {
+  const asAdministrator = can(user, 'addGroupUsers', undefined, 'add members to groups');
+  return asAdministrator.allowed || groupsToAddTo(user, groups).length ? ALLOWED : asAdministrator;
+}
+
+/** Of `groups`, those the member may add members to: their own and those they manage, or any with assignToGroups. */
+export function groupsToAddTo<G extends GroupRecord>(user: Member & Pick<PortalUser, 'orgId'>, groups: readonly G[]): G[] {
+  return groups.filter((g) => addUsersPermission(user, g).allowed);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 import { pagingParams } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { orgTarget } from '../../http/target.ts';
-import { controlJob, createJob, JOB_TARGET, jobResults, jobStatus, listJobs } from './service.ts';
+import { ADD_TO_GROUPS_TARGET, controlJob, createJob, JOB_TARGET, jobResults, jobStatus, listJobs } from './service.ts';
 
 const ORG = orgTarget({ otherOrg: 'You can run member jobs only in your own organization.' }, { self: true });
 const BASE = `${REST}/portals/:orgId/memberJobs`;
@@ -28,7 +28,7 @@ export function memberJobRoutes(app: FastifyInstance): void {
   for (const action of MEMBER_JOB_ACTIONS) {
     operation(app, {
       localOnly: true,
-      target: ORG,
+      target: action === 'addToGroups' ? ADD_TO_GROUPS_TARGET : ORG,
       method: 'write',
       path: `${BASE}/${MEMBER_JOB_PATHS[action]}`,
       authority: OPS[MEMBER_JOB_CREATE[action]],

@@ -74,6 +74,27 @@ const GROUP_FOR_MEMBERS = groupTarget("Only the group's owner, its managers or a
   managersAct: true,
 });
 
+/**
+ * An add-to-groups job's target: the caller's organization and the groups `groupIds` names. As
+ * addUsers is documented (community/groups/<id>/addUsers), a group's owner and managers add members
+ * to it: the caller acts as the owner (authority ownerOr) when they own or manage every group
+ * named, in their own organization; anyone else needs what the authority lists.
+ */
+export const ADD_TO_GROUPS_TARGET: Target<{ orgId: string }> = {
+  refusals: { otherOrg: 'You can run member jobs only in your own organization.', missing: GROUP_FOR_MEMBERS.refusals.missing },
+  async load({ caller, path, portal, params }) {
+    const orgId = path.orgId === 'self' ? caller.orgId : path.orgId;
+    const groupIds = [...new Set((params as { groupIds?: string[] } | undefined)?.groupIds ?? [])];
+    let managesAll = orgId === caller.orgId && groupIds.length > 0;
+    for (const groupId of groupIds) {
+      const group = await GROUP_FOR_MEMBERS.load({ caller, path: { groupId }, portal });
+      const manages = group.ownerId === caller.userId || !!group.managers?.includes(caller.userId);
+      managesAll &&= manages && group.orgId === caller.orgId;
+    }
+    return { value: { orgId }, orgId, managers: managesAll ? [caller.userId] : [] };
+  },
+};
+
 /** The caller has been authorized for the action's job on their organization (routes.ts). */
 export async function createJob(ctx: PortalContext, caller: Caller, action: MemberJobAction, params: CreateParams) {
   const extra = actionParams(action, params);

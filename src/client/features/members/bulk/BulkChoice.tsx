@@ -5,6 +5,7 @@ import type { RoleRecord } from '../../../api/index.ts';
 import { orgGroupsQuery } from '../../../api/queries/groups.ts';
 import { LICENSE_SELECT_DATA } from '../../../lib/licenses.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
+import { groupsToAddTo } from '../permissions.ts';
 import { roleChoices, toSelectData } from '../roleChoices.ts';
 import type { BulkAction, BulkKind } from './plan.ts';
 
@@ -54,7 +55,8 @@ export function BulkChoice({ kind, action, onChange, customRoles, rolesNote }: B
       />
     );
   if (kind === 'groups') {
-    const data = (groups.data?.results ?? []).map((g) => ({ value: g.id, label: g.title }));
+    // Only the groups the member may add to: all of them with assignToGroups, else their own and those they manage.
+    const data = groupsToAddTo(user, groups.data?.results ?? []).map((g) => ({ value: g.id, label: g.title }));
     const titleOf = (id: string) => data.find((d) => d.value === id)?.label ?? id;
     return (
       <MultiSelect
