@@ -26,10 +26,7 @@ export const SELECT_NODE = `
          ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = i.id) AS group_ids
     FROM items i JOIN users o ON o.id = i.owner_id`;
 
-/** A row of SELECT_NODE (alias `node`) as one JSON array, in NodeTuple's order. */
-export const NODE_TUPLE = `json_build_array(node.id, node.org_id, node.owner_id, node.owner_username, node.title, node.type, node.url, node.access,
-  node.content_status, node.status, node.created, node.modified, node.group_ids)`;
-
+/** A node row as a walk step's statement gives it, as one JSON array (migration 037 builds it in this order). */
 export type NodeTuple = [
   id: string,
   org_id: string,
