@@ -4,15 +4,16 @@
  * the demo organization (publisher1) to the Partner Organization (partner_admin) on the real local
  * portal (a fresh embedded database, over HTTP on loopback):
  *
- * - by the console's own copy modules (src/client/features/copy: planCopy then applyPlan), run in
- *   Node as the browser runs them;
+ * - by the console's own copy modules (src/client/features/copy: planCopy then applyPlan, keeping
+ *   its progress after each step in an in-memory localStorage), run in Node as the browser runs them;
  * - by Esri's solution.js 1.7.0 (test/solution's pinned packages: createSolution from the group,
  *   then deploySolution into the partner organization), driven as test/solution drives it.
  *
  * Prints both times and their ratio (console ÷ solution.js; the issue's goal is ≤ 1.0), with the
  * machine's load average. solution.js needs `npm ci --prefix test/solution --ignore-scripts`;
  * without it only the console's figure is printed.
- * Usage: npm run bench:copy
+ * Usage: npm run bench:copy   (BENCH_COPY_ITEMS=20 for a smaller group; BENCH_COPY_SOLUTION=off to time
+ * the console alone, e.g. to compare its per-item time at two sizes)
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -21,10 +22,27 @@ import { pathToFileURL } from 'node:url';
 import { applyPlan } from '../src/client/features/copy/apply.ts';
 import { planCopy } from '../src/client/features/copy/plan.ts';
 import { getItem, type PortalConnection } from '../src/client/features/copy/portal.ts';
+import { emptyProgress, keepCopy } from '../src/client/features/copy/progress.ts';
 import { DEMO_PASSWORD, startService } from '../test/support/service.ts';
 import { freshDataDir } from './lib.ts';
 
 const ITEMS = Number(process.env.BENCH_COPY_ITEMS ?? 200);
+
+/** The browser's localStorage, in memory: the copy keeps its progress there after each step, as the console does. */
+function memoryStorage(): Storage {
+  const kept = new Map<string, string>();
+  return {
+    getItem: (k) => kept.get(k) ?? null,
+    setItem: (k, v) => void kept.set(k, String(v)),
+    removeItem: (k) => void kept.delete(k),
+    clear: () => kept.clear(),
+    key: (i) => [...kept.keys()][i] ?? null,
+    get length() {
+      return kept.size;
+    },
+  };
+}
+globalThis.localStorage ??= memoryStorage();
 const LAYERS = Math.floor(ITEMS / 2);
 const MAPS = ITEMS - LAYERS - 1;
 
@@ -90,7 +108,8 @@ async function consoleCopy(ids: readonly string[]): Promise<number> {
   for (const id of ids) items.push(await getItem(source, id));
   const plan = await planCopy(source, target, items);
   const planned = performance.now();
-  const result = await applyPlan(plan, source, target);
+  const progress = emptyProgress();
+  const result = await applyPlan(plan, source, target, { progress, onSave: keepCopy(source, target, plan, progress) });
   const ms = performance.now() - started;
   console.log(
     `  console: reading the items and planning ${((planned - started) / 1000).toFixed(2)} s, applying ${((ms - (planned - started)) / 1000).toFixed(2)} s`,
@@ -129,10 +148,10 @@ const load0 = loadavg()[0];
 console.log(`Building ${ITEMS} items (${LAYERS} CSV layers, ${MAPS} web maps, 1 app) in a group…`);
 const { groupId, ids } = await buildGroup();
 const consoleMs = await consoleCopy(ids);
-console.log(`console copy (plan + apply): ${(consoleMs / 1000).toFixed(2)} s for ${ids.length} items`);
+console.log(`console copy (plan + apply): ${(consoleMs / 1000).toFixed(2)} s for ${ids.length} items, ${(consoleMs / ids.length).toFixed(0)} ms an item`);
 let solution: number | string;
 try {
-  solution = await solutionCopy(groupId, ids);
+  solution = process.env.BENCH_COPY_SOLUTION === 'off' ? 'BENCH_COPY_SOLUTION=off' : await solutionCopy(groupId, ids);
 } catch (err) {
   solution = `solution.js failed: ${err instanceof Error ? err.message : JSON.stringify(err)}`.slice(0, 600);
 }

@@ -1,6 +1,6 @@
 /** The copy running (a state per item), then its results: links to the copies, and what a failure left. */
 import { Alert, Anchor, Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { describeError } from '../../api/index.ts';
 import { CopyFailed, type CopyResult, type StepState } from './apply.ts';
 import type { CopyPlan } from './plan.ts';
@@ -70,29 +70,51 @@ export function ApplyView({ plan, states, result, error, deleted, hrefOf, target
       ) : null}
       <Stack gap={6} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label="Copy progress">
         {plan.steps.map((s) => {
-          const state = states.get(s.source.id) ?? 'waiting';
           const item = copied.get(s.source.id);
           return (
-            <Paper key={s.source.id} withBorder p="xs" radius="md" component="li">
-              <Group justify="space-between" wrap="nowrap">
-                <div style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }}>
-                  <Text size="sm" fw={500}>
-                    {s.source.title}
-                  </Text>
-                  {item && !undone ? (
-                    <Anchor size="sm" href={hrefOf(item.targetId)} target="_blank" rel="noreferrer">
-                      Open the {item.action === 'create' ? 'new' : 'updated'} item {item.targetId}
-                    </Anchor>
-                  ) : null}
-                </div>
-                <Badge color={STATE[state].color} variant="light" style={{ flexShrink: 0 }}>
-                  {item && deleted?.has(item.targetId) ? 'Deleted' : STATE[state].label}
-                </Badge>
-              </Group>
-            </Paper>
+            <ProgressRow
+              key={s.source.id}
+              title={s.source.title}
+              state={states.get(s.source.id) ?? 'waiting'}
+              item={item && !undone ? { action: item.action, targetId: item.targetId, href: hrefOf(item.targetId) } : undefined}
+              deleted={!!item && !!deleted?.has(item.targetId)}
+            />
           );
         })}
       </Stack>
     </Stack>
   );
 }
+
+interface ProgressRowProps {
+  title: string;
+  state: StepState;
+  item?: { action: 'create' | 'update'; targetId: string; href: string };
+  deleted: boolean;
+}
+
+/** One item's row: memoized, so that each step's change redraws its own row, not every row of a long copy. */
+const ProgressRow = memo(
+  function ProgressRow({ title, state, item, deleted }: ProgressRowProps) {
+    return (
+      <Paper withBorder p="xs" radius="md" component="li">
+        <Group justify="space-between" wrap="nowrap">
+          <div style={{ minWidth: 0, flex: 1, overflowWrap: 'anywhere' }}>
+            <Text size="sm" fw={500}>
+              {title}
+            </Text>
+            {item ? (
+              <Anchor size="sm" href={item.href} target="_blank" rel="noreferrer">
+                Open the {item.action === 'create' ? 'new' : 'updated'} item {item.targetId}
+              </Anchor>
+            ) : null}
+          </div>
+          <Badge color={STATE[state].color} variant="light" style={{ flexShrink: 0 }}>
+            {deleted ? 'Deleted' : STATE[state].label}
+          </Badge>
+        </Group>
+      </Paper>
+    );
+  },
+  (a, b) => a.title === b.title && a.state === b.state && a.deleted === b.deleted && a.item?.href === b.item?.href && a.item?.action === b.item?.action,
+);

@@ -64,8 +64,11 @@ export interface ApplyOptions {
   onProgress?: (sourceId: string, state: StepState) => void;
   /** Where an earlier run of the same plan stopped (changed in place as this run goes). */
   progress?: CopyProgress;
-  /** Called whenever the progress changes, to keep it (progress.ts). */
-  onSave?: (progress: CopyProgress) => void;
+  /**
+   * Called whenever the progress changes, to keep it (progress.ts): with the source id of the one
+   * item whose entry changed, or none when groups, relationships or several items did.
+   */
+  onSave?: (progress: CopyProgress, changedItem?: string) => void;
 }
 
 const decoder = new TextDecoder();
@@ -129,7 +132,7 @@ async function prepareGroups(
   plan: CopyPlan,
   target: PortalConnection,
   progress: CopyProgress,
-  save: () => void,
+  save: (changedItem?: string) => void,
   skipped: SkippedGroup[],
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -197,7 +200,7 @@ function noteCreated(result: CopyResult, progress: CopyProgress): void {
 
 export async function applyPlan(plan: CopyPlan, source: PortalConnection, target: PortalConnection, options: ApplyOptions = {}): Promise<CopyResult> {
   const progress: CopyProgress = options.progress ?? emptyProgress();
-  const save = () => options.onSave?.(progress);
+  const save = (changedItem?: string) => options.onSave?.(progress, changedItem);
   const idMap = new Map<string, string>();
   for (const step of plan.steps) if (step.existing) idMap.set(step.source.id.toLowerCase(), step.existing.id);
   for (const [id, p] of Object.entries(progress.items)) idMap.set(id, p.targetId);
@@ -240,12 +243,12 @@ export async function applyPlan(plan: CopyPlan, source: PortalConnection, target
         at = { targetId: await addItem(target, write), owner: target.username, created: true, step: 'written' };
       }
       progress.items[key] = at;
-      save();
+      save(key);
       idMap.set(key, at.targetId);
       await copyResources(step, source, target, at.owner, at.targetId, at.created && !before);
       await share(step, plan, target, at, groups, result.skippedGroups);
       at.step = 'done';
-      save();
+      save(key);
       result.items.push({ sourceId: step.source.id, targetId: at.targetId, title: step.source.title, action: at.created ? 'create' : 'update' });
       options.onProgress?.(step.source.id, 'done');
     } catch (err) {

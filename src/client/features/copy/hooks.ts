@@ -5,7 +5,7 @@ import { applyPlan, CopyFailed, undoCopy, type StepState } from './apply.ts';
 import { signInForCopy } from './connections.ts';
 import { planCopy, proposeNeeds, type CopyPlan } from './plan.ts';
 import type { PortalConnection } from './portal.ts';
-import { copyKey, emptyProgress, forgetCopy, markRunning, saveCopy, type CopyProgress } from './progress.ts';
+import { copyKey, emptyProgress, forgetCopy, keepCopy, markRunning, type CopyProgress } from './progress.ts';
 
 const ids = (items: readonly Item[]) => items.map((i) => i.id).sort();
 
@@ -47,9 +47,9 @@ export function useApplyCopy(
       const progress: CopyProgress = resumeFrom ? structuredClone(resumeFrom) : emptyProgress();
       const key = copyKey(source, target);
       markRunning(key, true);
-      saveCopy(source, target, plan, progress);
+      const onSave = keepCopy(source, target, plan, progress);
       try {
-        const result = await applyPlan(plan, source, target, { onProgress, progress, onSave: (p) => saveCopy(source, target, plan, p) });
+        const result = await applyPlan(plan, source, target, { onProgress, progress, onSave });
         forgetCopy(copyKey(source, target));
         return result;
       } catch (err) {

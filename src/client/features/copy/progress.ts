@@ -4,6 +4,11 @@
  * copy in the target and the last step done. One record per source and target (portal and
  * organization); tokens are never stored, so resuming signs in to the target again unless the
  * console holds a session for it.
+ *
+ * The plan is written once; each item's progress is its own small entry (the record's key, then
+ * `i:<source id>`), and the groups' and relationships' progress another (then `m`). Rewriting the whole record after
+ * each step made every step cost as much as the plan was long: 1 ms an item at 20 items, 7 ms at
+ * 200, 49 ms at 1,000, in Node alone (bench/copy.bench.ts keeps progress as the browser does).
  */
 import type { CopyPlan } from './plan.ts';
 import type { PortalConnection } from './portal.ts';
@@ -66,19 +71,71 @@ function storage(): Storage | undefined {
   }
 }
 
-export function saveCopy(source: PortalConnection, target: PortalConnection, plan: CopyPlan, progress: CopyProgress): void {
-  const key = copyKey(source, target);
-  const record: StoredCopy = { key, source: withoutToken(source), target: withoutToken(target), plan: slim(plan), progress, savedAt: Date.now() };
+/** Progress entries follow their record's key after a line break, which no portal address or organization id holds. */
+const SUB = '\n';
+const itemKey = (key: string, sourceId: string) => `${key}${SUB}i:${sourceId.toLowerCase()}`;
+const metaKey = (key: string) => `${key}${SUB}m`;
+
+function put(s: Storage | undefined, key: string, value: unknown): void {
   try {
-    storage()?.setItem(key, JSON.stringify(record));
+    s?.setItem(key, JSON.stringify(value));
   } catch {
     // A full storage keeps the copy from being resumable, not from running.
   }
 }
 
-export function forgetCopy(key: string): void {
-  storage()?.removeItem(key);
+/** Keeps the progress: one item's entry when `changed` names it, else the groups' and every item's. */
+export function saveProgress(key: string, plan: CopyPlan, progress: CopyProgress, changed?: string): void {
+  const s = storage();
+  if (changed !== undefined) {
+    const entry = progress.items[changed.toLowerCase()];
+    if (entry) put(s, itemKey(key, changed), entry);
+    else s?.removeItem(itemKey(key, changed));
+    return;
+  }
+  put(s, metaKey(key), { groups: progress.groups, relationshipsDone: progress.relationshipsDone });
+  for (const step of plan.steps) saveProgress(key, plan, progress, step.source.id);
 }
+
+/** Keeps the plan and its progress so far (written once as a copy starts). */
+export function saveCopy(source: PortalConnection, target: PortalConnection, plan: CopyPlan, progress: CopyProgress): void {
+  const key = copyKey(source, target);
+  const record: Omit<StoredCopy, 'progress'> = { key, source: withoutToken(source), target: withoutToken(target), plan: slim(plan), savedAt: Date.now() };
+  put(storage(), key, record);
+  saveProgress(key, plan, progress);
+}
+
+/** Starts keeping a copy (its plan and progress so far): what applyPlan's `onSave` is then given. */
+export function keepCopy(source: PortalConnection, target: PortalConnection, plan: CopyPlan, progress: CopyProgress) {
+  saveCopy(source, target, plan, progress);
+  const key = copyKey(source, target);
+  return (p: CopyProgress, changedItem?: string) => saveProgress(key, plan, p, changedItem);
+}
+
+/** The progress kept for a stored plan. */
+function readProgress(s: Storage, key: string, plan: CopyPlan): CopyProgress {
+  const meta = JSON.parse(s.getItem(metaKey(key)) ?? 'null') as Omit<CopyProgress, 'items'> | null;
+  const progress: CopyProgress = { ...emptyProgress(), ...meta, items: {} };
+  for (const step of plan.steps) {
+    const entry = s.getItem(itemKey(key, step.source.id));
+    if (entry) progress.items[step.source.id.toLowerCase()] = JSON.parse(entry) as ItemProgress;
+  }
+  return progress;
+}
+
+export function forgetCopy(key: string): void {
+  const s = storage();
+  if (!s) return;
+  const keys: string[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const k = s.key(i);
+    if (k === key || k?.startsWith(`${key}${SUB}`)) keys.push(k);
+  }
+  for (const k of keys) s.removeItem(k);
+}
+
+/** A kept copy's record (not one of its progress entries). */
+const isRecordKey = (key: string | null, prefix: string): key is string => !!key?.startsWith(prefix) && !key.includes(SUB);
 
 /** Unfinished copies from this portal and organization, newest first. */
 export function unfinishedCopies(source: Pick<PortalConnection, 'portalUrl' | 'orgId'>): StoredCopy[] {
@@ -88,9 +145,11 @@ export function unfinishedCopies(source: Pick<PortalConnection, 'portalUrl' | 'o
   const from = `${PREFIX}${place(source)}>`;
   for (let i = 0; i < s.length; i++) {
     const key = s.key(i);
-    if (!key?.startsWith(from) || runningHere.has(key)) continue;
+    if (!isRecordKey(key, from) || runningHere.has(key)) continue;
     try {
-      out.push(JSON.parse(s.getItem(key) ?? '') as StoredCopy);
+      const record = JSON.parse(s.getItem(key) ?? '') as StoredCopy;
+      // A record kept whole (before progress had entries of its own) carries its progress.
+      out.push(record.progress ? record : { ...record, progress: readProgress(s, key, record.plan) });
     } catch {
       s.removeItem(key);
     }
@@ -104,7 +163,7 @@ export function anyUnfinishedCopy(): boolean {
   if (!s) return false;
   for (let i = 0; i < s.length; i++) {
     const key = s.key(i);
-    if (key?.startsWith(PREFIX) && !runningHere.has(key)) return true;
+    if (isRecordKey(key, PREFIX) && !runningHere.has(key)) return true;
   }
   return false;
 }

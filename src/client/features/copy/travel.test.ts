@@ -11,7 +11,7 @@ import { applyPlan, CopyFailed, undoCopy } from './apply.ts';
 import { connectAs } from './copy.test-support.ts';
 import { planCopy, sourceKeyword } from './plan.ts';
 import { addItem, getItem, searchItems, type PortalConnection } from './portal.ts';
-import { copyKey, doneCount, emptyProgress, forgetCopy, saveCopy, unfinishedCopies, type CopyProgress } from './progress.ts';
+import { copyKey, doneCount, emptyProgress, forgetCopy, keepCopy, saveCopy, unfinishedCopies, type CopyProgress } from './progress.ts';
 import { addRelationshipIn, findGroupCopy, forwardRelationships, shareIn, sharingRights, sourceGroupTag, whyNotShareableTo } from './sharing.ts';
 import { accessFor } from './travel.ts';
 
@@ -201,5 +201,30 @@ describe('resuming', () => {
     expect(unfinishedCopies(target)).toEqual([]);
     forgetCopy(stored.key);
     expect(unfinishedCopies(source)).toEqual([]);
+  });
+
+  it("keeps each step's progress as a small entry of its own, not the whole plan again", async () => {
+    const plan = await planCopy(source, target, await items());
+    const progress = emptyProgress();
+    const onSave = keepCopy(source, target, plan, progress);
+    // Marked, the plan's record shows whether a step writes it again.
+    const key = copyKey(source, target);
+    localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), savedAt: 1 }));
+    progress.items[mapId.toLowerCase()] = { targetId: 'y'.repeat(32), owner: 'partner_admin', created: true, step: 'written' };
+    onSave(progress, mapId.toLowerCase());
+    expect(JSON.parse(localStorage.getItem(key)!).savedAt).toBe(1);
+    const entries = Array.from({ length: localStorage.length }, (_, i) => localStorage.key(i)!).filter((k) => k !== key);
+    const entry = entries.map((k) => localStorage.getItem(k)!).find((v) => v.includes('y'.repeat(32)));
+    expect(entry!.length).toBeLessThan(200);
+    const [stored] = unfinishedCopies(source);
+    expect(stored.progress.items).toEqual({ [mapId.toLowerCase()]: expect.objectContaining({ step: 'written' }) });
+    expect(stored.plan.steps).toHaveLength(2);
+    forgetCopy(stored.key);
+    expect(localStorage.length).toBe(0);
+
+    // A copy kept whole by the console before still resumes.
+    localStorage.setItem(stored.key, JSON.stringify({ ...stored, progress: { ...emptyProgress(), relationshipsDone: true } }));
+    expect(unfinishedCopies(source)[0].progress.relationshipsDone).toBe(true);
+    forgetCopy(stored.key);
   });
 });
