@@ -589,6 +589,8 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'portals/:orgId/memberJobs/:jobId/pause': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/pause` }),
   'portals/:orgId/memberJobs/:jobId/resume': async () => ({ url: `${ORG()}/memberJobs/${await memberJob(true)}/resume` }),
   'portals/:orgId/memberJobs/:jobId/cancel': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/cancel` }),
+  // Only a finished job can be undone: a running one answers that, past the authority.
+  'portals/:orgId/memberJobs/:jobId/undo': async () => ({ url: `${ORG()}/memberJobs/${await memberJob()}/undo`, reached: /only a finished or cancelled job/ }),
 };
 
 /** A bulk disable job of the administrator's on a new member, paused when asked. */
@@ -606,6 +608,7 @@ const NOT_TRIED: Record<string, string> = {
   // A participant or invitation exists only between two organizations: collaborations.test.ts
   // tries these with manageCollaborations and without.
   'portals/:orgId/collaborations/acceptInvitation': 'needs an invitation from another organization',
+  'portals/:orgId/acceptCollaborationInvitation': 'needs an invitation file from another organization',
   'portals/:orgId/collaborations/declineInvitation': 'needs an invitation from another organization',
   'portals/:orgId/collaborations/:collaborationId/participants/:portalId': 'needs a second organization as participant',
   'portals/:orgId/collaborations/:collaborationId/participants/:portalId/remove': 'needs a second organization as participant',

@@ -88,6 +88,7 @@ function keysFor(steps: readonly UndoStep[], orgId: string): QueryKey[] {
     if (s.kind === 'webhook' || s.kind === 'webhookActive' || s.kind === 'webhookSettings') keys.push(webhookKeys.all(orgId));
     if (s.kind === 'removeGroupUsers' || s.kind === 'groupMemberTypes') keys.push(groupKeys.all);
     if (s.kind === 'taskEnabled') keys.push(taskKeys.all);
+    if (s.kind === 'memberJob') keys.push(userKeys.members(orgId), groupKeys.all, roleKeys.all(orgId));
   }
   return keys;
 }

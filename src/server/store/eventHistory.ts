@@ -104,6 +104,7 @@ const OP_ACTION: Record<HistoryOperation, HistoryAction> = {
   deleteRole: 'delete',
   updateOrganization: 'update',
   setUserDefaultSettings: 'update',
+  runMemberJob: 'update',
   createWebhook: 'create',
   updateWebhook: 'update',
   deleteWebhook: 'delete',

@@ -107,6 +107,8 @@ export const HISTORY_OPERATIONS = [
   // organization
   'updateOrganization',
   'setUserDefaultSettings',
+  // a bulk member job finished (local; its members' own events are recorded one by one)
+  'runMemberJob',
   // webhooks (organization and service)
   'createWebhook',
   'updateWebhook',

@@ -17,6 +17,18 @@ import { memberFilterParams, roleParam, USER_LICENSE_TYPES } from './users.ts';
 
 export const MEMBER_JOB_ACTIONS = ['disable', 'enable', 'role', 'userType', 'delete', 'addToGroups'] as const;
 export type MemberJobAction = (typeof MEMBER_JOB_ACTIONS)[number];
+/** What a job may do to each member: a created action, or removeFromGroups (only ever the undo of addToGroups). */
+export type MemberJobRunAction = MemberJobAction | 'removeFromGroups';
+/** The action that puts back what each action did (delete has none: the account is gone). */
+export const MEMBER_JOB_INVERSE: Record<MemberJobRunAction, MemberJobRunAction | null> = {
+  disable: 'enable',
+  enable: 'disable',
+  role: 'role',
+  userType: 'userType',
+  delete: null,
+  addToGroups: 'removeFromGroups',
+  removeFromGroups: 'addToGroups',
+};
 export const MEMBER_JOB_STATES = ['running', 'paused', 'cancelled', 'done'] as const;
 export type MemberJobState = (typeof MEMBER_JOB_STATES)[number];
 export type MemberResultState = 'pending' | 'succeeded' | 'failed' | 'cancelled';
@@ -69,7 +81,7 @@ export const memberJobResultsParams = pagingParams.extend({
 
 export interface MemberJob {
   id: string;
-  action: MemberJobAction;
+  action: MemberJobRunAction;
   /** `{newRole}`, `{newUserLicenseType}` or `{groupIds}`. */
   params: Record<string, unknown>;
   state: MemberJobState;
@@ -82,6 +94,10 @@ export interface MemberJob {
   created: number;
   modified: number;
   finished: number | null;
+  /** The job this one undoes, if it is an undo. */
+  undoes: string | null;
+  /** The job that undid this one, once undone. */
+  undoneBy: string | null;
 }
 
 export interface MemberJobResult {
@@ -117,6 +133,11 @@ export const MEMBER_JOB_OPERATIONS = {
   pauseMemberJob: ownerOrDefaultAdmin(),
   resumeMemberJob: ownerOrDefaultAdmin(),
   cancelMemberJob: ownerOrDefaultAdmin(),
+  /**
+   * Undo a finished job as one action: a job of the inverse action over the members it changed,
+   * each still acted on through the single-member operation's own authority.
+   */
+  undoMemberJob: ownerOrDefaultAdmin(),
 } as const satisfies Record<string, Authority>;
 
 /** Each action's create operation. */

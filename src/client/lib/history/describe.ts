@@ -407,6 +407,10 @@ export function describeEvent(e: HistoryEvent, names: Names = {}): string {
       return `${who} deleted the role ${title}`;
     case 'updateOrganization':
       return `${who} changed the organization's settings${keysSuffix(e)}`;
+    case 'runMemberJob': {
+      const [done, failed] = [Number(e.data?.succeeded ?? 0), Number(e.data?.failed ?? 0)];
+      return `${who} ran the bulk job ${title}: ${done} changed, ${failed} not changed`;
+    }
     case 'setUserDefaultSettings': {
       const parts = defaultsChanges(e, names);
       return parts.length ? `${who} changed the new-member defaults: ${parts.join('; ')}` : `${who} saved the new-member defaults unchanged`;

@@ -31,6 +31,7 @@ import {
   type ContentStatus,
   type HistoryEvent,
 } from '../../api/index.ts';
+import { undoMemberJobToEnd, undoSummary } from '../../api/memberJobs.ts';
 import { applyReplacements } from '../../../shared/references/replaced.ts';
 import { precheck, runTransfer } from '../transfer.ts';
 import { changedSince, type LaterChange, type UndoPlan, type UndoStep } from './undo.ts';
@@ -143,8 +144,13 @@ export async function runUndo(orgId: string, plans: readonly Undoable[], onProgr
 
   for (const p of plans.filter((x) => !transfers.includes(x))) {
     try {
-      for (const step of p.steps) await runStep(orgId, step);
-      results.set(p.key, { key: p.key, ok: true, message: p.summary.replace(/\.$/, '') + ': done.' });
+      // A step that reports its own outcome (a whole job put back) says it instead of the summary.
+      const notes: string[] = [];
+      for (const step of p.steps) {
+        const note = await runStep(orgId, step);
+        if (note) notes.push(note);
+      }
+      results.set(p.key, { key: p.key, ok: true, message: notes.length ? notes.join(' ') : p.summary.replace(/\.$/, '') + ': done.' });
     } catch (err) {
       results.set(p.key, { key: p.key, ok: false, message: describeError(err) });
     }
@@ -154,8 +160,10 @@ export async function runUndo(orgId: string, plans: readonly Undoable[], onProgr
 }
 
 /** One compensating operation; items are addressed through their current owner. */
-export async function runStep(orgId: string, step: UndoStep): Promise<void> {
+export async function runStep(orgId: string, step: UndoStep): Promise<string | void> {
   switch (step.kind) {
+    case 'memberJob':
+      return undoSummary(await undoMemberJobToEnd(orgId, step.jobId));
     case 'reassign': {
       const [o] = await runTransfer(step.from, [step.itemId], step.to, step.folderName, () => {});
       if (!o.ok) throw new Error(o.message ?? 'The item was not transferred back.');

@@ -40,7 +40,9 @@ export type UndoStep =
   | { kind: 'groupMemberTypes'; groupId: string; title: string; admins: string[]; members: string[] }
   | { kind: 'taskEnabled'; taskId: string; owner: string; title: string; enabled: boolean }
   /** Read the item's data as it is now, apply these swaps (the recorded ones reversed), write it back as `text`. */
-  | { kind: 'replaceReferences'; itemId: string; title: string; swaps: ReplacedReference[] };
+  | { kind: 'replaceReferences'; itemId: string; title: string; swaps: ReplacedReference[] }
+  /** A whole bulk member job put back, as one undo job on the portal (each member changed since is skipped there). */
+  | { kind: 'memberJob'; jobId: string };
 
 export type UndoPlan =
   | { event: HistoryEvent; key: string; undoable: true; steps: UndoStep[]; summary: string; note?: string }
@@ -248,10 +250,22 @@ export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
         'Only the references are swapped back, in the data as it is now: later edits of other parts of it stay.',
       );
     }
+    case 'runMemberJob': {
+      const jobId = str(e.data?.memberJob);
+      if (!jobId || e.data?.action === 'delete') return no(e, notUndoableReason(e));
+      return yes(
+        e,
+        [{ kind: 'memberJob', jobId }],
+        `Put back every member the job ${quotedTitle(e)} changed, as one job.`,
+        'Members changed again since the job are left as they are, each with the reason.',
+      );
+    }
     default:
       return no(e, notUndoableReason(e));
   }
 }
+
+const quotedTitle = (e: HistoryEvent) => `'${e.title ?? e.id}'`;
 
 /** Why an event has no undo, in words the administrator can act on. */
 export function notUndoableReason(e: HistoryEvent): string {
@@ -289,6 +303,8 @@ export function notUndoableReason(e: HistoryEvent): string {
     case 'addRelationship':
     case 'deleteRelationship':
       return "Add or remove the relationship on the item's Related items tab.";
+    case 'runMemberJob':
+      return 'Deleted members cannot be brought back: their accounts are gone.';
     default:
       return 'This kind of change has no undo in the console.';
   }

@@ -1,5 +1,5 @@
 /** All of the member jobs' SQL (migration 036_member_jobs.sql). */
-import type { MemberJob, MemberJobAction, MemberJobResult, MemberJobState, MemberResultState } from '../../../shared/contract/memberJobs.ts';
+import type { MemberJob, MemberJobResult, MemberJobRunAction, MemberJobState, MemberResultState } from '../../../shared/contract/memberJobs.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface MemberJobRow {
@@ -7,7 +7,7 @@ export interface MemberJobRow {
   org_id: string;
   created_by: string;
   created_by_username: string;
-  action: MemberJobAction;
+  action: MemberJobRunAction;
   params: Record<string, unknown>;
   state: MemberJobState;
   total: number;
@@ -17,11 +17,15 @@ export interface MemberJobRow {
   created: number;
   modified: number;
   finished: number | null;
+  undoes: string | null;
+  undone_by: string | null;
 }
 
 export interface PendingMember {
   seq: number;
   username: string;
+  /** An undo job's parameters for this member (what puts them back). */
+  params: Record<string, unknown> | null;
 }
 
 export function toMemberJob(row: MemberJobRow, cancelled = 0): MemberJob {
@@ -38,24 +42,50 @@ export function toMemberJob(row: MemberJobRow, cancelled = 0): MemberJob {
     created: Number(row.created),
     modified: Number(row.modified),
     finished: row.finished === null ? null : Number(row.finished),
+    undoes: row.undoes ?? null,
+    undoneBy: row.undone_by ?? null,
   };
 }
 
 export async function insertJob(
   q: Queryable,
-  job: Omit<MemberJobRow, 'succeeded' | 'failed' | 'locked_until' | 'finished' | 'modified' | 'state'>,
+  job: Omit<MemberJobRow, 'succeeded' | 'failed' | 'locked_until' | 'finished' | 'modified' | 'state' | 'undoes' | 'undone_by'> & { undoes?: string },
   usernames: readonly string[],
+  /** Per member (same order), an undo job's parameters. */
+  memberParams?: readonly Record<string, unknown>[],
 ): Promise<void> {
   await q.query(
-    `INSERT INTO member_jobs (id, org_id, created_by, created_by_username, action, params, state, total, created, modified)
-     VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $8)`,
-    [job.id, job.org_id, job.created_by, job.created_by_username, job.action, JSON.stringify(job.params), usernames.length, job.created],
+    `INSERT INTO member_jobs (id, org_id, created_by, created_by_username, action, params, state, total, created, modified, undoes)
+     VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $8, $8, $9)`,
+    [job.id, job.org_id, job.created_by, job.created_by_username, job.action, JSON.stringify(job.params), usernames.length, job.created, job.undoes ?? null],
   );
   // One statement for the whole list: a 50,000-member job is one insert, not 50,000.
-  await q.query(`INSERT INTO member_job_members (job_id, seq, username) SELECT $1, n::int, name FROM unnest($2::text[]) WITH ORDINALITY AS t(name, n)`, [
-    job.id,
-    usernames,
-  ]);
+  await q.query(
+    `INSERT INTO member_job_members (job_id, seq, username, params)
+     SELECT $1, n::int, name, CASE WHEN $3::text[] IS NULL THEN NULL ELSE ($3::text[])[n::int]::jsonb END
+       FROM unnest($2::text[]) WITH ORDINALITY AS t(name, n)`,
+    [job.id, usernames, memberParams ? memberParams.map((p) => JSON.stringify(p)) : null],
+  );
+}
+
+/** The members a job changed that can be put back, each with what puts them back, in job order. */
+export async function undoableMembers(q: Queryable, jobId: string) {
+  return q.query<{ username: string; undo: Record<string, unknown> }>(
+    `SELECT username, undo FROM member_job_members WHERE job_id = $1 AND state = 'succeeded' AND undo IS NOT NULL ORDER BY seq`,
+    [jobId],
+  );
+}
+
+/** Marks `jobId` undone by `undoJobId` unless it already was; answers whether it did. */
+export async function markUndone(q: Queryable, jobId: string, undoJobId: string): Promise<boolean> {
+  const rows = await q.query(`UPDATE member_jobs SET undone_by = $2 WHERE id = $1 AND undone_by IS NULL RETURNING id`, [jobId, undoJobId]);
+  return rows.length > 0;
+}
+
+/** Of `groupIds`, the groups `userId` is in (any member type). */
+export async function groupsOfMember(q: Queryable, userId: string, groupIds: readonly string[]): Promise<Set<string>> {
+  const rows = await q.query<{ group_id: string }>(`SELECT group_id FROM group_members WHERE user_id = $1 AND group_id = ANY($2::text[])`, [userId, groupIds]);
+  return new Set(rows.map((r) => r.group_id));
 }
 
 export async function findJob(q: Queryable, id: string): Promise<MemberJobRow | undefined> {
@@ -134,18 +164,28 @@ export async function renewLease(q: Queryable, id: string, until: number): Promi
 /** The next members still to do, locked for this transaction (another runner skips them). */
 export async function claimPending(q: Queryable, jobId: string, limit: number): Promise<PendingMember[]> {
   return q.query<PendingMember>(
-    `SELECT seq, username FROM member_job_members WHERE job_id = $1 AND state = 'pending' ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    `SELECT seq, username, params FROM member_job_members WHERE job_id = $1 AND state = 'pending' ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED`,
     [jobId, limit],
   );
 }
 
-export async function recordOutcome(q: Queryable, jobId: string, seq: number, ok: boolean, reason: string | null, now: number): Promise<void> {
-  await q.query(`UPDATE member_job_members SET state = $3, reason = $4, done_at = $5 WHERE job_id = $1 AND seq = $2 AND state = 'pending'`, [
+/** `undo`: what puts a changed member back (null when nothing changed or it cannot be put back). */
+export async function recordOutcome(
+  q: Queryable,
+  jobId: string,
+  seq: number,
+  ok: boolean,
+  reason: string | null,
+  now: number,
+  undo: Record<string, unknown> | null = null,
+): Promise<void> {
+  await q.query(`UPDATE member_job_members SET state = $3, reason = $4, done_at = $5, undo = $6::jsonb WHERE job_id = $1 AND seq = $2 AND state = 'pending'`, [
     jobId,
     seq,
     ok ? 'succeeded' : 'failed',
     reason,
     now,
+    undo === null ? null : JSON.stringify(undo),
   ]);
 }
 

@@ -17,7 +17,7 @@ import {
 import { pagingParams } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { orgTarget } from '../../http/target.ts';
-import { ADD_TO_GROUPS_TARGET, controlJob, createJob, JOB_TARGET, jobResults, jobStatus, listJobs } from './service.ts';
+import { ADD_TO_GROUPS_TARGET, controlJob, createJob, JOB_TARGET, jobResults, jobStatus, listJobs, undoJob } from './service.ts';
 
 const ORG = orgTarget({ otherOrg: 'You can run member jobs only in your own organization.' }, { self: true });
 const BASE = `${REST}/portals/:orgId/memberJobs`;
@@ -75,4 +75,13 @@ export function memberJobRoutes(app: FastifyInstance): void {
       handler: ({ portal, target }) => controlJob(portal, target, verb),
     });
   }
+  operation(app, {
+    localOnly: true,
+    target: JOB_TARGET,
+    method: 'write',
+    path: `${JOB}/undo`,
+    authority: OPS.undoMemberJob,
+    params: none,
+    handler: ({ caller, portal, target }) => undoJob(portal, caller, target),
+  });
 }

@@ -9,19 +9,20 @@
  * are still pending for the next runner; a member already recorded is never acted on again.
  */
 import { z } from 'zod';
-import type { memberJobParams, MemberJobAction, memberJobResultsParams } from '../../../shared/contract/memberJobs.ts';
+import { MEMBER_JOB_INVERSE, type memberJobParams, type MemberJobAction, type memberJobResultsParams } from '../../../shared/contract/memberJobs.ts';
 import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam, notFound } from '../../http/errors.ts';
 import { decide, type Target } from '../../http/target.ts';
-import { DatabaseUnavailableError } from '../../store/dbInterface.ts';
+import { DatabaseUnavailableError, type Queryable } from '../../store/dbInterface.ts';
+import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
 import { groupTarget } from '../groups/target.ts';
 import { listMembers, memberAsCaller, type MemberFilter } from '../users/service.ts';
-import { actOnMember, MemberRefused, withinTransaction } from './actions.ts';
+import { actOnMember, MemberRefused, withinTransaction, type MemberUndo } from './actions.ts';
 import * as repo from './repo.ts';
 
 type CreateParams = z.output<(typeof memberJobParams)[MemberJobAction]>;
@@ -156,6 +157,8 @@ export async function controlJob(ctx: PortalContext, job: repo.MemberJobRow, ver
     if (!allowed) throw refuseState(row, verb);
     if (verb === 'cancel') await repo.cancelPending(q, job.id, now);
     await repo.setJobState(q, job.id, verb === 'pause' ? 'paused' : verb === 'resume' ? 'running' : 'cancelled', now);
+    // A cancelled job's members done so far are in the history, and can be undone, as a finished job's.
+    if (verb === 'cancel') await recordJobEvent(q, (await repo.findJob(q, job.id))!, now);
   });
   if (verb === 'resume') raise('memberJobQueued');
   return { success: true, job: await jobStatus(ctx, job) };
@@ -178,7 +181,11 @@ export async function runJobBatch(ctx: PortalContext, jobId: string, size: numbe
     if (!job || job.state !== 'running') return 'stopped';
     const members = await repo.claimPending(q, jobId, size);
     const now = ctx.clock.now();
-    if (!members.length) return (await repo.finishIfComplete(q, jobId, now)) ? 'finished' : 'stopped';
+    if (!members.length) {
+      if (!(await repo.finishIfComplete(q, jobId, now))) return 'stopped';
+      await recordJobEvent(q, (await repo.findJob(q, jobId))!, now);
+      return 'finished';
+    }
     // The starter as they are now: privileges taken away since stop the job's power too.
     const caller = await memberAsCaller(q, job.created_by);
     const inTx = withinTransaction(ctx, q);
@@ -187,20 +194,92 @@ export async function runJobBatch(ctx: PortalContext, jobId: string, size: numbe
     for (const m of members) {
       await repo.memberSavepoint.open(q);
       let reason: string | null = null;
+      let undo: MemberUndo = null;
       try {
         if (!caller) throw new MemberRefused(`${job.created_by_username}, who started the job, is no longer an enabled member: nothing more is changed.`);
-        await actOnMember(inTx, caller, job.org_id, job.action, job.params, m.username);
+        undo = await actOnMember(inTx, caller, job.org_id, job.action, { ...job.params, ...(m.params ?? {}) }, m.username);
         await repo.memberSavepoint.keep(q);
       } catch (err) {
         if (err instanceof DatabaseUnavailableError) throw err;
         await repo.memberSavepoint.undo(q);
         reason = reasonOf(err);
       }
-      await repo.recordOutcome(q, jobId, m.seq, reason === null, reason, now);
+      await repo.recordOutcome(q, jobId, m.seq, reason === null, reason, now, undo);
       if (reason === null) succeeded++;
       else failed++;
     }
     await repo.addCounts(q, jobId, succeeded, failed, now);
     return 'more';
   });
+}
+
+/**
+ * The job's entry in the organization's history once it ends (done or cancelled): one entry for the
+ * job as a whole, which the console undoes as one action (undoJob); each member's own change is
+ * recorded by its operation as it happens.
+ */
+async function recordJobEvent(q: Queryable, job: repo.MemberJobRow, now: number): Promise<void> {
+  await recordEvent(q, {
+    orgId: job.org_id,
+    source: 'organization',
+    operation: 'runMemberJob',
+    subjectId: job.id,
+    actor: { userId: job.created_by, username: job.created_by_username },
+    when: now,
+    history: {
+      op: 'runMemberJob',
+      title: `Bulk ${job.action} of ${job.total} member${job.total === 1 ? '' : 's'}`,
+      data: {
+        memberJob: job.id,
+        action: job.action,
+        params: job.params,
+        state: job.state,
+        total: job.total,
+        succeeded: job.succeeded,
+        failed: job.failed,
+        ...(job.undoes ? { undoes: job.undoes } : {}),
+      },
+    },
+  });
+}
+
+const refuseUndo = (detail: string) => new ApiError(400, 'Unable to undo the job.', [detail]);
+
+/**
+ * Undo a finished job as one action: a new job of the inverse action over the members it changed,
+ * each with what puts them back (recorded as the job changed them). Each member is still acted on
+ * through the single-member operation with the undoer's authority, and one changed since the job
+ * is skipped with the reason. A job is undone once; delete has no undo.
+ */
+export async function undoJob(ctx: PortalContext, caller: Caller, job: repo.MemberJobRow) {
+  const inverse = MEMBER_JOB_INVERSE[job.action];
+  if (!inverse) throw refuseUndo('Deleted members cannot be brought back: their accounts are gone.');
+  if (job.state !== 'done' && job.state !== 'cancelled') throw refuseUndo(`The job is ${job.state}; only a finished or cancelled job can be undone.`);
+  const id = hexId();
+  const now = ctx.clock.now();
+  await ctx.db.tx(async (q) => {
+    const row = await repo.lockJob(q, job.id);
+    if (row.undone_by) throw refuseUndo(`The job was already undone (job ${row.undone_by}).`);
+    const members = await repo.undoableMembers(q, job.id);
+    if (!members.length) throw refuseUndo('The job changed no member, so there is nothing to put back.');
+    await repo.insertJob(
+      q,
+      {
+        id,
+        org_id: job.org_id,
+        created_by: caller.userId,
+        created_by_username: caller.username,
+        action: inverse,
+        params: {},
+        total: members.length,
+        created: now,
+        undoes: job.id,
+      },
+      members.map((m) => m.username),
+      members.map((m) => m.undo),
+    );
+    await repo.markUndone(q, job.id, id);
+  });
+  raise('memberJobQueued');
+  return { success: true, jobId: id, job: repo.toMemberJob((await repo.findJob(ctx.db, id))!) };
 }

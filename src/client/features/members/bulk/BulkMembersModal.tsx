@@ -84,6 +84,7 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
         plan={earlier.plan}
         outcomes={outcomes}
         onRetry={(failed) => start(failed, earlier.plan, outcomes)}
+        jobId={run.state?.jobId}
         onDone={() => onClose(true)}
       />
     );

@@ -5,6 +5,7 @@ import { BulkResultTable, RetryFailedButton, type BulkResultRow } from '../../..
 import { DialogFooter } from '../../../components/DialogFooter.tsx';
 import { BULK_TITLES, type BulkKind } from './plan.ts';
 import type { MemberOutcome } from './run.ts';
+import { UndoJobButton } from './UndoJobButton.tsx';
 
 /** A member the action was for (a plan's row, or a name read back from a job), and why they were skipped. */
 export interface ResultRowSource {
@@ -18,10 +19,12 @@ export interface BulkResultsProps {
   outcomes: ReadonlyMap<string, MemberOutcome>;
   /** Offered when the failed ones can be sent again from here. */
   onRetry?: (failed: string[]) => void;
+  /** A server job's id: its changes can be undone as one action from here. */
+  jobId?: string;
   onDone: () => void;
 }
 
-export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResultsProps) {
+export function BulkResults({ kind, plan, outcomes, onRetry, jobId, onDone }: BulkResultsProps) {
   // Sent and refused: worth another try. Skipped ones were never sent, for the reason the preview gave.
   const failed = plan.filter((r) => !r.skip && outcomes.get(r.member.username)?.ok === false).map((r) => r.member.username);
   const rows: BulkResultRow[] = plan.map(({ member: m, skip }) => {
@@ -57,6 +60,7 @@ export function BulkResults({ kind, plan, outcomes, onRetry, onDone }: BulkResul
     <Stack gap="md">
       <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
       <DialogFooter>
+        {jobId ? <UndoJobButton jobId={jobId} kind={kind} /> : null}
         {onRetry ? <RetryFailedButton count={failed.length} onRetry={() => onRetry(failed)} /> : null}
         <Button onClick={onDone}>Done</Button>
       </DialogFooter>

@@ -99,5 +99,5 @@ function ResumedRun({ saved, onClose }: { saved: SavedRun; onClose: () => void }
   if (run.state.phase !== 'finished' || !run.state.outcomes)
     return <BulkRunProgress state={run.state} error={run.error} onControl={run.control} onClose={onClose} />;
   const rows = [...run.state.outcomes.keys()].map((username) => ({ member: { username } }));
-  return <BulkResults kind={run.state.kind} plan={rows} outcomes={run.state.outcomes} onDone={onClose} />;
+  return <BulkResults kind={run.state.kind} plan={rows} outcomes={run.state.outcomes} jobId={run.state.jobId} onDone={onClose} />;
 }

@@ -26,6 +26,8 @@ export interface BulkRunState {
   total: number;
   /** Once finished: one outcome per member. */
   outcomes?: Map<string, MemberOutcome>;
+  /** A server job's id (its results can be undone as one action). */
+  jobId?: string;
 }
 
 /** Members a browser run sends before writing its place (and looking whether it was paused). */
@@ -42,9 +44,9 @@ export function useBulkRun(orgId: string, username: string) {
   const serverJob = useRef<{ jobId: string; names?: readonly string[] } | null>(null);
 
   const finish = useCallback(
-    (kind: BulkKind, outcomes: Map<string, MemberOutcome>, total: number, mode: BulkRunState['mode']) => {
+    (kind: BulkKind, outcomes: Map<string, MemberOutcome>, total: number, mode: BulkRunState['mode'], jobId?: string) => {
       clearRun(orgId, username);
-      setState({ mode, kind, phase: 'finished', done: total, total, outcomes });
+      setState({ mode, kind, phase: 'finished', done: total, total, outcomes, jobId });
       for (const queryKey of [userKeys.members(orgId), ['users'], roleKeys.all(orgId), historyKeys.all, groupKeys.all, portalKeys.all, userKeys.self])
         void queryClient.invalidateQueries({ queryKey });
     },
@@ -82,7 +84,7 @@ export function useBulkRun(orgId: string, username: string) {
       if (!job) return;
       const status = await getMemberJob(orgId, job.jobId);
       if (status.state === 'done' || status.state === 'cancelled') {
-        finish(kind, await serverOutcomes(orgId, status, kind, job.names), status.total, 'server');
+        finish(kind, await serverOutcomes(orgId, status, kind, job.names), status.total, 'server', job.jobId);
         return;
       }
       setState({ mode: 'server', kind, phase: status.state === 'paused' ? 'paused' : 'running', done: status.done, total: status.total });
