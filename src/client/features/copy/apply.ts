@@ -5,7 +5,7 @@
  * fails, every item this run created is deleted again (as solution.js rolls a failed deployment
  * back), so nothing is left half-made; items it updated keep the change already made to them.
  */
-import { describeError } from '../../api/index.ts';
+import { describeError, type Item } from '../../api/index.ts';
 import { sourceKeyword, type CopyPlan, type PlanStep } from './plan.ts';
 import { emptyProgress, type CopyProgress, type ItemProgress } from './progress.ts';
 import { rewriteData } from './rewrite.ts';
@@ -73,6 +73,17 @@ export interface ApplyOptions {
 
 const decoder = new TextDecoder();
 
+/**
+ * The item's extent and spatial reference as Add Item and Update take them. An item's extent is in
+ * WGS84 on every portal, so it travels as it is (no projection, no geometry service); the spatial
+ * reference names the item's data's own and travels with it. Only sent when the source has them.
+ */
+export function geometryFieldsOf(item: Pick<Item, 'extent' | 'spatialReference'>): Pick<ItemWrite, 'extent' | 'spatialReference'> {
+  const corners = Array.isArray(item.extent) ? item.extent.flat() : [];
+  const extent = corners.length === 4 && corners.every((n) => typeof n === 'number' && Number.isFinite(n)) ? corners.join(',') : undefined;
+  return { extent, spatialReference: item.spatialReference || undefined };
+}
+
 async function writeOf(step: PlanStep, source: PortalConnection, target: PortalConnection, idMap: Map<string, string>): Promise<ItemWrite> {
   const item = step.source;
   const keyword = sourceKeyword(item.id);
@@ -87,6 +98,9 @@ async function writeOf(step: PlanStep, source: PortalConnection, target: PortalC
     accessInformation: item.accessInformation ?? undefined,
     licenseInfo: item.licenseInfo ?? undefined,
     url: item.url ?? undefined,
+    ...geometryFieldsOf(item),
+    culture: item.culture || undefined,
+    properties: item.properties ? JSON.stringify(item.properties) : undefined,
   };
   if (step.dataKind === 'text' || step.dataKind === 'file') {
     const data = await readItemData(source, item.id);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/index.ts';
 import { startClientService, type ClientTestService } from '../../test/service.ts';
-import { applyPlan, CopyFailed, undoCopy } from './apply.ts';
+import { applyPlan, CopyFailed, geometryFieldsOf, undoCopy } from './apply.ts';
 import { connectAs } from './copy.test-support.ts';
 import { changedPaths, dependencyOrder, planCopy, proposeNeeds, sourceKeyword } from './plan.ts';
 import { addItem, getItem, listResources, readItemData, readThumbnail, searchItems, updateItem, writeResource, type PortalConnection } from './portal.ts';
@@ -148,6 +148,41 @@ describe('applying', () => {
       await updateItem(source, 'admin', mapId, { text: JSON.stringify(mapData(csvId)) });
       await undoCopy(copy, target);
     }
+  });
+
+  it('keeps the extent and spatial reference (and culture and properties), and a second run carries a changed extent', async () => {
+    const id = await addItem(source, {
+      title: 'Bounded places',
+      type: 'CSV',
+      file: { bytes: CSV, filename: 'bounded.csv', contentType: 'text/csv' },
+      extent: '-10.5,-5,10,5.25',
+      spatialReference: '102100',
+      culture: 'fr-fr',
+      properties: JSON.stringify({ survey: 'spring' }),
+    });
+    const item = await getItem(source, id);
+    expect(item.extent).toEqual([
+      [-10.5, -5],
+      [10, 5.25],
+    ]);
+    const result = await applyPlan(await planCopy(source, target, [item]), source, target);
+    const copyId = result.items[0].targetId;
+    expect(await getItem(target, copyId)).toMatchObject({
+      extent: item.extent,
+      spatialReference: '102100',
+      culture: 'fr-fr',
+      properties: { survey: 'spring' },
+    });
+    await updateItem(source, 'admin', id, { extent: '1,2,3,4' });
+    const again = await applyPlan(await planCopy(source, target, [await getItem(source, id)]), source, target);
+    expect(again.created).toEqual([]);
+    expect((await getItem(target, copyId)).extent).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(await undoCopy(result, target)).toEqual([]);
+    // An item without an extent sends none (an empty one would clear the copy's on an update).
+    expect(geometryFieldsOf({ extent: [], spatialReference: null })).toEqual({ extent: undefined, spatialReference: undefined });
   });
 
   it('finds where two JSON values differ', () => {

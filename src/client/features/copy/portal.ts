@@ -148,6 +148,12 @@ export interface ItemWrite {
   accessInformation?: string;
   licenseInfo?: string;
   url?: string;
+  /** `xmin,ymin,xmax,ymax` in WGS84, as Add Item takes it. */
+  extent?: string;
+  spatialReference?: string;
+  culture?: string;
+  /** JSON text. */
+  properties?: string;
   text?: string;
   file?: FilePart;
   thumbnail?: FilePart;
