@@ -61,17 +61,31 @@ function toEdge([from, to, kind, count, example, relationshipType]: EdgeTuple): 
   };
 }
 
-/** A step's one row: its edges and the node rows (with their dependent counts) of the items it met first. */
+/** A step's one row (migration 040): its edges and the node rows of the items it met first, one JSON array per column (null: none). */
 interface StepRow {
-  edges: EdgeTuple[] | null;
-  nodes: [NodeTuple, number | null][] | null;
+  /** EdgeTuple's fields by column. */
+  edges: unknown[][] | null;
+  /** NodeTuple's fields by column, then the dependent counts (null for what items use). */
+  nodes: unknown[][] | null;
 }
+
+/** Row `i` of columns. */
+const rowAt = <T>(columns: readonly (readonly unknown[])[], i: number) => columns.map((c) => c[i]) as T;
 
 /** A step's row read into edges, node rows and leaves; `cut` when it read more than maxRows reference rows. */
 function stepOf(row: StepRow, maxRows: number): Step {
-  const edges = (row.edges ?? []).map(toEdge);
-  const met = new Map((row.nodes ?? []).map(([t]) => [t[0], nodeRowOf(t)]));
-  const leaves = new Set((row.nodes ?? []).filter(([, n]) => n === 0).map(([t]) => t[0]));
+  const columns = row.edges;
+  const edges = columns ? columns[0].map((_, i) => toEdge(rowAt<EdgeTuple>(columns, i))) : [];
+  const met = new Map<string, NodeRow>();
+  const leaves = new Set<string>();
+  if (row.nodes) {
+    const fields = row.nodes.slice(0, 13);
+    const dependents = row.nodes[13] as (number | null)[] | null;
+    (fields[0] as string[]).forEach((id, i) => {
+      met.set(id, nodeRowOf(rowAt<NodeTuple>(fields, i)));
+      if (dependents?.[i] === 0) leaves.add(id);
+    });
+  }
   const read = edges.reduce((sum, e) => sum + e.count, 0);
   return { edges, cut: read > maxRows, met, leaves };
 }
@@ -81,7 +95,7 @@ function stepOf(row: StepRow, maxRows: number): Step {
  * references held by items of that organization (another organization's items are no dependents
  * in this organization's answers). `met`: the dependents not in `known`. `withUrl`: the ids that
  * may be services (items with a URL): only their service keys are looked up for URL references.
- * The statement is migration 037's dependency_step_into (a plan kept for the connection).
+ * The statement is migration 040's dependency_step_into (a plan kept for the connection).
  */
 export async function edgesInto(
   q: Queryable,
@@ -105,7 +119,7 @@ export async function edgesInto(
 /**
  * Every reference held by one of `ids` that names an item: `to` is what it uses. `met`: those used,
  * not in `known`. An id naming no item is met by the walk and left there (it has no node row).
- * The statement is migration 037's dependency_step_out_of.
+ * The statement is migration 040's dependency_step_out_of.
  */
 export async function edgesOutOf(q: Queryable, ids: readonly string[], maxRows: number, known: readonly string[] = []): Promise<Step> {
   if (!ids.length) return NO_STEP();
