@@ -144,6 +144,41 @@ test('a webhook row leads with its name and state, read whole', async ({ page })
   expect(badge.width).toBeGreaterThan(60);
 });
 
+// A long dialog's footer sits outside its scrolling part (issue 39): scrolled to the end, the last
+// field is whole above the footer, and the footer and title stay inside the window.
+for (const size of [PHONE, { width: 1440, height: 900 }]) {
+  test(`a long dialog scrolls under its title and above its footer, never behind them, at ${size.width}×${size.height}`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await signIn(page, 'admin');
+    await open(page, '/webhooks', 'Webhooks');
+    await page.getByRole('button', { name: 'Create webhook' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create webhook' });
+    await expect(dialog).toBeVisible();
+    const scroller = dialog.locator('[data-dialog-scroll]');
+    const footer = dialog.locator('[data-dialog-footer]');
+    await expect(scroller.locator('[data-dialog-footer]')).toHaveCount(0);
+    await scroller.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    const last = dialog.getByRole('textbox', { name: 'Within days' });
+    const [field, bar, title] = [
+      (await last.boundingBox())!,
+      (await footer.boundingBox())!,
+      (await dialog.getByRole('heading', { name: 'Create webhook' }).boundingBox())!,
+    ];
+    expect(field.y + field.height).toBeLessThanOrEqual(bar.y);
+    expect(bar.y + bar.height).toBeLessThanOrEqual(size.height);
+    expect(title.y).toBeGreaterThanOrEqual(0);
+    // The dialog's own box does not scroll: only its middle does.
+    const content = await dialog.evaluate((el) => {
+      const box = el.closest('.mantine-Modal-content') ?? el;
+      return { scroll: box.scrollHeight, client: box.clientHeight };
+    });
+    expect(content.scroll).toBeLessThanOrEqual(content.client + 1);
+    await snap(page, `dialog-footer-${size.width}`);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+}
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`screenshots of every list page at 390×844, ${scheme}`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

@@ -3,13 +3,13 @@
  * or one removed, gone or that declined invited again — and the access it gets to each workspace.
  * The answer is the invitation as the portal has it, to hand to the guest's administrator.
  */
-import { Alert, Button, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Modal, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
 import type { CollaborationRecord, WorkspaceRecord } from '../../api/index.ts';
 import { candidatesQuery } from '../../api/queries/collaborations.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import { sentence } from '../../lib/forms.ts';
@@ -88,37 +88,39 @@ function InviteForm({
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Invite participant">
-      <Stack gap="md">
-        {formError ? (
-          <Alert color="red" variant="light" title="The invitation was not created" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        {again ? (
-          <Text size="sm">
-            {again.portalName} does not take part in {collaboration.name} now. A new invitation brings it in once its administrators accept; the workspaces it
-            had are chosen below.
-          </Text>
-        ) : null}
-        {again ? (
-          <TextInput label="Guest organization" value={again.portalName} readOnly />
-        ) : (
-          <Controller
-            control={form.control}
-            name="participantPortalId"
-            render={({ field }) => (
-              <GuestOrganizationField
-                orgId={orgId}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                error={portalError ? sentence(portalError) : undefined}
-                exclude={participantIds}
-              />
-            )}
-          />
-        )}
-        <InviteWorkspaceAccess form={form} workspaces={workspaces} workspacesError={workspacesError} again={!!again} />
+      <DialogLayout>
+        <DialogScroll gap="md">
+          {formError ? (
+            <Alert color="red" variant="light" title="The invitation was not created" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          {again ? (
+            <Text size="sm">
+              {again.portalName} does not take part in {collaboration.name} now. A new invitation brings it in once its administrators accept; the workspaces it
+              had are chosen below.
+            </Text>
+          ) : null}
+          {again ? (
+            <TextInput label="Guest organization" value={again.portalName} readOnly />
+          ) : (
+            <Controller
+              control={form.control}
+              name="participantPortalId"
+              render={({ field }) => (
+                <GuestOrganizationField
+                  orgId={orgId}
+                  value={field.value}
+                  onChange={field.onChange}
+                  onBlur={field.onBlur}
+                  error={portalError ? sentence(portalError) : undefined}
+                  exclude={participantIds}
+                />
+              )}
+            />
+          )}
+          <InviteWorkspaceAccess form={form} workspaces={workspaces} workspacesError={workspacesError} again={!!again} />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -127,7 +129,7 @@ function InviteForm({
             {again ? 'Invite again' : 'Create invitation'}
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

@@ -4,13 +4,13 @@
  * organization's groups), how the host takes part (send, receive, both) and the host contact.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Modal, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { Alert, Button, Modal, Select, SimpleGrid, Text, TextInput, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { COLLABORATION_LIMITS, WORKSPACE_ACCESS } from '../../../shared/contract/collaborations.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { announce } from '../../lib/announce.ts';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -90,83 +90,85 @@ function NewCollaborationForm({
   const groupOptions = (groups.data?.results ?? []).map((g) => ({ value: g.id, label: g.title }));
   return (
     <form onSubmit={onSubmit} noValidate aria-label="New collaboration">
-      <Stack gap="md">
-        {formError ? (
-          <Alert color="red" variant="light" title="The collaboration was not created" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <TextInput label="Name" required maxLength={COLLABORATION_LIMITS.nameChars} error={err('name')} data-autofocus {...form.register('name')} />
-        <Textarea
-          label="Description"
-          autosize
-          minRows={2}
-          maxLength={COLLABORATION_LIMITS.descriptionChars}
-          error={err('description')}
-          {...form.register('description')}
-        />
-        <Text fw={600} size="sm" mt="xs">
-          First workspace
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput
-            label="Workspace name"
-            required
-            maxLength={COLLABORATION_LIMITS.nameChars}
-            error={err('workspaceName')}
-            {...form.register('workspaceName')}
+      <DialogLayout>
+        <DialogScroll gap="md">
+          {formError ? (
+            <Alert color="red" variant="light" title="The collaboration was not created" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <TextInput label="Name" required maxLength={COLLABORATION_LIMITS.nameChars} error={err('name')} data-autofocus {...form.register('name')} />
+          <Textarea
+            label="Description"
+            autosize
+            minRows={2}
+            maxLength={COLLABORATION_LIMITS.descriptionChars}
+            error={err('description')}
+            {...form.register('description')}
           />
+          <Text fw={600} size="sm" mt="xs">
+            First workspace
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label="Workspace name"
+              required
+              maxLength={COLLABORATION_LIMITS.nameChars}
+              error={err('workspaceName')}
+              {...form.register('workspaceName')}
+            />
+            <Controller
+              control={form.control}
+              name="groupId"
+              render={({ field }) => (
+                <Select
+                  label="Your group in the workspace"
+                  description="Content shared to this group goes to the participants."
+                  required
+                  searchable
+                  data={groupOptions}
+                  value={field.value || null}
+                  onChange={(v) => field.onChange(v ?? '')}
+                  onBlur={field.onBlur}
+                  placeholder={groups.isPending ? 'Loading groups…' : 'Choose a group'}
+                  nothingFoundMessage={
+                    groups.isError
+                      ? 'The groups could not be loaded'
+                      : groupOptions.length
+                        ? 'No group of your organization has this name'
+                        : 'Your organization has no group yet: create one on the Groups page first'
+                  }
+                  error={err('groupId')}
+                />
+              )}
+            />
+          </SimpleGrid>
           <Controller
             control={form.control}
-            name="groupId"
+            name="accessMode"
             render={({ field }) => (
               <Select
-                label="Your group in the workspace"
-                description="Content shared to this group goes to the participants."
+                label="Your organization"
+                description="Whether your organization sends content to the workspace, receives it, or both."
                 required
-                searchable
-                data={groupOptions}
-                value={field.value || null}
-                onChange={(v) => field.onChange(v ?? '')}
+                allowDeselect={false}
+                data={WORKSPACE_ACCESS.map((a) => ({ value: a, label: ACCESS_LABELS[a] }))}
+                value={field.value}
+                onChange={(v) => field.onChange(v ?? 'sendAndReceive')}
                 onBlur={field.onBlur}
-                placeholder={groups.isPending ? 'Loading groups…' : 'Choose a group'}
-                nothingFoundMessage={
-                  groups.isError
-                    ? 'The groups could not be loaded'
-                    : groupOptions.length
-                      ? 'No group of your organization has this name'
-                      : 'Your organization has no group yet: create one on the Groups page first'
-                }
-                error={err('groupId')}
+                error={err('accessMode')}
               />
             )}
           />
-        </SimpleGrid>
-        <Controller
-          control={form.control}
-          name="accessMode"
-          render={({ field }) => (
-            <Select
-              label="Your organization"
-              description="Whether your organization sends content to the workspace, receives it, or both."
-              required
-              allowDeselect={false}
-              data={WORKSPACE_ACCESS.map((a) => ({ value: a, label: ACCESS_LABELS[a] }))}
-              value={field.value}
-              onChange={(v) => field.onChange(v ?? 'sendAndReceive')}
-              onBlur={field.onBlur}
-              error={err('accessMode')}
-            />
-          )}
-        />
-        <Text fw={600} size="sm" mt="xs">
-          Host contact
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label="Contact first name" required autoComplete="given-name" error={err('contactFirstname')} {...form.register('contactFirstname')} />
-          <TextInput label="Contact last name" required autoComplete="family-name" error={err('contactLastname')} {...form.register('contactLastname')} />
-        </SimpleGrid>
-        <TextInput label="Contact e-mail" type="email" required autoComplete="email" error={err('contactEmail')} {...form.register('contactEmail')} />
+          <Text fw={600} size="sm" mt="xs">
+            Host contact
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput label="Contact first name" required autoComplete="given-name" error={err('contactFirstname')} {...form.register('contactFirstname')} />
+            <TextInput label="Contact last name" required autoComplete="family-name" error={err('contactLastname')} {...form.register('contactLastname')} />
+          </SimpleGrid>
+          <TextInput label="Contact e-mail" type="email" required autoComplete="email" error={err('contactEmail')} {...form.register('contactEmail')} />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -175,7 +177,7 @@ function NewCollaborationForm({
             Create collaboration
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

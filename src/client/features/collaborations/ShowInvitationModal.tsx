@@ -2,11 +2,11 @@
  * An invitation shown again from the participant's row (`…/invitations/<invitationId>`): its
  * details and the text to hand over once more, whatever became of it.
  */
-import { Button, Modal, Stack } from '@mantine/core';
+import { Button, Modal } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { getHostInvitation, type CollaborationRecord } from '../../api/index.ts';
 import { collaborationKeys } from '../../api/queries/collaborations.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { InvitationDetails } from './InvitationDetails.tsx';
 
@@ -36,14 +36,16 @@ export function ShowInvitationModal({
   return (
     <Modal opened={!!shown} onClose={onClose} title={`Invitation of ${shown?.guestName ?? ''}`} size="lg" centered>
       {shown ? (
-        <Stack gap="md">
-          <InvitationView orgId={orgId} collaboration={collaboration} invitationId={shown.invitationId} />
+        <DialogLayout>
+          <DialogScroll gap="md">
+            <InvitationView orgId={orgId} collaboration={collaboration} invitationId={shown.invitationId} />
+          </DialogScroll>
           <DialogFooter>
             <Button onClick={onClose} data-autofocus>
               Done
             </Button>
           </DialogFooter>
-        </Stack>
+        </DialogLayout>
       ) : null}
     </Modal>
   );

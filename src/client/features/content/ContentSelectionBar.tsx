@@ -3,7 +3,7 @@
  * checks each first), or delete them — previewed, run with progress, reported per item, and
  * "retry failed" for the ones the portal refused.
  */
-import { Alert, Button, Group, List, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Paper, Text } from '@mantine/core';
 import { useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { describeError, type Item } from '../../api/index.ts';
@@ -17,7 +17,7 @@ import { deleteItemPermission } from './permissions.ts';
 import { BulkDeleteSummary, needsTypedCount, useRecycleBin } from './BulkDeleteSummary.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { CopyToDialogSlot, useCopyAvailable } from '../../components/CopySlot.tsx';
 
 export interface ContentSelectionBarProps {
@@ -120,41 +120,45 @@ function BulkDelete({ items, onAllDeleted, onClose }: { items: Item[]; onAllDele
   if (results) {
     const failed = items.filter((i) => results.some((r) => r.key === i.id && !r.ok));
     return (
-      <Stack>
-        <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" autoFocus />
+      <DialogLayout>
+        <DialogScroll>
+          <BulkResultTable label="Delete results" rows={results} nameHeader="Item" successLabel="Deleted" autoFocus />
+        </DialogScroll>
         <DialogFooter>
           <RetryFailedButton count={failed.length} onRetry={() => run(failed)} />
           <Button onClick={onClose}>Close</Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     );
   }
   return (
-    <Stack>
-      <Text size="sm">Groups they were shared with no longer list them, and nobody can open them.</Text>
-      <List size="sm" spacing={2} withPadding>
-        {items.slice(0, 10).map((i) => (
-          <List.Item key={i.id}>{i.title || i.id}</List.Item>
-        ))}
-        {items.length > 10 ? <List.Item>…and {items.length - 10} more</List.Item> : null}
-      </List>
-      {blocked.length ? (
-        <Alert color="orange" variant="light" title={`${blocked.length} will be refused`}>
-          {blocked.slice(0, 5).map((b) => (
-            <Text size="sm" key={b.item.id}>
-              {b.item.title || b.item.id}: {b.permission.allowed ? '' : b.permission.reason}
-            </Text>
+    <DialogLayout>
+      <DialogScroll>
+        <Text size="sm">Groups they were shared with no longer list them, and nobody can open them.</Text>
+        <List size="sm" spacing={2} withPadding>
+          {items.slice(0, 10).map((i) => (
+            <List.Item key={i.id}>{i.title || i.id}</List.Item>
           ))}
-        </Alert>
-      ) : null}
-      <ImpactCheckSlot items={items} change={{ kind: 'delete' }} />
-      <BulkDeleteSummary items={items} typed={typed} onTyped={setTyped} />
+          {items.length > 10 ? <List.Item>…and {items.length - 10} more</List.Item> : null}
+        </List>
+        {blocked.length ? (
+          <Alert color="orange" variant="light" title={`${blocked.length} will be refused`}>
+            {blocked.slice(0, 5).map((b) => (
+              <Text size="sm" key={b.item.id}>
+                {b.item.title || b.item.id}: {b.permission.allowed ? '' : b.permission.reason}
+              </Text>
+            ))}
+          </Alert>
+        ) : null}
+        <ImpactCheckSlot items={items} change={{ kind: 'delete' }} />
+        <BulkDeleteSummary items={items} typed={typed} onTyped={setTyped} />
+      </DialogScroll>
       <ConfirmActions
         onCancel={onClose}
         onConfirm={() => run(items)}
         disabled={needsTypedCount(items) && typed.trim() !== String(items.length)}
         confirmLabel={`Delete ${items.length} item${items.length === 1 ? '' : 's'}`}
       />
-    </Stack>
+    </DialogLayout>
   );
 }

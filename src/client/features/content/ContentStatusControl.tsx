@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { describeError, type ContentStatus, type Item } from '../../api/index.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ImpactCheckSlot, ReplaceDialogSlot, useReplaceAvailable } from '../../components/ImpactSlot.tsx';
 import { portalQuery } from '../../api/queries/portal.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -151,18 +152,20 @@ export function ContentStatusControl({ item }: { item: Item }) {
         ) : null}
       </Group>
       <Modal opened={confirmingDeprecate} onClose={() => setConfirmingDeprecate(false)} title={`Deprecate “${item.title}”?`} size="lg" centered>
-        <Stack>
-          <Text size="sm">It is marked deprecated wherever it is listed; it keeps working.</Text>
-          {confirmingDeprecate ? (
-            <ImpactCheckSlot
-              items={[item]}
-              change={{ kind: 'deprecate' }}
-              onReplace={() => {
-                setConfirmingDeprecate(false);
-                setReplacing(true);
-              }}
-            />
-          ) : null}
+        <DialogLayout>
+          <DialogScroll>
+            <Text size="sm">It is marked deprecated wherever it is listed; it keeps working.</Text>
+            {confirmingDeprecate ? (
+              <ImpactCheckSlot
+                items={[item]}
+                change={{ kind: 'deprecate' }}
+                onReplace={() => {
+                  setConfirmingDeprecate(false);
+                  setReplacing(true);
+                }}
+              />
+            ) : null}
+          </DialogScroll>
           <ConfirmActions
             color="blue"
             confirmLabel="Deprecate"
@@ -173,7 +176,7 @@ export function ContentStatusControl({ item }: { item: Item }) {
               apply();
             }}
           />
-        </Stack>
+        </DialogLayout>
       </Modal>
       <ReplaceDialogSlot item={item} opened={replacing} onClose={() => setReplacing(false)} />
     </Stack>

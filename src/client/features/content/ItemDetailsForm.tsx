@@ -13,6 +13,7 @@ import type { Permission } from '../../lib/privileges.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { TagField } from '../../components/TagField.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 import { useUpdateItem } from './mutations.ts';
 import { EDIT_ITEM_FIELDS, editItemSchema, type EditItemValues } from './schemas.ts';
@@ -111,11 +112,13 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
         </Group>
       </Stack>
       <Modal opened={!!urlConfirm} onClose={() => setUrlConfirm(null)} title="Change the service URL?" size="lg" centered>
-        <Stack>
-          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-            From {item.url} to {urlConfirm?.url}.
-          </Text>
-          {urlConfirm ? <ImpactCheckSlot items={[item]} change={{ kind: 'url', url: urlConfirm.url.trim() }} /> : null}
+        <DialogLayout>
+          <DialogScroll>
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              From {item.url} to {urlConfirm?.url}.
+            </Text>
+            {urlConfirm ? <ImpactCheckSlot items={[item]} change={{ kind: 'url', url: urlConfirm.url.trim() }} /> : null}
+          </DialogScroll>
           <ConfirmActions
             color="blue"
             confirmLabel="Save details"
@@ -125,7 +128,7 @@ export function ItemDetailsForm({ item, permission }: { item: Item; permission: 
               setUrlConfirm(null);
             }}
           />
-        </Stack>
+        </DialogLayout>
       </Modal>
     </form>
   );

@@ -32,6 +32,7 @@ import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { ReplaceDataCard } from './ReplaceDataCard.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 
 /**
@@ -261,9 +262,11 @@ function ItemActions({ item }: { item: Item }) {
         Delete item
       </GuardedButton>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Delete “${item.title}”?`} size="lg" centered>
-        <Stack>
-          <DeleteFate />
-          {confirming ? <ImpactCheckSlot items={[item]} change={{ kind: 'delete' }} /> : null}
+        <DialogLayout>
+          <DialogScroll>
+            <DeleteFate />
+            {confirming ? <ImpactCheckSlot items={[item]} change={{ kind: 'delete' }} /> : null}
+          </DialogScroll>
           <ConfirmActions
             onCancel={() => setConfirming(false)}
             confirmLabel="Delete"
@@ -284,7 +287,7 @@ function ItemActions({ item }: { item: Item }) {
               )
             }
           />
-        </Stack>
+        </DialogLayout>
       </Modal>
     </Stack>
   );

@@ -14,6 +14,7 @@ import { groupChoicesQuery } from '../../api/queries/groups.ts';
 import { shareLevelPermission } from './permissions.ts';
 import { ITEM_ACCESS_LABELS, type ItemAccessLevel } from '../../lib/itemAccess.ts';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
+import { DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ImpactCheckSlot } from '../../components/ImpactSlot.tsx';
 
 type Level = 'private' | 'org' | 'public';
@@ -103,18 +104,20 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
         </Button>
       </Group>
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={`Share “${item.title}” more narrowly?`} size="lg" centered>
-        <Stack>
-          <Text size="sm">
-            Afterwards it is seen by: {ITEM_ACCESS_LABELS[nextAccess]}
-            {selected.length ? ` and ${selected.map(groupTitle).join(', ')}` : ''}.
-          </Text>
-          {confirming ? (
-            <ImpactCheckSlot
-              items={[item]}
-              change={{ kind: 'sharing', access: nextAccess, groups: selected }}
-              groupTitle={(id) => available.data?.results.find((g) => g.id === id)?.title}
-            />
-          ) : null}
+        <DialogLayout>
+          <DialogScroll>
+            <Text size="sm">
+              Afterwards it is seen by: {ITEM_ACCESS_LABELS[nextAccess]}
+              {selected.length ? ` and ${selected.map(groupTitle).join(', ')}` : ''}.
+            </Text>
+            {confirming ? (
+              <ImpactCheckSlot
+                items={[item]}
+                change={{ kind: 'sharing', access: nextAccess, groups: selected }}
+                groupTitle={(id) => available.data?.results.find((g) => g.id === id)?.title}
+              />
+            ) : null}
+          </DialogScroll>
           <ConfirmActions
             color="blue"
             confirmLabel="Save sharing"
@@ -124,7 +127,7 @@ export function SharingPanel({ item, groups }: { item: Item; groups: string[] })
               save();
             }}
           />
-        </Stack>
+        </DialogLayout>
       </Modal>
     </Stack>
   );

@@ -1,8 +1,8 @@
 /** The apply step of Copy to…: runs the plan (or resumes it), shows progress and results, offers undo. */
-import { Alert, Button, Stack } from '@mantine/core';
+import { Alert, Button } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { currentConnection } from '../../api/index.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { announce } from '../../lib/announce.ts';
 import type { StepState } from './apply.ts';
 import { ApplyView } from './ApplyView.tsx';
@@ -51,21 +51,23 @@ export function ApplyStep({ plan, source, target, created, onCreated, onUndone, 
   const consolePortal = currentConnection().portalUrl;
   const count = created.created.length;
   return (
-    <Stack>
-      <ApplyView
-        plan={plan}
-        states={states}
-        result={apply.data}
-        error={apply.error ?? undefined}
-        deleted={deleted}
-        hrefOf={(id) => itemHref(target, id, consolePortal)}
-        targetUser={target.username}
-      />
-      {undo.isError ? (
-        <Alert color="red" variant="light" title="Undo incomplete" role="alert">
-          {undo.error.message}
-        </Alert>
-      ) : null}
+    <DialogLayout>
+      <DialogScroll>
+        <ApplyView
+          plan={plan}
+          states={states}
+          result={apply.data}
+          error={apply.error ?? undefined}
+          deleted={deleted}
+          hrefOf={(id) => itemHref(target, id, consolePortal)}
+          targetUser={target.username}
+        />
+        {undo.isError ? (
+          <Alert color="red" variant="light" title="Undo incomplete" role="alert">
+            {undo.error.message}
+          </Alert>
+        ) : null}
+      </DialogScroll>
       <DialogFooter>
         {onBack && (apply.isError || (apply.isSuccess && !undo.isSuccess)) ? (
           <Button variant="default" onClick={onBack}>
@@ -95,6 +97,6 @@ export function ApplyStep({ plan, source, target, created, onCreated, onUndone, 
           Close
         </Button>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -2,11 +2,11 @@
  * Copy to… : choose the target (and what the selection needs) → the plan → apply, with progress per
  * item → results with links to the copies, and undo. The source is the portal the console acts on.
  */
-import { Button, Modal, Stack, Text } from '@mantine/core';
+import { Button, Modal, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { currentConnection, type Item } from '../../api/index.ts';
 import type { CopyToDialogProps } from '../../components/CopySlot.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { announce } from '../../lib/announce.ts';
 import { useSessionState } from '../../lib/session.ts';
@@ -47,19 +47,21 @@ function CopyWizard({ items, source, others, onClose }: { items: readonly Item[]
   const chosen = useMemo(() => [...items, ...(needs.data ?? []).map((n) => n.item).filter((i) => !excluded.has(i.id))], [items, needs.data, excluded]);
   if (step === 'target' || !target) {
     return (
-      <Stack>
-        <TargetChoice
-          targets={[...others, ...added]}
-          chosen={target}
-          onChoose={setTarget}
-          onAdd={(t) => {
-            setAdded((a) => [...a.filter((x) => x.portalUrl !== t.portalUrl || x.username !== t.username), t]);
-            setTarget(t);
-            announce(`Signed in to ${t.label}; chosen as the target.`);
-          }}
-          defaultPortalUrl={currentConnection().portalUrl}
-        />
-        <NeedsChoice needs={needs.data} error={needs.error} excluded={excluded} onExclude={setExcluded} />
+      <DialogLayout>
+        <DialogScroll>
+          <TargetChoice
+            targets={[...others, ...added]}
+            chosen={target}
+            onChoose={setTarget}
+            onAdd={(t) => {
+              setAdded((a) => [...a.filter((x) => x.portalUrl !== t.portalUrl || x.username !== t.username), t]);
+              setTarget(t);
+              announce(`Signed in to ${t.label}; chosen as the target.`);
+            }}
+            defaultPortalUrl={currentConnection().portalUrl}
+          />
+          <NeedsChoice needs={needs.data} error={needs.error} excluded={excluded} onExclude={setExcluded} />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -68,7 +70,7 @@ function CopyWizard({ items, source, others, onClose }: { items: readonly Item[]
             Review the plan
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     );
   }
   if (step === 'plan' || !approved) {
@@ -124,14 +126,16 @@ function PlanStep({
       return next;
     });
   return (
-    <Stack>
-      {plan.data ? (
-        <PlanView plan={plan.data} targetLabel={target.label} skippedGroups={skipped} onToggleGroup={toggle} />
-      ) : plan.error ? (
-        <ErrorState error={plan.error} title="Could not plan the copy" onRetry={() => void plan.refetch()} />
-      ) : (
-        <LoadingState label="Planning the copy…" />
-      )}
+    <DialogLayout>
+      <DialogScroll>
+        {plan.data ? (
+          <PlanView plan={plan.data} targetLabel={target.label} skippedGroups={skipped} onToggleGroup={toggle} />
+        ) : plan.error ? (
+          <ErrorState error={plan.error} title="Could not plan the copy" onRetry={() => void plan.refetch()} />
+        ) : (
+          <LoadingState label="Planning the copy…" />
+        )}
+      </DialogScroll>
       <DialogFooter>
         <Button variant="default" onClick={onBack}>
           Back
@@ -140,6 +144,6 @@ function PlanStep({
           {plan.data ? `Copy ${plan.data.steps.length} item${plan.data.steps.length === 1 ? '' : 's'}` : 'Copy'}
         </Button>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -4,9 +4,9 @@
  * Resuming runs the kept plan from where it stopped, signed in to the target again unless the
  * console holds a session for that member there.
  */
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Text } from '@mantine/core';
 import { useMemo, useState } from 'react';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { announce } from '../../lib/announce.ts';
 import { useSessionState } from '../../lib/session.ts';
 import { ApplyStep, type Created } from './ApplyStep.tsx';
@@ -100,17 +100,19 @@ function ResumeWizard({ record, source, known, onClose }: { record: StoredCopy; 
     );
   }
   return (
-    <Stack>
-      <Text size="sm">
-        {doneCount(record)} of {record.plan.steps.length} items were copied to {record.target.label} ({record.target.portalUrl}). Sign in there as{' '}
-        {record.target.username} to copy the rest.
-      </Text>
-      <TargetChoice targets={target ? [target] : []} chosen={target} onChoose={setTarget} onAdd={setTarget} defaultPortalUrl={record.target.portalUrl} />
-      {wrongMember ? (
-        <Alert color="red" variant="light" role="alert" title="Another member">
-          The copy was going to {record.target.username} in organization {record.target.orgId}; sign in as that member.
-        </Alert>
-      ) : null}
+    <DialogLayout>
+      <DialogScroll>
+        <Text size="sm">
+          {doneCount(record)} of {record.plan.steps.length} items were copied to {record.target.label} ({record.target.portalUrl}). Sign in there as{' '}
+          {record.target.username} to copy the rest.
+        </Text>
+        <TargetChoice targets={target ? [target] : []} chosen={target} onChoose={setTarget} onAdd={setTarget} defaultPortalUrl={record.target.portalUrl} />
+        {wrongMember ? (
+          <Alert color="red" variant="light" role="alert" title="Another member">
+            The copy was going to {record.target.username} in organization {record.target.orgId}; sign in as that member.
+          </Alert>
+        ) : null}
+      </DialogScroll>
       <DialogFooter>
         <Button variant="default" onClick={onClose}>
           Cancel
@@ -119,6 +121,6 @@ function ResumeWizard({ record, source, known, onClose }: { record: StoredCopy; 
           Resume: copy {record.plan.steps.length - doneCount(record)} more
         </Button>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

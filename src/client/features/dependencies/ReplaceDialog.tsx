@@ -10,7 +10,7 @@ import { useMemo, useRef, useState } from 'react';
 import { describeError, getItem, type Item } from '../../api/index.ts';
 import { BulkProgress, RetryFailedButton } from '../../components/Bulk.tsx';
 import { ConfirmActions } from '../../components/ConfirmActions.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import type { ReplaceDialogProps } from '../../components/ImpactSlot.tsx';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { announce } from '../../lib/announce.ts';
@@ -90,95 +90,99 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
   if (result) {
     const failed = steps.filter((s) => result.outcomes.some((o) => o.id === s.referrer.item.id && o.status === 'failed'));
     return (
-      <Stack>
-        <Table aria-label="Replacement results" striped verticalSpacing={6}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Item</Table.Th>
-              <Table.Th>Result</Table.Th>
-              <Table.Th>Detail</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {result.outcomes.map((o) => (
-              <Table.Tr key={o.id} data-status={o.status}>
-                <Table.Td>{o.title}</Table.Td>
-                <Table.Td>
-                  <Badge color={STATUS_COLORS[o.status]} variant="light" tt="none">
-                    {STATUS_LABELS[o.status]}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{o.detail}</Table.Td>
+      <DialogLayout>
+        <DialogScroll>
+          <Table aria-label="Replacement results" striped verticalSpacing={6}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Item</Table.Th>
+                <Table.Th>Result</Table.Th>
+                <Table.Th>Detail</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        {result.deprecated.ok ? (
-          <Text size="sm" data-testid="replace-deprecated">
-            “{item.title}” is now deprecated. Each change is in the items' history, where it can be undone.
-          </Text>
-        ) : (
-          <Alert color="red" variant="light" title={`“${item.title}” was not marked deprecated`}>
-            {result.deprecated.message}
-          </Alert>
-        )}
+            </Table.Thead>
+            <Table.Tbody>
+              {result.outcomes.map((o) => (
+                <Table.Tr key={o.id} data-status={o.status}>
+                  <Table.Td>{o.title}</Table.Td>
+                  <Table.Td>
+                    <Badge color={STATUS_COLORS[o.status]} variant="light" tt="none">
+                      {STATUS_LABELS[o.status]}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{o.detail}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          {result.deprecated.ok ? (
+            <Text size="sm" data-testid="replace-deprecated">
+              “{item.title}” is now deprecated. Each change is in the items' history, where it can be undone.
+            </Text>
+          ) : (
+            <Alert color="red" variant="light" title={`“${item.title}” was not marked deprecated`}>
+              {result.deprecated.message}
+            </Alert>
+          )}
+        </DialogScroll>
         <DialogFooter>
           <RetryFailedButton count={failed.length} onRetry={() => void run(failed)} />
           <Button onClick={onClose} data-autofocus>
             Close
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     );
   }
 
   const updates = steps.filter((s) => s.action === 'update').length;
   return (
-    <Stack>
-      <ItemPicker
-        label="Replacement"
-        description={`The ${item.type} the maps and apps should use instead.`}
-        // What names the old item expects its kind: a layer is replaced by a layer of the same type.
-        types={[item.type]}
-        value={replacementId}
-        onChange={(id, found) => {
-          setReplacementId(id);
-          setPicked(found);
-        }}
-        exclude={[item.id]}
-      />
-      {dependents.isPending ? (
-        <Text size="sm">Checking what uses this item…</Text>
-      ) : dependents.isError ? (
-        <Alert color="orange" variant="light" title="What uses this item could not be read">
-          {describeError(dependents.error)} You can still mark it deprecated from its page.
-        </Alert>
-      ) : referrers.length ? (
-        <Stack gap={4}>
-          <Text size="sm" fw={600}>
-            {referrers.length === 1 ? '1 map or app names it in its data:' : `${referrers.length} maps and apps name it in their data:`}
-          </Text>
-          <List size="sm" spacing={4} aria-label="Maps and apps that reference it">
-            {referrers.map((r) => {
-              const step = steps.find((s) => s.referrer.item.id === r.item.id);
-              return (
-                <List.Item key={r.item.id} data-testid="replace-referrer">
-                  {r.item.title || r.item.id} ({r.item.type}, {r.item.owner}) — uses it {referencesInWords(r.edges)}
-                  {step?.action === 'skip' ? <Text size="xs" c="orange">{`Will be skipped: ${step.reason}`}</Text> : null}
-                </List.Item>
-              );
-            })}
-          </List>
-          {dependents.data?.hidden ? <Text size="sm">…and {dependents.data.hidden} you cannot see: their owners must switch themselves.</Text> : null}
-        </Stack>
-      ) : (
-        <Text size="sm">Nothing that you can see names it in its data{dependents.data?.hidden ? ` (${dependents.data.hidden} you cannot see)` : ''}.</Text>
-      )}
-      {runError ? (
-        <Alert color="red" variant="light" role="alert" title="The replacement did not run">
-          {runError}
-        </Alert>
-      ) : null}
+    <DialogLayout>
+      <DialogScroll>
+        <ItemPicker
+          label="Replacement"
+          description={`The ${item.type} the maps and apps should use instead.`}
+          // What names the old item expects its kind: a layer is replaced by a layer of the same type.
+          types={[item.type]}
+          value={replacementId}
+          onChange={(id, found) => {
+            setReplacementId(id);
+            setPicked(found);
+          }}
+          exclude={[item.id]}
+        />
+        {dependents.isPending ? (
+          <Text size="sm">Checking what uses this item…</Text>
+        ) : dependents.isError ? (
+          <Alert color="orange" variant="light" title="What uses this item could not be read">
+            {describeError(dependents.error)} You can still mark it deprecated from its page.
+          </Alert>
+        ) : referrers.length ? (
+          <Stack gap={4}>
+            <Text size="sm" fw={600}>
+              {referrers.length === 1 ? '1 map or app names it in its data:' : `${referrers.length} maps and apps name it in their data:`}
+            </Text>
+            <List size="sm" spacing={4} aria-label="Maps and apps that reference it">
+              {referrers.map((r) => {
+                const step = steps.find((s) => s.referrer.item.id === r.item.id);
+                return (
+                  <List.Item key={r.item.id} data-testid="replace-referrer">
+                    {r.item.title || r.item.id} ({r.item.type}, {r.item.owner}) — uses it {referencesInWords(r.edges)}
+                    {step?.action === 'skip' ? <Text size="xs" c="orange">{`Will be skipped: ${step.reason}`}</Text> : null}
+                  </List.Item>
+                );
+              })}
+            </List>
+            {dependents.data?.hidden ? <Text size="sm">…and {dependents.data.hidden} you cannot see: their owners must switch themselves.</Text> : null}
+          </Stack>
+        ) : (
+          <Text size="sm">Nothing that you can see names it in its data{dependents.data?.hidden ? ` (${dependents.data.hidden} you cannot see)` : ''}.</Text>
+        )}
+        {runError ? (
+          <Alert color="red" variant="light" role="alert" title="The replacement did not run">
+            {runError}
+          </Alert>
+        ) : null}
+      </DialogScroll>
       <ConfirmActions
         onCancel={onClose}
         onConfirm={() => void run()}
@@ -186,6 +190,6 @@ function ReplaceFlow({ item, onClose, onRan }: { item: Item; onClose: () => void
         disabled={!chosen}
         confirmLabel={updates ? `Point ${updates} item${updates === 1 ? '' : 's'} to the replacement and deprecate` : 'Deprecate'}
       />
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -2,13 +2,13 @@
  * Create or edit a group. Who may see it, and whether members may leave, need privileges: choices
  * the member may not make are disabled with the reason. Editing sends only what changed.
  */
-import { Alert, Button, Modal, Stack } from '@mantine/core';
+import { Alert, Button, Modal } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { GroupRecord } from '../../api/index.ts';
 import { TagField } from '../../components/TagField.tsx';
 import { CountedTextarea, CountedTextInput } from '../../components/CountedField.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { GroupVisibilityFields } from './GroupVisibilityFields.tsx';
@@ -44,49 +44,51 @@ function GroupForm({
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={group ? 'Edit group' : 'Create group'}>
-      <Stack gap="md">
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title={group ? 'The group was not saved' : 'The group was not created'} role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <CountedTextInput label="Title" required error={err('title')} data-autofocus {...form.register('title')} max={LIMITS.groupTitleChars} />
-        <CountedTextarea
-          label="Summary"
-          description="A line that says what the group is for."
-          autosize
-          minRows={2}
-          maxRows={4}
-          error={err('snippet')}
-          {...form.register('snippet')}
-          max={LIMITS.snippetChars}
-        />
-        <CountedTextarea
-          label="Description"
-          autosize
-          minRows={3}
-          maxRows={8}
-          error={err('description')}
-          {...form.register('description')}
-          max={LIMITS.descriptionBytes - 1}
-        />
-        <Controller
-          control={form.control}
-          name="tags"
-          render={({ field }) => (
-            <TagField
-              label="Tags"
-              description="Press Enter or type a comma after each tag."
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              clearable
-              error={err('tags')}
-            />
-          )}
-        />
-        <GroupVisibilityFields form={form} err={err} />
+      <DialogLayout>
+        <DialogScroll gap="md">
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title={group ? 'The group was not saved' : 'The group was not created'} role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <CountedTextInput label="Title" required error={err('title')} data-autofocus {...form.register('title')} max={LIMITS.groupTitleChars} />
+          <CountedTextarea
+            label="Summary"
+            description="A line that says what the group is for."
+            autosize
+            minRows={2}
+            maxRows={4}
+            error={err('snippet')}
+            {...form.register('snippet')}
+            max={LIMITS.snippetChars}
+          />
+          <CountedTextarea
+            label="Description"
+            autosize
+            minRows={3}
+            maxRows={8}
+            error={err('description')}
+            {...form.register('description')}
+            max={LIMITS.descriptionBytes - 1}
+          />
+          <Controller
+            control={form.control}
+            name="tags"
+            render={({ field }) => (
+              <TagField
+                label="Tags"
+                description="Press Enter or type a comma after each tag."
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                ref={field.ref}
+                clearable
+                error={err('tags')}
+              />
+            )}
+          />
+          <GroupVisibilityFields form={form} err={err} />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -95,7 +97,7 @@ function GroupForm({
             {group ? 'Save group' : 'Create group'}
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

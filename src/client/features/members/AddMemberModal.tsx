@@ -1,6 +1,6 @@
 /** "Add member": a new account in the organization. Problems the service finds are shown beside their fields. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Modal, PasswordInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Modal, PasswordInput, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -15,7 +15,7 @@ import { useAddMember } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { ADD_MEMBER_FIELDS, addMemberSchema, type AddMemberInput, type AddMemberValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 const EMPTY: AddMemberInput = { username: '', password: '', firstname: '', lastname: '', email: '', role: 'org_user', userLicenseTypeId: 'creatorUT' };
@@ -69,74 +69,76 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
   return (
     <Modal opened={opened} onClose={cancel} title="Add member" size="lg" centered>
       <form onSubmit={onSubmit} noValidate aria-label="Add member">
-        <Stack gap="md">
-          {formError ? (
-            <Alert color="red" variant="light" icon={<IconAlert />} title="The member was not added" role="alert">
-              {formError}
-            </Alert>
-          ) : null}
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+        <DialogLayout>
+          <DialogScroll gap="md">
+            {formError ? (
+              <Alert color="red" variant="light" icon={<IconAlert />} title="The member was not added" role="alert">
+                {formError}
+              </Alert>
+            ) : null}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput
+                label="First name"
+                autoComplete="off"
+                maxLength={LIMITS.nameMaxChars}
+                error={err('firstname')}
+                data-autofocus
+                {...form.register('firstname')}
+              />
+              <TextInput label="Last name" autoComplete="off" maxLength={LIMITS.nameMaxChars} error={err('lastname')} {...form.register('lastname')} />
+            </SimpleGrid>
+            <TextInput label="Email" type="email" required autoComplete="off" error={err('email')} {...form.register('email')} />
             <TextInput
-              label="First name"
-              autoComplete="off"
-              maxLength={LIMITS.nameMaxChars}
-              error={err('firstname')}
-              data-autofocus
-              {...form.register('firstname')}
-            />
-            <TextInput label="Last name" autoComplete="off" maxLength={LIMITS.nameMaxChars} error={err('lastname')} {...form.register('lastname')} />
-          </SimpleGrid>
-          <TextInput label="Email" type="email" required autoComplete="off" error={err('email')} {...form.register('email')} />
-          <TextInput
-            label="Username"
-            required
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            description={`${LIMITS.usernameMinChars}–${LIMITS.usernameMaxChars} letters, digits or . _ @ -`}
-            error={err('username')}
-            {...form.register('username')}
-          />
-          <PasswordInput
-            label="Password"
-            required
-            autoComplete="new-password"
-            description={`At least ${LIMITS.passwordMinChars} characters with a letter and a digit; not the username or a common password`}
-            error={err('password')}
-            {...form.register('password')}
-          />
-          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-            <ControlledSelect
-              control={form.control}
-              name="role"
-              label="Role"
+              label="Username"
               required
-              allowDeselect={false}
-              data={toSelectData(roleChoices(user, customRoles, userType))}
-              error={err('role') ?? pairError ?? undefined}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              description={`${LIMITS.usernameMinChars}–${LIMITS.usernameMaxChars} letters, digits or . _ @ -`}
+              error={err('username')}
+              {...form.register('username')}
             />
-            <Controller
-              control={form.control}
-              name="userLicenseTypeId"
-              render={({ field }) => (
-                <Select
-                  label="User type"
-                  allowDeselect={false}
-                  data={LICENSE_SELECT_DATA}
-                  value={field.value ?? null}
-                  onChange={(v) => field.onChange(v ?? undefined)}
-                  onBlur={field.onBlur}
-                  ref={field.ref}
-                  error={err('userLicenseTypeId')}
-                />
-              )}
+            <PasswordInput
+              label="Password"
+              required
+              autoComplete="new-password"
+              description={`At least ${LIMITS.passwordMinChars} characters with a letter and a digit; not the username or a common password`}
+              error={err('password')}
+              {...form.register('password')}
             />
-          </SimpleGrid>
-          {rolesNote ? (
-            <Text size="xs" c="dimmed">
-              {rolesNote}
-            </Text>
-          ) : null}
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <ControlledSelect
+                control={form.control}
+                name="role"
+                label="Role"
+                required
+                allowDeselect={false}
+                data={toSelectData(roleChoices(user, customRoles, userType))}
+                error={err('role') ?? pairError ?? undefined}
+              />
+              <Controller
+                control={form.control}
+                name="userLicenseTypeId"
+                render={({ field }) => (
+                  <Select
+                    label="User type"
+                    allowDeselect={false}
+                    data={LICENSE_SELECT_DATA}
+                    value={field.value ?? null}
+                    onChange={(v) => field.onChange(v ?? undefined)}
+                    onBlur={field.onBlur}
+                    ref={field.ref}
+                    error={err('userLicenseTypeId')}
+                  />
+                )}
+              />
+            </SimpleGrid>
+            {rolesNote ? (
+              <Text size="xs" c="dimmed">
+                {rolesNote}
+              </Text>
+            ) : null}
+          </DialogScroll>
           <DialogFooter>
             <Button variant="default" onClick={cancel}>
               Cancel
@@ -145,7 +147,7 @@ export function AddMemberModal({ opened, onClose, customRoles, rolesNote }: AddM
               Add member
             </Button>
           </DialogFooter>
-        </Stack>
+        </DialogLayout>
       </form>
     </Modal>
   );

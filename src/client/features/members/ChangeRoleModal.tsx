@@ -1,6 +1,6 @@
 /** "Change role" for one member. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Modal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -14,7 +14,7 @@ import { useChangeRole } from './mutations.ts';
 import { roleChoices, toSelectData } from './roleChoices.ts';
 import { changeRoleSchema, type ChangeRoleValues } from './schemas.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 
 export interface ChangeRoleModalProps {
@@ -85,30 +85,32 @@ function ChangeRoleForm({
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Change role">
-      <Stack gap="md">
-        <Text size="sm">
-          Current role: <strong>{roleLabel(member, known)}</strong> · user type <strong>{userLicenseTypeLabel(member.userLicenseTypeId)}</strong>
-        </Text>
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not changed" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <ControlledSelect
-          control={form.control}
-          name="role"
-          label="New role"
-          required
-          allowDeselect={false}
-          data={toSelectData(choices)}
-          error={roleError ? sentence(roleError) : undefined}
-          data-autofocus
-        />
-        {rolesNote ? (
-          <Text size="xs" c="dimmed">
-            {rolesNote}
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <Text size="sm">
+            Current role: <strong>{roleLabel(member, known)}</strong> · user type <strong>{userLicenseTypeLabel(member.userLicenseTypeId)}</strong>
           </Text>
-        ) : null}
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not changed" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <ControlledSelect
+            control={form.control}
+            name="role"
+            label="New role"
+            required
+            allowDeselect={false}
+            data={toSelectData(choices)}
+            error={roleError ? sentence(roleError) : undefined}
+            data-autofocus
+          />
+          {rolesNote ? (
+            <Text size="xs" c="dimmed">
+              {rolesNote}
+            </Text>
+          ) : null}
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -117,7 +119,7 @@ function ChangeRoleForm({
             Change role
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

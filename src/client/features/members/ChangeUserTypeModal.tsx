@@ -1,12 +1,12 @@
 /** "Change user type" for one member: types the member's role does not allow are offered disabled, with why. */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Modal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { describeError, type PortalUser, type RoleRecord } from '../../api/index.ts';
 import { ControlledSelect } from '../../components/ControlledSelect.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { LICENSE_SELECT_DATA, licenseLabel } from '../../lib/licenses.ts';
@@ -77,21 +77,23 @@ function ChangeUserTypeForm({ member, customRoles, onDone, onCancel, onDirtyChan
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Change user type">
-      <Stack gap="md">
-        <Text size="sm">
-          Current user type: <strong>{licenseLabel(current)}</strong> · role <strong>{roleLabel(member, customRoles ?? [])}</strong>
-        </Text>
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title="The user type was not changed" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <ControlledSelect control={form.control} name="userLicenseType" label="New user type" required allowDeselect={false} data={data} data-autofocus />
-        {refused.length ? (
-          <Text size="xs" c="dimmed">
-            {refused[0][1]} Change the role first to give this member such a user type.
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <Text size="sm">
+            Current user type: <strong>{licenseLabel(current)}</strong> · role <strong>{roleLabel(member, customRoles ?? [])}</strong>
           </Text>
-        ) : null}
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title="The user type was not changed" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <ControlledSelect control={form.control} name="userLicenseType" label="New user type" required allowDeselect={false} data={data} data-autofocus />
+          {refused.length ? (
+            <Text size="xs" c="dimmed">
+              {refused[0][1]} Change the role first to give this member such a user type.
+            </Text>
+          ) : null}
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -100,7 +102,7 @@ function ChangeUserTypeForm({ member, customRoles, onDone, onCancel, onDirtyChan
             Change user type
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

@@ -4,13 +4,13 @@
  * finds (a common password) are shown beside the field.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Modal, PasswordInput, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalUser } from '../../api/index.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../components/useDirtyGuard.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
@@ -61,29 +61,31 @@ function ResetPasswordForm({
   });
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Reset password">
-      <Stack gap="md">
-        <Text size="sm">{member.username} is signed out everywhere at once and signs in with the new password. Give it to them by a safe channel.</Text>
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title="The password was not reset" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <PasswordInput
-          label="New password"
-          required
-          autoComplete="new-password"
-          description={`At least ${LIMITS.passwordMinChars} characters with a letter and a digit; not the username or a common password`}
-          error={errors.password?.message ? sentence(errors.password.message) : undefined}
-          data-autofocus
-          {...form.register('password')}
-        />
-        <PasswordInput
-          label="New password again"
-          required
-          autoComplete="new-password"
-          error={errors.confirm?.message ? sentence(errors.confirm.message) : undefined}
-          {...form.register('confirm')}
-        />
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <Text size="sm">{member.username} is signed out everywhere at once and signs in with the new password. Give it to them by a safe channel.</Text>
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title="The password was not reset" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <PasswordInput
+            label="New password"
+            required
+            autoComplete="new-password"
+            description={`At least ${LIMITS.passwordMinChars} characters with a letter and a digit; not the username or a common password`}
+            error={errors.password?.message ? sentence(errors.password.message) : undefined}
+            data-autofocus
+            {...form.register('password')}
+          />
+          <PasswordInput
+            label="New password again"
+            required
+            autoComplete="new-password"
+            error={errors.confirm?.message ? sentence(errors.confirm.message) : undefined}
+            {...form.register('confirm')}
+          />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -92,7 +94,7 @@ function ResetPasswordForm({
             Reset password
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

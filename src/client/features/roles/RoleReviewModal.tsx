@@ -1,7 +1,7 @@
 /** What saving the role will change, shown before it is saved: details, privileges, what the role counts as, and who it affects. */
 import { Alert, Button, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { describeError } from '../../api/index.ts';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { PrivilegeDiffView } from '../../components/PrivilegeSets.tsx';
 import { privilegeLabel } from '../../lib/privileges.ts';
@@ -17,65 +17,67 @@ export function RoleReviewModal({ role, state }: { role: EditedRole | undefined;
   return (
     <Modal opened={reviewing !== null} onClose={() => setReviewing(null)} title={isNew ? 'Create this role?' : 'Save these changes?'} size="xl" centered>
       {reviewing ? (
-        <Stack gap="md" aria-label="Changes to save">
-          {isNew ? (
-            <Text size="sm">
-              A new role <strong>{reviewing.name}</strong> will be created{reviewing.description ? ` (“${reviewing.description}”)` : ''}.
-            </Text>
-          ) : form.formState.isDirty ? (
-            <Stack gap={2}>
-              {reviewing.name !== role.name ? (
-                <Text size="sm">
-                  Name: {role.name} → <strong>{reviewing.name}</strong>
-                </Text>
-              ) : null}
-              {reviewing.description !== (role.description ?? '') ? (
-                <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text>
-              ) : null}
-            </Stack>
-          ) : null}
-          <Title order={3} fz="md">
-            Privileges
-          </Title>
-          <PrivilegeDiffView diff={diff} />
-          {isNew || (privilegesChanged && wasBase !== willBe) ? (
-            <Alert color={willBe === 'org_admin' ? 'orange' : 'blue'} variant="light" title="What members with this role count as">
-              {isNew ? baseRoleLabel(willBe) : `${baseRoleLabel(wasBase)} → ${baseRoleLabel(willBe)}`}
-              {willBe === 'org_admin' ? '. Administrative privileges make the role an administrator role.' : '.'}
-            </Alert>
-          ) : null}
-          {unmet.length ? (
-            // Only a role saved elsewhere (or before this rule) gets here: the checklist ticks what a
-            // privilege needs. The portal refuses it, so saving waits for the one-click fix.
-            <Alert
-              color="orange"
-              variant="light"
-              icon={<IconAlert />}
-              title="Some privileges need others that are not granted"
-              data-testid="unmet-requirements"
-            >
-              <List size="sm" spacing={2}>
-                {unmet.map((u) => (
-                  <List.Item key={u.id}>
-                    {privilegeLabel(u.id)} needs {u.missing.map(privilegeLabel).join(', ')}
-                  </List.Item>
-                ))}
-              </List>
-              <Button mt="sm" size="xs" variant="light" color="orange" onClick={() => setSelection(tickPrivileges(selection, selection).next)}>
-                Tick what they need
-              </Button>
-            </Alert>
-          ) : null}
-          {privilegesChanged && heldBy > 0 ? (
-            <Text size="sm" c="dimmed">
-              {heldBy} member{heldBy === 1 ? ' holds' : 's hold'} this role; their privileges change at once.
-            </Text>
-          ) : null}
-          {save.isError && !(save.error instanceof PrivilegesNotSavedError) ? (
-            <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not saved" role="alert">
-              {describeError(save.error)}
-            </Alert>
-          ) : null}
+        <DialogLayout>
+          <DialogScroll gap="md" aria-label="Changes to save">
+            {isNew ? (
+              <Text size="sm">
+                A new role <strong>{reviewing.name}</strong> will be created{reviewing.description ? ` (“${reviewing.description}”)` : ''}.
+              </Text>
+            ) : form.formState.isDirty ? (
+              <Stack gap={2}>
+                {reviewing.name !== role.name ? (
+                  <Text size="sm">
+                    Name: {role.name} → <strong>{reviewing.name}</strong>
+                  </Text>
+                ) : null}
+                {reviewing.description !== (role.description ?? '') ? (
+                  <Text size="sm">Description: {reviewing.description ? `“${reviewing.description}”` : 'removed'}</Text>
+                ) : null}
+              </Stack>
+            ) : null}
+            <Title order={3} fz="md">
+              Privileges
+            </Title>
+            <PrivilegeDiffView diff={diff} />
+            {isNew || (privilegesChanged && wasBase !== willBe) ? (
+              <Alert color={willBe === 'org_admin' ? 'orange' : 'blue'} variant="light" title="What members with this role count as">
+                {isNew ? baseRoleLabel(willBe) : `${baseRoleLabel(wasBase)} → ${baseRoleLabel(willBe)}`}
+                {willBe === 'org_admin' ? '. Administrative privileges make the role an administrator role.' : '.'}
+              </Alert>
+            ) : null}
+            {unmet.length ? (
+              // Only a role saved elsewhere (or before this rule) gets here: the checklist ticks what a
+              // privilege needs. The portal refuses it, so saving waits for the one-click fix.
+              <Alert
+                color="orange"
+                variant="light"
+                icon={<IconAlert />}
+                title="Some privileges need others that are not granted"
+                data-testid="unmet-requirements"
+              >
+                <List size="sm" spacing={2}>
+                  {unmet.map((u) => (
+                    <List.Item key={u.id}>
+                      {privilegeLabel(u.id)} needs {u.missing.map(privilegeLabel).join(', ')}
+                    </List.Item>
+                  ))}
+                </List>
+                <Button mt="sm" size="xs" variant="light" color="orange" onClick={() => setSelection(tickPrivileges(selection, selection).next)}>
+                  Tick what they need
+                </Button>
+              </Alert>
+            ) : null}
+            {privilegesChanged && heldBy > 0 ? (
+              <Text size="sm" c="dimmed">
+                {heldBy} member{heldBy === 1 ? ' holds' : 's hold'} this role; their privileges change at once.
+              </Text>
+            ) : null}
+            {save.isError && !(save.error instanceof PrivilegesNotSavedError) ? (
+              <Alert color="red" variant="light" icon={<IconAlert />} title="The role was not saved" role="alert">
+                {describeError(save.error)}
+              </Alert>
+            ) : null}
+          </DialogScroll>
           <DialogFooter>
             <Button variant="default" onClick={() => setReviewing(null)}>
               Back to editing
@@ -84,7 +86,7 @@ export function RoleReviewModal({ role, state }: { role: EditedRole | undefined;
               {isNew ? 'Create role' : 'Save role'}
             </Button>
           </DialogFooter>
-        </Stack>
+        </DialogLayout>
       ) : null}
     </Modal>
   );

@@ -8,7 +8,7 @@ import { Controller } from 'react-hook-form';
 import { TASK_LIMITS, TASK_TYPE_LABELS, type TaskRecord } from '../../../shared/contract/tasks.ts';
 import { CountedTextInput } from '../../components/CountedField.tsx';
 import { CronBuilder } from '../../components/CronBuilder.tsx';
-import { DialogFooter } from '../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../components/DialogFooter.tsx';
 import { IconAlert } from '../../components/icons.tsx';
 import { ItemPicker } from '../../components/ItemPicker.tsx';
 import { useFormDialog, useReportDirty, type FormDialog } from '../../components/useDirtyGuard.tsx';
@@ -48,69 +48,71 @@ function TaskForm({
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <Controller
-            control={form.control}
-            name="type"
-            render={({ field }) => (
-              <Select
-                label="Type"
-                data={typeChoices}
-                value={field.value}
-                onChange={(v) => v && field.onChange(v)}
-                allowDeselect={false}
-                disabled={!!task}
-                description={unavailable.length ? `Not open to your role: ${unavailable.map((t) => TASK_TYPE_LABELS[t]).join(', ')}.` : undefined}
-              />
-            )}
-          />
-          <CountedTextInput label="Title" {...form.register('title')} error={msg(errors.title)} max={TASK_LIMITS.titleChars} />
-        </SimpleGrid>
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Controller
+              control={form.control}
+              name="type"
+              render={({ field }) => (
+                <Select
+                  label="Type"
+                  data={typeChoices}
+                  value={field.value}
+                  onChange={(v) => v && field.onChange(v)}
+                  allowDeselect={false}
+                  disabled={!!task}
+                  description={unavailable.length ? `Not open to your role: ${unavailable.map((t) => TASK_TYPE_LABELS[t]).join(', ')}.` : undefined}
+                />
+              )}
+            />
+            <CountedTextInput label="Title" {...form.register('title')} error={msg(errors.title)} max={TASK_LIMITS.titleChars} />
+          </SimpleGrid>
 
-        {type !== 'ExecuteReport' ? (
-          <Controller
-            control={form.control}
-            name="itemId"
-            render={({ field }) => (
-              <ItemPicker
-                label={`${TASK_ITEM_FIELDS[type].label} (${rules.itemRequired ? 'required' : 'optional'})`}
-                description={TASK_ITEM_FIELDS[type].description}
-                types={TASK_ITEM_FIELDS[type].types}
-                value={field.value}
-                onChange={(id, item) => {
-                  field.onChange(id);
-                  // What follows from the item (a scene service's URL) is filled in; the member may still change it.
-                  for (const [name, v] of Object.entries(fieldsFromItem(type, item)))
-                    form.setValue(name as 'serviceUrl', v, { shouldDirty: true, shouldValidate: true });
-                }}
-                inputRef={field.ref}
-                error={msg(errors.itemId)}
-              />
-            )}
-          />
-        ) : null}
+          {type !== 'ExecuteReport' ? (
+            <Controller
+              control={form.control}
+              name="itemId"
+              render={({ field }) => (
+                <ItemPicker
+                  label={`${TASK_ITEM_FIELDS[type].label} (${rules.itemRequired ? 'required' : 'optional'})`}
+                  description={TASK_ITEM_FIELDS[type].description}
+                  types={TASK_ITEM_FIELDS[type].types}
+                  value={field.value}
+                  onChange={(id, item) => {
+                    field.onChange(id);
+                    // What follows from the item (a scene service's URL) is filled in; the member may still change it.
+                    for (const [name, v] of Object.entries(fieldsFromItem(type, item)))
+                      form.setValue(name as 'serviceUrl', v, { shouldDirty: true, shouldValidate: true });
+                  }}
+                  inputRef={field.ref}
+                  error={msg(errors.itemId)}
+                />
+              )}
+            />
+          ) : null}
 
-        <TaskTypeParameters form={form} type={type} />
+          <TaskTypeParameters form={form} type={type} />
 
-        <Stack gap={4}>
-          <Title order={3} size="h4">
-            Schedule
-          </Title>
-          <Controller
-            control={form.control}
-            name="schedule"
-            render={({ field }) => <CronBuilder value={field.value} onChange={field.onChange} window={window} serverErrors={scheduleErrors} />}
-          />
-        </Stack>
+          <Stack gap={4}>
+            <Title order={3} size="h4">
+              Schedule
+            </Title>
+            <Controller
+              control={form.control}
+              name="schedule"
+              render={({ field }) => <CronBuilder value={field.value} onChange={field.onChange} window={window} serverErrors={scheduleErrors} />}
+            />
+          </Stack>
 
-        <TaskRunWindowFields form={form} />
+          <TaskRunWindowFields form={form} />
 
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} role="alert" title="Not saved">
-            {formError}
-          </Alert>
-        ) : null}
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} role="alert" title="Not saved">
+              {formError}
+            </Alert>
+          ) : null}
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -119,7 +121,7 @@ function TaskForm({
             {task ? 'Save task' : 'Create task'}
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

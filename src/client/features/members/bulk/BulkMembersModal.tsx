@@ -3,11 +3,11 @@
  * change, or who is skipped and why), then progress, then one result per member with the portal's
  * reason for each failure, and a retry of the failed ones.
  */
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { RoleRecord } from '../../../api/index.ts';
 import { BulkProgress } from '../../../components/Bulk.tsx';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { IconAlert } from '../../../components/icons.tsx';
 import { ErrorState } from '../../../components/states.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
@@ -93,16 +93,18 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
   const skipped = plan.length - toSend.length;
   const danger = kind === 'delete' || kind === 'disable';
   return (
-    <Stack gap="md">
-      {NOTES[kind] ? (
-        <Alert color={danger ? 'orange' : 'blue'} variant="light" icon={<IconAlert />}>
-          {NOTES[kind]}
-        </Alert>
-      ) : null}
-      {/* One member to delete: what they own, kind by kind, before anything is sent. */}
-      {kind === 'delete' && target.kind === 'rows' && target.members.length === 1 ? <OwnershipPreview member={target.members[0]} /> : null}
-      <BulkChoice kind={kind} action={action} onChange={setAction} customRoles={customRoles} rolesNote={rolesNote} />
-      {action ? <BulkPreview rows={plan} /> : null}
+    <DialogLayout>
+      <DialogScroll gap="md">
+        {NOTES[kind] ? (
+          <Alert color={danger ? 'orange' : 'blue'} variant="light" icon={<IconAlert />}>
+            {NOTES[kind]}
+          </Alert>
+        ) : null}
+        {/* One member to delete: what they own, kind by kind, before anything is sent. */}
+        {kind === 'delete' && target.kind === 'rows' && target.members.length === 1 ? <OwnershipPreview member={target.members[0]} /> : null}
+        <BulkChoice kind={kind} action={action} onChange={setAction} customRoles={customRoles} rolesNote={rolesNote} />
+        {action ? <BulkPreview rows={plan} /> : null}
+      </DialogScroll>
       <DialogFooter justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="bulk-summary">
           {action ? `${formatCount(toSend.length)} will change, ${formatCount(skipped)} skipped.` : 'Choose above to see what changes for each member.'}
@@ -116,6 +118,6 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
           </Button>
         </Group>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -1,8 +1,8 @@
 /** A bulk action's results: one row per member — done, skipped (and why) or refused with the portal's reason. */
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { BulkResultTable, RetryFailedButton, type BulkResultRow } from '../../../components/Bulk.tsx';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { BULK_TITLES, type BulkKind } from './plan.ts';
 import type { MemberOutcome } from './run.ts';
 import { UndoJobButton } from './UndoJobButton.tsx';
@@ -57,13 +57,15 @@ export function BulkResults({ kind, plan, outcomes, onRetry, jobId, onDone }: Bu
     };
   });
   return (
-    <Stack gap="md">
-      <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
+    <DialogLayout>
+      <DialogScroll gap="md">
+        <BulkResultTable label={`${BULK_TITLES[kind]} results`} rows={rows} nameHeader="Member" successLabel="Changed" failureLabel="Not changed" autoFocus />
+      </DialogScroll>
       <DialogFooter>
         {jobId ? <UndoJobButton jobId={jobId} kind={kind} /> : null}
         {onRetry ? <RetryFailedButton count={failed.length} onRetry={() => onRetry(failed)} /> : null}
         <Button onClick={onDone}>Done</Button>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -3,11 +3,11 @@
  * Pause / Resume / Cancel. A server job goes on when the tab is closed; a browser run stops with
  * the tab and is resumed from the Members page.
  */
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError } from '../../../api/index.ts';
 import { BulkProgress } from '../../../components/Bulk.tsx';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { BULK_TITLES } from './plan.ts';
 import type { BulkRunState } from './useBulkRun.ts';
 
@@ -32,16 +32,18 @@ export function BulkRunProgress({ state, error, onControl, onClose }: BulkRunPro
     onControl(verb);
   };
   return (
-    <Stack gap="md">
-      <BulkProgress label={label} done={state.done} total={state.total} autoFocus />
-      <Text size="sm" c="dimmed">
-        {WHERE[state.mode]}
-      </Text>
-      {error ? (
-        <Alert color="red" variant="light" title="The portal did not answer as expected">
-          {describeError(error)}
-        </Alert>
-      ) : null}
+    <DialogLayout>
+      <DialogScroll gap="md">
+        <BulkProgress label={label} done={state.done} total={state.total} autoFocus />
+        <Text size="sm" c="dimmed">
+          {WHERE[state.mode]}
+        </Text>
+        {error ? (
+          <Alert color="red" variant="light" title="The portal did not answer as expected">
+            {describeError(error)}
+          </Alert>
+        ) : null}
+      </DialogScroll>
       <DialogFooter>
         <Group gap="sm">
           {paused ? (
@@ -62,6 +64,6 @@ export function BulkRunProgress({ state, error, onControl, onClose }: BulkRunPro
           </Button>
         </Group>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -4,11 +4,11 @@
  * row, the operation Add member uses — with progress, a result per row with the portal's reason for
  * each refusal, and a retry of the refused rows.
  */
-import { Alert, Button, FileInput, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Modal, Text } from '@mantine/core';
 import { useState } from 'react';
 import { describeError, findMembersByUsername, type PortalUser, type RoleRecord } from '../../../api/index.ts';
 import { BulkProgress, BulkResultTable, RetryFailedButton } from '../../../components/Bulk.tsx';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { useFormDialog, useReportDirty } from '../../../components/useDirtyGuard.tsx';
 import { IconAlert, IconUpload } from '../../../components/icons.tsx';
 import { formatCount, plural } from '../../../lib/format.ts';
@@ -99,60 +99,64 @@ function CsvFlow({ onCancel, onDone, onDirtyChange, customRoles, rolesNote }: Cs
   if (outcomes) {
     const failed = valid.filter((r) => outcomes.get(r.line)?.ok === false);
     return (
-      <Stack gap="md">
-        <BulkResultTable
-          label="Members added from the file"
-          nameHeader="Member"
-          successLabel="Added"
-          failureLabel="Not added"
-          autoFocus
-          rows={valid.map((r) => ({
-            key: String(r.line),
-            name: `${r.username} (line ${r.line})`,
-            ok: !!outcomes.get(r.line)?.ok,
-            detail: outcomes.get(r.line)?.detail,
-          }))}
-        />
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <BulkResultTable
+            label="Members added from the file"
+            nameHeader="Member"
+            successLabel="Added"
+            failureLabel="Not added"
+            autoFocus
+            rows={valid.map((r) => ({
+              key: String(r.line),
+              name: `${r.username} (line ${r.line})`,
+              ok: !!outcomes.get(r.line)?.ok,
+              detail: outcomes.get(r.line)?.detail,
+            }))}
+          />
+        </DialogScroll>
         <DialogFooter>
           <RetryFailedButton count={failed.length} onRetry={() => start(failed, outcomes)} />
           <Button onClick={onDone}>Done</Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     );
   }
 
   const error = fileError ?? (plan && !plan.ok ? plan.error : null);
   return (
-    <Stack gap="md">
-      <FileInput
-        label="CSV file"
-        description={LIMITS_NOTE}
-        placeholder="Choose a .csv file"
-        accept=".csv,text/csv"
-        clearable
-        clearButtonProps={{ 'aria-label': 'Clear the chosen file' }}
-        value={file}
-        onChange={(f) => void choose(f)}
-        leftSection={<IconUpload size={16} />}
-        error={error ?? undefined}
-        data-autofocus
-      />
-      {rolesNote ? (
-        <Text size="xs" c="dimmed">
-          {rolesNote}
-        </Text>
-      ) : null}
-      {read === 'reading' ? <BulkProgress label="Checking the file" done={0} total={1} detail="Looking up who is a member already…" /> : null}
-      {rows.length ? (
-        <>
-          {rows.length > valid.length ? (
-            <Alert color="orange" variant="light" icon={<IconAlert />}>
-              Rows with problems are left out. Fix them in the file and choose it again to add them.
-            </Alert>
-          ) : null}
-          <CsvPreview rows={rows} />
-        </>
-      ) : null}
+    <DialogLayout>
+      <DialogScroll gap="md">
+        <FileInput
+          label="CSV file"
+          description={LIMITS_NOTE}
+          placeholder="Choose a .csv file"
+          accept=".csv,text/csv"
+          clearable
+          clearButtonProps={{ 'aria-label': 'Clear the chosen file' }}
+          value={file}
+          onChange={(f) => void choose(f)}
+          leftSection={<IconUpload size={16} />}
+          error={error ?? undefined}
+          data-autofocus
+        />
+        {rolesNote ? (
+          <Text size="xs" c="dimmed">
+            {rolesNote}
+          </Text>
+        ) : null}
+        {read === 'reading' ? <BulkProgress label="Checking the file" done={0} total={1} detail="Looking up who is a member already…" /> : null}
+        {rows.length ? (
+          <>
+            {rows.length > valid.length ? (
+              <Alert color="orange" variant="light" icon={<IconAlert />}>
+                Rows with problems are left out. Fix them in the file and choose it again to add them.
+              </Alert>
+            ) : null}
+            <CsvPreview rows={rows} />
+          </>
+        ) : null}
+      </DialogScroll>
       <DialogFooter justify="space-between">
         <Text size="sm" c="dimmed" aria-live="polite" data-testid="csv-summary">
           {rows.length
@@ -168,6 +172,6 @@ function CsvFlow({ onCancel, onDone, onDirtyChange, customRoles, rolesNote }: Cs
           </Button>
         </Group>
       </DialogFooter>
-    </Stack>
+    </DialogLayout>
   );
 }

@@ -4,12 +4,12 @@
  * with its reason, and the dialog stays open on them.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, List, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, List, Modal, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { describeError } from '../../../api/index.ts';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { IconAlert } from '../../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../../components/useDirtyGuard.tsx';
 import { formatDate, plural } from '../../../lib/format.ts';
@@ -80,29 +80,31 @@ function ExpiryForm({ usernames, current, onDone, onCancel, onDirtyChange }: For
 
   return (
     <form onSubmit={form.handleSubmit((v) => run(expiryOf(v.date)))} noValidate aria-label="Set expiration">
-      <Stack gap="md">
-        <Text size="sm">
-          {current ? (
-            <>
-              Expires on <strong>{formatDate(current)}</strong>.
-            </>
-          ) : usernames.length === 1 ? (
-            'No expiration set.'
-          ) : (
-            `The date applies to each of the ${usernames.length} members.`
-          )}{' '}
-          On that day the member is disabled: they can no longer sign in, and their sessions end.
-        </Text>
-        {problem ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title={problem.title} role="alert">
-            <List size="sm">
-              {problem.lines.map((l) => (
-                <List.Item key={l}>{l}</List.Item>
-              ))}
-            </List>
-          </Alert>
-        ) : null}
-        <TextInput type="date" label="Disable on" required data-autofocus {...form.register('date')} error={form.formState.errors.date?.message} />
+      <DialogLayout>
+        <DialogScroll gap="md">
+          <Text size="sm">
+            {current ? (
+              <>
+                Expires on <strong>{formatDate(current)}</strong>.
+              </>
+            ) : usernames.length === 1 ? (
+              'No expiration set.'
+            ) : (
+              `The date applies to each of the ${usernames.length} members.`
+            )}{' '}
+            On that day the member is disabled: they can no longer sign in, and their sessions end.
+          </Text>
+          {problem ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title={problem.title} role="alert">
+              <List size="sm">
+                {problem.lines.map((l) => (
+                  <List.Item key={l}>{l}</List.Item>
+                ))}
+              </List>
+            </Alert>
+          ) : null}
+          <TextInput type="date" label="Disable on" required data-autofocus {...form.register('date')} error={form.formState.errors.date?.message} />
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -116,7 +118,7 @@ function ExpiryForm({ usernames, current, onDone, onCancel, onDirtyChange }: For
             Set expiration
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }

@@ -10,6 +10,7 @@ import { describeError } from '../../../api/index.ts';
 import type { InactivityPolicy } from '../../../api/memberLifecycle.ts';
 import { runsQuery } from '../../../api/queries/memberLifecycle.ts';
 import { ConfirmActions } from '../../../components/ConfirmActions.tsx';
+import { DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { formatDateTime, plural } from '../../../lib/format.ts';
 import { licenseLabel } from '../../../lib/licenses.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
@@ -84,15 +85,17 @@ export function PolicyCard({ policy: p, roleName, mayManage, onEdit }: PolicyCar
         <PolicyRuns policy={p} mayManage={mayManage} />
       </Stack>
       <Modal opened={deleting} onClose={() => setDeleting(false)} title={`Delete ${p.title}?`} centered>
-        <Text size="sm" mb="md">
-          The policy stops and its run history goes with it. Members it disabled or moved stay as they are.
-        </Text>
-        <ConfirmActions
-          onCancel={() => setDeleting(false)}
-          confirmLabel="Delete policy"
-          loading={remove.isPending}
-          onConfirm={() => remove.mutate(p.id, { onSuccess: () => setDeleting(false), onError: fail('The policy was not deleted') })}
-        />
+        <DialogLayout>
+          <DialogScroll>
+            <Text size="sm">The policy stops and its run history goes with it. Members it disabled or moved stay as they are.</Text>
+          </DialogScroll>
+          <ConfirmActions
+            onCancel={() => setDeleting(false)}
+            confirmLabel="Delete policy"
+            loading={remove.isPending}
+            onConfirm={() => remove.mutate(p.id, { onSuccess: () => setDeleting(false), onError: fail('The policy was not deleted') })}
+          />
+        </DialogLayout>
       </Modal>
     </Card>
   );

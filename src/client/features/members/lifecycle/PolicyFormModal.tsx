@@ -12,7 +12,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { describeError, type RoleRecord } from '../../../api/index.ts';
 import type { InactivityPolicy } from '../../../api/memberLifecycle.ts';
 import { ControlledSelect } from '../../../components/ControlledSelect.tsx';
-import { DialogFooter } from '../../../components/DialogFooter.tsx';
+import { DialogFooter, DialogLayout, DialogScroll } from '../../../components/DialogFooter.tsx';
 import { IconAlert } from '../../../components/icons.tsx';
 import { useFormDialog, useReportDirty } from '../../../components/useDirtyGuard.tsx';
 import { LICENSE_SELECT_DATA } from '../../../lib/licenses.ts';
@@ -107,72 +107,81 @@ function PolicyForm({ policy, customRoles, onDone, onCancel, onDirtyChange }: Fo
 
   return (
     <form onSubmit={onSubmit} noValidate aria-label={policy ? 'Edit inactivity policy' : 'New inactivity policy'}>
-      <Stack gap="md">
-        {formError ? (
-          <Alert color="red" variant="light" icon={<IconAlert />} title="The policy was not saved" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <TextInput label="Title" required data-autofocus {...form.register('title')} error={errors.title?.message} />
-        <Group grow align="flex-start">
-          <Controller
-            control={form.control}
-            name="warnAfterDays"
-            render={({ field }) => (
-              <NumberInput
-                {...field}
-                label="Warn after (days without signing in)"
-                required
-                min={1}
-                allowDecimal={false}
-                error={errors.warnAfterDays?.message}
-              />
-            )}
-          />
-          <Controller
-            control={form.control}
-            name="actAfterDays"
-            render={({ field }) => (
-              <NumberInput {...field} label="Act after (days without signing in)" required min={1} allowDecimal={false} error={errors.actAfterDays?.message} />
-            )}
-          />
-        </Group>
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="policy-action-label">
-            Then
-          </Text>
-          <Controller
-            control={form.control}
-            name="action"
-            render={({ field }) => (
-              <SegmentedControl
-                {...field}
-                aria-labelledby="policy-action-label"
-                data={[
-                  { value: 'disable', label: 'Disable them' },
-                  { value: 'move', label: 'Move to a role and user type' },
-                ]}
-              />
-            )}
-          />
-        </Stack>
-        {action === 'move' ? (
+      <DialogLayout>
+        <DialogScroll gap="md">
+          {formError ? (
+            <Alert color="red" variant="light" icon={<IconAlert />} title="The policy was not saved" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <TextInput label="Title" required data-autofocus {...form.register('title')} error={errors.title?.message} />
           <Group grow align="flex-start">
-            <ControlledSelect
+            <Controller
               control={form.control}
-              name="userLicenseType"
-              label="User type"
-              required
-              allowDeselect={false}
-              data={LICENSE_SELECT_DATA}
-              error={errors.userLicenseType?.message}
+              name="warnAfterDays"
+              render={({ field }) => (
+                <NumberInput
+                  {...field}
+                  label="Warn after (days without signing in)"
+                  required
+                  min={1}
+                  allowDecimal={false}
+                  error={errors.warnAfterDays?.message}
+                />
+              )}
             />
-            <ControlledSelect control={form.control} name="role" label="Role" required allowDeselect={false} data={roles} error={errors.role?.message} />
+            <Controller
+              control={form.control}
+              name="actAfterDays"
+              render={({ field }) => (
+                <NumberInput
+                  {...field}
+                  label="Act after (days without signing in)"
+                  required
+                  min={1}
+                  allowDecimal={false}
+                  error={errors.actAfterDays?.message}
+                />
+              )}
+            />
           </Group>
-        ) : null}
-        <Text size="xs" c="dimmed">
-          Administrators are never changed by a policy. Members are warned once (an organization event), then acted on when their time comes.
-        </Text>
+          <Stack gap={4}>
+            <Text size="sm" fw={500} id="policy-action-label">
+              Then
+            </Text>
+            <Controller
+              control={form.control}
+              name="action"
+              render={({ field }) => (
+                <SegmentedControl
+                  {...field}
+                  aria-labelledby="policy-action-label"
+                  data={[
+                    { value: 'disable', label: 'Disable them' },
+                    { value: 'move', label: 'Move to a role and user type' },
+                  ]}
+                />
+              )}
+            />
+          </Stack>
+          {action === 'move' ? (
+            <Group grow align="flex-start">
+              <ControlledSelect
+                control={form.control}
+                name="userLicenseType"
+                label="User type"
+                required
+                allowDeselect={false}
+                data={LICENSE_SELECT_DATA}
+                error={errors.userLicenseType?.message}
+              />
+              <ControlledSelect control={form.control} name="role" label="Role" required allowDeselect={false} data={roles} error={errors.role?.message} />
+            </Group>
+          ) : null}
+          <Text size="xs" c="dimmed">
+            Administrators are never changed by a policy. Members are warned once (an organization event), then acted on when their time comes.
+          </Text>
+        </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>
             Cancel
@@ -181,7 +190,7 @@ function PolicyForm({ policy, customRoles, onDone, onCancel, onDirtyChange }: Fo
             {policy ? 'Save policy' : 'Create policy'}
           </Button>
         </DialogFooter>
-      </Stack>
+      </DialogLayout>
     </form>
   );
 }
