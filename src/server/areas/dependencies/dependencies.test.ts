@@ -143,6 +143,20 @@ describe('dependents and dependencies', () => {
     await svc.post(`content/users/admin/items/${map2}/delete`, {}, tokens.admin);
     expect((await ask(layer, 'dependents')).items.map((n) => n.id)).not.toContain(map2);
     expect(await svc.db.query('SELECT 1 FROM item_references WHERE item_id = $1', [map2])).toEqual([]);
+    // The folded rows the walk reads (migration 039) go with it.
+    expect(await svc.db.query('SELECT 1 FROM item_reference_edges WHERE item_id = $1', [map2])).toEqual([]);
+  });
+
+  it("an edge's count follows the data: the walk reads the references folded per target, kept with each change", async () => {
+    const naming = (times: number) => JSON.stringify({ operationalLayers: Array.from({ length: times }, (_, k) => ({ id: `l${k}`, itemId: layer })) });
+    const m = await add('admin', { title: 'Names the layer often', type: 'Web Map', text: naming(3) });
+    const edgeOf = async (direction: 'dependents' | 'dependencies', id: string) => (await ask(id, direction)).edges.filter((e) => e.from === m);
+    expect(await edgeOf('dependents', layer)).toEqual([{ from: m, to: layer, kind: 'layer', count: 3, path: '/operationalLayers/0/itemId', value: layer }]);
+    await svc.post(`content/users/admin/items/${m}/update`, { text: naming(5) }, tokens.admin);
+    expect((await edgeOf('dependencies', m)).map((e) => e.count)).toEqual([5]);
+    await svc.post(`content/users/admin/items/${m}/update`, { text: JSON.stringify({ operationalLayers: [] }) }, tokens.admin);
+    expect(await edgeOf('dependents', layer)).toEqual([]);
+    await svc.post(`content/users/admin/items/${m}/delete`, {}, tokens.admin);
   });
 
   it('a web map sent as a file is read too', async () => {

@@ -5,9 +5,11 @@
  * the using item's organization whose service key is that URL; a relationship's origin uses its
  * destination. An item naming itself (a layer item whose URL is its own service) is no edge.
  *
- * A step reads at most `maxRows` reference rows and folds them into one edge per (from, to, kind)
- * with their count, in the database: data that names one item 2,000 times is one edge, and no step
- * reads more than its bound however the data repeats (issue 35). The same statement reads the node
+ * A step reads at most `maxRows` references and folds them into one edge per (from, to, kind) with
+ * their count, in the database: data that names one item 2,000 times is one edge, and no step
+ * reads more than its bound however the data repeats (issue 35). It reads them already folded per
+ * (item, target, kind) (migration 039), each row standing for its count, so the adversarial ring's
+ * steps read dozens of rows, not thousands. The same statement reads the node
  * rows of the items the step meets for the first time (those not in `known`), so that a level of
  * the walk is one query: reading their visibility apart doubled the queries of a level, and at a
  * hot layer's few hundred dependents the planning and round trips were most of the answer's time.
