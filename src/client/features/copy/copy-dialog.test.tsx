@@ -4,12 +4,19 @@
  * it uses, the copy runs and undo deletes what it created.
  */
 import { screen, within } from '@testing-library/react';
+import { request } from '../../api/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../api/index.ts';
 import { renderWithProviders, signInAs } from '../../test/render.tsx';
 import { DEMO_PASSWORD, startClientService, type ClientTestService } from '../../test/service.ts';
+import { applyPlan, undoCopy } from './apply.ts';
+import { ApplyView } from './ApplyView.tsx';
+import { connectAs } from './copy.test-support.ts';
 import { CopyDialog } from './CopyDialog.tsx';
+import { GroupsPlan } from './GroupsPlan.tsx';
+import { planCopy } from './plan.ts';
 import { addItem, getItem, type PortalConnection } from './portal.ts';
+import { shareIn, sourceGroupTag } from './sharing.ts';
 
 let svc: ClientTestService;
 let map: Item;
@@ -54,5 +61,32 @@ describe('Copy to… dialog', () => {
 
     await user.click(within(dialog).getByRole('button', { name: 'Undo: delete the 2 created items' }));
     expect(await within(dialog).findByText('Undone: 2 items this copy created deleted from the target.')).toBeInTheDocument();
+  });
+
+  it('shows a group the target member is not in as not shared, with the reason, in the plan and in the results', async () => {
+    const partner = await connectAs(svc, 'partner_admin', svc.partnerOrgId);
+    const publisher = await connectAs(svc, 'publisher1', svc.orgId);
+    const admin = await connectAs(svc, 'admin', svc.orgId);
+    const post = (c: PortalConnection, path: string, params: Record<string, string>) =>
+      request<{ group: { id: string } }>(path, params, { portalUrl: c.portalUrl, token: c.token, method: 'POST' });
+    const crew = (await post(partner, 'community/createGroup', { title: 'Depot crew', access: 'org' })).group.id;
+    await post(admin, 'community/createGroup', { title: 'Depot crew (copy)', access: 'org', tags: sourceGroupTag(crew) });
+    const id = await addItem(partner, { title: 'Depot list', type: 'Feature Collection', text: JSON.stringify({ layers: [] }) });
+    await shareIn(partner, 'partner_admin', id, { everyone: false, org: true, groups: [crew] });
+    const reason = 'You are not a member of group Depot crew (copy) in the target — the copies will not be shared to it.';
+
+    const plan = await planCopy(partner, publisher, [await getItem(partner, id)]);
+    const shown = renderWithProviders(<GroupsPlan groups={plan.groups} skipped={new Set()} onToggle={() => {}} />);
+    const groups = await screen.findByRole('list', { name: 'Groups in the target' });
+    expect(groups).toHaveTextContent(`Depot crew: ${reason}`);
+    expect(within(groups).getByText('Not shared')).toBeInTheDocument();
+    expect(within(groups).queryByRole('checkbox')).toBeNull();
+    shown.unmount();
+
+    const result = await applyPlan(plan, partner, publisher);
+    renderWithProviders(<ApplyView plan={plan} states={new Map()} result={result} hrefOf={(t) => `#${t}`} targetUser="publisher1" />);
+    expect(await screen.findByText('Copied 1 item: 1 created, 0 updated.')).toBeInTheDocument();
+    expect(screen.getByRole('list', { name: 'Groups not shared to' })).toHaveTextContent(reason);
+    expect(await undoCopy(result, publisher)).toEqual([]);
   });
 });
