@@ -56,10 +56,19 @@ test('a bulk disable runs as a portal job: the tab closed once it started, and f
   await expect(resumed.getByTestId('bulk-counts')).toContainText(`${total} changed`);
   await expectAxeClean(again, '[role="dialog"]');
   await snap(again, 'member-jobs-results-1440');
-  await resumed.getByRole('button', { name: 'Done' }).click();
-  await expect(banner).toHaveCount(0);
 
   // Every one of them is disabled.
-  const list = await (await again.request.get(`/sharing/rest/portals/self/users?f=json&token=${token}&q=${tag}&num=100&disabled=true`)).json();
-  expect(list.total).toBe(total);
+  const disabledCount = async () =>
+    (await (await again.request.get(`/sharing/rest/portals/self/users?f=json&token=${token}&q=${tag}&num=100&disabled=true`)).json()).total;
+  expect(await disabledCount()).toBe(total);
+
+  // The whole job undone as one action, from its results: every member enabled again.
+  await resumed.getByRole('button', { name: 'Undo this job' }).click();
+  await expect(resumed.getByTestId('job-undo-result')).toHaveText(`Undone: ${total} members put back.`, { timeout: 60_000 });
+  await expect(resumed.getByRole('button', { name: 'Undo this job' })).toBeDisabled();
+  await expectAxeClean(again, '[role="dialog"]');
+  await snap(again, 'member-jobs-undone-1440');
+  await resumed.getByRole('button', { name: 'Done' }).click();
+  await expect(banner).toHaveCount(0);
+  expect(await disabledCount()).toBe(0);
 });
