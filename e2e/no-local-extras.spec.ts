@@ -8,10 +8,12 @@
  * `npm run build && E2E_PORT=3397 npx playwright test e2e/no-local-extras.spec.ts`
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { expectAxeClean } from './axe.ts';
+import { chooseFileByKeyboard, tabTo } from './keyboard.ts';
 import { DEMO_PASSWORD, snap } from './support.ts';
 import { test } from './test.ts';
 
@@ -64,9 +66,9 @@ test.afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function signInThere(page: Page) {
+async function signInThere(page: Page, username = 'admin') {
   await page.goto(`${base}/sign-in`);
-  await page.getByRole('textbox', { name: 'Username' }).fill('admin');
+  await page.getByRole('textbox', { name: 'Username' }).fill(username);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible();
@@ -122,4 +124,26 @@ test('without the dependency operations the console builds the graph in the brow
   await panel.getByRole('switch', { name: 'Show everything that depends on it' }).check();
   await expect(panel.getByRole('link', { name: 'Plain city app' })).toBeVisible();
   await snap(page, 'no-local-extras-dependencies');
+});
+
+test('a guest accepts with the invitation file, by keyboard; a file no longer open is refused with the reason', async ({ page }) => {
+  // The demo collaboration's invitation as its host exported it (the partner has accepted it already).
+  const [collaboration] = (await call(`portals/${orgId}/collaborations`)).collaborations;
+  const [invitation] = (await call(`portals/${orgId}/collaborations/${collaboration.id}/invitations`)).collaborationInvitations;
+  const file = path.join(dataDir, invitation.config.invitationRequestFilename);
+  writeFileSync(file, invitation.invitationString);
+
+  await signInThere(page, 'partner_admin');
+  await page.goto(`${base}/collaborations`);
+  const section = page.getByRole('region', { name: 'Accept an invitation' });
+  await expect(section).toBeVisible();
+  const chooser = await chooseFileByKeyboard(page, section.getByRole('button', { name: 'Invitation file' }));
+  await chooser.setFiles(file);
+  await expect(section.getByText(invitation.config.invitationRequestFilename)).toBeVisible();
+  const accept = section.getByRole('button', { name: 'Accept invitation' });
+  await tabTo(page, accept);
+  await page.keyboard.press('Enter');
+  await expect(section.getByRole('alert')).toContainText('was already accepted');
+  await expectAxeClean(page);
+  await snap(page, 'no-local-extras-accept-invitation-file');
 });

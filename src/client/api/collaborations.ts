@@ -9,7 +9,7 @@ import type {
   RemoveParticipantAnswer,
   WorkspaceRecord,
 } from '../../shared/contract/collaborations.ts';
-import { request, type RequestOptions } from './request.ts';
+import { postForm, request, type RequestOptions } from './request.ts';
 import type { PageEnvelope, PagingParams } from './types.ts';
 
 export type {
@@ -82,6 +82,16 @@ export function listGuestInvitations(orgId: string, options: ReadOptions = {}): 
 /** Local portal: the guest accepts an invitation (optionally linking its groups to the workspaces). */
 export function acceptCollaborationInvitation(orgId: string, invitationId: string, workspaceGroups: Record<string, string> = {}) {
   return request<{ success: boolean; collaborationId: string }>(`${base(orgId)}/acceptInvitation`, { invitationId, workspaceGroups }, { method: 'POST' });
+}
+
+/**
+ * `POST portals/<orgId>/acceptCollaborationInvitation` (documented, ArcGIS Enterprise): the guest
+ * accepts with the invitation file the host exported, sent as the multipart `invitationFile`.
+ */
+export function acceptCollaborationInvitationFile(orgId: string, file: File) {
+  return postForm<{ success: boolean; collaborationId: string }>(`portals/${seg(orgId)}/acceptCollaborationInvitation`, {
+    invitationFile: { blob: file, filename: file.name },
+  });
 }
 
 /** Local portal: the guest declines an invitation; the host sees it declined and may invite again. */

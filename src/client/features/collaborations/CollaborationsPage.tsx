@@ -4,7 +4,8 @@
  * host — removing a participant after an impact preview and a typed confirmation; a guest may
  * leave the same way. The host also creates collaborations (with their first workspace), invites
  * organizations by name — one that is out again from its row — and shows an invitation again from
- * its row. Above the list, the guest's side: the invitations it has to answer.
+ * its row. Above the list, the guest's side: the invitations it has to answer, or — on a portal
+ * without the local extras — accepting with the invitation file the host sent.
  */
 import { Accordion, Group, Pagination } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
@@ -15,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel, ErrorState, LoadingState } from '../../components/states.tsx';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
+import { AcceptInvitationFile } from './AcceptInvitationFile.tsx';
 import { CollaborationDetails } from './CollaborationDetails.tsx';
 import { CollaborationHeading } from './CollaborationHeading.tsx';
 import { GuestInvitations } from './GuestInvitations.tsx';
@@ -49,6 +51,13 @@ export default function CollaborationsPage() {
       {/* The guest's side: invitations to answer (a local-portal list). */}
       {caps.localExtras ? (
         <GuestInvitations
+          orgId={user.orgId}
+          mayAnswer={collaborationAction(user, 'acceptCollaborationInvitation', 'accept invitations')}
+          onAccepted={(id) => setOpen(id)}
+        />
+      ) : caps.known ? (
+        // Elsewhere (ArcGIS Enterprise) the guest accepts with the host's invitation file, as documented.
+        <AcceptInvitationFile
           orgId={user.orgId}
           mayAnswer={collaborationAction(user, 'acceptCollaborationInvitation', 'accept invitations')}
           onAccepted={(id) => setOpen(id)}

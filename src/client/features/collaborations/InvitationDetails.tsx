@@ -25,8 +25,23 @@ export function invitationText(inv: HostInvitationRecord, hostName: string): str
     `Invitation ID: ${inv.id}`,
     'Workspaces:',
     ...inv.workspaces.map((w) => `  - ${w.name}: ${ACCESS_LABELS[w.access].toLowerCase()}`),
-    `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it.`,
+    `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it (or accepts with the invitation file, ${inv.config.invitationRequestFilename}).`,
   ].join('\n');
+}
+
+/**
+ * The invitation file a guest on ArcGIS Enterprise accepts with (acceptCollaborationInvitation):
+ * the portal's `invitationString`, under the file name the portal gives it.
+ */
+function downloadInvitationFile(invitation: HostInvitationRecord) {
+  const url = URL.createObjectURL(new Blob([invitation.invitationString], { type: 'application/octet-stream' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = invitation.config.invitationRequestFilename;
+  link.click();
+  // The click has started the download; the object URL is not needed after this turn.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+  announce(`Invitation file ${invitation.config.invitationRequestFilename} downloaded`);
 }
 
 export function InvitationDetails({ invitation, hostName }: { invitation: HostInvitationRecord; hostName: string }) {
@@ -50,7 +65,7 @@ export function InvitationDetails({ invitation, hostName }: { invitation: HostIn
         <Code block aria-label="Invitation" style={{ whiteSpace: 'pre-wrap' }}>
           {text}
         </Code>
-        <Group>
+        <Group gap="xs">
           <CopyButton value={text} timeout={2000}>
             {({ copied, copy }) => (
               <Button
@@ -65,6 +80,9 @@ export function InvitationDetails({ invitation, hostName }: { invitation: HostIn
               </Button>
             )}
           </CopyButton>
+          <Button variant="light" size="xs" onClick={() => downloadInvitationFile(invitation)}>
+            Download invitation file
+          </Button>
         </Group>
       </Stack>
     </Stack>

@@ -28,7 +28,7 @@ export function WorkspaceList({ workspaces }: { workspaces: UseQueryResult<Works
                 {w.description || 'No description'} · items up to {w.config.maxItemSizeInMB} MB{w.groupName ? ` · your group: ${w.groupName}` : ''}
               </Text>
             </Stack>
-            <Group gap={6} aria-label={`Participants of workspace ${w.name}`}>
+            <Group gap={6} role="group" aria-label={`Participants of workspace ${w.name}`}>
               {(w.participants ?? []).map((p) => (
                 <Badge key={p.portalId} size="sm" variant={p.exchanging ? 'light' : 'outline'} color={p.exchanging ? 'teal' : 'gray'} tt="none">
                   {p.portalName}: {p.exchanging ? accessLabel(p.access) : 'stopped'}

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { WorkspaceAccess } from '../../../shared/contract/collaborations.ts';
 import {
   acceptCollaborationInvitation,
+  acceptCollaborationInvitationFile,
   declineCollaborationInvitation,
   describeError,
   removeParticipant,
@@ -100,6 +101,14 @@ export function useInviteParticipant(orgId: string, collaborationId: string) {
 export function useAcceptInvitation(orgId: string) {
   return useMutation({
     mutationFn: (invitationId: string) => acceptCollaborationInvitation(orgId, invitationId),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
+  });
+}
+
+/** The guest accepts with the host's invitation file (the documented operation, for portals without the local list). */
+export function useAcceptInvitationFile(orgId: string) {
+  return useMutation({
+    mutationFn: (file: File) => acceptCollaborationInvitationFile(orgId, file),
     meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }

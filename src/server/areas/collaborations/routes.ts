@@ -5,7 +5,8 @@
  * `createCollaboration`, `<id>/addWorkspace`, `<id>/inviteParticipant`, the guest's
  * `invitations`, `acceptInvitation` and `declineInvitation`, the host's `participantCandidates`
  * (organizations by name), plus `<id>/events` (what happened, newest first). The host reads its
- * invitations as documented: `<id>/invitations` and `<id>/invitations/<invitationId>`.
+ * invitations as documented: `<id>/invitations` and `<id>/invitations/<invitationId>`; the guest
+ * may also accept as documented, with the host's invitation file (`portals/<id>/acceptCollaborationInvitation`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -23,6 +24,7 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
+import { ACCEPT_INVITATION_FILES, acceptInvitationFile, acceptInvitationFileParams } from './invitationFile.ts';
 import {
   collaborationInvitations,
   listCollaborationEvents,
@@ -126,6 +128,17 @@ export function collaborationRoutes(app: FastifyInstance): void {
     localOnly: true,
     params: acceptInvitationParams,
     handler: ({ caller, params, portal, target }) => acceptInvitation(portal, caller, target.orgId, params),
+  });
+
+  // The documented acceptance: the invitation file the host exported (invitationFile.ts).
+  operation(app, {
+    method: 'write',
+    path: `${REST}/portals/:orgId/acceptCollaborationInvitation`,
+    authority: COLLABORATION_OPERATIONS.acceptCollaborationInvitation,
+    target: COLLABORATION_ORG,
+    params: acceptInvitationFileParams,
+    files: ACCEPT_INVITATION_FILES,
+    handler: ({ caller, params, portal, target }) => acceptInvitationFile(portal, caller, target.orgId, params.invitationFile),
   });
 
   operation(app, {
