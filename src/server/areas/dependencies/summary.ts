@@ -29,6 +29,10 @@ const mayView = (a: string, me: string) =>
 /** Item `i` is an app registered for OAuth sign-ins (oauth2/registerApp, or the console's own). */
 const REGISTERED_APP = 'EXISTS (SELECT 1 FROM oauth_apps ra WHERE ra.item_id = i.id)';
 
+/** The registered apps of organization $1 that nothing uses and are no open upload: those the unused view leaves out besides the uploads. */
+const UNUSED_REGISTERED_APPS = `(SELECT count(*) FROM oauth_apps ra JOIN items i ON i.id = ra.item_id JOIN item_reference_state st ON st.item_id = i.id
+   WHERE i.org_id = $1 AND i.status <> 'partial' AND st.dependents = 0)`;
+
 /** The dependents of item `i` (its state row `st`) the caller may see: the recount of migration 023, visible ones only. */
 const visibleDependents = (me: string) => `(SELECT count(*)::int FROM (
     SELECT r.item_id AS d FROM item_references r WHERE r.target_item = i.id AND r.org_id = i.org_id
@@ -81,8 +85,11 @@ export async function dependencySummary(ctx: PortalContext, caller: Caller, orgI
     seesAll && !filtered
       ? (await itemsWithDependents(ctx.db, orgId, min, max)) -
         (await count(
-          `SELECT count(*)::int AS n FROM items i JOIN item_reference_state st ON st.item_id = i.id
-            WHERE i.org_id = $1 AND ${p.view === 'unused' ? `(i.status = 'partial' OR ${REGISTERED_APP}) AND st.dependents = 0` : `i.status = 'partial' AND ${filter}`}`,
+          // The unused view's registered apps are counted from oauth_apps (a few rows): tested on every
+          // unused item of the organization, the EXISTS made this total most of the answer's time.
+          `SELECT ((SELECT count(*) FROM items i JOIN item_reference_state st ON st.item_id = i.id
+                     WHERE i.org_id = $1 AND i.status = 'partial' AND ${p.view === 'unused' ? 'st.dependents = 0' : filter})
+                 + ${p.view === 'unused' ? UNUSED_REGISTERED_APPS : '0'})::int AS n`,
         ))
       : await count(`SELECT count(*)::int AS n ${from}`);
   const results = await entries(ctx, page);
