@@ -174,7 +174,19 @@ for (const size of [PHONE, { width: 1440, height: 900 }]) {
     });
     expect(content.scroll).toBeLessThanOrEqual(content.client + 1);
     await snap(page, `dialog-footer-${size.width}`);
+    // Keyboard as before: Tab from the footer's last button stays in the dialog (focus trap), and
+    // Esc on a changed form asks before discarding it (useDirtyGuard).
+    await footer.getByRole('button', { name: 'Create webhook' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill('Typed, then discarded');
+    // The form reports itself changed from an effect (useReportDirty): an Esc within the same few
+    // milliseconds as the typing still closes unasked — a person's Esc comes later than that.
+    await page.waitForTimeout(250);
     await page.keyboard.press('Escape');
+    const ask = page.getByRole('dialog', { name: 'Discard your changes?' });
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
     await expect(dialog).toBeHidden();
   });
 }
