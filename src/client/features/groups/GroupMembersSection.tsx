@@ -8,7 +8,7 @@ import { EmptyPanel } from '../../components/states.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { GroupMemberActions } from './GroupMemberActions.tsx';
 import { groupMemberColumns } from './groupMemberColumns.tsx';
-import { changeManagersPermission, removeMembersPermission } from './permissions.ts';
+import { changeManagersPermission, removeMembersPermission } from '../../lib/groupPermissions.ts';
 import { RemoveMembersModal } from './RemoveMembersModal.tsx';
 import { useGroupMembers } from './useGroupMembers.ts';
 

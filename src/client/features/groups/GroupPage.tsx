@@ -22,7 +22,7 @@ import { GroupContentSection } from './GroupContentSection.tsx';
 import { GroupFormModal } from './GroupFormModal.tsx';
 import { GroupMembersSection } from './GroupMembersSection.tsx';
 import { GroupSettingsCard } from './GroupSettingsCard.tsx';
-import { addUsersPermission, editGroupPermission } from './permissions.ts';
+import { addUsersPermission, editGroupPermission } from '../../lib/groupPermissions.ts';
 
 function BackToGroups() {
   return (

@@ -10,7 +10,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { AccessBadge, MembershipBadge } from './badges.tsx';
 import { MEMBERSHIP_ACCESS_WORDS, membershipAccessOf } from './eligibility.ts';
 import { useSetGroupProtected } from './mutations.ts';
-import { deleteGroupPermission, protectGroupPermission } from './permissions.ts';
+import { deleteGroupPermission, protectGroupPermission } from '../../lib/groupPermissions.ts';
 
 function Setting({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -5,7 +5,7 @@
 import { Checkbox, Radio, Select, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Controller } from 'react-hook-form';
 import { useCurrentUser } from '../../lib/session.ts';
-import { accessPermission, leavingDisallowedPermission } from './permissions.ts';
+import { accessPermission, leavingDisallowedPermission } from '../../lib/groupPermissions.ts';
 import type { GroupFormState } from './useGroupForm.ts';
 
 const ACCESS_CHOICES = [

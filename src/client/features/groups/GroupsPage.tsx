@@ -15,7 +15,7 @@ import { formatDate } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AccessBadge, MembershipBadge } from './badges.tsx';
 import { GroupFormModal } from './GroupFormModal.tsx';
-import { createGroupPermission } from './permissions.ts';
+import { createGroupPermission } from '../../lib/groupPermissions.ts';
 import { groupsQuery } from './queries.ts';
 import { groupListToParams, parseGroupList, type GroupListState } from './schemas.ts';
 

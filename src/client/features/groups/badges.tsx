@@ -1,7 +1,7 @@
 /** How a group's visibility and the member's place in it read. */
 import { Badge } from '@mantine/core';
 import type { GroupRecord, MemberType } from '../../api/index.ts';
-import { membershipOf } from './permissions.ts';
+import { membershipOf } from '../../lib/groupPermissions.ts';
 
 const ACCESS = {
   private: { label: 'Members only', color: 'gray' },

@@ -3,7 +3,7 @@ import type { GroupRecord, PortalUser } from '../../api/index.ts';
 import { OWN_ROLE_REFUSAL } from '../../../shared/roleGrant.ts';
 import { can } from '../../lib/can.ts';
 import { ALLOWED, type Permission } from '../../lib/privileges.ts';
-import { addUsersPermission } from '../groups/permissions.ts';
+import { addUsersPermission } from '../../lib/groupPermissions.ts';
 import { grantRolePermission, type GrantPermission } from '../../lib/roleGrant.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null };

@@ -19,7 +19,7 @@ import { addUsers, removeUsers } from '../groups/service.ts';
 import { groupTarget } from '../groups/target.ts';
 import { deleteMember } from '../users/delete.ts';
 import { LICENSES_ORG, updateUserLicenseType } from '../users/licenseType.ts';
-import type { UserRow } from '../users/repo.ts';
+import type { UserRow } from '../users/service.ts';
 import { memberOfCallersOrg, ROLE_CHANGE_ORG, updateUserRole } from '../users/service.ts';
 import { MEMBER_TARGET, setMemberDisabled } from '../users/status.ts';
 import * as repo from './repo.ts';

@@ -3,10 +3,10 @@
  * for an administrator acting on another member's group; its owner and managers as the service
  * lets them. What a group's fields need (its access, leaving disallowed) stays a field rule.
  */
-import type { GroupRecord, PortalUser } from '../../api/index.ts';
-import type { OperationName } from '../../../shared/contract/operations.ts';
-import { can, declaredPrivilege } from '../../lib/can.ts';
-import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import type { GroupRecord, PortalUser } from '../api/index.ts';
+import type { OperationName } from '../../shared/contract/operations.ts';
+import { can, declaredPrivilege } from './can.ts';
+import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from './privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
 type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boolean };
