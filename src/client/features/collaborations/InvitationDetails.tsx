@@ -25,7 +25,7 @@ export function invitationText(inv: HostInvitationRecord, hostName: string): str
     `Invitation ID: ${inv.id}`,
     'Workspaces:',
     ...inv.workspaces.map((w) => `  - ${w.name}: ${ACCESS_LABELS[w.access].toLowerCase()}`),
-    `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it (or accepts with the invitation file, ${inv.config.invitationRequestFilename}).`,
+    `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it (or, on ArcGIS Enterprise, accepts with the invitation file sent with this text).`,
   ].join('\n');
 }
 
@@ -41,7 +41,8 @@ function downloadInvitationFile(invitation: HostInvitationRecord) {
   link.click();
   // The click has started the download; the object URL is not needed after this turn.
   setTimeout(() => URL.revokeObjectURL(url), 0);
-  announce(`Invitation file ${invitation.config.invitationRequestFilename} downloaded`);
+  // The file's name carries the guest's organization id: the announcement does not read it out.
+  announce('Invitation file downloaded');
 }
 
 export function InvitationDetails({ invitation, hostName }: { invitation: HostInvitationRecord; hostName: string }) {
