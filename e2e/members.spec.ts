@@ -99,6 +99,8 @@ test('an administrator disables a member from the keyboard, who then cannot sign
   const refused = await (await page.request.post('/sharing/rest/generateToken', { form: { username, password: 'Dana.Example.77', f: 'json' } })).json();
   expect(refused.error.details.join(' ')).toContain('This account has been disabled.');
 
+  // The list refetches after the change and may draw the row again: focus its button anew before the key.
+  await row.getByRole('button', { name: `More actions for ${username}` }).focus();
   await page.keyboard.press('Enter');
   await page.getByRole('menuitem', { name: 'Enable account' }).click();
   await page
