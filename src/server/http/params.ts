@@ -21,6 +21,10 @@ export interface UploadedFile {
   stored?: StoredUpload;
 }
 
+/** A parameter that must be a file part of a multipart request (an UploadedFile), not a text field. */
+export const uploadedFileParam = (message = 'must be a file part') =>
+  z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', message);
+
 /** A part the operation's streamTo put in the blob store while it arrived. */
 export interface StoredUpload {
   /** A file of its own in the store, or null when the bytes are parts of the store's own multipart upload. */

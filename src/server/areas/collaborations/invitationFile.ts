@@ -16,14 +16,14 @@ import { z } from 'zod';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { ApiError } from '../../http/errors.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { findInvitation } from './repo.ts';
 import { acceptInvitation } from './service.ts';
 
 /** An invitation file is a few hundred bytes; anything this large is not one. */
 export const INVITATION_FILE_MAX_BYTES = 64 * 1024;
 
-const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+const uploadedFile = uploadedFileParam();
 const contact = z.string().max(256).optional();
 
 export const acceptInvitationFileParams = z.object({

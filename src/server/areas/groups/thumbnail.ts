@@ -8,12 +8,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PortalContext } from '../../context.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import { sendStoredFile } from '../items/sendFile.ts';
 import { imageFormat, THUMBNAIL_MAX_BYTES } from '../items/thumbnails.ts';
 
-const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+const uploadedFile = uploadedFileParam();
 /** A file part; a string (the thumbnail name a fetched group carries, sent back) changes nothing. */
 export const groupThumbnailParam = z.union([uploadedFile, z.string()]).optional();
 export const GROUP_THUMBNAIL_FILES = { parts: { thumbnail: THUMBNAIL_MAX_BYTES } };

@@ -13,7 +13,7 @@ import { dataStoreProblems } from '../../../shared/dataStore.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, assertPathUser, type Caller, requirePrivilege } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
-import { parseParams, type RawParams, type UploadedFile } from '../../http/params.ts';
+import { parseParams, uploadedFileParam, type RawParams, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -26,10 +26,7 @@ import { findFolder } from './repo.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 import { keepUploadedFile } from './uploadedFiles.ts';
 
-export const uploadedFile = z.custom<UploadedFile>(
-  (v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file',
-  'must be a file sent as a multipart part',
-);
+export const uploadedFile = uploadedFileParam('must be a file sent as a multipart part');
 
 const multipartStart = z.object({
   filename: z.string().trim().min(1, 'is required when multipart is true').max(1024),

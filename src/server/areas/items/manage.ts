@@ -14,7 +14,7 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { operation } from '../../http/operation.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import { uploadedFileParam } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import type { HistoryData } from '../../../shared/contract/history.ts';
@@ -33,7 +33,7 @@ import { indexItemReferences } from '../dependencies/indexer.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { deleteRecycled, isRecycled, recyclable, recycleItem } from '../recycleBin/service.ts';
 
-const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+const uploadedFile = uploadedFileParam();
 
 /** Fields sent empty are set aside (cleared only with clearEmptyFields=true). */
 const FIELD_NAMES = Object.keys(itemFields.shape) as (keyof ItemFields)[];

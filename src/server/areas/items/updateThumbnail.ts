@@ -13,13 +13,13 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam } from '../../http/errors.ts';
 import { operation } from '../../http/operation.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import { uploadedFileParam } from '../../http/params.ts';
 import { updateItem, updateItemParams } from './manage.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
-const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+const uploadedFile = uploadedFileParam();
 
 /** Base64 of the largest thumbnail, with room for a data: URI's header. */
 const DATA_CHARS = Math.ceil(THUMBNAIL_MAX_BYTES / 3) * 4 + 256;

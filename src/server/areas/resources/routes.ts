@@ -15,13 +15,13 @@ import { listResourcesParams, removeResourcesParams, RESOURCE_OPERATIONS, resour
 import { LIMITS } from '../../../shared/limits.ts';
 import { ApiError } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
-import type { UploadedFile } from '../../http/params.ts';
+import { uploadedFileParam } from '../../http/params.ts';
 import { sendStoredFile } from '../items/sendFile.ts';
 import { listResources, readableResource, removeResources, writeResources } from './service.ts';
 import { resourceContentType } from './contentType.ts';
 
 const ITEM = `${REST}/content/users/:username/items/:itemId`;
-const uploadedFile = z.custom<UploadedFile>((v) => !!v && typeof v === 'object' && (v as UploadedFile).kind === 'file', 'must be a file part');
+const uploadedFile = uploadedFileParam();
 const writeParams = resourceWriteParams.extend({ file: uploadedFile.optional() });
 /** The `file` part: one resource, or a zip of them with archive=true (its files are held to the same per-file limit). */
 const RESOURCE_FILE = { parts: { file: LIMITS.resourceBytes }, privilege: 'portal:user:createItem' as const };
