@@ -49,6 +49,10 @@ test('the host invites the partner by name; the partner declines, is invited aga
   await expect(ready.getByLabel('Invitation', { exact: true })).toContainText('Invited organization: Partner Organization');
   await expect(ready.getByLabel('Invitation', { exact: true })).toContainText('Gauges: send and receive');
   await expect(ready).not.toContainText(partnerId);
+  // The invitation file for a guest on ArcGIS Enterprise (acceptCollaborationInvitation's invitationFile).
+  const download = page.waitForEvent('download');
+  await ready.getByRole('button', { name: 'Download invitation file' }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.invite$/);
   await ready.getByRole('button', { name: 'Done' }).click();
   const partnerRow = participants.getByRole('row', { name: /Partner Organization/ });
   await expect(partnerRow).toContainText('invited');

@@ -8,6 +8,7 @@ import type { HostInvitationRecord } from '../../api/index.ts';
 import { CopyValue } from '../../components/CopyValue.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { announce } from '../../lib/announce.ts';
+import { saveFile } from '../../lib/download.ts';
 import { ACCESS_LABELS } from './schemas.ts';
 
 const STATE_LABELS: Record<HostInvitationRecord['state'], { label: string; color: string }> = {
@@ -34,13 +35,8 @@ export function invitationText(inv: HostInvitationRecord, hostName: string): str
  * the portal's `invitationString`, under the file name the portal gives it.
  */
 function downloadInvitationFile(invitation: HostInvitationRecord) {
-  const url = URL.createObjectURL(new Blob([invitation.invitationString], { type: 'application/octet-stream' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = invitation.config.invitationRequestFilename;
-  link.click();
-  // The click has started the download; the object URL is not needed after this turn.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  const blob = new Blob([invitation.invitationString], { type: 'application/octet-stream' });
+  saveFile({ blob, filename: invitation.config.invitationRequestFilename }, 'collaboration.invite');
   // The file's name carries the guest's organization id: the announcement does not read it out.
   announce('Invitation file downloaded');
 }
