@@ -97,7 +97,9 @@ function stepOf(row: StepRow, maxRows: number): Step {
  * references held by items of that organization (another organization's items are no dependents
  * in this organization's answers). `met`: the dependents not in `known`. `withUrl`: the ids that
  * may be services (items with a URL): only their service keys are looked up for URL references.
- * The statement is migration 040's dependency_step_into (a plan kept for the connection).
+ * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, the
+ * dependents' counts are not read (a direct answer) and `leaves` is empty.
+ * The statement is migration 042's dependency_step_into (a plan kept for the connection).
  */
 export async function edgesInto(
   q: Queryable,
@@ -106,14 +108,16 @@ export async function edgesInto(
   orgId: string | null,
   known: readonly string[] = [],
   withUrl: readonly string[] = ids,
+  withLeaves = true,
 ): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4, $5)', [
+  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4, $5, $6)', [
     ids,
     maxRows,
     orgId,
     known,
     withUrl,
+    withLeaves,
   ]);
   return stepOf(row, maxRows);
 }

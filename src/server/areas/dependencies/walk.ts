@@ -64,7 +64,8 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
     const known = [...depth.keys(), ...passed];
     if (direction === 'uses') return edgesOutOf(q, ids, maxRowsPerStep, known);
     const withUrl = ids.filter((id) => (id === start.id ? start : rows.get(id))?.url);
-    return edgesInto(q, ids, maxRowsPerStep, start.org_id, known, withUrl);
+    // A direct answer takes no step after this one: which dependents nothing uses is not read.
+    return edgesInto(q, ids, maxRowsPerStep, start.org_id, known, withUrl, transitive);
   };
 
   /** The items a step met for the first time that the caller may see; the others are passed (and counted if of the start's organization). */
