@@ -105,11 +105,13 @@ const RING_GOAL_MS = 100;
 const RING_GOAL_BYTES = 1024 * 1024;
 const NAMES_PER_MAP = 2_000;
 const ringId = (size: number, k: string) => `md5('ring${size}-' || (${k}))`;
+/** Inserts what is missing: a run stopped while seeding is completed by the next one with the same BENCH_DATA_DIR. */
 async function seed(): Promise<void> {
   await svc.db.query(
     `INSERT INTO items (${COLUMNS})
      SELECT ${layerId('i')}, 'Layer ' || i, 'Feature Service', ${serviceUrl('i')}, 'none', NULL, 0, ${common('i')}
-       FROM generate_series(0, ${LAYERS - 1}) AS i`,
+       FROM generate_series(0, ${LAYERS - 1}) AS i
+     ON CONFLICT (id) DO NOTHING`,
     [orgId, T0 - ITEMS],
   );
   await svc.db.query(
@@ -122,14 +124,16 @@ async function seed(): Promise<void> {
            jsonb_build_object('id', 'b', 'layerType', 'ArcGISFeatureLayer', 'itemId', ${layerId(`(j::bigint * 104729) % ${LAYERS}`)}),
            jsonb_build_object('id', 'c', 'layerType', 'ArcGISFeatureLayer', 'url', ${serviceUrl(`(j * 31 + 7) % ${LAYERS}`)} || '/0'))
            || CASE WHEN j < ${HOT_MAPS} THEN jsonb_build_array(jsonb_build_object('id', 'hot', 'itemId', ${layerId(`j % ${HOT}`)})) ELSE '[]'::jsonb END,
-         'baseMap', jsonb_build_object('baseMapLayers', '[]'::jsonb, 'title', 'None'), 'version', '2.31')::text AS d) AS data`,
+         'baseMap', jsonb_build_object('baseMapLayers', '[]'::jsonb, 'title', 'None'), 'version', '2.31')::text AS d) AS data
+     ON CONFLICT (id) DO NOTHING`,
     [orgId, T0 - ITEMS],
   );
   await svc.db.query(
     `INSERT INTO items (${COLUMNS})
      SELECT md5('app' || k), 'App ' || k, 'Web Mapping Application', NULL, 'text', d, length(d), ${common(`(${LAYERS + MAPS} + k)`)}
        FROM generate_series(0, ${APPS - 1}) AS k,
-       LATERAL (SELECT jsonb_build_object('source', md5('template'), 'values', jsonb_build_object('webmap', ${mapId(`(k * 13) % ${MAPS}`)}, 'title', 'App'))::text AS d) AS data`,
+       LATERAL (SELECT jsonb_build_object('source', md5('template'), 'values', jsonb_build_object('webmap', ${mapId(`(k * 13) % ${MAPS}`)}, 'title', 'App'))::text AS d) AS data
+     ON CONFLICT (id) DO NOTHING`,
     [orgId, T0 - ITEMS],
   );
   // The adversarial rings: public maps of the partner organization's administrator (so the demo
@@ -142,7 +146,8 @@ async function seed(): Promise<void> {
          FROM generate_series(0, ${size - 1}) AS k,
          LATERAL (SELECT jsonb_build_object('operationalLayers', (
            SELECT jsonb_agg(jsonb_build_object('id', 'l' || n, 'itemId', ${ringId(size, `(k + 1 + n % ${size - 1}) % ${size}`)}))
-             FROM generate_series(0, ${NAMES_PER_MAP - 1}) AS n))::text AS d) AS data`,
+             FROM generate_series(0, ${NAMES_PER_MAP - 1}) AS n))::text AS d) AS data
+       ON CONFLICT (id) DO NOTHING`,
       [partnerOrgId, T0],
     );
   }
