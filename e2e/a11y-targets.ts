@@ -68,9 +68,14 @@ async function openDemoCollaboration(page: Page): Promise<void> {
   if ((await demo.getAttribute('aria-expanded')) !== 'true') await demo.click();
 }
 
+/**
+ * Until the dialog is on screen. No pause after it: the sweep's context asks for reduced motion, so
+ * dialogs and menus open without a transition (theme.ts), and the spec waits for any CSS transition
+ * still running before each check (a11y.spec.ts settle). Fixed pauses of 200–250 ms here and after
+ * menus added about 9 s to the sweep.
+ */
 async function dialog(page: Page, name: string | RegExp): Promise<void> {
   await expect(page.getByRole('dialog', { name })).toBeVisible({ timeout: 10_000 });
-  await page.waitForTimeout(250); // the last frame of the opening transition
 }
 
 const firstRowLink = (page: Page, table: string) => page.getByRole('table', { name: table }).getByRole('row').nth(1).getByRole('link').first();
@@ -498,7 +503,6 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await page.getByRole('button', { name: `Actions for ${ctx.taskTitle}` }).click();
       await page.getByRole('menuitem', { name: 'Delete' }).click();
       await expect(page.getByRole('dialog')).toBeVisible();
-      await page.waitForTimeout(250);
     },
   },
   { name: 'collaborations', as: 'admin', open: (page) => page1(page, '/collaborations', 'Collaborations') },
@@ -606,7 +610,6 @@ export const A11Y_TARGETS: A11yTarget[] = [
         .first()
         .click();
       await expect(page.getByRole('menu')).toBeVisible();
-      await page.waitForTimeout(200);
     },
   },
   {
@@ -616,7 +619,6 @@ export const A11Y_TARGETS: A11yTarget[] = [
       await page.keyboard.press('Escape');
       await page.getByRole('button', { name: /^Account menu for/ }).click();
       await expect(page.getByRole('menu')).toBeVisible();
-      await page.waitForTimeout(200);
     },
   },
 ];
