@@ -4,7 +4,7 @@
  * webhook state reads whole. Screenshots of every list page, light and dark.
  */
 import { expect, type Page } from '@playwright/test';
-import { DEMO_PASSWORD, snap } from './support.ts';
+import { DEMO_PASSWORD, signInOncePerFile, snap } from './support.ts';
 import { test } from './test.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -45,14 +45,11 @@ async function open(page: Page, path: string, heading: string | RegExp) {
 
 test.use({ viewport: PHONE });
 
-/** support.ts's sign-in, with room for a slow first page on a busy machine. */
-async function signIn(page: Page, username: string) {
-  await page.goto('/sign-in');
-  await page.getByRole('textbox', { name: 'Username', exact: true }).fill(username);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout: 20_000 });
-}
+/**
+ * Signed in as the administrator: the form once (with room for a slow first page on a busy machine),
+ * then the same session for the file's other tests, each of which goes straight to its page.
+ */
+const signIn = (page: Page, username: string) => signInOncePerFile(page, username, 20_000);
 
 test.beforeAll(async ({ request }) => {
   // A webhook that is deactivated, so its state ("Deactivated") is on the list.

@@ -1,5 +1,5 @@
 /** Shared steps of the end-to-end specs. */
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'Portal.Demo.2026';
 
@@ -10,6 +10,28 @@ export async function signIn(page: Page, username: string, password = DEMO_PASSW
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('button', { name: /^Account menu for/ })).toBeVisible({ timeout });
+}
+
+const formSessions = new Map<string, Record<string, string>>();
+
+/**
+ * Signed in as `username` for a spec that checks what comes after signing in: the first time in a
+ * spec file with the password form (signIn), afterwards by handing a new page the tab storage that
+ * sign-in left (the console keeps its session in sessionStorage and reads it at start), set before
+ * the page's first script. Each form sign-in costs a page load and the portal's deliberately slow
+ * password check (scrypt, about half a CPU-second). Nothing is loaded here: the spec goes to its page.
+ */
+export async function signInOncePerFile(page: Page, username: string, timeout?: number): Promise<void> {
+  const key = `${test.info().file} ${username}`;
+  const stored = formSessions.get(key);
+  if (stored) {
+    await page.addInitScript((entries) => {
+      if (sessionStorage.length === 0) for (const [k, v] of Object.entries(entries)) sessionStorage.setItem(k, v);
+    }, stored);
+    return;
+  }
+  await signIn(page, username, DEMO_PASSWORD, timeout);
+  formSessions.set(key, await page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage))));
 }
 
 export async function signOut(page: Page): Promise<void> {
