@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import React, { act } from 'react';
 import { afterEach } from 'vitest';
 import { loadSession } from '../lib/session.ts';
+import { speedUpLabelLookups } from './jsdomLabels.ts';
 
 // Pages load lazily and talk to a real service: give findBy*/waitFor more than the default second.
 // 15 s: `npm test` runs the end-to-end specs beside these, and a first page's lazy chunks and
@@ -34,6 +35,8 @@ function getElementError(message: string | null, container: Element): Error {
  */
 const reactInternals = (React as unknown as Record<string, Record<string, unknown>>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
 Object.defineProperty(reactInternals, 'recentlyCreatedOwnerStacks', { configurable: true, get: () => Infinity, set: () => {} });
+
+speedUpLabelLookups(document);
 
 const { getComputedStyle } = window;
 window.getComputedStyle = (elt: Element) => getComputedStyle(elt);
