@@ -21,27 +21,45 @@ export interface AuthorityHolder {
 
 export type Authority =
   /** Acts only on the caller's own account and objects (or what is shared with them); no privilege reaches another member's. */
-  | { kind: 'own' }
+  | ({ kind: 'own' } & OwnerNeeds)
   /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
   | { kind: 'member' }
   /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
   | { kind: 'visible'; widenedBy: readonly Privilege[] }
   /** The object's owner (or a group's managers), or a member of its organization holding every privilege listed. */
-  | { kind: 'ownerOr'; privileges: readonly Privilege[] }
+  | ({ kind: 'ownerOr'; privileges: readonly Privilege[] } & OwnerNeeds)
   /** The object's owner, or a default administrator of its organization (ArcGIS reserves the power to them). */
-  | { kind: 'ownerOrDefaultAdmin' }
+  | ({ kind: 'ownerOrDefaultAdmin' } & OwnerNeeds)
   /** Members of the organization holding every privilege listed: organization-wide settings and objects. */
   | { kind: 'privileges'; privileges: readonly Privilege[] }
   /** Only default administrators of the organization. */
   | { kind: 'defaultAdmin' };
 
-export const own = (): Authority => ({ kind: 'own' });
+/**
+ * What the owner must hold to act on their own object — a member's content needs
+ * portal:user:createItem (ITEM_OPERATIONS): without it the owner is refused "Requires the privilege
+ * <id>." as anyone lacking it is. Declared here so the service (operation(), the upload intake, an
+ * item's change check) and the console (lib/can.ts ownerPermission) read one rule.
+ */
+export interface OwnerNeeds {
+  ownerNeeds?: Privilege;
+}
+
+/** The authorities the owner acts under, whose ownerNeeds may be declared. */
+export type OwnerAuthority = Extract<Authority, { kind: 'own' | 'ownerOr' | 'ownerOrDefaultAdmin' }>;
+
+export const own = (): OwnerAuthority => ({ kind: 'own' });
 export const member = (): Authority => ({ kind: 'member' });
 export const visible = (...widenedBy: Privilege[]): Authority => ({ kind: 'visible', widenedBy });
-export const ownerOr = (...privileges: Privilege[]): Authority => ({ kind: 'ownerOr', privileges });
-export const ownerOrDefaultAdmin = (): Authority => ({ kind: 'ownerOrDefaultAdmin' });
+export const ownerOr = (...privileges: Privilege[]): OwnerAuthority => ({ kind: 'ownerOr', privileges });
+export const ownerOrDefaultAdmin = (): OwnerAuthority => ({ kind: 'ownerOrDefaultAdmin' });
 export const privileges = (...ids: Privilege[]): Authority => ({ kind: 'privileges', privileges: ids });
 export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
+/** `authority`, with what the owner must hold to act on their own object. */
+export const ownerNeeding = (ownerNeeds: Privilege, authority: OwnerAuthority): OwnerAuthority => ({ ...authority, ownerNeeds });
+
+/** What the owner must hold under `authority` (OwnerNeeds), if anything. */
+export const ownerNeedsOf = (authority: Authority): Privilege | undefined => ('ownerNeeds' in authority ? authority.ownerNeeds : undefined);
 
 /**
  * Whether a member holding `holder.privileges` (a default administrator or not), not owning the

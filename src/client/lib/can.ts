@@ -5,10 +5,10 @@
  * refusal names what is missing. No rule is stated here: only how a refusal reads.
  */
 import type { PortalUser } from '../api/index.ts';
-import { authorityGrants, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
+import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
 import { OPERATIONS, type OperationName } from '../../shared/contract/operations.ts';
 import { isAdministratorAccount, MEMBER_ACCOUNT_OPERATIONS, memberActionRefusal } from '../../shared/contract/users.ts';
-import { ALLOWED, authorityHolder, describePrivilege, type Permission } from './privileges.ts';
+import { ALLOWED, authorityHolder, describePrivilege, requirePrivilege, type Permission } from './privileges.ts';
 
 type UserLike = Pick<PortalUser, 'role' | 'privileges'> & { roleId?: string | null; username?: string };
 
@@ -48,6 +48,16 @@ export function can(user: UserLike | null | undefined, operation: OperationName,
       return { allowed: false, missing: 'default administrator', reason: `Only a default administrator can ${w.administrator ?? w.action}.` };
   }
   return ALLOWED;
+}
+
+/**
+ * Whether `user` may call `operation` on their own object (adding an item, changing their own): what
+ * its declaration asks of the owner (ownerNeeds; a member's content needs portal:user:createItem),
+ * else allowed. Whose object it is, is the caller's to know.
+ */
+export function ownerPermission(user: UserLike | null | undefined, operation: OperationName, action: string): Permission {
+  const ownerNeeds = ownerNeedsOf(OPERATIONS[operation]);
+  return ownerNeeds ? requirePrivilege(user, ownerNeeds, action) : ALLOWED;
 }
 
 /** Why `authority` refuses `holder`, naming the first privilege missing or whom it is reserved to. */

@@ -6,7 +6,6 @@
  * authorised — straight into the blob store while they arrive where the operation says where
  * (FileParams.streamTo: addPart), with no temporary file at all.
  */
-import type { Privilege } from '../../shared/privileges.ts';
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -19,6 +18,7 @@ import type { PortalContext } from '../context.ts';
 import { BlobStoreUnavailableError } from '../store/blobs.ts';
 import { callerOfRequest, tokenFrom, type Caller } from './auth.ts';
 import { grantsOthers, type Authority } from './authority.ts';
+import { requireOwnerNeeds } from './policies.ts';
 import { printable, refuseParam, unstorable } from './boundary.ts';
 import { ApiError, forbidden, tokenRequired } from './errors.ts';
 import type { RawParams, StoredUpload, UploadedFile } from './params.ts';
@@ -31,8 +31,6 @@ import type { RawParams, StoredUpload, UploadedFile } from './params.ts';
 export interface FileParams {
   /** Each file parameter the operation reads, with the most bytes one part may hold. */
   parts: Readonly<Record<string, number>>;
-  /** The privilege the handler will require of the path's user (checked before any byte is stored). */
-  privilege?: Privilege;
   /**
    * Where a part may go while it arrives, asked once the caller is authorised (so only when the
    * token came before the part): a sink that stores the stream and says what it stored, or
@@ -150,7 +148,7 @@ async function collect(req: FastifyRequest, reply: FastifyReply, portal: PortalC
   const seen = new Set<string>();
   // Authorises the caller once a token is known; then the spooled files are the handler's.
   const authoriseWith = async (token: string) => {
-    caller = await authoriseUpload(req, portal, token, declared!);
+    caller = await authoriseUpload(req, portal, token);
     authorised = true;
     for (const h of held.splice(0)) body[h.field] = h.file;
     budget.release();
@@ -290,19 +288,21 @@ function byteCap(limit: number, tooLarge: () => Error) {
 }
 
 /**
- * Before a file byte is stored: the token names a signed-in member, who holds the operation's
- * privilege and is the path's user (or whom the operation's declared authority lets act on another
- * member's content).
- * The handler checks everything again with the object in hand; this only keeps strangers' bytes
+ * Before a file byte is stored: the token names a signed-in member who is the path's user, holding
+ * what the operation's declaration asks of the owner (ownerNeeds), or whom the declared authority
+ * lets act on another member's content.
+ * The operation checks everything again with the object in hand; this only keeps strangers' bytes
  * off the disk.
  */
-async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string, declared: FileParams): Promise<Caller> {
+async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string): Promise<Caller> {
   const caller = await callerOfRequest(req, portal.db, token, portal.clock.now());
-  if (declared.privilege && !caller.privileges.has(declared.privilege)) throw forbidden(`Requires the privilege ${declared.privilege}.`);
+  const authority = req.routeOptions.config?.authority;
   const username = (req.params as Record<string, string | undefined>).username;
   // The path names the member by username or, as the Maps SDK does, by id (userPath.ts).
-  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase() || caller.userId === username) return caller;
-  const authority = req.routeOptions.config?.authority;
+  if (username === undefined || caller.username.toLowerCase() === username.toLowerCase() || caller.userId === username) {
+    requireOwnerNeeds(caller, authority);
+    return caller;
+  }
   if (authority && grantsOthers(caller, authority, caller.orgId)) return caller;
   throw forbidden(`Only ${username} can do this.`);
 }

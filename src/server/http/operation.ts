@@ -9,7 +9,7 @@ import { callerOfRequest, tokenFrom, type Caller } from './auth.ts';
 import { checkRequest, type LongParams } from './boundary.ts';
 import type { FileParams } from './multipart.ts';
 import type { Authority } from './authority.ts';
-import { decide, type Target } from './target.ts';
+import { decide, decideOwn, type Target } from './target.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -115,9 +115,9 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     let target: T | undefined;
     if (def.target && caller) {
       const loaded = await def.target.load({ caller, path, portal, params });
-      decide(def.authority, caller, loaded, def.target.refusals, def.target.ownerNeeds);
+      decide(def.authority, caller, loaded, def.target.refusals);
       target = loaded.value;
-    }
+    } else if (caller) decideOwn(def.authority, caller, path);
     const result = await (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({
       params,
       caller: caller as Caller,

@@ -12,6 +12,7 @@
  * Privilege ids are the typed `Privilege` union, so a misspelt id does not compile. The 403 details
  * are worded as each area has always worded them.
  */
+import { ownerNeedsOf, type Authority } from '../../shared/authority.ts';
 import { CONTENT_OWNER_PRIVILEGE } from '../../shared/contract/items.ts';
 import { REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
@@ -37,6 +38,20 @@ export function missingPrivileges(holder: PrivilegeHolder, ids: readonly Privile
 export function requirePrivilege(holder: PrivilegeHolder, ...ids: Privilege[]): void {
   const [missing] = missingPrivileges(holder, ids);
   if (missing) throw forbidden(`Requires the privilege ${missing}.`);
+}
+
+// The owner's side of a declaration
+
+/** Whether the owner holds what `authority` asks of owners acting on their own (OwnerNeeds), if anything. */
+export function holdsOwnerNeeds(holder: PrivilegeHolder, authority: Authority): boolean {
+  const ownerNeeds = ownerNeedsOf(authority);
+  return !ownerNeeds || holds(holder, ownerNeeds);
+}
+
+/** Refuses the owner lacking what `authority` asks of owners: "Requires the privilege <id>.". */
+export function requireOwnerNeeds(holder: PrivilegeHolder, authority: Authority | undefined): void {
+  const ownerNeeds = authority && ownerNeedsOf(authority);
+  if (ownerNeeds) requirePrivilege(holder, ownerNeeds);
 }
 
 // Content

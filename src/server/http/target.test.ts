@@ -3,9 +3,9 @@ import { rolePrivileges, type Privilege } from '../../shared/privileges.ts';
 import type { PortalContext } from '../context.ts';
 import type { UserRow } from '../areas/users/repo.ts';
 import type { Caller } from './auth.ts';
-import { defaultAdmin, member, ownerOr, ownerOrDefaultAdmin, privileges, type Authority } from './authority.ts';
+import { defaultAdmin, member, own, ownerNeeding, ownerOr, ownerOrDefaultAdmin, privileges, type Authority } from './authority.ts';
 import { ApiError } from './errors.ts';
-import { decide, orgTarget, type Refusals } from './target.ts';
+import { decide, decideOwn, orgTarget, type Refusals } from './target.ts';
 
 const ORG = 'org1';
 
@@ -45,10 +45,10 @@ describe('decide', () => {
     expect(outcome(ownerOrDefaultAdmin(), owner, { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
   });
 
-  it('asks the owner for what the target says owners need (ownerNeeds), and no one else', () => {
+  it('asks the owner for what the declaration says owners need (ownerNeeds), and no one else', () => {
     const needs = (c: Caller, loaded: { orgId: string; ownerId: string }) => {
       try {
-        decide(ownerOr('portal:admin:updateItems'), c, { value: null, ...loaded }, refusals, 'portal:user:createItem');
+        decide(ownerNeeding('portal:user:createItem', ownerOr('portal:admin:updateItems')), c, { value: null, ...loaded }, refusals);
         return 'allowed';
       } catch (err) {
         return String((err as ApiError).details[0]);
@@ -58,6 +58,25 @@ describe('decide', () => {
     expect(needs(caller(['portal:user:createItem']), { orgId: ORG, ownerId: 'u-caller' })).toBe('allowed');
     // An administrator acting on another member's is decided by the authority alone.
     expect(needs(caller(['portal:admin:updateItems']), { orgId: ORG, ownerId: 'u-owner' })).toBe('allowed');
+  });
+
+  it("decides an operation on the caller's own content without a target: the path's user, holding what the owner needs", () => {
+    const ownContent = ownerNeeding('portal:user:createItem', own());
+    const tried = (authority: Authority, c: Caller, path: Record<string, string>) => {
+      try {
+        decideOwn(authority, c, path);
+        return 'allowed';
+      } catch (err) {
+        return String((err as ApiError).details[0]);
+      }
+    };
+    const creator = caller(['portal:user:createItem']);
+    expect(tried(ownContent, creator, { username: creator.username.toUpperCase() })).toBe('allowed');
+    expect(tried(ownContent, creator, { username: 'someone' })).toBe('Only someone can do this.');
+    expect(tried(ownContent, caller([]), { username: creator.username })).toBe('Requires the privilege portal:user:createItem.');
+    // Without ownerNeeds only the path's user is asked; other authorities are decided with their target.
+    expect(tried(own(), caller([]), { username: creator.username })).toBe('allowed');
+    expect(tried(ownerOr('portal:admin:updateItems'), caller([]), { username: 'someone' })).toBe('allowed');
   });
 
   it('lets a listed manager act as the owner does, from any organization, where the owner may; not under privileges()', () => {

@@ -8,10 +8,10 @@
  */
 import type { PortalContext } from '../context.ts';
 import type { Privilege } from '../../shared/privileges.ts';
-import type { Caller } from './auth.ts';
+import { assertPathUser, type Caller } from './auth.ts';
 import { authorityGrants, type Authority } from './authority.ts';
 import { forbidden } from './errors.ts';
-import { missingPrivileges, requirePrivilege } from './policies.ts';
+import { missingPrivileges, requireOwnerNeeds } from './policies.ts';
 
 /** What loading a target reads of the request. */
 export interface TargetRequest {
@@ -48,11 +48,6 @@ export interface Refusals {
 export interface Target<T> {
   load(req: TargetRequest): Promise<Loaded<T>>;
   refusals: Refusals;
-  /**
-   * What the owner must hold to act on their own (a member's content needs portal:user:createItem):
-   * without it the owner is refused "Requires the privilege <id>." as anyone lacking it is.
-   */
-  ownerNeeds?: Privilege;
 }
 
 /**
@@ -60,10 +55,10 @@ export interface Target<T> {
  * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
  * everyone else needs the organization and what the authority asks (authorityGrants).
  */
-export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals, ownerNeeds?: Privilege): void {
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals): void {
   const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
-    if (ownerNeeds) requirePrivilege(caller, ownerNeeds);
+    requireOwnerNeeds(caller, authority);
     return;
   }
   if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
@@ -79,6 +74,17 @@ export function decide(authority: Authority, caller: Caller, loaded: Loaded<unkn
     default:
       throw forbidden(refusals.notDefaultAdmin ?? refusals.otherOrg);
   }
+}
+
+/**
+ * An operation on the caller's own account or content that loads no target (addItem, addPart,
+ * addRelationship…): a `:username` in the path must name the caller, who must hold what the
+ * declaration asks of the owner (ownerNeeds). Other authorities are decided with their target.
+ */
+export function decideOwn(authority: Authority, caller: Caller, path: Record<string, string | undefined>): void {
+  if (authority.kind !== 'own') return;
+  if (path.username !== undefined) assertPathUser(caller, path.username);
+  requireOwnerNeeds(caller, authority);
 }
 
 /** The organization named by the path's `:orgId` — `self` the caller's own when `self` is set — as an organization-wide operation's target. */

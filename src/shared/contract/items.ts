@@ -1,6 +1,6 @@
 /** Items: descriptive fields (spec §2 Item, §4.1; facts §3.1, §4) and the item record. */
 import { z } from 'zod';
-import { own, ownerOr, visible, type Authority } from '../authority.ts';
+import { own, ownerNeeding, ownerOr, visible, type Authority, type OwnerAuthority } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
 import { commaList, jsonObject } from './wire.ts';
 
@@ -134,20 +134,22 @@ export interface Item {
  */
 /** What a member needs to add, change or upload their own content (the owner's side of ITEM_OPERATIONS' ownerOr). */
 export const CONTENT_OWNER_PRIVILEGE = 'portal:user:createItem';
+/** An operation on the owner's content: the owner needs CONTENT_OWNER_PRIVILEGE for it. */
+export const content = (authority: OwnerAuthority) => ownerNeeding(CONTENT_OWNER_PRIVILEGE, authority);
 
 export const ITEM_OPERATIONS = {
-  addItem: own(),
-  addPart: own(),
-  commitItem: own(),
-  cancelItem: own(),
-  itemParts: own(),
+  addItem: content(own()),
+  addPart: content(own()),
+  commitItem: content(own()),
+  cancelItem: content(own()),
+  itemParts: content(own()),
   itemStatus: ownerOr('portal:admin:updateItems'),
-  updateItem: ownerOr('portal:admin:updateItems'),
-  moveItem: ownerOr('portal:admin:updateItems'),
-  protectItem: ownerOr('portal:admin:updateItems'),
-  updateThumbnail: ownerOr('portal:admin:updateItems'),
+  updateItem: content(ownerOr('portal:admin:updateItems')),
+  moveItem: content(ownerOr('portal:admin:updateItems')),
+  protectItem: content(ownerOr('portal:admin:updateItems')),
+  updateThumbnail: content(ownerOr('portal:admin:updateItems')),
   setContentStatus: ownerOr('portal:admin:updateItems'),
-  deleteItem: ownerOr('portal:admin:deleteItems'),
+  deleteItem: content(ownerOr('portal:admin:deleteItems')),
   /** Sharing another member's item more widely: the administrative privilege of the level (the matrix tries the organization). */
   shareItem: ownerOr('portal:admin:shareToOrg'),
   /** Taking another member's item out of a group: portal:admin:shareToGroup (or managing that group). */

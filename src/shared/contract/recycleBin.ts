@@ -4,6 +4,7 @@
  * by its owner's content path; `content/portals/<orgId>?recycleBinItems=true` lists it.
  */
 import { ownerOr } from '../authority.ts';
+import { content } from './items.ts';
 
 /** How long a recycled item can be restored (the documented 14 days, 336 hours). */
 export const RECYCLE_BIN_RETENTION_MS = 14 * 24 * 3_600_000;
@@ -12,7 +13,7 @@ export const RECYCLE_BIN_OPERATIONS = {
   /** Restoring another member's item, or deleting it from the bin: as deleting it. */
   restoreItem: ownerOr('portal:admin:deleteItems'),
   canRestoreItem: ownerOr('portal:admin:deleteItems'),
-  canRecycleItem: ownerOr('portal:admin:deleteItems'),
+  canRecycleItem: content(ownerOr('portal:admin:deleteItems')),
   /** Listing: the caller's own recycled items; every member's with portal:admin:viewItems. */
   recycleBinItems: ownerOr('portal:admin:viewItems'),
 } as const;

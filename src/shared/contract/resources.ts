@@ -6,13 +6,14 @@
  */
 import { z } from 'zod';
 import { ownerOr, visible, type Authority } from '../authority.ts';
+import { content } from './items.ts';
 import { LIMITS } from '../limits.ts';
 import { sortOrder, wireBool, wireInt } from './wire.ts';
 
 export const RESOURCE_OPERATIONS = {
-  addResources: ownerOr('portal:admin:updateItems'),
-  updateResources: ownerOr('portal:admin:updateItems'),
-  removeResources: ownerOr('portal:admin:updateItems'),
+  addResources: content(ownerOr('portal:admin:updateItems')),
+  updateResources: content(ownerOr('portal:admin:updateItems')),
+  removeResources: content(ownerOr('portal:admin:updateItems')),
   itemResources: visible('portal:admin:viewItems'),
   itemResource: visible('portal:admin:viewItems'),
 } as const satisfies Record<string, Authority>;

@@ -1,17 +1,15 @@
 /**
  * Who may do what with an item: the service's own declarations (ITEM_OPERATIONS, REASSIGN_OPERATIONS
- * through can()) for an administrator acting on another member's item; the owner needs what content
- * creation needs (CONTENT_OWNER_PRIVILEGE), as the service asks.
+ * through can()) for an administrator acting on another member's item; for the owner, what the same
+ * declarations ask of owners (ownerPermission: content creation), as the service asks.
  */
 import type { Item, PortalUser } from '../../api/index.ts';
-import { CONTENT_OWNER_PRIVILEGE } from '../../../shared/contract/items.ts';
 import type { OperationName } from '../../../shared/contract/operations.ts';
-import { can, declaredPrivilege } from '../../lib/can.ts';
+import { can, declaredPrivilege, ownerPermission } from '../../lib/can.ts';
 import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & { roleId?: string | null };
 
-export const CREATE_ITEM = CONTENT_OWNER_PRIVILEGE;
 export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
 export const REASSIGN_ANY = declaredPrivilege('reassignItem');
 /** What the owner needs to give their own item away (the service asks it of the owner). */
@@ -21,12 +19,12 @@ const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerC
 /** An administrator of the item's organization whom the operation's declaration admits. */
 const adminOf = (user: Member, item: Pick<Item, 'orgId'>, operation: OperationName) => user.orgId === item.orgId && can(user, operation).allowed;
 
-export const addItemPermission = (user: Member) => requirePrivilege(user, CREATE_ITEM, 'add items');
+export const addItemPermission = (user: Member) => ownerPermission(user, 'addItem', 'add items');
 export const viewOrgContentPermission = (user: Member) => can(user, 'userContent', undefined, "see the organization's content");
 
-/** Owner holding createItem, or an administrator of the item's organization whom `operation` admits. */
+/** The owner holding what `operation` asks of owners, or an administrator of the item's organization whom it admits. */
 function ownerOrAdmin(user: Member, item: Pick<Item, 'owner' | 'orgId'>, operation: OperationName, action: string): Permission {
-  if (owns(user, item)) return requirePrivilege(user, CREATE_ITEM, action);
+  if (owns(user, item)) return ownerPermission(user, operation, action);
   if (adminOf(user, item, operation)) return ALLOWED;
   const privilege = declaredPrivilege(operation);
   return {

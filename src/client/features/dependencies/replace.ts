@@ -11,10 +11,11 @@ import { serviceRootText } from '../../../shared/references/normalize.ts';
 import { replaceReference } from '../../../shared/references/references.ts';
 import type { ReplacedReference } from '../../../shared/references/replaced.ts';
 import type { PortalUser } from '../../api/index.ts';
+import { declaredPrivilege, ownerPermission } from '../../lib/can.ts';
 import { holds, describePrivilege } from '../../lib/privileges.ts';
 
-const CREATE_ITEM = 'portal:user:createItem';
-const UPDATE_ANY = 'portal:admin:updateItems';
+/** Rewriting a referrer's data is updateItem: what it asks of the owner, and of anyone else. */
+const UPDATE_ANY = declaredPrivilege('updateItem');
 
 /** Edge kinds that are not in a dependent's data: updating its data cannot change them. */
 const NOT_IN_DATA = new Set<DependencyEdge['kind']>(['relationship', 'serviceUrl']);
@@ -82,7 +83,8 @@ export function planReplacement(referrers: readonly Referrer[], caller: Caller, 
     if (referrer.item.id.toLowerCase() === newId.toLowerCase())
       return { referrer, action: 'skip', reason: 'It is the replacement itself: it is left as it is.' };
     const mine = referrer.item.owner.toLowerCase() === caller.username.toLowerCase();
-    if (mine && !holds(caller, CREATE_ITEM)) return { referrer, action: 'skip', reason: `Changing your items needs ${describePrivilege(CREATE_ITEM)}.` };
+    const asOwner = ownerPermission(caller, 'updateItem', 'change your items');
+    if (mine && !asOwner.allowed) return { referrer, action: 'skip', reason: `Changing your items needs ${describePrivilege(asOwner.missing)}.` };
     if (!mine && !holds(caller, UPDATE_ANY))
       return {
         referrer,

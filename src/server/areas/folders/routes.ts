@@ -27,7 +27,6 @@ const NOT_THEIRS = "Only the owner or an administrator (portal:admin:updateItems
  */
 export const FOLDER_OWNER: Target<UserRow> = {
   refusals: { otherOrg: NOT_THEIRS, missing: () => NOT_THEIRS },
-  ownerNeeds: 'portal:user:createItem',
   async load({ path, portal }) {
     const user = await findUser(portal.db, path.username);
     if (!user) throw userNotFound(path.username);

@@ -9,9 +9,9 @@ import { ApiError, forbidden } from '../../http/errors.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
-import { grantsOthers, type Authority } from '../../http/authority.ts';
-import { mayOwnContent } from '../../http/policies.ts';
-import { CONTENT_OWNER_PRIVILEGE, ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { grantsOthers, ownerNeedsOf, type Authority } from '../../http/authority.ts';
+import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { holdsOwnerNeeds } from '../../http/policies.ts';
 
 export const itemNotFound = (id: string) =>
   new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${id}' does not exist or is inaccessible.`], MESSAGE_CODES.itemNotFound);
@@ -33,16 +33,18 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
 }
 
 /**
- * Owner (who may create content), or whom the operation's declaration admits in the item's
+ * The owner holding what the declaration asks of them (ownerNeeds: content creation for
+ * ITEM_OPERATIONS' content operations), or whom the operation's declaration admits in the item's
  * organization (`operation`: ITEM_OPERATIONS.updateItem, deleteItem…). Asked inside the
  * operation's transaction, on the row it has locked.
  */
 export function assertMayChange(row: ItemRow, caller: Caller, operation: Authority = ITEM_OPERATIONS.updateItem): void {
-  if (row.owner_id === caller.userId && mayOwnContent(caller)) return;
+  const owner = row.owner_id === caller.userId;
+  if (owner && holdsOwnerNeeds(caller, operation)) return;
   if (grantsOthers(caller, operation, row.org_id)) return;
   throw forbidden(
-    row.owner_id === caller.userId
-      ? `Requires the privilege ${CONTENT_OWNER_PRIVILEGE}.`
+    owner
+      ? `Requires the privilege ${ownerNeedsOf(operation)}.`
       : `Only the owner or an administrator (${operation.kind === 'ownerOr' ? operation.privileges.join(', ') : 'default administrator'}) can change this item.`,
   );
 }

@@ -11,7 +11,7 @@ import { itemFields, itemIdParam, type ItemFields } from '../../../shared/contra
 import { wireBool } from '../../../shared/contract/wire.ts';
 import { dataStoreProblems } from '../../../shared/dataStore.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, assertPathUser, type Caller, requirePrivilege } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { parseParams, uploadedFileParam, type RawParams, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
@@ -139,16 +139,7 @@ const missingTitleType = () =>
     type: 'is required',
   });
 
-export async function addItem(
-  ctx: PortalContext,
-  caller: Caller,
-  username: string,
-  folderRef: string | undefined,
-  raw: RawParams,
-  baseUrl: string,
-): Promise<AddItemResult> {
-  assertPathUser(caller, username);
-  requirePrivilege(caller, 'portal:user:createItem');
+export async function addItem(ctx: PortalContext, caller: Caller, folderRef: string | undefined, raw: RawParams, baseUrl: string): Promise<AddItemResult> {
   const multipart = raw.multipart === undefined ? false : parseParams(z.object({ multipart: wireBool }), { multipart: raw.multipart }).multipart;
 
   if (multipart) {

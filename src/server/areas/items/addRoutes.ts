@@ -28,7 +28,6 @@ const MB = LIMITS.chunkedUploadBytes / (1024 * 1024);
 /** addItem's file parts: the item's file and its thumbnail image, only into the caller's own content. */
 const ITEM_FILES: FileParams = {
   parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES },
-  privilege: 'portal:user:createItem',
   // A file whose token comes first is written in its place as it arrives (on disk: uploadedFiles.ts).
   streamTo: streamItemFile,
 };
@@ -56,7 +55,7 @@ export function addItemRoutes(app: FastifyInstance): void {
       // Item data sent as text (web map JSON and the like) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
       files: ITEM_FILES,
-      handler: ({ caller, path: p, portal, req }) => addItem(portal, caller, p.username, p.folderId, rawParams(req), baseUrlOf(req)),
+      handler: ({ caller, path: p, portal, req }) => addItem(portal, caller, p.folderId, rawParams(req), baseUrlOf(req)),
     });
   }
 
@@ -66,8 +65,8 @@ export function addItemRoutes(app: FastifyInstance): void {
     authority: ITEM_OPERATIONS.addPart,
     params: addPartParams,
     // A part whose token comes first is stored while it arrives (streamedParts.ts).
-    files: { parts: { file: multipartLimits.fileSize }, privilege: 'portal:user:createItem', streamTo: streamPart },
-    handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.username, path.itemId, params.partNum, params.file),
+    files: { parts: { file: multipartLimits.fileSize }, streamTo: streamPart },
+    handler: ({ caller, path, params, portal }) => addPart(portal, caller, path.itemId, params.partNum, params.file),
   });
 
   operation(app, {
@@ -75,7 +74,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     path: `${ITEM}/commit`,
     authority: ITEM_OPERATIONS.commitItem,
     params: commitParams,
-    handler: ({ caller, path, params, portal }) => commitUpload(portal, caller, path.username, path.itemId, params),
+    handler: ({ caller, path, params, portal }) => commitUpload(portal, caller, path.itemId, params),
   });
 
   operation(app, {
@@ -83,7 +82,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     path: `${ITEM}/cancel`,
     authority: ITEM_OPERATIONS.cancelItem,
     params: none,
-    handler: ({ caller, path, portal }) => cancelUpload(portal, caller, path.username, path.itemId),
+    handler: ({ caller, path, portal }) => cancelUpload(portal, caller, path.itemId),
   });
 
   operation(app, {
@@ -91,7 +90,7 @@ export function addItemRoutes(app: FastifyInstance): void {
     path: `${ITEM}/parts`,
     authority: ITEM_OPERATIONS.itemParts,
     params: none,
-    handler: ({ caller, path, portal }) => listParts(portal, caller, path.username, path.itemId),
+    handler: ({ caller, path, portal }) => listParts(portal, caller, path.itemId),
   });
 
   operation(app, {

@@ -30,7 +30,7 @@ export async function streamPart({ req, portal: ctx, caller, params, limit }: Pa
   const path = req.params as { username: string; itemId: string };
   const partNum = partNumParam.safeParse(params.partNum);
   if (!partNum.success) return undefined;
-  const row = await ownUpload(ctx.db, caller, path.username, path.itemId);
+  const row = await ownUpload(ctx.db, caller, path.itemId);
   if (row.status !== 'partial') throw notPartial(row);
   const multipart = ctx.blobs.multipart;
   const length = Number(req.headers['content-length']);

@@ -13,9 +13,9 @@ import { z } from 'zod';
 import { ITEM_OPERATIONS, itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, assertPathUser, type Caller } from '../../http/auth.ts';
+import { actorOf, type Caller } from '../../http/auth.ts';
 import { grantsOthers } from '../../http/authority.ts';
-import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
 import type { StoredUpload, UploadedFile } from '../../http/params.ts';
 import { BlobStoreUnavailableError } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -33,17 +33,18 @@ export const addPartParams = z.object({
 
 export const commitParams = itemFields;
 
-/** The item, if it belongs to the path's user and the caller is that user. */
-export async function ownUpload(q: Queryable, caller: Caller, username: string, itemId: string): Promise<UploadItemRow> {
-  assertPathUser(caller, username);
+/**
+ * The item, if it is the caller's. That the caller is the path's user, holding what the owner needs
+ * (ITEM_OPERATIONS' content()), operation() and the upload intake decided from the declaration.
+ */
+export async function ownUpload(q: Queryable, caller: Caller, itemId: string): Promise<UploadItemRow> {
   const row = await findUploadItem(q, itemId);
   if (!row || row.owner_id !== caller.userId) throw itemNotFound(itemId);
-  if (!caller.privileges.has('portal:user:createItem')) throw forbidden('Requires the privilege portal:user:createItem.');
   return row;
 }
 
-export async function addPart(ctx: PortalContext, caller: Caller, username: string, itemId: string, partNum: number, file: UploadedFile) {
-  await ownUpload(ctx.db, caller, username, itemId);
+export async function addPart(ctx: PortalContext, caller: Caller, itemId: string, partNum: number, file: UploadedFile) {
+  await ownUpload(ctx.db, caller, itemId);
   if (file.stored) file.stored.claimed = true;
   const stored = file.stored ?? (await storeSpooledPart(ctx, itemId, partNum, file));
   let old: string | null | undefined;
@@ -100,8 +101,8 @@ async function storeSpooledPart(ctx: PortalContext, itemId: string, partNum: num
   return { blobKey, storeParts: [], size };
 }
 
-export async function listParts(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
-  await ownUpload(ctx.db, caller, username, itemId);
+export async function listParts(ctx: PortalContext, caller: Caller, itemId: string) {
+  await ownUpload(ctx.db, caller, itemId);
   const rows = await ctx.db.query<{ part_num: number }>('SELECT part_num FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
   return { parts: rows.map((r) => r.part_num) };
 }
@@ -115,8 +116,8 @@ function missingParts(nums: number[]): number[] {
   return missing;
 }
 
-export async function commitUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string, fields: z.output<typeof commitParams>) {
-  await ownUpload(ctx.db, caller, username, itemId);
+export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: string, fields: z.output<typeof commitParams>) {
+  await ownUpload(ctx.db, caller, itemId);
   // 1. Check and mark processing (no part may change while the file is joined).
   const { parts, row, upload } = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
@@ -194,8 +195,8 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, username:
   return { success: true, id: itemId };
 }
 
-export async function cancelUpload(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
-  await ownUpload(ctx.db, caller, username, itemId);
+export async function cancelUpload(ctx: PortalContext, caller: Caller, itemId: string) {
+  await ownUpload(ctx.db, caller, itemId);
   const { row, discarded } = await discardUpload(ctx, itemId, actorOf(caller), { cancelledUpload: true });
   if (!row) throw itemNotFound(itemId);
   if (!discarded) throw notPartial(row);

@@ -47,7 +47,7 @@ const GROUP_FOR_MEMBERS = groupTarget("Only the group's owner, its managers or a
 
 async function authorized<T>(ctx: PortalContext, caller: Caller, target: Target<T>, path: Record<string, string>, authority: Parameters<typeof decide>[0]) {
   const loaded = await target.load({ caller, path, portal: ctx });
-  decide(authority, caller, loaded, target.refusals, target.ownerNeeds);
+  decide(authority, caller, loaded, target.refusals);
   return loaded.value;
 }
 

@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
-import { assertPathUser } from '../../http/auth.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { toItem } from '../items/access.ts';
 import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
@@ -50,8 +49,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
     path: `${REST}/content/users/:username/addRelationship`,
     authority: RELATIONSHIP_OPERATIONS.addRelationship,
     params: relationshipParams,
-    handler: async ({ caller, params, path, portal }) => {
-      assertPathUser(caller, path.username);
+    handler: async ({ caller, params, portal }) => {
       await portal.db.tx((q) => addRelationship(q, caller, params, portal.clock.now()));
       return { success: true };
     },
@@ -62,8 +60,7 @@ export function relationshipRoutes(app: FastifyInstance): void {
     path: `${REST}/content/users/:username/deleteRelationship`,
     authority: RELATIONSHIP_OPERATIONS.deleteRelationship,
     params: relationshipParams,
-    handler: async ({ caller, params, path, portal }) => {
-      assertPathUser(caller, path.username);
+    handler: async ({ caller, params, portal }) => {
       await portal.db.tx((q) => deleteRelationship(q, caller, params, portal.clock.now()));
       return { success: true };
     },

@@ -24,7 +24,7 @@ const ITEM = `${REST}/content/users/:username/items/:itemId`;
 const uploadedFile = uploadedFileParam();
 const writeParams = resourceWriteParams.extend({ file: uploadedFile.optional() });
 /** The `file` part: one resource, or a zip of them with archive=true (its files are held to the same per-file limit). */
-const RESOURCE_FILE = { parts: { file: LIMITS.resourceBytes }, privilege: 'portal:user:createItem' as const };
+const RESOURCE_FILE = { parts: { file: LIMITS.resourceBytes } };
 
 /** The envelope with an HTTP status a client cannot read as content: 404 for what is not there, else the error's own code. */
 function sendFileError(reply: FastifyReply, err: ApiError): FastifyReply {
