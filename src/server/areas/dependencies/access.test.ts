@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DependencyAnswer, DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
+import { resolveCaller } from '../../http/auth.ts';
+import { startOfWalk } from './nodes.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
@@ -91,6 +93,29 @@ describe('the walk stops at what the caller may see', () => {
         expect(JSON.stringify(hidden).replaceAll(privateMap, made), `${who} ${direction}`).toBe(JSON.stringify(none));
       }
     }
+  });
+});
+
+describe("the start's statement takes the first step only for an item the caller may see", () => {
+  // Taken for a hidden item, the step would make its refusal slower than an unknown id's (a timing
+  // answer to whether the id exists); taken for a visible one, it saves the walk a statement.
+  const startAs = async (who: string, id: string, direction: 'uses' | 'usedBy') => {
+    const caller = who === ANON ? null : await resolveCaller(svc.db, tokens[who], Date.now(), { headers: {} });
+    return startOfWalk(svc.db, id, caller, { direction, maxRows: LIMITS.dependencyReferenceRowsPerStep, withLeaves: true });
+  };
+
+  it('visible: the row and its first step; hidden or no such item: neither', async () => {
+    const seen = await startAs('admin', layer, 'usedBy');
+    expect(seen.row?.id).toBe(layer);
+    expect(seen.firstStep?.edges?.[0]).toEqual([privateMap]);
+    expect((await startAs(ANON, publicApp, 'uses')).firstStep?.edges?.[1]).toEqual([privateMap]);
+    for (const who of [ANON, 'partner_admin', 'user1']) {
+      for (const direction of ['uses', 'usedBy'] as const) {
+        const hidden = await startAs(who, privateMap, direction);
+        expect(hidden, `${who} ${direction}`).toMatchObject({ row: undefined, firstStep: null });
+      }
+    }
+    expect(await startAs('admin', 'a'.repeat(32), 'usedBy')).toMatchObject({ row: undefined, firstStep: null });
   });
 });
 

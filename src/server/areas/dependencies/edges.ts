@@ -75,7 +75,7 @@ interface StepRow {
 const rowAt = <T>(columns: readonly (readonly unknown[])[], i: number) => columns.map((c) => c[i]) as T;
 
 /** A step's row read into edges, node rows and leaves; `cut` when it read more than maxRows reference rows. */
-function stepOf(row: StepRow, maxRows: number): Step {
+export function stepOf(row: StepRow, maxRows: number): Step {
   const columns = row.edges;
   const edges = columns ? columns[0].map((_, i) => toEdge(rowAt<EdgeTuple>(columns, i))) : [];
   const met = new Map<string, NodeRow>();

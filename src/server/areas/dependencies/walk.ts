@@ -25,7 +25,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
-import { edgesInto, edgesOutOf, urlReferencesOf, type Step } from './edges.ts';
+import { edgesInto, edgesOutOf, stepOf, urlReferencesOf, type Step } from './edges.ts';
 import { mayViewNode, nodeOf, startOfWalk, visibleRows, type NodeRow } from './nodes.ts';
 import { grantsOthers } from '../../http/authority.ts';
 
@@ -47,7 +47,16 @@ interface Viewer {
   groups: ReadonlySet<string>;
 }
 
-async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth: number, transitive: boolean, viewer: Viewer): Promise<Walked> {
+/** `first`: the first step, when the statement that read the start took it (nodes.ts startOfWalk). */
+async function walk(
+  q: Queryable,
+  start: NodeRow,
+  direction: Direction,
+  maxDepth: number,
+  transitive: boolean,
+  viewer: Viewer,
+  first: Step | null,
+): Promise<Walked> {
   const { maxNodes, maxEdges, maxRowsPerStep } = DEPENDENCY_LIMITS;
   const next = (e: DependencyEdge) => (direction === 'usedBy' ? e.from : e.to);
   const depth = new Map<string, number>([[start.id, 0]]);
@@ -85,7 +94,7 @@ async function walk(q: Queryable, start: NodeRow, direction: Direction, maxDepth
 
   let frontier = [start.id];
   for (let d = 1; d <= maxDepth && frontier.length; d++) {
-    const s = await step(frontier);
+    const s = d === 1 && first ? first : await step(frontier);
     if (s.cut) truncated = true;
     const found: string[] = [];
     for (const row of meet(s)) {
@@ -132,12 +141,15 @@ export async function dependencyAnswer(
   const q = ctx.db;
   // The caller's groups are read once, with the item asked about: for it (the rule visibleItem applies) and for the walk's items.
   // Its listed columns only: a web map's data can be megabytes, which the answer never shows.
-  const { row: item, groups } = await startOfWalk(q, itemId, caller);
+  // Its first step is taken in the same statement (a direct answer needs no leaves: it takes no step after it).
+  const { maxRowsPerStep } = DEPENDENCY_LIMITS;
+  const first = { direction, maxRows: maxRowsPerStep, withLeaves: p.transitive };
+  const { row: item, groups, firstStep } = await startOfWalk(q, itemId, caller, first);
   // Hidden or no such item: one answer (no way to learn whether an id exists).
   if (!item) throw itemNotFound(itemId);
   const viewer = { caller, groups };
   const maxDepth = p.transitive ? p.maxDepth : 1;
-  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer);
+  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer, firstStep && stepOf(firstStep, maxRowsPerStep));
 
   const items = [...walked.rows.values()]
     .map((row) => ({ ...nodeOf(row), depth: walked.depth.get(row.id)! }))
