@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { expectAxeClean } from './axe.ts';
-import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { DEMO_PASSWORD, signIn, signInOncePerFile, snap } from './support.ts';
 import { test } from './test.ts';
 
 async function rest(request: APIRequestContext, path: string, form: Record<string, string>) {
@@ -80,7 +80,7 @@ test('copy a map and its CSV layer to the partner organization: plan, apply, ope
   // The partner's admin signs in beside the admin's steps, to open the result when it is there.
   const partner = await browser.newPage({ baseURL });
   const partnerSignedIn = signIn(partner, 'partner_admin');
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
   const list = page.getByRole('table', { name: 'Content' });
   await list.getByRole('checkbox', { name: `Select ${mapTitle}` }).check();
@@ -156,7 +156,7 @@ test('a copy cut off by a lost connection is offered on Content again, and resum
   const { csvId, mapId, mapTitle } = await addMapOfCsvLayer(request, token, { name: 'Depots', tag, csv: 'n\n1\n' });
   await rest(request, `content/users/admin/items/${mapId}/share`, { token, org: 'true', everyone: 'false', groups: ' ' });
 
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
   await page
     .getByRole('table', { name: 'Content' })
@@ -250,7 +250,7 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
       await new Promise((r) => setTimeout(r, 500));
     }
 
-    await signIn(page, 'admin');
+    await signInOncePerFile(page, 'admin');
     await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
     await page
       .getByRole('table', { name: 'Content' })

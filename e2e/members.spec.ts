@@ -1,5 +1,5 @@
 import { expect } from '@playwright/test';
-import { createMember, DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { createMember, DEMO_PASSWORD, signIn, signInOncePerFile, signOut, snap } from './support.ts';
 import { chooseFileByKeyboard } from './keyboard.ts';
 import { test } from './test.ts';
 
@@ -79,7 +79,7 @@ test('an administrator disables a member from the keyboard, who then cannot sign
   const username = `dana_${Date.now().toString(36)}`;
   await createMember(page.request, token, { username, password: 'Dana.Example.77', firstname: 'Dana', lastname: 'Example' });
 
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto(`/members?q=${username}`);
   const row = page.getByRole('table', { name: 'Members' }).getByRole('row', { name: new RegExp(username) });
   await row.getByRole('button', { name: `More actions for ${username}` }).focus();
@@ -123,7 +123,7 @@ test('filters members, selects all matching, previews and runs a bulk disable, r
   }
 
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto(`/members?q=${tag}`);
   const table = page.getByRole('table', { name: 'Members' });
   await expect(table.getByText(names[2], { exact: true })).toBeVisible();
@@ -188,7 +188,7 @@ test('an administrator adds members from a CSV file by keyboard: a preview of ea
   ].join('\n');
 
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto('/members');
   // The first row by username: earlier specs add members that push the demo ones to later pages.
   await expect(page.getByRole('table', { name: 'Members' }).getByText('admin', { exact: true })).toBeVisible();
@@ -225,7 +225,7 @@ test('an administrator adds members from a CSV file by keyboard: a preview of ea
 
 test('deleting a member first shows what they own, kind by kind (1440 and 390 px)', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page, 'admin');
+  await signInOncePerFile(page, 'admin');
   await page.goto('/members/publisher1');
   await page.getByRole('button', { name: 'Delete member' }).click();
   const dialog = page.getByRole('dialog', { name: /^Delete/ });
