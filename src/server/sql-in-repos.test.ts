@@ -56,10 +56,6 @@ const PENDING: Record<string, number> = {
   'src/server/areas/auth/throttle.ts': 5,
   'src/server/areas/dependencies/nodes.ts': 3,
   'src/server/areas/dependencies/tally.ts': 3,
-  'src/server/areas/federation/service.ts': 2,
-  'src/server/areas/federation/seed.ts': 1,
-  'src/server/areas/memberLifecycle/due.ts': 1,
-  'src/server/areas/memberLifecycle/expirations.ts': 1,
 };
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */

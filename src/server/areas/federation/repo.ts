@@ -201,3 +201,19 @@ export async function deleteServiceWebhook(q: Queryable, id: string): Promise<vo
 function normalise<T extends ServiceWebhookRow>(row: T): T {
   return { ...row, created: Number(row.created), modified: Number(row.modified) };
 }
+
+/** The id of the organization's member named `username` (any case), if there is one: a service's owner. */
+export async function memberIdByName(q: Queryable, orgId: string, username: string): Promise<string | undefined> {
+  const [u] = await q.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, username]);
+  return u?.id;
+}
+
+/** Whether `itemId` is an item of the organization: the item a service is registered with. */
+export async function isItemOfOrg(q: Queryable, orgId: string, itemId: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM items WHERE org_id = $1 AND id = $2', [orgId, itemId])).length > 0;
+}
+
+/** The organization's members, by id and username (the demo data's owners). */
+export async function membersOf(q: Queryable, orgId: string): Promise<{ id: string; username: string }[]> {
+  return q.query<{ id: string; username: string }>('SELECT id, username FROM users WHERE org_id = $1', [orgId]);
+}

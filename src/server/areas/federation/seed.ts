@@ -13,7 +13,7 @@ const RECEIVER = 'https://hooks.example.com';
 export async function seedFederation(ctx: PortalContext, orgId: string): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
-    const users = await q.query<{ id: string; username: string }>('SELECT id, username FROM users WHERE org_id = $1', [orgId]);
+    const users = await repo.membersOf(q, orgId);
     const idOf = (name: string) => users.find((u) => u.username === name)?.id;
     const admin = users.find((u) => u.username === ctx.config.adminUsername);
     const publisher = idOf('publisher1');

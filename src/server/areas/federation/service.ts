@@ -363,13 +363,12 @@ export async function createService(
   return ctx.db.tx(async (q) => {
     let ownerId = caller.userId;
     if (p.owner) {
-      const [u] = await q.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [caller.orgId, p.owner]);
-      if (!u) throw badParam('owner', `'${p.owner}' is not a member of this organization`);
-      ownerId = u.id;
+      const id = await repo.memberIdByName(q, caller.orgId, p.owner);
+      if (!id) throw badParam('owner', `'${p.owner}' is not a member of this organization`);
+      ownerId = id;
     }
     if (p.itemId) {
-      const [item] = await q.query('SELECT 1 FROM items WHERE org_id = $1 AND id = $2', [caller.orgId, p.itemId]);
-      if (!item) throw badParam('itemId', 'names no item of this organization');
+      if (!(await repo.isItemOfOrg(q, caller.orgId, p.itemId))) throw badParam('itemId', 'names no item of this organization');
     }
     const k = { serverId, folderName: p.folderName ?? '', serviceName: p.serviceName, serviceType: p.type };
     if (await repo.findService(q, k)) throw badParam('serviceName', `a ${p.type} named '${p.serviceName}' already exists in this folder`);

@@ -18,6 +18,7 @@ import {
   claimDuePolicies,
   completeRun,
   insertRun,
+  isDefaultAdministrator,
   markExpirationWarned,
   movePolicyOn,
   nextDue,
@@ -36,11 +37,7 @@ export async function expireDue(ctx: PortalContext, now: number): Promise<number
     for (const m of due) {
       await setExpiration(q, m.id, null);
       // The organization's last enabled administrator stays enabled (as disableUser refuses it).
-      const [{ administrator }] = await q.query<{ administrator: boolean }>(
-        `SELECT role = 'org_admin' AND role_id IS NULL AS administrator FROM users WHERE id = $1`,
-        [m.id],
-      );
-      if (administrator && (await countDefaultAdmins(q, m.org_id)) <= 1) {
+      if ((await isDefaultAdministrator(q, m.id)) && (await countDefaultAdmins(q, m.org_id)) <= 1) {
         ctx.log.warn({ username: m.username }, 'expiration not applied: the organization would have no administrator');
         continue;
       }

@@ -12,7 +12,7 @@ import { ApiError, badParam } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
 import { memberToActOn } from '../users/memberToActOn.ts';
 import { warningMsOf } from './due.ts';
-import { DAY_MS, setExpiration, upcomingExpirations } from './repo.ts';
+import { DAY_MS, expirationOf, setExpiration, upcomingExpirations } from './repo.ts';
 
 export async function setExpirations(ctx: PortalContext, caller: Caller, usernames: string[], expiration: number | null) {
   const now = ctx.clock.now();
@@ -22,8 +22,7 @@ export async function setExpirations(ctx: PortalContext, caller: Caller, usernam
     for (const username of usernames) {
       try {
         const { target } = await memberToActOn(q, caller, { username }, expiration === null ? 'clear the expiration of' : 'set an expiration on');
-        const before = await q.query<{ expiration: string | null }>('SELECT expiration FROM users WHERE id = $1', [target.id]);
-        const was = before[0].expiration === null ? null : Number(before[0].expiration);
+        const was = await expirationOf(q, target.id);
         if (was === expiration) {
           out.push({ username: target.username, status: true });
           continue;

@@ -27,6 +27,18 @@ export async function setExpiration(q: Queryable, userId: string, expiration: nu
   await q.query('UPDATE users SET expiration = $2, expiration_warned = NULL WHERE id = $1', [userId, expiration]);
 }
 
+/** A member's expiration (epoch ms), or null when none is set. */
+export async function expirationOf(q: Queryable, userId: string): Promise<number | null> {
+  const [row] = await q.query<{ expiration: string | null }>('SELECT expiration FROM users WHERE id = $1', [userId]);
+  return row?.expiration == null ? null : Number(row.expiration);
+}
+
+/** Whether the member is a default administrator (the built-in role, no custom one): the organization keeps one enabled. */
+export async function isDefaultAdministrator(q: Queryable, userId: string): Promise<boolean> {
+  const [row] = await q.query<{ administrator: boolean }>(`SELECT role = 'org_admin' AND role_id IS NULL AS administrator FROM users WHERE id = $1`, [userId]);
+  return !!row?.administrator;
+}
+
 export async function upcomingExpirations(q: Queryable, orgId: string, usernames: string[] | undefined, offset: number, limit: number) {
   const where = `u.org_id = $1 AND u.expiration IS NOT NULL AND NOT u.disabled ${usernames ? 'AND u.username = ANY($4::text[])' : ''}`;
   const params: unknown[] = [orgId, limit, offset, ...(usernames ? [usernames] : [])];
