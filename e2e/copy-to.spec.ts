@@ -233,7 +233,7 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
   const other = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'copy-target-'));
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off', PASSWORD_LOG_N: '10' },
     stdio: 'ignore',
   });
   try {

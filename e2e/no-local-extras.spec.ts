@@ -41,7 +41,16 @@ test.beforeAll(async ({ portalPort }) => {
   const port = portalPort + 1;
   base = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOCAL_EXTRAS: 'off', ALLOW_PRIVATE_OUTBOUND: 'on' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'on',
+      LOCAL_EXTRAS: 'off',
+      ALLOW_PRIVATE_OUTBOUND: 'on',
+      PASSWORD_LOG_N: '10',
+    },
     stdio: 'ignore',
   });
   const until = Date.now() + 110_000;

@@ -225,6 +225,16 @@ describe('retention settings', () => {
 });
 
 describe('BLOB_STORE', () => {
+  it("lowers the password hash's cost only for a portal on loopback (test portals), within 10..20", () => {
+    expect(loadConfig({ PASSWORD_LOG_N: '10' }).passwordLogN).toBe(10);
+    expect(loadConfig({ PASSWORD_LOG_N: '18', HOST: '0.0.0.0', PORTAL_ADMIN_PASSWORD: 'a long secret phrase' }).passwordLogN).toBe(18);
+    expect(refusal({ PASSWORD_LOG_N: '10', HOST: '0.0.0.0', PORTAL_ADMIN_PASSWORD: 'a long secret phrase' })).toContain(
+      'Refusing PASSWORD_LOG_N=10 on HOST=0.0.0.0: a cost below 17 is for test portals on loopback only.',
+    );
+    expect(refusal({ PASSWORD_LOG_N: '9' })).toContain('PASSWORD_LOG_N="9"');
+    expect(refusal({ PASSWORD_LOG_N: 'low' })).toContain('must be a whole number');
+  });
+
   it('keeps files on the local disk by default and for "file"', () => {
     expect(loadConfig({}).blobStore).toBeUndefined();
     expect(loadConfig({ BLOB_STORE: 'file' }).blobStore).toBeUndefined();

@@ -91,6 +91,11 @@ const envSchema = z.object({
   PORT: z.string().regex(/^\d+$/, 'must be a port number').transform(Number).pipe(z.number().int().min(0).max(65535, 'must be at most 65535')).default(3000),
   HOST: z.string().min(1, 'must not be empty').default('127.0.0.1'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./data'),
+  /**
+   * scrypt's cost (log2 N) for passwords hashed from now on: 17 (OWASP) unless lowered for a test
+   * portal on loopback — every sign-in of a test run otherwise costs half a CPU-second.
+   */
+  PASSWORD_LOG_N: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(10).max(20)).default(17),
   /** Folder of the built console (default dist/client): lets several builds be served side by side. */
   CONSOLE_DIR: z.string().min(1, 'must not be empty').optional(),
   DATABASE_URL: z
@@ -309,6 +314,8 @@ function blobSetting(e: { BLOB_STORE?: string; S3_ENDPOINT?: string; S3_FORCE_PA
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** scrypt's cost for passwords (log2 N) that OWASP recommends, and the least a reachable portal takes. */
+const OWASP_LOG_N = 17;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const picked = Object.fromEntries(Object.keys(envSchema.shape).flatMap((k) => (env[k] !== undefined && env[k] !== '' ? [[k, env[k]]] : [])));
@@ -323,6 +330,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Refusing to listen on HOST=${e.HOST} without PORTAL_ADMIN_PASSWORD: the demo password is public, ` +
         'so a portal reachable from other machines must be given its own administrator password.',
     );
+  }
+  if (e.PASSWORD_LOG_N < OWASP_LOG_N && !LOOPBACK.has(e.HOST)) {
+    throw new ConfigError(`Refusing PASSWORD_LOG_N=${e.PASSWORD_LOG_N} on HOST=${e.HOST}: a cost below ${OWASP_LOG_N} is for test portals on loopback only.`);
   }
   return {
     tls: tlsSetting(e),
@@ -341,7 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: e.LOG_REQUESTS,
     publicUrl: e.PUBLIC_URL,
     trustProxy: e.TRUST_PROXY,
-    passwordLogN: 17,
+    passwordLogN: e.PASSWORD_LOG_N,
     retention: {
       deliveriesMs: Math.round(e.RETENTION_DELIVERIES_DAYS * DAY_MS),
       deliveriesPerWebhook: e.RETENTION_DELIVERIES_PER_WEBHOOK,
