@@ -123,6 +123,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     // Tests' webhook receivers and proxied services listen on loopback.
     ALLOW_PRIVATE_OUTBOUND: 'on',
     DEMO_DATA: 'on',
+    // Passwords set through an instance hashed as the in-process test service hashes them (scaleOut.ts).
+    PASSWORD_LOG_N: '10',
     ...opts.env,
   };
   // The test runner's own switches must not leak into the service processes.
