@@ -136,6 +136,8 @@ const envSchema = z.object({
     .default(300),
   // Member lifecycle: how many days before a member's expiration the warning event goes out.
   MEMBER_EXPIRY_WARNING_DAYS: positive('days').default(7),
+  // Member search: how far a search pages with LOCAL_EXTRAS=off (ArcGIS Online's 10,000 when absent; tests set a small one).
+  MEMBER_SEARCH_CAP: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().int().min(1)).optional(),
   // Scheduled tasks: active-task limits, geoprocessing polling, and the external runner of each hand-off type.
   TASKS_MAX_ACTIVE_PER_USER: taskCount(TASK_LIMITS.activePerUser),
   TASKS_MAX_ACTIVE_PER_ORG: taskCount(TASK_LIMITS.activePerOrg),
@@ -253,6 +255,8 @@ export interface Config {
   tasks?: TaskSettings;
   /** MEMBER_EXPIRY_WARNING_DAYS: days before a member's expiration that its warning event goes out; 7 when absent. */
   memberExpiryWarningDays?: number;
+  /** MEMBER_SEARCH_CAP: with the extras off, results past this many cannot be paged to; 10,000 (ArcGIS Online's) when absent. */
+  memberSearchCap?: number;
 }
 
 /** The task settings in force for a service. */
@@ -361,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sweepIntervalMs: Math.round(e.RETENTION_SWEEP_INTERVAL_SECONDS * 1000),
     },
     memberExpiryWarningDays: e.MEMBER_EXPIRY_WARNING_DAYS,
+    memberSearchCap: e.MEMBER_SEARCH_CAP,
     tasks: {
       activePerUser: e.TASKS_MAX_ACTIVE_PER_USER,
       activePerOrg: e.TASKS_MAX_ACTIVE_PER_ORG,

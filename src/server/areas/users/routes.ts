@@ -25,8 +25,10 @@ import { MEMBER_SELF_TARGET, updateMember } from './update.ts';
 import type { Caller } from '../../http/auth.ts';
 import { seesMembersPrivateFields } from '../../http/policies.ts';
 import type { Db } from '../../store/db.ts';
+import type { PortalContext } from '../../context.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 import { memberTags, otherMemberRecord, visibleMember } from './community.ts';
+import { cappedEnvelope, cappedWindow, memberSearchCap } from './searchCap.ts';
 
 /**
  * community/self's answer, serialised once per caller and kept while the embedded database's write
@@ -65,9 +67,10 @@ function emailOwnOnly(caller: Caller): string | undefined {
 }
 
 /** One page of a user search (community/users, portals/self/users/search), in the search envelope. */
-async function userSearchPage(db: Db, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
-  const { total, rows } = await listMembers(db, filter, { field: params.sortField, order: params.sortOrder }, { offset: params.start - 1, limit: params.num });
-  return { query: params.q, ...pageEnvelope(total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+async function userSearchPage(portal: PortalContext, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
+  const cap = memberSearchCap(portal.config);
+  const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, cappedWindow(cap, params));
+  return { query: params.q, ...cappedEnvelope(cap, total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
 }
 
 /** The local member filters (status, user types, last sign-in and creation dates) as a list filter. */
@@ -124,7 +127,7 @@ export function userRoutes(app: FastifyInstance): void {
       const filter: MemberFilter = canViewMembers(caller, caller.orgId)
         ? { orgId: caller.orgId, condition, ...memberFilters(params) }
         : { orgId: caller.orgId, condition: (p) => `(${condition(p)}) AND u.id = ${p(caller.userId)}`, ...memberFilters(params) };
-      return userSearchPage(portal.db, caller, filter, params);
+      return userSearchPage(portal, caller, filter, params);
     },
   });
 
@@ -160,13 +163,9 @@ export function userRoutes(app: FastifyInstance): void {
         ...memberFilters(params),
       };
       if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
-      const { total, rows } = await listMembers(
-        portal.db,
-        filter,
-        { field: params.sortField, order: params.sortOrder },
-        { offset: params.start - 1, limit: params.num },
-      );
-      return { ...pageEnvelope(total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+      const cap = memberSearchCap(portal.config);
+      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, cappedWindow(cap, params));
+      return { ...cappedEnvelope(cap, total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
     },
   });
 
@@ -179,7 +178,7 @@ export function userRoutes(app: FastifyInstance): void {
     handler: async ({ caller, params, portal }) => {
       const orgId = orgOf(caller, 'self');
       const filter = { orgId, ...parseUserQuery(params.q, emailOwnOnly(caller)), ...memberFilters(params) };
-      return userSearchPage(portal.db, caller, filter, params);
+      return userSearchPage(portal, caller, filter, params);
     },
   });
 
