@@ -240,6 +240,11 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
     const tag = `p${Date.now().toString(36)}`;
     const { token } = await rest(request, 'generateToken', { username: 'admin', password: DEMO_PASSWORD });
     const { csvId, mapId, mapTitle } = await addMapOfCsvLayer(request, token, { name: 'Halts', tag, csv: 'n\n1\n' });
+    // The map is shared with a group whose copy is already in the target (tagged source-<id>), where
+    // publisher1, the account copied into, is not a member: the copies cannot be shared to it there.
+    const crewTitle = `Halts crew ${tag}`;
+    const { group: crew } = await rest(request, 'community/createGroup', { token, title: crewTitle, access: 'org', tags: 'copy' });
+    await rest(request, `content/users/admin/items/${mapId}/share`, { token, groups: crew.id });
     for (const until = Date.now() + 120_000; ;) {
       const up = await fetch(`${other}/sharing/rest/portals/self?f=json`).then(
         (r) => r.ok,
@@ -249,6 +254,15 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
       if (Date.now() > until) throw new Error('the second portal did not start');
       await new Promise((r) => setTimeout(r, 500));
     }
+    const otherRest = async (restPath: string, form: Record<string, string>) => {
+      const body = (await fetch(`${other}/sharing/rest/${restPath}`, { method: 'POST', body: new URLSearchParams({ f: 'json', ...form }) }).then((r) =>
+        r.json(),
+      )) as Record<string, unknown> & { error?: unknown };
+      if (body.error) throw new Error(`${restPath}: ${JSON.stringify(body.error)}`);
+      return body;
+    };
+    const otherToken = ((await otherRest('generateToken', { username: 'admin', password: DEMO_PASSWORD })) as { token: string }).token;
+    await otherRest('community/createGroup', { token: otherToken, title: crewTitle, access: 'org', tags: `source-${crew.id}` });
 
     await signInOncePerFile(page, 'admin');
     await page.goto(`/content?q=${encodeURIComponent(mapTitle)}`);
@@ -259,24 +273,25 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
     await page.getByRole('button', { name: 'Copy to…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Copy 1 item to…' });
     await dialog.getByRole('textbox', { name: 'Portal URL' }).fill(`${other}/sharing/rest`);
-    await dialog.getByRole('textbox', { name: 'Username' }).fill('admin');
+    await dialog.getByRole('textbox', { name: 'Username' }).fill('publisher1');
     await page.keyboard.press('Tab');
     await page.keyboard.type(DEMO_PASSWORD);
     await page.keyboard.press('Enter');
-    await expect(dialog.getByRole('radio', { name: /admin/ })).toBeChecked({ timeout: 15_000 });
+    await expect(dialog.getByRole('radio', { name: /publisher1/ })).toBeChecked({ timeout: 15_000 });
     await dialog.getByRole('button', { name: 'Review the plan' }).click();
     await expect(dialog.getByRole('status').filter({ hasText: '2 items' })).toContainText('2 to create, 0 to update');
+    const crewPlan = dialog.getByRole('list', { name: 'Groups in the target' }).getByRole('listitem').filter({ hasText: crewTitle });
+    await expect(crewPlan).toContainText(`You are not a member of group ${crewTitle} in the target — the copies will not be shared to it.`);
+    // The map's own card does not claim it will be shared with that group.
+    await expect(dialog.getByText(`and the group ${crewTitle}`)).toHaveCount(0);
+    await snapBoth(page, dialog, 'copy-to-group-skipped-plan');
     await dialog.getByRole('button', { name: 'Copy 2 items' }).click();
     await expect(dialog.getByText('Copied 2 items: 2 created, 0 updated.')).toBeVisible({ timeout: 20_000 });
+    await expect(dialog.getByRole('list', { name: 'Groups not shared to' })).toContainText(`You are not a member of group ${crewTitle} in the target`);
+    await snap(page, 'copy-to-group-skipped-results-1440');
     await expectAxeClean(page, '[role="dialog"]');
 
     // In the second portal: one copy of each, the map pointing at the CSV's copy there.
-    const otherToken = (
-      (await await fetch(`${other}/sharing/rest/generateToken`, {
-        method: 'POST',
-        body: new URLSearchParams({ f: 'json', username: 'admin', password: DEMO_PASSWORD }),
-      }).then((r) => r.json())) as { token: string }
-    ).token;
     const find = async (id: string) =>
       (
         (await (await fetch(`${other}/sharing/rest/search?f=json&q=${encodeURIComponent(`typekeywords:source-${id}`)}&token=${otherToken}`)).json()) as {
@@ -288,6 +303,16 @@ test('copy to a second portal on another loopback port, from the browser: CORS b
     expect(csvCopy?.id).toMatch(/^[0-9a-f]{32}$/);
     const copied = (await (await fetch(`${other}/sharing/rest/content/items/${mapCopy.id}/data?f=json&token=${otherToken}`)).json()) as WebMapData;
     expect(copied.operationalLayers[0].itemId).toBe(csvCopy.id);
+    // Not shared to the crew's group there, which publisher1 may not share to.
+    const mapGroups = (await (await fetch(`${other}/sharing/rest/content/items/${mapCopy.id}/groups?f=json&token=${otherToken}`)).json()) as Record<
+      string,
+      { title: string }[]
+    >;
+    expect(
+      Object.values(mapGroups)
+        .flat()
+        .map((g) => g.title),
+    ).not.toContain(crewTitle);
   } finally {
     server.kill('SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });

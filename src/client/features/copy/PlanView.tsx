@@ -119,8 +119,9 @@ export interface PlanViewProps {
 }
 
 export function PlanView({ plan, targetLabel, skippedGroups, onToggleGroup }: PlanViewProps) {
-  // A group left out is not shared to: its title is not named on the items.
-  const groupTitles = new Map(plan.groups.filter((g) => g.action === 'use' || !skippedGroups.has(g.source.id)).map((g) => [g.source.id, g.source.title]));
+  // A group left out, or one the target member may not share to, is not shared to: its title is not named on the items.
+  const shared = (g: CopyPlan['groups'][number]) => g.action === 'use' || (g.action === 'create' && !skippedGroups.has(g.source.id));
+  const groupTitles = new Map(plan.groups.filter(shared).map((g) => [g.source.id, g.source.title]));
   const creates = plan.steps.filter((s) => s.action === 'create').length;
   const updates = plan.steps.length - creates;
   return (

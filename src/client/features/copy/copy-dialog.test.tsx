@@ -15,6 +15,7 @@ import { connectAs } from './copy.test-support.ts';
 import { CopyDialog } from './CopyDialog.tsx';
 import { GroupsPlan } from './GroupsPlan.tsx';
 import { planCopy } from './plan.ts';
+import { PlanView } from './PlanView.tsx';
 import { addItem, getItem, type PortalConnection } from './portal.ts';
 import { shareIn, sourceGroupTag } from './sharing.ts';
 
@@ -82,6 +83,13 @@ describe('Copy to… dialog', () => {
     expect(within(groups).getByText('Not shared')).toBeInTheDocument();
     expect(within(groups).queryByRole('checkbox')).toBeNull();
     shown.unmount();
+    // Nor does the item's own line name it among the groups it is shared with.
+    const planned = renderWithProviders(
+      <PlanView plan={plan} targetLabel="Demo Organization (publisher1)" skippedGroups={new Set()} onToggleGroup={() => {}} />,
+    );
+    expect(await screen.findByTestId('copy-plan-group')).toHaveTextContent(reason);
+    expect(screen.getByText(/^Shared with/)).not.toHaveTextContent('Depot crew');
+    planned.unmount();
 
     const result = await applyPlan(plan, partner, publisher);
     renderWithProviders(<ApplyView plan={plan} states={new Map()} result={result} hrefOf={(t) => `#${t}`} targetUser="publisher1" />);
