@@ -6,6 +6,7 @@ export * from './types.ts';
 export * from './auth.ts';
 export * from './portals.ts';
 export * from './users.ts';
+export * from './allMembers.ts';
 export * from './roles.ts';
 export * from './groups.ts';
 export * from './userDefaultSettings.ts';

@@ -41,7 +41,8 @@ export interface MemberPage extends PageEnvelope {
   users: PortalUser[];
 }
 
-export interface MemberSearchParams extends PagingParams {
+/** The search's `q`, paging and sort; this portal's member filters go beside it as local parameters. */
+export interface MemberSearchParams extends PagingParams, MemberFilterParams {
   q?: string;
   sortField?: MemberSortField;
   sortOrder?: SortOrder;
@@ -162,28 +163,6 @@ export function setUserLicenseTypes(
  */
 export function deleteUser(username: string): Promise<{ success: boolean; username: string }> {
   return request<{ success: boolean; username: string }>(`community/users/${seg(username)}/delete`, {}, { method: 'POST' });
-}
-
-/** The most members one list request answers. */
-const LIST_PAGE = 100;
-
-/**
- * Every member matching `params` (filters and sort), read a page of 100 after another: the members a
- * bulk action on "all matching" works on, with their role and user type for its preview.
- */
-export async function listAllMembers(
-  orgId: string,
-  params: Omit<ListMembersParams, 'start' | 'num'>,
-  { signal, onProgress }: ReadOptions & { onProgress?: (read: number, total: number) => void } = {},
-): Promise<PortalUser[]> {
-  const all: PortalUser[] = [];
-  for (let start = 1; start > 0;) {
-    const page = await listMembers(orgId, { ...params, start, num: LIST_PAGE }, { signal });
-    all.push(...page.users);
-    onProgress?.(all.length, page.total);
-    start = page.users.length ? page.nextStart : -1;
-  }
-  return all;
 }
 
 /**

@@ -9,7 +9,9 @@ import { startMemberJobs } from '../../server/jobs/memberJobs.ts';
 import { startWebhookDispatcher } from '../../server/jobs/webhooks/dispatcher.ts';
 
 // LOCAL_EXTRAS=off: a portal without this portal's extras, as another portal would answer (docs/local-extras.md).
-const svc = await startService({ config: { localExtras: process.env.LOCAL_EXTRAS !== 'off' } });
+// MEMBER_SEARCH_CAP: how far a search pages with the extras off (ArcGIS Online's 10,000 when unset; tests set a small one).
+const searchCap = process.env.MEMBER_SEARCH_CAP ? Number(process.env.MEMBER_SEARCH_CAP) : undefined;
+const svc = await startService({ config: { localExtras: process.env.LOCAL_EXTRAS !== 'off', memberSearchCap: searchCap } });
 const restUrl = await svc.listen();
 // The background item jobs (dataUrl downloads) run as they do in the real service.
 const jobs = startJobs(svc.app.portal);

@@ -103,6 +103,12 @@ function BulkFlow({ kind, target, onClose, customRoles, rolesNote }: Omit<BulkMe
         {/* One member to delete: what they own, kind by kind, before anything is sent. */}
         {kind === 'delete' && target.kind === 'rows' && target.members.length === 1 ? <OwnershipPreview member={target.members[0]} /> : null}
         <BulkChoice kind={kind} action={action} onChange={setAction} customRoles={customRoles} rolesNote={rolesNote} />
+        {matching.partitioned ? (
+          // How "all matching" was read where one search cannot page to every member.
+          <Text size="sm" data-testid="bulk-read-how">
+            {`${formatCount(matching.members.length)} members read in ${plural(matching.partitioned.parts, 'part')} by creation date: the portal returns at most ${formatCount(matching.partitioned.cap)} members per search.`}
+          </Text>
+        ) : null}
         {action ? <BulkPreview rows={plan} /> : null}
       </DialogScroll>
       <DialogFooter justify="space-between">
