@@ -567,6 +567,15 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
     url: `${ORG()}/collaborations/${await collaboration()}/addWorkspace`,
     params: { name: `W ${uid()}` },
   }),
+  // An invitation needs a second organization (invitation-expiry.test.ts): an allowed caller reaches the lookup.
+  'portals/:orgId/collaborations/:collaborationId/invitations/:invitationId/refresh': async () => ({
+    url: `${ORG()}/collaborations/${await collaboration()}/invitations/none/refresh`,
+    reached: /Invitation 'none' does not exist/,
+  }),
+  'portals/:orgId/collaborations/:collaborationId/invitations/:invitationId/invalidate': async () => ({
+    url: `${ORG()}/collaborations/${await collaboration()}/invitations/none/invalidate`,
+    reached: /Invitation 'none' does not exist/,
+  }),
   // Bulk member jobs (local extras): started on a member of the organization (the runner is not started here).
   'portals/:orgId/memberJobs/disableUsers': async () => ({ url: `${ORG()}/memberJobs/disableUsers`, params: { usernames: await member() } }),
   'portals/:orgId/memberJobs/enableUsers': async () => ({ url: `${ORG()}/memberJobs/enableUsers`, params: { usernames: await member() } }),

@@ -109,6 +109,18 @@ export function getHostInvitation(orgId: string, id: string, invitationId: strin
   return request<HostInvitationRecord>(`${one(orgId, id)}/invitations/${seg(invitationId)}`, {}, { ...options, method: 'GET' });
 }
 
+/**
+ * `POST …/invitations/<invitationId>/refresh` (documented): the invitation expires 72 hours from
+ * now; the portal answers the invitation file (`{"invitationRequest": …}`), read here as JSON.
+ */
+export function refreshHostInvitation(orgId: string, id: string, invitationId: string) {
+  return request<{ invitationRequest: { id: string; expiration: number | null } }>(
+    `${one(orgId, id)}/invitations/${seg(invitationId)}/refresh`,
+    {},
+    { method: 'POST' },
+  );
+}
+
 /** Local portal: organizations the host may invite, by name. */
 export function listParticipantCandidates(orgId: string, q = '', options: ReadOptions = {}): Promise<{ portals: ParticipantCandidate[] }> {
   return request<{ portals: ParticipantCandidate[] }>(`${base(orgId)}/participantCandidates`, { q, num: 100 }, { ...options, method: 'GET' });

@@ -13,6 +13,14 @@ export const COLLABORATION_LIMITS = {
   workspacesPerCollaboration: 50,
   maxItemSizeInMB: { min: 1, max: 1024, default: 1024 },
   maxReplicationPackageSizeInMB: { min: 1, max: 10240, default: 10240 },
+  /**
+   * inviteParticipant's `expiration`, in whole hours (the documented examples send 24). Without
+   * one an invitation lasts 72 hours: the span the documented `refresh` extends it by, so a new
+   * and a refreshed invitation last the same. More than a year is refused as a mistake.
+   */
+  invitationExpirationHours: { min: 1, max: 8760, default: 72 },
+  /** `invitations/<id>/refresh`: the invitation expires this many hours from the refresh (documented). */
+  invitationRefreshHours: 72,
 } as const;
 
 export const WORKSPACE_ACCESS = ['send', 'receive', 'sendAndReceive'] as const;
@@ -50,9 +58,25 @@ export const addWorkspaceParams = z.object({
   access: z.enum(WORKSPACE_ACCESS).default('sendAndReceive'),
 });
 
-/** `workspaces`: workspace id → the access the guest gets. */
+const { min: minHours, max: maxHours, default: defaultHours } = COLLABORATION_LIMITS.invitationExpirationHours;
+/** Hours, as a form sends them (text) or JSON (a number): a whole number within the limits; absent: the default. */
+const expirationHours = z
+  .union([z.string(), z.number()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return defaultHours;
+    const n = typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v);
+    if (!Number.isFinite(n)) ctx.addIssue({ code: 'custom', message: `must be a number of hours (e.g. ${defaultHours})` });
+    else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'must be a whole number of hours' });
+    else if (n < minHours || n > maxHours) ctx.addIssue({ code: 'custom', message: `must be from ${minHours} to ${maxHours} hours (a year)` });
+    else return n;
+    return z.NEVER;
+  });
+
+/** `workspaces`: workspace id → the access the guest gets; `expiration`: hours until the guest can no longer answer. */
 export const inviteParticipantParams = z.object({
   participantPortalId: id,
+  expiration: expirationHours,
   workspaces: jsonObject(z.record(z.string().max(64), z.enum(WORKSPACE_ACCESS)).refine((o) => Object.keys(o).length > 0, 'must name at least one workspace')),
 });
 
@@ -153,10 +177,17 @@ export interface InvitationRecord {
   hostPortalName: string;
   workspaces: { id: string; name: string; access: WorkspaceAccess }[];
   created: number;
+  /** When the guest can no longer answer it (epoch ms); null: never. */
+  expires: number | null;
+  /** Past `expires`: listed so the guest knows, but it cannot be answered until the host refreshes it. */
+  expired: boolean;
 }
 
-/** Where an invitation stands: waiting for the guest, accepted, declined, or cancelled by a removal. */
-export type InvitationState = 'pending' | 'accepted' | 'declined' | 'cancelled';
+/**
+ * Where an invitation stands: waiting for the guest, accepted, declined, cancelled by a removal,
+ * invalidated by the host, or expired (a pending one past its expiry, until the host refreshes it).
+ */
+export type InvitationState = 'pending' | 'accepted' | 'declined' | 'cancelled' | 'invalidated' | 'expired';
 
 /**
  * An invitation as the host reads it (`…/<id>/invitations`, `…/<id>/invitations/<invitationId>`):
@@ -168,13 +199,15 @@ export interface HostInvitationRecord {
   hostPortalId: string;
   guestPortalId: string;
   guestPortalUrl: string;
-  /** `host_created` while the guest has not answered; then `accepted`, `declined` or `cancelled`. */
+  /** `host_created` while the guest has not answered; then `accepted`, `declined`, `cancelled`, `invalidated` or `expired`. */
   status: string;
   config: { invitationRequestFilename: string };
   /** The invitation as text to hand to the guest's administrators. */
   invitationString: string;
   created: number;
   modified: number;
+  /** When the guest can no longer answer it (epoch ms); null: never (made before invitations expired). */
+  expiration: number | null;
   guestPortalName: string;
   collaborationName: string;
   state: InvitationState;
@@ -210,6 +243,8 @@ export const COLLABORATION_OPERATIONS = {
   collaborationParticipantCandidates: privileges('portal:admin:manageCollaborations'),
   hostCollaborationInvitations: privileges('portal:admin:manageCollaborations'),
   hostCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
+  refreshCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
+  invalidateCollaborationInvitation: privileges('portal:admin:manageCollaborations'),
   collaboration: privileges('portal:admin:manageCollaborations'),
   collaborationParticipants: privileges('portal:admin:manageCollaborations'),
   collaborationParticipant: privileges('portal:admin:manageCollaborations'),

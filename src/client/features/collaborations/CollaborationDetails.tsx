@@ -59,6 +59,7 @@ export function CollaborationDetails({ orgId, c }: { orgId: string; c: Collabora
               isHost
                 ? {
                     mayInvite,
+                    orgId,
                     invitations: invitations.data?.collaborationInvitations ?? [],
                     onRemove: setRemoving,
                     onInviteAgain: inviteAgain,

@@ -1,7 +1,9 @@
 /**
  * The invitations addressed to the organization (local portal): each names the collaboration, its
  * host and the workspaces offered, with Accept and Decline (which asks first). Accepting makes the
- * organization a participant; the collaboration then appears in the list below.
+ * organization a participant; the collaboration then appears in the list below. Each says when it
+ * expires; an expired one says so, without Accept or Decline (the portal refuses both), until its
+ * host refreshes it.
  */
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
@@ -16,6 +18,7 @@ import { formatDate } from '../../lib/format.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { DeclineInvitationModal } from './DeclineInvitationModal.tsx';
 import { useAcceptInvitation } from './mutations.ts';
+import { expiryInWords } from './invitationExpiry.ts';
 import { ACCESS_LABELS } from './schemas.ts';
 
 export function GuestInvitations({ orgId, mayAnswer, onAccepted }: { orgId: string; mayAnswer: Permission; onAccepted: (collaborationId: string) => void }) {
@@ -53,6 +56,12 @@ export function GuestInvitations({ orgId, mayAnswer, onAccepted }: { orgId: stri
               <Text size="xs" c="dimmed">
                 From {inv.hostPortalName} · sent {formatDate(inv.created)}
               </Text>
+              {inv.expires !== null ? (
+                <Text size="xs" c={inv.expired ? 'red.8' : 'dimmed'}>
+                  {expiryInWords(inv.expires)}
+                  {inv.expired ? ` — ask ${inv.hostPortalName} to refresh it to answer.` : ''}
+                </Text>
+              ) : null}
               <Group gap={6}>
                 {inv.workspaces.map((w) => (
                   <Badge key={w.id} size="sm" variant="light" color="teal" tt="none">
@@ -61,20 +70,32 @@ export function GuestInvitations({ orgId, mayAnswer, onAccepted }: { orgId: stri
                 ))}
               </Group>
             </Stack>
-            <Group gap="xs">
-              <GuardedButton
-                size="xs"
-                permission={mayAnswer}
-                loading={accept.isPending && accept.variables === inv.id}
-                onClick={() => onAccept(inv)}
-                aria-label={`Accept the invitation to ${inv.collaborationName}`}
-              >
-                Accept
-              </GuardedButton>
-              <Button size="xs" color="red" variant="light" onClick={() => setDeclining(inv)} aria-label={`Decline the invitation to ${inv.collaborationName}`}>
-                Decline
-              </Button>
-            </Group>
+            {inv.expired ? (
+              <Badge color="red" variant="light" tt="none">
+                Expired
+              </Badge>
+            ) : (
+              <Group gap="xs">
+                <GuardedButton
+                  size="xs"
+                  permission={mayAnswer}
+                  loading={accept.isPending && accept.variables === inv.id}
+                  onClick={() => onAccept(inv)}
+                  aria-label={`Accept the invitation to ${inv.collaborationName}`}
+                >
+                  Accept
+                </GuardedButton>
+                <Button
+                  size="xs"
+                  color="red"
+                  variant="light"
+                  onClick={() => setDeclining(inv)}
+                  aria-label={`Decline the invitation to ${inv.collaborationName}`}
+                >
+                  Decline
+                </Button>
+              </Group>
+            )}
           </Group>
         </Paper>
       ))}

@@ -9,6 +9,8 @@ import { CopyValue } from '../../components/CopyValue.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { announce } from '../../lib/announce.ts';
 import { saveFile } from '../../lib/download.ts';
+import { expiryInWords } from './invitationExpiry.ts';
+import { refreshable, RefreshInvitationButton } from './RefreshInvitationButton.tsx';
 import { ACCESS_LABELS } from './schemas.ts';
 
 const STATE_LABELS: Record<HostInvitationRecord['state'], { label: string; color: string }> = {
@@ -16,6 +18,8 @@ const STATE_LABELS: Record<HostInvitationRecord['state'], { label: string; color
   accepted: { label: 'Accepted', color: 'green' },
   declined: { label: 'Declined', color: 'orange' },
   cancelled: { label: 'Cancelled', color: 'gray' },
+  invalidated: { label: 'Invalidated', color: 'gray' },
+  expired: { label: 'Expired', color: 'red' },
 };
 
 /** The invitation in words, for e-mail or another channel the two organizations trust. */
@@ -24,6 +28,7 @@ export function invitationText(inv: HostInvitationRecord, hostName: string): str
     `Invitation to the collaboration “${inv.collaborationName}”, hosted by ${hostName}.`,
     `Invited organization: ${inv.guestPortalName}`,
     `Invitation ID: ${inv.id}`,
+    ...(inv.expiration ? [`Answer by: ${formatDateTime(inv.expiration)}`] : []),
     'Workspaces:',
     ...inv.workspaces.map((w) => `  - ${w.name}: ${ACCESS_LABELS[w.access].toLowerCase()}`),
     `To answer, an administrator of ${inv.guestPortalName} opens Collaborations → Invitations in the console and accepts or declines it (or, on ArcGIS Enterprise, accepts with the invitation file sent with this text).`,
@@ -41,9 +46,11 @@ function downloadInvitationFile(invitation: HostInvitationRecord) {
   announce('Invitation file downloaded');
 }
 
-export function InvitationDetails({ invitation, hostName }: { invitation: HostInvitationRecord; hostName: string }) {
+/** `orgId`: the host's organization, to offer Refresh while the guest has not answered. */
+export function InvitationDetails({ invitation, hostName, orgId }: { invitation: HostInvitationRecord; hostName: string; orgId?: string }) {
   const state = STATE_LABELS[invitation.state] ?? { label: invitation.status, color: 'gray' };
   const text = invitationText(invitation, hostName);
+  const expiry = refreshable(invitation) ? expiryInWords(invitation.expiration) : null;
   return (
     <Stack gap="sm" data-testid="invitation-details">
       <Group gap="xs">
@@ -54,6 +61,15 @@ export function InvitationDetails({ invitation, hostName }: { invitation: HostIn
           {state.label}
         </Badge>
       </Group>
+      {expiry ? (
+        <Group gap="xs" data-testid="invitation-expiry">
+          <Text size="sm" c={invitation.state === 'expired' ? 'red.8' : undefined}>
+            {expiry}
+            {invitation.state === 'expired' ? `: ${invitation.guestPortalName} can no longer answer it until it is refreshed.` : ''}
+          </Text>
+          {orgId ? <RefreshInvitationButton orgId={orgId} invitation={invitation} /> : null}
+        </Group>
+      ) : null}
       <CopyValue label="Invitation ID" value={invitation.id} copyLabel="Copy invitation ID" inline />
       <Stack gap={4}>
         <Text size="sm" fw={600}>

@@ -1,7 +1,8 @@
 /**
  * A collaboration's participants: organization (by name), role, status, contact and workspaces;
  * for the host, what it can do with each guest — remove it, show its latest invitation again, and
- * invite it again once it is out (removed, gone, or it declined).
+ * invite it again once it is out (removed, gone, or it declined). An invited guest's row says when
+ * its invitation expires, and offers Refresh once it has.
  */
 import { Badge, Button, Group, Text } from '@mantine/core';
 import type { HostInvitationRecord, ParticipantRecord } from '../../api/index.ts';
@@ -9,6 +10,8 @@ import { DataTable } from '../../components/DataTable.tsx';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { formatDate } from '../../lib/format.ts';
 import type { Permission } from '../../lib/privileges.ts';
+import { expiryInWords } from './invitationExpiry.ts';
+import { RefreshInvitationButton } from './RefreshInvitationButton.tsx';
 import { accessLabel } from './StoppingWorkspaces.tsx';
 
 const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray', declined: 'orange' };
@@ -20,12 +23,17 @@ export interface HostActions {
   onRemove: (p: ParticipantRecord) => void;
   onInviteAgain: (p: ParticipantRecord) => void;
   onShowInvitation: (p: ParticipantRecord, invitation: HostInvitationRecord) => void;
+  /** The host's organization (refreshing an invitation). */
+  orgId: string;
 }
+
+/** The guest's newest invitation (the host's list is newest first). */
+const latestOf = (p: ParticipantRecord, h: HostActions) => h.invitations.find((i) => i.guestPortalId === p.portalInfo.id);
 
 export function ParticipantsTable({ name, participants, host }: { name: string; participants: ParticipantRecord[]; host: HostActions | null }) {
   const actions = (p: ParticipantRecord, h: HostActions) => {
     if (p.collaborationRole !== 'Guest') return null;
-    const latest = h.invitations.find((i) => i.guestPortalId === p.portalInfo.id);
+    const latest = latestOf(p, h);
     const inside = p.status === 'active' || p.status === 'invited';
     return (
       <Group gap={6} justify="flex-end" wrap="wrap">
@@ -34,6 +42,7 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
             Show invitation
           </Button>
         ) : null}
+        {p.status === 'invited' && latest?.state === 'expired' ? <RefreshInvitationButton orgId={h.orgId} invitation={latest} /> : null}
         {inside ? (
           <Button size="xs" color="red" variant="light" onClick={() => h.onRemove(p)} aria-label={`Remove ${p.portalInfo.name}`}>
             Remove
@@ -68,13 +77,25 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
         {
           id: 'status',
           header: 'Status',
-          width: 100,
+          width: 170,
           stackFirst: true,
-          render: (p) => (
-            <Badge size="sm" variant="light" color={STATUS_COLORS[p.status] ?? 'gray'} tt="none">
-              {p.status}
-            </Badge>
-          ),
+          render: (p) => {
+            const latest = host && p.status === 'invited' ? latestOf(p, host) : undefined;
+            const expired = latest?.state === 'expired';
+            const expiry = latest && (expired || latest.state === 'pending') ? expiryInWords(latest.expiration) : null;
+            return (
+              <>
+                <Badge size="sm" variant="light" color={expired ? 'red' : (STATUS_COLORS[p.status] ?? 'gray')} tt="none">
+                  {expired ? 'invitation expired' : p.status}
+                </Badge>
+                {expiry ? (
+                  <Text size="xs" c={expired ? 'red.8' : 'dimmed'}>
+                    {expiry}
+                  </Text>
+                ) : null}
+              </>
+            );
+          },
         },
         {
           id: 'contact',

@@ -18,7 +18,7 @@ export function InvitationView({ orgId, collaboration, invitationId }: { orgId: 
   });
   if (invitation.isPending) return <LoadingState label="Loading the invitation…" minHeight={80} />;
   if (invitation.isError) return <ErrorState error={invitation.error} title="The invitation could not be loaded" onRetry={() => invitation.refetch()} />;
-  return <InvitationDetails invitation={invitation.data} hostName={collaboration.hostPortalName ?? 'your organization'} />;
+  return <InvitationDetails invitation={invitation.data} hostName={collaboration.hostPortalName ?? 'your organization'} orgId={orgId} />;
 }
 
 export function ShowInvitationModal({

@@ -7,6 +7,7 @@ import {
   describeError,
   removeParticipant,
   removeParticipation,
+  refreshHostInvitation,
   request,
   type CollaborationRecord,
 } from '../../api/index.ts';
@@ -118,5 +119,13 @@ export function useDeclineInvitation(orgId: string) {
   return useMutation({
     mutationFn: (invitationId: string) => declineCollaborationInvitation(orgId, invitationId),
     meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
+  });
+}
+
+/** The host refreshes an invitation (72 hours from now); the invitations are read again for the new expiry. */
+export function useRefreshInvitation(orgId: string, collaborationId: string) {
+  return useMutation({
+    mutationFn: (invitationId: string) => refreshHostInvitation(orgId, collaborationId, invitationId),
+    meta: { invalidates: [collaborationKeys.invitations(orgId, collaborationId), collaborationKeys.events(orgId, collaborationId)] },
   });
 }

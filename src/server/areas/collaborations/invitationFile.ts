@@ -7,7 +7,8 @@
  * The file only says which invitation is meant: what is accepted is the invitation this portal
  * stored, so a file edited on the way changes nothing. A file that is not an invitation, names
  * another organization or an invitation this portal never issued, or one no longer open
- * (accepted, declined, or cancelled when the host removed the guest) is refused with its reason.
+ * (accepted, declined, cancelled when the host removed the guest, invalidated, or past its
+ * expiry until the host refreshes it) is refused with its reason.
  * The contact and host web-tier authentication fields are for portals on two machines; here
  * both organizations live in one service, so they are read and not needed.
  */
@@ -18,7 +19,7 @@ import type { Caller } from '../../http/auth.ts';
 import { ApiError } from '../../http/errors.ts';
 import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { findInvitation } from './repo.ts';
-import { acceptInvitation } from './service.ts';
+import { acceptInvitation, invitationState } from './service.ts';
 
 /** An invitation file is a few hundred bytes; anything this large is not one. */
 export const INVITATION_FILE_MAX_BYTES = 64 * 1024;
@@ -63,6 +64,7 @@ const NO_LONGER_OPEN: Record<string, string> = {
   accepted: 'names an invitation that was already accepted.',
   declined: 'names an invitation that was declined.',
   cancelled: 'names an invitation that has expired: the host cancelled it or removed your organization from the collaboration. Ask the host for a new one.',
+  invalidated: 'names an invitation the host invalidated. Ask the host for a new one.',
 };
 
 export async function acceptInvitationFile(ctx: PortalContext, caller: Caller, orgId: string, file: UploadedFile) {
@@ -71,6 +73,9 @@ export async function acceptInvitationFile(ctx: PortalContext, caller: Caller, o
   const invitation = await findInvitation(ctx.db, orgId, request.id);
   if (!invitation || invitation.collaboration_id !== request.collaborationId) {
     throw refuse('names an invitation this portal did not issue to your organization: it may come from another portal, or have been changed.');
+  }
+  if (invitationState(invitation, ctx.clock.now()) === 'expired') {
+    throw refuse(`names an invitation that expired at ${new Date(invitation.expires!).toISOString()}. Ask the host to refresh it and send the new file.`);
   }
   if (invitation.state !== 'pending') throw refuse(NO_LONGER_OPEN[invitation.state] ?? 'names an invitation that is no longer open.');
   // Workspaces are linked to groups afterwards, as the documented flow has it.

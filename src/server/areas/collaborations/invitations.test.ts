@@ -62,6 +62,8 @@ describe('the guest side', () => {
       hostPortalName: 'Demo Organization',
       workspaces: [{ id: c.workspaceId, name: 'Gauges', access: 'send' }],
       created: expect.any(Number),
+      expires: expect.any(Number),
+      expired: false,
     });
     expect((await host('/invitations')).invitations.map((i: any) => i.id)).not.toContain(c.invitationId);
   });

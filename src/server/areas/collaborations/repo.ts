@@ -203,7 +203,10 @@ export interface InvitationRow {
   org_id: string;
   guest_name: string;
   workspaces: Record<string, WorkspaceAccess>;
-  state: InvitationState;
+  /** Stored states only: `expired` is read from `expires` (service.ts invitationState). */
+  state: Exclude<InvitationState, 'expired'>;
+  /** When the guest can no longer answer it (epoch ms); null: never. */
+  expires: number | null;
   created: number;
   modified: number;
 }

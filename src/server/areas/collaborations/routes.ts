@@ -5,7 +5,8 @@
  * `createCollaboration`, `<id>/addWorkspace`, `<id>/inviteParticipant`, the guest's
  * `invitations`, `acceptInvitation` and `declineInvitation`, the host's `participantCandidates`
  * (organizations by name), plus `<id>/events` (what happened, newest first). The host reads its
- * invitations as documented: `<id>/invitations` and `<id>/invitations/<invitationId>`; the guest
+ * invitations as documented: `<id>/invitations` and `<id>/invitations/<invitationId>`, with its
+ * `refresh` (72 more hours, answered as the invitation file) and `invalidate`; the guest
  * may also accept as documented, with the host's invitation file (`portals/<id>/acceptCollaborationInvitation`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -42,7 +43,10 @@ import {
   COLLABORATION_ORG,
   createCollaboration,
   declineInvitation,
+  invalidateInvitation,
+  invitationState,
   inviteParticipant,
+  refreshInvitation,
   removeParticipant,
   removeParticipation,
   toCollaborationRecord,
@@ -61,7 +65,7 @@ const baseUrl = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
 /** Fields of a collaboration record only this portal adds (the caller's part, the host's name, counts). */
 const COLLABORATION_EXTRAS = ['collaborationRole', 'hostPortalName', 'activeParticipants', 'workspaceCount'];
 /** Fields of the host's invitation record only this portal adds. */
-const INVITATION_EXTRAS = ['guestPortalName', 'collaborationName', 'state', 'workspaces'];
+const INVITATION_EXTRAS = ['guestPortalName', 'collaborationName', 'state', 'workspaces', 'expiration'];
 
 /** Workspace id → name, for naming an invitation's workspaces. */
 async function workspaceNames(db: Parameters<typeof listWorkspaces>[0], collaborationId: string) {
@@ -102,6 +106,7 @@ export function collaborationRoutes(app: FastifyInstance): void {
     params: none,
     handler: async ({ portal, target }) => {
       const orgId = target.orgId;
+      const now = portal.clock.now();
       const rows = await pendingInvitations(portal.db, orgId);
       const names = new Map<string, string>();
       for (const r of rows) {
@@ -115,6 +120,8 @@ export function collaborationRoutes(app: FastifyInstance): void {
         hostPortalName: r.host_name,
         workspaces: Object.entries(r.workspaces).map(([id, access]) => ({ id, name: names.get(id) ?? id, access })),
         created: r.created,
+        expires: r.expires,
+        expired: invitationState(r, now) === 'expired',
       }));
       return { invitations };
     },
@@ -270,7 +277,8 @@ export function collaborationRoutes(app: FastifyInstance): void {
       const c = await visibleCollaboration(portal.db, target.orgId, path.collaborationId);
       assertHost(c);
       const [rows, names] = await Promise.all([collaborationInvitations(portal.db, c.id), workspaceNames(portal.db, c.id)]);
-      return { collaborationInvitations: rows.map((r) => toHostInvitationRecord(r, names, baseUrl(req))) };
+      const now = portal.clock.now();
+      return { collaborationInvitations: rows.map((r) => toHostInvitationRecord(r, names, baseUrl(req), now)) };
     },
   });
 
@@ -286,8 +294,35 @@ export function collaborationRoutes(app: FastifyInstance): void {
       assertHost(c);
       const row = (await collaborationInvitations(portal.db, c.id)).find((r) => r.id === path.invitationId);
       if (!row) throw notFound(`Invitation '${path.invitationId}'`);
-      return toHostInvitationRecord(row, await workspaceNames(portal.db, c.id), baseUrl(req));
+      return toHostInvitationRecord(row, await workspaceNames(portal.db, c.id), baseUrl(req), portal.clock.now());
     },
+  });
+
+  // Documented: 72 more hours from now; the answer is the invitation file, as a download.
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/invitations/:invitationId/refresh`,
+    authority: COLLABORATION_OPERATIONS.refreshCollaborationInvitation,
+    target: COLLABORATION_ORG,
+    params: none,
+    handler: async ({ caller, path, portal, reply, req, target }) => {
+      const row = await refreshInvitation(portal, caller, target.orgId, path.collaborationId, path.invitationId);
+      const record = toHostInvitationRecord(row, await workspaceNames(portal.db, path.collaborationId), baseUrl(req), portal.clock.now());
+      return reply
+        .type('application/octet-stream')
+        .header('content-disposition', `attachment; filename="${record.config.invitationRequestFilename}"`)
+        .send(record.invitationString);
+    },
+  });
+
+  // Documented as GET; a change of state is POST only here, as every write.
+  operation(app, {
+    method: 'write',
+    path: `${ONE}/invitations/:invitationId/invalidate`,
+    authority: COLLABORATION_OPERATIONS.invalidateCollaborationInvitation,
+    target: COLLABORATION_ORG,
+    params: none,
+    handler: ({ caller, path, portal, target }) => invalidateInvitation(portal, caller, target.orgId, path.collaborationId, path.invitationId),
   });
 
   operation(app, {

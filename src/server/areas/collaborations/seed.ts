@@ -5,6 +5,7 @@
  * to groups, so the demo members' group lists stay as they were; link groups with addWorkspace's
  * `groupId` and acceptInvitation's `workspaceGroups` in a collaboration of your own.
  */
+import { COLLABORATION_LIMITS } from '../../../shared/contract/collaborations.ts';
 import type { PortalContext } from '../../context.ts';
 import { callerFromUser } from '../../http/auth.ts';
 import { findUser } from '../users/service.ts';
@@ -30,6 +31,7 @@ export async function seedDemoCollaboration(ctx: PortalContext, orgIds: string[]
   const { invitationId } = await inviteParticipant(ctx, host, host.orgId, collaboration.id, {
     participantPortalId: guest.orgId,
     workspaces: { [workspaceId]: 'sendAndReceive' },
+    expiration: COLLABORATION_LIMITS.invitationExpirationHours.default,
   });
   await acceptInvitation(ctx, guest, guest.orgId, { invitationId, workspaceGroups: {} });
 }

@@ -13,6 +13,7 @@
  */
 import type {
   CollaborationRecord,
+  InvitationState,
   HostInvitationRecord,
   ParticipantRecord,
   PortalInfo,
@@ -33,6 +34,7 @@ import { findOrg } from '../portals/service.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
 import {
   cancelInvitations,
+  collaborationInvitations,
   findCollaboration,
   findInvitation,
   findParticipant,
@@ -216,9 +218,10 @@ export async function inviteParticipant(
   caller: Caller,
   orgId: string,
   collaborationId: string,
-  p: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> },
+  p: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess>; expiration: number },
 ) {
   const now = ctx.clock.now();
+  const expires = now + p.expiration * HOUR;
   return ctx.db.tx(async (q) => {
     const row = await visibleCollaboration(q, orgId, collaborationId);
     assertHost(row);
@@ -227,7 +230,10 @@ export async function inviteParticipant(
     if (guest.id === orgId) throw badParam('participantPortalId', 'must be another portal than the host');
     const existing = await findParticipant(q, collaborationId, guest.id, true);
     if (existing && (existing.status === 'active' || existing.status === 'invited')) {
-      throw badParam('participantPortalId', `'${guest.name}' is already ${existing.status === 'active' ? 'a participant' : 'invited'}`);
+      throw badParam(
+        'participantPortalId',
+        existing.status === 'active' ? `'${guest.name}' is already a participant` : `'${guest.name}' is already invited (refresh its invitation if it expired)`,
+      );
     }
     const workspaceIds = new Set(
       (await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id),
@@ -236,8 +242,8 @@ export async function inviteParticipant(
     if (unknown) throw badParam('workspaces', `'${unknown}' is not a workspace of this collaboration`);
     const invitationId = hexId();
     await q.query(
-      'INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6)',
-      [invitationId, collaborationId, guest.id, JSON.stringify(p.workspaces), caller.userId, now],
+      'INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified, expires) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6, $7)',
+      [invitationId, collaborationId, guest.id, JSON.stringify(p.workspaces), caller.userId, now, expires],
     );
     await q.query(
       `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, created, modified) VALUES ($1, $2, 'guest', 'invited', $3, $3)
@@ -249,10 +255,10 @@ export async function inviteParticipant(
       operation: 'inviteParticipant',
       orgId,
       actor: actorOf(caller),
-      properties: { participantPortalId: guest.id, participantName: guest.name, invitationId },
+      properties: { participantPortalId: guest.id, participantName: guest.name, invitationId, expires },
       when: now,
     });
-    return { success: true as const, invitationId };
+    return { success: true as const, invitationId, expiration: expires };
   });
 }
 
@@ -264,8 +270,7 @@ export async function acceptInvitation(
 ) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const inv = await findInvitation(q, orgId, p.invitationId, true);
-    if (!inv || inv.state !== 'pending') throw notFound(`Invitation '${p.invitationId}'`);
+    const inv = answerable(await findInvitation(q, orgId, p.invitationId, true), p.invitationId, now);
     const unknown = Object.keys(p.workspaceGroups).find((w) => !(w in inv.workspaces));
     if (unknown) throw badParam('workspaceGroups', `'${unknown}' is not a workspace of the invitation`);
     for (const gid of Object.values(p.workspaceGroups)) await linkableGroup(q, orgId, gid, 'workspaceGroups');
@@ -303,8 +308,7 @@ export async function acceptInvitation(
 export async function declineInvitation(ctx: PortalContext, caller: Caller, orgId: string, p: { invitationId: string }) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const inv = await findInvitation(q, orgId, p.invitationId, true);
-    if (!inv || inv.state !== 'pending') throw notFound(`Invitation '${p.invitationId}'`);
+    const inv = answerable(await findInvitation(q, orgId, p.invitationId, true), p.invitationId, now);
     await q.query(`UPDATE collaboration_invitations SET state = 'declined', modified = $2 WHERE id = $1`, [inv.id, now]);
     await setParticipantStatus(q, inv.collaboration_id, orgId, 'declined', now);
     await recordCollaborationEvent(q, {
@@ -319,18 +323,21 @@ export async function declineInvitation(ctx: PortalContext, caller: Caller, orgI
   });
 }
 
-const INVITATION_STATUS: Record<InvitationRow['state'], string> = {
+const INVITATION_STATUS: Record<InvitationState, string> = {
   pending: 'host_created',
   accepted: 'accepted',
   declined: 'declined',
   cancelled: 'cancelled',
+  invalidated: 'invalidated',
+  expired: 'expired',
 };
 
 /**
  * An invitation as the host reads it: the documented fields (`invitationString` is what the host
  * hands over), with the guest's name, the workspaces by name and the state.
  */
-export function toHostInvitationRecord(inv: InvitationRow, workspaceNames: Map<string, string>, baseUrl: string): HostInvitationRecord {
+export function toHostInvitationRecord(inv: InvitationRow, workspaceNames: Map<string, string>, baseUrl: string, now: number): HostInvitationRecord {
+  const state = invitationState(inv, now);
   const workspaces = Object.entries(inv.workspaces).map(([id, access]) => ({ id, name: workspaceNames.get(id) ?? id, access }));
   const invitationRequest = {
     id: inv.id,
@@ -343,6 +350,7 @@ export function toHostInvitationRecord(inv: InvitationRow, workspaceNames: Map<s
     guestPortalName: inv.guest_name,
     workspaces,
     created: inv.created,
+    expiration: inv.expires,
   };
   return {
     id: inv.id,
@@ -350,16 +358,105 @@ export function toHostInvitationRecord(inv: InvitationRow, workspaceNames: Map<s
     hostPortalId: inv.host_org_id,
     guestPortalId: inv.org_id,
     guestPortalUrl: baseUrl,
-    status: INVITATION_STATUS[inv.state],
+    status: INVITATION_STATUS[state],
     config: { invitationRequestFilename: `collaboration-${inv.org_id}.invite` },
     invitationString: JSON.stringify({ invitationRequest }),
     created: inv.created,
     modified: inv.modified,
+    expiration: inv.expires,
     guestPortalName: inv.guest_name,
     collaborationName: inv.collaboration_name,
-    state: inv.state,
+    state,
     workspaces,
   };
+}
+
+const HOUR = 3_600_000;
+
+/** Where an invitation stands at `now`: a pending one past its expiry reads `expired` (it stays pending in the table, so a refresh revives it). */
+export function invitationState(inv: InvitationRow, now: number): InvitationState {
+  return inv.state === 'pending' && inv.expires !== null && inv.expires <= now ? 'expired' : inv.state;
+}
+
+/**
+ * The invitation a guest answers, or why it cannot: an expired or invalidated one is refused
+ * saying so (the guest then knows whom to ask); others no longer open read as not found.
+ */
+function answerable(inv: InvitationRow | undefined, invitationId: string, now: number): InvitationRow {
+  const state = inv ? invitationState(inv, now) : undefined;
+  if (inv && state === 'expired') {
+    const when = new Date(inv.expires!).toISOString();
+    throw new ApiError(400, 'The invitation has expired.', [
+      `Invitation '${invitationId}' expired at ${when}; ask ${inv.host_name} to refresh it, then answer it again.`,
+    ]);
+  }
+  if (inv && state === 'invalidated') {
+    throw new ApiError(400, 'The invitation is no longer valid.', [`${inv.host_name} invalidated invitation '${invitationId}'; ask for a new one.`]);
+  }
+  if (!inv || state !== 'pending') throw notFound(`Invitation '${invitationId}'`);
+  return inv;
+}
+
+/** One of the collaboration's invitations, for its host, locked; still unanswered (it may have expired). */
+async function hostOpenInvitation(q: Queryable, orgId: string, collaborationId: string, invitationId: string, operation: string) {
+  const c = await visibleCollaboration(q, orgId, collaborationId);
+  assertHost(c);
+  await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 AND collaboration_id = $2 FOR UPDATE', [invitationId, collaborationId]);
+  const inv = (await collaborationInvitations(q, collaborationId)).find((r) => r.id === invitationId);
+  if (!inv) throw notFound(`Invitation '${invitationId}'`);
+  if (inv.state !== 'pending') {
+    throw new ApiError(400, `Unable to ${operation} the invitation.`, [
+      `Invitation '${invitationId}' was ${inv.state}: only an invitation the guest has not answered can be ${operation === 'refresh' ? 'refreshed' : 'invalidated'}.`,
+    ]);
+  }
+  return inv;
+}
+
+/**
+ * `invitations/<id>/refresh` (documented): the invitation expires 72 hours from now, whether or not
+ * it had expired; answers the invitation again (routes.ts sends it as the invitation file).
+ */
+export async function refreshInvitation(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, invitationId: string) {
+  const now = ctx.clock.now();
+  const expires = now + COLLABORATION_LIMITS.invitationRefreshHours * HOUR;
+  return ctx.db.tx(async (q) => {
+    const inv = await hostOpenInvitation(q, orgId, collaborationId, invitationId, 'refresh');
+    await q.query('UPDATE collaboration_invitations SET expires = $2, modified = $3 WHERE id = $1', [inv.id, expires, now]);
+    await recordCollaborationEvent(q, {
+      collaborationId,
+      operation: 'refreshInvitation',
+      orgId,
+      actor: actorOf(caller),
+      properties: { invitationId: inv.id, participantPortalId: inv.org_id, participantName: inv.guest_name, expires },
+      when: now,
+    });
+    return { ...inv, expires, modified: now };
+  });
+}
+
+/**
+ * `invitations/<id>/invalidate` (documented): the guest can no longer accept it. The guest, still
+ * only invited, reads as removed, so the host may invite it again.
+ */
+export async function invalidateInvitation(ctx: PortalContext, caller: Caller, orgId: string, collaborationId: string, invitationId: string) {
+  const now = ctx.clock.now();
+  return ctx.db.tx(async (q) => {
+    const inv = await hostOpenInvitation(q, orgId, collaborationId, invitationId, 'invalidate');
+    await q.query(`UPDATE collaboration_invitations SET state = 'invalidated', modified = $2 WHERE id = $1`, [inv.id, now]);
+    await q.query(
+      `UPDATE collaboration_participants SET status = 'removed', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND status = 'invited'`,
+      [collaborationId, inv.org_id, now],
+    );
+    await recordCollaborationEvent(q, {
+      collaborationId,
+      operation: 'invalidateInvitation',
+      orgId,
+      actor: actorOf(caller),
+      properties: { invitationId: inv.id, participantPortalId: inv.org_id, participantName: inv.guest_name },
+      when: now,
+    });
+    return { success: true as const };
+  });
 }
 
 /** The host removes a guest (spec §4.12). */
