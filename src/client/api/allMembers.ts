@@ -3,7 +3,7 @@
  * Online documents that "only the first 10,000 results can be paginated … The actual number of total
  * returned results may be greater than 10,000" (REST API "Considerations and limitations", Search).
  * Past that, the members are read in parts by creation date: `portals/self/users/search` with the
- * filters as `q` AND `created:[a TO b]` (Search reference: ranges of epoch ms, ends inclusive), the
+ * filters as `q` AND `created:[a TO b]` (Search reference: a range's ends inclusive, epoch ms), the
  * range halved until each part's total is within what the portal pages; parts are merged by username.
  */
 import { listMembers, searchMembers, type ListMembersParams, type MemberFilterParams } from './users.ts';
@@ -78,7 +78,7 @@ export function filtersAsSearch(filters: MemberFilters): { q: string; params: Me
   return { q: terms.join(' AND '), params: { disabled, userLicenseType, lastLoginBefore, lastLoginAfter } };
 }
 
-/** Epoch ms as the Search reference's range examples write them (19 digits, zero-padded). */
+/** Epoch ms zero-padded to 19 digits, as ArcGIS's search range examples write dates (the local portal takes either form). */
 const epoch = (ms: number) => String(ms).padStart(19, '0');
 
 /**
