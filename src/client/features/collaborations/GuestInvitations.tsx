@@ -2,24 +2,20 @@
  * The invitations addressed to the organization (local portal): each names the collaboration, its
  * host and the workspaces offered, with Accept and Decline (which asks first). Accepting makes the
  * organization a participant; the collaboration then appears in the list below. Each says when it
- * expires; an expired one says so, without Accept or Decline (the portal refuses both), until its
- * host refreshes it.
+ * expires (GuestInvitationCard).
  */
-import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeError, type InvitationRecord } from '../../api/index.ts';
 import { guestInvitationsQuery } from '../../api/queries/collaborations.ts';
 import { ErrorState } from '../../components/states.tsx';
-import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { announce } from '../../lib/announce.ts';
-import { formatDate } from '../../lib/format.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { DeclineInvitationModal } from './DeclineInvitationModal.tsx';
 import { useAcceptInvitation } from './mutations.ts';
-import { expiryInWords } from './invitationExpiry.ts';
-import { ACCESS_LABELS } from './schemas.ts';
+import { GuestInvitationCard } from './GuestInvitationCard.tsx';
 
 export function GuestInvitations({ orgId, mayAnswer, onAccepted }: { orgId: string; mayAnswer: Permission; onAccepted: (collaborationId: string) => void }) {
   const list = useQuery(guestInvitationsQuery(orgId));
@@ -49,55 +45,14 @@ export function GuestInvitations({ orgId, mayAnswer, onAccepted }: { orgId: stri
         </Alert>
       ) : null}
       {invitations.map((inv) => (
-        <Paper key={inv.id} withBorder radius="md" p="sm" role="group" aria-label={`Invitation to ${inv.collaborationName}`}>
-          <Group justify="space-between" wrap="wrap" gap="sm">
-            <Stack gap={2}>
-              <Text fw={600}>{inv.collaborationName}</Text>
-              <Text size="xs" c="dimmed">
-                From {inv.hostPortalName} · sent {formatDate(inv.created)}
-              </Text>
-              {inv.expires !== null ? (
-                <Text size="xs" c={inv.expired ? 'red.8' : 'dimmed'}>
-                  {expiryInWords(inv.expires)}
-                  {inv.expired ? ` — ask ${inv.hostPortalName} to refresh it to answer.` : ''}
-                </Text>
-              ) : null}
-              <Group gap={6}>
-                {inv.workspaces.map((w) => (
-                  <Badge key={w.id} size="sm" variant="light" color="teal" tt="none">
-                    {w.name}: {ACCESS_LABELS[w.access].toLowerCase()}
-                  </Badge>
-                ))}
-              </Group>
-            </Stack>
-            {inv.expired ? (
-              <Badge color="red" variant="light" tt="none">
-                Expired
-              </Badge>
-            ) : (
-              <Group gap="xs">
-                <GuardedButton
-                  size="xs"
-                  permission={mayAnswer}
-                  loading={accept.isPending && accept.variables === inv.id}
-                  onClick={() => onAccept(inv)}
-                  aria-label={`Accept the invitation to ${inv.collaborationName}`}
-                >
-                  Accept
-                </GuardedButton>
-                <Button
-                  size="xs"
-                  color="red"
-                  variant="light"
-                  onClick={() => setDeclining(inv)}
-                  aria-label={`Decline the invitation to ${inv.collaborationName}`}
-                >
-                  Decline
-                </Button>
-              </Group>
-            )}
-          </Group>
-        </Paper>
+        <GuestInvitationCard
+          key={inv.id}
+          invitation={inv}
+          mayAnswer={mayAnswer}
+          accepting={accept.isPending && accept.variables === inv.id}
+          onAccept={() => onAccept(inv)}
+          onDecline={() => setDeclining(inv)}
+        />
       ))}
       <DeclineInvitationModal orgId={orgId} invitation={declining} onClose={() => setDeclining(null)} />
     </Stack>

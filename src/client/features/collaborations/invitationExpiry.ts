@@ -7,14 +7,15 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['minute', 60_000],
 ];
 
-/** "in 2 days", "3 hours ago", "in less than a minute": whole units, rounded toward now. */
+/** "in 3 days", "3 hours ago", "in less than a minute": the largest whole unit, rounded (72 hours less a moment still reads "in 3 days"). */
 export function relativeTo(when: number, now: number): string {
   const delta = when - now;
   const format = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(delta) >= ms) return format.format(Math.trunc(delta / ms), unit);
+    if (Math.abs(delta) >= ms) return format.format(Math.round(delta / ms), unit);
   }
-  return delta >= 0 ? 'in less than a minute' : 'less than a minute ago';
+  if (delta > 0) return 'in less than a minute';
+  return delta === 0 ? 'just now' : 'less than a minute ago';
 }
 
 /**
