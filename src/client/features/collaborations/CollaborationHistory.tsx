@@ -50,6 +50,10 @@ function describeEvent(operation: string, p: Record<string, unknown>): string {
       return p.participantName ? `${String(p.participantName)} accepted the invitation` : 'An invitation was accepted';
     case 'declineInvitation':
       return p.participantName ? `${String(p.participantName)} declined the invitation` : 'An invitation was declined';
+    case 'refreshInvitation':
+      return `The invitation of ${String(p.participantName ?? 'a portal')} was refreshed`;
+    case 'invalidateInvitation':
+      return `The invitation of ${String(p.participantName ?? 'a portal')} was invalidated`;
     case 'removeParticipant':
       return `${String(p.participantName ?? 'A participant')} was removed`;
     case 'removeParticipation':
