@@ -33,7 +33,7 @@ export function GuestInvitationCard({
             From {invitation.hostPortalName} · sent {formatDate(invitation.created)}
           </Text>
           {invitation.expires !== null ? (
-            <Text size="xs" c={invitation.expired ? 'red.8' : 'dimmed'}>
+            <Text size="xs" c={invitation.expired ? 'red.9' : 'dimmed'}>
               {expiryInWords(invitation.expires)}
               {invitation.expired ? ` — ask ${invitation.hostPortalName} to refresh it to answer.` : ''}
             </Text>

@@ -63,7 +63,7 @@ export function InvitationDetails({ invitation, hostName, orgId }: { invitation:
       </Group>
       {expiry ? (
         <Group gap="xs" data-testid="invitation-expiry">
-          <Text size="sm" c={invitation.state === 'expired' ? 'red.8' : undefined}>
+          <Text size="sm" c={invitation.state === 'expired' ? 'red.9' : undefined}>
             {expiry}
             {invitation.state === 'expired' ? `: ${invitation.guestPortalName} can no longer answer it until it is refreshed.` : ''}
           </Text>

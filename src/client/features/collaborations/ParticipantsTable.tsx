@@ -89,7 +89,7 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
                   {expired ? 'invitation expired' : p.status}
                 </Badge>
                 {expiry ? (
-                  <Text size="xs" c={expired ? 'red.8' : 'dimmed'}>
+                  <Text size="xs" c={expired ? 'red.9' : 'dimmed'}>
                     {expiry}
                   </Text>
                 ) : null}
