@@ -557,6 +557,35 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
+    // An invitation the partner has not answered: when it expires, and Refresh invitation (set up through the REST API).
+    name: 'collaborations: show unanswered invitation (expiry, refresh)',
+    as: 'admin',
+    open: async (page) => {
+      const form = async (path: string, fields: Record<string, string>) =>
+        (await page.request.post(`/sharing/rest/${path}`, { form: { f: 'json', ...fields } })).json();
+      const { token } = await form('generateToken', { username: 'admin', password: DEMO_PASSWORD });
+      const base = 'portals/self/collaborations';
+      const c = await form(`${base}/createCollaboration`, { token, name: `A11y expiry ${Date.now().toString(36)}` });
+      const { workspaceId } = await form(`${base}/${c.id}/addWorkspace`, { token, name: 'Shared' });
+      const [partner] = (await form(`${base}/participantCandidates`, { token, q: 'Partner Organization' })).portals;
+      await form(`${base}/${c.id}/inviteParticipant`, {
+        token,
+        participantPortalId: partner.id,
+        workspaces: JSON.stringify({ [workspaceId]: 'send' }),
+        expiration: '24',
+      });
+      await page.goto('/collaborations');
+      await expect(page.getByRole('heading', { level: 1, name: 'Collaborations' })).toBeVisible({ timeout: 20_000 });
+      await page.getByRole('button', { name: new RegExp(`^${c.name}`) }).click();
+      await page
+        .getByRole('table', { name: `Participants of ${c.name}` })
+        .getByRole('button', { name: 'Show invitation of Partner Organization' })
+        .click();
+      await dialog(page, /^Invitation of /);
+      await expect(page.getByTestId('invitation-expiry')).toBeVisible();
+    },
+  },
+  {
     // The administrator's organization invited by the partner (set up through the REST API), then Decline.
     name: 'collaborations: decline invitation confirmation',
     as: 'admin',

@@ -38,7 +38,7 @@ export function RefreshInvitationButton({ orgId, invitation, size = 'xs' }: { or
       permission={permission}
       loading={refresh.isPending}
       onClick={onRefresh}
-      aria-label={`Refresh the invitation of ${invitation.guestPortalName}`}
+      aria-label={`Refresh invitation of ${invitation.guestPortalName}`}
     >
       Refresh invitation
     </GuardedButton>

@@ -40,12 +40,12 @@ describe('an invitation that expires', () => {
     const row = (await within(table).findByText('Partner Organization')).closest('tr')!;
     expect(row).toHaveTextContent(/Expires in (1|2) hours? \(/);
     // Not expired yet: the row offers no Refresh (the invitation does).
-    expect(within(row).queryByRole('button', { name: 'Refresh the invitation of Partner Organization' })).toBeNull();
+    expect(within(row).queryByRole('button', { name: 'Refresh invitation of Partner Organization' })).toBeNull();
 
     await user.click(within(row).getByRole('button', { name: 'Show invitation of Partner Organization' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invitation of Partner Organization' });
     expect(await within(dialog).findByTestId('invitation-expiry')).toHaveTextContent(/Expires in (1|2) hours? \(/);
-    const refresh = within(dialog).getByRole('button', { name: 'Refresh the invitation of Partner Organization' });
+    const refresh = within(dialog).getByRole('button', { name: 'Refresh invitation of Partner Organization' });
     refresh.focus();
     await user.keyboard('{Enter}');
     await waitFor(() => expect(within(dialog).getByTestId('invitation-expiry')).toHaveTextContent(/Expires in 3 days \(/));
@@ -79,7 +79,7 @@ describe('an expired invitation', () => {
     expect(screen.getByTestId('invitation-expiry')).toHaveTextContent(
       /Expired 3 hours ago \(.*\): Partner Organization can no longer answer it until it is refreshed\./,
     );
-    expect(screen.getByRole('button', { name: 'Refresh the invitation of Partner Organization' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh invitation of Partner Organization' })).toBeInTheDocument();
   });
 
   it('the guest reads it as expired, with no Accept or Decline', async () => {
