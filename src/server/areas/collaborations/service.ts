@@ -10,6 +10,9 @@
  * - Removing a participant (or a guest leaving) stops every workspace exchange with it, cancels
  *   its open invitations and is recorded as a collaboration event, in one transaction. Nothing
  *   else of either organization changes: groups, members and items stay as they are.
+ * - An invitation expires (inviteParticipant's `expiration`, hours); past it the guest can neither
+ *   accept nor decline it until the host refreshes it (72 hours from then). The host may instead
+ *   invalidate it, for good.
  */
 import type {
   CollaborationRecord,
