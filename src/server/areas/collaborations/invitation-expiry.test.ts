@@ -84,6 +84,13 @@ describe('expiration', () => {
       expect(error).toMatchObject({ code: 400, message: 'The invitation has expired.' });
       expect(error.details[0]).toMatch(/expired at .*ask Demo Organization to refresh it/);
     }
+    const file = new Blob([JSON.stringify({ invitationRequest: { id: c.invitationId, collaborationId: c.id, guestPortalId: svc.partnerOrgId } })]);
+    const byFile = await svc.postForm(
+      `portals/${svc.partnerOrgId}/acceptCollaborationInvitation`,
+      { invitationFile: [file, 'collaboration.invite'] },
+      await token('partner_admin'),
+    );
+    expect(byFile.error).toMatchObject({ code: 400, details: [expect.stringMatching(/expired at .*Ask the host to refresh it/)] });
     // Still invited: the host refreshes rather than inviting twice.
     const again = await host(`/${c.id}/inviteParticipant`, { participantPortalId: svc.partnerOrgId, workspaces: JSON.stringify({ x: 'send' }) });
     expect(again.error.details[0]).toMatch(/already invited \(refresh its invitation if it expired\)/);
