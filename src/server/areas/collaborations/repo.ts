@@ -246,3 +246,23 @@ export async function participantCandidates(q: Queryable, hostOrgId: string, tex
     [hostOrgId, like, limit],
   );
 }
+
+/** Locks one of the collaboration's invitations (refresh and invalidate change it). */
+export async function lockCollaborationInvitation(q: Queryable, collaborationId: string, invitationId: string): Promise<void> {
+  await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 AND collaboration_id = $2 FOR UPDATE', [invitationId, collaborationId]);
+}
+
+/** When the invitation expires (a refresh). */
+export async function setInvitationExpiry(q: Queryable, invitationId: string, expires: number, now: number): Promise<void> {
+  await q.query('UPDATE collaboration_invitations SET expires = $2, modified = $3 WHERE id = $1', [invitationId, expires, now]);
+}
+
+/** The invitation can no longer be accepted; a guest only invited reads as removed (the host may invite it again). */
+export async function markInvitationInvalidated(q: Queryable, collaborationId: string, invitationId: string, guestOrgId: string, now: number): Promise<void> {
+  await q.query(`UPDATE collaboration_invitations SET state = 'invalidated', modified = $2 WHERE id = $1`, [invitationId, now]);
+  await q.query(`UPDATE collaboration_participants SET status = 'removed', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND status = 'invited'`, [
+    collaborationId,
+    guestOrgId,
+    now,
+  ]);
+}

@@ -41,7 +41,10 @@ import {
   findCollaboration,
   findInvitation,
   findParticipant,
+  markInvitationInvalidated,
+  lockCollaborationInvitation,
   recordCollaborationEvent,
+  setInvitationExpiry,
   setParticipantStatus,
   stopExchange,
   type CollaborationRow,
@@ -404,7 +407,7 @@ function answerable(inv: InvitationRow | undefined, invitationId: string, now: n
 async function hostOpenInvitation(q: Queryable, orgId: string, collaborationId: string, invitationId: string, operation: string) {
   const c = await visibleCollaboration(q, orgId, collaborationId);
   assertHost(c);
-  await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 AND collaboration_id = $2 FOR UPDATE', [invitationId, collaborationId]);
+  await lockCollaborationInvitation(q, collaborationId, invitationId);
   const inv = (await collaborationInvitations(q, collaborationId)).find((r) => r.id === invitationId);
   if (!inv) throw notFound(`Invitation '${invitationId}'`);
   if (inv.state !== 'pending') {
@@ -424,7 +427,7 @@ export async function refreshInvitation(ctx: PortalContext, caller: Caller, orgI
   const expires = now + COLLABORATION_LIMITS.invitationRefreshHours * HOUR;
   return ctx.db.tx(async (q) => {
     const inv = await hostOpenInvitation(q, orgId, collaborationId, invitationId, 'refresh');
-    await q.query('UPDATE collaboration_invitations SET expires = $2, modified = $3 WHERE id = $1', [inv.id, expires, now]);
+    await setInvitationExpiry(q, inv.id, expires, now);
     await recordCollaborationEvent(q, {
       collaborationId,
       operation: 'refreshInvitation',
@@ -445,11 +448,7 @@ export async function invalidateInvitation(ctx: PortalContext, caller: Caller, o
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const inv = await hostOpenInvitation(q, orgId, collaborationId, invitationId, 'invalidate');
-    await q.query(`UPDATE collaboration_invitations SET state = 'invalidated', modified = $2 WHERE id = $1`, [inv.id, now]);
-    await q.query(
-      `UPDATE collaboration_participants SET status = 'removed', modified = $3 WHERE collaboration_id = $1 AND org_id = $2 AND status = 'invited'`,
-      [collaborationId, inv.org_id, now],
-    );
+    await markInvitationInvalidated(q, collaborationId, inv.id, inv.org_id, now);
     await recordCollaborationEvent(q, {
       collaborationId,
       operation: 'invalidateInvitation',
