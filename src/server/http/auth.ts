@@ -141,9 +141,6 @@ export function callerFromUser(user: UserRow): Caller {
 /** Who did it, as events and history record a caller. */
 export const actorOf = (caller: Pick<Caller, 'userId' | 'username'>) => ({ userId: caller.userId, username: caller.username });
 
-/** Kept for the upload path (items/add.ts) until it reads its rule by name from policies.ts. */
-export { requirePrivilege } from './policies.ts';
-
 /** The path's user must be the caller (content/users/<u>/… operations act as that user). */
 export function assertPathUser(caller: Caller, username: string): void {
   if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can do this.`);
