@@ -17,6 +17,9 @@ export function openerOf(el: Element | null): HTMLElement | null {
  * `remember()` when opening (in the menu item's handler), `restore()` from the dialog's onClose.
  * The dialog's own return goes to the menu item, which is gone by then, so it does nothing.
  */
+/** How long after a dialog closes a control drawn again gets the focus back. */
+const REDRAW_WATCH_MS = 3_000;
+
 export function useReturnFocus() {
   const opener = useRef<HTMLElement | null>(null);
   const remember = useCallback(() => {
@@ -25,8 +28,27 @@ export function useReturnFocus() {
   const restore = useCallback(() => {
     const el = opener.current;
     opener.current = null;
+    if (!el) return;
+    // The list the control is in may draw its row again when it reads the change back (a member
+    // disabled, a role changed): the control is then a new element with the same name.
+    const label = el.getAttribute('aria-label');
+    let focused: HTMLElement | null = null;
+    const find = () => (el.isConnected ? el : label ? document.querySelector<HTMLElement>(`[aria-label="${CSS.escape(label)}"]`) : null);
+    const focus = () => {
+      focused = find();
+      focused?.focus();
+    };
     // After the dialog has let go of focus (its trap ends as it closes).
-    if (el) setTimeout(() => el.isConnected && el.focus(), 0);
+    setTimeout(focus, 0);
+    // For a moment after, focus that fell to the page because the control was drawn again goes to
+    // the new one; focus the user moved elsewhere stays where it is.
+    const until = Date.now() + REDRAW_WATCH_MS;
+    const watch = () => {
+      const lost = focused && !focused.isConnected && (document.activeElement === document.body || document.activeElement === null);
+      if (lost) focus();
+      if (Date.now() < until) setTimeout(watch, 100);
+    };
+    setTimeout(watch, 100);
   }, []);
   return { remember, restore };
 }
