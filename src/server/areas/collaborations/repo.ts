@@ -247,9 +247,11 @@ export async function participantCandidates(q: Queryable, hostOrgId: string, tex
   );
 }
 
-/** Locks one of the collaboration's invitations (refresh and invalidate change it). */
-export async function lockCollaborationInvitation(q: Queryable, collaborationId: string, invitationId: string): Promise<void> {
+/** One of the collaboration's invitations (the host's side), locked: refresh and invalidate change it. */
+export async function lockCollaborationInvitation(q: Queryable, collaborationId: string, invitationId: string): Promise<InvitationRow | undefined> {
   await q.query('SELECT 1 FROM collaboration_invitations WHERE id = $1 AND collaboration_id = $2 FOR UPDATE', [invitationId, collaborationId]);
+  const [row] = await q.query<InvitationRow>(`${SELECT_INVITATION} WHERE i.collaboration_id = $1 AND i.id = $2`, [collaborationId, invitationId]);
+  return row;
 }
 
 /** When the invitation expires (a refresh). */

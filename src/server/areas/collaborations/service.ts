@@ -37,7 +37,6 @@ import { findOrg } from '../portals/service.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
 import {
   cancelInvitations,
-  collaborationInvitations,
   findCollaboration,
   findInvitation,
   findParticipant,
@@ -407,8 +406,7 @@ function answerable(inv: InvitationRow | undefined, invitationId: string, now: n
 async function hostOpenInvitation(q: Queryable, orgId: string, collaborationId: string, invitationId: string, operation: string) {
   const c = await visibleCollaboration(q, orgId, collaborationId);
   assertHost(c);
-  await lockCollaborationInvitation(q, collaborationId, invitationId);
-  const inv = (await collaborationInvitations(q, collaborationId)).find((r) => r.id === invitationId);
+  const inv = await lockCollaborationInvitation(q, collaborationId, invitationId);
   if (!inv) throw notFound(`Invitation '${invitationId}'`);
   if (inv.state !== 'pending') {
     throw new ApiError(400, `Unable to ${operation} the invitation.`, [
