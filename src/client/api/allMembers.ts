@@ -8,9 +8,8 @@
  */
 import { listMembers, searchMembers, type ListMembersParams, type MemberFilterParams } from './users.ts';
 import type { PortalUser } from './types.ts';
+import { ARCGIS_SEARCH_PAGING_CAP } from '../../shared/contract/users.ts';
 
-/** ArcGIS Online's documented limit of one search's paging. */
-export const ARCGIS_SEARCH_CAP = 10_000;
 const PAGE = 100;
 const DAY = 86_400_000;
 
@@ -43,7 +42,7 @@ export async function listAllMembers(orgId: string, filters: MemberFilters, opti
     for (const u of page.users) found.set(u.username, u);
     options.onProgress?.(found.size, total);
     // Past the documented cap paging cannot finish: go to parts at once rather than read 10,000 first.
-    if (start === 1 && total > ARCGIS_SEARCH_CAP) return readInParts(orgId, filters, ARCGIS_SEARCH_CAP, total, found, options);
+    if (start === 1 && total > ARCGIS_SEARCH_PAGING_CAP) return readInParts(orgId, filters, ARCGIS_SEARCH_PAGING_CAP, total, found, options);
     start = page.users.length ? page.nextStart : -1;
   }
   if (found.size >= total) return { members: [...found.values()], partitioned: null };

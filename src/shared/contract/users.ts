@@ -24,6 +24,13 @@ export const passwordSchema = z
   .regex(/[0-9]/, 'must contain a digit');
 
 /** A role as `updateUserRole`/`createUser` take it: a base role or a custom role id. */
+/**
+ * How deep ArcGIS Online pages a search: "only the first 10,000 results can be paginated" (REST API
+ * "Considerations and limitations", Search). The local portal answers so with its extras off
+ * (areas/users/searchCap.ts); the console reads past it in parts (api/allMembers.ts).
+ */
+export const ARCGIS_SEARCH_PAGING_CAP = 10_000;
+
 export const roleParam = z.string().trim().min(1, 'is required').max(64);
 export const isBaseRole = (role: string): role is (typeof BASE_ROLES)[number] => (BASE_ROLES as readonly string[]).includes(role);
 

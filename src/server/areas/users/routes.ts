@@ -66,11 +66,19 @@ function emailOwnOnly(caller: Caller): string | undefined {
   return seesMembersPrivateFields(caller) ? undefined : caller.userId;
 }
 
-/** One page of a user search (community/users, portals/self/users/search), in the search envelope. */
-async function userSearchPage(portal: PortalContext, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
+type MemberPaging = { start: number; num: number; sortField: string; sortOrder: 'asc' | 'desc' };
+
+/** One page of members as the caller may see them, paged only as deep as this portal pages a search (searchCap.ts). */
+async function memberPage(portal: PortalContext, caller: Caller, filter: MemberFilter, params: MemberPaging) {
   const cap = memberSearchCap(portal.config);
   const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, cappedWindow(cap, params));
-  return { query: params.q, ...cappedEnvelope(cap, total, params, rows.length), results: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+  return { envelope: cappedEnvelope(cap, total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+}
+
+/** One page of a user search (community/users, portals/self/users/search), in the search envelope. */
+async function userSearchPage(portal: PortalContext, caller: Caller, filter: MemberFilter, params: z.output<typeof searchUsersParams>) {
+  const { envelope, users } = await memberPage(portal, caller, filter, params);
+  return { query: params.q, ...envelope, results: users };
 }
 
 /** The local member filters (status, user types, last sign-in and creation dates) as a list filter. */
@@ -163,9 +171,8 @@ export function userRoutes(app: FastifyInstance): void {
         ...memberFilters(params),
       };
       if (params.provider && params.provider !== 'arcgis') return { ...pageEnvelope(0, params, 0), users: [] };
-      const cap = memberSearchCap(portal.config);
-      const { total, rows } = await listMembers(portal.db, filter, { field: params.sortField, order: params.sortOrder }, cappedWindow(cap, params));
-      return { ...cappedEnvelope(cap, total, params, rows.length), users: rows.map((r) => toPortalUser(r, seesPrivateFields(caller, r))) };
+      const { envelope, users } = await memberPage(portal, caller, filter, params);
+      return { ...envelope, users };
     },
   });
 

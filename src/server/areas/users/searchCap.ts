@@ -12,12 +12,11 @@
 import type { PageEnvelope } from '../../../shared/contract/wire.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { Config } from '../../config.ts';
-
-export const ARCGIS_ONLINE_SEARCH_CAP = 10_000;
+import { ARCGIS_SEARCH_PAGING_CAP } from '../../../shared/contract/users.ts';
 
 /** The deepest result a search may page to on this portal, or null when paging is not capped. */
 export function memberSearchCap(config: Pick<Config, 'localExtras' | 'memberSearchCap'>): number | null {
-  return config.localExtras === false ? (config.memberSearchCap ?? ARCGIS_ONLINE_SEARCH_CAP) : null;
+  return config.localExtras === false ? (config.memberSearchCap ?? ARCGIS_SEARCH_PAGING_CAP) : null;
 }
 
 /** The rows one page may read: none past the cap, and none that would pass it. */
