@@ -15,6 +15,8 @@ export interface ClaimedDelivery {
   event_uri: string;
   event: Record<string, unknown>;
   attempts: number;
+  /** When this process's claim runs out (epoch ms): after it, another pass may send the delivery again. */
+  locked_until: number;
   name: string;
   payload_url: string;
   secret: string;
@@ -61,7 +63,8 @@ export async function claimDeliveries(
   // database belongs to this one process, whose deliveries in flight are `inFlight`; counting the
   // rows there would also step over every dead row version a burst left behind (no autovacuum).
   const countRunning = ctx.db.kind !== 'pglite';
-  type Claimed = Omit<ClaimedDelivery, 'settings'> & {
+  type Claimed = Omit<ClaimedDelivery, 'settings' | 'locked_until'> & {
+    locked_until: number | string;
     next_at: number | string;
     created: string | number;
     notification_attempts: number | null;
@@ -97,7 +100,7 @@ export async function claimDeliveries(
             locked_until = $1 + coalesce(p.timeout_seconds, $6) * 1000 + $7
        FROM picked p
       WHERE d.id = p.id
-     RETURNING d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, p.next_at, p.created, p.name, p.payload_url, p.secret,
+     RETURNING d.id, d.webhook_id, d.org_id, d.event_id, d.event_uri, d.event, d.attempts, d.locked_until, p.next_at, p.created, p.name, p.payload_url, p.secret,
                p.notification_attempts, p.timeout_seconds, p.interval_seconds`,
     [
       now,
@@ -111,8 +114,9 @@ export async function claimDeliveries(
     ],
   );
   rows.sort((a, b) => Number(a.next_at) - Number(b.next_at) || Number(a.created) - Number(b.created));
-  return rows.map(({ notification_attempts, timeout_seconds, interval_seconds, next_at: _n, created: _c, ...rest }) => ({
+  return rows.map(({ notification_attempts, timeout_seconds, interval_seconds, next_at: _n, created: _c, locked_until, ...rest }) => ({
     ...rest,
+    locked_until: Number(locked_until),
     settings: {
       notificationAttempts: notification_attempts ?? WEBHOOK_SETTINGS_LIMITS.notificationAttempts.default,
       notificationTimeOutInSeconds: timeout_seconds ?? WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,

@@ -14,6 +14,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { PortalContext } from '../../context.ts';
+import { DatabaseUnavailableError } from '../../store/dbInterface.ts';
 import { outboundRequest, OutboundRefused } from '../../http/outbound.ts';
 import type { ClaimedDelivery } from './claim.ts';
 import { applyDeactivationPolicy, deactivate } from './deactivation.ts';
@@ -109,36 +110,63 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
   const done = ctx.clock.now();
   const attempt = [d.id, d.webhook_id, d.attempts, now, JSON.stringify(headers), body, result.status, result.error, result.excerpt, duration, result.success];
   const logAttempt = `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+       SELECT $1::text, $2::text, $3::int, $4::bigint, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::int, $11::boolean
+        WHERE NOT EXISTS (SELECT 1 FROM webhook_attempts WHERE delivery_id = $1::text AND attempt = $3::int AND at = $4::bigint)`;
   if (result.success) {
-    await successWriter(ctx).write({
-      id: d.id,
-      webhookId: d.webhook_id,
-      attempt: d.attempts,
-      at: now,
-      headers: JSON.stringify(headers),
-      body,
-      status: result.status!,
-      excerpt: result.excerpt,
-      duration,
-      done,
-    });
+    await recordOutcome(ctx, d, () =>
+      successWriter(ctx).write({
+        id: d.id,
+        webhookId: d.webhook_id,
+        attempt: d.attempts,
+        at: now,
+        headers: JSON.stringify(headers),
+        body,
+        status: result.status!,
+        excerpt: result.excerpt,
+        duration,
+        done,
+      }),
+    );
     return true;
   }
-  await ctx.db.tx(async (q) => {
-    await q.query(logAttempt, attempt);
-    if (result.status === 410) {
-      await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
-      await deactivate(q, d.webhook_id, done, 'The receiver answered 410 Gone: the payload URL no longer accepts deliveries.');
-    } else if (d.attempts <= settings.notificationAttempts) {
-      const backoff = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
-      const asked = Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
-      const wait = Math.max(backoff, asked);
-      await q.query(`UPDATE webhook_deliveries SET state = 'pending', locked_until = 0, next_at = $2 WHERE id = $1`, [d.id, done + wait]);
-    } else {
-      await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
-      await applyDeactivationPolicy(q, d.webhook_id, done);
-    }
-  });
+  await recordOutcome(ctx, d, () =>
+    ctx.db.tx(async (q) => {
+      await q.query(logAttempt, attempt);
+      if (result.status === 410) {
+        await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+        await deactivate(q, d.webhook_id, done, 'The receiver answered 410 Gone: the payload URL no longer accepts deliveries.');
+      } else if (d.attempts <= settings.notificationAttempts) {
+        const backoff = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
+        const asked = Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
+        const wait = Math.max(backoff, asked);
+        await q.query(`UPDATE webhook_deliveries SET state = 'pending', locked_until = 0, next_at = $2 WHERE id = $1`, [d.id, done + wait]);
+      } else {
+        await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+        await applyDeactivationPolicy(q, d.webhook_id, done);
+      }
+    }),
+  );
   return false;
 }
+
+/**
+ * Records an attempt's outcome, waiting out a database outage while the claim lasts. An outcome
+ * that is never written leaves its delivery running, and on PostgreSQL a running delivery under a
+ * live lease takes one of its webhook's slots in every process: a whole webhook's worth in flight
+ * when the database went down would stall that webhook until the leases ran out (a minute at the
+ * default time limit) although the database was back in seconds. Past the lease the delivery is
+ * no longer this process's to record: it is sent again (at least once).
+ */
+async function recordOutcome(ctx: PortalContext, d: ClaimedDelivery, write: () => Promise<void>): Promise<void> {
+  for (;;) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!(err instanceof DatabaseUnavailableError) || ctx.clock.now() + OUTCOME_RETRY_MS >= d.locked_until) throw err;
+      await new Promise((r) => setTimeout(r, OUTCOME_RETRY_MS));
+    }
+  }
+}
+
+/** How often an outcome that could not be written is tried again while the database is down. */
+const OUTCOME_RETRY_MS = 250;
