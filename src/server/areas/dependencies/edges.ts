@@ -95,27 +95,27 @@ export function stepOf(row: StepRow, maxRows: number): Step {
 /**
  * The references whose target is one of `ids`: `from` is the dependent. With `orgId`, only
  * references held by items of that organization (another organization's items are no dependents
- * in this organization's answers). `met`: the dependents not in `known`. `withUrl`: the ids that
+ * in this organization's answers). `met`: the node rows of every dependent it read (the walk skips
+ * those it met before: the rows come with the edges, no lookup to save). `withUrl`: the ids that
  * may be services (items with a URL): only their service keys are looked up for URL references.
  * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, the
  * dependents' counts are not read (a direct answer) and `leaves` is empty.
- * The statement is migration 042's dependency_step_into (a plan kept for the connection).
+ * The statement is migration 044's dependency_step_into (a plan kept for the connection), which
+ * reads the dependents' node rows from the folded rows it reads.
  */
 export async function edgesInto(
   q: Queryable,
   ids: readonly string[],
   maxRows: number,
   orgId: string | null,
-  known: readonly string[] = [],
   withUrl: readonly string[] = ids,
   withLeaves = true,
 ): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4, $5, $6)', [
+  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4, $5)', [
     ids,
     maxRows,
     orgId,
-    known,
     withUrl,
     withLeaves,
   ]);

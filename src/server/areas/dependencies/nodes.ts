@@ -144,7 +144,7 @@ export async function startOfWalk(
        CROSS JOIN (SELECT ARRAY(SELECT m.group_id FROM group_members m WHERE m.user_id = $2) AS ids) groups
        LEFT JOIN LATERAL (
          SELECT x.step_edges, x.step_nodes, true AS stepped
-           FROM dependency_step_into(ARRAY[n.id], $6, n.org_id, ARRAY[n.id], CASE WHEN n.url IS NOT NULL THEN ARRAY[n.id] ELSE '{}'::text[] END, $7) x
+           FROM dependency_step_into(ARRAY[n.id], $6, n.org_id, CASE WHEN n.url IS NOT NULL THEN ARRAY[n.id] ELSE '{}'::text[] END, $7) x
           WHERE $5::text = 'usedBy'
          UNION ALL
          SELECT x.step_edges, x.step_nodes, true FROM dependency_step_out_of(ARRAY[n.id], $6, ARRAY[n.id]) x WHERE $5::text = 'uses'

@@ -70,11 +70,10 @@ async function walk(
   // Dependents are the start's organization's items only; what an item uses may be anyone's it can see.
   // Only items with a URL can be services that URL references name: the others' keys are not looked up.
   const step = (ids: string[]): Promise<Step> => {
-    const known = [...depth.keys(), ...passed];
-    if (direction === 'uses') return edgesOutOf(q, ids, maxRowsPerStep, known);
+    if (direction === 'uses') return edgesOutOf(q, ids, maxRowsPerStep, [...depth.keys(), ...passed]);
     const withUrl = ids.filter((id) => (id === start.id ? start : rows.get(id))?.url);
     // A direct answer takes no step after this one: which dependents nothing uses is not read.
-    return edgesInto(q, ids, maxRowsPerStep, start.org_id, known, withUrl, transitive);
+    return edgesInto(q, ids, maxRowsPerStep, start.org_id, withUrl, transitive);
   };
 
   /** The items a step met for the first time that the caller may see; the others are passed (and counted if of the start's organization). */
