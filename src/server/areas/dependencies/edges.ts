@@ -23,6 +23,8 @@ import { nodeRowOf, type NodeRow, type NodeTuple } from './nodes.ts';
 
 /** An edge as the step's statement gives it: [from, to, kind, count, example, relationship type]. */
 type EdgeTuple = [string, string, ReferenceKind, number, string, string | null];
+/** A dependent's node row as a dependents step gives it beside each of its edges (its owner's username apart). */
+type HolderTuple = [string, string | null, string, string, string | null, string, string | null, string, number, number, string[], number | null];
 
 /** A URL the item uses, with the items it resolved to (none: no service item has that key). */
 export interface UrlReference {
@@ -63,7 +65,7 @@ function toEdge([from, to, kind, count, example, relationshipType]: EdgeTuple): 
   };
 }
 
-/** A step's one row (migration 040): its edges and the node rows of the items it met first, one JSON array per column (null: none). */
+/** A step's one row (migrations 040, 045): its edges and the node rows of the items it met first, one JSON array per column (null: none). */
 interface StepRow {
   /** EdgeTuple's fields by column. */
   edges: unknown[][] | null;
@@ -92,6 +94,46 @@ export function stepOf(row: StepRow, maxRows: number): Step {
   return { edges, cut: read > maxRows, met, leaves };
 }
 
+/** Code-unit order (the database's order of ids and kinds is not needed: only one order, always the same). */
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * A dependents step's row (migration 045) read into a Step: its rows in the order read, each a
+ * folded reference row standing for its count, taken while fewer than maxRows + 1 references were
+ * taken (the last counting only those up to the bound), folded per (from, to, kind) with the least
+ * example, each dependent's node row from the first of its rows. Edges in (from, to, kind) order.
+ */
+export function stepOfDependents(row: StepRow, maxRows: number): Step {
+  const c = row.edges;
+  if (!c) return NO_STEP();
+  const owners = new Map<string, string>();
+  if (row.nodes) (row.nodes[0] as string[]).forEach((id, i) => owners.set(id, (row.nodes![1] as string[])[i]));
+  const folded = new Map<string, DependencyEdge>();
+  const met = new Map<string, NodeRow>();
+  const leaves = new Set<string>();
+  let before = 0;
+  for (let i = 0; i < c[0].length && before < maxRows + 1; i++) {
+    const [from, to, kind, n, example, relationshipType, ...node] = rowAt<[...EdgeTuple, ...HolderTuple]>(c, i);
+    const edge = toEdge([from, to, kind, Math.min(n, maxRows + 1 - before), example, relationshipType]);
+    before += n;
+    const key = `${from}\n${to}\n${kind}`;
+    const same = folded.get(key);
+    if (!same) folded.set(key, edge);
+    else {
+      same.count += edge.count;
+      if (byCodeUnits(`${edge.path}\u0001${edge.value}`, `${same.path}\u0001${same.value}`) < 0) Object.assign(same, { path: edge.path, value: edge.value });
+    }
+    const [org_id, owner_id, title, type, url, access, content_status, status, created, modified, group_ids, dependents] = node;
+    // No owner: the folded row's holder is gone (its rows go with it); no node row, as for an id naming no item.
+    const owner_username = owner_id === null ? undefined : owners.get(owner_id);
+    if (met.has(from) || owner_username === undefined) continue;
+    met.set(from, { id: from, org_id, owner_id, owner_username, title, type, url, access, content_status, status, created, modified, group_ids } as NodeRow);
+    if (dependents === 0) leaves.add(from);
+  }
+  const edges = [...folded.values()].sort((a, b) => byCodeUnits(a.from, b.from) || byCodeUnits(a.to, b.to) || byCodeUnits(a.kind, b.kind));
+  return { edges, cut: before > maxRows, met, leaves };
+}
+
 /**
  * The references whose target is one of `ids`: `from` is the dependent. With `orgId`, only
  * references held by items of that organization (another organization's items are no dependents
@@ -100,7 +142,7 @@ export function stepOf(row: StepRow, maxRows: number): Step {
  * may be services (items with a URL): only their service keys are looked up for URL references.
  * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, the
  * dependents' counts are not read (a direct answer) and `leaves` is empty.
- * The statement is migration 044's dependency_step_into (a plan kept for the connection), which
+ * The statement is migration 045's dependency_step_into (a plan kept for the connection), which
  * reads the dependents' node rows from the folded rows it reads.
  */
 export async function edgesInto(
@@ -119,7 +161,7 @@ export async function edgesInto(
     withUrl,
     withLeaves,
   ]);
-  return stepOf(row, maxRows);
+  return stepOfDependents(row, maxRows);
 }
 
 /**

@@ -98,7 +98,7 @@ export async function visibleRows(
   return { visible, hidden };
 }
 
-/** The first step of a walk as its statement answers it (edges.ts stepOf reads it): null columns when it was not taken. */
+/** The first step of a walk as its statement answers it (edges.ts stepOf or, for dependents, stepOfDependents reads it): null columns when it was not taken. */
 export interface FirstStepRow {
   edges: unknown[][] | null;
   nodes: unknown[][] | null;

@@ -25,7 +25,7 @@ import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
-import { edgesInto, edgesOutOf, stepOf, urlReferencesOf, type Step } from './edges.ts';
+import { edgesInto, edgesOutOf, stepOf, stepOfDependents, urlReferencesOf, type Step } from './edges.ts';
 import { mayViewNode, nodeOf, startOfWalk, visibleRows, type NodeRow } from './nodes.ts';
 import { grantsOthers } from '../../http/authority.ts';
 
@@ -148,7 +148,8 @@ export async function dependencyAnswer(
   if (!item) throw itemNotFound(itemId);
   const viewer = { caller, groups };
   const maxDepth = p.transitive ? p.maxDepth : 1;
-  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer, firstStep && stepOf(firstStep, maxRowsPerStep));
+  const firstOf = direction === 'usedBy' ? stepOfDependents : stepOf;
+  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer, firstStep && firstOf(firstStep, maxRowsPerStep));
 
   const items = [...walked.rows.values()]
     .map((row) => ({ ...nodeOf(row), depth: walked.depth.get(row.id)! }))
