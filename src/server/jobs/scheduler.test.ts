@@ -468,6 +468,38 @@ describe('the background loop', () => {
     expect(most).toBe(2);
   });
 
+  it('two loops on one database claim runs as they insert them: each run executes once, its task records the start', async () => {
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push(await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...weekdays730 }));
+    clock.t = MON_0730 + 10;
+    const started: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const blocking: Executor = async ({ runId }) => {
+      started.push(runId);
+      await gate;
+      return 'done';
+    };
+    const loops = [0, 1].map(() =>
+      new TaskScheduler(svc.app.portal, { clock, maxInFlight: 2, pollMs: 50, executors: { ExecuteWorkflowManager: blocking } }).start(),
+    );
+    const deadline = Date.now() + 5000;
+    while (started.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(started).toHaveLength(4);
+    // A started run's task says so, as a claim records it.
+    const tasks = await svc.db.query<{ id: string; last_status: string | null; last_start: number | null }>('SELECT id, last_status, last_start FROM tasks');
+    const running = tasks.filter((t) => started.includes(`${t.id}-${MON_0730}`));
+    expect(running.map((t) => `${t.last_status}@${Number(t.last_start)}`)).toEqual(Array(4).fill(`executing@${MON_0730 + 10}`));
+    release();
+    while (started.length < 8 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await Promise.all(loops.map((l) => l.stop()));
+    expect([...started].sort()).toEqual(ids.map((id) => `${id}-${MON_0730}`).sort());
+    const runs = await svc.db.query<{ status: string; attempts: number }>('SELECT status, attempts FROM task_runs');
+    expect(runs.map((r) => `${r.status}/${r.attempts}`)).toEqual(Array(8).fill('succeeded/1'));
+    const after = await svc.db.query<{ last_status: string; run_count: number; next_run_at: number }>('SELECT last_status, run_count, next_run_at FROM tasks');
+    expect(after.every((t) => t.last_status === 'succeeded' && t.run_count === 1 && Number(t.next_run_at) > MON_0730)).toBe(true);
+  });
+
   it('starts a due run within 2 s of its time', async () => {
     // A clock 1.5 s before a minute boundary, moving in real time.
     const real = Date.now();
