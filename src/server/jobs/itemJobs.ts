@@ -23,6 +23,7 @@ import { applyFileFields, deleteItemRow, removeBlobs, updateItemRow } from '../a
 import { findItem, lockItem } from '../areas/items/repo.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
 import { onSignal } from '../core/signals.ts';
+import { idleWaitMs } from './passLoop.ts';
 
 export const JOB_LIMITS = {
   /** A claimed job is someone's for this long; the runner renews it while working. */
@@ -306,17 +307,51 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** When the next job comes due (queued: now; running: its lease's end), or null: nothing left to do. */
+async function nextJobDue(ctx: PortalContext): Promise<number | null> {
+  const [row] = await ctx.db.query<{ at: number | null }>(`SELECT min(locked_until) AS at FROM item_jobs WHERE state = 'queued' OR state = 'running'`);
+  return row?.at ?? null;
+}
+
 /**
  * Production: up to JOB_LIMITS.concurrentJobs runner loops, started every poll and whenever this
  * process queues a job (a loop runs due jobs until none is left, then ends); stop waits for them.
+ * On the embedded database the poll after the loops end waits for the next job's due moment
+ * (passLoop.ts idleWaitMs): only this process queues jobs there, and it wakes the loops itself.
  */
 export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRunner {
+  const embedded = ctx.db.kind === 'pglite';
   let stopped = false;
   let active = 0;
   let pending = false;
+  let timer: NodeJS.Timeout | undefined;
+  // Ticks so far: an idle wait computed while a tick came (a job queued meanwhile) is not used.
+  let ticks = 0;
   const inflight = new Set<Promise<unknown>>();
-  const tick = () => {
+  const sleep = (ms: number) => {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(tick, ms);
+  };
+  // A loop has ended: the next look, after pollMs or (embedded) when the next job comes due.
+  const idle = () => {
+    if (!embedded) return sleep(pollMs);
+    const seen = ticks;
+    const waiting = nextJobDue(ctx).then(
+      (at) => {
+        if (ticks === seen) sleep(idleWaitMs(true, pollMs, at, ctx.clock.now()));
+      },
+      (err: unknown) => {
+        ctx.log.error({ err }, 'item jobs failed');
+        if (ticks === seen) sleep(pollMs);
+      },
+    );
+    inflight.add(waiting);
+    void waiting.finally(() => inflight.delete(waiting));
+  };
+  function tick() {
     if (stopped) return;
+    ticks++;
+    clearTimeout(timer);
     if (active >= JOB_LIMITS.concurrentJobs) {
       // Every loop is busy: look again as soon as one ends.
       pending = true;
@@ -330,19 +365,20 @@ export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRu
         .finally(() => {
           active--;
           inflight.delete(loop);
-          if (pending && !stopped) setImmediate(tick);
+          if (stopped) return;
+          if (pending) setImmediate(tick);
+          else idle();
         });
       inflight.add(loop);
     }
-  };
+  }
   const unsubscribe = onSignal('itemJobQueued', tick);
-  const timer = setInterval(tick, pollMs);
   setImmediate(tick);
   return {
     async stop() {
       stopped = true;
       unsubscribe();
-      clearInterval(timer);
+      clearTimeout(timer);
       await Promise.all(inflight);
     },
   };

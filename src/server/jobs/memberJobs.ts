@@ -11,7 +11,7 @@ import type { PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
 import { anyDueJob, claimDueJob, renewLease } from '../areas/memberJobs/repo.ts';
 import { runJobBatch } from '../areas/memberJobs/service.ts';
-import { PassLoop } from './passLoop.ts';
+import { idleWaitMs, PassLoop } from './passLoop.ts';
 
 export const MEMBER_JOB_LIMITS = {
   /** Members a batch (one transaction) acts on. */
@@ -52,12 +52,28 @@ export interface MemberJobRunner {
   stop(): Promise<unknown>;
 }
 
-/** What main.ts starts: a pass when a job is queued or resumed here, and every pollMs for other instances' jobs. */
+/**
+ * When a running job's lease runs out (its runner stopped), or null: what an idle runner on the
+ * embedded database sleeps until (passLoop.ts idleWaitMs).
+ */
+async function nextLeaseEnd(ctx: PortalContext): Promise<number | null> {
+  const [row] = await ctx.db.query<{ at: number | null }>(`SELECT min(locked_until) AS at FROM member_jobs WHERE state = 'running'`);
+  return row?.at ?? null;
+}
+
+/**
+ * What main.ts starts: a pass when a job is queued or resumed here, and every pollMs for other
+ * instances' jobs (on the embedded database, when a lease runs out: idleWaitMs).
+ */
 export function startMemberJobs(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): MemberJobRunner {
+  const embedded = ctx.db.kind === 'pglite';
   const loop: PassLoop = new PassLoop(
     async () => {
-      if (await runOneMemberJob(ctx, limits)) loop.passAgain();
-      return limits.pollMs;
+      if (await runOneMemberJob(ctx, limits)) {
+        loop.passAgain();
+        return limits.pollMs;
+      }
+      return idleWaitMs(embedded, limits.pollMs, embedded ? await nextLeaseEnd(ctx) : null, ctx.clock.now());
     },
     { waitMs: limits.pollMs, onError: (err) => ctx.log.error({ err }, 'member jobs pass failed') },
   );

@@ -2,13 +2,14 @@
  * The member lifecycle runner: disables members whose expiration came, sends the warnings before
  * it, and runs the inactivity policies that are due (areas/memberLifecycle/due.ts claims each with
  * FOR UPDATE SKIP LOCKED, so several instances on one database never both act). Like the task
- * scheduler, it sleeps until the next due moment (at most pollMs, for other instances' changes) and
- * wakes at once when this process changes an expiration or a policy. Times come from the portal's
+ * scheduler, it sleeps until the next due moment (at most pollMs on PostgreSQL, for other instances'
+ * changes; passLoop.ts idleWaitMs on the embedded database) and wakes at once when this process
+ * changes an expiration or a policy. Times come from the portal's
  * clock (tests drive it).
  */
 import type { Clock, PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
-import { PassLoop } from './passLoop.ts';
+import { idleWaitMs, PassLoop } from './passLoop.ts';
 import { expireDue, nextDue, runDuePolicies, warnDueExpirations, warningMsOf } from '../areas/memberLifecycle/due.ts';
 
 export interface LifecycleRunnerOptions {
@@ -49,15 +50,16 @@ export class MemberLifecycleRunner {
     return this;
   }
 
-  /** Answers how long to sleep: until the next due moment, at most pollMs. */
+  /** Answers how long to sleep: until the next due moment (idleWaitMs). */
   private async pass(): Promise<number> {
-    const due = await nextDue(this.ctx.db, warningMsOf(this.ctx));
-    if (due !== null && due <= this.clock.now()) await this.runDue();
-    const next = await nextDue(this.ctx.db, warningMsOf(this.ctx));
-    if (next === null) return this.pollMs;
+    let next = await nextDue(this.ctx.db, warningMsOf(this.ctx));
+    if (next !== null && next <= this.clock.now()) {
+      await this.runDue();
+      next = await nextDue(this.ctx.db, warningMsOf(this.ctx));
+    }
     // Still due: another instance holds those rows. Look again shortly rather than spin.
-    const until = next - this.clock.now();
-    return until <= 0 ? Math.min(100, this.pollMs) : Math.min(this.pollMs, until);
+    const shortly = next !== null && next <= this.clock.now() ? Math.min(100, this.pollMs) : this.pollMs;
+    return idleWaitMs(this.ctx.db.kind === 'pglite', shortly, next, this.clock.now());
   }
 
   async stop(): Promise<void> {

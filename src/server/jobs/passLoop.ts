@@ -56,3 +56,27 @@ export class PassLoop {
     return this.ticking;
   }
 }
+
+/**
+ * The longest an idle runner sleeps on the embedded database. That database is this process's
+ * alone: whatever queues work here wakes the runner at once (core/signals.ts), and what comes due
+ * with time (a lease running out, a retry, an expiration) has a moment the runner sleeps until. So
+ * an idle runner does not look every second, as it must on PostgreSQL for other processes' work:
+ * each look is a query on the thread that also serves requests (five runners looking every second
+ * cost about 0.03 CPU-s a second, and a request's statements waited behind them). This bound is
+ * only a safety net.
+ */
+export const EMBEDDED_IDLE_MS = 30_000;
+
+/**
+ * How long an idle runner sleeps: `pollMs` on PostgreSQL; on the embedded database until `nextDue`
+ * (clock ms; null: nothing pending), at most EMBEDDED_IDLE_MS or a longer `pollMs`, and `pollMs`
+ * when something is due that this pass could not take (held by a claim, or not runnable).
+ */
+export function idleWaitMs(embedded: boolean, pollMs: number, nextDue: number | null, now: number): number {
+  if (!embedded) return pollMs;
+  const longest = Math.max(pollMs, EMBEDDED_IDLE_MS);
+  if (nextDue === null) return longest;
+  if (nextDue <= now) return pollMs;
+  return Math.min(longest, nextDue - now);
+}

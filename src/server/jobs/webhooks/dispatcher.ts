@@ -12,6 +12,8 @@ import { attemptDelivery } from './deliver.ts';
 import { fanOut } from './fanOut.ts';
 import { WEBHOOK_LIMITS } from './limits.ts';
 import { onSignal } from '../../core/signals.ts';
+import { eventsRecordedHere } from '../../store/events.ts';
+import { EMBEDDED_IDLE_MS } from '../passLoop.ts';
 
 /**
  * One pass (tests call this): fan out every new outbox row, then send every due delivery —
@@ -79,7 +81,24 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-/** The background loop main.ts starts: polls every pollMs, and at once when this process queues work. */
+/**
+ * When the next delivery comes due (a retry, or the lease of one in flight when a process stopped),
+ * or null: what the idle loop on the embedded database waits for before it claims again.
+ */
+async function nextDeliveryDue(ctx: PortalContext): Promise<number | null> {
+  const [row] = await ctx.db.query<{ at: number | null }>(
+    `SELECT least((SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending'), (SELECT min(locked_until) FROM webhook_deliveries WHERE state = 'running')) AS at`,
+  );
+  return row?.at ?? null;
+}
+
+/**
+ * The background loop main.ts starts: polls every pollMs, and at once when this process queues work.
+ * On the embedded database, which only this process writes, a poll reads the outbox only when this
+ * process has written events since the last read, and claims only once a delivery may be due (a
+ * nudge, an attempt ended, or the next due moment reached): an idle poll touches no table. It still
+ * reads both every EMBEDDED_IDLE_MS.
+ */
 export function startWebhookDispatcher(
   ctx: PortalContext,
   pollMs = ctx.db.kind === 'pglite' ? WEBHOOK_LIMITS.embeddedPollMs : WEBHOOK_LIMITS.pollMs,
@@ -99,24 +118,47 @@ export function startWebhookDispatcher(
   let lastClaimFull = false;
   let dueCheckedAt = 0;
   let attemptsSinceVacuum = 0;
+  const embedded = ctx.db.kind === 'pglite';
+  // Embedded: the events count at the last outbox read; when a delivery may next be due (clock ms,
+  // 0: now), and a count of wake-ups, so a due moment read while one came is not used.
+  let eventsAtRead = -1;
+  let dueAt = 0;
+  let wakes = 0;
+  const mayBeDue = () => {
+    dueAt = 0;
+    wakes++;
+  };
   const ended = () => {
     attemptsSinceVacuum++;
+    mayBeDue();
     tick();
   };
   const pass = async () => {
-    if (outboxWanted || performance.now() - outboxReadAt >= pollMs) {
+    const sinceRead = performance.now() - outboxReadAt;
+    const outboxNew = embedded ? eventsRecordedHere() !== eventsAtRead || sinceRead >= EMBEDDED_IDLE_MS : sinceRead >= pollMs;
+    if (outboxWanted || outboxNew) {
       outboxWanted = false;
       outboxReadAt = performance.now();
-      while (!stopped && (await fanOut(ctx)) > 0);
+      eventsAtRead = eventsRecordedHere();
+      let fanned = 0;
+      for (let n; !stopped && (n = await fanOut(ctx)) > 0;) fanned += n;
+      if (fanned) mayBeDue();
     }
     if (stopped) return;
     if (!worthClaiming(inFlight)) return;
+    if (embedded && dueAt > ctx.clock.now() && performance.now() - dueCheckedAt < EMBEDDED_IDLE_MS) return;
     const want = freeSlots(inFlight);
     const checkDue = !lastClaimFull || performance.now() - dueCheckedAt >= pollMs;
     if (checkDue) dueCheckedAt = performance.now();
+    const wakesBefore = wakes;
     const batch = await claimDeliveries(ctx, want, inFlight, { checkDue });
     lastClaimFull = batch.length >= want;
     for (const d of batch) launch(ctx, d, inFlight, running, ended);
+    if (embedded && !batch.length && !inFlight.size) {
+      const at = await nextDeliveryDue(ctx);
+      // Due but not taken (its webhook inactive or at its limit): look again after pollMs, as on PostgreSQL.
+      if (wakes === wakesBefore) dueAt = at === null ? Infinity : Math.max(at, ctx.clock.now() + pollMs);
+    }
     if (!batch.length && !inFlight.size && attemptsSinceVacuum >= WEBHOOK_LIMITS.vacuumAfterAttempts && ctx.db.kind === 'pglite') {
       attemptsSinceVacuum = 0;
       await vacuumDeliveries(ctx);
@@ -124,8 +166,11 @@ export function startWebhookDispatcher(
   };
   const nudge = () => {
     outboxWanted = true;
+    mayBeDue();
     tick();
   };
+  // The poll: on PostgreSQL it reads the outbox for other processes' events; embedded, pass decides.
+  const poll = embedded ? () => tick() : nudge;
   const tick = () => {
     if (stopped) return;
     if (busy) {
@@ -142,7 +187,7 @@ export function startWebhookDispatcher(
         if (again) {
           again = false;
           setImmediate(tick);
-        } else timer = setTimeout(nudge, pollMs);
+        } else timer = setTimeout(poll, pollMs);
       });
   };
   const unlisten = onSignal('webhookWorkQueued', nudge);
