@@ -116,21 +116,14 @@ export interface FirstStepAsk {
 type StartRow = NodeRow & { caller_groups: string[]; step_edges: unknown[][] | null; step_nodes: unknown[][] | null; stepped: boolean | null };
 
 /**
- * Whether a caller may see item `n` (a node row, `groups` the caller's): mayViewNode's rule in SQL,
- * with $2 the caller's id, $3 their organization and $4 whether they may view its every item. It
- * only decides whether the first step is taken with the start (mayViewNode decides the answer): a
- * step taken for an item the caller may not see would make that refusal slower than an unknown id's.
- */
-const MAY_VIEW_START = `(n.access = 'public' OR ($2::text IS NOT NULL AND (n.owner_id = $2 OR (n.org_id = $3 AND (n.access = 'org' OR $4::boolean))
-  OR n.group_ids && groups.ids))) AND (n.status <> 'partial' OR n.owner_id IS NOT DISTINCT FROM $2)`;
-
-/**
  * The node row of the item asked about, if the caller may see it, and the caller's groups (as
  * items/service.ts groupIdsOf reads them), in one statement: the walk decides every item's
  * visibility with them. No row: no such item, or one the caller may not see (one answer for both).
  * With `first`, the same statement takes the walk's first step from it when the caller may see it
- * (migration 042's steps; known: the start; for dependents, its organization's only, its service
- * key looked up if it has a URL): a statement fewer per answer.
+ * (for dependents, its organization's only, its service key looked up if it has a URL): a
+ * statement fewer per answer. The statement is migration 047's dependency_walk_start (a plan kept
+ * for the connection), which takes the step only for an item the caller may see (mayViewNode's
+ * rule): taken for a hidden one, it would make that refusal slower than an unknown id's.
  */
 export async function startOfWalk(
   q: Queryable,
@@ -138,27 +131,15 @@ export async function startOfWalk(
   caller: Caller | null,
   first?: FirstStepAsk,
 ): Promise<{ row: NodeRow | undefined; groups: ReadonlySet<string>; firstStep: FirstStepRow | null }> {
-  const [found] = await q.query<StartRow>(
-    `SELECT n.*, groups.ids AS caller_groups, s.step_edges, s.step_nodes, s.stepped
-       FROM (${SELECT_NODE} WHERE i.id = $1) n
-       CROSS JOIN (SELECT ARRAY(SELECT m.group_id FROM group_members m WHERE m.user_id = $2) AS ids) groups
-       LEFT JOIN LATERAL (
-         SELECT x.step_edges, x.step_nodes, true AS stepped
-           FROM dependency_step_into(ARRAY[n.id], $6, n.org_id, CASE WHEN n.url IS NOT NULL THEN ARRAY[n.id] ELSE '{}'::text[] END, $7) x
-          WHERE $5::text = 'usedBy'
-         UNION ALL
-         SELECT x.step_edges, x.step_nodes, true FROM dependency_step_out_of(ARRAY[n.id], $6, ARRAY[n.id]) x WHERE $5::text = 'uses'
-       ) s ON ${MAY_VIEW_START}`,
-    [
-      id,
-      caller?.userId ?? null,
-      caller?.orgId ?? null,
-      !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
-      first?.direction ?? null,
-      first?.maxRows ?? 0,
-      first?.withLeaves ?? false,
-    ],
-  );
+  const [found] = await q.query<StartRow>('SELECT * FROM dependency_walk_start($1, $2, $3, $4, $5, $6, $7)', [
+    id,
+    caller?.userId ?? null,
+    caller?.orgId ?? null,
+    !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
+    first?.direction ?? null,
+    first?.maxRows ?? 0,
+    first?.withLeaves ?? false,
+  ]);
   if (!found) return { row: undefined, groups: new Set(), firstStep: null };
   const { caller_groups, step_edges, step_nodes, stepped, ...row } = found;
   const groups = new Set(caller_groups);
