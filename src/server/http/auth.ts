@@ -1,7 +1,8 @@
 /**
  * Who is calling: the token (from the `token` parameter, `X-Esri-Authorization: Bearer` or
- * `Authorization: Bearer`) resolved against the database on every request — no cache, so a
- * revoked token or a changed role takes effect at once (ASVS 8.3.2).
+ * `Authorization: Bearer`) resolved against the database on every request — kept only while no
+ * write of any kind has happened (embedded database), so a revoked token or a changed role takes
+ * effect at once (ASVS 8.3.2).
  */
 import type { FastifyRequest } from 'fastify';
 import { rolePrivileges, type BaseRole, type Privilege } from '../../shared/privileges.ts';
@@ -56,9 +57,7 @@ export interface SentFrom {
  * that referer (generateToken's documented binding), so a stolen one is refused elsewhere.
  */
 export async function resolveCaller(db: Db, token: string, now: number, sentFrom: SentFrom): Promise<Caller> {
-  // Read on every request; the embedded database keeps the answer only until the next write, so a
-  // revoked token, a disabled member or a changed role takes effect at once (ASVS 8.3.2).
-  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
+  const row = keptRow(db, token) ?? (await readRow(db, token));
   if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
   if (row.token_client === 'referer' && row.token_referer && !sentFromReferer(sentFrom, row.token_referer)) throw invalidToken();
   // The same row object comes back only while no write has happened (embedded database): the
@@ -68,6 +67,41 @@ export async function resolveCaller(db: Db, token: string, now: number, sentFrom
   return caller;
 }
 const CALLERS = new WeakMap<CallerRow, Caller>();
+
+/**
+ * The token's row as last read, per database, while that database's write generation has not
+ * moved (the embedded database: one process owns it, and any write of any kind moves the
+ * generation, so a revoked token, a disabled member or a changed role is read again on the next
+ * request, ASVS 8.3.2). It spares a request the token's hash and the statement's lookup. PostgreSQL
+ * has no generation (other processes write): nothing is kept, every request reads. Expiry and the
+ * referer binding are checked on every request by the caller of this.
+ */
+interface KeptRows {
+  generation: number;
+  rows: Map<string, CallerRow>;
+}
+const KEPT = new WeakMap<Db, KeptRows>();
+/** Tokens kept per generation at most (a generation rarely lasts long enough to see this many). */
+const KEPT_MAX = 1000;
+
+function keptRow(db: Db, token: string): CallerRow | undefined {
+  const kept = KEPT.get(db);
+  return kept && kept.generation === db.writeGeneration?.() ? kept.rows.get(token) : undefined;
+}
+
+/** Read on every request (unless kept above); the embedded database also keeps the statement's answer until the next write. */
+async function readRow(db: Db, token: string): Promise<CallerRow | undefined> {
+  const generation = db.writeGeneration?.();
+  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
+  // Kept only if nothing was written while it was read; an unknown token is not kept (it is read each time).
+  if (row && generation !== undefined && db.writeGeneration?.() === generation) {
+    let kept = KEPT.get(db);
+    if (!kept || kept.generation !== generation) KEPT.set(db, (kept = { generation, rows: new Map() }));
+    if (kept.rows.size >= KEPT_MAX) kept.rows.clear();
+    kept.rows.set(token, row);
+  }
+  return row;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -52,3 +52,23 @@ it("community/self's answer, kept between calls, follows a new group, a new role
   expect(pretty.body).toContain('\n  "username": "publisher1"');
   expect(JSON.parse(pretty.body)).toEqual(demoted);
 });
+
+it('a kept token stops working once revoked, and once it expires, on the very next request', async () => {
+  const token = await svc.tokenFor('user1');
+  for (let i = 0; i < 3; i++) expect(await self(token)).toMatchObject({ username: 'user1' });
+  const revoked = await svc.app.inject({ method: 'POST', url: '/sharing/rest/oauth2/revokeToken/', payload: { auth_token: token, f: 'json' } });
+  expect(revoked.statusCode).toBe(200);
+  expect(await self(token)).toMatchObject({ error: { code: 498 } });
+  // Expiry is checked on each request against the clock: no write happens in between here.
+  const second = await svc.tokenFor('user1');
+  expect(await self(second)).toMatchObject({ username: 'user1' });
+  const [{ expires }] = await svc.db.query<{ expires: number }>('SELECT expires FROM tokens ORDER BY expires DESC LIMIT 1');
+  const realNow = Date.now;
+  Date.now = () => Number(expires) + 1;
+  try {
+    expect(await self(second)).toMatchObject({ error: { code: 498 } });
+  } finally {
+    Date.now = realNow;
+  }
+  expect(await self(second)).toMatchObject({ username: 'user1' });
+});
