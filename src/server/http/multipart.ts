@@ -133,22 +133,24 @@ function beforeTokenBudget(source: string) {
 
 /**
  * While file parts stream in, V8's young generation keeps the size it has (semi-space growth factor
- * 1; V8's default, 2, again once none does). Every socket read of a body is a fresh 64 KiB buffer;
- * those bytes make V8 collect the young generation every few dozen megabytes, and each collection
- * grew it (to `--max-semi-space-size`). V8 starts marking the old generation once less room than
- * the young generation's size is left below its limit, so with a heap of about 45 MB a grown young
- * generation had a full collection run every 3 MB promoted: 12–25 of them per 512 MiB uploaded
- * (`npm run bench:object-store`), about a third of the portal's CPU time during an upload.
+ * 1) and its old generation may double before it is marked (heap growing percent 100); V8's own
+ * choices (2, and 0: its dynamic factor) again once no body streams. Every socket read of a body is
+ * a fresh 64 KiB buffer: those bytes make V8 collect the young generation every few dozen megabytes,
+ * each of those collections grew it, and V8 begins marking the old generation once it comes within
+ * the young generation's size of its limit — a limit it had set only ~9 MB above a ~43 MB heap. The
+ * request objects promoted meanwhile then set off a full collection every megabyte or so: 12–25 per
+ * 512 MiB uploaded (`npm run bench:object-store`), a third of the portal's CPU time during an upload;
+ * now 0–1, for an old generation a few megabytes larger while uploads run.
  */
 const bodyStreams = {
   open: 0,
   begin(): () => void {
-    if (this.open++ === 0) v8.setFlagsFromString('--semi-space-growth-factor=1');
+    if (this.open++ === 0) v8.setFlagsFromString('--semi-space-growth-factor=1 --heap-growing-percent=100');
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      if (--this.open === 0) v8.setFlagsFromString('--semi-space-growth-factor=2');
+      if (--this.open === 0) v8.setFlagsFromString('--semi-space-growth-factor=2 --heap-growing-percent=0');
     };
   },
 };
