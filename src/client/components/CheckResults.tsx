@@ -30,7 +30,7 @@ export function CheckResults({ outcomes, titleOf, target }: { outcomes: CheckOut
         ) : null}
       </Group>
       <SharedCheckReasons groups={shared} titleOf={titleOf} target={target} />
-      <ScrollArea.Autosize mah={460} type="auto">
+      <ScrollArea.Autosize mah={460} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Pre-check results, scrollable' }}>
         <Table aria-label="Pre-check results" striped stickyHeader verticalSpacing={6}>
           <Table.Thead>
             <Table.Tr>

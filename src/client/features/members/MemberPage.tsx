@@ -37,7 +37,8 @@ export default function MemberPage({ username }: { username: string }) {
     </Anchor>
   );
   if (member.isPending) return <LoadingState label={`Loading ${username}…`} minHeight={300} />;
-  if (member.isError)
+  // A refetch that fails keeps the member read before (a delete's results stay on screen until Done).
+  if (member.isError && !member.data)
     return (
       <Stack gap="md">
         {back}

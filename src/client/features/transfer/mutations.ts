@@ -11,16 +11,17 @@ export interface TransferInput {
   onProgress: (done: number) => void;
 }
 
+/** What any transfer of items makes stale (the wizard's and the delete-member plan's). */
+export const TRANSFER_INVALIDATES = [
+  // Owners (and a sharing the new owner could not keep) show in the dependency answers: in the background, as a browser graph rebuilds.
+  { queryKey: dependencyKeys.all, background: true },
+  itemKeys.all,
+];
+
 /** reassignItems for the chosen ids (the API sends 100 a request); each item answers for itself. */
 export function useTransferItems(from: string) {
   return useMutation({
     mutationFn: ({ ids, target, folder, onProgress }: TransferInput) => runTransfer(from, ids, target, folder, onProgress),
-    meta: {
-      invalidates: [
-        // Owners (and a sharing the new owner could not keep) show in the dependency answers: in the background, as a browser graph rebuilds.
-        { queryKey: dependencyKeys.all, background: true },
-        itemKeys.all,
-      ],
-    },
+    meta: { invalidates: TRANSFER_INVALIDATES },
   });
 }

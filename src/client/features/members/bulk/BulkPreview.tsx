@@ -12,7 +12,7 @@ export function BulkPreview({ rows }: { rows: readonly PlanRow[] }) {
   const shown = ordered.slice(0, SHOWN);
   return (
     <>
-      <ScrollArea.Autosize mah={320} type="auto">
+      <ScrollArea.Autosize mah={320} type="auto" viewportProps={{ tabIndex: 0, role: 'region', 'aria-label': 'Preview, scrollable' }}>
         <Table aria-label="Preview" verticalSpacing={6} striped stickyHeader>
           <Table.Thead>
             <Table.Tr>

@@ -70,7 +70,7 @@ export function useOwnership(orgId: string, member: Pick<PortalUser, 'username' 
     {
       key: 'groups',
       label: 'Groups',
-      fate: 'The portal deletes no member who owns groups: transfer or delete them first.',
+      fate: 'The portal deletes no member who owns groups, and this portal has no operation that gives a group another owner: delete them from their pages first.',
       blocks: true,
       pending: groups.isPending,
       error: groups.error ?? undefined,
