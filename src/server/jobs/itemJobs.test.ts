@@ -285,6 +285,43 @@ describe('the runner', () => {
     }
   });
 
+  it('on the embedded database, idle, it reads no table until a job comes due; a job left running by a stopped process is taken when its lease ends', async () => {
+    if (svc.db.kind !== 'pglite') return;
+    const id = await addFromUrl(`${base}/small.csv`);
+    // Claimed by a process that then stopped: its lease ends 100 ms (of the portal's clock) from now.
+    await claimItemJob(svc.app.portal);
+    await svc.db.query('UPDATE item_jobs SET locked_until = $2 WHERE item_id = $1', [id, clockNow + 100]);
+    const db = svc.app.portal.db;
+    let looks = 0;
+    const counted = Object.create(svc.app.portal) as typeof svc.app.portal;
+    counted.db = {
+      ...db,
+      query: (sql, params) => {
+        if (sql.includes('item_jobs')) looks++;
+        return db.query(sql, params);
+      },
+    };
+    const runner = startJobs(counted, 20);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      // Three looks a wake (each loop's claim, then the next due moment): at once, then every 100 ms
+      // (the lease's end; the clock stands still) — polling every 20 ms would have made about 45.
+      expect(looks).toBeLessThanOrEqual(12);
+      expect(await status(id)).toMatchObject({ status: 'processing' });
+      clockNow += 200;
+      const t0 = Date.now();
+      while ((await status(id)).status === 'processing' && Date.now() - t0 < 5000) await new Promise((r) => setTimeout(r, 10));
+      expect(await status(id)).toMatchObject({ status: 'completed' });
+      // Idle again: nothing is pending, so no look for far longer than the poll.
+      await new Promise((r) => setTimeout(r, 100));
+      const idle = looks;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(looks).toBe(idle);
+    } finally {
+      await runner.stop();
+    }
+  });
+
   it('runs two jobs at once: a stalled download does not hold up a small one', async () => {
     const runner = startJobs(svc.app.portal, 60 * 60_000);
     try {

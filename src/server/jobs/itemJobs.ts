@@ -333,8 +333,12 @@ export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRu
     if (!stopped) timer = setTimeout(tick, ms);
   };
   // A loop has ended: the next look, after pollMs or (embedded) when the next job comes due.
+  let reading = false;
   const idle = () => {
     if (!embedded) return sleep(pollMs);
+    // Both loops end together when nothing is left: one read of the next due moment serves both.
+    if (reading) return;
+    reading = true;
     const seen = ticks;
     const waiting = nextJobDue(ctx).then(
       (at) => {
@@ -346,7 +350,10 @@ export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRu
       },
     );
     inflight.add(waiting);
-    void waiting.finally(() => inflight.delete(waiting));
+    void waiting.finally(() => {
+      reading = false;
+      inflight.delete(waiting);
+    });
   };
   function tick() {
     if (stopped) return;
