@@ -39,7 +39,9 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     // No baseURL here: e2e/test.ts gives each worker its own portal's.
-    screenshot: 'on',
+    // The pictures worth keeping are taken by the specs themselves (e2e/support.ts snap()); one at
+    // the end of every passing test cost each test a capture and a PNG encode for nothing.
+    screenshot: 'only-on-failure',
     // The console's theme honours reduced motion (theme.ts): dialogs, menus and the shell's navigation
     // appear without transitions, so no step waits out an animation and Chromium paints fewer frames.
     reducedMotion: 'reduce',
