@@ -60,16 +60,18 @@ async function takeStoreNumbers(
   count: number,
 ): Promise<{ first: number; count: number } | undefined> {
   const block = storeBlock(upload, partNum);
-  if (!block) return undefined;
-  const [row] = await q.query<{ used: number }>('SELECT used FROM item_part_store_numbers WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
-  const used = row?.used ?? 0;
-  if (block.first + used + count - 1 > block.last) return undefined;
-  await q.query(
+  const size = block ? block.last - block.first + 1 : 0;
+  if (!block || count > size) return undefined;
+  // One statement (each is a round trip on every part): the count taken only if the block holds it.
+  const [row] = await q.query<{ used: number }>(
     `INSERT INTO item_part_store_numbers (item_id, part_num, used) VALUES ($1, $2, $3)
-     ON CONFLICT (item_id, part_num) DO UPDATE SET used = EXCLUDED.used`,
-    [itemId, partNum, used + count],
+     ON CONFLICT (item_id, part_num) DO UPDATE SET used = item_part_store_numbers.used + EXCLUDED.used
+     WHERE item_part_store_numbers.used + EXCLUDED.used <= $4
+     RETURNING used`,
+    [itemId, partNum, count, size],
   );
-  return { first: block.first + used, count };
+  if (!row) return undefined;
+  return { first: block.first + row.used - count, count };
 }
 
 /**

@@ -44,24 +44,28 @@ export async function ownUpload(q: Queryable, caller: Caller, itemId: string): P
 }
 
 export async function addPart(ctx: PortalContext, caller: Caller, itemId: string, partNum: number, file: UploadedFile) {
-  await ownUpload(ctx.db, caller, itemId);
+  // A part stored while it arrived had its upload checked to be the caller's before its first byte
+  // (streamedParts.ts); the transaction below checks again under the item's lock.
+  if (!file.stored) await ownUpload(ctx.db, caller, itemId);
   if (file.stored) file.stored.claimed = true;
   const stored = file.stored ?? (await storeSpooledPart(ctx, itemId, partNum, file));
   let old: string | null | undefined;
   try {
     old = await ctx.db.tx(async (q) => {
       const row = await findUploadItem(q, itemId, true);
-      if (!row) throw itemNotFound(itemId);
+      if (!row || row.owner_id !== caller.userId) throw itemNotFound(itemId);
       if (row.status !== 'partial') throw notPartial(row);
       if (stored.storeParts.length) await checkStoreBlock(q, itemId, partNum, stored);
-      const [prev] = await q.query<{ blob_key: string | null }>('SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2', [itemId, partNum]);
-      // The latest attempt's store parts replace the earlier one's (whose numbers no commit lists).
-      await q.query(
-        `INSERT INTO item_parts (item_id, part_num, blob_key, etag, store_parts, size) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
-         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, store_parts = EXCLUDED.store_parts, size = EXCLUDED.size`,
+      // The latest attempt's store parts replace the earlier one's (whose numbers no commit lists);
+      // the earlier attempt's file, read in the same statement (as it was before it), is removed after.
+      const [written] = await q.query<{ old: string | null }>(
+        `WITH prev AS (SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2)
+         INSERT INTO item_parts (item_id, part_num, blob_key, etag, store_parts, size) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
+         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, store_parts = EXCLUDED.store_parts, size = EXCLUDED.size
+         RETURNING (SELECT blob_key FROM prev) AS old`,
         [itemId, partNum, stored.blobKey, stored.storeParts[0]?.etag ?? null, stored.storeParts.length ? JSON.stringify(stored.storeParts) : null, stored.size],
       );
-      return prev?.blob_key;
+      return written?.old;
     });
   } catch (err) {
     if (stored.blobKey) await removeBlobs(ctx, [stored.blobKey]);
