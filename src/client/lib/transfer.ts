@@ -3,7 +3,16 @@
  * at most 100 items, the service's limit), an outcome per item, and the fix to suggest for each
  * reason an item is refused. Shared by the transfer wizard and the undo of a transfer (the same pre-check for both).
  */
+import { dependencyKeys } from '../api/queries/dependencies.ts';
+import { itemKeys } from '../api/queries/items.ts';
 import { blockedItemsOf, canReassignItemsInBatches, describeError, reassignItemsInBatches, type BlockedItem, type BlockReason } from '../api/index.ts';
+
+/** What any transfer of items makes stale (the wizard's and the delete-member plan's). */
+export const TRANSFER_INVALIDATES = [
+  // Owners (and a sharing the new owner could not keep) show in the dependency answers: in the background, as a browser graph rebuilds.
+  { queryKey: dependencyKeys.all, background: true },
+  itemKeys.all,
+];
 
 /**
  * The transfer wizard's address for some of one owner's items (ticked in Content, or the item

@@ -14,8 +14,7 @@ import { CheckResults } from '../../../components/CheckResults.tsx';
 import { MemberPicker } from '../../../components/MemberPicker.tsx';
 import { plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import type { CheckOutcome, RunOutcome } from '../../../lib/transfer.ts';
-import { TRANSFER_INVALIDATES } from '../../transfer/mutations.ts';
+import { TRANSFER_INVALIDATES, type CheckOutcome, type RunOutcome } from '../../../lib/transfer.ts';
 import { batchesOf, checkPlan, EMPTY_PLAN, runPlan, type OwnershipPlan, type PlanBatch } from './ownershipPlan.ts';
 import { PlanRows } from './PlanRows.tsx';
 
