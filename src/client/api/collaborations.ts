@@ -121,6 +121,11 @@ export function refreshHostInvitation(orgId: string, id: string, invitationId: s
   );
 }
 
+/** `POST …/invitations/<invitationId>/invalidate`: the guest can no longer accept it (only one not yet answered). */
+export function invalidateHostInvitation(orgId: string, id: string, invitationId: string) {
+  return request<{ success: boolean }>(`${one(orgId, id)}/invitations/${seg(invitationId)}/invalidate`, {}, { method: 'POST' });
+}
+
 /** Local portal: organizations the host may invite, by name. */
 export function listParticipantCandidates(orgId: string, q = '', options: ReadOptions = {}): Promise<{ portals: ParticipantCandidate[] }> {
   return request<{ portals: ParticipantCandidate[] }>(`${base(orgId)}/participantCandidates`, { q, num: 100 }, { ...options, method: 'GET' });

@@ -8,6 +8,7 @@ import { InviteParticipantModal } from './InviteParticipantModal.tsx';
 import { LeaveCollaborationModal } from './LeaveCollaborationModal.tsx';
 import { ParticipantsTable } from './ParticipantsTable.tsx';
 import { RemoveParticipantModal } from './RemoveParticipantModal.tsx';
+import { InvalidateInvitationModal } from './InvalidateInvitationButton.tsx';
 import { ShowInvitationModal } from './ShowInvitationModal.tsx';
 import { useCollaborationDetails } from './useCollaborationDetails.ts';
 import { WorkspaceList } from './WorkspaceList.tsx';
@@ -18,6 +19,8 @@ export function CollaborationDetails({ orgId, c }: { orgId: string; c: Collabora
     workspaces,
     removing,
     setRemoving,
+    invalidating,
+    setInvalidating,
     leaving,
     setLeaving,
     inviting,
@@ -62,6 +65,7 @@ export function CollaborationDetails({ orgId, c }: { orgId: string; c: Collabora
                     orgId,
                     invitations: invitations.data?.collaborationInvitations ?? [],
                     onRemove: setRemoving,
+                    onInvalidate: setInvalidating,
                     onInviteAgain: inviteAgain,
                     onShowInvitation: (p, inv) => setShowing({ invitationId: inv.id, guestName: p.portalInfo.name }),
                   }
@@ -75,6 +79,7 @@ export function CollaborationDetails({ orgId, c }: { orgId: string; c: Collabora
 
       <CollaborationHistory orgId={orgId} collaborationId={c.id} />
 
+      <InvalidateInvitationModal orgId={orgId} invitation={invalidating} onClose={() => setInvalidating(null)} />
       <RemoveParticipantModal orgId={orgId} collaborationId={c.id} participant={removing} onClose={() => setRemoving(null)} />
       <LeaveCollaborationModal orgId={orgId} collaboration={c} me={me} opened={leaving} onClose={() => setLeaving(false)} />
       {isHost ? (

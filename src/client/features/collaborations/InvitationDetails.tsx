@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/format.ts';
 import { announce } from '../../lib/announce.ts';
 import { saveFile } from '../../lib/download.ts';
 import { expiryInWords } from './invitationExpiry.ts';
+import { InvalidateInvitationButton } from './InvalidateInvitationButton.tsx';
 import { refreshable, RefreshInvitationButton } from './RefreshInvitationButton.tsx';
 import { ACCESS_LABELS } from './schemas.ts';
 
@@ -46,7 +47,7 @@ function downloadInvitationFile(invitation: HostInvitationRecord) {
   announce('Invitation file downloaded');
 }
 
-/** `orgId`: the host's organization, to offer Refresh while the guest has not answered. */
+/** `orgId`: the host's organization, to offer Refresh and Invalidate while the guest has not answered. */
 export function InvitationDetails({ invitation, hostName, orgId }: { invitation: HostInvitationRecord; hostName: string; orgId?: string }) {
   const state = STATE_LABELS[invitation.state] ?? { label: invitation.status, color: 'gray' };
   const text = invitationText(invitation, hostName);
@@ -68,6 +69,7 @@ export function InvitationDetails({ invitation, hostName, orgId }: { invitation:
             {invitation.state === 'expired' ? `: ${invitation.guestPortalName} can no longer answer it until it is refreshed.` : ''}
           </Text>
           {orgId ? <RefreshInvitationButton orgId={orgId} invitation={invitation} /> : null}
+          {orgId ? <InvalidateInvitationButton orgId={orgId} invitation={invitation} /> : null}
         </Group>
       ) : null}
       <CopyValue label="Invitation ID" value={invitation.id} copyLabel="Copy invitation ID" inline />

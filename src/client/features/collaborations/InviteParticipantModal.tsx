@@ -3,7 +3,7 @@
  * or one removed, gone or that declined invited again — and the access it gets to each workspace.
  * The answer is the invitation as the portal has it, to hand to the guest's administrator.
  */
-import { Alert, Button, Modal, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Modal, NumberInput, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller } from 'react-hook-form';
@@ -16,6 +16,7 @@ import { sentence } from '../../lib/forms.ts';
 import { GuestOrganizationField } from './GuestOrganizationField.tsx';
 import { InvitationResult } from './InvitationResult.tsx';
 import { InviteWorkspaceAccess } from './InviteWorkspaceAccess.tsx';
+import { INVITATION_HOURS } from './schemas.ts';
 import { useInviteForm, type InviteTarget, type Sent } from './useInviteForm.ts';
 
 export type { InviteTarget };
@@ -120,6 +121,24 @@ function InviteForm({
             />
           )}
           <InviteWorkspaceAccess form={form} workspaces={workspaces} workspacesError={workspacesError} again={!!again} />
+          <Controller
+            control={form.control}
+            name="expiration"
+            render={({ field, fieldState }) => (
+              <NumberInput
+                label="Expires after (hours)"
+                description={`The guest can accept it until then (${INVITATION_HOURS.default} hours is 3 days); the invitation can be refreshed for 72 more hours afterwards.`}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                min={INVITATION_HOURS.min}
+                max={INVITATION_HOURS.max}
+                allowDecimal={false}
+                clampBehavior="none"
+                error={fieldState.error?.message ? sentence(fieldState.error.message) : undefined}
+              />
+            )}
+          />
         </DialogScroll>
         <DialogFooter>
           <Button variant="default" onClick={onCancel}>

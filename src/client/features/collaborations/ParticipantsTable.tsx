@@ -11,7 +11,8 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { formatDate } from '../../lib/format.ts';
 import type { Permission } from '../../lib/privileges.ts';
 import { expiryInWords } from './invitationExpiry.ts';
-import { RefreshInvitationButton } from './RefreshInvitationButton.tsx';
+import { InvalidateInvitationButton } from './InvalidateInvitationButton.tsx';
+import { refreshable, RefreshInvitationButton } from './RefreshInvitationButton.tsx';
 import { accessLabel } from './StoppingWorkspaces.tsx';
 
 const STATUS_COLORS: Record<string, string> = { active: 'green', invited: 'blue', removed: 'red', left: 'gray', declined: 'orange' };
@@ -21,6 +22,8 @@ export interface HostActions {
   /** The invitations of the collaboration, newest first (the host's list). */
   invitations: readonly HostInvitationRecord[];
   onRemove: (p: ParticipantRecord) => void;
+  /** Opens the confirmation to invalidate the guest's invitation. */
+  onInvalidate: (invitation: HostInvitationRecord) => void;
   onInviteAgain: (p: ParticipantRecord) => void;
   onShowInvitation: (p: ParticipantRecord, invitation: HostInvitationRecord) => void;
   /** The host's organization (refreshing an invitation). */
@@ -43,6 +46,9 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
           </Button>
         ) : null}
         {p.status === 'invited' && latest?.state === 'expired' ? <RefreshInvitationButton orgId={h.orgId} invitation={latest} /> : null}
+        {p.status === 'invited' && latest && refreshable(latest) ? (
+          <InvalidateInvitationButton orgId={h.orgId} invitation={latest} onOpen={h.onInvalidate} />
+        ) : null}
         {inside ? (
           <Button size="xs" color="red" variant="light" onClick={() => h.onRemove(p)} aria-label={`Remove ${p.portalInfo.name}`}>
             Remove

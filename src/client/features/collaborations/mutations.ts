@@ -8,6 +8,7 @@ import {
   removeParticipant,
   removeParticipation,
   refreshHostInvitation,
+  invalidateHostInvitation,
   request,
   type CollaborationRecord,
 } from '../../api/index.ts';
@@ -88,10 +89,10 @@ export function useCreateCollaboration(orgId: string) {
 /** Invites a portal (again) to the collaboration's workspaces; answers the invitation's id. */
 export function useInviteParticipant(orgId: string, collaborationId: string) {
   return useMutation({
-    mutationFn: (input: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess> }) =>
+    mutationFn: (input: { participantPortalId: string; workspaces: Record<string, WorkspaceAccess>; expiration?: number }) =>
       request<{ success: boolean; invitationId: string }>(
         `portals/${encodeURIComponent(orgId)}/collaborations/${encodeURIComponent(collaborationId)}/inviteParticipant`,
-        { participantPortalId: input.participantPortalId, workspaces: input.workspaces },
+        { participantPortalId: input.participantPortalId, workspaces: input.workspaces, expiration: input.expiration },
         { method: 'POST' },
       ),
     meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
@@ -127,5 +128,16 @@ export function useRefreshInvitation(orgId: string, collaborationId: string) {
   return useMutation({
     mutationFn: (invitationId: string) => refreshHostInvitation(orgId, collaborationId, invitationId),
     meta: { invalidates: [collaborationKeys.invitations(orgId, collaborationId), collaborationKeys.events(orgId, collaborationId)] },
+  });
+}
+
+/**
+ * The host invalidates an invitation the guest has not answered (`invitations/<id>/invalidate`):
+ * the guest can no longer accept it and the participant is out, to be invited again.
+ */
+export function useInvalidateInvitation(orgId: string, collaborationId: string) {
+  return useMutation({
+    mutationFn: (invitationId: string) => invalidateHostInvitation(orgId, collaborationId, invitationId),
+    meta: { invalidates: [collaborationKeys.all(orgId)], invalidatesOnError: true },
   });
 }

@@ -33,7 +33,22 @@ export const NEW_COLLABORATION_FIELDS = Object.keys(newCollaborationSchema.shape
 export const INVITE_CHOICES = ['none', ...WORKSPACE_ACCESS] as const;
 export type InviteChoice = (typeof INVITE_CHOICES)[number];
 
+const { min: MIN_HOURS, max: MAX_HOURS, default: DEFAULT_HOURS } = COLLABORATION_LIMITS.invitationExpirationHours;
+export const INVITATION_HOURS = { min: MIN_HOURS, max: MAX_HOURS, default: DEFAULT_HOURS };
+
+/** Hours until the guest can no longer accept: a whole number within the portal's limits (the field gives '' when emptied). */
+const expirationHours = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  const n = typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v);
+  if (!Number.isFinite(n)) ctx.addIssue({ code: 'custom', message: `Enter a number of hours, e.g. ${DEFAULT_HOURS}` });
+  else if (!Number.isInteger(n)) ctx.addIssue({ code: 'custom', message: 'Enter a whole number of hours' });
+  else if (n < MIN_HOURS || n > MAX_HOURS)
+    ctx.addIssue({ code: 'custom', message: `Enter from ${MIN_HOURS} to ${MAX_HOURS.toLocaleString('en')} hours (a year)` });
+  else return n;
+  return z.NEVER;
+});
+
 export const inviteSchema = z.object({
+  expiration: expirationHours,
   participantPortalId: z.string().trim().min(1, 'Choose the organization to invite').max(64, 'A portal ID has at most 64 characters'),
   // Checked on the field itself, so it is named together with a missing organization.
   workspaces: z
@@ -42,7 +57,7 @@ export const inviteSchema = z.object({
 });
 export type InviteInput = z.input<typeof inviteSchema>;
 export type InviteValues = z.output<typeof inviteSchema>;
-export const INVITE_FIELDS = ['participantPortalId', 'workspaces'] as const;
+export const INVITE_FIELDS = ['participantPortalId', 'workspaces', 'expiration'] as const;
 
 /** The invite form's workspaces as the wire wants them: workspace id → access, the left-out ones dropped. */
 export function invitedWorkspaces(v: InviteValues): Record<string, WorkspaceAccess> {

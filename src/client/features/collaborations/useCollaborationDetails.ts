@@ -4,7 +4,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { CollaborationRecord, ParticipantRecord } from '../../api/index.ts';
+import type { CollaborationRecord, HostInvitationRecord, ParticipantRecord } from '../../api/index.ts';
 import { hostInvitationsQuery, participantsQuery, workspacesQuery } from '../../api/queries/collaborations.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useCurrentUser } from '../../lib/session.ts';
@@ -17,6 +17,7 @@ export function useCollaborationDetails(orgId: string, c: CollaborationRecord) {
   const workspaces = useQuery(workspacesQuery(orgId, c.id));
   const caps = usePortalCapabilities();
   const [removing, setRemoving] = useState<ParticipantRecord | null>(null);
+  const [invalidating, setInvalidating] = useState<HostInvitationRecord | null>(null);
   const [leaving, setLeaving] = useState(false);
   const [inviting, setInviting] = useState<InviteTarget | 'new' | null>(null);
   const [showing, setShowing] = useState<{ invitationId: string; guestName: string } | null>(null);
@@ -45,6 +46,8 @@ export function useCollaborationDetails(orgId: string, c: CollaborationRecord) {
     workspaces,
     removing,
     setRemoving,
+    invalidating,
+    setInvalidating,
     leaving,
     setLeaving,
     inviting,

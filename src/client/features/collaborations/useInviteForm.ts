@@ -6,14 +6,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { CollaborationRecord, WorkspaceRecord } from '../../api/index.ts';
 import { candidatesQuery } from '../../api/queries/collaborations.ts';
 import { announce } from '../../lib/announce.ts';
 import { applyServerErrors } from '../../lib/forms.ts';
 import { useInviteParticipant } from './mutations.ts';
-import { INVITE_FIELDS, invitedWorkspaces, inviteSchema, type InviteChoice, type InviteInput, type InviteValues } from './schemas.ts';
+import { INVITATION_HOURS, INVITE_FIELDS, invitedWorkspaces, inviteSchema, type InviteChoice, type InviteInput, type InviteValues } from './schemas.ts';
 
 /** Who is invited again (a removed or departed participant), with the workspaces it had. */
 export interface InviteTarget {
@@ -46,10 +46,19 @@ export function useInviteForm({
     resolver: zodResolver(inviteSchema),
     defaultValues: {
       participantPortalId: again?.portalId ?? '',
+      expiration: INVITATION_HOURS.default,
       workspaces: Object.fromEntries(workspaces.map((w) => [w.id, again?.workspaces[w.id] ?? (again ? 'none' : 'sendAndReceive')])),
     },
     mode: 'onTouched',
   });
+  // Workspaces read after the dialog opened get the same starting choice as those known at once
+  // (otherwise their field is empty and the form refuses it with the schema's raw words).
+  useEffect(() => {
+    for (const w of workspaces) {
+      if (form.getValues(`workspaces.${w.id}`) === undefined)
+        form.setValue(`workspaces.${w.id}`, again?.workspaces[w.id] ?? (again ? 'none' : 'sendAndReceive'));
+    }
+  }, [workspaces, again, form]);
   const { errors, isDirty } = form.formState;
   const portalError = errors.participantPortalId?.message;
   // The schema refuses an invitation to no workspace; a form library keeps a record's own error
@@ -68,7 +77,7 @@ export function useInviteForm({
     setFormError(null);
     const shared = invitedWorkspaces(values);
     invite.mutate(
-      { participantPortalId: values.participantPortalId, workspaces: shared },
+      { participantPortalId: values.participantPortalId, workspaces: shared, expiration: values.expiration },
       {
         onSuccess: ({ invitationId }) => {
           const guest = again?.portalName ?? guestName(values.participantPortalId);
