@@ -121,8 +121,9 @@ for (const size of [
     await confirm.getByRole('button', { name: 'Invalidate invitation' }).focus();
     await page.keyboard.press('Enter');
     await expect(confirm).toBeHidden();
-    await expect(partnerRow.getByRole('button', { name: 'Invite Partner Organization again' })).toBeVisible();
+    await expect(partnerRow.getByRole('button', { name: 'Invite again: Partner Organization' })).toBeVisible();
     await expect(partnerRow.getByRole('button', { name: /^Invalidate invitation/ })).toHaveCount(0);
+    await expectAxeClean(page);
     await snap(page, `collaboration-invalidated-${size.width}`);
     const invitations = await admin(`portals/self/collaborations/${created.id}/invitations`, {});
     expect(invitations.collaborationInvitations[0].state).toBe('invalidated');

@@ -90,7 +90,7 @@ test('the host invites the partner by name; the partner declines, is invited aga
   await snap(page, 'collaboration-invitations-shown-1440');
   await page.keyboard.press('Escape');
   await expect(shown).toHaveCount(0);
-  await partnerRow.getByRole('button', { name: 'Invite Partner Organization again' }).click();
+  await partnerRow.getByRole('button', { name: 'Invite again: Partner Organization' }).click();
   const again = page.getByRole('dialog', { name: 'Invite Partner Organization again' });
   await expect(again.getByRole('textbox', { name: 'Guest organization' })).toHaveValue('Partner Organization');
   await again.getByRole('button', { name: 'Invite again' }).click();

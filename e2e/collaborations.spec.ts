@@ -34,7 +34,7 @@ test('the host administrator reads the demo collaboration and removes the partne
   await snap(page, 'collaborations-removed');
 
   // The removed partner is invited back from its row, to the workspace it had.
-  await partner.getByRole('button', { name: 'Invite Partner Organization again' }).click();
+  await partner.getByRole('button', { name: 'Invite again: Partner Organization' }).click();
   const again = page.getByRole('dialog', { name: 'Invite Partner Organization again' });
   await expect(again.getByRole('combobox', { name: 'Guest access to Field operations' })).toHaveValue('Send and receive');
   await again.getByRole('button', { name: 'Invite again' }).click();

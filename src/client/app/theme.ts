@@ -33,6 +33,12 @@ export const theme = createTheme({
     // squeeze "Owner only" to "Owner o…" at 1440 px. Badges carry short fixed words (states,
     // sharing, roles); one holding free text (a tag) sets its own maximum width.
     Badge: { styles: { root: { overflow: 'visible', flexShrink: 0 }, label: { overflow: 'visible' } } },
+    // Toasts: the close button gets a name, and a message under a title keeps the text colour
+    // (Mantine dims it, below the 4.5:1 contrast WCAG asks for on the toast's background).
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Dismiss notification' } },
+      styles: { description: { color: 'var(--mantine-color-text)' } },
+    },
     // The focus placeholder (a bare tabindex div) is not a menu item: role="menu" may only hold items.
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
   },

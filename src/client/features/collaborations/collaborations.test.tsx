@@ -81,7 +81,7 @@ describe('collaborations page', () => {
     const table = await screen.findByRole('table', { name: 'Participants of Demo and Partner field data' });
     const row = (await within(table).findByText('Partner Organization')).closest('tr')!;
     expect(row).toHaveTextContent('removed');
-    await user.click(within(row).getByRole('button', { name: 'Invite Partner Organization again' }));
+    await user.click(within(row).getByRole('button', { name: 'Invite again: Partner Organization' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite Partner Organization again' });
     expect(within(dialog).getByRole('textbox', { name: 'Guest organization' })).toHaveValue('Partner Organization');
     expect(within(dialog).getByRole('combobox', { name: 'Guest access to Field operations' })).toHaveValue('Send and receive');

@@ -59,7 +59,7 @@ describe('invitation expiry on the form, and invalidating an invitation', () => 
     await user.click(within(confirm).getByRole('button', { name: 'Invalidate invitation' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: /^Invalidate the invitation/ })).toBeNull());
     expect((await getHostInvitation(svc.orgId, collaborationId, invitationId)).state).toBe('invalidated');
-    expect(await within(row).findByRole('button', { name: 'Invite Partner Organization again' })).toBeInTheDocument();
+    expect(await within(row).findByRole('button', { name: 'Invite again: Partner Organization' })).toBeInTheDocument();
     expect(within(row).queryByRole('button', { name: /^Invalidate invitation/ })).toBeNull();
 
     await signInAs(svc, 'partner_admin');
