@@ -54,7 +54,13 @@ export function ParticipantsTable({ name, participants, host }: { name: string; 
             Remove
           </Button>
         ) : (
-          <GuardedButton size="xs" variant="light" permission={h.mayInvite} onClick={() => h.onInviteAgain(p)} aria-label={`Invite again: ${p.portalInfo.name}`}>
+          <GuardedButton
+            size="xs"
+            variant="light"
+            permission={h.mayInvite}
+            onClick={() => h.onInviteAgain(p)}
+            aria-label={`Invite again: ${p.portalInfo.name}`}
+          >
             Invite again
           </GuardedButton>
         )}
