@@ -5,7 +5,7 @@
  * the delete itself stays the dialog's own button, which the portal allows once nothing is owned.
  */
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { getUserContent } from '../../../api/index.ts';
 import { ownedItemsQuery } from '../../../api/queries/items.ts';
@@ -13,10 +13,15 @@ import { BulkProgress, BulkResultTable } from '../../../components/Bulk.tsx';
 import { CheckResults } from '../../../components/CheckResults.tsx';
 import { MemberPicker } from '../../../components/MemberPicker.tsx';
 import { plural } from '../../../lib/format.ts';
+import type { InvalidationTarget } from '../../../lib/invalidation.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { TRANSFER_INVALIDATES, type CheckOutcome, type RunOutcome } from '../../../lib/transfer.ts';
 import { batchesOf, checkPlan, EMPTY_PLAN, runPlan, type OwnershipPlan, type PlanBatch } from './ownershipPlan.ts';
 import { PlanRows } from './PlanRows.tsx';
+
+/** A read a transfer makes stale, refreshed without holding the transfer's answer. */
+const inBackground = (target: InvalidationTarget): InvalidationTarget =>
+  Array.isArray(target) ? { queryKey: target, background: true } : { ...(target as Exclude<InvalidationTarget, QueryKey>), background: true };
 
 type Phase =
   | { at: 'choose' }
@@ -34,7 +39,9 @@ export function OwnershipTransferPlan({ from }: { from: string }) {
   const transfer = useMutation({
     mutationFn: (input: { batches: PlanBatch[]; allowed: Set<string>; onProgress: (done: number) => void }) =>
       runPlan(from, input.batches, input.allowed, input.onProgress),
-    meta: { invalidates: [...TRANSFER_INVALIDATES, ['memberOwnership', user.orgId, from]] },
+    // In the background: the results show as soon as the transfers answered, and what the member
+    // still owns is re-read behind them (the alert below says so while it is read).
+    meta: { invalidates: [...TRANSFER_INVALIDATES, ['memberOwnership', user.orgId, from]].map(inBackground) },
   });
   const [plan, setPlan] = useState<OwnershipPlan>(EMPTY_PLAN);
   const [phase, setPhase] = useState<Phase>({ at: 'choose' });
@@ -124,10 +131,12 @@ export function OwnershipTransferPlan({ from }: { from: string }) {
                 detail: o.ok ? `to ${o.target}` : o.message,
               }))}
             />
-            <Alert color={items.length ? 'yellow' : 'green'} variant="light" role="status">
-              {items.length
-                ? `${plural(items.length, 'item')} still ${items.length === 1 ? 'belongs' : 'belong'} to ${from}: choose a new owner for ${items.length === 1 ? 'it' : 'them'} and check again.`
-                : `${from} owns no items any more: the delete can go ahead once nothing else blocks it.`}
+            <Alert color={owned.isFetching ? 'gray' : items.length ? 'yellow' : 'green'} variant="light" role="status">
+              {owned.isFetching
+                ? `Reading what ${from} still owns…`
+                : items.length
+                  ? `${plural(items.length, 'item')} still ${items.length === 1 ? 'belongs' : 'belong'} to ${from}: choose a new owner for ${items.length === 1 ? 'it' : 'them'} and check again.`
+                  : `${from} owns no items any more: the delete can go ahead once nothing else blocks it.`}
             </Alert>
           </Stack>
         ) : null}
