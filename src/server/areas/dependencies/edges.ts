@@ -98,7 +98,7 @@ export function stepOf(row: StepRow, maxRows: number): Step {
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * A dependents step's row (migrations 045, 046, 048) read into a Step: its rows in the order read, each a
+ * A dependents step's row (migration 044) read into a Step: its rows in the order read, each a
  * folded reference row standing for its count, taken while fewer than maxRows + 1 references were
  * taken (the last counting only those up to the bound), folded per (from, to, kind) with the least
  * example, each dependent's node row from the first of its rows. Edges in (from, to, kind) order.
@@ -142,7 +142,7 @@ export function stepOfDependents(row: StepRow, maxRows: number): Step {
  * may be services (items with a URL): only their service keys are looked up for URL references.
  * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, the
  * dependents' counts are not read (a direct answer) and `leaves` is empty.
- * The statement is migration 048's dependency_step_into (a plan kept for the connection), which
+ * The statement is migration 044's dependency_step_into (a plan kept for the connection), which
  * reads the dependents' node rows from the folded rows it reads.
  */
 export async function edgesInto(

@@ -121,7 +121,7 @@ type StartRow = NodeRow & { caller_groups: string[]; step_edges: unknown[][] | n
  * visibility with them. No row: no such item, or one the caller may not see (one answer for both).
  * With `first`, the same statement takes the walk's first step from it when the caller may see it
  * (for dependents, its organization's only, its service key looked up if it has a URL): a
- * statement fewer per answer. The statement is migration 047's dependency_walk_start (a plan kept
+ * statement fewer per answer. The statement is migration 045's dependency_walk_start (a plan kept
  * for the connection), which takes the step only for an item the caller may see (mayViewNode's
  * rule): taken for a hidden one, it would make that refusal slower than an unknown id's.
  */

@@ -50,9 +50,25 @@ CREATE TRIGGER item_reference_state_edges_added AFTER INSERT ON item_reference_s
 
 CREATE TRIGGER item_reference_state_edges_changed AFTER UPDATE ON item_reference_state REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION item_reference_edges_dependents_changed();
 
--- The dependents step: as migration 042's, with the node rows of the dependents met by reference
--- read from the folded rows the step read (those met as a relationship's origin from items), and
--- no `known` list (the walk skips the items it met before; a step's rows are read either way).
+-- The dependents step, bounded as migration 042's (at most p_max_rows + 1 folded rows, each
+-- standing for its count, taken while fewer than p_max_rows + 1 references came before: a running
+-- sum in the order read), and shaped for the embedded database, where materializing or sorting a
+-- row costs about as much as reading it:
+-- - the folded rows naming the step's items are read in one scan of the target index (a
+--   transitive walk's second level from a hot layer steps from ~140 maps at once); which rows a cut
+--   step takes follows the index's order;
+-- - each row carries its holder's node row (a relationship's origin is read from items), so no
+--   dependent is probed in items, shares or state;
+-- - the rows are answered as read, and the walk folds them into edges and nodes (areas/dependencies/
+--   edges.ts stepOfDependents) instead of the statement grouping and sorting them three more times.
+-- An item naming itself is no edge (from <> to). No `known` list: the walk skips what it met before.
+--
+-- step_edges: one JSON array per column: from, to, kind, count, example, relationship type, then
+-- the holder's organization, owner, title, type, url, access, content status, status, created,
+-- modified, group ids and dependent count (null without p_leaves). step_nodes: the owners' ids and
+-- usernames (once per distinct owner). No row: null.
+--
+-- One statement per line end: the migration runner splits statements at a semicolon that ends a line.
 DROP FUNCTION dependency_step_into(text[], integer, text, text[], text[], boolean);
 
 CREATE FUNCTION dependency_step_into(p_ids text[], p_max_rows integer, p_org text, p_with_url text[], p_leaves boolean)
@@ -60,12 +76,11 @@ CREATE FUNCTION dependency_step_into(p_ids text[], p_max_rows integer, p_org tex
 BEGIN RETURN QUERY
   WITH a AS MATERIALIZED (
     SELECT * FROM (
-      SELECT r.item_id AS from_id, f.id AS to_id, r.kind, r.n, r.example, NULL::text AS relationship_type, r.org_id, r.holder_owner_id, r.holder_title,
+      SELECT r.item_id AS from_id, r.target_item AS to_id, r.kind, r.n, r.example, NULL::text AS relationship_type, r.org_id, r.holder_owner_id, r.holder_title,
              r.holder_type, r.holder_url, r.holder_access, r.holder_content_status, r.holder_status, r.holder_created, r.holder_modified,
              r.holder_group_ids, r.holder_dependents
-        FROM unnest(ARRAY(SELECT unnest(p_ids))) AS f (id)
-        CROSS JOIN LATERAL (SELECT x.* FROM item_reference_edges x
-                             WHERE x.target_item = f.id AND x.item_id <> f.id AND (p_org IS NULL OR x.org_id = p_org) LIMIT p_max_rows + 1) r
+        FROM item_reference_edges r
+       WHERE r.target_item = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR r.org_id = p_org)
       UNION ALL
       SELECT r.item_id, s.item_id, r.kind, r.n, r.example, NULL, r.org_id, r.holder_owner_id, r.holder_title, r.holder_type, r.holder_url,
              r.holder_access, r.holder_content_status, r.holder_status, r.holder_created, r.holder_modified, r.holder_group_ids, r.holder_dependents
@@ -74,37 +89,16 @@ BEGIN RETURN QUERY
                              WHERE x.item_id = f.id AND x.service_key IS NOT NULL OFFSET 0) s
         JOIN item_reference_edges r ON r.org_id = s.org_id AND r.target_url = s.service_key
       UNION ALL
-      SELECT l.origin_id, l.destination_id, 'relationship', 1, chr(1), l.type, o.org_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+      SELECT l.origin_id, l.destination_id, 'relationship', 1, chr(1), l.type, o.org_id, o.owner_id, o.title, o.type, o.url, o.access, o.content_status,
+             o.status, o.created, o.modified, ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = o.id),
+             (SELECT st.dependents FROM item_reference_state st WHERE st.item_id = o.id)
         FROM relationships l JOIN items o ON o.id = l.origin_id
        WHERE l.destination_id = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR o.org_id = p_org)
     ) u WHERE u.from_id <> u.to_id LIMIT p_max_rows + 1),
-  taken AS MATERIALIZED (
-    SELECT b.*, least(b.n, p_max_rows + 1 - b.before) AS taken_n
-      FROM (SELECT a.*, (sum(a.n) OVER (ROWS UNBOUNDED PRECEDING) - a.n)::int AS before FROM a) b
-     WHERE b.before < p_max_rows + 1),
-  e AS MATERIALIZED (
-    SELECT t.from_id, t.to_id, t.kind, sum(t.taken_n)::int AS n, min(t.example) AS example, min(t.relationship_type) AS relationship_type
-      FROM taken t GROUP BY t.from_id, t.to_id, t.kind),
-  held AS (
-    SELECT DISTINCT ON (t.from_id) t.from_id AS id, t.org_id, t.holder_owner_id AS owner_id, t.holder_title AS title, t.holder_type AS type,
-           t.holder_url AS url, t.holder_access AS access, t.holder_content_status AS content_status, t.holder_status AS status,
-           t.holder_created AS created, t.holder_modified AS modified, t.holder_group_ids AS group_ids, t.holder_dependents AS dependents
-      FROM taken t WHERE t.relationship_type IS NULL AND t.holder_owner_id IS NOT NULL
-     ORDER BY t.from_id),
-  related AS (
-    SELECT i.id, i.org_id, i.owner_id, i.title, i.type, i.url, i.access, i.content_status, i.status, i.created, i.modified,
-           ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = i.id) AS group_ids,
-           (SELECT st.dependents FROM item_reference_state st WHERE st.item_id = i.id) AS dependents
-      FROM items i
-     WHERE i.id = ANY(ARRAY(SELECT DISTINCT t.from_id FROM taken t WHERE t.relationship_type IS NOT NULL EXCEPT SELECT held.id FROM held))),
-  node AS (
-    SELECT n.*, o.username AS owner_username
-      FROM (SELECT * FROM held UNION ALL SELECT * FROM related) n
-      JOIN (SELECT u.id, u.username FROM users u WHERE u.id = ANY(ARRAY(SELECT DISTINCT t.holder_owner_id FROM taken t WHERE t.holder_owner_id IS NOT NULL
-                                                                   UNION SELECT related.owner_id FROM related))) o ON o.id = n.owner_id)
-  SELECT (SELECT json_build_array(array_agg(e.from_id ORDER BY e.from_id, e.to_id, e.kind), array_agg(e.to_id ORDER BY e.from_id, e.to_id, e.kind),
-            array_agg(e.kind ORDER BY e.from_id, e.to_id, e.kind), array_agg(e.n ORDER BY e.from_id, e.to_id, e.kind),
-            array_agg(e.example ORDER BY e.from_id, e.to_id, e.kind), array_agg(e.relationship_type ORDER BY e.from_id, e.to_id, e.kind)) FROM e HAVING count(*) > 0),
-         (SELECT json_build_array(array_agg(node.id), array_agg(node.org_id), array_agg(node.owner_id), array_agg(node.owner_username), array_agg(node.title),
-            array_agg(node.type), array_agg(node.url), array_agg(node.access), array_agg(node.content_status), array_agg(node.status), array_agg(node.created),
-            array_agg(node.modified), json_agg(node.group_ids), array_agg(CASE WHEN p_leaves THEN node.dependents END)) FROM node HAVING count(*) > 0); RETURN; END $$;
+  taken AS MATERIALIZED (SELECT * FROM (SELECT a.*, sum(a.n) OVER (ROWS UNBOUNDED PRECEDING) - a.n AS before FROM a) b WHERE b.before < p_max_rows + 1)
+  SELECT (SELECT json_build_array(array_agg(a.from_id), array_agg(a.to_id), array_agg(a.kind), array_agg(a.n), array_agg(a.example), array_agg(a.relationship_type),
+            array_agg(a.org_id), array_agg(a.holder_owner_id), array_agg(a.holder_title), array_agg(a.holder_type), array_agg(a.holder_url), array_agg(a.holder_access),
+            array_agg(a.holder_content_status), array_agg(a.holder_status), array_agg(a.holder_created), array_agg(a.holder_modified), json_agg(a.holder_group_ids),
+            array_agg(CASE WHEN p_leaves THEN a.holder_dependents END)) FROM taken a HAVING count(*) > 0),
+         (SELECT json_build_array(array_agg(o.id), array_agg(o.username)) FROM users o
+           WHERE o.id = ANY(ARRAY(SELECT DISTINCT a.holder_owner_id FROM taken a WHERE a.holder_owner_id IS NOT NULL)) HAVING count(*) > 0); RETURN; END $$;

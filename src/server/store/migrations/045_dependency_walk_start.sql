@@ -1,6 +1,6 @@
 -- The statement that starts a dependency walk as a function (issue 35 item 9, areas/dependencies/
 -- nodes.ts startOfWalk): the item asked about (its node row), the caller's groups and, when the
--- caller may see the item, the walk's first step (migrations 040 and 046). Sent as a statement
+-- caller may see the item, the walk's first step (migrations 040 and 044). Sent as a statement
 -- with parameters it was planned at every answer: about 1.4 ms on the embedded database at best,
 -- as much as a primary-key read's whole statement. PL/pgSQL keeps the plan for the connection.
 -- The rule for the first step is nodes.ts mayViewNode's (the answer still decides with it): a step
