@@ -59,14 +59,9 @@ export class RunEndWriter {
   private pending: Pending[] = [];
   private writing = false;
 
-  /**
-   * `before` is awaited before each write: the scheduler holds ends back while runs wait to start,
-   * so that in a burst the starts go first and the ends in fewer, larger statements.
-   */
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
-    private readonly before: () => Promise<void> = () => Promise.resolve(),
   ) {}
 
   /** Resolves once the end is written (or found stale: another scheduler took the run over). */
@@ -81,7 +76,6 @@ export class RunEndWriter {
     this.writing = true;
     try {
       while (this.pending.length) {
-        await this.before();
         const batch = this.takeBatch();
         try {
           await this.db.query(WRITE_ENDS, [

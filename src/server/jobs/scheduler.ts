@@ -11,12 +11,9 @@
  *    (MAX_ATTEMPTS in all); after that the run fails as interrupted. The loop claims in batches
  *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
  *    runs costs one claim per batch rather than one per run; the claim reads the batch's tasks in
- *    the same transaction. The pass that materialises due tasks claims as many of the new runs as
- *    there is room for in the statements that insert them (no claim reads them back). A run's
- *    recorded start is when its executor was called (the claim records the claim time; the end
- *    overwrites it). A run's slot is free once its executor returns; its end is written later,
- *    many per statement (runEnds.ts), and held back (at most endsHoldMs) while claimed runs wait
- *    to start, so that in a burst the starts come first.
+ *    the same transaction. A run's recorded start is when its executor was called (the claim
+ *    records the claim time; the end overwrites it). Ends are written many per statement
+ *    (runEnds.ts).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
  *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
@@ -53,8 +50,6 @@ export const SCHEDULER_LIMITS = {
   catchUpScan: 10_000,
   /** Finished runs kept per task (older ones are pruned); the runs operation lists the newest 30. */
   runsKept: 100,
-  /** Longest that run ends wait while runs are waiting to start (the starts go first in a burst). */
-  endsHoldMs: 1000,
   /** How often one process prunes old runs. */
   pruneEveryMs: 10 * 60_000,
 } as const;
@@ -79,10 +74,7 @@ export interface SchedulerOptions {
 export class TaskScheduler {
   private readonly clock: Clock;
   private readonly executors: Record<TaskType, Executor>;
-  /** Runs started and not yet recorded as ended (their executor may have returned). */
   private readonly running = new Set<Promise<void>>();
-  /** Runs whose executor has not returned yet: what maxInFlight bounds. */
-  private executing = 0;
   /** Claimed runs waiting for an execution slot (at most maxInFlight of them; refilled once half empty). */
   private readonly queue: ClaimedRun[] = [];
   private readonly abort = new AbortController();
@@ -91,8 +83,6 @@ export class TaskScheduler {
   private unsubscribe: (() => void) | undefined;
   private lastPrune = 0;
   private readonly ends: RunEndWriter;
-  /** End writes waiting for the queue of runs to start to empty (startsFirst). */
-  private endsWaiting: (() => void)[] = [];
 
   constructor(
     private readonly ctx: PortalContext,
@@ -100,7 +90,7 @@ export class TaskScheduler {
   ) {
     this.clock = opts.clock ?? ctx.clock;
     this.executors = { ...EXECUTORS, ...opts.executors };
-    this.ends = new RunEndWriter(ctx.db, this.clock, () => this.startsFirst());
+    this.ends = new RunEndWriter(ctx.db, this.clock);
     this.loop = new PassLoop(() => this.pass(), {
       waitMs: opts.pollMs ?? SCHEDULER_LIMITS.pollMs,
       onError: (err) => ctx.log.error({ err }, 'task scheduler pass failed'),
@@ -113,14 +103,12 @@ export class TaskScheduler {
 
   /**
    * Turn due occurrences into runs (step 1), a transaction per claimBatch tasks, at most `batches`
-   * of them; answers how many tasks were handled. Up to `claim` of the new runs are claimed by this
-   * scheduler in the same statements (as step 2 would, without reading them back) and queued to start.
+   * of them; answers how many tasks were handled.
    */
-  async materialize(batches = Infinity, claim = 0): Promise<number> {
+  async materialize(batches = Infinity): Promise<number> {
     const now = this.clock.now();
     let handled = 0;
     for (let batch = 0; batch < batches; batch++) {
-      const room = Math.max(0, claim - handled);
       const n = await this.ctx.db.tx(async (q) => {
         const due = (
           await q.query<TaskRow>(
@@ -134,10 +122,9 @@ export class TaskScheduler {
           start_date: t.start_date == null ? null : Number(t.start_date),
           end_date: t.end_date == null ? null : Number(t.end_date),
         }));
-        if (due.length) this.queue.push(...(await this.fire(q, due, now, room)));
+        if (due.length) await this.fire(q, due, now);
         return due.length;
       });
-      this.drain();
       handled += n;
       if (n < SCHEDULER_LIMITS.claimBatch || this.stopped) return handled;
     }
@@ -146,21 +133,17 @@ export class TaskScheduler {
 
   /**
    * Due tasks, set-based: for each, the latest missed occurrence becomes a run, earlier ones are
-   * recorded as skipped, and next_run_at moves on (or the task completes). The first `claim` runs
-   * are inserted claimed (executing, first attempt, under a lease) and answered with their tasks.
+   * recorded as skipped, and next_run_at moves on (or the task completes).
    */
-  private async fire(q: Queryable, tasks: TaskRow[], now: number, claim: number): Promise<ClaimedRun[]> {
+  private async fire(q: Queryable, tasks: TaskRow[], now: number): Promise<void> {
     const skipped: { task: string; org: string; at: number }[] = [];
     const fired: { task: TaskRow; at: number; note: string }[] = [];
-    // Two memories: an invalid schedule throws from nextRun but is null from computeNextRun.
-    const step = scheduleSteps();
-    const stepOn = scheduleSteps();
     for (const t of tasks) {
       const window = { startDate: t.start_date, endDate: t.end_date };
       const missed: number[] = [t.next_run_at!];
       let more = false;
       for (let at = t.next_run_at!; ;) {
-        const next = step(t, at, () => nextRun(scheduleOf(t), at, window));
+        const next = nextRun(scheduleOf(t), at, window);
         if (next === null || next > now) break;
         if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
           more = true;
@@ -190,37 +173,19 @@ export class TaskScheduler {
         ],
       );
     }
-    const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
-    const inserted = await q.query<{ id: string; task_id: string; scheduled_at: number; claimed: boolean }>(
-      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified, attempts, locked_until, started)
-       SELECT r.task || '-' || r.at, r.task, r.org, r.at, CASE WHEN r.claimed THEN 'executing' ELSE 'scheduled' END, r.note, $5, $5,
-              CASE WHEN r.claimed THEN 1 ELSE 0 END, CASE WHEN r.claimed THEN $7::bigint ELSE 0 END, CASE WHEN r.claimed THEN $5::bigint END
-         FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $6::boolean[]) AS r(task, org, at, note, claimed)
-       ON CONFLICT DO NOTHING RETURNING id, task_id, scheduled_at, status = 'executing' AS claimed`,
-      [
-        fired.map((f) => f.task.id),
-        fired.map((f) => f.task.org_id),
-        fired.map((f) => f.at),
-        fired.map((f) => f.note),
-        now,
-        fired.map((_, i) => i < claim),
-        now + lease,
-      ],
+    const inserted = await q.query<{ task_id: string }>(
+      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
+       SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'scheduled', r.note, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS r(task, org, at, note)
+       ON CONFLICT DO NOTHING RETURNING task_id`,
+      [fired.map((f) => f.task.id), fired.map((f) => f.task.org_id), fired.map((f) => f.at), fired.map((f) => f.note), now],
     );
     const insertedIds = new Set(inserted.map((r) => r.task_id));
-    const claimedIds = new Set(inserted.filter((r) => r.claimed).map((r) => r.task_id));
-    const moved: { id: string; next: number; count: number; claimed: boolean }[] = [];
-    /** The tasks as step 2's claim would read them back, for the claimed runs. */
-    const updated = new Map<string, TaskRow>();
+    const moved: { id: string; next: number; count: number }[] = [];
     for (const { task: t, at } of fired) {
       const runCount = t.run_count + (insertedIds.has(t.id) ? 1 : 0);
-      const after = Math.max(now, at);
-      const next = runsLeft(t, runCount) ? stepOn(t, after, () => computeNextRun({ ...t, run_count: runCount }, after)) : null;
-      const claimed = claimedIds.has(t.id);
-      const started = claimed ? { last_start: now, last_status: 'executing' as const } : {};
+      const next = computeNextRun({ ...t, run_count: runCount }, Math.max(now, at));
       if (next !== null) {
-        moved.push({ id: t.id, next, count: runCount, claimed });
-        updated.set(t.id, { ...t, next_run_at: next, run_count: runCount, ...started });
+        moved.push({ id: t.id, next, count: runCount });
         continue;
       }
       const reason =
@@ -228,25 +193,16 @@ export class TaskScheduler {
           ? `Completed: it ran the maximum of ${t.max_occurrences} times.`
           : 'Completed: no run is left before its end date.';
       await q.query(
-        `UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4,
-                last_start = CASE WHEN $5 THEN $4 ELSE last_start END, last_status = CASE WHEN $5 THEN 'executing' ELSE last_status END
-          WHERE id = $1`,
-        [t.id, runCount, reason, now, claimed],
+        `UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`,
+        [t.id, runCount, reason, now],
       );
-      updated.set(t.id, { ...t, next_run_at: null, run_count: runCount, active: false, state: 'completed', state_reason: reason, modified: now, ...started });
     }
     if (moved.length) {
-      // A claimed run's task records its start as step 2's claim does.
       await q.query(
-        `UPDATE tasks t SET next_run_at = v.next, run_count = v.count,
-                last_start = CASE WHEN v.claimed THEN $4 ELSE t.last_start END, last_status = CASE WHEN v.claimed THEN 'executing' ELSE t.last_status END
-           FROM unnest($1::text[], $2::bigint[], $3::int[], $5::boolean[]) AS v(id, next, count, claimed) WHERE t.id = v.id`,
-        [moved.map((m) => m.id), moved.map((m) => m.next), moved.map((m) => m.count), now, moved.map((m) => m.claimed)],
+        `UPDATE tasks t SET next_run_at = v.next, run_count = v.count FROM unnest($1::text[], $2::bigint[], $3::int[]) AS v(id, next, count) WHERE t.id = v.id`,
+        [moved.map((m) => m.id), moved.map((m) => m.next), moved.map((m) => m.count)],
       );
     }
-    return inserted
-      .filter((r) => r.claimed)
-      .map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: 1, task: updated.get(r.task_id) }));
   }
 
   /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one statement. */
@@ -291,12 +247,8 @@ export class TaskScheduler {
     return claimed;
   }
 
-  /**
-   * Execute one claimed run and record its end (step 3). `executed` is called once the executor
-   * has returned, before its end is written: the loop's slot is free then, so the next run starts
-   * without waiting for this one's write (written together with other ends, runEnds.ts).
-   */
-  async execute(run: ClaimedRun, executed: () => void = () => {}): Promise<void> {
+  /** Execute one claimed run and record its end (step 3). */
+  async execute(run: ClaimedRun): Promise<void> {
     const startedAt = this.clock.now();
     const task = run.task;
     if (!task) return; // deleted meanwhile: its runs went with it
@@ -310,7 +262,6 @@ export class TaskScheduler {
       result = err instanceof RunFailed ? err.message : `The run failed: ${(err as Error)?.message ?? String(err)}`;
       if (!(err instanceof RunFailed)) this.ctx.log.warn({ err, taskId: task.id, runId: run.id }, 'scheduled task run failed');
     }
-    executed();
     if (status === 'failed' && this.abort.signal.aborted) {
       // Stopped mid-run: hand the run back (not counted as an attempt) for the next start, or another process.
       await this.ctx.db.query(
@@ -374,10 +325,10 @@ export class TaskScheduler {
     // One batch of due tasks per pass, then runs start: in a burst (1,000 tasks due at once) the
     // first runs start after 200 tasks are materialised, not after all of them; the next pass
     // follows at once and materialises the next batch.
-    // Its first runs are claimed as they are inserted, as many as step 2 would claim now.
-    if (nextDue !== null && nextDue <= now && (await this.materialize(1, this.room())) === SCHEDULER_LIMITS.claimBatch) this.loop.passAgain();
+    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === SCHEDULER_LIMITS.claimBatch) this.loop.passAgain();
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
-      const room = this.room();
+      // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
+      const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
       const batch = await this.claim(room);
       this.queue.push(...batch);
       this.drain();
@@ -391,58 +342,24 @@ export class TaskScheduler {
     return Math.max(0, Math.min(pollMs, untilDue));
   }
 
-  /** Room for maxInFlight runs beyond those executing; the queue refills once half empty. */
-  private room(): number {
-    return 2 * this.maxInFlight - this.executing - this.queue.length;
-  }
-
   /** Start queued runs while slots are free; look at the database again once the queue runs low. */
   private drain(): void {
-    while (!this.stopped && this.executing < this.maxInFlight && this.queue.length) this.launch(this.queue.shift()!);
-    if (!this.queue.length) this.releaseEnds();
-  }
-
-  /**
-   * Settles once no claimed run waits to start (or after endsHoldMs): run ends are written then, so
-   * that their writes do not come between the runs of a burst and their starts.
-   */
-  private startsFirst(): Promise<void> {
-    if (!this.queue.length || this.stopped) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, SCHEDULER_LIMITS.endsHoldMs);
-      this.endsWaiting.push(() => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
-  }
-
-  private releaseEnds(): void {
-    for (const release of this.endsWaiting.splice(0)) release();
+    while (!this.stopped && this.running.size < this.maxInFlight && this.queue.length) this.launch(this.queue.shift()!);
   }
 
   private launch(run: ClaimedRun): void {
-    this.executing++;
-    let freed = false;
-    const free = () => {
-      if (freed) return;
-      freed = true;
-      this.executing--;
-      this.drain();
-      if (this.queue.length <= this.maxInFlight / 2) this.loop.wake();
-    };
-    const p: Promise<void> = this.execute(run, free)
+    const p: Promise<void> = this.execute(run)
       .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
       .finally(() => {
         this.running.delete(p);
-        free();
+        this.drain();
+        if (this.queue.length <= this.maxInFlight / 2) this.loop.wake();
       });
     this.running.add(p);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.releaseEnds();
     this.unsubscribe?.();
     const passEnded = this.loop.stop();
     this.abort.abort();
@@ -459,28 +376,6 @@ export class TaskScheduler {
     }
     await Promise.all([...this.running]);
   }
-}
-
-/**
- * Schedule steps remembered for one batch of due tasks: tasks sharing a schedule and window (a burst
- * due at the same minute mostly does) step from the same time to the same next time, and stepping a
- * CRON expression is what the batch spends most of its time on. `compute` runs on a miss; what
- * it throws is not remembered.
- */
-function scheduleSteps() {
-  const known = new Map<string, number | null>();
-  return (t: TaskRow, from: number, compute: () => number | null): number | null => {
-    const key = `${t.minute}\u0000${t.hour}\u0000${t.day_of_month}\u0000${t.month}\u0000${t.day_of_week}\u0000${t.start_date}\u0000${t.end_date}\u0000${from}`;
-    if (known.has(key)) return known.get(key)!;
-    const next = compute();
-    known.set(key, next);
-    return next;
-  };
-}
-
-/** The task has occurrences left after `runCount` runs (computeNextRun's own check, done before the step is looked up). */
-function runsLeft(t: TaskRow, runCount: number): boolean {
-  return !(t.max_occurrences != null && t.max_occurrences >= 0 && runCount >= t.max_occurrences);
 }
 
 /** What main.ts starts. */
