@@ -388,6 +388,7 @@ const FIXTURES: Record<string, () => Promise<Cell>> = {
   'community/groups/:groupId/info/*': async () => ({ url: `${GROUP(await group())}/info/thumbnail.png`, reached: /has no info file/ }),
   'community/groups/:groupId/update': async () => ({ url: `${GROUP(await group())}/update`, params: { snippet: 'changed' } }),
   'community/groups/:groupId/delete': async () => ({ url: `${GROUP(await group())}/delete` }),
+  'community/groups/:groupId/reassign': async () => ({ url: `${GROUP(await group())}/reassign`, params: { targetUsername: await member() } }),
   'community/groups/:groupId/protect': async () => ({ url: `${GROUP(await group())}/protect` }),
   'community/groups/:groupId/unprotect': async () => ({ url: `${GROUP(await group())}/unprotect` }),
   'community/groups/:groupId/users': async () => ({ url: `${GROUP(await group())}/users` }),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList, pagingParams, sortOrder, wireBool } from './wire.ts';
-import { own, ownerOr, visible, type Authority } from '../authority.ts';
+import { own, ownerOr, privileges, visible, type Authority } from '../authority.ts';
 
 export const GROUP_ACCESS = ['private', 'org', 'public'] as const;
 export const MEMBER_TYPES = ['owner', 'admin', 'member'] as const;
@@ -48,6 +48,11 @@ export const searchGroupsParams = pagingParams.extend({
 export const addUsersParams = z.object({ users: commaList.default([]), admins: commaList.default([]) });
 export const removeUsersParams = z.object({ users: commaList.default([]) });
 export const updateUsersParams = z.object({ users: commaList.default([]), admins: commaList.default([]) });
+
+/** Reassign Group: the member of the group's organization who becomes its owner. */
+export const reassignGroupParams = z.object({
+  targetUsername: z.string().trim().min(1, 'is required').max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`),
+});
 
 export const userlistParams = pagingParams.extend({
   name: z.string().max(256).optional(),
@@ -116,4 +121,6 @@ export const GROUP_OPERATIONS = {
   deleteGroup: ownerOr('portal:admin:deleteGroups'),
   addGroupUsers: ownerOr('portal:admin:assignToGroups'),
   removeGroupUsers: ownerOr('portal:admin:assignToGroups'),
+  /** Reassign Group: "the administrator of an organization" only, not the owner (ArcGIS's portal:admin:reassignGroups). */
+  reassignGroup: privileges('portal:admin:reassignGroups'),
 } as const satisfies Record<string, Authority>;

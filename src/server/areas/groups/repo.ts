@@ -235,3 +235,17 @@ export async function searchGroups(q: Queryable, s: GroupSearch): Promise<{ tota
   const rows = await q.query<GroupRow>(`${SELECT_GROUP} WHERE ${where} ORDER BY ${sortCol} ${dir}, g.id LIMIT ${s.limit} OFFSET ${s.offset}`, params);
   return { total: n, rows };
 }
+
+/**
+ * Makes `toId` the group's owner (joining them as owner if they were not in it) and leaves the
+ * previous owner `fromId` in the group as a plain member.
+ */
+export async function setGroupOwner(q: Queryable, groupId: string, fromId: string, toId: string, now: number): Promise<void> {
+  await q.query('UPDATE groups SET owner_id = $2, modified = $3 WHERE id = $1', [groupId, toId, now]);
+  await q.query(`UPDATE group_members SET member_type = 'member' WHERE group_id = $1 AND user_id = $2`, [groupId, fromId]);
+  await q.query(
+    `INSERT INTO group_members (group_id, user_id, member_type, joined) VALUES ($1, $2, 'owner', $3)
+     ON CONFLICT (group_id, user_id) DO UPDATE SET member_type = 'owner'`,
+    [groupId, toId, now],
+  );
+}

@@ -4,6 +4,7 @@ import {
   addUsersParams,
   createGroupParams,
   GROUP_OPERATIONS,
+  reassignGroupParams,
   removeUsersParams,
   searchGroupsParams,
   updateGroupParams,
@@ -21,6 +22,7 @@ import {
   deleteGroup,
   joinGroup,
   leaveGroup,
+  reassignGroup,
   removeUsers,
   setGroupProtected,
   toGroupRecord,
@@ -47,6 +49,7 @@ const MANAGED_FOR_MEMBERS = groupTarget("Only the group's owner, its managers or
 });
 const OWNED_FOR_DELETE = groupTarget("Only the group's owner or an administrator (portal:admin:deleteGroups) can delete it.");
 const OWNED_FOR_PROTECTION = groupTarget("Only the group's owner or an administrator (portal:admin:updateGroups) can change its protection.");
+const FOR_REASSIGN = groupTarget("Only an administrator of the group's organization (portal:admin:reassignGroups) can change its owner.");
 const OWNED_FOR_MANAGERS = groupTarget("Only the group's owner or an administrator (portal:admin:updateGroups) can change managers.");
 
 export function groupRoutes(app: FastifyInstance): void {
@@ -145,6 +148,15 @@ export function groupRoutes(app: FastifyInstance): void {
     target: OWNED_FOR_DELETE,
     params: none,
     handler: ({ caller, portal, target }) => deleteGroup(portal, caller, target),
+  });
+
+  operation(app, {
+    method: 'write',
+    path: `${GROUP}/reassign`,
+    authority: GROUP_OPERATIONS.reassignGroup,
+    target: FOR_REASSIGN,
+    params: reassignGroupParams,
+    handler: ({ caller, params, portal, target }) => reassignGroup(portal, caller, target, params.targetUsername),
   });
 
   for (const [op, value] of [

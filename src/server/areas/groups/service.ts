@@ -27,6 +27,7 @@ import {
   lockMember,
   lockMembersByName,
   partneredOrgs,
+  setGroupOwner,
   setMemberType,
   type CandidateRow,
   type GroupRow,
@@ -40,6 +41,7 @@ import {
   assertMayShareGroupTo,
   mayAddExternalMembers,
   mayJoinGroups,
+  missingPrivileges,
   seesOrgGroups,
 } from '../../http/policies.ts';
 import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
@@ -582,4 +584,53 @@ export function assertMayListMembers(caller: Caller | null, group: GroupRow): vo
   if (!group.hidden_members) return;
   if (caller && (isManager(group) || grantsOthers(caller, GROUP_OPERATIONS.groupUserList, group.org_id))) return;
   throw forbidden("This group's members are hidden.");
+}
+
+// ------------------------------------------------------------------ ownership
+
+/**
+ * Reassign Group (`community/groups/<id>/reassign`): `group` is authorized (an administrator of its
+ * organization with portal:admin:reassignGroups). The new owner must be an enabled member of the
+ * group's organization who may own groups (and, for a shared-update group, own one of those), and
+ * must not already own a group of the same title. A target outside the group joins it as its owner;
+ * the previous owner stays in the group as a member, so a transfer back (the undo) finds them there.
+ */
+export async function reassignGroup(ctx: PortalContext, caller: Caller, group: GroupRow, targetUsername: string) {
+  const now = ctx.clock.now();
+  return ctx.db
+    .tx(async (q) => {
+      await lockGroup(q, group.id);
+      const [target] = await findCandidates(q, group.id, [targetUsername]);
+      if (!target) throw badParam('targetUsername', `names no member ('${targetUsername}')`, `User '${targetUsername}' does not exist or is inaccessible.`);
+      if (target.org_id !== group.org_id) throw badParam('targetUsername', `'${target.username}' is not a member of the group's organization`);
+      if (target.id === group.owner_id) throw badParam('targetUsername', `must differ from the current owner ('${group.owner_username}')`);
+      if (target.disabled) throw badParam('targetUsername', `'${target.username}' is disabled`);
+      const needs: Privilege[] = ['portal:user:createGroup'];
+      if (group.capabilities.includes('updateitemcontrol')) needs.push('portal:admin:createUpdateCapableGroup');
+      const [lacking] = missingPrivileges({ privileges: privilegesOf(target) }, needs);
+      if (lacking) throw badParam('targetUsername', `'${target.username}' cannot own this group: their role lacks ${lacking}`);
+      await assertTitleFree(q, target.id, group.title);
+      if (!target.member_type) {
+        await lockMember(q, target.id);
+        if (target.group_count >= LIMITS.groupsPerUser)
+          throw badParam('targetUsername', `'${target.username}' already belongs to ${LIMITS.groupsPerUser} groups, the most a member may`);
+      }
+      await setGroupOwner(q, group.id, group.owner_id, target.id, now);
+      await recordEvent(q, {
+        orgId: group.org_id,
+        source: 'group',
+        operation: 'reassign',
+        subjectId: group.id,
+        actor: actorOf(caller),
+        properties: { reassignedTo: [target.username] },
+        when: now,
+        history: {
+          owner: target.username,
+          title: group.title,
+          data: { before: { owner: group.owner_username }, after: { owner: target.username }, ...(target.member_type ? {} : { joined: target.username }) },
+        },
+      });
+      return { success: true as const, groupId: group.id };
+    })
+    .catch(uniqueTitle(group.title));
 }
