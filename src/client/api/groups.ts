@@ -121,6 +121,14 @@ export function setGroupProtected(groupId: string, value: boolean): Promise<{ su
   return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/${value ? 'protect' : 'unprotect'}`, {}, { method: 'POST' });
 }
 
+/**
+ * `POST community/groups/<id>/reassign` (ArcGIS "Reassign Group", administrators only) → {success,
+ * groupId}: `targetUsername`, a member of the group's organization, becomes its owner.
+ */
+export function reassignGroup(groupId: string, targetUsername: string): Promise<{ success: boolean; groupId: string }> {
+  return request<{ success: boolean; groupId: string }>(`${groupPath(groupId)}/reassign`, { targetUsername }, { method: 'POST' });
+}
+
 /** `GET community/groups/<id>/userList` (the documented spelling): one page of the group's members, owner and managers included. */
 export function getGroupUserlist(groupId: string, params: GroupUserlistParams = {}, options: ReadOptions = {}): Promise<GroupUserlist> {
   return request<GroupUserlist>(`${groupPath(groupId)}/userList`, { ...params }, { ...options, method: 'GET' });

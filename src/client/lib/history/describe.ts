@@ -48,6 +48,7 @@ export function operationOf(e: HistoryEvent): HistoryOperation | undefined {
       if (e.action === 'share') return 'shareItem';
       if (e.action === 'unshare') return 'unshareItem';
       if (has(e, 'protected')) return after.protected ? 'protectGroup' : 'unprotectGroup';
+      if (onlyKeys(e, ['owner'])) return 'reassignGroup';
       return 'updateGroup';
     case 'u':
       if (e.action === 'create') return 'createUser';

@@ -101,6 +101,18 @@ describe('planUndo', () => {
     if (plan.undoable) expect(plan.steps).toEqual([{ kind: 'reassign', itemId: 'item2', title: 'Roads', from: 'bob', to: 'alice', folderName: 'Field' }]);
   });
 
+  it('gives a group back to its previous owner, and says the member it went to stays in it', () => {
+    const e = ev({ id: 'g1', idType: 'g', action: 'update', title: 'Crews', data: { before: { owner: 'alice' }, after: { owner: 'bob' }, joined: 'bob' } });
+    expect(operationOf(e)).toBe('reassignGroup');
+    expect(describeEvent(e)).toBe("admin1 gave the group 'Crews' to bob");
+    const plan = planUndo(e);
+    if (!plan.undoable) throw new Error(plan.reason);
+    expect(plan.steps).toEqual([{ kind: 'reassignGroup', groupId: 'g1', title: 'Crews', to: 'alice' }]);
+    expect(plan.summary).toBe("Give the group 'Crews' back to alice.");
+    expect(plan.note).toMatch(/^bob stays in the group as a member \(they joined it as its owner\)/);
+    expect(planUndo(ev({ id: 'g1', idType: 'g', action: 'update', operation: 'reassignGroup', data: { after: { owner: 'bob' } } })).undoable).toBe(false);
+  });
+
   it('puts privileges, sharing, status, role, defaults and webhook settings back', () => {
     const steps = (e: HistoryEvent) => {
       const p = planUndo(e);

@@ -8,6 +8,7 @@ import {
   getHistory,
   getItem,
   getWebhook,
+  reassignGroup,
   removeGroupUsers,
   setContentStatus,
   setItemProtected,
@@ -240,6 +241,9 @@ export async function runStep(orgId: string, step: UndoStep): Promise<string | v
       if (answer.notRemoved?.length) throw new Error(`Not removed (no longer members?): ${answer.notRemoved.join(', ')}.`);
       return;
     }
+    case 'reassignGroup':
+      await reassignGroup(step.groupId, step.to);
+      return;
     case 'groupMemberTypes': {
       const answer = await updateGroupUsers(step.groupId, { users: step.members, admins: step.admins });
       const failed = answer.results?.filter((r) => !r.success).map((r) => r.username) ?? [];

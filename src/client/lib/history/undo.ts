@@ -37,6 +37,8 @@ export type UndoStep =
   | { kind: 'webhookActive'; webhookId: string; title: string; active: boolean }
   | { kind: 'webhookSettings'; settings: Record<string, number> }
   | { kind: 'removeGroupUsers'; groupId: string; title: string; usernames: string[] }
+  /** Give the group back to its previous owner (Reassign Group). */
+  | { kind: 'reassignGroup'; groupId: string; title: string; to: string }
   | { kind: 'groupMemberTypes'; groupId: string; title: string; admins: string[]; members: string[] }
   | { kind: 'taskEnabled'; taskId: string; owner: string; title: string; enabled: boolean }
   /** Read the item's data as it is now, apply these swaps (the recorded ones reversed), write it back as `text`. */
@@ -86,6 +88,17 @@ export function planUndoNamed(e: HistoryEvent, names: Names): UndoPlan {
         e,
         [{ kind: 'reassign', itemId: e.id, title, from, to, folderName }],
         `Transfer '${title}' from ${from} back to ${to}, into ${folderName === '/' ? 'the root folder' : `the folder '${folderName}'`}.`,
+      );
+    }
+    case 'reassignGroup': {
+      const to = str(before.owner);
+      if (!to) return no(e, 'The event does not record the previous owner, so there is nowhere to give the group back to.');
+      const joined = str(e.data?.joined);
+      return yes(
+        e,
+        [{ kind: 'reassignGroup', groupId: e.id, title, to }],
+        `Give the group '${title}' back to ${to}.`,
+        `${joined ?? str(after.owner) ?? 'The member it was given to'} stays in the group as a member${joined ? ' (they joined it as its owner)' : ''}: remove them from the group's page if they should not.`,
       );
     }
     case 'moveItem': {

@@ -9,6 +9,7 @@ import { describeError, type PortalUser } from '../../../api/index.ts';
 import { plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useOwnership, type OwnedKind } from './ownership.ts';
+import { GroupTransferPlan } from './GroupTransferPlan.tsx';
 import { OwnershipTransferPlan } from './OwnershipTransferPlan.tsx';
 
 /** Entries listed per kind: the count says how many in all. */
@@ -85,6 +86,7 @@ export function OwnershipPreview({ member }: { member: Pick<PortalUser, 'usernam
         </Alert>
       ) : null}
       <OwnershipTransferPlan from={member.username} />
+      <GroupTransferPlan from={member.username} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
         {kinds.map((k) => (
           <KindCard key={k.key} kind={k} />

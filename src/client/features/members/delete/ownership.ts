@@ -33,6 +33,15 @@ export interface OwnedKind {
 
 const quoted = (u: string) => `"${u.replace(/"/g, '')}"`;
 
+/** Everything read of what `username` owns, made stale together once something of it is given away. */
+export const ownershipKey = (orgId: string, username: string) => ['memberOwnership', orgId, username] as const;
+
+/** The groups `username` owns (the preview's Groups card and the group rows of the transfer plan). */
+export const ownedGroupsQuery = (orgId: string, username: string) => ({
+  queryKey: [...ownershipKey(orgId, username), 'groups'],
+  queryFn: () => searchGroups({ q: `owner:${quoted(username)}`, num: OWNED_SHOWN, sortField: 'title' }),
+});
+
 export function useOwnership(orgId: string, member: Pick<PortalUser, 'username' | 'id'>): OwnedKind[] {
   const u = member.username;
   const [items, dependents, groups, folders, tasks, webhooks] = useQueries({
@@ -42,7 +51,7 @@ export function useOwnership(orgId: string, member: Pick<PortalUser, 'username' 
         queryKey: ['memberOwnership', orgId, u, 'dependents'],
         queryFn: () => getDependencySummary(orgId, { view: 'usedByMany', owners: [u], minDependents: 1, num: OWNED_SHOWN }),
       },
-      { queryKey: ['memberOwnership', orgId, u, 'groups'], queryFn: () => searchGroups({ q: `owner:${quoted(u)}`, num: OWNED_SHOWN, sortField: 'title' }) },
+      ownedGroupsQuery(orgId, u),
       { queryKey: ['memberOwnership', orgId, u, 'folders'], queryFn: () => getUserContent(u, undefined, { num: 1 }) },
       { queryKey: ['memberOwnership', orgId, u, 'tasks'], queryFn: () => listOrgTasks(orgId, { userFilter: u, num: OWNED_SHOWN }) },
       { queryKey: ['memberOwnership', orgId, u, 'webhooks'], queryFn: () => listWebhooks(orgId, { num: OWNED_SHOWN }) },
@@ -70,7 +79,7 @@ export function useOwnership(orgId: string, member: Pick<PortalUser, 'username' 
     {
       key: 'groups',
       label: 'Groups',
-      fate: 'The portal deletes no member who owns groups, and this portal has no operation that gives a group another owner: delete them from their pages first.',
+      fate: 'The portal deletes no member who owns groups: give each to another member above, or delete it from its page.',
       blocks: true,
       pending: groups.isPending,
       error: groups.error ?? undefined,
