@@ -23,8 +23,12 @@ import { nodeRowOf, type NodeRow, type NodeTuple } from './nodes.ts';
 
 /** An edge as the step's statement gives it: [from, to, kind, count, example, relationship type]. */
 type EdgeTuple = [string, string, ReferenceKind, number, string, string | null];
-/** A dependent's node row as a dependents step gives it beside each of its edges (its owner's username apart). */
-type HolderTuple = [string, string | null, string, string, string | null, string, string | null, string, number, number, string[], number | null];
+/**
+ * A dependent's node row as a dependents step gives it beside each of its edges (migration 047's
+ * holder_node; its owner's username apart): [id, org_id, owner_id, title, type, url, access,
+ * content_status, status, created, modified, group_ids, dependents].
+ */
+type HolderTuple = [string, string, string | null, string, string, string | null, string, string | null, string, number, number, string[], number | null];
 
 /** A URL the item uses, with the items it resolved to (none: no service item has that key). */
 export interface UrlReference {
@@ -97,38 +101,51 @@ export function stepOf(row: StepRow, maxRows: number): Step {
 /** Code-unit order (the database's order of ids and kinds is not needed: only one order, always the same). */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** A dependents step's row (migration 047): the edges' own columns, the rows' holder nodes (JSON array elements) and the owners' usernames. */
+export interface DependentsStepRow {
+  /** EdgeTuple's fields (from, to, kind, count, example, relationship type), one array per column. */
+  edges: unknown[][] | null;
+  /** One HolderTuple per row, joined by commas; null: no row taken. */
+  holders: string | null;
+  /** The owners' ids and usernames. */
+  nodes: unknown[][] | null;
+}
+
 /**
- * A dependents step's row (migration 044) read into a Step: its rows in the order read, each a
+ * A dependents step's row (migration 047) read into a Step: its rows in the order read, each a
  * folded reference row standing for its count, taken while fewer than maxRows + 1 references were
  * taken (the last counting only those up to the bound), folded per (from, to, kind) with the least
  * example, each dependent's node row from the first of its rows. Edges in (from, to, kind) order.
+ * `withLeaves`: whether the walk steps on from what it meets (without, `leaves` is empty).
  */
-export function stepOfDependents(row: StepRow, maxRows: number): Step {
-  const c = row.edges;
-  if (!c) return NO_STEP();
+export function stepOfDependents(row: DependentsStepRow | undefined, maxRows: number, withLeaves = true): Step {
+  if (!row?.holders || !row.edges) return NO_STEP();
+  const [, tos, kinds, counts, examples, relationshipTypes] = row.edges as [string[], string[], ReferenceKind[], number[], string[], (string | null)[]];
+  // The holder nodes are JSON array elements as the database wrote them: one parse for the step.
+  const holders = JSON.parse(`[${row.holders}]`) as HolderTuple[];
   const owners = new Map<string, string>();
   if (row.nodes) (row.nodes[0] as string[]).forEach((id, i) => owners.set(id, (row.nodes![1] as string[])[i]));
   const folded = new Map<string, DependencyEdge>();
   const met = new Map<string, NodeRow>();
   const leaves = new Set<string>();
   let before = 0;
-  for (let i = 0; i < c[0].length && before < maxRows + 1; i++) {
-    const [from, to, kind, n, example, relationshipType, ...node] = rowAt<[...EdgeTuple, ...HolderTuple]>(c, i);
-    const edge = toEdge([from, to, kind, Math.min(n, maxRows + 1 - before), example, relationshipType]);
+  for (let i = 0; i < holders.length && before < maxRows + 1; i++) {
+    const [from, org_id, owner_id, title, type, url, access, content_status, status, created, modified, group_ids, dependents] = holders[i];
+    const n = counts[i];
+    const edge = toEdge([from, tos[i], kinds[i], Math.min(n, maxRows + 1 - before), examples[i], relationshipTypes[i]]);
     before += n;
-    const key = `${from}\n${to}\n${kind}`;
+    const key = `${from}\n${edge.to}\n${edge.kind}`;
     const same = folded.get(key);
     if (!same) folded.set(key, edge);
     else {
       same.count += edge.count;
       if (byCodeUnits(`${edge.path}\u0001${edge.value}`, `${same.path}\u0001${same.value}`) < 0) Object.assign(same, { path: edge.path, value: edge.value });
     }
-    const [org_id, owner_id, title, type, url, access, content_status, status, created, modified, group_ids, dependents] = node;
     // No owner: the folded row's holder is gone (its rows go with it); no node row, as for an id naming no item.
     const owner_username = owner_id === null ? undefined : owners.get(owner_id);
     if (met.has(from) || owner_username === undefined) continue;
     met.set(from, { id: from, org_id, owner_id, owner_username, title, type, url, access, content_status, status, created, modified, group_ids } as NodeRow);
-    if (dependents === 0) leaves.add(from);
+    if (withLeaves && dependents === 0) leaves.add(from);
   }
   const edges = [...folded.values()].sort((a, b) => byCodeUnits(a.from, b.from) || byCodeUnits(a.to, b.to) || byCodeUnits(a.kind, b.kind));
   return { edges, cut: before > maxRows, met, leaves };
@@ -140,10 +157,10 @@ export function stepOfDependents(row: StepRow, maxRows: number): Step {
  * in this organization's answers). `met`: the node rows of every dependent it read (the walk skips
  * those it met before: the rows come with the edges, no lookup to save). `withUrl`: the ids that
  * may be services (items with a URL): only their service keys are looked up for URL references.
- * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, the
- * dependents' counts are not read (a direct answer) and `leaves` is empty.
- * The statement is migration 044's dependency_step_into (a plan kept for the connection), which
- * reads the dependents' node rows from the folded rows it reads.
+ * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, it is
+ * empty (a direct answer).
+ * The statement is migration 047's dependency_step_into (a plan kept for the connection), which
+ * answers the dependents' node rows as written with the folded rows it reads.
  */
 export async function edgesInto(
   q: Queryable,
@@ -154,14 +171,11 @@ export async function edgesInto(
   withLeaves = true,
 ): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4, $5)', [
-    ids,
-    maxRows,
-    orgId,
-    withUrl,
-    withLeaves,
-  ]);
-  return stepOfDependents(row, maxRows);
+  const [row] = await q.query<DependentsStepRow>(
+    'SELECT step_edges AS edges, step_holders AS holders, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4)',
+    [ids, maxRows, orgId, withUrl],
+  );
+  return stepOfDependents(row, maxRows, withLeaves);
 }
 
 /**

@@ -101,6 +101,8 @@ export async function visibleRows(
 /** The first step of a walk as its statement answers it (edges.ts stepOf or, for dependents, stepOfDependents reads it): null columns when it was not taken. */
 export interface FirstStepRow {
   edges: unknown[][] | null;
+  /** A dependents step's holder nodes (edges.ts DependentsStepRow); null for what items use. */
+  holders: string | null;
   nodes: unknown[][] | null;
 }
 
@@ -108,12 +110,18 @@ export interface FirstStepRow {
 export interface FirstStepAsk {
   direction: 'uses' | 'usedBy';
   maxRows: number;
-  /** Whether the step reads which dependents nothing uses (edges.ts edgesInto withLeaves). */
+  /** Whether the walk reads which dependents nothing uses (edges.ts stepOfDependents withLeaves). */
   withLeaves: boolean;
 }
 
 /** The start's row: its node row, the caller's groups and the first step's columns (`stepped`: taken). */
-type StartRow = NodeRow & { caller_groups: string[]; step_edges: unknown[][] | null; step_nodes: unknown[][] | null; stepped: boolean | null };
+type StartRow = NodeRow & {
+  caller_groups: string[];
+  step_edges: unknown[][] | null;
+  step_holders: string | null;
+  step_nodes: unknown[][] | null;
+  stepped: boolean | null;
+};
 
 /**
  * The node row of the item asked about, if the caller may see it, and the caller's groups (as
@@ -121,7 +129,7 @@ type StartRow = NodeRow & { caller_groups: string[]; step_edges: unknown[][] | n
  * visibility with them. No row: no such item, or one the caller may not see (one answer for both).
  * With `first`, the same statement takes the walk's first step from it when the caller may see it
  * (for dependents, its organization's only, its service key looked up if it has a URL): a
- * statement fewer per answer. The statement is migration 045's dependency_walk_start (a plan kept
+ * statement fewer per answer. The statement is migration 047's dependency_walk_start (a plan kept
  * for the connection), which takes the step only for an item the caller may see (mayViewNode's
  * rule): taken for a hidden one, it would make that refusal slower than an unknown id's.
  */
@@ -131,20 +139,23 @@ export async function startOfWalk(
   caller: Caller | null,
   first?: FirstStepAsk,
 ): Promise<{ row: NodeRow | undefined; groups: ReadonlySet<string>; firstStep: FirstStepRow | null }> {
-  const [found] = await q.query<StartRow>('SELECT * FROM dependency_walk_start($1, $2, $3, $4, $5, $6, $7)', [
+  const [found] = await q.query<StartRow>('SELECT * FROM dependency_walk_start($1, $2, $3, $4, $5, $6)', [
     id,
     caller?.userId ?? null,
     caller?.orgId ?? null,
     !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
     first?.direction ?? null,
     first?.maxRows ?? 0,
-    first?.withLeaves ?? false,
   ]);
   if (!found) return { row: undefined, groups: new Set(), firstStep: null };
-  const { caller_groups, step_edges, step_nodes, stepped, ...row } = found;
+  const { caller_groups, step_edges, step_holders, step_nodes, stepped, ...row } = found;
   const groups = new Set(caller_groups);
   // The step as the statement took it (none for an item the caller may not see): the walk uses it only with a row.
-  return { row: mayViewNode(row, caller, groups) ? row : undefined, groups, firstStep: stepped ? { edges: step_edges, nodes: step_nodes } : null };
+  return {
+    row: mayViewNode(row, caller, groups) ? row : undefined,
+    groups,
+    firstStep: stepped ? { edges: step_edges, holders: step_holders, nodes: step_nodes } : null,
+  };
 }
 
 /** Whether the caller may see the item of a node row: the one rule for every item a dependency answer meets. */

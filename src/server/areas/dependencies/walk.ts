@@ -26,7 +26,7 @@ import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
 import { edgesInto, edgesOutOf, stepOf, stepOfDependents, urlReferencesOf, type Step } from './edges.ts';
-import { mayViewNode, nodeOf, startOfWalk, visibleRows, type NodeRow } from './nodes.ts';
+import { mayViewNode, nodeOf, startOfWalk, visibleRows, type FirstStepRow, type NodeRow } from './nodes.ts';
 import { grantsOthers } from '../../http/authority.ts';
 
 export type Direction = DependencyAnswer['direction'];
@@ -152,8 +152,8 @@ export async function dependencyAnswer(
   if (!item) throw itemNotFound(itemId);
   const viewer = { caller, groups };
   const maxDepth = p.transitive ? p.maxDepth : 1;
-  const firstOf = direction === 'usedBy' ? stepOfDependents : stepOf;
-  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer, firstStep && firstOf(firstStep, maxRowsPerStep));
+  const firstOf = (s: FirstStepRow) => (direction === 'usedBy' ? stepOfDependents(s, maxRowsPerStep, p.transitive) : stepOf(s, maxRowsPerStep));
+  const walked = await walk(q, item, direction, maxDepth, p.transitive, viewer, firstStep && firstOf(firstStep));
 
   const items = [...walked.rows.values()]
     .map((row) => ({ ...nodeOf(row), depth: walked.depth.get(row.id)! }))
