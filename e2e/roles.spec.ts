@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD, signIn, signOut, snap } from './support.ts';
+import { DEMO_PASSWORD, searchMembers, signIn, signOut, snap } from './support.ts';
 import { test } from './test.ts';
 
 /** Puts user1 back to the User role (other specs expect the demo accounts as seeded). */
@@ -46,7 +46,7 @@ test('an administrator builds a role from the checklist and assigns it to user1,
   // Give it to user1 from the Members page.
   await page.getByRole('link', { name: 'Members' }).click();
   // Other specs add members to the same organization: find user1 rather than rely on the first page.
-  await page.getByRole('searchbox', { name: 'Search members' }).fill('user1');
+  await searchMembers(page, 'user1');
   await page.getByRole('checkbox', { name: 'Select user1' }).check();
   // A bulk action on the selection: Change role, with its preview and its results.
   await page.getByRole('button', { name: 'Act on selection' }).click();

@@ -46,6 +46,17 @@ export async function signOut(page: Page): Promise<void> {
   await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
 }
 
+/**
+ * Searches the Members page and waits for the list to answer the search. The box applies its words
+ * after a pause; a click before the list re-renders can land on a row (or an open menu) that the
+ * answer then replaces.
+ */
+export async function searchMembers(page: Page, words: string): Promise<void> {
+  await page.getByRole('searchbox', { name: 'Search members' }).fill(words);
+  await expect(page).toHaveURL(new RegExp(`[?&]q=${encodeURIComponent(words)}(&|$)`));
+  await expect(page.getByRole('table', { name: 'Members' })).not.toHaveAttribute('aria-busy', 'true');
+}
+
 /** A screenshot kept as an artifact under e2e/artifacts/. */
 export async function snap(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });

@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext } from '@playwright/test';
-import { DEMO_PASSWORD, signIn, snap } from './support.ts';
+import { DEMO_PASSWORD, searchMembers, signIn, snap } from './support.ts';
 import { test } from './test.ts';
 
 async function rest(request: APIRequestContext, path: string, form: Record<string, string>) {
@@ -24,7 +24,7 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   await signIn(page, 'admin');
   await page.getByRole('link', { name: 'Members' }).click();
   // Other specs add members to the same organization: find user1 rather than rely on the first page.
-  await page.getByRole('searchbox', { name: 'Search members' }).fill('user1');
+  await searchMembers(page, 'user1');
   await page.getByRole('button', { name: 'More actions for user1' }).click();
   await snap(page, 'members-transfer-action');
   await page.getByRole('menuitem', { name: 'Transfer content' }).click();
