@@ -23,12 +23,8 @@ import { nodeRowOf, type NodeRow, type NodeTuple } from './nodes.ts';
 
 /** An edge as the step's statement gives it: [from, to, kind, count, example, relationship type]. */
 type EdgeTuple = [string, string, ReferenceKind, number, string, string | null];
-/**
- * A dependent's node row as a dependents step gives it beside each of its edges (migration 047's
- * holder_node; its owner's username apart): [id, org_id, owner_id, title, type, url, access,
- * content_status, status, created, modified, group_ids, dependents].
- */
-type HolderTuple = [string, string, string | null, string, string, string | null, string, string | null, string, number, number, string[], number | null];
+/** A dependent's node row as a dependents step gives it after each of its edges (its owner's username apart). */
+type HolderTuple = [string, string | null, string, string, string | null, string, string | null, string, number, number, string[], number | null];
 
 /** A URL the item uses, with the items it resolved to (none: no service item has that key). */
 export interface UrlReference {
@@ -101,13 +97,11 @@ export function stepOf(row: StepRow, maxRows: number): Step {
 /** Code-unit order (the database's order of ids and kinds is not needed: only one order, always the same). */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A dependents step's row (migration 047): the edges' own columns, the rows' holder nodes (JSON array elements) and the owners' usernames. */
+/** A dependents step's row (migration 047): its rows as JSON array elements, and the owners' usernames. */
 export interface DependentsStepRow {
-  /** EdgeTuple's fields (from, to, kind, count, example, relationship type), one array per column. */
-  edges: unknown[][] | null;
-  /** One HolderTuple per row, joined by commas; null: no row taken. */
-  holders: string | null;
-  /** The owners' ids and usernames. */
+  /** Each row's EdgeTuple then HolderTuple, as one JSON array, joined by commas; null: no row taken. */
+  rows: string | null;
+  /** The owners' ids and usernames, one array each. */
   nodes: unknown[][] | null;
 }
 
@@ -119,28 +113,27 @@ export interface DependentsStepRow {
  * `withLeaves`: whether the walk steps on from what it meets (without, `leaves` is empty).
  */
 export function stepOfDependents(row: DependentsStepRow | undefined, maxRows: number, withLeaves = true): Step {
-  if (!row?.holders || !row.edges) return NO_STEP();
-  const [, tos, kinds, counts, examples, relationshipTypes] = row.edges as [string[], string[], ReferenceKind[], number[], string[], (string | null)[]];
-  // The holder nodes are JSON array elements as the database wrote them: one parse for the step.
-  const holders = JSON.parse(`[${row.holders}]`) as HolderTuple[];
+  if (!row?.rows) return NO_STEP();
+  // The rows are JSON array elements as the database wrote them with the folded rows: one parse for the step.
+  const rows = JSON.parse(`[${row.rows}]`) as [...EdgeTuple, ...HolderTuple][];
   const owners = new Map<string, string>();
   if (row.nodes) (row.nodes[0] as string[]).forEach((id, i) => owners.set(id, (row.nodes![1] as string[])[i]));
   const folded = new Map<string, DependencyEdge>();
   const met = new Map<string, NodeRow>();
   const leaves = new Set<string>();
   let before = 0;
-  for (let i = 0; i < holders.length && before < maxRows + 1; i++) {
-    const [from, org_id, owner_id, title, type, url, access, content_status, status, created, modified, group_ids, dependents] = holders[i];
-    const n = counts[i];
-    const edge = toEdge([from, tos[i], kinds[i], Math.min(n, maxRows + 1 - before), examples[i], relationshipTypes[i]]);
+  for (let i = 0; i < rows.length && before < maxRows + 1; i++) {
+    const [from, to, kind, n, example, relationshipType, ...node] = rows[i];
+    const edge = toEdge([from, to, kind, Math.min(n, maxRows + 1 - before), example, relationshipType]);
     before += n;
-    const key = `${from}\n${edge.to}\n${edge.kind}`;
+    const key = `${from}\n${to}\n${kind}`;
     const same = folded.get(key);
     if (!same) folded.set(key, edge);
     else {
       same.count += edge.count;
       if (byCodeUnits(`${edge.path}\u0001${edge.value}`, `${same.path}\u0001${same.value}`) < 0) Object.assign(same, { path: edge.path, value: edge.value });
     }
+    const [org_id, owner_id, title, type, url, access, content_status, status, created, modified, group_ids, dependents] = node;
     // No owner: the folded row's holder is gone (its rows go with it); no node row, as for an id naming no item.
     const owner_username = owner_id === null ? undefined : owners.get(owner_id);
     if (met.has(from) || owner_username === undefined) continue;
@@ -160,7 +153,7 @@ export function stepOfDependents(row: DependentsStepRow | undefined, maxRows: nu
  * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, it is
  * empty (a direct answer).
  * The statement is migration 047's dependency_step_into (a plan kept for the connection), which
- * answers the dependents' node rows as written with the folded rows it reads.
+ * answers its rows as written with the folded rows it reads (dependents' node rows included).
  */
 export async function edgesInto(
   q: Queryable,
@@ -171,10 +164,12 @@ export async function edgesInto(
   withLeaves = true,
 ): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<DependentsStepRow>(
-    'SELECT step_edges AS edges, step_holders AS holders, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4)',
-    [ids, maxRows, orgId, withUrl],
-  );
+  const [row] = await q.query<DependentsStepRow>('SELECT step_rows AS rows, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4)', [
+    ids,
+    maxRows,
+    orgId,
+    withUrl,
+  ]);
   return stepOfDependents(row, maxRows, withLeaves);
 }
 

@@ -101,8 +101,8 @@ export async function visibleRows(
 /** The first step of a walk as its statement answers it (edges.ts stepOf or, for dependents, stepOfDependents reads it): null columns when it was not taken. */
 export interface FirstStepRow {
   edges: unknown[][] | null;
-  /** A dependents step's holder nodes (edges.ts DependentsStepRow); null for what items use. */
-  holders: string | null;
+  /** A dependents step's rows (edges.ts DependentsStepRow); null for what items use, whose step is `edges`. */
+  rows: string | null;
   nodes: unknown[][] | null;
 }
 
@@ -118,7 +118,7 @@ export interface FirstStepAsk {
 type StartRow = NodeRow & {
   caller_groups: string[];
   step_edges: unknown[][] | null;
-  step_holders: string | null;
+  step_rows: string | null;
   step_nodes: unknown[][] | null;
   stepped: boolean | null;
 };
@@ -148,13 +148,13 @@ export async function startOfWalk(
     first?.maxRows ?? 0,
   ]);
   if (!found) return { row: undefined, groups: new Set(), firstStep: null };
-  const { caller_groups, step_edges, step_holders, step_nodes, stepped, ...row } = found;
+  const { caller_groups, step_edges, step_rows, step_nodes, stepped, ...row } = found;
   const groups = new Set(caller_groups);
   // The step as the statement took it (none for an item the caller may not see): the walk uses it only with a row.
   return {
     row: mayViewNode(row, caller, groups) ? row : undefined,
     groups,
-    firstStep: stepped ? { edges: step_edges, holders: step_holders, nodes: step_nodes } : null,
+    firstStep: stepped ? { edges: step_edges, rows: step_rows, nodes: step_nodes } : null,
   };
 }
 
