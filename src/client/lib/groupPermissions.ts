@@ -60,6 +60,20 @@ export function deleteGroupPermission(user: Member, group: Group): Permission {
   return ALLOWED;
 }
 
+/**
+ * Reassign Group: only an administrator of the group's organization with the declared privilege
+ * (portal:admin:reassignGroups), as ArcGIS documents it; owning the group is not enough.
+ */
+export function changeOwnerPermission(user: Member, group: Group): Permission {
+  if (isOrgAdmin(user, group, 'reassignGroup')) return ALLOWED;
+  const privilege = declaredPrivilege('reassignGroup');
+  return {
+    allowed: false,
+    missing: privilege,
+    reason: `To change the group's owner you need to be an administrator of its organization with ${describePrivilege(privilege)}.`,
+  };
+}
+
 /** Who may see the group: private needs nothing; org and public need the sharing privileges. */
 export function accessPermission(user: Member, access: GroupRecord['access']): Permission {
   if (access === 'org') return requirePrivilege(user, 'portal:user:shareGroupToOrg', 'make a group visible to the organization');

@@ -1,6 +1,6 @@
 /**
  * One group: what it is, its owner, managers and members (paged, filtered), and what the member may
- * do with it — edit, add users, remove members, make managers, protect, delete. What they may not
+ * do with it — edit, add users, remove members, make managers, protect, change its owner, delete. What they may not
  * do stays visible, disabled, with the reason.
  */
 import { Anchor, SimpleGrid } from '@mantine/core';
@@ -16,6 +16,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AddUsersModal } from './AddUsersModal.tsx';
+import { ChangeGroupOwnerModal } from './ChangeGroupOwnerModal.tsx';
 import { DeleteGroupModal } from './DeleteGroupModal.tsx';
 import { GroupAboutCard } from './GroupAboutCard.tsx';
 import { GroupContentSection } from './GroupContentSection.tsx';
@@ -53,6 +54,7 @@ function GroupView({ group }: { group: GroupRecord }) {
   const [editing, setEditing] = useState(false);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [changingOwner, setChangingOwner] = useState(false);
 
   return (
     <>
@@ -84,7 +86,7 @@ function GroupView({ group }: { group: GroupRecord }) {
       />
       <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md" mb="xl">
         <GroupAboutCard group={group} />
-        <GroupSettingsCard group={group} onDelete={() => setDeleting(true)} />
+        <GroupSettingsCard group={group} onChangeOwner={() => setChangingOwner(true)} onDelete={() => setDeleting(true)} />
       </SimpleGrid>
 
       <GroupMembersSection group={group} />
@@ -92,6 +94,7 @@ function GroupView({ group }: { group: GroupRecord }) {
       <HistorySection id={group.id} type="g" name={`the group “${group.title}”`} heading />
 
       <GroupFormModal opened={editing} onClose={() => setEditing(false)} group={group} />
+      <ChangeGroupOwnerModal opened={changingOwner} onClose={() => setChangingOwner(false)} group={group} />
       <AddUsersModal opened={adding} onClose={() => setAdding(false)} group={group} />
       <DeleteGroupModal opened={deleting} onClose={() => setDeleting(false)} group={group} onDeleted={() => navigate('/groups', { replace: true })} />
     </>

@@ -1,16 +1,16 @@
-/** A group's settings in words, with the protection switch and the delete button (disabled, with why, when not allowed). */
+/** A group's settings in words, with the protection switch, the change of owner and the delete button (disabled, with why, when not allowed). */
 import { Card, Group, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { describeError, type GroupRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
-import { IconTrash } from '../../components/icons.tsx';
+import { IconTrash, IconUsers } from '../../components/icons.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { AccessBadge, MembershipBadge } from './badges.tsx';
 import { MEMBERSHIP_ACCESS_WORDS, membershipAccessOf } from './eligibility.ts';
 import { useSetGroupProtected } from './mutations.ts';
-import { deleteGroupPermission, protectGroupPermission } from '../../lib/groupPermissions.ts';
+import { changeOwnerPermission, deleteGroupPermission, protectGroupPermission } from '../../lib/groupPermissions.ts';
 
 function Setting({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -27,7 +27,7 @@ function Setting({ label, children }: { label: string; children: ReactNode }) {
 
 const yesNo = (v: boolean) => (v ? 'Yes' : 'No');
 
-export function GroupSettingsCard({ group, onDelete }: { group: GroupRecord; onDelete: () => void }) {
+export function GroupSettingsCard({ group, onChangeOwner, onDelete }: { group: GroupRecord; onChangeOwner: () => void; onDelete: () => void }) {
   const user = useCurrentUser();
   const protect = useSetGroupProtected(group.id);
   const protectPermission = protectGroupPermission(user, group);
@@ -66,6 +66,9 @@ export function GroupSettingsCard({ group, onDelete }: { group: GroupRecord; onD
             })
           }
         />
+        <GuardedButton permission={changeOwnerPermission(user, group)} variant="default" mt="xs" leftSection={<IconUsers size={16} />} onClick={onChangeOwner}>
+          Change owner
+        </GuardedButton>
         <GuardedButton
           permission={deleteGroupPermission(user, group)}
           variant="default"

@@ -10,7 +10,7 @@ import { useState } from 'react';
 import { MemberPicker, type PickedMember } from '../../../components/MemberPicker.tsx';
 import { plural } from '../../../lib/format.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
-import { useReassignGroups, type GroupTransferOutcome } from '../../groups/mutations.ts';
+import { useReassignGroups, type GroupTransferOutcome } from '../../../lib/reassignGroups.ts';
 import { ownedGroupsQuery, ownershipKey } from './ownership.ts';
 
 export function GroupTransferPlan({ from }: { from: string }) {
