@@ -10,10 +10,10 @@
  *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
  *    (MAX_ATTEMPTS in all); after that the run fails as interrupted. The loop claims in batches
  *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
- *    runs costs one claim per batch rather than one per run; the claim reads the batch's tasks in
- *    the same transaction. A run's recorded start is when its executor was called (the claim
- *    records the claim time; the end overwrites it). Ends are written many per statement
- *    (runEnds.ts).
+ *    runs costs one claim per batch rather than one per run; the statement that claims a batch
+ *    also records its tasks' start and answers the tasks (areas/tasks/repo.ts claimRuns). A run's
+ *    recorded start is when its executor was called (the claim records the claim time; the end
+ *    overwrites it). Ends are written many per statement (runEnds.ts).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
  *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
@@ -26,7 +26,7 @@
 import type { TaskType } from '../../shared/contract/tasks.ts';
 import type { Clock, PortalContext } from '../context.ts';
 import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
-import { normaliseRun, scheduleOf, tasksByIds, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
+import { claimRuns, normaliseRun, scheduleOf, type ClaimedRunRow, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
 import type { Queryable } from '../store/db.ts';
 import { computeNextRun } from '../areas/tasks/service.ts';
 import { onSignal } from '../core/signals.ts';
@@ -54,14 +54,8 @@ export const SCHEDULER_LIMITS = {
   pruneEveryMs: 10 * 60_000,
 } as const;
 
-interface ClaimedRun {
-  id: string;
-  taskId: string;
-  scheduledAt: number;
-  attempt: number;
-  /** The task as read with the claim (one read per batch); missing when it was deleted meanwhile. */
-  task?: TaskRow;
-}
+/** A claimed run, with its task as the claim read it (missing when it was deleted meanwhile). */
+type ClaimedRun = ClaimedRunRow;
 
 export interface SchedulerOptions {
   clock?: Clock;
@@ -205,7 +199,7 @@ export class TaskScheduler {
     }
   }
 
-  /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one statement. */
+  /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one transaction. */
   async claim(limit: number): Promise<ClaimedRun[]> {
     if (limit <= 0) return [];
     const now = this.clock.now();
@@ -219,21 +213,8 @@ export class TaskScheduler {
           limit,
         ])
       ).map(normaliseRun);
-      const rows = await q.query<{ id: string; task_id: string; scheduled_at: number; attempts: number }>(
-        `UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $1, modified = $1
-          WHERE id IN (SELECT id FROM task_runs
-                        WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1 AND attempts < $4)
-                        ORDER BY scheduled_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-          RETURNING id, task_id, scheduled_at, attempts`,
-        [now, now + lease, limit, SCHEDULER_LIMITS.maxAttempts],
-      );
-      const taskIds = [...new Set(rows.map((r) => r.task_id))];
-      if (taskIds.length) await q.query(`UPDATE tasks SET last_start = $2, last_status = 'executing' WHERE id = ANY($1::text[])`, [taskIds, now]);
-      const tasks = new Map((await tasksByIds(q, taskIds)).map((t) => [t.id, t]));
-      return {
-        claimed: rows.map((r) => ({ id: r.id, taskId: r.task_id, scheduledAt: Number(r.scheduled_at), attempt: r.attempts, task: tasks.get(r.task_id) })),
-        interrupted,
-      };
+      const claimed = await claimRuns(q, { now, leaseUntil: now + lease, limit, maxAttempts: SCHEDULER_LIMITS.maxAttempts });
+      return { claimed, interrupted };
     });
     await Promise.all(
       interrupted.map((r) =>

@@ -127,14 +127,45 @@ export async function findTask(q: Queryable, orgId: string, id: string, lock = f
   return row ? normaliseTask(row) : undefined;
 }
 
+/** A run claimed by the scheduler, with its task as the claim left it (missing: deleted meanwhile). */
+export interface ClaimedRunRow {
+  id: string;
+  taskId: string;
+  scheduledAt: number;
+  attempt: number;
+  task?: TaskRow;
+}
+
 /**
- * Tasks by id, in one statement (the scheduler reads the tasks of a whole batch of claimed runs at
- * once rather than one task per run).
+ * Claim up to `limit` runs waiting to start, and runs whose lease ran out with attempts left, in
+ * one statement (FOR UPDATE SKIP LOCKED: each run goes to one scheduler): the runs are marked
+ * executing under a lease until `leaseUntil`, their tasks record the start, and the tasks are
+ * returned with the runs, so that a burst costs one statement per batch rather than a claim, a
+ * task update and a task read.
  */
-export async function tasksByIds(q: Queryable, ids: readonly string[]): Promise<TaskRow[]> {
-  if (!ids.length) return [];
-  const rows = await q.query<TaskRow>(`${SELECT_TASK} WHERE t.id = ANY($1::text[])`, [ids]);
-  return rows.map(normaliseTask);
+export async function claimRuns(q: Queryable, at: { now: number; leaseUntil: number; limit: number; maxAttempts: number }): Promise<ClaimedRunRow[]> {
+  const rows = await q.query<TaskRow & { run_id: string; run_task_id: string; run_scheduled_at: number; run_attempts: number }>(
+    `WITH claimed AS (
+       UPDATE task_runs SET status = 'executing', attempts = attempts + 1, locked_until = $2, started = $1, modified = $1
+        WHERE id IN (SELECT id FROM task_runs
+                      WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1 AND attempts < $4)
+                      ORDER BY scheduled_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, task_id, scheduled_at, attempts),
+     started AS (
+       UPDATE tasks SET last_start = $1, last_status = 'executing' WHERE id IN (SELECT task_id FROM claimed) RETURNING *)
+     SELECT s.*, u.username AS owner_username,
+            c.id AS run_id, c.task_id AS run_task_id, c.scheduled_at AS run_scheduled_at, c.attempts AS run_attempts
+       FROM claimed c LEFT JOIN started s ON s.id = c.task_id LEFT JOIN users u ON u.id = s.owner_id
+      ORDER BY c.scheduled_at`,
+    [at.now, at.leaseUntil, at.limit, at.maxAttempts],
+  );
+  return rows.map(({ run_id, run_task_id, run_scheduled_at, run_attempts, ...task }) => ({
+    id: run_id,
+    taskId: run_task_id,
+    scheduledAt: Number(run_scheduled_at),
+    attempt: run_attempts,
+    task: task.id == null ? undefined : normaliseTask(task),
+  }));
 }
 
 export interface TaskFilter {
