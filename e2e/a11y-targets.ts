@@ -312,10 +312,26 @@ export const A11Y_TARGETS: A11yTarget[] = [
     },
   },
   {
-    name: 'groups: delete confirmation',
+    name: 'groups: change owner dialog, the member picker open',
     as: 'admin',
     open: async (page) => {
       // The add users dialog is still open: Escape closes an open list first, then the dialog.
+      for (let i = 0; i < 3 && (await page.getByRole('dialog').count()) > 0; i++) await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await page.getByRole('button', { name: 'Change owner' }).click();
+      await dialog(page, /^Change the owner of/);
+      await page
+        .getByRole('dialog')
+        .getByRole('combobox', { name: /^New owner/ })
+        .click();
+      await expect(page.getByRole('option').first()).toBeVisible({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'groups: delete confirmation',
+    as: 'admin',
+    open: async (page) => {
+      // The change owner dialog is still open: Escape closes an open list first, then the dialog.
       for (let i = 0; i < 3 && (await page.getByRole('dialog').count()) > 0; i++) await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
       await page.getByRole('button', { name: 'Delete group' }).click();

@@ -1,8 +1,8 @@
 /**
  * Deleting a member without losing anything: in the delete dialog the administrator gives the
  * member's items to others — one new owner for everything, another for one item — runs the transfer
- * wizard's pre-check over that plan, transfers what passed, fixes the blocked item's owner, and
- * deletes the member. By keyboard, axe clean at each stage, at 1440 and 390 px.
+ * wizard's pre-check over that plan, transfers what passed, fixes the blocked item's owner, gives
+ * the member's group to another member, and deletes the member. By keyboard, axe clean at each stage, at 1440 and 390 px.
  */
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { expectAxeClean } from './axe.ts';
@@ -18,7 +18,7 @@ async function rest(request: APIRequestContext, path: string, form: Record<strin
 const tokenFor = async (request: APIRequestContext, username: string) =>
   (await rest(request, 'generateToken', { username, password: DEMO_PASSWORD })).token as string;
 
-/** A publisher with a folder of one layer and two maps at the root. */
+/** A publisher with a folder of one layer, two maps at the root and a group. */
 async function seedLeaver(request: APIRequestContext, username: string) {
   await createMember(request, await tokenFor(request, 'admin'), {
     username,
@@ -33,6 +33,7 @@ async function seedLeaver(request: APIRequestContext, username: string) {
   await rest(request, `content/users/${username}/${folder}/addItem`, { title: 'Parks layer', type: 'Feature Service', url, token });
   await rest(request, `content/users/${username}/addItem`, { title: 'Parks map', type: 'Web Map', text: '{}', token });
   await rest(request, `content/users/${username}/addItem`, { title: 'Crew notes', type: 'Web Map', text: '{}', token });
+  await rest(request, 'community/createGroup', { title: `Crew of ${username}`, token });
 }
 
 /** Types into a member field and picks the member with the keyboard. */
@@ -93,6 +94,17 @@ for (const size of [
     await page.keyboard.press('Enter');
     await expect(plan.getByText(/owns no items any more/)).toBeVisible();
     await expect(dialog.getByTestId('owned-items-count')).toHaveText('0');
+
+    // The group to publisher1 (Reassign Group), on its own row.
+    const groups = dialog.getByTestId('group-transfer-plan');
+    await expect(dialog.getByTestId('owned-groups-count')).toHaveText('1');
+    await pickByKeyboard(page, `New owner of the group “Crew of ${leaver}”`, 'publisher1');
+    await tabTo(page, groups.getByRole('button', { name: 'Give 1 group away' }));
+    await page.keyboard.press('Enter');
+    await expect(groups.getByRole('status')).toHaveText('Given to publisher1.');
+    await expect(dialog.getByTestId('owned-groups-count')).toHaveText('0');
+    await expectAxeClean(page, '[role="dialog"]');
+    await snap(page, `member-delete-group-given-${size.width}`);
     await tabTo(page, dialog.getByRole('button', { name: /^Delete 1 member/ }));
     await page.keyboard.press('Enter');
     await expect(dialog.getByRole('table', { name: /results$/ })).toContainText('Changed', { timeout: 20_000 });

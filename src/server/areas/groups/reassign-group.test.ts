@@ -119,7 +119,7 @@ describe('community/groups/<id>/reassign', () => {
     const group = await createGroup('user1');
     await createGroup('publisher1', { title: group.title });
     const body = await post(`community/groups/${group.id}/reassign`, { targetUsername: 'publisher1' }, tokens.admin);
-    expect(body.error).toMatchObject({ code: 400, details: [expect.stringContaining('already own a group with this title')] });
+    expect(body.error).toMatchObject({ code: 400, details: [`'targetUsername' 'publisher1' already owns a group titled '${group.title}'`] });
   });
 
   it('lets a member be deleted only once the groups they own are given away', async () => {

@@ -55,7 +55,7 @@ export function GroupTransferPlan({ from }: { from: string }) {
                 disabled={transfer.isPending || gone}
               />
               {outcome ? (
-                <Text size="sm" c={outcome.ok ? 'green.8' : 'red.8'} role={outcome.ok ? 'status' : 'alert'} data-testid="group-transfer-result">
+                <Text size="sm" c={outcome.ok ? undefined : 'red.9'} fw={500} role={outcome.ok ? 'status' : 'alert'} data-testid="group-transfer-result">
                   {outcome.ok ? `Given to ${outcome.targetUsername}.` : `Not given to ${outcome.targetUsername}: ${outcome.message}`}
                 </Text>
               ) : null}
