@@ -3,7 +3,7 @@
  * administrators, the service proxy URL), sharing, related items in both directions, protection,
  * folder, and the content status control.
  */
-import { Anchor, Badge, FileInput, Group, Modal, Paper, Select, SimpleGrid, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Badge, FileInput, Grid, Group, Modal, Paper, Select, Stack, Switch, Tabs, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -131,15 +131,21 @@ function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: read
           {mayReadHistory(user) ? <Tabs.Tab value="history">History</Tabs.Tab> : null}
         </Tabs.List>
         <Tabs.Panel value="details" pt="md">
-          <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
-            <Paper withBorder p="md" radius="md" style={{ gridColumn: 'span 2' }}>
-              <ItemDetailsForm item={item} permission={edit} />
-            </Paper>
-            <Stack>
-              <ThumbnailCard item={item} />
-              {mine ? <FolderCard item={item} /> : null}
-            </Stack>
-          </SimpleGrid>
+          {/* Two thirds and one third from md up; one column below (a fixed span of two columns would
+              add a second, implicit column on a phone and squeeze the side cards into it). */}
+          <Grid gutter="lg">
+            <Grid.Col span={{ base: 12, md: 8 }}>
+              <Paper withBorder p="md" radius="md">
+                <ItemDetailsForm item={item} permission={edit} />
+              </Paper>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 4 }}>
+              <Stack>
+                <ThumbnailCard item={item} />
+                {mine ? <FolderCard item={item} /> : null}
+              </Stack>
+            </Grid.Col>
+          </Grid>
         </Tabs.Panel>
         <Tabs.Panel value="data" pt="md">
           <Paper withBorder p="md" radius="md">
