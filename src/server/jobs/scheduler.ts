@@ -54,6 +54,27 @@ export const SCHEDULER_LIMITS = {
   pruneEveryMs: 10 * 60_000,
 } as const;
 
+/**
+ * What turning a due task into a run reads of it: its schedule and counts, not the whole row (the
+ * parameters, the token) nor its owner; the executor gets the task as the claim reads it.
+ */
+const DUE_TASK_FIELDS = [
+  'id',
+  'org_id',
+  'minute',
+  'hour',
+  'day_of_month',
+  'month',
+  'day_of_week',
+  'start_date',
+  'end_date',
+  'max_occurrences',
+  'run_count',
+  'next_run_at',
+] as const satisfies readonly (keyof TaskRow)[];
+const DUE_TASK_COLUMNS = DUE_TASK_FIELDS.join(', ');
+type DueTask = Pick<TaskRow, (typeof DUE_TASK_FIELDS)[number]>;
+
 /** A claimed run, with its task as the claim read it (missing when it was deleted meanwhile). */
 type ClaimedRun = ClaimedRunRow;
 
@@ -105,9 +126,8 @@ export class TaskScheduler {
     for (let batch = 0; batch < batches; batch++) {
       const n = await this.ctx.db.tx(async (q) => {
         const due = (
-          await q.query<TaskRow>(
-            `SELECT t.*, u.username AS owner_username FROM tasks t JOIN users u ON u.id = t.owner_id
-              WHERE t.active AND t.next_run_at <= $1 ORDER BY t.next_run_at LIMIT $2 FOR UPDATE OF t SKIP LOCKED`,
+          await q.query<DueTask>(
+            `SELECT ${DUE_TASK_COLUMNS} FROM tasks WHERE active AND next_run_at <= $1 ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
             [now, SCHEDULER_LIMITS.claimBatch],
           )
         ).map((t) => ({
@@ -129,9 +149,9 @@ export class TaskScheduler {
    * Due tasks, set-based: for each, the latest missed occurrence becomes a run, earlier ones are
    * recorded as skipped, and next_run_at moves on (or the task completes).
    */
-  private async fire(q: Queryable, tasks: TaskRow[], now: number): Promise<void> {
+  private async fire(q: Queryable, tasks: DueTask[], now: number): Promise<void> {
     const skipped: { task: string; org: string; at: number }[] = [];
-    const fired: { task: TaskRow; at: number; note: string }[] = [];
+    const fired: { task: DueTask; at: number; note: string }[] = [];
     for (const t of tasks) {
       const window = { startDate: t.start_date, endDate: t.end_date };
       const missed: number[] = [t.next_run_at!];
