@@ -22,10 +22,14 @@
  * Usage: npm run bench:dependencies (DATABASE_URL=postgres://… for PostgreSQL). BENCH_DATA_DIR=<dir>:
  * the embedded database in that folder, kept after the run; when it already holds this size's seed
  * (and reference index), seeding and indexing are skipped, so a 100,000-item run can be repeated
- * without its ten minutes of seeding (migrations added since still run at start).
+ * without its ten minutes of seeding (migrations added since still run at start; a folder migrated
+ * by an older tree, whose migrations were folded or renamed since, is refused with the names).
  */
+import { readdirSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { indexPendingItems } from '../src/server/areas/dependencies/indexer.ts';
+import { MIGRATIONS_DIR } from '../src/server/store/migrate.ts';
+import { createPglite } from '../src/server/store/pglite.ts';
 import { startService } from '../test/support/service.ts';
 import { fmt, freshDataDir } from './lib.ts';
 
@@ -37,10 +41,36 @@ const APPS = ITEMS - LAYERS - MAPS;
 const HOT = 5;
 const HOT_MAPS = Math.min(1_500, MAPS);
 
+/**
+ * The migrations a kept BENCH_DATA_DIR records that are no longer in the tree (folded or renamed
+ * before they landed): its schema is not what the tree's migrations build, and migrating it fails
+ * or measures another schema.
+ */
+async function staleMigrations(db: { query<T>(sql: string): Promise<T[]> }): Promise<string[]> {
+  const inTree = new Set(readdirSync(MIGRATIONS_DIR));
+  return (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).map((r) => r.name).filter((n) => !inTree.has(n));
+}
+const staleExit = (dataDir: string, stale: string[], why = '') => {
+  console.error(
+    `BENCH_DATA_DIR ${dataDir} was migrated with ${stale.join(', ')}, no longer in ${MIGRATIONS_DIR}: remove the folder to seed it again with this tree's schema${why}`,
+  );
+  process.exit(1);
+};
+
 const loadStart = loadavg()[0];
-const svc = await startService({ config: { dataDir: process.env.BENCH_DATA_DIR ?? freshDataDir() } });
+const dataDir = process.env.BENCH_DATA_DIR ?? freshDataDir();
+const svc = await startService({ config: { dataDir } }).catch(async (err: unknown) => {
+  // Migrating it failed: say why when the folder's schema is an older tree's.
+  const pg = await createPglite(dataDir, { template: false });
+  const stale = await staleMigrations({ query: async <T>(sql: string) => (await pg.query<T>(sql)).rows }).finally(() => pg.close());
+  if (stale.length) staleExit(dataDir, stale, ` (${String(err)})`);
+  throw err;
+});
+{
+  const stale = await staleMigrations(svc.db);
+  if (stale.length) staleExit(dataDir, stale);
+}
 const rest = await svc.listen();
-// A reused data directory was seeded by an earlier run: bootstrap names no organization then.
 const orgOf = async (username: string) => (await svc.db.query<{ org_id: string }>('SELECT org_id FROM users WHERE username = $1', [username]))[0].org_id;
 const orgId = svc.orgId ?? (await orgOf('admin'));
 const partnerOrgId = svc.partnerOrgId ?? (await orgOf('partner_admin'));
