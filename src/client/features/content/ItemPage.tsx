@@ -133,7 +133,7 @@ function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: read
         <Tabs.Panel value="details" pt="md">
           {/* Two thirds and one third from md up; one column below (a fixed span of two columns would
               add a second, implicit column on a phone and squeeze the side cards into it). */}
-          <Grid gutter="lg">
+          <Grid gap="lg">
             <Grid.Col span={{ base: 12, md: 8 }}>
               <Paper withBorder p="md" radius="md">
                 <ItemDetailsForm item={item} permission={edit} />
