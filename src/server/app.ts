@@ -51,6 +51,7 @@ import { installCors } from './http/cors.ts';
 import { ApiError, databaseUnavailable } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
 import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
+import { lazySchemaCompilers } from './http/schemaCompilers.ts';
 import { installStrictTransportSecurity } from './http/tls.ts';
 import { openBlobStore } from './store/openBlobs.ts';
 import { BlobStoreUnavailableError } from './store/blobs.ts';
@@ -85,6 +86,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     onConstructorPoisoning: 'error',
     // A URL the router cannot decode gets the error envelope like any other bad request.
     frameworkErrors: (err, _req, reply) => sendError(reply, new ApiError(400, 'Invalid URL', [err.message], 'GWM_0002')),
+    // ajv and fast-json-stringify only if a route declares a Fastify schema (http/schemaCompilers.ts).
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
   // An in-memory database (tests) keeps its files in a fresh temporary folder.
   const filesDir = opts.config.dataDir === ':memory:' ? await mkdtemp(path.join(tmpdir(), 'portal-files-')) : path.resolve(opts.config.dataDir);
