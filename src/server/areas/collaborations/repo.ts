@@ -268,3 +268,120 @@ export async function markInvitationInvalidated(q: Queryable, collaborationId: s
     now,
   ]);
 }
+
+/** A new collaboration, hosted by `hostOrgId`; a second one of the same name fails (23505). */
+export async function insertCollaboration(
+  q: Queryable,
+  id: string,
+  hostOrgId: string,
+  ownerId: string,
+  name: string,
+  description: string,
+  now: number,
+): Promise<void> {
+  await q.query('INSERT INTO collaborations (id, host_org_id, owner_id, name, description, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $6)', [
+    id,
+    hostOrgId,
+    ownerId,
+    name,
+    description,
+    now,
+  ]);
+}
+
+/** The host's own participant row, active from the start, its creator the contact. */
+export async function insertHostParticipant(q: Queryable, collaborationId: string, hostOrgId: string, contactUserId: string, now: number): Promise<void> {
+  await q.query(
+    `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, contact_user_id, created, modified) VALUES ($1, $2, 'host', 'active', $3, $4, $4)`,
+    [collaborationId, hostOrgId, contactUserId, now],
+  );
+}
+
+/** The collaboration changed (a workspace added, a participant gone). */
+export async function touchCollaboration(q: Queryable, collaborationId: string, now: number): Promise<void> {
+  await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
+}
+
+/** A new workspace; a second one of the same name in the collaboration fails (23505). */
+export async function insertWorkspace(
+  q: Queryable,
+  id: string,
+  collaborationId: string,
+  name: string,
+  description: string,
+  config: WorkspaceConfig,
+  now: number,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO collaboration_workspaces (id, collaboration_id, name, description, config, created, modified) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)',
+    [id, collaborationId, name, description, JSON.stringify(config), now],
+  );
+}
+
+/** The host's link to its new workspace (exchanging, by the column defaults). */
+export async function insertWorkspaceLink(q: Queryable, workspaceId: string, orgId: string, access: WorkspaceAccess, groupId: string | null): Promise<void> {
+  await q.query('INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id) VALUES ($1, $2, $3, $4)', [
+    workspaceId,
+    orgId,
+    access,
+    groupId,
+  ]);
+}
+
+/** The ids of the collaboration's workspaces. */
+export async function workspaceIdsOf(q: Queryable, collaborationId: string): Promise<string[]> {
+  return (await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id);
+}
+
+/** A new pending invitation of `guestOrgId` to the collaboration's `workspaces`. */
+export async function insertInvitation(
+  q: Queryable,
+  id: string,
+  collaborationId: string,
+  guestOrgId: string,
+  workspaces: Record<string, WorkspaceAccess>,
+  createdBy: string,
+  now: number,
+  expires: number,
+): Promise<void> {
+  await q.query(
+    'INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified, expires) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6, $7)',
+    [id, collaborationId, guestOrgId, JSON.stringify(workspaces), createdBy, now, expires],
+  );
+}
+
+/** The guest reads as invited: a new participant row, or its earlier one (declined, removed, left) again. */
+export async function markParticipantInvited(q: Queryable, collaborationId: string, guestOrgId: string, now: number): Promise<void> {
+  await q.query(
+    `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, created, modified) VALUES ($1, $2, 'guest', 'invited', $3, $3)
+       ON CONFLICT (collaboration_id, org_id) DO UPDATE SET status = 'invited', modified = $3`,
+    [collaborationId, guestOrgId, now],
+  );
+}
+
+/** The guest's link to a workspace, exchanging again (a link stopped earlier is taken up anew). */
+export async function linkGuestWorkspace(q: Queryable, workspaceId: string, orgId: string, access: WorkspaceAccess, groupId: string | null): Promise<void> {
+  await q.query(
+    `INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id, exchanging, stopped) VALUES ($1, $2, $3, $4, true, NULL)
+       ON CONFLICT (workspace_id, org_id) DO UPDATE SET access = $3, group_id = $4, exchanging = true, stopped = NULL`,
+    [workspaceId, orgId, access, groupId],
+  );
+}
+
+export async function markInvitationAccepted(q: Queryable, invitationId: string, now: number): Promise<void> {
+  await q.query(`UPDATE collaboration_invitations SET state = 'accepted', modified = $2 WHERE id = $1`, [invitationId, now]);
+}
+
+export async function markInvitationDeclined(q: Queryable, invitationId: string, now: number): Promise<void> {
+  await q.query(`UPDATE collaboration_invitations SET state = 'declined', modified = $2 WHERE id = $1`, [invitationId, now]);
+}
+
+/** The guest takes part, `contactUserId` (who accepted) its contact. */
+export async function activateParticipant(q: Queryable, collaborationId: string, orgId: string, contactUserId: string, now: number): Promise<void> {
+  await q.query(`UPDATE collaboration_participants SET status = 'active', contact_user_id = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2`, [
+    collaborationId,
+    orgId,
+    contactUserId,
+    now,
+  ]);
+}

@@ -36,16 +36,28 @@ import { findGroup } from '../groups/service.ts';
 import { findOrg } from '../portals/service.ts';
 import { CURRENT_VERSION } from '../portals/service.ts';
 import {
+  activateParticipant,
   cancelInvitations,
   findCollaboration,
   findInvitation,
   findParticipant,
+  insertCollaboration,
+  insertHostParticipant,
+  insertInvitation,
+  insertWorkspace,
+  insertWorkspaceLink,
+  linkGuestWorkspace,
+  markInvitationAccepted,
+  markInvitationDeclined,
   markInvitationInvalidated,
+  markParticipantInvited,
   lockCollaborationInvitation,
   recordCollaborationEvent,
   setInvitationExpiry,
   setParticipantStatus,
   stopExchange,
+  touchCollaboration,
+  workspaceIdsOf,
   type CollaborationRow,
   type InvitationRow,
   type LinkRow,
@@ -143,18 +155,8 @@ export async function createCollaboration(ctx: PortalContext, caller: Caller, or
   const id = hexId();
   try {
     await ctx.db.tx(async (q) => {
-      await q.query('INSERT INTO collaborations (id, host_org_id, owner_id, name, description, created, modified) VALUES ($1, $2, $3, $4, $5, $6, $6)', [
-        id,
-        orgId,
-        caller.userId,
-        p.name,
-        p.description,
-        now,
-      ]);
-      await q.query(
-        `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, contact_user_id, created, modified) VALUES ($1, $2, 'host', 'active', $3, $4, $4)`,
-        [id, orgId, caller.userId, now],
-      );
+      await insertCollaboration(q, id, orgId, caller.userId, p.name, p.description, now);
+      await insertHostParticipant(q, id, orgId, caller.userId, now);
       await recordCollaborationEvent(q, { collaborationId: id, operation: 'create', orgId, actor: actorOf(caller), properties: { name: p.name }, when: now });
     });
   } catch (err) {
@@ -190,17 +192,9 @@ export async function addWorkspace(
       }
       if (p.groupId) await linkableGroup(q, orgId, p.groupId, 'groupId');
       const config = p.config ?? workspaceConfig.parse({});
-      await q.query(
-        'INSERT INTO collaboration_workspaces (id, collaboration_id, name, description, config, created, modified) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6)',
-        [id, collaborationId, p.name, p.description, JSON.stringify(config), now],
-      );
-      await q.query('INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id) VALUES ($1, $2, $3, $4)', [
-        id,
-        orgId,
-        p.access,
-        p.groupId ?? null,
-      ]);
-      await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
+      await insertWorkspace(q, id, collaborationId, p.name, p.description, config, now);
+      await insertWorkspaceLink(q, id, orgId, p.access, p.groupId ?? null);
+      await touchCollaboration(q, collaborationId, now);
       await recordCollaborationEvent(q, {
         collaborationId,
         operation: 'addWorkspace',
@@ -240,21 +234,12 @@ export async function inviteParticipant(
         existing.status === 'active' ? `'${guest.name}' is already a participant` : `'${guest.name}' is already invited (refresh its invitation if it expired)`,
       );
     }
-    const workspaceIds = new Set(
-      (await q.query<{ id: string }>('SELECT id FROM collaboration_workspaces WHERE collaboration_id = $1', [collaborationId])).map((w) => w.id),
-    );
+    const workspaceIds = new Set(await workspaceIdsOf(q, collaborationId));
     const unknown = Object.keys(p.workspaces).find((w) => !workspaceIds.has(w));
     if (unknown) throw badParam('workspaces', `'${unknown}' is not a workspace of this collaboration`);
     const invitationId = hexId();
-    await q.query(
-      'INSERT INTO collaboration_invitations (id, collaboration_id, org_id, workspaces, created_by, created, modified, expires) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $6, $7)',
-      [invitationId, collaborationId, guest.id, JSON.stringify(p.workspaces), caller.userId, now, expires],
-    );
-    await q.query(
-      `INSERT INTO collaboration_participants (collaboration_id, org_id, role, status, created, modified) VALUES ($1, $2, 'guest', 'invited', $3, $3)
-       ON CONFLICT (collaboration_id, org_id) DO UPDATE SET status = 'invited', modified = $3`,
-      [collaborationId, guest.id, now],
-    );
+    await insertInvitation(q, invitationId, collaborationId, guest.id, p.workspaces, caller.userId, now, expires);
+    await markParticipantInvited(q, collaborationId, guest.id, now);
     await recordCollaborationEvent(q, {
       collaborationId,
       operation: 'inviteParticipant',
@@ -280,19 +265,10 @@ export async function acceptInvitation(
     if (unknown) throw badParam('workspaceGroups', `'${unknown}' is not a workspace of the invitation`);
     for (const gid of Object.values(p.workspaceGroups)) await linkableGroup(q, orgId, gid, 'workspaceGroups');
     for (const [workspaceId, access] of Object.entries(inv.workspaces)) {
-      await q.query(
-        `INSERT INTO collaboration_workspace_links (workspace_id, org_id, access, group_id, exchanging, stopped) VALUES ($1, $2, $3, $4, true, NULL)
-         ON CONFLICT (workspace_id, org_id) DO UPDATE SET access = $3, group_id = $4, exchanging = true, stopped = NULL`,
-        [workspaceId, orgId, access, p.workspaceGroups[workspaceId] ?? null],
-      );
+      await linkGuestWorkspace(q, workspaceId, orgId, access, p.workspaceGroups[workspaceId] ?? null);
     }
-    await q.query(`UPDATE collaboration_invitations SET state = 'accepted', modified = $2 WHERE id = $1`, [inv.id, now]);
-    await q.query(`UPDATE collaboration_participants SET status = 'active', contact_user_id = $3, modified = $4 WHERE collaboration_id = $1 AND org_id = $2`, [
-      inv.collaboration_id,
-      orgId,
-      caller.userId,
-      now,
-    ]);
+    await markInvitationAccepted(q, inv.id, now);
+    await activateParticipant(q, inv.collaboration_id, orgId, caller.userId, now);
     await recordCollaborationEvent(q, {
       collaborationId: inv.collaboration_id,
       operation: 'acceptInvitation',
@@ -314,7 +290,7 @@ export async function declineInvitation(ctx: PortalContext, caller: Caller, orgI
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     const inv = answerable(await findInvitation(q, orgId, p.invitationId, true), p.invitationId, now);
-    await q.query(`UPDATE collaboration_invitations SET state = 'declined', modified = $2 WHERE id = $1`, [inv.id, now]);
+    await markInvitationDeclined(q, inv.id, now);
     await setParticipantStatus(q, inv.collaboration_id, orgId, 'declined', now);
     await recordCollaborationEvent(q, {
       collaborationId: inv.collaboration_id,
@@ -513,7 +489,7 @@ async function endParticipation(
   await setParticipantStatus(q, collaborationId, p.org_id, status, now);
   const workspacesStopped = await stopExchange(q, collaborationId, p.org_id, now);
   await cancelInvitations(q, collaborationId, p.org_id, now);
-  await q.query('UPDATE collaborations SET modified = $2 WHERE id = $1', [collaborationId, now]);
+  await touchCollaboration(q, collaborationId, now);
   await recordCollaborationEvent(q, {
     collaborationId,
     operation,
