@@ -1,5 +1,5 @@
 /** SQL for custom roles (the built-in Viewer and Data Editor included). */
-import { BUILT_IN_ROLES } from '../../../shared/privileges.ts';
+import { BUILT_IN_ROLES, type BaseRole } from '../../../shared/privileges.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface RoleRow {
@@ -44,4 +44,49 @@ export async function listRolesPage(
     [orgId],
   );
   return { total: n, rows };
+}
+
+/** The ids of the organization's roles named `name`, case aside (a name is unique in the organization). */
+export async function roleIdsNamed(q: Queryable, orgId: string, name: string): Promise<string[]> {
+  return (await q.query<{ id: string }>('SELECT id FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name])).map((r) => r.id);
+}
+
+/** A new custom role, without privileges; the same name saved twice at once fails (23505, roles_org_name). */
+export async function insertCustomRole(q: Queryable, orgId: string, id: string, name: string, description: string, now: number): Promise<void> {
+  await q.query(`INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`, [
+    orgId,
+    id,
+    name,
+    description,
+    now,
+  ]);
+}
+
+export async function setRoleNameAndDescription(q: Queryable, orgId: string, roleId: string, name: string, description: string, now: number): Promise<void> {
+  await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [orgId, roleId, name, description, now]);
+}
+
+/** Whether the role is the organization's default role for new members. */
+export async function isNewMemberDefaultRole(q: Queryable, orgId: string, roleId: string): Promise<boolean> {
+  const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
+  return Boolean(defaults);
+}
+
+export async function setRolePrivileges(q: Queryable, orgId: string, roleId: string, privileges: string[], now: number): Promise<void> {
+  await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, privileges, now]);
+}
+
+/** The base role (`users.role`) reported for every member holding the custom role. */
+export async function setBaseRoleOfHolders(q: Queryable, orgId: string, roleId: string, baseRole: BaseRole, now: number): Promise<void> {
+  await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRole, now]);
+}
+
+/** How many members hold the role. */
+export async function countRoleHolders(q: Queryable, orgId: string, roleId: string): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM users WHERE org_id = $1 AND role_id = $2', [orgId, roleId]);
+  return n;
+}
+
+export async function deleteRoleRecord(q: Queryable, orgId: string, roleId: string): Promise<void> {
+  await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
 }

@@ -11,7 +11,18 @@ import { ApiError, badParam, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { alnumId } from '../../store/ids.ts';
-import { findRole, type RoleRow } from './repo.ts';
+import {
+  countRoleHolders,
+  deleteRoleRecord,
+  findRole,
+  insertCustomRole,
+  isNewMemberDefaultRole,
+  roleIdsNamed,
+  setBaseRoleOfHolders,
+  setRoleNameAndDescription,
+  setRolePrivileges,
+  type RoleRow,
+} from './repo.ts';
 
 export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: number): Role {
   return {
@@ -56,8 +67,8 @@ function assertChangeable(role: RoleRow): void {
 const nameTaken = (name: string) => badParam('name', `'${name}' is already the name of a role in this organization`, 'Unable to save the role.');
 
 async function assertNameFree(q: Queryable, orgId: string, name: string, exceptId?: string): Promise<void> {
-  const rows = await q.query<{ id: string }>('SELECT id FROM roles WHERE org_id = $1 AND lower(name) = lower($2)', [orgId, name]);
-  if (rows.some((r) => r.id !== exceptId)) throw nameTaken(name);
+  const ids = await roleIdsNamed(q, orgId, name);
+  if (ids.some((id) => id !== exceptId)) throw nameTaken(name);
 }
 
 /** The same name saved twice at once: the unique index refuses the second, reported like the check above. */
@@ -73,13 +84,7 @@ export async function createRole(ctx: PortalContext, caller: Caller, orgId: stri
     .tx(async (q) => {
       await assertNameFree(q, orgId, name);
       const id = alnumId(16);
-      await q.query(`INSERT INTO roles (org_id, id, name, description, privileges, built_in, created, modified) VALUES ($1, $2, $3, $4, '{}', false, $5, $5)`, [
-        orgId,
-        id,
-        name,
-        description,
-        now,
-      ]);
+      await insertCustomRole(q, orgId, id, name, description, now);
       await recordEvent(q, {
         orgId,
         source: 'role',
@@ -103,13 +108,7 @@ export async function updateRole(ctx: PortalContext, caller: Caller, orgId: stri
       assertChangeable(role);
       const name = newName ?? role.name;
       await assertNameFree(q, orgId, name, roleId);
-      await q.query('UPDATE roles SET name = $3, description = $4, modified = $5 WHERE org_id = $1 AND id = $2', [
-        orgId,
-        roleId,
-        name,
-        description ?? role.description,
-        now,
-      ]);
+      await setRoleNameAndDescription(q, orgId, roleId, name, description ?? role.description, now);
       const nextDescription = description ?? role.description;
       const data = { before: { name: role.name, description: role.description }, after: { name, description: nextDescription } };
       await recordEvent(q, {
@@ -179,17 +178,16 @@ export async function setPrivileges(ctx: PortalContext, caller: Caller, orgId: s
     }
     // New members never start as administrators: the default role may not become one.
     if (baseRoleForPrivileges(stored) === 'org_admin') {
-      const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
-      if (defaults)
+      if (await isNewMemberDefaultRole(q, orgId, roleId))
         throw badParam(
           'privileges',
           'cannot include administrative privileges while the role is the new-member default role',
           'Unable to set the role privileges.',
         );
     }
-    await q.query('UPDATE roles SET privileges = $3, modified = $4 WHERE org_id = $1 AND id = $2', [orgId, roleId, stored, now]);
+    await setRolePrivileges(q, orgId, roleId, stored, now);
     // Members holding the role are reported with the base role its privileges now amount to.
-    await q.query('UPDATE users SET role = $3, modified = $4 WHERE org_id = $1 AND role_id = $2', [orgId, roleId, baseRoleForPrivileges(stored), now]);
+    await setBaseRoleOfHolders(q, orgId, roleId, baseRoleForPrivileges(stored), now);
     await recordEvent(q, {
       orgId,
       source: 'role',
@@ -213,18 +211,17 @@ export async function deleteRole(ctx: PortalContext, caller: Caller, orgId: stri
   return ctx.db.tx(async (q) => {
     const role = await roleOrError(q, orgId, roleId);
     assertChangeable(role);
-    const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM users WHERE org_id = $1 AND role_id = $2', [orgId, roleId]);
+    const n = await countRoleHolders(q, orgId, roleId);
     if (n > 0) {
       throw new ApiError(400, `The role '${role.name}' is assigned to ${n} member${n === 1 ? '' : 's'}; assign them another role first.`, [
         `${n} member${n === 1 ? ' holds' : 's hold'} this role.`,
       ]);
     }
-    const [defaults] = await q.query('SELECT 1 FROM user_default_settings WHERE org_id = $1 AND role = $2', [orgId, roleId]);
-    if (defaults)
+    if (await isNewMemberDefaultRole(q, orgId, roleId))
       throw new ApiError(400, `The role '${role.name}' is the default role for new members; change the new-member defaults first.`, [
         'The role is a new-member default.',
       ]);
-    await q.query('DELETE FROM roles WHERE org_id = $1 AND id = $2', [orgId, roleId]);
+    await deleteRoleRecord(q, orgId, roleId);
     await recordEvent(q, {
       orgId,
       source: 'role',
