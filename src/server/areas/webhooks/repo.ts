@@ -1,5 +1,6 @@
 /** SQL of organization webhooks, their settings, deliveries and attempts. */
 import type { WebhookConfig } from '../../../shared/contract/webhooks.ts';
+import type { EventSource } from '../../../shared/events.ts';
 import type { Queryable } from '../../store/db.ts';
 
 export interface WebhookRow {
@@ -182,4 +183,44 @@ function normalise(row: WebhookRow): WebhookRow {
     modified: Number(row.modified),
     deactivated_at: row.deactivated_at == null ? null : Number(row.deactivated_at),
   };
+}
+
+/**
+ * Whether the subject an event URI names exists in the organization: an item or group by id, a
+ * user by username (case aside).
+ */
+export async function eventSubjectExists(q: Queryable, orgId: string, source: EventSource, subject: string): Promise<boolean> {
+  const sql =
+    source === 'item'
+      ? 'SELECT 1 FROM items WHERE org_id = $1 AND id = $2'
+      : source === 'group'
+        ? 'SELECT 1 FROM groups WHERE org_id = $1 AND id = $2'
+        : 'SELECT 1 FROM users WHERE org_id = $1 AND lower(username) = lower($2)';
+  const found = await q.query(sql, [orgId, subject]);
+  return found.length > 0;
+}
+
+/** A synthetic test event's delivery to the webhook, due `now`. */
+export async function insertTestDelivery(
+  q: Queryable,
+  d: { id: string; webhookId: string; orgId: string; eventId: string; eventUri: string; event: Record<string, unknown>; now: number },
+): Promise<void> {
+  await q.query(
+    `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created) VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7)`,
+    [d.id, d.webhookId, d.orgId, d.eventId, d.eventUri, JSON.stringify(d.event), d.now],
+  );
+}
+
+/** One of the webhook's deliveries, locked (a redelivery changes it); its state only. */
+export async function lockDeliveryState(q: Queryable, webhookId: string, deliveryId: string): Promise<{ state: string } | undefined> {
+  const [d] = await q.query<{ state: string }>('SELECT state FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE', [deliveryId, webhookId]);
+  return d;
+}
+
+/** The delivery is due `now` again with a fresh round of attempts, keeping its id. */
+export async function requeueDelivery(q: Queryable, deliveryId: string, now: number): Promise<void> {
+  await q.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = $2, locked_until = 0, finished = NULL WHERE id = $1`, [
+    deliveryId,
+    now,
+  ]);
 }

@@ -27,10 +27,14 @@ import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
 import {
   deleteWebhookRow,
+  eventSubjectExists,
   findWebhook,
+  insertTestDelivery,
   insertWebhook,
+  lockDeliveryState,
   lockWebhook,
   readSettings,
+  requeueDelivery,
   setActive,
   updateWebhookRow,
   writeSettings,
@@ -91,14 +95,7 @@ export async function validateEvents(q: Queryable, orgId: string, events: string
       continue;
     }
     if (parsed.kind !== 'subject') continue;
-    const sql =
-      parsed.source === 'item'
-        ? 'SELECT 1 FROM items WHERE org_id = $1 AND id = $2'
-        : parsed.source === 'group'
-          ? 'SELECT 1 FROM groups WHERE org_id = $1 AND id = $2'
-          : 'SELECT 1 FROM users WHERE org_id = $1 AND lower(username) = lower($2)';
-    const found = await q.query(sql, [orgId, parsed.subject]);
-    if (!found.length)
+    if (!(await eventSubjectExists(q, orgId, parsed.source, parsed.subject)))
       bad.push(
         `'${uri}' names ${parsed.source === 'user' ? 'a user' : `an ${parsed.source === 'item' ? 'item' : 'group'}`} '${parsed.subject}' that does not exist in this organization`,
       );
@@ -263,10 +260,7 @@ export async function sendTestEvent(ctx: PortalContext, caller: Caller, orgId: s
     if (!row) throw webhookNotFound(id);
     const eventId = randomUUID();
     const event = { userId: caller.userId, username: caller.username, when: now, operation: 'test', source: 'webhook', id: row.id, properties: {} };
-    await q.query(
-      `INSERT INTO webhook_deliveries (id, webhook_id, org_id, event_id, event_uri, event, state, next_at, created) VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7)`,
-      [deliveryId, row.id, orgId, eventId, TEST_EVENT_URI, JSON.stringify(event), now],
-    );
+    await insertTestDelivery(q, { id: deliveryId, webhookId: row.id, orgId, eventId, eventUri: TEST_EVENT_URI, event, now });
   });
   raise('webhookWorkQueued');
   return { success: true, deliveryId };
@@ -281,14 +275,11 @@ export async function redeliver(ctx: PortalContext, orgId: string, id: string, d
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     if (!(await lockWebhook(q, orgId, id))) throw webhookNotFound(id);
-    const [d] = await q.query<{ state: string }>('SELECT state FROM webhook_deliveries WHERE id = $1 AND webhook_id = $2 FOR UPDATE', [deliveryId, id]);
+    const d = await lockDeliveryState(q, id, deliveryId);
     if (!d) throw new ApiError(404, `Delivery '${deliveryId}' does not exist.`, [`Delivery '${deliveryId}' does not exist.`]);
     if (d.state === 'pending' || d.state === 'running')
       throw new ApiError(400, `Delivery '${deliveryId}' is still ${d.state}.`, [`Delivery '${deliveryId}' is still ${d.state}.`]);
-    await q.query(`UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = $2, locked_until = 0, finished = NULL WHERE id = $1`, [
-      deliveryId,
-      now,
-    ]);
+    await requeueDelivery(q, deliveryId, now);
   });
   raise('webhookWorkQueued');
   return { success: true };
