@@ -15,7 +15,7 @@ import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
-import { putInfoFile } from './thumbnails.ts';
+import { deleteInfoFiles, putInfoFile } from './repo/infoFiles.ts';
 
 export const ESRIINFO_LIMITS = {
   /** Files and folders under esriinfo/. */
@@ -212,8 +212,7 @@ export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: 
     throw err;
   }
   // A new package replaces the info files of the previous one.
-  await q.query('DELETE FROM item_info_files WHERE item_id = $1', [itemId]);
-  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1', [itemId]);
+  await deleteInfoFiles(q, itemId);
   for (const w of written) await putInfoFile(q, itemId, w.path, w.key, w.size);
   const files = written.map((w) => w.path);
   const present = new Set(files);

@@ -13,16 +13,10 @@
 import { Readable } from 'node:stream';
 import type { PortalContext } from '../../context.ts';
 import { removeBlobs } from './add.ts';
+import { markStoreUploadCompleted, type PartRow } from './repo/uploads.ts';
 import { LAST_PART_COPY, type StoreUpload } from './storeNumbers.ts';
 
-export interface PartRow {
-  part_num: number;
-  blob_key: string | null;
-  etag: string | null;
-  /** The store parts holding it; null (with an etag) on parts recorded as store part part_num before migration 025. */
-  store_parts: { n: number; etag: string }[] | null;
-  size: number;
-}
+export type { PartRow };
 
 /** The store parts holding an item part, in order (none for a file). */
 const storePartsOf = (p: PartRow) => p.store_parts ?? (p.etag ? [{ n: p.part_num, etag: p.etag }] : []);
@@ -130,5 +124,5 @@ async function* inOrder(ctx: PortalContext, parts: PartRow[], completed: string,
  * (storeNumbers.ts: no numbers in a completed upload).
  */
 async function markCompleted(ctx: PortalContext, itemId: string, layout: Layout): Promise<void> {
-  await ctx.db.query(`UPDATE item_store_uploads SET upload_id = '', completed_parts = $2::jsonb WHERE item_id = $1`, [itemId, JSON.stringify(layout)]);
+  await markStoreUploadCompleted(ctx.db, itemId, layout);
 }

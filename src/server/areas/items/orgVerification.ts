@@ -6,6 +6,7 @@
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
+import { moveOrgContentStatus } from './repo/contentStatus.ts';
 
 /**
  * The organization's verification changed (portals/<orgId>/update isVerified), inside its
@@ -13,13 +14,8 @@ import { recordEvent } from '../../store/events.ts';
  * no longer verified → public_authoritative items go back to org_authoritative. One update event per item.
  */
 export async function applyOrgVerification(q: Queryable, orgId: string, verifiedPublic: boolean, actorCaller: Caller, now: number): Promise<number> {
-  const [from, to] = verifiedPublic ? ['org_authoritative', 'public_authoritative'] : ['public_authoritative', 'org_authoritative'];
-  const rows = await q.query<{ id: string }>('UPDATE items SET content_status = $3, modified = $4 WHERE org_id = $1 AND content_status = $2 RETURNING id', [
-    orgId,
-    from,
-    to,
-    now,
-  ]);
+  const [from, to] = verifiedPublic ? (['org_authoritative', 'public_authoritative'] as const) : (['public_authoritative', 'org_authoritative'] as const);
+  const rows = await moveOrgContentStatus(q, orgId, from, to, now);
   for (const r of rows) {
     await recordEvent(q, {
       orgId,

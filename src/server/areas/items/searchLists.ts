@@ -17,6 +17,7 @@
  * most MAX_LIST_MATCHES a list and MAX_CACHED_CHARS in all, least recently used dropped first.
  */
 import type { Queryable } from '../../store/db.ts';
+import { orderedIdsText } from './repo/search.ts';
 
 /** A list stops here: beyond it a search falls back to reading in order and estimating (searchPage.ts). */
 export const MAX_LIST_MATCHES = 200_000;
@@ -75,12 +76,6 @@ class KeptLists {
 
 const perDatabase = new WeakMap<Queryable, KeptLists>();
 
-/** The counter of migration 019, as text (bigint). */
-export async function searchGeneration(db: Queryable): Promise<string> {
-  const [row] = await db.query<{ generation: string }>('SELECT generation::text AS generation FROM item_search_generation WHERE id = 1');
-  return row.generation;
-}
-
 const asList = (k: Kept): MatchList => ({
   count: k.starts.length - 1,
   complete: k.complete,
@@ -122,8 +117,7 @@ export function keepCount(db: Queryable, key: string, generation: string, count:
  * order, with LIMIT MAX_LIST_MATCHES + 1) and keeps them under `key` for `generation`.
  */
 export async function buildList(db: Queryable, key: string, generation: string, idsSql: string, params: unknown[]): Promise<MatchList> {
-  const [{ ids }] = await db.query<{ ids: string | null }>(`SELECT string_agg(x.id, E'\\n' ORDER BY x.r) || E'\\n' AS ids FROM (${idsSql}) x`, params);
-  const text = ids ?? '';
+  const text = (await orderedIdsText(db, idsSql, params)) ?? '';
   const starts: number[] = [0];
   for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
   if (!text) starts.length = 1;

@@ -32,7 +32,20 @@
  */
 import { LIMITS } from '../../../shared/limits.ts';
 import type { Queryable } from '../../store/db.ts';
-import { buildList, keepCount, keptCount, keptList, MAX_LIST_MATCHES, searchGeneration } from './searchLists.ts';
+import {
+  countMatches,
+  itemTableBlocks,
+  matchIdsSql,
+  nextMatches,
+  rowsByIds,
+  sampledBlocks,
+  sampledMatches,
+  searchGeneration,
+  type SearchMatches,
+} from './repo/search.ts';
+import { buildList, keepCount, keptCount, keptList, MAX_LIST_MATCHES } from './searchLists.ts';
+
+export type { SearchMatches };
 
 /** Up to this many matches an estimated total (more than MAX_LIST_MATCHES, or view counts) is counted exactly. */
 export const EXACT_TOTAL_LIMIT = 1000;
@@ -42,18 +55,6 @@ const FEW = LIMITS.maxPageSize;
 const SAMPLE_BLOCKS = 40;
 /** Fewer matches than this in the sample say too little to estimate from. */
 const MIN_SAMPLE_MATCHES = 30;
-
-/**
- * The matching items: `items i` with any joins (`JOIN users o ON …`), the condition, and the
- * parameters they use.
- */
-export interface SearchMatches {
-  joins: string;
-  where: string;
-  params: unknown[];
-  /** A SELECT … FROM with `i` for the table, for the whole rows of a page (WHERE is added). */
-  select: string;
-}
 
 /** A sort key: an expression over the matching rows (`i`, and `o` when joined) and its direction ("DESC NULLS LAST", …). */
 export type SortKey = readonly [expression: string, direction: string];
@@ -90,7 +91,7 @@ export async function searchPage<T extends { id: string }>(
   if (askedBefore !== undefined && askedBefore <= MAX_LIST_MATCHES) list = await build();
   if (!list && offset < FEW) {
     // A first page reads its rows in order and stops: selective searches end here, exact.
-    const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit);
+    const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit, FEW);
     if (next <= FEW && (next > 0 || offset === 0)) return { rows, total: offset + next, estimated: false };
     if (generation === undefined) return estimatedTotal(db, m, rows, next, offset, limit);
     // The total alone: counting costs a fraction of reading every id in order, which waits for a deeper page.
@@ -103,7 +104,7 @@ export async function searchPage<T extends { id: string }>(
     if (list.complete) return { rows, total: list.count, estimated: false };
     return estimatedTotal(db, m, rows, FEW + 1, offset, limit);
   }
-  const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit);
+  const { rows, next } = await nextMatches<T>(db, m, orderBy, offset, limit, FEW);
   if (next <= FEW && next > 0) return { rows, total: offset + next, estimated: false };
   return estimatedTotal(db, m, rows, next, offset, limit);
 }
@@ -129,46 +130,6 @@ async function estimatedTotal<T>(db: Queryable, m: SearchMatches, rows: T[], nex
   return estimate ? estimated(estimate.matches) : exact(await countMatches(db, m));
 }
 
-/** The matching ids and their rank in the order, at most `upTo`. */
-const matchIdsSql = (m: SearchMatches, orderBy: string, upTo: number) =>
-  `SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS r FROM items i ${m.joins} WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${upTo}`;
-
-/** The whole rows of `ids`, in that order (one JSON text, as nextMatches reads them). */
-async function rowsByIds<T extends { id: string }>(db: Queryable, select: string, ids: string[]): Promise<T[]> {
-  if (!ids.length) return [];
-  const [found] = await db.query<{ page: string | null }>(`SELECT json_agg(page)::text AS page FROM (${select} WHERE i.id = ANY($1::text[])) page`, [ids]);
-  const byId = new Map((found.page === null ? [] : (JSON.parse(found.page) as T[])).map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/**
- * Step 1 in one statement (each statement costs its own planning and round trip): the next FEW + 1
- * matches in order from `offset`, the first `limit` of them as whole rows of `m.select`.
- */
-async function nextMatches<T>(db: Queryable, m: SearchMatches, orderBy: string, offset: number, limit: number) {
-  // The whole rows are read for the page's ids only (the rows past it are counted, not read), and
-  // come back as one JSON text: parsing one field is cheaper than parsing a row's forty.
-  const [found] = await db.query<{ next: number; page: string | null }>(
-    `WITH x AS MATERIALIZED (SELECT i.id, row_number() OVER (ORDER BY ${orderBy}) AS match_rank FROM items i ${m.joins}
-                              WHERE ${m.where} ORDER BY ${orderBy} LIMIT ${FEW + 1} OFFSET ${offset})
-     SELECT (SELECT count(*)::int FROM x) AS next,
-            (SELECT json_agg(page ORDER BY x.match_rank)::text
-               FROM x JOIN (${m.select} WHERE i.id IN (SELECT id FROM x WHERE match_rank <= ${offset + limit})) page ON page.id = x.id) AS page`,
-    m.params,
-  );
-  const rows = found.page === null ? [] : (JSON.parse(found.page) as T[]);
-  return { rows, next: found.next };
-}
-
-/** The matches counted, stopping at `upTo` when given. */
-async function countMatches(db: Queryable, m: SearchMatches, upTo?: number): Promise<number> {
-  const matches = `SELECT 1 FROM items i ${m.joins} WHERE ${m.where}${upTo === undefined ? '' : ` LIMIT ${upTo}`}`;
-  const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${matches}) x`, m.params);
-  return n;
-}
-
-const TABLE_BLOCKS = `(pg_relation_size('items') / current_setting('block_size')::int)::int`;
-
 /**
  * What a database's sample needs to know, kept per database: the table's size in blocks as last
  * seen (the sample's percentage follows from it), and how many blocks the sample chose at the
@@ -189,17 +150,13 @@ const sampleStates = new WeakMap<Queryable, SampleState>();
 async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matches: number; whole: boolean } | undefined> {
   let state = sampleStates.get(db);
   if (!state) {
-    const [{ blocks }] = await db.query<{ blocks: number }>(`SELECT ${TABLE_BLOCKS} AS blocks`);
-    state = { blocks };
+    state = { blocks: await itemTableBlocks(db) };
     sampleStates.set(db, state);
   }
   // A constant percentage (so the planner knows how many rows the sample holds), to three
   // significant digits: it changes only when the table grows by a thousandth.
   const percent = state.blocks <= SAMPLE_BLOCKS ? 100 : Number(((100 * SAMPLE_BLOCKS) / state.blocks).toPrecision(3));
-  const [{ sampled, blocks }] = await db.query<{ sampled: number; blocks: number }>(
-    `SELECT count(*)::int AS sampled, ${TABLE_BLOCKS} AS blocks FROM items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0) ${m.joins} WHERE ${m.where}`,
-    m.params,
-  );
+  const { sampled, blocks } = await sampledMatches(db, m, percent);
   state.blocks = blocks;
   if (percent >= 100) return { matches: sampled, whole: true };
   if (sampled < MIN_SAMPLE_MATCHES) return undefined;
@@ -214,9 +171,7 @@ async function sampleEstimate(db: Queryable, m: SearchMatches): Promise<{ matche
  */
 async function chosenBlocks(db: Queryable, state: SampleState, percent: number, blocks: number): Promise<number> {
   if (state.chosen?.percent === percent && state.chosen.blocks === blocks) return state.chosen.count;
-  const [{ chosen }] = await db.query<{ chosen: number }>(
-    `SELECT count(DISTINCT (i.ctid::text::point)[0])::int AS chosen FROM items i TABLESAMPLE SYSTEM (${percent}) REPEATABLE (0)`,
-  );
+  const chosen = await sampledBlocks(db, percent);
   // A block without a live row is not seen; the expectation stands in when none is.
   state.chosen = { percent, blocks, count: chosen || (percent * blocks) / 100 };
   return state.chosen.count;

@@ -25,6 +25,7 @@ import { recordEvent } from '../../store/events.ts';
 import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
+import { setItemContentStatus } from './repo/contentStatus.ts';
 import { grantsOthers } from '../../http/authority.ts';
 
 /**
@@ -70,7 +71,7 @@ export async function setContentStatus(ctx: PortalContext, caller: Caller, itemI
     }
     const status = p.status === '' ? null : p.status;
     const replacedBy = await replacementOf(q, caller, row.id, status, p.replacedBy);
-    await q.query('UPDATE items SET content_status = $2, replaced_by = $3, modified = $4 WHERE id = $1', [row.id, status, replacedBy, now]);
+    await setItemContentStatus(q, row.id, status, replacedBy, now);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',

@@ -12,6 +12,9 @@ import type { Queryable } from '../../store/db.ts';
 import { ApiError } from '../../http/errors.ts';
 import { itemNotFound } from './access.ts';
 import { findUploadItem, type UploadItemRow } from './repo.ts';
+import { findStoreUpload, insertStoreUpload, takeStoreNumberCount, type StoreUpload } from './repo/uploads.ts';
+
+export type { StoreUpload };
 
 /**
  * S3's highest part number, kept for the copy of a small last item part made at commit: the
@@ -26,19 +29,8 @@ export const LAST_PART_COPY = 10_000;
  */
 const STORE_PARTS_PER_ITEM_PART = 16;
 
-export interface StoreUpload {
-  blob_key: string;
-  upload_id: string;
-  /** Store part numbers each item part owns (1 in uploads started before streamed parts). */
-  parts_per_item_part: number;
-  /** Once a commit completed the store's upload with parts not kept: the parts it was completed of. */
-  completed_parts: { n: number; size: number }[] | null;
-}
-
 export const notPartial = (row: UploadItemRow) =>
   new ApiError(400, 'This item has no multipart upload in progress.', [`Item '${row.id}' is ${row.status}, not a multipart upload in progress.`]);
-
-export const selectStoreUpload = 'SELECT blob_key, upload_id, parts_per_item_part, completed_parts FROM item_store_uploads WHERE item_id = $1';
 
 /** The block of store part numbers item part `partNum` owns, or undefined past the store's 9,999 (LAST_PART_COPY). */
 export function storeBlock(upload: StoreUpload, partNum: number): { first: number; last: number } | undefined {
@@ -62,16 +54,9 @@ async function takeStoreNumbers(
   const block = storeBlock(upload, partNum);
   const size = block ? block.last - block.first + 1 : 0;
   if (!block || count > size) return undefined;
-  // One statement (each is a round trip on every part): the count taken only if the block holds it.
-  const [row] = await q.query<{ used: number }>(
-    `INSERT INTO item_part_store_numbers (item_id, part_num, used) VALUES ($1, $2, $3)
-     ON CONFLICT (item_id, part_num) DO UPDATE SET used = item_part_store_numbers.used + EXCLUDED.used
-     WHERE item_part_store_numbers.used + EXCLUDED.used <= $4
-     RETURNING used`,
-    [itemId, partNum, count, size],
-  );
-  if (!row) return undefined;
-  return { first: block.first + row.used - count, count };
+  const used = await takeStoreNumberCount(q, itemId, partNum, count, size);
+  if (used === undefined) return undefined;
+  return { first: block.first + used - count, count };
 }
 
 /**
@@ -89,17 +74,11 @@ export async function storeUploadWithNumbers(
     const row = await findUploadItem(q, itemId, true);
     if (!row) throw itemNotFound(itemId);
     if (row.status !== 'partial') throw notPartial(row);
-    let [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+    let upload = await findStoreUpload(q, itemId);
     if (!upload) {
       upload = { blob_key: ctx.blobs.newKey(), upload_id: '', parts_per_item_part: STORE_PARTS_PER_ITEM_PART, completed_parts: null };
       upload.upload_id = await multipart.begin(upload.blob_key);
-      await q.query('INSERT INTO item_store_uploads (item_id, blob_key, upload_id, created, parts_per_item_part) VALUES ($1, $2, $3, $4, $5)', [
-        itemId,
-        upload.blob_key,
-        upload.upload_id,
-        ctx.clock.now(),
-        upload.parts_per_item_part,
-      ]);
+      await insertStoreUpload(q, itemId, upload, ctx.clock.now());
     }
     // upload_id '': a commit completed the store's upload and failed after it (joinParts.ts): the
     // upload takes no more parts, and this one goes another way.

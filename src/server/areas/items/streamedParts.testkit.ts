@@ -9,6 +9,7 @@ import { createConnection } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { TestService } from '../../../../test/support/service.ts';
+import { storedPartsOf } from './repo/uploads.ts';
 
 export const MiB = 1024 * 1024;
 
@@ -86,8 +87,4 @@ export async function abortMidPart(rest: string, id: string, token: string, tota
   socket.destroy();
 }
 
-export const partRows = (svc: TestService, id: string) =>
-  svc.db.query<{ part_num: number; blob_key: string | null; store_parts: { n: number }[] | null; size: number }>(
-    'SELECT part_num, blob_key, store_parts, size FROM item_parts WHERE item_id = $1 ORDER BY part_num',
-    [id],
-  );
+export const partRows = (svc: TestService, id: string) => storedPartsOf(svc.db, id);

@@ -18,6 +18,7 @@ import { outboundRequest } from '../../http/outbound.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
+import { findRendition, insertRendition, putInfoFile } from './repo/infoFiles.ts';
 
 export const THUMBNAIL_WIDTH_PARAM = z
   .union([z.number(), z.string().trim()])
@@ -85,16 +86,6 @@ export async function storeUploadedThumbnail(ctx: PortalContext, q: Queryable, i
   return path;
 }
 
-/** One info file row (replacing one at the same path); renditions of the old file are dropped. */
-export async function putInfoFile(q: Queryable, itemId: string, path: string, key: string, size: number): Promise<void> {
-  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2', [itemId, path]);
-  await q.query(
-    `INSERT INTO item_info_files (item_id, path, blob_key, size) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (item_id, path) DO UPDATE SET blob_key = EXCLUDED.blob_key, size = EXCLUDED.size`,
-    [itemId, path, key, size],
-  );
-}
-
 /** The thumbnail at `width` (made now if it was never asked for), streamed. */
 export async function serveThumbnail(
   ctx: PortalContext,
@@ -103,10 +94,7 @@ export async function serveThumbnail(
   width: number,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const [hit] = await ctx.db.query<{ blob_key: string; size: number }>(
-    'SELECT blob_key, size FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2 AND width = $3',
-    [itemId, file.path, width],
-  );
+  const hit = await findRendition(ctx.db, itemId, file.path, width);
   if (hit) {
     // A rendition is small and its format is in its first bytes: read whole, no request for the original.
     const kept = await readBlob(ctx.blobs, hit.blob_key, IMAGE_READ_MAX_BYTES);
@@ -124,13 +112,8 @@ export async function serveThumbnail(
   const out = await image.toFormat(outFormat).toBuffer();
   const key = ctx.blobs.newKey();
   const size = await ctx.blobs.write(key, Readable.from([out]));
-  const inserted = await ctx.db.query(
-    `INSERT INTO item_thumbnail_renditions (item_id, path, width, blob_key, size) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT DO NOTHING RETURNING 1`,
-    [itemId, file.path, width, key, size],
-  );
   // Made twice at once: the other one was kept.
-  if (!inserted.length) await ctx.blobs.remove(key);
+  if (!(await insertRendition(ctx.db, itemId, file.path, width, key, size))) await ctx.blobs.remove(key);
   reply.type(mime).header('Content-Length', String(out.length)).header('X-Thumbnail-Rendition', 'new').send(out);
   return reply;
 }

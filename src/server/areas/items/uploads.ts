@@ -23,8 +23,19 @@ import { recordEvent } from '../../store/events.ts';
 import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRow, uploadedFile } from './add.ts';
 import { itemNotFound } from './access.ts';
 import { findItem, findUploadItem, lockItem, type ItemRow, type UploadItemRow } from './repo.ts';
-import { joinParts, type PartRow } from './joinParts.ts';
-import { notPartial, selectStoreUpload, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
+import { joinParts } from './joinParts.ts';
+import {
+  deleteUploadParts,
+  failedItemJob,
+  findStoreUpload,
+  markCommitFailed,
+  markJoinFailed,
+  markJoiningParts,
+  partNumbersOf,
+  partsOf,
+  upsertPart,
+} from './repo/uploads.ts';
+import { notPartial, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
 
 export const addPartParams = z.object({
   partNum: wireInt(1, 10_000),
@@ -58,14 +69,12 @@ export async function addPart(ctx: PortalContext, caller: Caller, itemId: string
       if (stored.storeParts.length) await checkStoreBlock(q, itemId, partNum, stored);
       // The latest attempt's store parts replace the earlier one's (whose numbers no commit lists);
       // the earlier attempt's file, read in the same statement (as it was before it), is removed after.
-      const [written] = await q.query<{ old: string | null }>(
-        `WITH prev AS (SELECT blob_key FROM item_parts WHERE item_id = $1 AND part_num = $2)
-         INSERT INTO item_parts (item_id, part_num, blob_key, etag, store_parts, size) VALUES ($1, $2, $3, $4, $5::jsonb, $6)
-         ON CONFLICT (item_id, part_num) DO UPDATE SET blob_key = EXCLUDED.blob_key, etag = EXCLUDED.etag, store_parts = EXCLUDED.store_parts, size = EXCLUDED.size
-         RETURNING (SELECT blob_key FROM prev) AS old`,
-        [itemId, partNum, stored.blobKey, stored.storeParts[0]?.etag ?? null, stored.storeParts.length ? JSON.stringify(stored.storeParts) : null, stored.size],
-      );
-      return written?.old;
+      return upsertPart(q, itemId, partNum, {
+        blobKey: stored.blobKey,
+        etag: stored.storeParts[0]?.etag ?? null,
+        storeParts: stored.storeParts.length ? JSON.stringify(stored.storeParts) : null,
+        size: stored.size,
+      });
     });
   } catch (err) {
     if (stored.blobKey) await removeBlobs(ctx, [stored.blobKey]);
@@ -80,7 +89,7 @@ export async function addPart(ctx: PortalContext, caller: Caller, itemId: string
  * the file could name another part).
  */
 async function checkStoreBlock(q: Queryable, itemId: string, partNum: number, stored: StoredUpload): Promise<void> {
-  const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+  const upload = await findStoreUpload(q, itemId);
   const block = upload && storeBlock(upload, partNum);
   if (!stored.storeParts.every((p) => block && p.n >= block.first && p.n <= block.last))
     throw badParam('partNum', 'differs from the partNum given before the file', 'Unable to add the part.');
@@ -107,8 +116,7 @@ async function storeSpooledPart(ctx: PortalContext, itemId: string, partNum: num
 
 export async function listParts(ctx: PortalContext, caller: Caller, itemId: string) {
   await ownUpload(ctx.db, caller, itemId);
-  const rows = await ctx.db.query<{ part_num: number }>('SELECT part_num FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
-  return { parts: rows.map((r) => r.part_num) };
+  return { parts: await partNumbersOf(ctx.db, itemId) };
 }
 
 /** Part numbers missing from 1..max, condensed for a message. */
@@ -133,7 +141,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: s
         type: 'is required',
       });
     }
-    const parts = await q.query<PartRow>('SELECT part_num, blob_key, etag, store_parts, size FROM item_parts WHERE item_id = $1 ORDER BY part_num', [itemId]);
+    const parts = await partsOf(q, itemId);
     if (!parts.length) throw badParam('partNum', 'no parts were uploaded: add part 1 before committing', 'Unable to commit the upload.');
     const missing = missingParts(parts.map((p) => p.part_num));
     if (missing.length) {
@@ -142,8 +150,8 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: s
         partNum: `missing ${shown}`,
       });
     }
-    await q.query(`UPDATE items SET status = 'processing', status_message = 'Joining uploaded parts.' WHERE id = $1`, [itemId]);
-    const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+    await markJoiningParts(q, itemId);
+    const upload = await findStoreUpload(q, itemId);
     return { parts, row, upload };
   });
   // 2. Join the parts into one blob.
@@ -152,10 +160,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: s
     joined = await joinParts(ctx, itemId, parts, upload);
   } catch (err) {
     // Still partial with every part kept: the owner can commit again.
-    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = $2 WHERE id = $1`, [
-      itemId,
-      `Joining the parts failed: ${(err as Error).message}`,
-    ]);
+    await markJoinFailed(ctx.db, itemId, `Joining the parts failed: ${(err as Error).message}`);
     if (err instanceof BlobStoreUnavailableError) throw err;
     throw new ApiError(500, 'The uploaded parts could not be joined.', [(err as Error).message]);
   }
@@ -176,8 +181,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: s
         modified: now,
       });
       await applyFileFields(ctx, q, fields, { itemId, blobKey: key, fileName: row.name ?? 'file', size });
-      await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
-      await q.query('DELETE FROM item_store_uploads WHERE item_id = $1', [itemId]);
+      await deleteUploadParts(q, itemId);
       await recordEvent(q, {
         orgId: row.org_id,
         source: 'item',
@@ -192,7 +196,7 @@ export async function commitUpload(ctx: PortalContext, caller: Caller, itemId: s
   } catch (err) {
     // The store's completed upload holds the kept parts: another commit joins from it.
     if (key !== upload?.blob_key) await removeBlobs(ctx, [key]);
-    await ctx.db.query(`UPDATE items SET status = 'partial', status_message = null WHERE id = $1 AND status = 'processing'`, [itemId]);
+    await markCommitFailed(ctx.db, itemId);
     throw err;
   }
   await removeBlobs(ctx, [...parts.flatMap((p) => (p.blob_key ? [p.blob_key] : [])), ...joined.leftover]);
@@ -223,7 +227,7 @@ export async function discardUpload(
     await lockItem(q, itemId);
     const row = await findItem(q, itemId);
     if (!row || row.status !== 'partial') return { row, keys: null };
-    const [upload] = await q.query<StoreUpload>(selectStoreUpload, [itemId]);
+    const upload = await findStoreUpload(q, itemId);
     const keys = [...(await deleteItemRow(q, itemId)), ...(upload ? [upload.blob_key] : [])];
     if (upload?.upload_id) abandoned = upload;
     await recordEvent(q, {
@@ -256,10 +260,7 @@ export async function itemStatus(ctx: PortalContext, caller: Caller, username: s
 
 /** A background download that failed removed its item: the status still says so, with the reason, to its owner (or an administrator). */
 async function failedDownloadStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
-  const [job] = await ctx.db.query<{ message: string | null; org_id: string; owner_id: string; owner_username: string }>(
-    `SELECT message, org_id, owner_id, owner_username FROM item_jobs WHERE item_id = $1 AND state = 'failed' AND owner_id IS NOT NULL ORDER BY updated DESC LIMIT 1`,
-    [itemId],
-  );
+  const job = await failedItemJob(ctx.db, itemId);
   const mayRead = !!job && (job.owner_id === caller.userId || grantsOthers(caller, ITEM_OPERATIONS.itemStatus, job.org_id));
   if (!job || job.owner_username.toLowerCase() !== username.toLowerCase() || !mayRead) throw itemNotFound(itemId);
   return { status: 'failed', statusMessage: job.message ?? defaultMessage('failed'), itemId };

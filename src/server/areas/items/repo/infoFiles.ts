@@ -1,0 +1,37 @@
+/** SQL of an item's info files (esriinfo: metadata, thumbnails) and the thumbnail renditions made of them. */
+import type { Queryable } from '../../../store/db.ts';
+
+/** One info file row (replacing one at the same path); renditions of the old file are dropped. */
+export async function putInfoFile(q: Queryable, itemId: string, path: string, key: string, size: number): Promise<void> {
+  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2', [itemId, path]);
+  await q.query(
+    `INSERT INTO item_info_files (item_id, path, blob_key, size) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (item_id, path) DO UPDATE SET blob_key = EXCLUDED.blob_key, size = EXCLUDED.size`,
+    [itemId, path, key, size],
+  );
+}
+
+/** Drops every info file of the item and every rendition made of them (a new package replaces them). */
+export async function deleteInfoFiles(q: Queryable, itemId: string): Promise<void> {
+  await q.query('DELETE FROM item_info_files WHERE item_id = $1', [itemId]);
+  await q.query('DELETE FROM item_thumbnail_renditions WHERE item_id = $1', [itemId]);
+}
+
+/** The rendition of the info file at `path` made `width` wide, if one was made. */
+export async function findRendition(q: Queryable, itemId: string, path: string, width: number): Promise<{ blob_key: string; size: number } | undefined> {
+  const [hit] = await q.query<{ blob_key: string; size: number }>(
+    'SELECT blob_key, size FROM item_thumbnail_renditions WHERE item_id = $1 AND path = $2 AND width = $3',
+    [itemId, path, width],
+  );
+  return hit;
+}
+
+/** Records a rendition; false when one was recorded meanwhile (made twice at once), which is kept. */
+export async function insertRendition(q: Queryable, itemId: string, path: string, width: number, key: string, size: number): Promise<boolean> {
+  const inserted = await q.query(
+    `INSERT INTO item_thumbnail_renditions (item_id, path, width, blob_key, size) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT DO NOTHING RETURNING 1`,
+    [itemId, path, width, key, size],
+  );
+  return inserted.length > 0;
+}
