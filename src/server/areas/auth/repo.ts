@@ -1,4 +1,4 @@
-/** SQL for access tokens issued by sign-in, and their revocation. */
+/** SQL for access tokens issued by sign-in, their revocation, and sign-in throttling's counts. */
 import type { Queryable } from '../../store/db.ts';
 
 /** Deletes `userId`'s tokens that expired by `now`. */
@@ -24,4 +24,61 @@ export async function insertToken(
 export async function deleteTokenByHash(q: Queryable, hash: string): Promise<void> {
   await q.query('DELETE FROM tokens WHERE token_hash = $1', [hash]);
   await q.query('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1', [hash]);
+}
+
+/** A sign-in throttle count: `username` '' counts a source on all usernames, `source` '' a username from all sources. */
+export interface ThrottleRow {
+  username: string;
+  source: string;
+  failures: number;
+  last_failure: number;
+  blocked_until: number;
+}
+
+/**
+ * Locks (creating when absent) and reads the three counts of an attempt in one statement: the pair,
+ * the source's, the username's, in that order (throttle.ts claimAttempt says why).
+ */
+export async function lockThrottleCounts(q: Queryable, username: string, source: string): Promise<ThrottleRow[]> {
+  return q.query<ThrottleRow>(
+    `INSERT INTO sign_in_throttle (username, source) VALUES ($1, $2), ('', $2), ($1, '')
+     ON CONFLICT (username, source) DO UPDATE SET failures = sign_in_throttle.failures
+     RETURNING username, source, failures, last_failure, blocked_until`,
+    [username, source],
+  );
+}
+
+/** Stores an attempt's three new counts, failed at `now`; the username's count never makes anyone wait. */
+export async function storeThrottleFailures(
+  q: Queryable,
+  username: string,
+  source: string,
+  now: number,
+  c: { pairFailures: number; pairBlockedUntil: number; sourceFailures: number; sourceBlockedUntil: number; accountFailures: number },
+): Promise<void> {
+  await q.query(
+    `UPDATE sign_in_throttle t SET failures = v.failures, last_failure = $3, blocked_until = v.blocked
+       FROM (VALUES ($1, $2, $4::int, $5::bigint), ('', $2, $6::int, $7::bigint), ($1, '', $8::int, 0::bigint)) AS v (username, source, failures, blocked)
+      WHERE t.username = v.username AND t.source = v.source`,
+    [username, source, now, c.pairFailures, c.pairBlockedUntil, c.sourceFailures, c.sourceBlockedUntil, c.accountFailures],
+  );
+}
+
+/** Forgets the source's count on the username and the username's count from all sources. */
+export async function deletePairAndUsernameCounts(q: Queryable, username: string, source: string): Promise<void> {
+  await q.query(`DELETE FROM sign_in_throttle WHERE (username = $1 AND source = $2) OR (username = $1 AND source = '')`, [username, source]);
+}
+
+/** Takes one failure off the source's count on all usernames, and the wait it began when that wait ends at `blockedUntil`. */
+export async function uncountSourceFailure(q: Queryable, source: string, blockedUntil: number): Promise<void> {
+  await q.query(
+    `UPDATE sign_in_throttle SET failures = greatest(failures - 1, 0), blocked_until = CASE WHEN blocked_until = $2 THEN 0 ELSE blocked_until END
+      WHERE username = '' AND source = $1`,
+    [source, blockedUntil],
+  );
+}
+
+/** Deletes every count on the username (all its sources' and its own); answers when each had its wait end. */
+export async function deleteUsernameCounts(q: Queryable, username: string): Promise<{ blocked_until: number }[]> {
+  return q.query<{ blocked_until: number }>(`DELETE FROM sign_in_throttle WHERE username = $1 RETURNING blocked_until`, [username]);
 }

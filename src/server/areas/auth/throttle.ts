@@ -18,6 +18,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { Queryable } from '../../store/db.ts';
+import { deletePairAndUsernameCounts, deleteUsernameCounts, lockThrottleCounts, storeThrottleFailures, uncountSourceFailure } from './repo.ts';
 
 const FORGET_MS = LIMITS.signInFailuresForgottenHours * 3_600_000;
 
@@ -64,14 +65,6 @@ export function slowdownMs(failures: number): number {
   return Math.min(100 * 2 ** Math.min(failures - LIMITS.signInSlowAfterFailures, 30), LIMITS.signInSlowMaxMs);
 }
 
-interface Row {
-  username: string;
-  source: string;
-  failures: number;
-  last_failure: number;
-  blocked_until: number;
-}
-
 export type Claim =
   /** The source must wait until `until`: no password is checked and nothing is counted. */
   | { refused: true; until: number; accountFailures: number }
@@ -88,12 +81,7 @@ export type Claim =
  */
 export async function claimAttempt(q: Queryable, username: string, source: string, now: number): Promise<Claim> {
   // Locks (creating when absent) and reads the three rows in one statement.
-  const rows = await q.query<Row>(
-    `INSERT INTO sign_in_throttle (username, source) VALUES ($1, $2), ('', $2), ($1, '')
-     ON CONFLICT (username, source) DO UPDATE SET failures = sign_in_throttle.failures
-     RETURNING username, source, failures, last_failure, blocked_until`,
-    [username, source],
-  );
+  const rows = await lockThrottleCounts(q, username, source);
   const find = (u: string, s: string) => {
     const r = rows.find((x) => x.username === u && x.source === s);
     // A count not added to for the forgetting time starts again.
@@ -107,12 +95,13 @@ export async function claimAttempt(q: Queryable, username: string, source: strin
 
   const locksUntil = blockedUntil(now, pair.failures + 1, LIMITS.failedSignInsBeforeLock);
   const sourceLocksUntil = blockedUntil(now, bySource.failures + 1, LIMITS.failedSignInsPerSourceBeforeLock);
-  await q.query(
-    `UPDATE sign_in_throttle t SET failures = v.failures, last_failure = $3, blocked_until = v.blocked
-       FROM (VALUES ($1, $2, $4::int, $5::bigint), ('', $2, $6::int, $7::bigint), ($1, '', $8::int, 0::bigint)) AS v (username, source, failures, blocked)
-      WHERE t.username = v.username AND t.source = v.source`,
-    [username, source, now, pair.failures + 1, locksUntil, bySource.failures + 1, sourceLocksUntil, account.failures + 1],
-  );
+  await storeThrottleFailures(q, username, source, now, {
+    pairFailures: pair.failures + 1,
+    pairBlockedUntil: locksUntil,
+    sourceFailures: bySource.failures + 1,
+    sourceBlockedUntil: sourceLocksUntil,
+    accountFailures: account.failures + 1,
+  });
   return { refused: false, accountFailures: account.failures, locksUntil, sourceLocksUntil };
 }
 
@@ -122,12 +111,8 @@ export async function claimAttempt(q: Queryable, username: string, source: strin
  * The source's other failures stay: signing in to an account of one's own must not wipe them.
  */
 export async function attemptSucceeded(q: Queryable, username: string, source: string, claim: Claim & { refused: false }): Promise<void> {
-  await q.query(`DELETE FROM sign_in_throttle WHERE (username = $1 AND source = $2) OR (username = $1 AND source = '')`, [username, source]);
-  await q.query(
-    `UPDATE sign_in_throttle SET failures = greatest(failures - 1, 0), blocked_until = CASE WHEN blocked_until = $2 THEN 0 ELSE blocked_until END
-      WHERE username = '' AND source = $1`,
-    [source, claim.sourceLocksUntil || -1],
-  );
+  await deletePairAndUsernameCounts(q, username, source);
+  await uncountSourceFailure(q, source, claim.sourceLocksUntil || -1);
 }
 
 /**
@@ -136,7 +121,7 @@ export async function attemptSucceeded(q: Queryable, username: string, source: s
  * many sources were waiting for this username.
  */
 export async function clearUsername(q: Queryable, username: string, now: number): Promise<number> {
-  const rows = await q.query<{ blocked_until: number }>(`DELETE FROM sign_in_throttle WHERE username = $1 RETURNING blocked_until`, [username]);
+  const rows = await deleteUsernameCounts(q, username);
   return rows.filter((r) => r.blocked_until > now).length;
 }
 
