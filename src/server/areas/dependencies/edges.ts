@@ -19,7 +19,8 @@
 import type { DependencyEdge } from '../../../shared/contract/dependencies.ts';
 import type { ReferenceKind } from '../../../shared/references/references.ts';
 import type { Queryable } from '../../store/db.ts';
-import { nodeRowOf, type NodeRow, type NodeTuple } from './nodes.ts';
+import { nodeRowOf, type NodeTuple } from './nodes.ts';
+import { dependentsStep, urlReferenceRowsOf, usesStep, type DependentsStepRow, type NodeRow, type StepRow } from './repo.ts';
 
 /** An edge as the step's statement gives it: [from, to, kind, count, example, relationship type]. */
 type EdgeTuple = [string, string, ReferenceKind, number, string, string | null];
@@ -65,14 +66,6 @@ function toEdge([from, to, kind, count, example, relationshipType]: EdgeTuple): 
   };
 }
 
-/** A step's one row (migrations 040, 045): its edges and the node rows of the items it met first, one JSON array per column (null: none). */
-interface StepRow {
-  /** EdgeTuple's fields by column. */
-  edges: unknown[][] | null;
-  /** NodeTuple's fields by column, then the dependent counts (null for what items use). */
-  nodes: unknown[][] | null;
-}
-
 /** Row `i` of columns. */
 const rowAt = <T>(columns: readonly (readonly unknown[])[], i: number) => columns.map((c) => c[i]) as T;
 
@@ -96,14 +89,6 @@ export function stepOf(row: StepRow, maxRows: number): Step {
 
 /** Code-unit order (the database's order of ids and kinds is not needed: only one order, always the same). */
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** A dependents step's row (migration 047): its rows as JSON array elements, and the owners' usernames. */
-export interface DependentsStepRow {
-  /** Each row's EdgeTuple then HolderTuple, as one JSON array, joined by commas; null: no row taken. */
-  rows: string | null;
-  /** The owners' ids and usernames, one array each. */
-  nodes: unknown[][] | null;
-}
 
 /**
  * A dependents step's row (migration 047) read into a Step: its rows in the order read, each a
@@ -164,13 +149,7 @@ export async function edgesInto(
   withLeaves = true,
 ): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<DependentsStepRow>('SELECT step_rows AS rows, step_nodes AS nodes FROM dependency_step_into($1, $2, $3, $4)', [
-    ids,
-    maxRows,
-    orgId,
-    withUrl,
-  ]);
-  return stepOfDependents(row, maxRows, withLeaves);
+  return stepOfDependents(await dependentsStep(q, ids, maxRows, orgId, withUrl), maxRows, withLeaves);
 }
 
 /**
@@ -180,8 +159,7 @@ export async function edgesInto(
  */
 export async function edgesOutOf(q: Queryable, ids: readonly string[], maxRows: number, known: readonly string[] = []): Promise<Step> {
   if (!ids.length) return NO_STEP();
-  const [row] = await q.query<StepRow>('SELECT step_edges AS edges, step_nodes AS nodes FROM dependency_step_out_of($1, $2, $3)', [ids, maxRows, known]);
-  return stepOf(row, maxRows);
+  return stepOf(await usesStep(q, ids, maxRows, known), maxRows);
 }
 
 /**
@@ -190,14 +168,6 @@ export async function edgesOutOf(q: Queryable, ids: readonly string[], maxRows: 
  */
 export async function urlReferencesOf(q: Queryable, ids: readonly string[], maxRows: number): Promise<UrlReference[]> {
   if (!ids.length) return [];
-  const rows = await q.query<{ from_id: string; url: string; kind: ReferenceKind; value: string; resolved: string[] }>(
-    `SELECT r.from_id, r.url, r.kind, (array_agg(r.value ORDER BY r.path))[1] AS value,
-            COALESCE((SELECT array_agg(s.item_id) FROM item_reference_state s WHERE s.org_id = r.org_id AND s.service_key = r.url), '{}') AS resolved
-       FROM (SELECT item_id AS from_id, org_id, target_url AS url, kind, value, path FROM item_references
-              WHERE item_id = ANY($1::text[]) AND target_url IS NOT NULL LIMIT ${maxRows}) r
-      GROUP BY r.from_id, r.org_id, r.url, r.kind
-      ORDER BY r.from_id, min(r.path)`,
-    [ids],
-  );
+  const rows = await urlReferenceRowsOf(q, ids, maxRows);
   return rows.map((r) => ({ from: r.from_id, url: r.url, kind: r.kind, value: r.value, resolved: r.resolved }));
 }

@@ -12,12 +12,22 @@ import {
   scanReferences,
   serviceKeyOf,
   TYPES_WITH_REFERENCES,
-  type Reference,
   type ReferenceScan,
 } from '../../../shared/references/references.ts';
 import type { PortalContext } from '../../context.ts';
 import { readBlob } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
+import {
+  anyItemIndexedBefore,
+  claimItemsIndexedBefore,
+  deleteReferencesOf,
+  insertReferences,
+  itemsToIndex,
+  itemToIndex,
+  upsertReferenceStates,
+  type HeldReference,
+  type IndexedItemRow,
+} from './repo.ts';
 import { REFERENCE_PARSE_ON_THREAD_BYTES, scanOffThread } from './scanOffThread.ts';
 import { foldTally } from './tally.ts';
 
@@ -26,22 +36,6 @@ import { foldTally } from './tally.ts';
  * differently): every item indexed with an older one is read again at the next start.
  */
 export const REFERENCE_INDEX_VERSION = 1;
-
-interface IndexedItemRow {
-  id: string;
-  org_id: string;
-  type: string;
-  url: string | null;
-  type_keywords: string[];
-  data_kind: 'none' | 'text' | 'file';
-  data_text: string | null;
-  data_blob: string | null;
-  size: number;
-}
-
-const SELECT_INDEXED = `SELECT id, org_id, type, url, type_keywords, data_kind,
-  CASE WHEN data_kind = 'text' AND type = ANY($2::text[]) AND size <= $3 THEN data_text END AS data_text,
-  data_blob, size FROM items`;
 
 type ItemFields = { id: string; type: string; url: string | null; typeKeywords: string[] };
 
@@ -100,7 +94,7 @@ async function scanItem(ctx: PortalContext, row: IndexedItemRow, item: ItemField
 /** Replaces the items' rows with what their current data and URLs reference: three statements for the whole batch. */
 async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly IndexedItemRow[]): Promise<void> {
   if (!rows.length) return;
-  const refs: { itemId: string; orgId: string; ref: Reference }[] = [];
+  const refs: HeldReference[] = [];
   const keys: (string | null)[] = [];
   for (const row of rows) {
     const item = { id: row.id, type: row.type, url: row.url, typeKeywords: row.type_keywords };
@@ -109,40 +103,23 @@ async function writeReferences(ctx: PortalContext, q: Queryable, rows: readonly 
     keys.push(serviceKeyOf(item) ?? null);
   }
   const ids = rows.map((r) => r.id);
-  await q.query('DELETE FROM item_references WHERE item_id = ANY($1::text[])', [ids]);
-  if (refs.length) {
-    await q.query(
-      `INSERT INTO item_references (item_id, org_id, target_item, target_url, kind, path, value)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-      [
-        refs.map((r) => r.itemId),
-        refs.map((r) => r.orgId),
-        refs.map(({ ref }) => (ref.target.type === 'item' ? ref.target.id : null)),
-        refs.map(({ ref }) => (ref.target.type === 'url' ? ref.target.url : null)),
-        refs.map(({ ref }) => ref.kind),
-        refs.map(({ ref }) => ref.path),
-        refs.map(({ ref }) => ref.value),
-      ],
-    );
-  }
-  await q.query(
-    // A row is added with the item (migration 020's trigger); should it be missing, its modified is the item's (migration 024).
-    `INSERT INTO item_reference_state (item_id, org_id, service_key, version, modified)
-     SELECT t.item_id, t.org_id, t.service_key, $4, i.modified
-       FROM unnest($1::text[], $2::text[], $3::text[]) AS t (item_id, org_id, service_key) JOIN items i ON i.id = t.item_id
-     ON CONFLICT (item_id) DO UPDATE SET org_id = EXCLUDED.org_id, service_key = EXCLUDED.service_key, version = EXCLUDED.version`,
-    [ids, rows.map((r) => r.org_id), keys, REFERENCE_INDEX_VERSION],
+  await deleteReferencesOf(q, ids);
+  if (refs.length) await insertReferences(q, refs);
+  await upsertReferenceStates(
+    q,
+    ids,
+    rows.map((r) => r.org_id),
+    keys,
+    REFERENCE_INDEX_VERSION,
   );
 }
-
-const selectParams = () => [[...TYPES_WITH_REFERENCES], MAX_REFERENCE_DATA_BYTES];
 
 /**
  * Reads the item's references again, inside the caller's transaction: call it after the change's
  * last write to the item's url, type or data (a later write would mark the item unindexed again).
  */
 export async function indexItemReferences(ctx: PortalContext, q: Queryable, itemId: string): Promise<void> {
-  const [row] = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = $1`, [itemId, ...selectParams()]);
+  const row = await itemToIndex(q, itemId);
   if (row) await writeReferences(ctx, q, [row]);
 }
 
@@ -159,20 +136,19 @@ const START_BATCH = 500;
 export async function indexPendingItems(ctx: PortalContext, opts: { batch?: number } = {}): Promise<number> {
   const batch = opts.batch ?? START_BATCH;
   // Nothing to do (a fresh or up-to-date database): one look at the version index.
-  const pending = await ctx.db.query('SELECT 1 FROM item_reference_state WHERE version < $1 LIMIT 1', [REFERENCE_INDEX_VERSION]);
-  if (!pending.length) return 0;
+  if (!(await anyItemIndexedBefore(ctx.db, REFERENCE_INDEX_VERSION))) return 0;
   let done = 0;
   // Walks the items in id order, each batch starting after the last: every row is looked at once
   // (restarting from the first id would step over the rows already read, batch after batch).
   let after = '';
   for (;;) {
     const claimed = await ctx.db.tx(async (q) => {
-      const ids = await q.query<{ item_id: string }>(
-        `SELECT item_id FROM item_reference_state WHERE item_id > $1 AND version < $2 ORDER BY item_id LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        [after, REFERENCE_INDEX_VERSION, batch],
-      );
+      const ids = await claimItemsIndexedBefore(q, after, REFERENCE_INDEX_VERSION, batch);
       if (!ids.length) return ids;
-      const rows = await q.query<IndexedItemRow>(`${SELECT_INDEXED} WHERE id = ANY($1::text[])`, [ids.map((c) => c.item_id), ...selectParams()]);
+      const rows = await itemsToIndex(
+        q,
+        ids.map((c) => c.item_id),
+      );
       await writeReferences(ctx, q, rows);
       return ids;
     });

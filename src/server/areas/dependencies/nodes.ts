@@ -10,23 +10,11 @@ import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { authorityGrants } from '../../http/authority.ts';
 import { canViewItem } from '../items/access.ts';
 import type { ItemRow } from '../items/service.ts';
+import { nodeRowsOf, walkStart, type NodeRow } from './repo.ts';
 
 export type NodeFields = Omit<DependencyNode, 'depth'>;
 
-/** What a node shows and what deciding visibility reads: no description, extent or other listing columns. */
-export interface NodeRow extends Pick<
-  ItemRow,
-  'id' | 'org_id' | 'owner_id' | 'owner_username' | 'title' | 'type' | 'url' | 'access' | 'content_status' | 'status' | 'group_ids'
-> {
-  created: number;
-  modified: number;
-}
-
-export const SELECT_NODE = `
-  SELECT i.id, i.org_id, i.owner_id, o.username AS owner_username, i.title, i.type, i.url, i.access, i.content_status, i.status,
-         i.created, i.modified,
-         ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = i.id) AS group_ids
-    FROM items i JOIN users o ON o.id = i.owner_id`;
+export type { NodeRow };
 
 /** A node row as a walk step's statement gives it, as one JSON array (migration 037 builds it in this order). */
 export type NodeTuple = [
@@ -90,7 +78,7 @@ export async function visibleRows(
   const visible = new Map<string, NodeRow>();
   const hidden = new Map<string, string>();
   if (!ids.length) return { visible, hidden };
-  const rows = await q.query<NodeRow>(`${SELECT_NODE} WHERE i.id = ANY($1::text[])`, [ids]);
+  const rows = await nodeRowsOf(q, ids);
   for (const row of rows) {
     if (mayViewNode(row, caller, callerGroups)) visible.set(row.id, row);
     else hidden.set(row.id, row.org_id);
@@ -101,7 +89,7 @@ export async function visibleRows(
 /** The first step of a walk as its statement answers it (edges.ts stepOf or, for dependents, stepOfDependents reads it): null columns when it was not taken. */
 export interface FirstStepRow {
   edges: unknown[][] | null;
-  /** A dependents step's rows (edges.ts DependentsStepRow); null for what items use, whose step is `edges`. */
+  /** A dependents step's rows (repo.ts DependentsStepRow); null for what items use, whose step is `edges`. */
   rows: string | null;
   nodes: unknown[][] | null;
 }
@@ -113,15 +101,6 @@ export interface FirstStepAsk {
   /** Whether the walk reads which dependents nothing uses (edges.ts stepOfDependents withLeaves). */
   withLeaves: boolean;
 }
-
-/** The start's row: its node row, the caller's groups and the first step's columns (`stepped`: taken). */
-type StartRow = NodeRow & {
-  caller_groups: string[];
-  step_edges: unknown[][] | null;
-  step_rows: string | null;
-  step_nodes: unknown[][] | null;
-  stepped: boolean | null;
-};
 
 /**
  * The node row of the item asked about, if the caller may see it, and the caller's groups (as
@@ -139,14 +118,14 @@ export async function startOfWalk(
   caller: Caller | null,
   first?: FirstStepAsk,
 ): Promise<{ row: NodeRow | undefined; groups: ReadonlySet<string>; firstStep: FirstStepRow | null }> {
-  const [found] = await q.query<StartRow>('SELECT * FROM dependency_walk_start($1, $2, $3, $4, $5, $6)', [
-    id,
-    caller?.userId ?? null,
-    caller?.orgId ?? null,
-    !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
-    first?.direction ?? null,
-    first?.maxRows ?? 0,
-  ]);
+  const found = await walkStart(q, {
+    itemId: id,
+    userId: caller?.userId ?? null,
+    orgId: caller?.orgId ?? null,
+    seesOrgItems: !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
+    direction: first?.direction ?? null,
+    maxRows: first?.maxRows ?? 0,
+  });
   if (!found) return { row: undefined, groups: new Set(), firstStep: null };
   const { caller_groups, step_edges, step_rows, step_nodes, stepped, ...row } = found;
   const groups = new Set(caller_groups);
