@@ -1,5 +1,5 @@
 /** SQL for groups and group membership. */
-import type { MembershipAccess, MemberType } from '../../../shared/contract/groups.ts';
+import type { GroupFields, MembershipAccess, MemberType } from '../../../shared/contract/groups.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
 import { compileQuery, likePattern, type QueryNode } from '../../http/search-query.ts';
 import type { Db, Queryable } from '../../store/db.ts';
@@ -248,4 +248,119 @@ export async function setGroupOwner(q: Queryable, groupId: string, fromId: strin
      ON CONFLICT (group_id, user_id) DO UPDATE SET member_type = 'owner'`,
     [groupId, toId, now],
   );
+}
+
+/** The ids of the owner's groups titled `title`, case aside (a title is unique per owner). */
+export async function groupIdsOwnedWithTitle(q: Queryable, ownerId: string, title: string): Promise<string[]> {
+  return (await q.query<{ id: string }>('SELECT id FROM groups WHERE owner_id = $1 AND lower(title) = lower($2)', [ownerId, title])).map((r) => r.id);
+}
+
+/**
+ * A new group with the fields given, the others at a new group's defaults; the same title saved
+ * twice at once by one owner fails (23505, groups_owner_title).
+ */
+export async function insertGroup(
+  q: Queryable,
+  g: { id: string; orgId: string; ownerId: string; fields: GroupFields & { title: string }; now: number },
+): Promise<void> {
+  const { fields } = g;
+  await q.query(
+    `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
+                           auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, membership_access, created, modified)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17)`,
+    [
+      g.id,
+      g.orgId,
+      g.ownerId,
+      fields.title,
+      fields.description ?? '',
+      fields.snippet ?? '',
+      fields.tags ?? [],
+      fields.access ?? 'private',
+      fields.isInvitationOnly ?? false,
+      fields.isViewOnly ?? false,
+      fields.autoJoin ?? false,
+      fields.leavingDisallowed ?? false,
+      fields.hiddenMembers ?? false,
+      fields.sortField ?? 'title',
+      fields.sortOrder ?? 'asc',
+      fields.capabilities ?? [],
+      g.now,
+      fields.membershipAccess ?? 'none',
+    ],
+  );
+}
+
+/** The `groups` column each settable group field is kept in. */
+export const GROUP_FIELD_COLUMNS: Record<keyof GroupFields, string> = {
+  title: 'title',
+  access: 'access',
+  description: 'description',
+  snippet: 'snippet',
+  tags: 'tags',
+  isInvitationOnly: 'is_invitation_only',
+  isViewOnly: 'is_view_only',
+  autoJoin: 'auto_join',
+  leavingDisallowed: 'leaving_disallowed',
+  hiddenMembers: 'hidden_members',
+  sortField: 'sort_field',
+  sortOrder: 'sort_order',
+  capabilities: 'capabilities',
+  membershipAccess: 'membership_access',
+};
+
+/** Sets the given fields (at least one) of the group; a title another group of its owner has fails (23505). */
+export async function updateGroupFields(q: Queryable, groupId: string, entries: [keyof GroupFields, unknown][], now: number): Promise<void> {
+  const sets = entries.map(([k], i) => `${GROUP_FIELD_COLUMNS[k]} = $${i + 3}`);
+  await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [groupId, now, ...entries.map(([, v]) => v)]);
+}
+
+/** The store keys of the group's info files (its thumbnail). */
+export async function infoFileKeysOfGroup(q: Queryable, groupId: string): Promise<string[]> {
+  return (await q.query<{ blob_key: string }>('SELECT blob_key FROM group_info_files WHERE group_id = $1', [groupId])).map((t) => t.blob_key);
+}
+
+export async function deleteGroupRow(q: Queryable, groupId: string): Promise<void> {
+  await q.query('DELETE FROM groups WHERE id = $1', [groupId]);
+}
+
+/** The group is no longer among the organization's new-member default groups. */
+export async function dropFromNewMemberDefaults(q: Queryable, orgId: string, groupId: string): Promise<void> {
+  await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [orgId, groupId]);
+}
+
+export async function setProtectedFlag(q: Queryable, groupId: string, value: boolean, now: number): Promise<void> {
+  await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [groupId, value, now]);
+}
+
+/**
+ * Serialises additions to one group, so that concurrent addUsers/join (rest-js sends its chunks in
+ * parallel; several processes share one PostgreSQL) cannot each pass the external-member limit.
+ */
+export async function lockGroup(q: Queryable, groupId: string): Promise<void> {
+  await q.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
+}
+
+/** Deletes the group's info files; answers their store keys (the files then leave the store). */
+export async function deleteInfoFilesOfGroup(q: Queryable, groupId: string): Promise<string[]> {
+  const previous = await q.query<{ blob_key: string }>('DELETE FROM group_info_files WHERE group_id = $1 RETURNING blob_key', [groupId]);
+  return previous.map((p) => p.blob_key);
+}
+
+export async function insertInfoFile(q: Queryable, groupId: string, path: string, blobKey: string, size: number): Promise<void> {
+  await q.query('INSERT INTO group_info_files (group_id, path, blob_key, size) VALUES ($1, $2, $3, $4)', [groupId, path, blobKey, size]);
+}
+
+/** The group's thumbnail is the info file named `name`. */
+export async function setThumbnailName(q: Queryable, groupId: string, name: string): Promise<void> {
+  await q.query('UPDATE groups SET thumbnail = $2 WHERE id = $1', [groupId, name]);
+}
+
+/** One of the group's info files, by its name. */
+export async function findInfoFile(q: Queryable, groupId: string, path: string): Promise<{ blob_key: string; size: number } | undefined> {
+  const [file] = await q.query<{ blob_key: string; size: number }>('SELECT blob_key, size FROM group_info_files WHERE group_id = $1 AND path = $2', [
+    groupId,
+    path,
+  ]);
+  return file;
 }

@@ -20,15 +20,24 @@ import { externalMemberLimit } from '../portals/service.ts';
 import {
   countExternalMembers,
   countGroupsOfUser,
+  deleteGroupRow,
   deleteMembers,
+  dropFromNewMemberDefaults,
   findCandidates,
   findGroup,
+  GROUP_FIELD_COLUMNS,
+  groupIdsOwnedWithTitle,
+  infoFileKeysOfGroup,
+  insertGroup,
   insertMembers,
+  lockGroup,
   lockMember,
   lockMembersByName,
   partneredOrgs,
   setGroupOwner,
   setMemberType,
+  setProtectedFlag,
+  updateGroupFields,
   type CandidateRow,
   type GroupRow,
 } from './repo.ts';
@@ -117,8 +126,8 @@ function assertFieldPrivileges(caller: Caller, fields: GroupFields): void {
 const titleTaken = (title: string) => badParam('title', `'${title}': you already own a group with this title`, 'Unable to create the group.');
 
 async function assertTitleFree(q: Queryable, ownerId: string, title: string, exceptId?: string): Promise<void> {
-  const rows = await q.query<{ id: string }>('SELECT id FROM groups WHERE owner_id = $1 AND lower(title) = lower($2)', [ownerId, title]);
-  if (rows.some((r) => r.id !== exceptId)) throw titleTaken(title);
+  const ids = await groupIdsOwnedWithTitle(q, ownerId, title);
+  if (ids.some((id) => id !== exceptId)) throw titleTaken(title);
 }
 
 /** The same title saved twice at once: the unique index refuses the second, reported like the check above. */
@@ -142,31 +151,7 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
         ]);
       }
       const id = hexId();
-      await q.query(
-        `INSERT INTO groups (id, org_id, owner_id, title, description, snippet, tags, access, is_invitation_only, is_view_only,
-                           auto_join, leaving_disallowed, hidden_members, sort_field, sort_order, capabilities, membership_access, created, modified)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18, $17, $17)`,
-        [
-          id,
-          caller.orgId,
-          caller.userId,
-          fields.title,
-          fields.description ?? '',
-          fields.snippet ?? '',
-          fields.tags ?? [],
-          fields.access ?? 'private',
-          fields.isInvitationOnly ?? false,
-          fields.isViewOnly ?? false,
-          fields.autoJoin ?? false,
-          fields.leavingDisallowed ?? false,
-          fields.hiddenMembers ?? false,
-          fields.sortField ?? 'title',
-          fields.sortOrder ?? 'asc',
-          fields.capabilities ?? [],
-          now,
-          fields.membershipAccess ?? 'none',
-        ],
-      );
+      await insertGroup(q, { id, orgId: caller.orgId, ownerId: caller.userId, fields, now });
       await insertMembers(q, id, [{ userId: caller.userId, type: 'owner' }], now);
       await recordEvent(q, {
         orgId: caller.orgId,
@@ -184,23 +169,6 @@ export async function createGroup(ctx: PortalContext, caller: Caller, fields: Gr
     .catch(uniqueTitle(fields.title));
 }
 
-const COLUMNS: Record<keyof GroupFields, string> = {
-  title: 'title',
-  access: 'access',
-  description: 'description',
-  snippet: 'snippet',
-  tags: 'tags',
-  isInvitationOnly: 'is_invitation_only',
-  isViewOnly: 'is_view_only',
-  autoJoin: 'auto_join',
-  leavingDisallowed: 'leaving_disallowed',
-  hiddenMembers: 'hidden_members',
-  sortField: 'sort_field',
-  sortOrder: 'sort_order',
-  capabilities: 'capabilities',
-  membershipAccess: 'membership_access',
-};
-
 /** `row` is authorized (owner, manager or portal:admin:updateGroups); the fields set may still need privileges. */
 export async function updateGroup(ctx: PortalContext, caller: Caller, row: GroupRow, fields: GroupFields) {
   const now = ctx.clock.now();
@@ -212,13 +180,10 @@ export async function updateGroup(ctx: PortalContext, caller: Caller, row: Group
       const before: Record<string, unknown> = {};
       const after: Record<string, unknown> = {};
       for (const [k, v] of entries) {
-        const prev = (row as unknown as Record<string, unknown>)[COLUMNS[k]] ?? null;
+        const prev = (row as unknown as Record<string, unknown>)[GROUP_FIELD_COLUMNS[k]] ?? null;
         if (JSON.stringify(prev) !== JSON.stringify(v)) [before[k], after[k]] = [prev, v];
       }
-      if (entries.length) {
-        const sets = entries.map(([k], i) => `${COLUMNS[k]} = $${i + 3}`);
-        await q.query(`UPDATE groups SET ${sets.join(', ')}, modified = $2 WHERE id = $1`, [row.id, now, ...entries.map(([, v]) => v)]);
-      }
+      if (entries.length) await updateGroupFields(q, row.id, entries, now);
       await recordEvent(q, {
         orgId: row.org_id,
         source: 'group',
@@ -239,10 +204,10 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, row: Group
   const { result, files } = await ctx.db.tx(async (q) => {
     if (row.protected) throw new ApiError(400, 'The group is protected from deletion.', ['Unprotect the group first.']);
     // Its thumbnail leaves the store once the rows naming it are gone.
-    const thumbnails = await q.query<{ blob_key: string }>('SELECT blob_key FROM group_info_files WHERE group_id = $1', [row.id]);
-    await q.query('DELETE FROM groups WHERE id = $1', [row.id]);
+    const thumbnails = await infoFileKeysOfGroup(q, row.id);
+    await deleteGroupRow(q, row.id);
     // A deleted group is no longer a new-member default (it would otherwise block every later change of the defaults).
-    await q.query('UPDATE user_default_settings SET groups = array_remove(groups, $2) WHERE org_id = $1', [row.org_id, row.id]);
+    await dropFromNewMemberDefaults(q, row.org_id, row.id);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'group',
@@ -253,7 +218,7 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, row: Group
       when: now,
       history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, access: row.access } } },
     });
-    return { result: { success: true as const, groupId: row.id }, files: thumbnails.map((t) => t.blob_key) };
+    return { result: { success: true as const, groupId: row.id }, files: thumbnails };
   });
   await removeBlobsQuietly(ctx.blobs, files, ctx.log);
   return result;
@@ -263,7 +228,7 @@ export async function deleteGroup(ctx: PortalContext, caller: Caller, row: Group
 export async function setGroupProtected(ctx: PortalContext, caller: Caller, row: GroupRow, value: boolean) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    await q.query('UPDATE groups SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
+    await setProtectedFlag(q, row.id, value, now);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'group',
@@ -297,14 +262,6 @@ async function membershipAccessRefusal(
 
 function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<Privilege> {
   return rolePrivileges(c.role, c.role_id ? (c.role_privileges ?? []) : null);
-}
-
-/**
- * Serialises additions to one group, so that concurrent addUsers/join (rest-js sends its chunks in
- * parallel; several processes share one PostgreSQL) cannot each pass the external-member limit.
- */
-async function lockGroup(q: Queryable, groupId: string): Promise<void> {
-  await q.query('SELECT id FROM groups WHERE id = $1 FOR UPDATE', [groupId]);
 }
 
 /**

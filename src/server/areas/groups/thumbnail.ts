@@ -12,6 +12,7 @@ import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import { sendStoredFile } from '../items/sendFile.ts';
 import { imageFormat, THUMBNAIL_MAX_BYTES } from '../items/thumbnails.ts';
+import { deleteInfoFilesOfGroup, findInfoFile, insertInfoFile, setThumbnailName } from './repo.ts';
 
 const uploadedFile = uploadedFileParam();
 /** A file part; a string (the thumbnail name a fetched group carries, sent back) changes nothing. */
@@ -46,10 +47,10 @@ export async function setGroupThumbnail(ctx: PortalContext, groupId: string, fil
   let old: string[] = [];
   try {
     old = await ctx.db.tx(async (q) => {
-      const previous = await q.query<{ blob_key: string }>('DELETE FROM group_info_files WHERE group_id = $1 RETURNING blob_key', [groupId]);
-      await q.query('INSERT INTO group_info_files (group_id, path, blob_key, size) VALUES ($1, $2, $3, $4)', [groupId, name, key, size]);
-      await q.query('UPDATE groups SET thumbnail = $2 WHERE id = $1', [groupId, name]);
-      return previous.map((p) => p.blob_key);
+      const previous = await deleteInfoFilesOfGroup(q, groupId);
+      await insertInfoFile(q, groupId, name, key, size);
+      await setThumbnailName(q, groupId, name);
+      return previous;
     });
   } catch (err) {
     await ctx.blobs.remove(key);
@@ -63,10 +64,7 @@ export async function setGroupThumbnail(ctx: PortalContext, groupId: string, fil
  * 404 with the error envelope: an image a client loads must not take an error for its bytes.
  */
 export async function sendGroupInfoFile(ctx: PortalContext, groupId: string, path: string, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  const [file] = await ctx.db.query<{ blob_key: string; size: number }>('SELECT blob_key, size FROM group_info_files WHERE group_id = $1 AND path = $2', [
-    groupId,
-    path,
-  ]);
+  const file = await findInfoFile(ctx.db, groupId, path);
   if (!file) {
     const err = new ApiError(404, 'File not found.', [`The group has no info file '${path}'.`]);
     return reply
