@@ -19,6 +19,7 @@ import { mayOwnContent, mayReceiveItems } from '../../http/policies.ts';
 import type { Queryable } from '../../store/db.ts';
 import { SELECT_ITEM, type ItemRow } from '../items/service.ts';
 import { userPrivileges, type UserRow } from '../users/service.ts';
+import { groupFactsOf, lockItems, relationshipFactsOf, type GroupFacts, type RelationshipFacts } from './repo.ts';
 
 export interface Blocker {
   code: BlockReason;
@@ -32,23 +33,6 @@ export interface Evaluation {
   itemId: string;
   row?: ItemRow;
   blockers: Blocker[];
-}
-
-interface GroupFacts {
-  id: string;
-  title: string;
-  is_view_only: boolean;
-  member_type: 'owner' | 'admin' | 'member' | null;
-}
-
-interface RelationshipFacts {
-  type: string;
-  origin_id: string;
-  destination_id: string;
-  origin_owner: string;
-  destination_owner: string;
-  origin_keywords: string[];
-  destination_keywords: string[];
 }
 
 const VIEW = 'view service';
@@ -72,7 +56,7 @@ export function targetBlockers(target: UserRow, orgId: string): Blocker[] {
  */
 export async function evaluateItems(q: Queryable, source: UserRow, target: UserRow, itemIds: readonly string[], lock = false): Promise<Evaluation[]> {
   const ids = [...new Set(itemIds)];
-  if (lock) await q.query('SELECT 1 FROM items WHERE id = ANY ($1::text[]) ORDER BY id FOR UPDATE', [ids]);
+  if (lock) await lockItems(q, ids);
   const rows = await q.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = ANY ($1::text[])`, [ids]);
   const byId = new Map(rows.filter((r) => r.owner_id === source.id).map((r) => [r.id, r]));
   const groups = await groupFacts(q, [...new Set([...byId.values()].flatMap((r) => r.group_ids))], target.id);
@@ -177,27 +161,13 @@ function oneOwnerPairs(relationships: RelationshipFacts[], requested: ReadonlySe
 
 async function groupFacts(q: Queryable, groupIds: string[], targetId: string): Promise<Map<string, GroupFacts>> {
   if (!groupIds.length) return new Map();
-  const rows = await q.query<GroupFacts>(
-    `SELECT g.id, g.title, g.is_view_only, m.member_type
-       FROM groups g LEFT JOIN group_members m ON m.group_id = g.id AND m.user_id = $2
-      WHERE g.id = ANY ($1::text[])`,
-    [groupIds, targetId],
-  );
+  const rows = await groupFactsOf(q, groupIds, targetId);
   return new Map(rows.map((g) => [g.id, g]));
 }
 
 async function relationshipFacts(q: Queryable, itemIds: string[]): Promise<RelationshipFacts[]> {
   if (!itemIds.length) return [];
-  const rows = await q.query<RelationshipFacts>(
-    `SELECT r.type, r.origin_id, r.destination_id, o.owner_id AS origin_owner, d.owner_id AS destination_owner,
-            o.type_keywords AS origin_keywords, d.type_keywords AS destination_keywords
-       FROM relationships r
-       JOIN items o ON o.id = r.origin_id
-       JOIN items d ON d.id = r.destination_id
-      WHERE r.origin_id = ANY ($1::text[]) OR r.destination_id = ANY ($1::text[])`,
-    [itemIds],
-  );
-  return rows;
+  return relationshipFactsOf(q, itemIds);
 }
 
 /** The CONT_0291 detail of one refused item (spec §4.5), with the local reasons after `owner`. */

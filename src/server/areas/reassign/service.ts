@@ -26,6 +26,7 @@ import { findFolder, type ItemRow } from '../items/service.ts';
 import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
+import { accessOfItem, insertFolderUnlessTaken, moveItemsTo, passRelationshipsOf, setItemAccess } from './repo.ts';
 import { grantsOthers } from '../../http/authority.ts';
 import { accessOwnerMayGive, mayReassignOwnItems, type PrivilegeHolder } from '../../http/policies.ts';
 import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
@@ -102,13 +103,9 @@ export async function transferItems(
     const folders = await folderNames(q, [...rows.map((r) => r.folder_id), folderId]);
     const after = { owner: target.username, ownerFolder: folderId, folderName: folderId ? (folders.get(folderId) ?? null) : null };
     const ids = rows.map((r) => r.id);
-    await q.query('UPDATE items SET owner_id = $2, folder_id = $3, modified = $4 WHERE id = ANY ($1::text[])', [ids, target.id, folderId, now]);
+    await moveItemsTo(q, ids, target.id, folderId, now);
     // Relationships the previous owner made pass with the item: only their creator may delete them.
-    await q.query('UPDATE relationships SET created_by = $2 WHERE created_by = $3 AND (origin_id = ANY ($1::text[]) OR destination_id = ANY ($1::text[]))', [
-      ids,
-      target.id,
-      source.id,
-    ]);
+    await passRelationshipsOf(q, ids, target.id, source.id);
     const newOwner = { privileges: new Set(userPrivileges(target)) };
     const actor = actorOf(caller);
     // Items are all of the source's organization: one statement deactivates their tasks.
@@ -120,7 +117,7 @@ export async function transferItems(
       if (unsharedFrom.length) {
         const data = {
           before: { access: row.access },
-          after: { access: (await q.query<{ access: string }>('SELECT access FROM items WHERE id = $1', [row.id]))[0]?.access },
+          after: { access: await accessOfItem(q, row.id) },
           groups: unsharedFrom,
           reason: 'reassign',
         };
@@ -158,7 +155,7 @@ async function narrowAccess(q: Queryable, row: ItemRow, newOwner: PrivilegeHolde
   const access = accessOwnerMayGive(newOwner, row.access);
   if (access === row.access) return [];
   const status = row.content_status === 'public_authoritative' ? 'org_authoritative' : row.content_status;
-  await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+  await setItemAccess(q, row.id, access, status, now);
   return row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : ['Organization'];
 }
 
@@ -169,13 +166,7 @@ async function targetFolder(q: Queryable, target: UserRow, folderName: string, n
   const found = await findFolder(q, target.id, name);
   if (found) return found.id;
   // Two transfers creating the same folder at once: the unique title index keeps one, both use it.
-  await q.query('INSERT INTO folders (id, org_id, owner_id, title, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING', [
-    hexId(),
-    target.org_id,
-    target.id,
-    name,
-    now,
-  ]);
+  await insertFolderUnlessTaken(q, { id: hexId(), orgId: target.org_id, ownerId: target.id, title: name, created: now });
   const created = await findFolder(q, target.id, name);
   if (!created) throw new ApiError(500, 'The target folder could not be created.', []);
   return created.id;
