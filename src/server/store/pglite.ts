@@ -12,14 +12,16 @@ const parsers = { [types.INT8]: (value: string) => Number(value) };
 
 /**
  * Settings for a small service (the defaults are sized for a server of its own). WebAssembly memory
- * only grows, so every buffer Postgres touches once stays resident for the life of the process:
- * shared_buffers 128 MB → 16 MB, wal_buffers (1/32 of that) → 512 kB, per-sort work_mem 4 MB → 2 MB,
+ * only grows, so every buffer Postgres touches once stays resident for the life of the process, and
+ * the whole buffer pool is touched as it is set up (each MB of shared_buffers is a MB of RSS from the
+ * first start): shared_buffers 128 MB → 8 MB (1,024 pages; the demo database is about 11 MB of files),
+ * wal_buffers → 512 kB, per-sort work_mem 4 MB → 2 MB,
  * VACUUM's maintenance_work_mem (the retention sweep vacuums) 64 MB → 16 MB, temp_buffers 8 MB → 1 MB,
  * and shared memory sized for one connection's worth of backends rather than 100. The files stay in
  * the operating system's page cache, so a small buffer pool costs little. Measurements: docs/performance.md.
  */
 export const SMALL_SERVICE_SETTINGS = [
-  'shared_buffers=16MB',
+  'shared_buffers=8MB',
   'wal_buffers=512kB',
   'work_mem=2MB',
   'maintenance_work_mem=16MB',
