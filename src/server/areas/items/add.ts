@@ -22,7 +22,10 @@ import { raise } from '../../core/signals.ts';
 import { addRelationship } from '../relationships/service.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
 import { afterItemFileStored } from './fileHooks.ts';
-import { findFolder } from './repo.ts';
+import { deleteItemRow, findFolder, insertItemRow, itemExists, updateItemRow } from './repo.ts';
+import { infoFileKeysOf } from './repo/infoFiles.ts';
+import { insertDataUrlJob } from './repo/jobs.ts';
+import { copySharing } from './repo/sharing.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 import { keepUploadedFile } from './uploadedFiles.ts';
 
@@ -87,34 +90,8 @@ export function fieldColumns(f: ItemFields): Record<string, unknown> {
   return c;
 }
 
-const JSONB = new Set(['extent', 'properties', 'listing', 'service_proxy', 'service_credentials']);
-
-export async function insertItemRow(q: Queryable, cols: Record<string, unknown>): Promise<void> {
-  const names = Object.keys(cols);
-  const values = names.map((n) => cols[n]);
-  const placeholders = names.map((n, i) => (JSONB.has(n) ? `$${i + 1}::jsonb` : `$${i + 1}`));
-  await q.query(`INSERT INTO items (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
-}
-
-export async function updateItemRow(q: Queryable, id: string, cols: Record<string, unknown>): Promise<void> {
-  const names = Object.keys(cols);
-  if (!names.length) return;
-  const sets = names.map((n, i) => `${n} = ${JSONB.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
-  await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
-}
-
-/** Deletes an item row (its shares, parts, relationships cascade; its jobs outlive it, see itemJobs.ts); answers the blob keys to remove afterwards. */
-export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
-  const keys = await q.query<{ key: string }>(
-    `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
-     UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
-     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
-     UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
-    [id],
-  );
-  await q.query('DELETE FROM items WHERE id = $1', [id]);
-  return keys.map((k) => k.key);
-}
+// Other modules (uploads, itemJobs, report tasks) write item rows through here.
+export { deleteItemRow, insertItemRow, updateItemRow };
 
 export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): Promise<void> {
   await removeBlobsQuietly(ctx.blobs, keys, ctx.log);
@@ -251,8 +228,7 @@ async function addItemWith(
 
   try {
     await ctx.db.tx(async (q) => {
-      if (p.id && (await q.query('SELECT 1 FROM items WHERE id = $1', [p.id])).length)
-        throw badParam('id', `an item with the id ${p.id} already exists`, `The item id ${p.id} already exists.`);
+      if (p.id && (await itemExists(q, p.id))) throw badParam('id', `an item with the id ${p.id} already exists`, `The item id ${p.id} already exists.`);
       const cols: Record<string, unknown> = {
         id,
         org_id: caller.orgId,
@@ -286,10 +262,16 @@ async function addItemWith(
       });
       if (isAsync) {
         // The owner goes with the job: a failed download removes the item, and its status is then read from the job.
-        await q.query(
-          `INSERT INTO item_jobs (id, item_id, kind, payload, created, updated, org_id, owner_id, owner_username) VALUES ($1, $2, 'dataUrl', $3::jsonb, $4, $4, $5, $6, $7)`,
-          [hexId(), id, JSON.stringify({ url: p.dataUrl, fileName: cols.name }), now, caller.orgId, caller.userId, caller.username],
-        );
+        await insertDataUrlJob(q, {
+          id: hexId(),
+          itemId: id,
+          url: p.dataUrl,
+          fileName: cols.name,
+          now,
+          orgId: caller.orgId,
+          ownerId: caller.userId,
+          ownerUsername: caller.username,
+        });
       }
       if (relType) {
         // The relationship comes after the item (rule 6); a failure rolls the item back with it,
@@ -302,9 +284,10 @@ async function addItemWith(
             { type: relType, originId: newIsOrigin ? id : p.originItemId!, destinationId: newIsOrigin ? p.destinationItemId! : id },
             now,
           );
-          if (!newIsOrigin) await inheritSharing(q, origin.id, id, now);
+          // The destination inherits every sharing permission of the origin (spec §4.1 rule 5).
+          if (!newIsOrigin) await copySharing(q, origin.id, id, now);
         } catch (err) {
-          orphans.push(...(await q.query<{ blob_key: string }>('SELECT blob_key FROM item_info_files WHERE item_id = $1', [id])).map((r) => r.blob_key));
+          orphans.push(...(await infoFileKeysOf(q, id)));
           throw err;
         }
       }
@@ -321,16 +304,6 @@ async function addItemWith(
     ...(isAsync ? { status: 'processing' as const, statusMessage, itemId: id } : {}),
     ...(p.service ? { proxyUrl: `${baseUrl}${proxyPath(id)}` } : {}),
   };
-}
-
-/** The destination inherits every sharing permission of the origin (spec §4.1 rule 5). */
-async function inheritSharing(q: Queryable, originId: string, destinationId: string, now: number): Promise<void> {
-  await q.query(`UPDATE items SET access = (SELECT access FROM items WHERE id = $1) WHERE id = $2`, [originId, destinationId]);
-  await q.query(`INSERT INTO item_shares (item_id, group_id, shared) SELECT $2, group_id, $3 FROM item_shares WHERE item_id = $1 ON CONFLICT DO NOTHING`, [
-    originId,
-    destinationId,
-    now,
-  ]);
 }
 
 /** After a file is stored: the hook's derived fields fill what the caller did not send. */

@@ -22,7 +22,8 @@ import { recordEvent } from '../../store/events.ts';
 import { folderNames } from './historyState.ts';
 import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
 import { afterItemFileStored } from './fileHooks.ts';
-import { findFolder, lockItem, type ItemRow } from './repo.ts';
+import { deleteItemForGood, findFolder, JSONB_COLUMNS, lockItem, updateItemRow, type ItemRow } from './repo.ts';
+import { codeAttachmentIdsOf, updateItemFolder, updateItemProtection } from './repo/manage.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { keepUploadedFile, streamItemFile } from './uploadedFiles.ts';
@@ -93,17 +94,9 @@ const COLUMNS: Record<Exclude<keyof ItemFields, 'serviceUsername' | 'servicePass
   documentation: 'documentation',
   service: 'service_proxy',
 };
-const JSONB = new Set(['extent', 'properties', 'listing', 'service_proxy', 'service_credentials']);
 const ARRAYS = new Set(['type_keywords', 'tags', 'categories', 'app_categories', 'industries', 'languages', 'screenshots']);
 /** Fields that cannot be cleared: an item always has a title and a type. */
 const REQUIRED = new Set(['title', 'type']);
-
-async function setColumns(q: Queryable, id: string, cols: Record<string, unknown>): Promise<void> {
-  const names = Object.keys(cols);
-  if (!names.length) return;
-  const sets = names.map((n, i) => `${n} = ${JSONB.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
-  await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
-}
 
 /** The item addressed through a member's content path: it must be that member's. */
 async function ownedItem(q: Queryable, username: string, itemId: string, caller: Caller): Promise<ItemRow> {
@@ -141,7 +134,7 @@ function itemChange(row: ItemRow, cols: Record<string, unknown>, dataChanged: bo
   const after: Record<string, unknown> = {};
   for (const [col, raw] of Object.entries(cols)) {
     if (NOT_IN_HISTORY.has(col)) continue;
-    const next = JSONB.has(col) && typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
+    const next = JSONB_COLUMNS.has(col) && typeof raw === 'string' ? (JSON.parse(raw) as unknown) : raw;
     const prev = (row as unknown as Record<string, unknown>)[col] ?? null;
     if (JSON.stringify(prev) === JSON.stringify(next ?? null)) continue;
     const field = FIELD_OF.get(col) ?? col;
@@ -176,7 +169,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
     for (const [field, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
       const v = p[field];
       if (v === undefined) continue;
-      cols[col] = JSONB.has(col) ? JSON.stringify(v) : v;
+      cols[col] = JSONB_COLUMNS.has(col) ? JSON.stringify(v) : v;
     }
     if (p.serviceUsername !== undefined || p.servicePassword !== undefined) {
       const prev = row.service_credentials ?? { username: '', password: '' };
@@ -205,11 +198,11 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
       const swaps = referenceSwaps(typeof cols.type === 'string' ? cols.type : row.type, row, p.text);
       if (swaps) change.replacedReferences = swaps;
     }
-    await setColumns(q, row.id, cols);
+    await updateItemRow(q, row.id, cols);
     if (p.file) {
       if (row.data_blob) oldBlobs.push(row.data_blob);
       const { key, size } = await keepUploadedFile(ctx, p.file);
-      await setColumns(q, row.id, {
+      await updateItemRow(q, row.id, {
         data_kind: 'file',
         data_text: null,
         data_blob: key,
@@ -224,7 +217,7 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
         if (derived.title && p.title === undefined) fromFile.title = derived.title;
         if (derived.thumbnail && !(p.thumbnail && typeof p.thumbnail !== 'string')) fromFile.thumbnail = derived.thumbnail;
         if (derived.documentation && p.documentation === undefined) fromFile.documentation = derived.documentation;
-        await setColumns(q, row.id, fromFile);
+        await updateItemRow(q, row.id, fromFile);
       } catch (err) {
         await ctx.blobs.remove(key);
         throw err;
@@ -260,7 +253,7 @@ export async function moveItem(ctx: PortalContext, caller: Caller, username: str
       if (!f) throw badParam('folder', `'${target}' is not a folder of ${row.owner_username}`, 'Folder does not exist or is inaccessible.');
       folderId = f.id;
     }
-    await q.query('UPDATE items SET folder_id = $2, modified = $3 WHERE id = $1', [row.id, folderId, now]);
+    await updateItemFolder(q, row.id, folderId, now);
     const names = await folderNames(q, [row.folder_id, folderId]);
     const place = (id: string | null) => ({ ownerFolder: id, folderName: id ? (names.get(id) ?? null) : null });
     await recordEvent(q, {
@@ -307,17 +300,9 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       await itemDeleted(q, row, caller, now, { recycled: true });
       return [];
     }
-    const keys = await q.query<{ key: string }>(
-      `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
-       UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
-       UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
-       UNION ALL SELECT blob_key FROM item_thumbnail_renditions WHERE item_id = $1
-       UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
-      [row.id],
-    );
-    await q.query('DELETE FROM items WHERE id = $1', [row.id]);
+    const keys = await deleteItemForGood(q, row.id);
     await itemDeleted(q, row, caller, now, {});
-    return keys.map((k) => k.key);
+    return keys;
   });
   await removeBlobsQuietly(ctx.blobs, blobs, ctx.log);
   for (const codeId of codeItems) {
@@ -333,12 +318,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
  * makes one for each Web AppBuilder app it deploys and deleteSolution counts on it. Only the owner's own.
  */
 async function codeAttachmentsOf(q: Queryable, row: ItemRow): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT d.id FROM relationships r JOIN items d ON d.id = r.destination_id
-      WHERE r.origin_id = $1 AND r.type IN ('WMA2Code', 'MobileApp2Code') AND d.owner_id = $2 AND d.type = 'Code Attachment'`,
-    [row.id, row.owner_id],
-  );
-  return rows.map((r) => r.id);
+  return codeAttachmentIdsOf(q, row.id, row.owner_id);
 }
 
 /**
@@ -369,7 +349,7 @@ export async function setItemProtected(ctx: PortalContext, caller: Caller, usern
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
     assertMayChange(row, caller, ITEM_OPERATIONS.protectItem);
-    await q.query('UPDATE items SET protected = $2, modified = $3 WHERE id = $1', [row.id, value, now]);
+    await updateItemProtection(q, row.id, value, now);
     await recordEvent(q, {
       orgId: row.org_id,
       source: 'item',

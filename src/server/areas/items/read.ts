@@ -14,7 +14,9 @@ import { findUser, type UserRow } from '../users/service.ts';
 import { itemNotFound, toItem, visibleItem } from './access.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';
-import { SELECT_LISTED_ITEM, type FolderRow, type ListedItemRow } from './repo.ts';
+import { foldersOf, type FolderRow } from './repo.ts';
+import { countItemsInFolder, countItemView, itemsInFolder } from './repo/content.ts';
+import { findInfoFile, infoFilePathsOf } from './repo/infoFiles.ts';
 import { sendStoredFile } from './sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
@@ -61,22 +63,17 @@ export const folderRecord = (f: FolderRow, username: string) => ({ username, id:
 
 export async function listUserContent(ctx: PortalContext, caller: Caller, username: string, folderId: string | null, paging: z.output<typeof pagingParams>) {
   const user = await contentOwner(ctx, caller, username);
-  const folders = await ctx.db.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 ORDER BY created, id', [user.id]);
+  const folders = await foldersOf(ctx.db, user.id);
   let current: FolderRow | undefined;
   if (folderId !== null) {
     current = folders.find((f) => f.id === folderId);
     if (!current) throw new ApiError(400, 'Folder does not exist or is inaccessible.', [`Folder '${folderId}' does not exist or is inaccessible.`]);
   }
-  const where = current ? 'i.owner_id = $1 AND i.folder_id = $2' : 'i.owner_id = $1 AND i.folder_id IS NULL';
-  const params = current ? [user.id, current.id] : [user.id];
-  const [{ n }] = await ctx.db.query<{ n: number }>(`SELECT count(*) AS n FROM items i WHERE ${where}`, params);
-  const rows = await ctx.db.query<ListedItemRow>(
-    `${SELECT_LISTED_ITEM} WHERE ${where} ORDER BY i.created, i.id LIMIT ${paging.num} OFFSET ${paging.start - 1}`,
-    params,
-  );
+  const n = await countItemsInFolder(ctx.db, user.id, current?.id ?? null);
+  const rows = await itemsInFolder(ctx.db, user.id, current?.id ?? null, paging.num, paging.start - 1);
   return {
     username: user.username,
-    ...pageEnvelope(Number(n), paging, rows.length),
+    ...pageEnvelope(n, paging, rows.length),
     ...(current ? { currentFolder: folderRecord(current, user.username) } : {}),
     items: rows.map(toItem),
     folders: folders.map((f) => folderRecord(f, user.username)),
@@ -92,7 +89,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
     access: 'public',
     handler: async ({ caller, path, portal }) => {
       const row = await visibleItem(portal.db, path.itemId, caller);
-      await portal.db.query('UPDATE items SET num_views = num_views + 1 WHERE id = $1', [row.id]);
+      await countItemView(portal.db, row.id);
       return toItem({ ...row, num_views: Number(row.num_views) + 1 });
     },
   });
@@ -131,10 +128,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
       const row = await visibleItem(portal.db, path.itemId, caller);
       // The router has decoded the path once already; decoding again would read `%25` as a bad escape (and `%2525` as `%`).
       const rel = path['*'] ?? '';
-      const [file] = await portal.db.query<{ path: string; blob_key: string; size: number }>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [
-        row.id,
-        rel,
-      ]);
+      const file = await findInfoFile(portal.db, row.id, rel);
       if (!file) throw new ApiError(404, 'File not found.', [`The item has no info file '${rel}'.`]);
       safeHeaders(reply);
       if (row.thumbnail && rel === row.thumbnail) return serveThumbnail(portal, row.id, file, params.w ?? 200, reply);
@@ -179,11 +173,11 @@ export function itemReadRoutes(app: FastifyInstance): void {
       }
       const item = toItem(row);
       // `infoFiles` is a local-portal extra (real clients ignore it): what content/items/<id>/info/ serves.
-      const info = await portal.db.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path LIMIT 1000', [row.id]);
+      const infoFiles = await infoFilePathsOf(portal.db, row.id);
       // `proxyUrl` (local extra, as addItem answers it): where the service proxy of an item added
       // with `service` forwards with the stored credentials. Only the owner and administrators get here.
       const proxyUrl = row.service_proxy && row.url ? `${baseUrlOf(req)}${proxyPath(row.id)}` : undefined;
-      return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles: info.map((f) => f.path), ...(proxyUrl ? { proxyUrl } : {}) };
+      return { item, sharing: { access: item.access, groups: row.group_ids }, infoFiles, ...(proxyUrl ? { proxyUrl } : {}) };
     },
   });
 }

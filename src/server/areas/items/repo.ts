@@ -129,3 +129,59 @@ export async function groupIdsOf(q: Queryable, userId: string): Promise<Set<stri
   const rows = await q.query<{ group_id: string }>('SELECT group_id FROM group_members WHERE user_id = $1', [userId]);
   return new Set(rows.map((r) => r.group_id));
 }
+
+/** A member's folders, oldest first. */
+export async function foldersOf(q: Queryable, ownerId: string): Promise<FolderRow[]> {
+  return q.query<FolderRow>('SELECT * FROM folders WHERE owner_id = $1 ORDER BY created, id', [ownerId]);
+}
+
+export async function itemExists(q: Queryable, id: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM items WHERE id = $1', [id])).length > 0;
+}
+
+/** Columns stored as jsonb: their values are JSON text, cast in the statement. */
+export const JSONB_COLUMNS = new Set(['extent', 'properties', 'listing', 'service_proxy', 'service_credentials']);
+
+export async function insertItemRow(q: Queryable, cols: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(cols);
+  const values = names.map((n) => cols[n]);
+  const placeholders = names.map((n, i) => (JSONB_COLUMNS.has(n) ? `$${i + 1}::jsonb` : `$${i + 1}`));
+  await q.query(`INSERT INTO items (${names.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
+}
+
+export async function updateItemRow(q: Queryable, id: string, cols: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(cols);
+  if (!names.length) return;
+  const sets = names.map((n, i) => `${n} = ${JSONB_COLUMNS.has(n) ? `$${i + 2}::jsonb` : `$${i + 2}`}`);
+  await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
+}
+
+/** Deletes an item row (its shares, parts, relationships cascade; its jobs outlive it, see itemJobs.ts); answers the blob keys to remove afterwards. */
+export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
+  const keys = await q.query<{ key: string }>(
+    `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
+     UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
+     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
+     UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
+    [id],
+  );
+  await q.query('DELETE FROM items WHERE id = $1', [id]);
+  return keys.map((k) => k.key);
+}
+
+/**
+ * Deletes an item for good (deleteItem, not into the recycle bin): as deleteItemRow, with the keys of
+ * its thumbnail renditions too.
+ */
+export async function deleteItemForGood(q: Queryable, id: string): Promise<string[]> {
+  const keys = await q.query<{ key: string }>(
+    `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
+       UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
+       UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
+       UNION ALL SELECT blob_key FROM item_thumbnail_renditions WHERE item_id = $1
+       UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
+    [id],
+  );
+  await q.query('DELETE FROM items WHERE id = $1', [id]);
+  return keys.map((k) => k.key);
+}

@@ -27,6 +27,7 @@ import { canSeeGroup, findGroup, type GroupRow } from '../groups/service.ts';
 import { findOrg } from '../portals/service.ts';
 import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
+import { setItemAccess, shareItemToGroup, unshareItemFromGroup } from './repo/sharing.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { authorityGrants, grantsOthers } from '../../http/authority.ts';
 import { assertMayShareAt, sharesOthersItems, type SharingLevel } from '../../http/policies.ts';
@@ -144,17 +145,12 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
       notSharedWith.push(gid);
       continue;
     }
-    const inserted = await q.query('INSERT INTO item_shares (item_id, group_id, shared) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING 1', [
-      row.id,
-      gid,
-      now,
-    ]);
-    if (inserted.length) added.push(group!);
+    if (await shareItemToGroup(q, row.id, gid, now)) added.push(group!);
   }
   const sharedTo: string[] = added.map((g) => g.id);
   if (access !== row.access) {
     const status = await statusAfterAccess(q, row, access);
-    await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+    await setItemAccess(q, row.id, access, status, now);
     if (access === 'public') sharedTo.push('Everyone');
     else if (access === 'org' && row.access === 'private') sharedTo.push('Organization');
     const unsharedFrom =
@@ -195,8 +191,7 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
       notUnsharedFrom.push(gid);
       continue;
     }
-    const deleted = await q.query('DELETE FROM item_shares WHERE item_id = $1 AND group_id = $2 RETURNING 1', [row.id, gid]);
-    if (deleted.length) removed.push(group!);
+    if (await unshareItemFromGroup(q, row.id, gid)) removed.push(group!);
   }
   const unsharedFrom: string[] = removed.map((g) => g.id);
   let access = row.access;
@@ -205,7 +200,7 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
   if (access !== row.access) {
     assertMayChangeSharing(row, caller);
     const status = await statusAfterAccess(q, row, access);
-    await q.query('UPDATE items SET access = $2, content_status = $3, modified = $4 WHERE id = $1', [row.id, access, status, now]);
+    await setItemAccess(q, row.id, access, status, now);
     if (row.access === 'public') unsharedFrom.push('Everyone');
     if (access === 'private') unsharedFrom.push('Organization');
   }

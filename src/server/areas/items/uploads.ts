@@ -24,17 +24,8 @@ import { applyFileFields, deleteItemRow, fieldColumns, removeBlobs, updateItemRo
 import { itemNotFound } from './access.ts';
 import { findItem, findUploadItem, lockItem, type ItemRow, type UploadItemRow } from './repo.ts';
 import { joinParts } from './joinParts.ts';
-import {
-  deleteUploadParts,
-  failedItemJob,
-  findStoreUpload,
-  markCommitFailed,
-  markJoinFailed,
-  markJoiningParts,
-  partNumbersOf,
-  partsOf,
-  upsertPart,
-} from './repo/uploads.ts';
+import { deleteUploadParts, findStoreUpload, markCommitFailed, markJoinFailed, markJoiningParts, partNumbersOf, partsOf, upsertPart } from './repo/uploads.ts';
+import { failedItemJob } from './repo/jobs.ts';
 import { notPartial, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
 
 export const addPartParams = z.object({

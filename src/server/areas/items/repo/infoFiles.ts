@@ -35,3 +35,25 @@ export async function insertRendition(q: Queryable, itemId: string, path: string
   );
   return inserted.length > 0;
 }
+
+/** The blob keys of the item's info files. */
+export async function infoFileKeysOf(q: Queryable, itemId: string): Promise<string[]> {
+  return (await q.query<{ blob_key: string }>('SELECT blob_key FROM item_info_files WHERE item_id = $1', [itemId])).map((r) => r.blob_key);
+}
+
+export interface InfoFileRow {
+  path: string;
+  blob_key: string;
+  size: number;
+}
+
+export async function findInfoFile(q: Queryable, itemId: string, path: string): Promise<InfoFileRow | undefined> {
+  const [file] = await q.query<InfoFileRow>('SELECT * FROM item_info_files WHERE item_id = $1 AND path = $2', [itemId, path]);
+  return file;
+}
+
+/** The paths of the item's info files, in order (at most 1,000). */
+export async function infoFilePathsOf(q: Queryable, itemId: string): Promise<string[]> {
+  const info = await q.query<{ path: string }>('SELECT path FROM item_info_files WHERE item_id = $1 ORDER BY path LIMIT 1000', [itemId]);
+  return info.map((f) => f.path);
+}

@@ -120,19 +120,3 @@ export async function deleteUploadParts(q: Queryable, itemId: string): Promise<v
   await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
   await q.query('DELETE FROM item_store_uploads WHERE item_id = $1', [itemId]);
 }
-
-export interface FailedItemJobRow {
-  message: string | null;
-  org_id: string;
-  owner_id: string;
-  owner_username: string;
-}
-
-/** The latest failed background download of the item (which removed it), with its owner. */
-export async function failedItemJob(q: Queryable, itemId: string): Promise<FailedItemJobRow | undefined> {
-  const [job] = await q.query<FailedItemJobRow>(
-    `SELECT message, org_id, owner_id, owner_username FROM item_jobs WHERE item_id = $1 AND state = 'failed' AND owner_id IS NOT NULL ORDER BY updated DESC LIMIT 1`,
-    [itemId],
-  );
-  return job;
-}
