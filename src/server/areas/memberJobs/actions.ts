@@ -14,7 +14,7 @@ import { MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { decide, type Target } from '../../http/target.ts';
-import type { Db, Queryable } from '../../store/db.ts';
+import type { Queryable } from '../../store/db.ts';
 import { addUsers, removeUsers } from '../groups/service.ts';
 import { groupTarget } from '../groups/target.ts';
 import { deleteMember } from '../users/delete.ts';
@@ -29,15 +29,7 @@ export class MemberRefused extends Error {}
 
 /** `ctx` whose database is the open transaction `q`: a service's own tx joins it. */
 export function withinTransaction(ctx: PortalContext, q: Queryable): PortalContext {
-  const db: Db = {
-    kind: ctx.db.kind,
-    query: (sql, params) => q.query(sql, params),
-    queryPrepared: (_name, sql, params) => q.query(sql, params),
-    tx: (fn) => fn(q),
-    exec: () => Promise.reject(new Error('exec inside a member job')),
-    close: () => Promise.resolve(),
-  };
-  return { ...ctx, db };
+  return { ...ctx, db: repo.transactionAsDb(ctx.db.kind, q) };
 }
 
 /** The same refusal text addUsers' route gives an outsider (groups/routes.ts MANAGED_FOR_MEMBERS). */

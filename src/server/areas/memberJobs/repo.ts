@@ -1,6 +1,6 @@
 /** All of the member jobs' SQL (migration 036_member_jobs.sql). */
 import type { MemberJob, MemberJobResult, MemberJobRunAction, MemberJobState, MemberResultState } from '../../../shared/contract/memberJobs.ts';
-import type { Queryable } from '../../store/db.ts';
+import type { Db, Queryable } from '../../store/db.ts';
 
 export interface MemberJobRow {
   id: string;
@@ -216,3 +216,15 @@ export const memberSavepoint = {
   keep: (q: Queryable) => q.query('RELEASE SAVEPOINT member_job_member'),
   undo: (q: Queryable) => q.query('ROLLBACK TO SAVEPOINT member_job_member'),
 };
+
+/** The open transaction `q` as a database whose own transactions join it (a member's change commits with the record that the member is done). */
+export function transactionAsDb(kind: Db['kind'], q: Queryable): Db {
+  return {
+    kind,
+    query: (sql, params) => q.query(sql, params),
+    queryPrepared: (_name, sql, params) => q.query(sql, params),
+    tx: (fn) => fn(q),
+    exec: () => Promise.reject(new Error('exec inside a member job')),
+    close: () => Promise.resolve(),
+  };
+}
