@@ -72,9 +72,9 @@ module.exports = {
       name: 'server-repo-below-service',
       // http/search-query.ts (the search `q` language and its compiler to SQL conditions) is used by
       // the repos that search; it is not request handling, so repo → http/search-query is allowed.
-      comment: 'repo.ts is SQL only: it does not call services or routes.',
+      comment: 'A repository (repo.ts, or a file of a repo/ folder) is SQL only: it does not call services or routes.',
       severity: 'error',
-      from: { path: '^src/server/areas/[^/]+/repo\\.ts$' },
+      from: { path: '^src/server/areas/[^/]+/repo(\\.ts$|/)' },
       to: { path: '^src/server/(areas/[^/]+/(service|routes)\\.ts$|http/(?!search-query\\.ts$))' },
     },
     {
@@ -119,7 +119,7 @@ module.exports = {
       comment: 'An area uses another area through its service, never through its repo or routes.',
       severity: 'error',
       from: { path: '^src/server/areas/([^/]+)/', pathNot: '\\.test\\.tsx?$' },
-      to: { path: '^src/server/areas/[^/]+/(repo|routes)\\.ts$', pathNot: '^src/server/areas/$1/' },
+      to: { path: '^src/server/areas/[^/]+/(repo(\\.ts$|/)|routes\\.ts$)', pathNot: '^src/server/areas/$1/' },
     },
   ],
   options: {
