@@ -9,7 +9,7 @@ import { MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import { grantsOthers } from '../../http/authority.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
-import { findUser, type UserRow } from './repo.ts';
+import { findUser, tagsOfMemberItems, type UserRow } from './repo.ts';
 import { canViewMembers, seesPrivateFields, toPortalUser } from './service.ts';
 
 /** Documented cap of User Tags. */
@@ -45,10 +45,6 @@ export async function memberTags(db: Db, caller: Caller, username: string): Prom
   const row = await visibleMember(db, caller, username);
   if (caller.userId !== row.id && !grantsOthers(caller, MEMBER_OPERATIONS.userTags, row.org_id))
     throw forbidden('Requires the privilege portal:admin:viewItems.');
-  const rows = await db.query<{ tag: string; count: number }>(
-    `SELECT t AS tag, count(*)::int AS count FROM items, unnest(tags) AS t WHERE owner_id = $1 AND t <> ''
-      GROUP BY t ORDER BY lower(t), t LIMIT ${MAX_TAGS}`,
-    [row.id],
-  );
+  const rows = await tagsOfMemberItems(db, row.id, MAX_TAGS);
   return { tags: rows.map((t) => ({ tag: t.tag, count: Number(t.count) })) };
 }

@@ -17,30 +17,11 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { orgTarget } from '../../http/target.ts';
 import { memberToActOn } from './memberToActOn.ts';
-import { deleteUserRow, type UserRow } from './repo.ts';
-
-interface Holdings {
-  items: number;
-  groups: number;
-  collaborations: number;
-  relationships: number;
-}
-
-/** What the member still holds that would be lost or left ownerless with the account. */
-async function holdingsOf(q: Queryable, userId: string): Promise<Holdings> {
-  const [row] = await q.query<Holdings>(
-    `SELECT (SELECT count(*) FROM items WHERE owner_id = $1)::int AS items,
-            (SELECT count(*) FROM groups WHERE owner_id = $1)::int AS groups,
-            (SELECT count(*) FROM collaborations WHERE owner_id = $1)::int AS collaborations,
-            (SELECT count(*) FROM relationships WHERE created_by = $1)::int AS relationships`,
-    [userId],
-  );
-  return row;
-}
+import { deleteUserRow, holdingsOfMember, membershipsOfMember, type MemberHoldings, type UserRow } from './repo.ts';
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
-function holdingsRefusal(username: string, h: Holdings): ApiError | null {
+function holdingsRefusal(username: string, h: MemberHoldings): ApiError | null {
   const held = [
     h.items && plural(h.items, 'item'),
     h.groups && plural(h.groups, 'group'),
@@ -61,16 +42,12 @@ function holdingsRefusal(username: string, h: Holdings): ApiError | null {
 async function deleteWithin(q: Queryable, caller: Caller, username: string, now: number): Promise<string> {
   const { target, assertNotLastAdministrator } = await memberToActOn(q, caller, { username }, 'delete');
   await assertNotLastAdministrator('deleted', 'Unable to delete user.');
-  const refusal = holdingsRefusal(target.username, await holdingsOf(q, target.id));
+  const refusal = holdingsRefusal(target.username, await holdingsOfMember(q, target.id));
   if (refusal) throw refusal;
   // Read before the account goes (the memberships go with it): kept in history so an administrator
   // can make the member again by hand. A deletion has no undo: the account's password, tokens and
   // sign-in record are not kept, so no operation could bring the same account back.
-  const groups = await q.query<{ id: string; title: string; memberType: string }>(
-    `SELECT g.id, g.title, m.member_type AS "memberType" FROM group_members m JOIN groups g ON g.id = m.group_id
-      WHERE m.user_id = $1 ORDER BY lower(g.title), g.id`,
-    [target.id],
-  );
+  const groups = await membershipsOfMember(q, target.id);
   await deleteUserRow(q, target.id);
   await recordEvent(q, {
     orgId: target.org_id,

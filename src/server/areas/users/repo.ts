@@ -314,3 +314,50 @@ export async function setUserDisabled(q: Queryable, userId: string, disabled: bo
   await q.query('DELETE FROM tokens WHERE user_id = $1', [userId]);
   await q.query('DELETE FROM oauth_refresh_tokens WHERE user_id = $1', [userId]);
 }
+
+/** What a member still holds that would be lost or left ownerless with the account. */
+export interface MemberHoldings {
+  items: number;
+  groups: number;
+  collaborations: number;
+  relationships: number;
+}
+
+export async function holdingsOfMember(q: Queryable, userId: string): Promise<MemberHoldings> {
+  const [row] = await q.query<MemberHoldings>(
+    `SELECT (SELECT count(*) FROM items WHERE owner_id = $1)::int AS items,
+            (SELECT count(*) FROM groups WHERE owner_id = $1)::int AS groups,
+            (SELECT count(*) FROM collaborations WHERE owner_id = $1)::int AS collaborations,
+            (SELECT count(*) FROM relationships WHERE created_by = $1)::int AS relationships`,
+    [userId],
+  );
+  return row;
+}
+
+/** The member's groups with their membership, by title. */
+export async function membershipsOfMember(q: Queryable, userId: string): Promise<{ id: string; title: string; memberType: string }[]> {
+  return q.query<{ id: string; title: string; memberType: string }>(
+    `SELECT g.id, g.title, m.member_type AS "memberType" FROM group_members m JOIN groups g ON g.id = m.group_id
+      WHERE m.user_id = $1 ORDER BY lower(g.title), g.id`,
+    [userId],
+  );
+}
+
+/** The tags of the member's items with how many items carry each, alphabetically, at most `max`. */
+export async function tagsOfMemberItems(q: Queryable, userId: string, max: number): Promise<{ tag: string; count: number }[]> {
+  return q.query<{ tag: string; count: number }>(
+    `SELECT t AS tag, count(*)::int AS count FROM items, unnest(tags) AS t WHERE owner_id = $1 AND t <> ''
+      GROUP BY t ORDER BY lower(t), t LIMIT ${max}`,
+    [userId],
+  );
+}
+
+/** Makes the member a member of those of `groupIds` that are groups of `orgId` (one already a member is skipped); answers the groups joined. */
+export async function joinGroupsOfOrg(q: Queryable, groupIds: readonly string[], userId: string, now: number, orgId: string): Promise<{ group_id: string }[]> {
+  return q.query<{ group_id: string }>(
+    `INSERT INTO group_members (group_id, user_id, member_type, joined)
+         SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING
+         RETURNING group_id`,
+    [groupIds, userId, now, orgId],
+  );
+}

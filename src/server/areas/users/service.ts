@@ -13,7 +13,7 @@ import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole 
 import { readDefaults } from '../userDefaultSettings/service.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
-import { countDefaultAdmins, findUser, findUserById, insertUser, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+import { countDefaultAdmins, findUser, findUserById, insertUser, joinGroupsOfOrg, setUserRole, usernameTaken, type UserRow } from './repo.ts';
 import { mayCreateMembers, mayJoinGroups, mayViewOrgMembers, seesMembersPrivateFields } from '../../http/policies.ts';
 import { orgTarget } from '../../http/target.ts';
 
@@ -216,12 +216,7 @@ export async function createUser(ctx: PortalContext, caller: Caller | null, orgI
       await insertUser(q, user);
       // Default groups the new member's role may join (a group deleted since is skipped).
       if (defaults.groups.length && mayJoinGroups(resolved, false)) {
-        const joined = await q.query<{ group_id: string }>(
-          `INSERT INTO group_members (group_id, user_id, member_type, joined)
-         SELECT id, $2, 'member', $3 FROM groups WHERE org_id = $4 AND id = ANY($1::text[]) ON CONFLICT DO NOTHING
-         RETURNING group_id`,
-          [defaults.groups, user.id, now, orgId],
-        );
+        const joined = await joinGroupsOfOrg(q, defaults.groups, user.id, now, orgId);
         for (const { group_id } of joined) {
           await recordEvent(q, {
             orgId,
