@@ -22,7 +22,7 @@ import { recordEvent } from '../../store/events.ts';
 import { folderNames } from './historyState.ts';
 import { assertMayChange, itemNotFound, visibleItem } from './access.ts';
 import { afterItemFileStored } from './fileHooks.ts';
-import { deleteItemForGood, findFolder, JSONB_COLUMNS, lockItem, updateItemRow, type ItemRow } from './repo.ts';
+import { deleteItemRow, findFolder, JSONB_COLUMNS, lockItem, updateItemRow, type ItemRow } from './repo.ts';
 import { codeAttachmentIdsOf, updateItemFolder, updateItemProtection } from './repo/manage.ts';
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
@@ -300,7 +300,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
       await itemDeleted(q, row, caller, now, { recycled: true });
       return [];
     }
-    const keys = await deleteItemForGood(q, row.id);
+    const keys = await deleteItemRow(q, row.id);
     await itemDeleted(q, row, caller, now, {});
     return keys;
   });

@@ -156,24 +156,14 @@ export async function updateItemRow(q: Queryable, id: string, cols: Record<strin
   await q.query(`UPDATE items SET ${sets.join(', ')} WHERE id = $1`, [id, ...names.map((n) => cols[n])]);
 }
 
-/** Deletes an item row (its shares, parts, relationships cascade; its jobs outlive it, see itemJobs.ts); answers the blob keys to remove afterwards. */
-export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
-  const keys = await q.query<{ key: string }>(
-    `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
-     UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
-     UNION ALL SELECT blob_key FROM item_info_files WHERE item_id = $1
-     UNION ALL SELECT blob_key FROM item_resources WHERE item_id = $1`,
-    [id],
-  );
-  await q.query('DELETE FROM items WHERE id = $1', [id]);
-  return keys.map((k) => k.key);
-}
-
 /**
- * Deletes an item for good (deleteItem, not into the recycle bin): as deleteItemRow, with the keys of
- * its thumbnail renditions too.
+ * Deletes an item row for good (its shares, parts, relationships cascade; its jobs outlive it, see
+ * itemJobs.ts) and answers the blob keys to remove afterwards: its data, parts, info files, thumbnail
+ * renditions and resources. Every path that removes an item (deleteItem past the recycle bin, a
+ * cancelled upload, a failed download) collects the same keys; retention's stray sweep is only a
+ * fallback.
  */
-export async function deleteItemForGood(q: Queryable, id: string): Promise<string[]> {
+export async function deleteItemRow(q: Queryable, id: string): Promise<string[]> {
   const keys = await q.query<{ key: string }>(
     `SELECT data_blob AS key FROM items WHERE id = $1 AND data_blob IS NOT NULL
        UNION ALL SELECT blob_key FROM item_parts WHERE item_id = $1 AND blob_key IS NOT NULL
