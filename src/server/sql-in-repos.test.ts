@@ -16,46 +16,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const AREAS = join(ROOT, 'src/server/areas');
 
 const PENDING: Record<string, number> = {
-  // Areas another change is reworking at the time of writing.
-  'src/server/areas/items/uploads.ts': 14,
-  'src/server/areas/items/add.ts': 9,
-  'src/server/areas/items/searchPage.ts': 8,
-  'src/server/areas/items/manage.ts': 6,
-  'src/server/areas/items/read.ts': 6,
-  'src/server/areas/items/storeNumbers.ts': 5,
-  'src/server/areas/items/sharing.ts': 4,
-  'src/server/areas/items/thumbnails.ts': 4,
-  'src/server/areas/items/esriinfo.ts': 2,
-  'src/server/areas/items/historyState.ts': 2,
-  'src/server/areas/items/searchLists.ts': 2,
-  'src/server/areas/items/streamedParts.testkit.ts': 2,
-  'src/server/areas/items/joinParts.ts': 1,
-  'src/server/areas/items/orgVerification.ts': 1,
-  'src/server/areas/items/status.ts': 1,
-  'src/server/areas/groups/service.ts': 8,
-  'src/server/areas/groups/thumbnail.ts': 4,
-  'src/server/areas/reassign/service.ts': 5,
-  'src/server/areas/reassign/eligibility.ts': 4,
-  'src/server/areas/memberJobs/service.ts': 4,
-  'src/server/areas/memberJobs/actions.ts': 2,
   'src/server/areas/tasks/executors/report.ts': 4,
   'src/server/areas/tasks/service.ts': 4,
   'src/server/areas/tasks/executors/runner.ts': 1,
   'src/server/areas/tasks/itemTasks.ts': 1,
   'src/server/areas/tasks/routes.ts': 1,
-  'src/server/areas/users/delete.ts': 2,
-  'src/server/areas/users/community.ts': 1,
-  'src/server/areas/users/service.ts': 1,
-  // Not converted yet.
-  'src/server/areas/collaborations/service.ts': 13,
-  'src/server/areas/dependencies/indexer.ts': 9,
-  'src/server/areas/roles/service.ts': 9,
-  'src/server/areas/dependencies/edges.ts': 7,
-  'src/server/areas/webhooks/service.ts': 7,
-  'src/server/areas/dependencies/summary.ts': 6,
-  'src/server/areas/auth/throttle.ts': 5,
-  'src/server/areas/dependencies/nodes.ts': 3,
-  'src/server/areas/dependencies/tally.ts': 3,
 };
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */

@@ -94,6 +94,11 @@ export async function findItem(q: Queryable, id: string): Promise<ItemRow | unde
   return row;
 }
 
+/** The whole rows of the items of `ids` that exist, in no particular order. */
+export async function findItems(q: Queryable, ids: readonly string[]): Promise<ItemRow[]> {
+  return q.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = ANY ($1::text[])`, [ids]);
+}
+
 /** What a multipart upload's operations check of their item (findItem's whole row, read four times for each part, was most of a part's database time). */
 export type UploadItemRow = Pick<ItemRow, 'id' | 'owner_id' | 'status'>;
 

@@ -17,7 +17,7 @@ import { RESERVED_TYPE_KEYWORDS, type BlockedItem, type BlockReason } from '../.
 import { findRelationshipType } from '../../../shared/relationships.ts';
 import { mayOwnContent, mayReceiveItems } from '../../http/policies.ts';
 import type { Queryable } from '../../store/db.ts';
-import { SELECT_ITEM, type ItemRow } from '../items/service.ts';
+import { findItems, type ItemRow } from '../items/service.ts';
 import { userPrivileges, type UserRow } from '../users/service.ts';
 import { groupFactsOf, lockItems, relationshipFactsOf, type GroupFacts, type RelationshipFacts } from './repo.ts';
 
@@ -57,7 +57,7 @@ export function targetBlockers(target: UserRow, orgId: string): Blocker[] {
 export async function evaluateItems(q: Queryable, source: UserRow, target: UserRow, itemIds: readonly string[], lock = false): Promise<Evaluation[]> {
   const ids = [...new Set(itemIds)];
   if (lock) await lockItems(q, ids);
-  const rows = await q.query<ItemRow>(`${SELECT_ITEM} WHERE i.id = ANY ($1::text[])`, [ids]);
+  const rows = await findItems(q, ids);
   const byId = new Map(rows.filter((r) => r.owner_id === source.id).map((r) => [r.id, r]));
   const groups = await groupFacts(q, [...new Set([...byId.values()].flatMap((r) => r.group_ids))], target.id);
   const relationships = await relationshipFacts(q, [...byId.keys()]);
