@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bothDayFieldsSet, describeSchedule, nextRun, nextRuns, scheduleStyle, validateSchedule, type CronSchedule } from './cron.ts';
+import { bothDayFieldsSet, nextRun, nextRuns, scheduleStyle, validateSchedule, type CronSchedule } from './cron.ts';
+import { describeSchedule } from './cronWords.ts';
 
 const sched = (expr: string): CronSchedule => {
   const [minute, hour, dayOfMonth, month, dayOfWeek] = expr.split(' ');

@@ -1,7 +1,8 @@
 /**
  * The schedule of a task: five separate CRON fields (facts §7.3) — minute, hour, dayOfMonth,
- * month, dayOfWeek — validated, described in words and stepped through, all in UTC. One module
- * for the server (validation, next runs) and the console (the builder's words and preview).
+ * month, dayOfWeek — validated and stepped through, all in UTC. One module for the server
+ * (validation, next runs) and the console (the builder's preview); the words are in cronWords.ts,
+ * which only the console needs (the service does not load its English phrasing at start).
  *
  * Two styles are accepted:
  * - Quartz (what the service documents): one of the day fields is `?`; day-of-week 1–7 = SUN–SAT;
@@ -12,7 +13,6 @@
  * The style follows from `?` alone, so one expression never means two things.
  */
 import { Cron } from 'croner';
-import cronstrue from 'cronstrue';
 
 export const CRON_FIELDS = ['minute', 'hour', 'dayOfMonth', 'month', 'dayOfWeek'] as const;
 export type CronField = (typeof CRON_FIELDS)[number];
@@ -194,7 +194,8 @@ export class CronScheduleError extends Error {
   }
 }
 
-function checked(s: CronSchedule): CronStyle {
+/** The schedule's style; a CronScheduleError when it is not valid. */
+export function checked(s: CronSchedule): CronStyle {
   const check = validateSchedule(s);
   if (!check.ok) throw new CronScheduleError(check.errors);
   return check.style;
@@ -216,14 +217,6 @@ function parsedCron(s: CronSchedule): Cron {
     parsed.set(key, cron);
   }
   return cron;
-}
-
-/** The schedule in plain English (times in UTC), e.g. "At 07:30 AM, Monday through Friday". */
-export function describeSchedule(s: CronSchedule): string {
-  const style = checked(s);
-  const expr = CRON_FIELDS.map((f) => s[f].trim().toUpperCase()).join(' ');
-  const words = cronstrue.toString(expr, { dayOfWeekStartIndexZero: style === 'unix', throwExceptionOnParseError: true });
-  return bothDayFieldsSet(s) ? `${words} (a day matching either day field)` : words;
 }
 
 export interface RunWindow {

@@ -3,7 +3,8 @@
  * can trust (every N minutes, hourly, daily, weekdays, weekly on chosen days, monthly on a day or
  * the last day), the five CRON fields each stands for, and the words and next runs of a schedule.
  */
-import { bothDayFieldsSet, describeSchedule, nextRuns, validateSchedule, type CronField, type CronSchedule, type RunWindow } from '../../shared/cron.ts';
+import { bothDayFieldsSet, nextRuns, validateSchedule, type CronField, type CronSchedule, type RunWindow } from '../../shared/cron.ts';
+import { describeSchedule } from '../../shared/cronWords.ts';
 
 export type PresetKind = 'minutes' | 'hourly' | 'daily' | 'weekdays' | 'weekly' | 'monthly';
 

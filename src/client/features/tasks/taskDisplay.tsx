@@ -1,7 +1,8 @@
 /** How a task's schedule, times and states read in the tasks page, its run history and the task form. */
 import { Stack, Text } from '@mantine/core';
 import type { RunStatus, TaskState } from '../../../shared/contract/tasks.ts';
-import { describeSchedule, nextRun } from '../../../shared/cron.ts';
+import { nextRun } from '../../../shared/cron.ts';
+import { describeSchedule } from '../../../shared/cronWords.ts';
 import type { TaskRecord } from '../../api/index.ts';
 import { formatLocal, formatUtc } from '../../components/cronSchedule.ts';
 
