@@ -1,5 +1,6 @@
 /** What other areas do to an item's scheduled tasks, inside their own transaction. */
 import type { Queryable } from '../../store/db.ts';
+import { pauseActiveTasksOfItems } from './repo.ts';
 
 export interface DeactivateOptions {
   /** Why the tasks stopped, shown with each task (default: the item was reassigned). */
@@ -23,13 +24,8 @@ export async function deactivateTasksOfItems(
   options: DeactivateOptions = {},
 ): Promise<Map<string, number>> {
   const reason = options.reason ?? 'The item was reassigned to another owner; its tasks were deactivated.';
-  const rows = await tx.query<{ item_id: string }>(
-    `UPDATE tasks SET active = false, state = 'paused', state_reason = $3, next_run_at = NULL, modified = $4
-      WHERE org_id = $1 AND item_id = ANY ($2::text[]) AND active
-      RETURNING item_id`,
-    [orgId, itemIds, reason, options.now ?? Date.now()],
-  );
+  const paused = await pauseActiveTasksOfItems(tx, orgId, itemIds, reason, options.now ?? Date.now());
   const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.item_id, (counts.get(r.item_id) ?? 0) + 1);
+  for (const itemId of paused) counts.set(itemId, (counts.get(itemId) ?? 0) + 1);
   return counts;
 }

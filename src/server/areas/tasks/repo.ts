@@ -321,3 +321,24 @@ export async function insertRun(
   );
   return rows.length > 0;
 }
+
+/** Lock the organization's row, so concurrent creates/enables of its tasks take turns at the active-task limits. */
+export async function lockOrgForTaskLimits(q: Queryable, orgId: string): Promise<void> {
+  await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
+}
+
+/** Show on the task that a run is on its way (until the run reports). */
+export async function markRunQueued(q: Queryable, taskId: string, result: string): Promise<void> {
+  await q.query(`UPDATE tasks SET last_status = 'scheduled', last_result = $2 WHERE id = $1`, [taskId, result]);
+}
+
+/** Deactivate the active tasks of the items, keeping `reason` with each; answers one item id per task deactivated. */
+export async function pauseActiveTasksOfItems(q: Queryable, orgId: string, itemIds: readonly string[], reason: string, now: number): Promise<string[]> {
+  const rows = await q.query<{ item_id: string }>(
+    `UPDATE tasks SET active = false, state = 'paused', state_reason = $3, next_run_at = NULL, modified = $4
+      WHERE org_id = $1 AND item_id = ANY ($2::text[]) AND active
+      RETURNING item_id`,
+    [orgId, itemIds, reason, now],
+  );
+  return rows.map((r) => r.item_id);
+}

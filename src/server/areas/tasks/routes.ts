@@ -9,6 +9,7 @@ import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
 import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
+import { memberIdInOrg } from './repo/members.ts';
 import { activeTasksAvailable, createTask, deleteTask, pathTask, pathUser, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
 
 const USER = `${REST}/community/users/:username`;
@@ -139,9 +140,8 @@ export function taskRoutes(app: FastifyInstance): void {
     handler: async ({ params, portal, target: { orgId } }) => {
       let ownerId: string | undefined;
       if (params.userFilter) {
-        const [u] = await portal.db.query<{ id: string }>('SELECT id FROM users WHERE org_id = $1 AND lower(username) = lower($2)', [orgId, params.userFilter]);
-        if (!u) throw userNotFound(params.userFilter);
-        ownerId = u.id;
+        ownerId = await memberIdInOrg(portal.db, orgId, params.userFilter);
+        if (ownerId === undefined) throw userNotFound(params.userFilter);
       }
       const filter = { orgId, ownerId, itemId: params.itemId, active: params.active, types: params.types, state: params.status };
       const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);

@@ -35,7 +35,20 @@ import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.t
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
-import { countActive, deleteTaskRow, findTask, insertRun, insertTask, runIdOf, saveTask, scheduleOf, type TaskRow } from './repo.ts';
+import {
+  countActive,
+  deleteTaskRow,
+  findTask,
+  insertRun,
+  insertTask,
+  lockOrgForTaskLimits,
+  markRunQueued,
+  runIdOf,
+  saveTask,
+  scheduleOf,
+  type TaskRow,
+} from './repo.ts';
+import { itemOwnership, memberByUsername } from './repo/members.ts';
 import { raise } from '../../core/signals.ts';
 
 export const taskNotFound = (id: string) =>
@@ -44,9 +57,7 @@ export const taskNotFound = (id: string) =>
 /** The member named in the path, who must be the caller or in the administrator caller's organization. */
 export async function pathUser(q: Queryable, caller: Caller, username: string): Promise<{ id: string; username: string }> {
   if (caller.username.toLowerCase() === username.toLowerCase()) return { id: caller.userId, username: caller.username };
-  const [u] = await q.query<{ id: string; username: string; org_id: string }>('SELECT id, username, org_id FROM users WHERE lower(username) = lower($1)', [
-    username,
-  ]);
+  const u = await memberByUsername(q, username);
   if (!u) throw userNotFound(username);
   if (!grantsOthers(caller, TASKS_OF_OTHERS, u.org_id)) throw forbidden(`Only ${username} or a default administrator of their organization can do this.`);
   return { id: u.id, username: u.username };
@@ -119,7 +130,7 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   scheduleErrors(f.schedule);
   if (f.startDate != null && f.endDate != null && f.endDate <= f.startDate) throw badParam('endDate', 'must be after startDate');
   if (f.itemId) {
-    const [item] = await q.query<{ owner_id: string; org_id: string }>('SELECT owner_id, org_id FROM items WHERE id = $1', [f.itemId]);
+    const item = await itemOwnership(q, f.itemId);
     if (!item || item.org_id !== caller.orgId) throw badParam('itemId', `names an item '${f.itemId}' that does not exist in this organization`);
     if (item.owner_id !== caller.userId && !grantsOthers(caller, TASKS_OF_OTHERS, item.org_id))
       throw forbidden('Tasks can be scheduled only on your own items.');
@@ -139,7 +150,7 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
 
 async function checkLimits(q: Queryable, s: TaskSettings, orgId: string, ownerId: string, username: string): Promise<void> {
   // Serialise concurrent creates/enables of one organization so the counts cannot be overtaken.
-  await q.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
+  await lockOrgForTaskLimits(q, orgId);
   const n = await countActive(q, orgId, ownerId);
   if (n.user >= s.activePerUser)
     throw new ApiError(400, `${username} already has ${n.user} active tasks, the most allowed (${s.activePerUser}). Disable or delete one first.`, [
@@ -379,7 +390,7 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
     if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now)))
       throw new ApiError(409, 'A run for this moment already exists; try again.', []);
     // The task shows a run is on its way until the run reports.
-    await q.query(`UPDATE tasks SET last_status = 'scheduled', last_result = $2 WHERE id = $1`, [t.id, `Started by ${caller.username}.`]);
+    await markRunQueued(q, t.id, `Started by ${caller.username}.`);
     return runIdOf(t.id, now);
   });
   raise('taskSchedulesChanged');

@@ -10,6 +10,8 @@ import { memberAsCaller } from '../../users/service.ts';
 import { csvCell, type CsvValue } from '../../../http/csv.ts';
 import { recordEvent } from '../../../store/events.ts';
 import { hexId } from '../../../store/ids.ts';
+import { usernameOfMember } from '../repo/members.ts';
+import { groupsReportRows, itemsReportRows, membersReportRows } from '../repo/reports.ts';
 import { insertItemRow, removeBlobs } from '../../items/add.ts';
 import { RunFailed, type Executor } from './types.ts';
 
@@ -23,12 +25,7 @@ const iso = (ms: number | string | null) => (ms === null || ms === undefined || 
 
 async function reportRows(q: Queryable, orgId: string, type: ReportType): Promise<{ header: string[]; rows: Cell[][] }> {
   if (type === 'members') {
-    const rows = await q.query<Record<string, Cell>>(
-      `SELECT u.username, u.full_name, u.email, u.role, r.name AS role_name, u.disabled, u.created, u.last_login
-         FROM users u LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
-        WHERE u.org_id = $1 ORDER BY lower(u.username)`,
-      [orgId],
-    );
+    const rows = await membersReportRows(q, orgId);
     return {
       header: ['username', 'fullName', 'email', 'role', 'customRole', 'disabled', 'created', 'lastLogin'],
       rows: rows.map((r) => [
@@ -44,21 +41,13 @@ async function reportRows(q: Queryable, orgId: string, type: ReportType): Promis
     };
   }
   if (type === 'items') {
-    const rows = await q.query<Record<string, Cell>>(
-      `SELECT i.id, i.title, i.type, u.username AS owner, i.access, i.size, i.created, i.modified
-         FROM items i JOIN users u ON u.id = i.owner_id WHERE i.org_id = $1 ORDER BY i.created, i.id`,
-      [orgId],
-    );
+    const rows = await itemsReportRows(q, orgId);
     return {
       header: ['id', 'title', 'type', 'owner', 'access', 'size', 'created', 'modified'],
       rows: rows.map((r) => [r.id, r.title, r.type, r.owner, r.access, r.size, iso(r.created as number), iso(r.modified as number)]),
     };
   }
-  const rows = await q.query<Record<string, Cell>>(
-    `SELECT g.id, g.title, u.username AS owner, g.access, (SELECT count(*)::int FROM group_members m WHERE m.group_id = g.id) AS members, g.created
-       FROM groups g LEFT JOIN users u ON u.id = g.owner_id WHERE g.org_id = $1 ORDER BY lower(g.title), g.id`,
-    [orgId],
-  );
+  const rows = await groupsReportRows(q, orgId);
   return {
     header: ['id', 'title', 'owner', 'access', 'members', 'created'],
     rows: rows.map((r) => [r.id, r.title, r.owner, r.access, r.members, iso(r.created as number)]),
@@ -86,8 +75,8 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
   const now = ctx.clock.now();
   try {
     await ctx.db.tx(async (q) => {
-      const [owner] = await q.query<{ username: string }>('SELECT username FROM users WHERE id = $1', [task.owner_id]);
-      if (!owner) throw new RunFailed('The task owner no longer exists.');
+      const ownerName = await usernameOfMember(q, task.owner_id);
+      if (ownerName === undefined) throw new RunFailed('The task owner no longer exists.');
       await insertItemRow(q, {
         id,
         org_id: task.org_id,
@@ -111,10 +100,10 @@ export const executeReport: Executor = async ({ ctx, task, scheduledAt }) => {
         source: 'item',
         operation: 'add',
         subjectId: id,
-        actor: { userId: task.owner_id, username: owner.username },
+        actor: { userId: task.owner_id, username: ownerName },
         when: now,
         properties: { taskId: task.id },
-        history: { owner: owner.username, title, data: { after: { title, type: 'CSV' }, taskId: task.id } },
+        history: { owner: ownerName, title, data: { after: { title, type: 'CSV' }, taskId: task.id } },
       });
     });
   } catch (err) {

@@ -5,6 +5,7 @@
  * runner the run fails, saying which setting is missing — no run succeeds without its work.
  */
 import { RUNNER_ENV, taskSettingsOf } from '../../../config.ts';
+import { itemExistsInOrg } from '../repo/members.ts';
 import { safeUrl, send } from './http.ts';
 import { RunFailed, type Executor } from './types.ts';
 
@@ -15,8 +16,7 @@ export const executeWithRunner: Executor = async ({ ctx, task, runId, scheduledA
   if (!url) throw new RunFailed(`No runner is configured for ${task.type} tasks: set ${RUNNER_ENV[task.type as keyof typeof RUNNER_ENV]} to the runner's URL.`);
   if (task.item_id) {
     // The item may have been deleted (or moved to another organization) since the task was made.
-    const [item] = await ctx.db.query('SELECT 1 FROM items WHERE id = $1 AND org_id = $2', [task.item_id, task.org_id]);
-    if (!item) throw new RunFailed(`The item ${task.item_id} the task runs on no longer exists.`);
+    if (!(await itemExistsInOrg(ctx.db, task.item_id, task.org_id))) throw new RunFailed(`The item ${task.item_id} the task runs on no longer exists.`);
   }
   const body = JSON.stringify({
     taskId: task.id,
