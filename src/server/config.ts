@@ -257,6 +257,12 @@ export interface Config {
   memberExpiryWarningDays?: number;
   /** MEMBER_SEARCH_CAP: with the extras off, results past this many cannot be paged to; 10,000 (ArcGIS Online's) when absent. */
   memberSearchCap?: number;
+  /** How the retention sweep paces itself (jobs/retention.ts); RETENTION_SWEEP_DEFAULTS when absent. */
+  retentionSweeps?: RetentionSweepSettings;
+  /** The bulk member jobs runner's batches, leases and polling (jobs/memberJobs.ts); MEMBER_JOB_DEFAULTS when absent. */
+  memberJobs?: MemberJobSettings;
+  /** The item jobs runner's leases, download bounds and polling (jobs/itemJobs.ts); ITEM_JOB_DEFAULTS when absent. */
+  itemJobs?: ItemJobSettings;
 }
 
 /** The task settings in force for a service. */
@@ -290,6 +296,84 @@ export const RETENTION_DEFAULTS: RetentionConfig = {
   uploadsMs: 24 * HOUR_MS,
   itemJobsMs: 7 * DAY_MS,
   sweepIntervalMs: 300_000,
+};
+
+/** How the retention sweep paces itself: no environment variable sets these; tests may override them. */
+export interface RetentionSweepSettings {
+  /** Rows per batch statement. */
+  batch: number;
+  /** Abandoned uploads per batch (each is its own transaction and removes files). */
+  uploadBatch: number;
+  /** Pause after each batch, so requests and deliveries run between batches. */
+  pauseMs: number;
+  /** Rows removed from a table (since its last vacuum) after which it is vacuumed (embedded database only). */
+  vacuumAfterRows: number;
+  /** Every this many passes the whole embedded database is vacuumed (hourly at the default interval). */
+  vacuumEveryPasses: number;
+  /** The first pass runs this long after start (or after one interval, if shorter): start stays fast. */
+  firstPassDelayMs: number;
+  /** The blob store is walked (for unfinished writes and files no row refers to) at most this often. */
+  blobScanEveryMs: number;
+}
+
+export const RETENTION_SWEEP_DEFAULTS: RetentionSweepSettings = {
+  batch: 500,
+  uploadBatch: 20,
+  pauseMs: 20,
+  vacuumAfterRows: 2_000,
+  vacuumEveryPasses: 12,
+  firstPassDelayMs: 30_000,
+  blobScanEveryMs: 6 * HOUR_MS,
+};
+
+/** The bulk member jobs runner: no environment variable sets these; tests may override them. */
+export interface MemberJobSettings {
+  /** Members a batch (one transaction) acts on. */
+  batchSize: number;
+  /** A claimed job is the runner's for this long past each batch; another runner takes it after. */
+  leaseMs: number;
+  /** A runner works this long on one job before letting others' jobs have a turn. */
+  sliceMs: number;
+  pollMs: number;
+}
+
+export const MEMBER_JOB_DEFAULTS: MemberJobSettings = {
+  batchSize: 50,
+  leaseMs: 10_000,
+  sliceMs: 5_000,
+  pollMs: 1000,
+};
+
+/** The item jobs runner (async dataUrl downloads): no environment variable sets these; tests may override them. */
+export interface ItemJobSettings {
+  /** A claimed job is someone's for this long; the runner renews it while working. */
+  leaseMs: number;
+  /** Claims of one job before it is given up (a job that crashes its runner each time). */
+  maxAttempts: number;
+  /** Largest file a dataUrl may bring. */
+  maxDownloadBytes: number;
+  /** The whole download, all parts. */
+  downloadTimeoutMs: number;
+  /** Connecting, the response head, and any pause of the body. */
+  requestTimeoutMs: number;
+  /** Byte-range parts: size and how many run at once. */
+  partBytes: number;
+  parallelParts: number;
+  pollMs: number;
+  /** Jobs one process runs at once (a large download does not hold up the others). */
+  concurrentJobs: number;
+}
+
+export const ITEM_JOB_DEFAULTS: ItemJobSettings = {
+  leaseMs: 2 * 60_000,
+  maxAttempts: 3,
+  maxDownloadBytes: 2 * 1024 * 1024 * 1024,
+  downloadTimeoutMs: 30 * 60_000,
+  requestTimeoutMs: 30_000,
+  partBytes: 16 * 1024 * 1024,
+  parallelParts: 4,
+  pollMs: 1000,
+  concurrentJobs: 2,
 };
 
 export class ConfigError extends Error {}

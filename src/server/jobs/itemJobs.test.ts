@@ -11,8 +11,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NO_OUTBOUND_ALLOW, startService, type TestService } from '../../../test/support/service.ts';
 import { LIMITS } from '../../shared/limits.ts';
-import { claimItemJob, JOB_LIMITS, runDueItemJobs, startJobs } from './itemJobs.ts';
+import { ITEM_JOB_DEFAULTS, type ItemJobSettings } from '../config.ts';
+import type { PortalContext } from '../context.ts';
+import { claimItemJob, runDueItemJobs, startJobs } from './itemJobs.ts';
 import { onDisk } from '../store/blobs.ts';
+
+/** The portal with some of the item jobs runner's settings overridden, as a Config would give them. */
+const withItemJobs = (portal: PortalContext, itemJobs: Partial<ItemJobSettings>): PortalContext => ({
+  ...portal,
+  config: { ...portal.config, itemJobs: { ...ITEM_JOB_DEFAULTS, ...itemJobs } },
+});
 
 let svc: TestService;
 let token: string;
@@ -31,7 +39,7 @@ beforeAll(async () => {
   token = await svc.tokenFor('user1');
   files['/small.csv'] = Buffer.from('a,b\n1,2\n');
   files['/threshold.bin'] = randomBytes(LIMITS.rangeDownloadThresholdBytes);
-  files['/big.bin'] = randomBytes(JOB_LIMITS.partBytes * 2 + 12345);
+  files['/big.bin'] = randomBytes(ITEM_JOB_DEFAULTS.partBytes * 2 + 12345);
   server = http.createServer((req, res) => {
     const url = req.url ?? '/';
     requests.push({ url, range: req.headers.range });
@@ -134,9 +142,9 @@ describe('downloads', () => {
     const ranges = requests.filter((r) => r.range).map((r) => r.range);
     expect(ranges.sort()).toEqual(
       [
-        `bytes=0-${JOB_LIMITS.partBytes - 1}`,
-        `bytes=${JOB_LIMITS.partBytes * 2}-${files['/big.bin'].length - 1}`,
-        `bytes=${JOB_LIMITS.partBytes}-${JOB_LIMITS.partBytes * 2 - 1}`,
+        `bytes=0-${ITEM_JOB_DEFAULTS.partBytes - 1}`,
+        `bytes=${ITEM_JOB_DEFAULTS.partBytes * 2}-${files['/big.bin'].length - 1}`,
+        `bytes=${ITEM_JOB_DEFAULTS.partBytes}-${ITEM_JOB_DEFAULTS.partBytes * 2 - 1}`,
       ].sort(),
     );
   });
@@ -149,16 +157,16 @@ describe('downloads', () => {
   });
 
   it('a part that fails once is retried and the item completes', async () => {
-    failRanges.set(JOB_LIMITS.partBytes, 1);
+    failRanges.set(ITEM_JOB_DEFAULTS.partBytes, 1);
     const id = await addFromUrl(`${base}/big.bin`);
     await runDueItemJobs(svc.app.portal);
     expect(await status(id)).toMatchObject({ status: 'completed' });
     expect(sha((await stored(id)).bytes)).toBe(sha(files['/big.bin']));
-    expect(requests.filter((r) => r.range === `bytes=${JOB_LIMITS.partBytes}-${JOB_LIMITS.partBytes * 2 - 1}`)).toHaveLength(2);
+    expect(requests.filter((r) => r.range === `bytes=${ITEM_JOB_DEFAULTS.partBytes}-${ITEM_JOB_DEFAULTS.partBytes * 2 - 1}`)).toHaveLength(2);
   });
 
   it('a part that fails twice fails the item, naming the part; no file is kept', async () => {
-    failRanges.set(JOB_LIMITS.partBytes, 2);
+    failRanges.set(ITEM_JOB_DEFAULTS.partBytes, 2);
     const id = await addFromUrl(`${base}/big.bin`);
     await runDueItemJobs(svc.app.portal);
     const s = await status(id);
@@ -223,18 +231,12 @@ describe('size bound', () => {
   });
 
   it('a source without Content-Length: at the bound it is stored, one byte more fails', async () => {
-    const saved = JOB_LIMITS.maxDownloadBytes;
-    JOB_LIMITS.maxDownloadBytes = 1000;
-    try {
-      const ok = await addFromUrl(`${base}/unsized/1000`);
-      const over = await addFromUrl(`${base}/unsized/1001`);
-      await runDueItemJobs(svc.app.portal);
-      expect(await status(ok)).toMatchObject({ status: 'completed' });
-      expect((await stored(ok)).size).toBe(1000);
-      expect(await status(over)).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('more than the 1000 bytes') });
-    } finally {
-      JOB_LIMITS.maxDownloadBytes = saved;
-    }
+    const ok = await addFromUrl(`${base}/unsized/1000`);
+    const over = await addFromUrl(`${base}/unsized/1001`);
+    await runDueItemJobs(withItemJobs(svc.app.portal, { maxDownloadBytes: 1000 }));
+    expect(await status(ok)).toMatchObject({ status: 'completed' });
+    expect((await stored(ok)).size).toBe(1000);
+    expect(await status(over)).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('more than the 1000 bytes') });
   });
 });
 
@@ -244,7 +246,7 @@ describe('claims', () => {
     const job = await claimItemJob(svc.app.portal);
     expect(job?.item_id).toBe(id);
     expect(await claimItemJob(svc.app.portal)).toBeUndefined();
-    clockNow += JOB_LIMITS.leaseMs - 1;
+    clockNow += ITEM_JOB_DEFAULTS.leaseMs - 1;
     expect(await claimItemJob(svc.app.portal)).toBeUndefined();
     clockNow += 1;
     // The runner "crashed": the job is claimed again and completes.
@@ -255,9 +257,9 @@ describe('claims', () => {
 
   it('a job that keeps crashing its runner is given up after the attempt limit', async () => {
     const id = await addFromUrl(`${base}/small.csv`);
-    for (let i = 0; i < JOB_LIMITS.maxAttempts; i++) {
+    for (let i = 0; i < ITEM_JOB_DEFAULTS.maxAttempts; i++) {
       expect(await claimItemJob(svc.app.portal)).toBeDefined();
-      clockNow += JOB_LIMITS.leaseMs;
+      clockNow += ITEM_JOB_DEFAULTS.leaseMs;
     }
     await runDueItemJobs(svc.app.portal);
     expect(await status(id)).toMatchObject({ status: 'failed', statusMessage: expect.stringContaining('given up') });
@@ -272,7 +274,7 @@ describe('claims', () => {
 
 describe('the runner', () => {
   it('a job queued by this process starts at once, without waiting for the next poll; stop waits for it', async () => {
-    const runner = startJobs(svc.app.portal, 60 * 60_000);
+    const runner = startJobs(withItemJobs(svc.app.portal, { pollMs: 60 * 60_000 }));
     try {
       // Let the first (empty) poll pass.
       await new Promise((r) => setTimeout(r, 50));
@@ -301,7 +303,8 @@ describe('the runner', () => {
         return db.query(sql, params);
       },
     };
-    const runner = startJobs(counted, 20);
+    counted.config = withItemJobs(svc.app.portal, { pollMs: 20 }).config;
+    const runner = startJobs(counted);
     try {
       await new Promise((r) => setTimeout(r, 300));
       // Three looks a wake (each loop's claim, then the next due moment): at once, then every 100 ms
@@ -323,7 +326,7 @@ describe('the runner', () => {
   });
 
   it('runs two jobs at once: a stalled download does not hold up a small one', async () => {
-    const runner = startJobs(svc.app.portal, 60 * 60_000);
+    const runner = startJobs(withItemJobs(svc.app.portal, { pollMs: 60 * 60_000 }));
     try {
       await new Promise((r) => setTimeout(r, 50));
       stall = true;

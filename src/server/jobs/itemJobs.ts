@@ -18,6 +18,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { mkdir } from 'node:fs/promises';
 import { LIMITS } from '../../shared/limits.ts';
+import { ITEM_JOB_DEFAULTS, type ItemJobSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { applyFileFields, deleteItemRow, removeBlobs, updateItemRow } from '../areas/items/add.ts';
 import { findItem, lockItem } from '../areas/items/repo.ts';
@@ -25,24 +26,8 @@ import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget }
 import { onSignal } from '../core/signals.ts';
 import { idleWaitMs } from './passLoop.ts';
 
-export const JOB_LIMITS = {
-  /** A claimed job is someone's for this long; the runner renews it while working. */
-  leaseMs: 2 * 60_000,
-  /** Claims of one job before it is given up (a job that crashes its runner each time). */
-  maxAttempts: 3,
-  /** Largest file a dataUrl may bring. */
-  maxDownloadBytes: 2 * 1024 * 1024 * 1024,
-  /** The whole download, all parts. */
-  downloadTimeoutMs: 30 * 60_000,
-  /** Connecting, the response head, and any pause of the body. */
-  requestTimeoutMs: 30_000,
-  /** Byte-range parts: size and how many run at once. */
-  partBytes: 16 * 1024 * 1024,
-  parallelParts: 4,
-  pollMs: 1000,
-  /** Jobs one process runs at once (a large download does not hold up the others). */
-  concurrentJobs: 2,
-};
+/** The runner's leases, download bounds and polling (Config itemJobs). */
+const settingsOf = (ctx: PortalContext): ItemJobSettings => ctx.config.itemJobs ?? ITEM_JOB_DEFAULTS;
 
 interface JobRow {
   id: string;
@@ -76,7 +61,7 @@ export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefin
     if (!job) return undefined;
     await q.query(`UPDATE item_jobs SET state = 'running', attempts = attempts + 1, locked_until = $2, updated = $3 WHERE id = $1`, [
       job.id,
-      now + JOB_LIMITS.leaseMs,
+      now + settingsOf(ctx).leaseMs,
       now,
     ]);
     return { ...job, attempts: job.attempts + 1 };
@@ -97,15 +82,14 @@ export async function runDueItemJobs(ctx: PortalContext): Promise<number> {
 class JobFailure extends Error {}
 
 async function runJob(ctx: PortalContext, job: JobRow): Promise<void> {
+  const { leaseMs, maxAttempts } = settingsOf(ctx);
   // Keep the lease while working.
   const renew = setInterval(() => {
     const now = ctx.clock.now();
-    ctx.db
-      .query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + JOB_LIMITS.leaseMs, now])
-      .catch(() => {});
-  }, JOB_LIMITS.leaseMs / 3);
+    ctx.db.query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + leaseMs, now]).catch(() => {});
+  }, leaseMs / 3);
   try {
-    if (job.attempts > JOB_LIMITS.maxAttempts) throw new JobFailure(`The job was given up after ${JOB_LIMITS.maxAttempts} attempts.`);
+    if (job.attempts > maxAttempts) throw new JobFailure(`The job was given up after ${maxAttempts} attempts.`);
     if (job.kind !== 'dataUrl' || !job.payload.url) throw new JobFailure(`Unknown job kind ${job.kind}.`);
     const download = await downloadDataUrl(ctx, job.payload.url);
     await completeItem(ctx, job, download);
@@ -192,7 +176,7 @@ const describeStatus = (status: number, url: URL) =>
     ? `The source ${url.host} answered a redirect (HTTP ${status}); redirects are not followed.`
     : `The source ${url.host} answered HTTP ${status}.`;
 
-const tooLarge = (length: number) => new JobFailure(`The file is ${length} bytes, more than the ${JOB_LIMITS.maxDownloadBytes} bytes a dataUrl may bring.`);
+const tooLarge = (length: number, max: number) => new JobFailure(`The file is ${length} bytes, more than the ${max} bytes a dataUrl may bring.`);
 const mimeOf = (value: unknown) =>
   String(value ?? 'application/octet-stream')
     .split(';')[0]
@@ -200,38 +184,39 @@ const mimeOf = (value: unknown) =>
 
 /** Fetches `rawUrl` into a new blob (see the file comment). */
 export async function downloadDataUrl(ctx: PortalContext, rawUrl: string): Promise<Download> {
+  const limits = settingsOf(ctx);
   const target = await checkOutboundUrl(rawUrl, ctx.config);
-  const signal = AbortSignal.timeout(JOB_LIMITS.downloadTimeoutMs);
+  const signal = AbortSignal.timeout(limits.downloadTimeoutMs);
   await mkdir(ctx.tmpDir, { recursive: true });
   const tmp = path.join(ctx.tmpDir, `download-${randomUUID()}`);
   try {
     // HEAD first: the size and whether byte ranges are offered, without starting the body.
-    const probe = await requestChecked(target, { method: 'HEAD', timeoutMs: JOB_LIMITS.requestTimeoutMs, signal }).catch(() => undefined);
+    const probe = await requestChecked(target, { method: 'HEAD', timeoutMs: limits.requestTimeoutMs, signal }).catch(() => undefined);
     probe?.body.resume();
     const probeLength = probe?.status === 200 ? Number(probe.headers['content-length']) : NaN;
     const probeRanges = probe?.status === 200 && /\bbytes\b/i.test(String(probe.headers['accept-ranges'] ?? ''));
     if (probe && probe.status >= 300 && probe.status < 400) throw new JobFailure(describeStatus(probe.status, target.url));
-    if (Number.isFinite(probeLength) && probeLength > JOB_LIMITS.maxDownloadBytes) throw tooLarge(probeLength);
+    if (Number.isFinite(probeLength) && probeLength > limits.maxDownloadBytes) throw tooLarge(probeLength, limits.maxDownloadBytes);
     let size: number;
     let ranged = false;
     let mime = mimeOf(probe?.headers['content-type']);
     if (probeRanges && Number.isFinite(probeLength) && probeLength > LIMITS.rangeDownloadThresholdBytes) {
-      await rangedDownload(target, probeLength, tmp, signal);
+      await rangedDownload(target, probeLength, tmp, signal, limits);
       size = probeLength;
       ranged = true;
     } else {
-      const res = await requestChecked(target, { timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
+      const res = await requestChecked(target, { timeoutMs: limits.requestTimeoutMs, signal });
       if (res.status !== 200) {
         res.body.resume();
         throw new JobFailure(describeStatus(res.status, target.url));
       }
       const length = Number(res.headers['content-length']);
       mime = mimeOf(res.headers['content-type']);
-      if (Number.isFinite(length) && length > JOB_LIMITS.maxDownloadBytes) {
+      if (Number.isFinite(length) && length > limits.maxDownloadBytes) {
         res.body.destroy();
-        throw tooLarge(length);
+        throw tooLarge(length, limits.maxDownloadBytes);
       }
-      size = await streamTo(res.body, tmp, 0, JOB_LIMITS.maxDownloadBytes);
+      size = await streamTo(res.body, tmp, 0, limits.maxDownloadBytes);
       if (Number.isFinite(length) && size !== length) throw new JobFailure(`The source sent ${size} of ${length} bytes.`);
     }
     const blobKey = ctx.blobs.newKey();
@@ -256,13 +241,13 @@ async function streamTo(body: NodeJS.ReadableStream, file: string, offset: numbe
   return count;
 }
 
-async function rangedDownload(target: CheckedTarget, total: number, file: string, signal: AbortSignal): Promise<void> {
+async function rangedDownload(target: CheckedTarget, total: number, file: string, signal: AbortSignal, limits: ItemJobSettings): Promise<void> {
   // The whole file exists at its final size first; every part writes at its own offset.
   const fh = await open(file, 'w');
   await fh.truncate(total);
   await fh.close();
   const parts: { n: number; start: number; end: number }[] = [];
-  for (let s = 0, n = 1; s < total; s += JOB_LIMITS.partBytes, n++) parts.push({ n, start: s, end: Math.min(total, s + JOB_LIMITS.partBytes) - 1 });
+  for (let s = 0, n = 1; s < total; s += limits.partBytes, n++) parts.push({ n, start: s, end: Math.min(total, s + limits.partBytes) - 1 });
   let next = 0;
   let failure: Error | undefined;
   const worker = async () => {
@@ -271,7 +256,7 @@ async function rangedDownload(target: CheckedTarget, total: number, file: string
       let lastError: Error | undefined;
       for (let attempt = 0; attempt <= LIMITS.downloadPartRetries && !failure; attempt++) {
         try {
-          await fetchPart(target, part, file, signal);
+          await fetchPart(target, part, file, signal, limits.requestTimeoutMs);
           lastError = undefined;
           break;
         } catch (err) {
@@ -283,12 +268,12 @@ async function rangedDownload(target: CheckedTarget, total: number, file: string
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(JOB_LIMITS.parallelParts, parts.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(limits.parallelParts, parts.length) }, worker));
   if (failure) throw failure;
 }
 
-async function fetchPart(target: CheckedTarget, part: { start: number; end: number }, file: string, signal: AbortSignal): Promise<void> {
-  const res = await requestChecked(target, { headers: { range: `bytes=${part.start}-${part.end}` }, timeoutMs: JOB_LIMITS.requestTimeoutMs, signal });
+async function fetchPart(target: CheckedTarget, part: { start: number; end: number }, file: string, signal: AbortSignal, timeoutMs: number): Promise<void> {
+  const res = await requestChecked(target, { headers: { range: `bytes=${part.start}-${part.end}` }, timeoutMs, signal });
   if (res.status !== 206) {
     res.body.resume();
     throw new Error(describeStatus(res.status, target.url));
@@ -314,12 +299,13 @@ async function nextJobDue(ctx: PortalContext): Promise<number | null> {
 }
 
 /**
- * Production: up to JOB_LIMITS.concurrentJobs runner loops, started every poll and whenever this
- * process queues a job (a loop runs due jobs until none is left, then ends); stop waits for them.
+ * Production: up to concurrentJobs (Config itemJobs) runner loops, started every poll and whenever
+ * this process queues a job (a loop runs due jobs until none is left, then ends); stop waits for them.
  * On the embedded database the poll after the loops end waits for the next job's due moment
  * (passLoop.ts idleWaitMs): only this process queues jobs there, and it wakes the loops itself.
  */
-export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRunner {
+export function startJobs(ctx: PortalContext): JobRunner {
+  const { pollMs, concurrentJobs } = settingsOf(ctx);
   const embedded = ctx.db.kind === 'pglite';
   let stopped = false;
   let active = 0;
@@ -359,13 +345,13 @@ export function startJobs(ctx: PortalContext, pollMs = JOB_LIMITS.pollMs): JobRu
     if (stopped) return;
     ticks++;
     clearTimeout(timer);
-    if (active >= JOB_LIMITS.concurrentJobs) {
+    if (active >= concurrentJobs) {
       // Every loop is busy: look again as soon as one ends.
       pending = true;
       return;
     }
     pending = false;
-    while (active < JOB_LIMITS.concurrentJobs) {
+    while (active < concurrentJobs) {
       active++;
       const loop: Promise<unknown> = runDueItemJobs(ctx)
         .catch((err) => ctx.log.error({ err }, 'item jobs failed'))

@@ -7,24 +7,21 @@
  * holds up another). A runner that dies leaves its lease to run out; the job is then claimed again
  * and only its pending members are done.
  */
+import { MEMBER_JOB_DEFAULTS, type MemberJobSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
 import { anyDueJob, claimDueJob, renewLease } from '../areas/memberJobs/repo.ts';
 import { runJobBatch } from '../areas/memberJobs/service.ts';
 import { idleWaitMs, PassLoop } from './passLoop.ts';
 
-export const MEMBER_JOB_LIMITS = {
-  /** Members a batch (one transaction) acts on. */
-  batchSize: 50,
-  /** A claimed job is the runner's for this long past each batch; another runner takes it after. */
-  leaseMs: 10_000,
-  /** A runner works this long on one job before letting others' jobs have a turn. */
-  sliceMs: 5_000,
-  pollMs: 1000,
-};
+const settingsOf = (ctx: PortalContext): MemberJobSettings => ctx.config.memberJobs ?? MEMBER_JOB_DEFAULTS;
 
-/** Claims a due job and runs it for one slice; answers whether it ran one. */
-export async function runOneMemberJob(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): Promise<boolean> {
+/** Claims a due job and runs it for one slice (Config memberJobs); answers whether it ran one. */
+export function runOneMemberJob(ctx: PortalContext): Promise<boolean> {
+  return runOneSlice(ctx, settingsOf(ctx));
+}
+
+async function runOneSlice(ctx: PortalContext, limits: MemberJobSettings): Promise<boolean> {
   if (!(await anyDueJob(ctx.db, ctx.clock.now()))) return false;
   const job = await ctx.db.tx((q) => claimDueJob(q, ctx.clock.now(), ctx.clock.now() + limits.leaseMs));
   if (!job) return false;
@@ -42,9 +39,10 @@ export async function runOneMemberJob(ctx: PortalContext, limits = MEMBER_JOB_LI
 }
 
 /** Runs every due job to its end (tests call this; production polls). Answers how many slices ran. */
-export async function runDueMemberJobs(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): Promise<number> {
+export async function runDueMemberJobs(ctx: PortalContext): Promise<number> {
+  const limits = { ...settingsOf(ctx), sliceMs: Number.POSITIVE_INFINITY };
   let ran = 0;
-  while (await runOneMemberJob(ctx, { ...limits, sliceMs: Number.POSITIVE_INFINITY })) ran++;
+  while (await runOneSlice(ctx, limits)) ran++;
   return ran;
 }
 
@@ -62,14 +60,15 @@ async function nextLeaseEnd(ctx: PortalContext): Promise<number | null> {
 }
 
 /**
- * What main.ts starts: a pass when a job is queued or resumed here, and every pollMs for other
- * instances' jobs (on the embedded database, when a lease runs out: idleWaitMs).
+ * What main.ts starts: a pass when a job is queued or resumed here, and every pollMs (Config
+ * memberJobs) for other instances' jobs (on the embedded database, when a lease runs out: idleWaitMs).
  */
-export function startMemberJobs(ctx: PortalContext, limits = MEMBER_JOB_LIMITS): MemberJobRunner {
+export function startMemberJobs(ctx: PortalContext): MemberJobRunner {
+  const limits = settingsOf(ctx);
   const embedded = ctx.db.kind === 'pglite';
   const loop: PassLoop = new PassLoop(
     async () => {
-      if (await runOneMemberJob(ctx, limits)) {
+      if (await runOneSlice(ctx, limits)) {
         loop.passAgain();
         return limits.pollMs;
       }

@@ -8,8 +8,8 @@
  *
  * The embedded database has no autovacuum: once the sweeps removed many rows from a table (counted
  * across passes), the table is vacuumed so the space is reused (the files stop growing) and the
- * planner sees the new sizes; and every VACUUM_EVERY_PASSES passes the whole database is vacuumed,
- * for the rows that ordinary updates leave dead (items, tasks…). With the visibility map a vacuum
+ * planner sees the new sizes; and every `vacuumEveryPasses` passes (Config retentionSweeps) the
+ * whole database is vacuumed, for the rows that ordinary updates leave dead (items, tasks…). With the visibility map a vacuum
  * reads only the pages changed since the last one. Nor has it a checkpointer: without a checkpoint
  * the write-ahead log grows to max_wal_size (1 GB) before it is recycled, so each pass of the loop
  * ends with one (as the checkpointer does every 5 minutes), which keeps pg_wal near min_wal_size.
@@ -17,33 +17,18 @@
  */
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { RETENTION_DEFAULTS, type RetentionConfig } from '../config.ts';
+import { RETENTION_DEFAULTS, RETENTION_SWEEP_DEFAULTS, type RetentionConfig, type RetentionSweepSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { forgottenBefore } from '../areas/auth/throttle.ts';
 import { discardUpload } from '../areas/items/uploads.ts';
 import { purgeExpired } from '../areas/recycleBin/service.ts';
 
-export const RETENTION_LIMITS = {
-  /** Rows per batch statement. */
-  batch: 500,
-  /** Abandoned uploads per batch (each is its own transaction and removes files). */
-  uploadBatch: 20,
-  /** Pause after each batch, so requests and deliveries run between batches. */
-  pauseMs: 20,
-  /** Rows removed from a table (since its last vacuum) after which it is vacuumed (embedded database only). */
-  vacuumAfterRows: 2_000,
-  /** Every this many passes the whole embedded database is vacuumed (hourly at the default interval). */
-  vacuumEveryPasses: 12,
-  /** The first pass runs this long after start (or after one interval, if shorter): start stays fast. */
-  firstPassDelayMs: 30_000,
-  /** The blob store is walked (for unfinished writes and files no row refers to) at most this often. */
-  blobScanEveryMs: 6 * 3_600_000,
-};
-
 /** What one batch is handed. `now` is the clock at the start of the pass. */
 interface SweepArgs {
   ctx: PortalContext;
   limits: RetentionConfig;
+  /** How the sweep paces itself (Config retentionSweeps). */
+  pace: RetentionSweepSettings;
   now: number;
   batch: number;
   /** One of the sweep's targets (e.g. a webhook id), when it has them. */
@@ -63,7 +48,7 @@ export interface Sweep {
   /** Removes at most about `batch` rows or files; `more` when another batch may find more (for this target). */
   run(a: SweepArgs): Promise<Batch>;
   /** Runs at most this often (ms), when less often than every pass. */
-  every?: number;
+  every?(pace: RetentionSweepSettings): number;
 }
 
 export interface Batch {
@@ -142,16 +127,16 @@ export const SWEEPS: Sweep[] = [
     name: 'abandoned multipart uploads',
     setting: 'RETENTION_UPLOADS_HOURS',
     tables: ['items', 'item_parts'],
-    async run({ ctx, limits, now, batch }) {
+    async run({ ctx, limits, pace, now, batch }) {
       const ids = await ctx.db.query<{ id: string }>(`SELECT id FROM items WHERE status = 'partial' AND created < $1 ORDER BY created LIMIT $2`, [
         now - limits.uploadsMs,
-        Math.min(batch, RETENTION_LIMITS.uploadBatch),
+        Math.min(batch, pace.uploadBatch),
       ]);
       let removed = 0;
       for (const { id } of ids) {
         if ((await discardUpload(ctx, id, null, { cancelledUpload: true, abandoned: true })).discarded) removed++;
       }
-      return { removed, more: ids.length >= Math.min(batch, RETENTION_LIMITS.uploadBatch) };
+      return { removed, more: ids.length >= Math.min(batch, pace.uploadBatch) };
     },
   },
   {
@@ -159,7 +144,7 @@ export const SWEEPS: Sweep[] = [
     name: 'recycle bin items past their retention',
     setting: 'RECYCLE_BIN_RETENTION_MS (14 days, as ArcGIS Online)',
     tables: ['recycled_items', 'recycled_item_blobs'],
-    run: ({ ctx, now, batch }) => purgeExpired(ctx, now, Math.min(batch, RETENTION_LIMITS.uploadBatch)),
+    run: ({ ctx, pace, now, batch }) => purgeExpired(ctx, now, Math.min(batch, pace.uploadBatch)),
   },
   {
     name: 'finished item jobs',
@@ -263,7 +248,7 @@ export const SWEEPS: Sweep[] = [
     name: 'stray blob files',
     setting: 'RETENTION_UPLOADS_HOURS',
     tables: [],
-    every: RETENTION_LIMITS.blobScanEveryMs,
+    every: (pace) => pace.blobScanEveryMs,
     targets: (ctx) => ctx.blobs.shards(),
     run: ({ ctx, limits, now, batch, target }) => removeStrayBlobs(ctx, target!, now - limits.uploadsMs, batch),
   },
@@ -374,15 +359,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** One pass over every sweep (tests call this with a driven clock). */
 export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions = {}): Promise<PassResult> {
   const limits = ctx.config.retention ?? RETENTION_DEFAULTS;
-  const batch = opts.batch ?? RETENTION_LIMITS.batch;
-  const pauseMs = opts.pauseMs ?? RETENTION_LIMITS.pauseMs;
+  const pace = ctx.config.retentionSweeps ?? RETENTION_SWEEP_DEFAULTS;
+  const batch = opts.batch ?? pace.batch;
+  const pauseMs = opts.pauseMs ?? pace.pauseMs;
   const now = ctx.clock.now();
   const result: PassResult = { removed: {}, batches: {}, vacuumed: [], checkpointed: false };
   const vacuum = opts.vacuum ?? { removed: new Map<string, number>(), passes: 0 };
   const perTable = vacuum.removed;
   for (const sweep of SWEEPS) {
     if (opts.stopped?.()) break;
-    if (sweep.every && opts.lastRun && now - (opts.lastRun.get(sweep.name) ?? -Infinity) < sweep.every) continue;
+    if (sweep.every && opts.lastRun && now - (opts.lastRun.get(sweep.name) ?? -Infinity) < sweep.every(pace)) continue;
     opts.lastRun?.set(sweep.name, now);
     let removed = 0;
     let batches = 0;
@@ -392,7 +378,7 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
       for (const target of targets) {
         for (;;) {
           if (opts.stopped?.()) break;
-          const done = await sweep.run({ ctx, limits, now, batch, target, pass });
+          const done = await sweep.run({ ctx, limits, pace, now, batch, target, pass });
           batches++;
           removed += done.removed;
           if (!done.more) break;
@@ -410,12 +396,12 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
   if (removedAny.length) ctx.log.info({ removed: Object.fromEntries(removedAny) }, 'retention sweep');
   if (ctx.db.kind === 'pglite' && !opts.stopped?.()) {
     const started = performance.now();
-    if (opts.vacuum && ++vacuum.passes % RETENTION_LIMITS.vacuumEveryPasses === 0) {
+    if (opts.vacuum && ++vacuum.passes % pace.vacuumEveryPasses === 0) {
       await ctx.db.exec('VACUUM (ANALYZE)');
       perTable.clear();
       result.vacuumed = ['*'];
     } else {
-      const tables = [...perTable].filter(([, n]) => n >= RETENTION_LIMITS.vacuumAfterRows).map(([t]) => t);
+      const tables = [...perTable].filter(([, n]) => n >= pace.vacuumAfterRows).map(([t]) => t);
       if (tables.length) {
         await ctx.db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
         for (const t of tables) perTable.delete(t);
@@ -450,7 +436,7 @@ export function startRetentionSweeps(ctx: PortalContext): RetentionSweeper {
         if (!stopped) timer = setTimeout(tick, interval);
       });
   };
-  timer = setTimeout(tick, Math.min(interval, RETENTION_LIMITS.firstPassDelayMs));
+  timer = setTimeout(tick, Math.min(interval, (ctx.config.retentionSweeps ?? RETENTION_SWEEP_DEFAULTS).firstPassDelayMs));
   return {
     async stop() {
       stopped = true;

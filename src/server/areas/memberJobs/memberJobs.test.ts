@@ -6,9 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCustomRoleMember, insertMember } from '../../../../test/support/members.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
+import { MEMBER_JOB_DEFAULTS } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { DatabaseUnavailableError, type Queryable } from '../../store/dbInterface.ts';
-import { MEMBER_JOB_LIMITS, runDueMemberJobs, runOneMemberJob } from '../../jobs/memberJobs.ts';
+import { runDueMemberJobs, runOneMemberJob } from '../../jobs/memberJobs.ts';
 import { runJobBatch } from './service.ts';
 
 let svc: TestService;
@@ -81,6 +82,7 @@ describe('a bulk disable job', () => {
     let statements = 0;
     const dying: PortalContext = {
       ...portal(),
+      config: { ...portal().config, memberJobs: { ...MEMBER_JOB_DEFAULTS, sliceMs: Number.POSITIVE_INFINITY } },
       db: {
         ...portal().db,
         tx: (fn) =>
@@ -94,12 +96,12 @@ describe('a bulk disable job', () => {
           ),
       },
     };
-    await expect(runOneMemberJob(dying, { ...MEMBER_JOB_LIMITS, sliceMs: Number.POSITIVE_INFINITY })).rejects.toThrow('the process died');
+    await expect(runOneMemberJob(dying)).rejects.toThrow('the process died');
     const mid = await post(`${JOBS()}/${jobId}`, tokens.admin);
     expect(mid).toMatchObject({ state: 'running', done: 50 });
     // The dead runner's lease holds the job until it runs out.
     expect(await runOneMemberJob(portal())).toBe(false);
-    now += MEMBER_JOB_LIMITS.leaseMs + 1;
+    now += MEMBER_JOB_DEFAULTS.leaseMs + 1;
     await runDueMemberJobs(portal());
 
     expect(await post(`${JOBS()}/${jobId}`, tokens.admin)).toMatchObject({ state: 'done', total: 130, done: 130, succeeded: 130, failed: 0 });
