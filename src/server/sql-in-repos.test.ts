@@ -15,13 +15,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 const AREAS = join(ROOT, 'src/server/areas');
 
-const PENDING: Record<string, number> = {
-  'src/server/areas/tasks/executors/report.ts': 4,
-  'src/server/areas/tasks/service.ts': 4,
-  'src/server/areas/tasks/executors/runner.ts': 1,
-  'src/server/areas/tasks/itemTasks.ts': 1,
-  'src/server/areas/tasks/routes.ts': 1,
-};
+// Empty: every area's statements are in its repository. A file may be listed here again only while
+// a change that moves its SQL is under way.
+const PENDING: Record<string, number> = {};
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */
 const isRepo = (file: string) => /\/repo\.ts$/.test(file) || /\/repo\//.test(file);
