@@ -6,11 +6,8 @@
  *
  * Each argument is a stage; stages run one after another. In a stage, `,` separates lanes that run
  * side by side (their lines prefixed with the step's name) and `+` separates steps that run one
- * after another within a lane. Steps after a `/` at the end of a stage (`a,b/c+d`) are the stage's
- * queue: each runs on whichever lane is free first, so that a step that may go after either of two
- * long ones does not wait for the one that happens to be slower on this machine. A failed step ends
- * its lane (it takes nothing more from the queue); the other lanes of the stage finish, and the
- * stages after it are skipped. The exit code is 1 when any step failed.
+ * after another within a lane. A failed step ends its lane; the other lanes of the stage finish, and
+ * the stages after it are skipped. The exit code is 1 when any step failed.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -76,9 +73,8 @@ function runScript(name: string, prefix: boolean): Promise<boolean> {
   });
 }
 
-/** Runs the lane's own steps, then takes steps from the stage's `queue` until it is empty. */
-async function runLane(steps: StepRecord[], sideBySide: boolean, queue: StepRecord[] = []): Promise<boolean> {
-  for (let step = steps.shift() ?? queue.shift(); step; step = steps.shift() ?? queue.shift()) {
+async function runLane(steps: StepRecord[], sideBySide: boolean): Promise<boolean> {
+  for (const step of steps) {
     step.start = new Date();
     step.cpuStart = cpuTicks();
     console.log(`\n== ${step.name}: started at ${clock(step.start)}`);
@@ -107,29 +103,19 @@ function printSummary(records: StepRecord[], started: Date): void {
   console.log(`CPU: the share of the machine's ${availableParallelism()} cores busy (any process) while the step ran.`);
 }
 
-interface Stage {
-  lanes: StepRecord[][];
-  queue: StepRecord[];
-}
-const steps = (list: string) => list.split('+').map((name): StepRecord => ({ name, result: 'skipped' }));
-const stages = process.argv.slice(2).map((stage): Stage => {
-  const [lanes, queue] = stage.split('/');
-  return { lanes: lanes.split(',').map(steps), queue: queue ? steps(queue) : [] };
-});
-// Every step in the order given, for the table (lanes and queues empty as they run).
-const records = stages.flatMap((stage) => [...stage.lanes.flat(), ...stage.queue]);
+const stages = process.argv.slice(2).map((stage) => stage.split(',').map((lane) => lane.split('+').map((name): StepRecord => ({ name, result: 'skipped' }))));
 if (stages.length === 0) {
-  console.error('usage: run-steps.ts <stage> [<stage>...], a stage being lane[,lane...][/queue], a lane or queue step[+step...]');
+  console.error('usage: run-steps.ts <stage> [<stage>...], a stage being lane[,lane...], a lane step[+step...]');
   process.exit(2);
 }
 
 const started = new Date();
 const startedCpu = cpuTicks();
 let ok = true;
-for (const { lanes, queue } of stages) {
+for (const lanes of stages) {
   if (!ok) break;
-  const results = await Promise.all(lanes.map((lane) => runLane(lane, lanes.length > 1, queue)));
+  const results = await Promise.all(lanes.map((lane) => runLane(lane, lanes.length > 1)));
   ok = results.every(Boolean);
 }
-printSummary(records, started);
+printSummary(stages.flat(2), started);
 process.exitCode = ok ? 0 : 1;
