@@ -28,6 +28,34 @@ DROP FUNCTION dependency_walk_start(text, text, text, boolean, text, integer, bo
 
 DROP FUNCTION dependency_step_into(text[], integer, text, text[], boolean);
 
+-- The rows a dependents step reads, in the order read, at most p_max_rows + 1 (one more than the
+-- bound, so that a step can tell it was cut): the folded reference rows of the ids, the rows found
+-- through the ids' service URLs and the relationships to the ids, each with its dependent_row. A
+-- set-returning SQL function of one SELECT: the planner inlines it into the step's statements.
+CREATE FUNCTION dependency_step_candidates(p_ids text[], p_max_rows integer, p_org text, p_with_url text[])
+  RETURNS TABLE (from_id text, n integer, holder_owner_id text, dependent_row text) LANGUAGE sql STABLE AS $$
+  SELECT u0.from_id, u0.n, u0.holder_owner_id, u0.dependent_row FROM (
+                            SELECT r.item_id AS from_id, r.target_item AS to_id, r.n, r.holder_owner_id, r.dependent_row
+                              FROM item_reference_edges r
+                             WHERE r.target_item = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR r.org_id = p_org)
+                            UNION ALL
+                            SELECT r.item_id, s.item_id, r.n, r.holder_owner_id,
+                                   dependency_row(r.item_id, s.item_id, r.kind, r.n, r.example, NULL, r.org_id, r.holder_owner_id, r.holder_title, r.holder_type, r.holder_url,
+                                                  r.holder_access, r.holder_content_status, r.holder_status, r.holder_created, r.holder_modified, r.holder_group_ids,
+                                                  r.holder_dependents)
+                              FROM unnest(p_with_url) AS f (id)
+                              CROSS JOIN LATERAL (SELECT x.item_id, x.org_id, x.service_key FROM item_reference_state x
+                                                   WHERE x.item_id = f.id AND x.service_key IS NOT NULL OFFSET 0) s
+                              JOIN item_reference_edges r ON r.org_id = s.org_id AND r.target_url = s.service_key
+                            UNION ALL
+                            SELECT l.origin_id, l.destination_id, 1, o.owner_id,
+                                   dependency_row(l.origin_id, l.destination_id, 'relationship', 1, chr(1), l.type, o.org_id, o.owner_id, o.title, o.type, o.url, o.access,
+                                                  o.content_status, o.status, o.created, o.modified, ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = o.id),
+                                                  (SELECT st.dependents FROM item_reference_state st WHERE st.item_id = o.id))
+                              FROM relationships l JOIN items o ON o.id = l.origin_id
+                             WHERE l.destination_id = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR o.org_id = p_org)
+                                                    ) u0 WHERE u0.from_id <> u0.to_id LIMIT p_max_rows + 1 $$;
+
 -- step_rows: the rows' dependent_row joined by commas; step_nodes: the owners' ids and usernames
 -- (once per distinct owner). No row taken: both null.
 -- Most steps take every row they read (their counts sum to no more than the bound): they are read
@@ -38,50 +66,10 @@ CREATE FUNCTION dependency_step_into(p_ids text[], p_max_rows integer, p_org tex
   RETURNS TABLE (step_rows text, step_nodes json) LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
 DECLARE v_rows text; v_owners text[]; v_sum bigint; BEGIN
   SELECT string_agg(u.dependent_row, ','), array_agg(DISTINCT u.holder_owner_id), sum(u.n) INTO v_rows, v_owners, v_sum
-    FROM (SELECT * FROM (
-                            SELECT r.item_id AS from_id, r.target_item AS to_id, r.n, r.holder_owner_id, r.dependent_row
-                              FROM item_reference_edges r
-                             WHERE r.target_item = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR r.org_id = p_org)
-                            UNION ALL
-                            SELECT r.item_id, s.item_id, r.n, r.holder_owner_id,
-                                   dependency_row(r.item_id, s.item_id, r.kind, r.n, r.example, NULL, r.org_id, r.holder_owner_id, r.holder_title, r.holder_type, r.holder_url,
-                                                  r.holder_access, r.holder_content_status, r.holder_status, r.holder_created, r.holder_modified, r.holder_group_ids,
-                                                  r.holder_dependents)
-                              FROM unnest(p_with_url) AS f (id)
-                              CROSS JOIN LATERAL (SELECT x.item_id, x.org_id, x.service_key FROM item_reference_state x
-                                                   WHERE x.item_id = f.id AND x.service_key IS NOT NULL OFFSET 0) s
-                              JOIN item_reference_edges r ON r.org_id = s.org_id AND r.target_url = s.service_key
-                            UNION ALL
-                            SELECT l.origin_id, l.destination_id, 1, o.owner_id,
-                                   dependency_row(l.origin_id, l.destination_id, 'relationship', 1, chr(1), l.type, o.org_id, o.owner_id, o.title, o.type, o.url, o.access,
-                                                  o.content_status, o.status, o.created, o.modified, ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = o.id),
-                                                  (SELECT st.dependents FROM item_reference_state st WHERE st.item_id = o.id))
-                              FROM relationships l JOIN items o ON o.id = l.origin_id
-                             WHERE l.destination_id = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR o.org_id = p_org)
-                          ) u0 WHERE u0.from_id <> u0.to_id LIMIT p_max_rows + 1) u; IF v_sum > p_max_rows + 1 THEN
+    FROM dependency_step_candidates(p_ids, p_max_rows, p_org, p_with_url) u; IF v_sum > p_max_rows + 1 THEN
     SELECT string_agg(b.dependent_row, ','), array_agg(DISTINCT b.holder_owner_id) INTO v_rows, v_owners
-      FROM (SELECT u.from_id, u.n, u.holder_owner_id, u.dependent_row, sum(u.n) OVER (ROWS UNBOUNDED PRECEDING) - u.n AS before
-              FROM (SELECT * FROM (
-                            SELECT r.item_id AS from_id, r.target_item AS to_id, r.n, r.holder_owner_id, r.dependent_row
-                              FROM item_reference_edges r
-                             WHERE r.target_item = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR r.org_id = p_org)
-                            UNION ALL
-                            SELECT r.item_id, s.item_id, r.n, r.holder_owner_id,
-                                   dependency_row(r.item_id, s.item_id, r.kind, r.n, r.example, NULL, r.org_id, r.holder_owner_id, r.holder_title, r.holder_type, r.holder_url,
-                                                  r.holder_access, r.holder_content_status, r.holder_status, r.holder_created, r.holder_modified, r.holder_group_ids,
-                                                  r.holder_dependents)
-                              FROM unnest(p_with_url) AS f (id)
-                              CROSS JOIN LATERAL (SELECT x.item_id, x.org_id, x.service_key FROM item_reference_state x
-                                                   WHERE x.item_id = f.id AND x.service_key IS NOT NULL OFFSET 0) s
-                              JOIN item_reference_edges r ON r.org_id = s.org_id AND r.target_url = s.service_key
-                            UNION ALL
-                            SELECT l.origin_id, l.destination_id, 1, o.owner_id,
-                                   dependency_row(l.origin_id, l.destination_id, 'relationship', 1, chr(1), l.type, o.org_id, o.owner_id, o.title, o.type, o.url, o.access,
-                                                  o.content_status, o.status, o.created, o.modified, ARRAY(SELECT s.group_id FROM item_shares s WHERE s.item_id = o.id),
-                                                  (SELECT st.dependents FROM item_reference_state st WHERE st.item_id = o.id))
-                              FROM relationships l JOIN items o ON o.id = l.origin_id
-                             WHERE l.destination_id = ANY(ARRAY(SELECT unnest(p_ids))) AND (p_org IS NULL OR o.org_id = p_org)
-                          ) u0 WHERE u0.from_id <> u0.to_id LIMIT p_max_rows + 1) u) b
+      FROM (SELECT u.dependent_row, u.holder_owner_id, sum(u.n) OVER (ROWS UNBOUNDED PRECEDING) - u.n AS before
+              FROM dependency_step_candidates(p_ids, p_max_rows, p_org, p_with_url) u) b
      WHERE b.before < p_max_rows + 1; END IF; RETURN QUERY SELECT v_rows, (SELECT json_build_array(array_agg(o.id), array_agg(o.username)) FROM users o WHERE o.id = ANY(v_owners) HAVING count(*) > 0); RETURN; END $$;
 
 -- Migration 045's start of a walk, with the dependents step's rows (step_rows; step_edges is what items use's).
