@@ -22,7 +22,7 @@ import { raise } from '../../core/signals.ts';
 import { addRelationship } from '../relationships/service.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
 import { afterItemFileStored } from './fileHooks.ts';
-import { deleteItemRow, findFolder, insertItemRow, itemExists, updateItemRow } from './repo.ts';
+import { findFolder, insertItemRow, itemExists, updateItemRow } from './repo.ts';
 import { infoFileKeysOf } from './repo/infoFiles.ts';
 import { insertDataUrlJob } from './repo/jobs.ts';
 import { copySharing } from './repo/sharing.ts';
@@ -89,9 +89,6 @@ export function fieldColumns(f: ItemFields): Record<string, unknown> {
   }
   return c;
 }
-
-// Other modules (uploads, itemJobs, report tasks) write item rows through here.
-export { deleteItemRow, insertItemRow, updateItemRow };
 
 export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): Promise<void> {
   await removeBlobsQuietly(ctx.blobs, keys, ctx.log);

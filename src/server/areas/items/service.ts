@@ -6,4 +6,16 @@
  * shares joined): the relationships and reassign queries join or filter it in their own one query,
  * so they read the same row as the items repo without a second round trip.
  */
-export { findFolder, findItem, findItems, groupIdsOf, SELECT_ITEM, type FolderRow, type ItemRow } from './repo.ts';
+export {
+  deleteItemRow,
+  findFolder,
+  findItem,
+  findItems,
+  groupIdsOf,
+  insertItemRow,
+  lockItem,
+  SELECT_ITEM,
+  updateItemRow,
+  type FolderRow,
+  type ItemRow,
+} from './repo.ts';
