@@ -75,9 +75,6 @@ const DUE_TASK_FIELDS = [
 const DUE_TASK_COLUMNS = DUE_TASK_FIELDS.join(', ');
 type DueTask = Pick<TaskRow, (typeof DUE_TASK_FIELDS)[number]>;
 
-/** A claimed run, with its task as the claim read it (missing when it was deleted meanwhile). */
-type ClaimedRun = ClaimedRunRow;
-
 export interface SchedulerOptions {
   clock?: Clock;
   executors?: Partial<Record<TaskType, Executor>>;
@@ -91,7 +88,7 @@ export class TaskScheduler {
   private readonly executors: Record<TaskType, Executor>;
   private readonly running = new Set<Promise<void>>();
   /** Claimed runs waiting for an execution slot (at most maxInFlight of them; refilled once half empty). */
-  private readonly queue: ClaimedRun[] = [];
+  private readonly queue: ClaimedRunRow[] = [];
   private readonly abort = new AbortController();
   private stopped = false;
   private readonly loop: PassLoop;
@@ -220,7 +217,7 @@ export class TaskScheduler {
   }
 
   /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one transaction. */
-  async claim(limit: number): Promise<ClaimedRun[]> {
+  async claim(limit: number): Promise<ClaimedRunRow[]> {
     if (limit <= 0) return [];
     const now = this.clock.now();
     const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
@@ -249,7 +246,7 @@ export class TaskScheduler {
   }
 
   /** Execute one claimed run and record its end (step 3). */
-  async execute(run: ClaimedRun): Promise<void> {
+  async execute(run: ClaimedRunRow): Promise<void> {
     const startedAt = this.clock.now();
     const task = run.task;
     if (!task) return; // deleted meanwhile: its runs went with it
@@ -275,7 +272,7 @@ export class TaskScheduler {
   }
 
   /** Record a run's end and the task's bookkeeping (runEnds.ts: written together with other ends). */
-  private finish(run: ClaimedRun, status: 'succeeded' | 'failed', result: string, startedAt?: number): Promise<void> {
+  private finish(run: ClaimedRunRow, status: 'succeeded' | 'failed', result: string, startedAt?: number): Promise<void> {
     return this.ends.record({ runId: run.id, taskId: run.taskId, attempt: run.attempt, status, result, startedAt: startedAt ?? null });
   }
 
@@ -348,7 +345,7 @@ export class TaskScheduler {
     while (!this.stopped && this.running.size < this.maxInFlight && this.queue.length) this.launch(this.queue.shift()!);
   }
 
-  private launch(run: ClaimedRun): void {
+  private launch(run: ClaimedRunRow): void {
     const p: Promise<void> = this.execute(run)
       .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
       .finally(() => {
