@@ -566,9 +566,9 @@ export async function reassignGroup(ctx: PortalContext, caller: Caller, group: G
       if (group.capabilities.includes('updateitemcontrol')) needs.push('portal:admin:createUpdateCapableGroup');
       const [lacking] = missingPrivileges({ privileges: privilegesOf(target) }, needs);
       if (lacking) throw badParam('targetUsername', `'${target.username}' cannot own this group: their role lacks ${lacking}`);
-      await assertTitleFree(q, target.id, group.title).catch(() => {
+      // Asked of the target (not assertTitleFree, whose refusal speaks to the caller about their own groups).
+      if ((await groupIdsOwnedWithTitle(q, target.id, group.title)).length)
         throw badParam('targetUsername', `'${target.username}' already owns a group titled '${group.title}'`);
-      });
       if (!target.member_type) {
         await lockMember(q, target.id);
         if (target.group_count >= LIMITS.groupsPerUser)
