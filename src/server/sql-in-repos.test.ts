@@ -1,8 +1,10 @@
 /**
  * SQL lives in an area's repository (issue 36): routes declare, the service orchestrates, and only
  * `repo.ts` (or a `repo/` folder) runs statements. A database call (`.query(`, `.queryPrepared(`,
- * `db.exec(`) or an SQL string written in any other file under src/server/areas (tests aside) fails
- * here, so a statement cannot drift back beside the rules that use it.
+ * `db.exec(`) or an SQL string written in any other file of src/server (tests aside) fails here, so a
+ * statement cannot drift back beside the rules that use it. The runners in jobs/, request handling in
+ * http/, core/ and the seed call areas' services for their rows too; only store/ (the database
+ * adapters, migrations and the outbox, below every area) writes SQL outside a repository.
  *
  * PENDING lists the files not yet converted, each with how many SQL sites it may still hold (a
  * database call, or an SQL string not passed straight to one): a count can only go down, and a file
@@ -13,11 +15,27 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const AREAS = join(ROOT, 'src/server/areas');
+const SERVER = join(ROOT, 'src/server');
+/** store/ is the one place below the areas that may run SQL of its own. */
+const STORE = join(SERVER, 'store');
 
-// Empty: every area's statements are in its repository. A file may be listed here again only while
-// a change that moves its SQL is under way.
-const PENDING: Record<string, number> = {};
+// The areas' own files are done; the runners, request handling and the seed still hold these.
+const PENDING: Record<string, number> = {
+  'src/server/jobs/itemJobs.ts': 9,
+  'src/server/jobs/memberJobs.ts': 1,
+  'src/server/jobs/retention.ts': 18,
+  'src/server/jobs/runEnds.ts': 2,
+  'src/server/jobs/scheduler.ts': 10,
+  'src/server/jobs/webhooks/claim.ts': 3,
+  'src/server/jobs/webhooks/deactivation.ts': 4,
+  'src/server/jobs/webhooks/deliver.ts': 5,
+  'src/server/jobs/webhooks/dispatcher.ts': 2,
+  'src/server/jobs/webhooks/fanOut.ts': 7,
+  'src/server/jobs/webhooks/successWriter.ts': 1,
+  'src/server/http/auth.ts': 2,
+  'src/server/http/userPath.ts': 2,
+  'src/server/seed/bootstrap.ts': 2,
+};
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */
 const isRepo = (file: string) => /\/repo\.ts$/.test(file) || /\/repo\//.test(file);
@@ -32,7 +50,7 @@ const OPENS_CALL = /\.(?:query|queryPrepared|exec)\s*(?:<[^>()]*>)?\(\s*(?:\w+,\
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(path);
+    if (e.isDirectory()) return path === STORE ? [] : sourceFiles(path);
     return /\.ts$/.test(e.name) && !/\.test(-support)?\.ts$/.test(e.name) ? [path] : [];
   });
 }
@@ -63,12 +81,18 @@ function sitesOutsideRepos(files: { file: string; text: string }[]): Map<string,
   return found;
 }
 
-const areaSources = () => sourceFiles(AREAS).map((path) => ({ file: relative(ROOT, path).split('\\').join('/'), text: readFileSync(path, 'utf8') }));
+const serverSources = () => sourceFiles(SERVER).map((path) => ({ file: relative(ROOT, path).split('\\').join('/'), text: readFileSync(path, 'utf8') }));
 
 describe('SQL lives in repositories', () => {
-  it('no file under src/server/areas outside a repository runs SQL (pending files at most their count)', () => {
-    const over = [...sitesOutsideRepos(areaSources())].filter(([file, sites]) => sites.length > (PENDING[file] ?? 0)).flatMap(([, sites]) => sites);
+  it('no file of src/server outside a repository or the store runs SQL (pending files at most their count)', () => {
+    const over = [...sitesOutsideRepos(serverSources())].filter(([file, sites]) => sites.length > (PENDING[file] ?? 0)).flatMap(([, sites]) => sites);
     expect(over).toEqual([]);
+  });
+
+  it('lists each pending file at exactly what it still holds, so a move lowers the count with it', () => {
+    const found = sitesOutsideRepos(serverSources());
+    const held = Object.fromEntries(Object.keys(PENDING).map((file) => [file, found.get(file)?.length ?? 0]));
+    expect(held).toEqual(PENDING);
   });
 
   it('finds SQL written in a route and a service, one site per statement, and none in a repository', () => {
