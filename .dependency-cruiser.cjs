@@ -2,6 +2,17 @@
  * Layer rules from ../shared/DESIGN.md ("Layout"), checked by `npm run layers`.
  * Type-only imports count (tsPreCompilationDeps): a circle through types is still a circle.
  */
+/** Area internals the runners in jobs/ still import (rule server-jobs-through-services). */
+const PENDING_JOB_IMPORTS = [
+  '^src/server/areas/auth/throttle\\.ts$',
+  '^src/server/areas/items/uploads\\.ts$',
+  '^src/server/areas/items/add\\.ts$',
+  '^src/server/areas/memberLifecycle/due\\.ts$',
+  '^src/server/areas/memberJobs/repo\\.ts$',
+  '^src/server/areas/tasks/executors/index\\.ts$',
+  '^src/server/areas/tasks/repo\\.ts$',
+];
+
 module.exports = {
   forbidden: [
     {
@@ -92,6 +103,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/server/areas/', pathNot: '\\.test(-support)?\\.tsx?$' },
       to: { path: '^src/server/jobs/' },
+    },
+    {
+      name: 'server-jobs-through-services',
+      // A runner decides when work runs; what the work does to an area's rows is that area's
+      // service's to say. PENDING_JOB_IMPORTS are the internals the runners still reach; each moves
+      // behind its area's service and leaves the list (the list only shrinks).
+      comment: 'Jobs call an area through its service.ts (types aside), never its repository or internals.',
+      severity: 'error',
+      from: { path: '^src/server/jobs/', pathNot: '\\.test(-support)?\\.tsx?$' },
+      to: {
+        path: '^src/server/areas/[^/]+/(?!service\\.ts$)',
+        pathNot: PENDING_JOB_IMPORTS,
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'server-http-no-areas',
