@@ -7,10 +7,6 @@ const PENDING_JOB_IMPORTS = [
   '^src/server/areas/auth/throttle\\.ts$',
   '^src/server/areas/items/uploads\\.ts$',
   '^src/server/areas/items/add\\.ts$',
-  '^src/server/areas/memberLifecycle/due\\.ts$',
-  '^src/server/areas/memberJobs/repo\\.ts$',
-  '^src/server/areas/tasks/executors/index\\.ts$',
-  '^src/server/areas/tasks/repo\\.ts$',
 ];
 
 module.exports = {

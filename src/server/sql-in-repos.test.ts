@@ -22,10 +22,7 @@ const STORE = join(SERVER, 'store');
 // The areas' own files are done; the runners, request handling and the seed still hold these.
 const PENDING: Record<string, number> = {
   'src/server/jobs/itemJobs.ts': 9,
-  'src/server/jobs/memberJobs.ts': 1,
   'src/server/jobs/retention.ts': 18,
-  'src/server/jobs/runEnds.ts': 2,
-  'src/server/jobs/scheduler.ts': 10,
   'src/server/jobs/webhooks/claim.ts': 3,
   'src/server/jobs/webhooks/deactivation.ts': 4,
   'src/server/jobs/webhooks/deliver.ts': 5,

@@ -10,8 +10,7 @@
 import { MEMBER_JOB_DEFAULTS, type MemberJobSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
-import { anyDueJob, claimDueJob, renewLease } from '../areas/memberJobs/repo.ts';
-import { runJobBatch } from '../areas/memberJobs/service.ts';
+import { anyDueJob, claimDueJob, nextLeaseEnd, renewLease, runJobBatch } from '../areas/memberJobs/service.ts';
 import { idleWaitMs, PassLoop } from './passLoop.ts';
 
 const settingsOf = (ctx: PortalContext): MemberJobSettings => ctx.config.memberJobs ?? MEMBER_JOB_DEFAULTS;
@@ -51,15 +50,6 @@ export interface MemberJobRunner {
 }
 
 /**
- * When a running job's lease runs out (its runner stopped), or null: what an idle runner on the
- * embedded database sleeps until (passLoop.ts idleWaitMs).
- */
-async function nextLeaseEnd(ctx: PortalContext): Promise<number | null> {
-  const [row] = await ctx.db.query<{ at: number | null }>(`SELECT min(locked_until) AS at FROM member_jobs WHERE state = 'running'`);
-  return row?.at ?? null;
-}
-
-/**
  * What main.ts starts: a pass when a job is queued or resumed here, and every pollMs (Config
  * memberJobs) for other instances' jobs (on the embedded database, when a lease runs out: idleWaitMs).
  */
@@ -72,7 +62,7 @@ export function startMemberJobs(ctx: PortalContext): MemberJobRunner {
         loop.passAgain();
         return limits.pollMs;
       }
-      return idleWaitMs(embedded, limits.pollMs, embedded ? await nextLeaseEnd(ctx) : null, ctx.clock.now());
+      return idleWaitMs(embedded, limits.pollMs, embedded ? await nextLeaseEnd(ctx.db) : null, ctx.clock.now());
     },
     { waitMs: limits.pollMs, onError: (err) => ctx.log.error({ err }, 'member jobs pass failed') },
   );

@@ -10,7 +10,7 @@
 import type { Clock, PortalContext } from '../context.ts';
 import { onSignal } from '../core/signals.ts';
 import { idleWaitMs, PassLoop } from './passLoop.ts';
-import { expireDue, nextDue, runDuePolicies, warnDueExpirations, warningMsOf } from '../areas/memberLifecycle/due.ts';
+import { expireDue, nextDue, runDuePolicies, warnDueExpirations, warningMsOf } from '../areas/memberLifecycle/service.ts';
 
 export interface LifecycleRunnerOptions {
   clock?: Clock;

@@ -12,6 +12,7 @@
 import { TASK_LIMITS } from '../../shared/contract/tasks.ts';
 import type { Clock } from '../context.ts';
 import type { Db } from '../store/db.ts';
+import { writeRunEnds } from '../areas/tasks/service.ts';
 
 export interface RunEnd {
   runId: string;
@@ -31,29 +32,6 @@ interface Pending extends RunEnd {
 
 /** Ends written per statement at most (bounds the statement's parameters). */
 const MAX_PER_WRITE = 500;
-
-const WRITE_ENDS = `
-  WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
-      AS i(run_id, attempt, status, result, started, finished)),
-  ended AS (
-    UPDATE task_runs r SET status = i.status, result = i.result, finished = i.finished, modified = i.finished,
-           locked_until = 0, started = coalesce(i.started, r.started)
-      FROM input i WHERE r.id = i.run_id AND r.status = 'executing' AND r.attempts = i.attempt
-    RETURNING r.task_id, i.status, i.result, i.finished),
-  counted AS (
-    SELECT t.id, e.status, e.result, e.finished,
-           CASE WHEN e.status = 'succeeded' THEN 0 ELSE t.consecutive_failures + 1 END AS failures
-      FROM tasks t JOIN ended e ON e.task_id = t.id)
-  UPDATE tasks t SET last_status = c.status, last_result = c.result, consecutive_failures = c.failures,
-         active = CASE WHEN c.failures >= $7 THEN false ELSE t.active END,
-         state = CASE WHEN c.failures >= $7 AND t.active THEN 'failed' ELSE t.state END,
-         next_run_at = CASE WHEN c.failures >= $7 THEN NULL ELSE t.next_run_at END,
-         state_reason = CASE WHEN c.failures >= $7 AND t.active
-                             THEN 'Disabled after ' || c.failures || ' consecutive failed runs. The last: ' || left(c.result, 1000)
-                             ELSE t.state_reason END,
-         modified = CASE WHEN c.failures >= $7 AND t.active THEN c.finished ELSE t.modified END
-    FROM counted c WHERE t.id = c.id`;
 
 export class RunEndWriter {
   private pending: Pending[] = [];
@@ -78,15 +56,7 @@ export class RunEndWriter {
       while (this.pending.length) {
         const batch = this.takeBatch();
         try {
-          await this.db.query(WRITE_ENDS, [
-            batch.map((e) => e.runId),
-            batch.map((e) => e.attempt),
-            batch.map((e) => e.status),
-            batch.map((e) => e.result),
-            batch.map((e) => e.startedAt),
-            batch.map((e) => e.finished),
-            TASK_LIMITS.failuresToDisable,
-          ]);
+          await writeRunEnds(this.db, batch, TASK_LIMITS.failuresToDisable);
           for (const e of batch) e.done();
         } catch (err) {
           for (const e of batch) e.fail(err);

@@ -25,10 +25,27 @@
  */
 import type { TaskType } from '../../shared/contract/tasks.ts';
 import type { Clock, PortalContext } from '../context.ts';
-import { EXECUTORS, RunFailed, type Executor } from '../areas/tasks/executors/index.ts';
-import { claimRuns, normaliseRun, scheduleOf, type ClaimedRunRow, type RunRow, type TaskRow } from '../areas/tasks/repo.ts';
 import type { Queryable } from '../store/db.ts';
-import { computeNextRun } from '../areas/tasks/service.ts';
+import {
+  claimRuns,
+  completeTask,
+  computeNextRun,
+  EXECUTORS,
+  handBackRun,
+  handBackRuns,
+  insertScheduledRuns,
+  insertSkippedRuns,
+  lockDueTasks,
+  lockInterruptedRuns,
+  moveTasksOn,
+  pruneRuns,
+  RunFailed,
+  scheduleOf,
+  schedulerState,
+  type ClaimedRunRow,
+  type DueTask,
+  type Executor,
+} from '../areas/tasks/service.ts';
 import { onSignal } from '../core/signals.ts';
 import { PassLoop } from './passLoop.ts';
 import { nextRun } from '../../shared/cron.ts';
@@ -53,27 +70,6 @@ export const SCHEDULER_LIMITS = {
   /** How often one process prunes old runs. */
   pruneEveryMs: 10 * 60_000,
 } as const;
-
-/**
- * What turning a due task into a run reads of it: its schedule and counts, not the whole row (the
- * parameters, the token) nor its owner; the executor gets the task as the claim reads it.
- */
-const DUE_TASK_FIELDS = [
-  'id',
-  'org_id',
-  'minute',
-  'hour',
-  'day_of_month',
-  'month',
-  'day_of_week',
-  'start_date',
-  'end_date',
-  'max_occurrences',
-  'run_count',
-  'next_run_at',
-] as const satisfies readonly (keyof TaskRow)[];
-const DUE_TASK_COLUMNS = DUE_TASK_FIELDS.join(', ');
-type DueTask = Pick<TaskRow, (typeof DUE_TASK_FIELDS)[number]>;
 
 export interface SchedulerOptions {
   clock?: Clock;
@@ -122,17 +118,7 @@ export class TaskScheduler {
     let handled = 0;
     for (let batch = 0; batch < batches; batch++) {
       const n = await this.ctx.db.tx(async (q) => {
-        const due = (
-          await q.query<DueTask>(
-            `SELECT ${DUE_TASK_COLUMNS} FROM tasks WHERE active AND next_run_at <= $1 ORDER BY next_run_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-            [now, SCHEDULER_LIMITS.claimBatch],
-          )
-        ).map((t) => ({
-          ...t,
-          next_run_at: Number(t.next_run_at),
-          start_date: t.start_date == null ? null : Number(t.start_date),
-          end_date: t.end_date == null ? null : Number(t.end_date),
-        }));
+        const due = await lockDueTasks(q, now, SCHEDULER_LIMITS.claimBatch);
         if (due.length) await this.fire(q, due, now);
         return due.length;
       });
@@ -170,25 +156,11 @@ export class TaskScheduler {
         : '';
       fired.push({ task: t, at: missed[missed.length - 1], note });
     }
-    if (skipped.length) {
-      await q.query(
-        `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
-         SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'skipped', $4, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[]) AS r(task, org, at)
-         ON CONFLICT DO NOTHING`,
-        [
-          skipped.map((x) => x.task),
-          skipped.map((x) => x.org),
-          skipped.map((x) => x.at),
-          'Missed while the scheduler was not running; only the latest missed run was started.',
-          now,
-        ],
-      );
-    }
-    const inserted = await q.query<{ task_id: string }>(
-      `INSERT INTO task_runs (id, task_id, org_id, scheduled_at, status, result, created, modified)
-       SELECT r.task || '-' || r.at, r.task, r.org, r.at, 'scheduled', r.note, $5, $5 FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) AS r(task, org, at, note)
-       ON CONFLICT DO NOTHING RETURNING task_id`,
-      [fired.map((f) => f.task.id), fired.map((f) => f.task.org_id), fired.map((f) => f.at), fired.map((f) => f.note), now],
+    if (skipped.length) await insertSkippedRuns(q, skipped, 'Missed while the scheduler was not running; only the latest missed run was started.', now);
+    const inserted = await insertScheduledRuns(
+      q,
+      fired.map((f) => ({ taskId: f.task.id, orgId: f.task.org_id, at: f.at, note: f.note })),
+      now,
     );
     const insertedIds = new Set(inserted.map((r) => r.task_id));
     const moved: { id: string; next: number; count: number }[] = [];
@@ -203,17 +175,9 @@ export class TaskScheduler {
         t.max_occurrences != null && runCount >= t.max_occurrences
           ? `Completed: it ran the maximum of ${t.max_occurrences} times.`
           : 'Completed: no run is left before its end date.';
-      await q.query(
-        `UPDATE tasks SET next_run_at = NULL, run_count = $2, active = false, state = 'completed', state_reason = $3, modified = $4 WHERE id = $1`,
-        [t.id, runCount, reason, now],
-      );
+      await completeTask(q, t.id, runCount, reason, now);
     }
-    if (moved.length) {
-      await q.query(
-        `UPDATE tasks t SET next_run_at = v.next, run_count = v.count FROM unnest($1::text[], $2::bigint[], $3::int[]) AS v(id, next, count) WHERE t.id = v.id`,
-        [moved.map((m) => m.id), moved.map((m) => m.next), moved.map((m) => m.count)],
-      );
-    }
+    if (moved.length) await moveTasksOn(q, moved);
   }
 
   /** Claim runs waiting to start, and runs whose lease ran out (step 2), in one transaction. */
@@ -223,13 +187,7 @@ export class TaskScheduler {
     const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
     const { claimed, interrupted } = await this.ctx.db.tx(async (q) => {
       // Runs taken over too often are failed below rather than tried again.
-      const interrupted = (
-        await q.query<RunRow>(`SELECT * FROM task_runs WHERE status = 'executing' AND locked_until < $1 AND attempts >= $2 LIMIT $3 FOR UPDATE SKIP LOCKED`, [
-          now,
-          SCHEDULER_LIMITS.maxAttempts,
-          limit,
-        ])
-      ).map(normaliseRun);
+      const interrupted = await lockInterruptedRuns(q, now, SCHEDULER_LIMITS.maxAttempts, limit);
       const claimed = await claimRuns(q, { now, leaseUntil: now + lease, limit, maxAttempts: SCHEDULER_LIMITS.maxAttempts });
       return { claimed, interrupted };
     });
@@ -262,10 +220,7 @@ export class TaskScheduler {
     }
     if (status === 'failed' && this.abort.signal.aborted) {
       // Stopped mid-run: hand the run back (not counted as an attempt) for the next start, or another process.
-      await this.ctx.db.query(
-        `UPDATE task_runs SET status = 'scheduled', attempts = attempts - 1, locked_until = 0 WHERE id = $1 AND status = 'executing' AND attempts = $2`,
-        [run.id, run.attempt],
-      );
+      await handBackRun(this.ctx.db, run.id, run.attempt);
       return;
     }
     await this.finish(run, status, result, startedAt);
@@ -278,15 +233,7 @@ export class TaskScheduler {
 
   /** Delete finished runs beyond the newest runsKept of each task; answers how many went. */
   async prune(): Promise<number> {
-    const gone = await this.ctx.db.query(
-      `DELETE FROM task_runs WHERE id IN (
-         SELECT id FROM (SELECT id, row_number() OVER (PARTITION BY task_id ORDER BY scheduled_at DESC) AS n
-                           FROM task_runs WHERE status IN ('succeeded', 'failed', 'skipped')) ranked
-          WHERE n > $1)
-       RETURNING id`,
-      [SCHEDULER_LIMITS.runsKept],
-    );
-    return gone.length;
+    return pruneRuns(this.ctx.db, SCHEDULER_LIMITS.runsKept);
   }
 
   /** One full pass, waiting for every run it starts to end (tests; the loop does not wait). */
@@ -314,12 +261,8 @@ export class TaskScheduler {
     const pollMs = this.opts.pollMs ?? SCHEDULER_LIMITS.pollMs;
     const now = this.clock.now();
     // An idle pass only reads: no transaction unless something is due or waiting.
-    const [state] = await this.ctx.db.query<{ next_due: string | number | null; waiting: boolean }>(
-      `SELECT (SELECT min(next_run_at) FROM tasks WHERE active) AS next_due,
-              EXISTS (SELECT 1 FROM task_runs WHERE status = 'scheduled' OR (status = 'executing' AND locked_until < $1)) AS waiting`,
-      [now],
-    );
-    const nextDue = state.next_due === null ? null : Number(state.next_due);
+    const state = await schedulerState(this.ctx.db, now);
+    const nextDue = state.nextDue;
     // One batch of due tasks per pass, then runs start: in a burst (1,000 tasks due at once) the
     // first runs start after 200 tasks are materialised, not after all of them; the next pass
     // follows at once and materialises the next batch.
@@ -365,13 +308,7 @@ export class TaskScheduler {
     // Claimed but never started: handed back at once (not counted as an attempt) rather than left
     // to their lease.
     const queued = this.queue.splice(0);
-    if (queued.length) {
-      await this.ctx.db.query(
-        `UPDATE task_runs r SET status = 'scheduled', attempts = r.attempts - 1, locked_until = 0
-           FROM unnest($1::text[], $2::int[]) AS q(id, attempt) WHERE r.id = q.id AND r.status = 'executing' AND r.attempts = q.attempt`,
-        [queued.map((r) => r.id), queued.map((r) => r.attempt)],
-      );
-    }
+    if (queued.length) await handBackRuns(this.ctx.db, queued);
     await Promise.all([...this.running]);
   }
 }

@@ -161,6 +161,12 @@ export async function renewLease(q: Queryable, id: string, until: number): Promi
   await q.query(`UPDATE member_jobs SET locked_until = $2 WHERE id = $1 AND state = 'running'`, [id, until]);
 }
 
+/** When a running job's lease runs out (its runner stopped), or null when no job is running. */
+export async function nextLeaseEnd(q: Queryable): Promise<number | null> {
+  const [row] = await q.query<{ at: number | null }>(`SELECT min(locked_until) AS at FROM member_jobs WHERE state = 'running'`);
+  return row?.at ?? null;
+}
+
 /** The next members still to do, locked for this transaction (another runner skips them). */
 export async function claimPending(q: Queryable, jobId: string, limit: number): Promise<PendingMember[]> {
   return q.query<PendingMember>(

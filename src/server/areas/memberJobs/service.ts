@@ -283,3 +283,6 @@ export async function undoJob(ctx: PortalContext, caller: Caller, job: repo.Memb
   raise('memberJobQueued');
   return { success: true, jobId: id, job: repo.toMemberJob((await repo.findJob(ctx.db, id))!) };
 }
+
+// What the runner (jobs/memberJobs.ts) claims and leases jobs with.
+export { anyDueJob, claimDueJob, nextLeaseEnd, renewLease } from './repo.ts';

@@ -396,3 +396,23 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, username: s
   raise('taskSchedulesChanged');
   return { success: true, runId };
 }
+
+// What the scheduler (jobs/scheduler.ts, jobs/runEnds.ts) runs: the executors, and the statements
+// that claim, start, end and prune runs.
+export { EXECUTORS, RunFailed, type Executor } from './executors/index.ts';
+export { claimRuns, scheduleOf, type ClaimedRunRow } from './repo.ts';
+export {
+  completeTask,
+  handBackRun,
+  handBackRuns,
+  insertScheduledRuns,
+  insertSkippedRuns,
+  lockDueTasks,
+  lockInterruptedRuns,
+  moveTasksOn,
+  pruneRuns,
+  schedulerState,
+  writeRunEnds,
+  type DueTask,
+  type RunEndRow,
+} from './repo/scheduler.ts';
