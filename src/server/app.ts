@@ -40,6 +40,7 @@ import { roleRoutes } from './areas/roles/routes.ts';
 import { userDefaultSettingsRoutes } from './areas/userDefaultSettings/routes.ts';
 import { taskRoutes } from './areas/tasks/routes.ts';
 import { userRoutes } from './areas/users/routes.ts';
+import { callerLookups } from './areas/users/service.ts';
 import { memberLifecycleRoutes } from './areas/memberLifecycle/routes.ts';
 import { memberJobRoutes } from './areas/memberJobs/routes.ts';
 import { webhookRoutes } from './areas/webhooks/routes.ts';
@@ -47,6 +48,7 @@ import { federationRoutes } from './areas/federation/routes.ts';
 import { rootRoutes } from './areas/root/routes.ts';
 import type { Config } from './config.ts';
 import { systemClock, type Clock, type PortalContext } from './context.ts';
+import { provideCallerLookups } from './http/auth.ts';
 import { installCors } from './http/cors.ts';
 import { ApiError, databaseUnavailable } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
@@ -101,6 +103,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   };
   app.decorate('portal', portal);
+  // Request handling imports no area: it resolves callers and path users with the users area's lookups.
+  provideCallerLookups(app, callerLookups);
   app.addHook('onClose', async () => portal.blobs.close?.());
   if (opts.config.dataDir === ':memory:') app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
 

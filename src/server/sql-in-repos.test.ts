@@ -29,8 +29,6 @@ const PENDING: Record<string, number> = {
   'src/server/jobs/webhooks/dispatcher.ts': 2,
   'src/server/jobs/webhooks/fanOut.ts': 7,
   'src/server/jobs/webhooks/successWriter.ts': 1,
-  'src/server/http/auth.ts': 2,
-  'src/server/http/userPath.ts': 2,
   'src/server/seed/bootstrap.ts': 2,
 };
 

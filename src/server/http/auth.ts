@@ -4,11 +4,11 @@
  * write of any kind has happened (embedded database), so a revoked token or a changed role takes
  * effect at once (ASVS 8.3.2).
  */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { rolePrivileges, type BaseRole, type Privilege } from '../../shared/privileges.ts';
-import type { UserRow } from '../areas/users/repo.ts';
+import type { CallerRow, UserRow } from '../areas/users/repo.ts';
 import { tokenHash } from '../core/tokens.ts';
-import type { Db } from '../store/db.ts';
+import type { Db, Queryable } from '../store/db.ts';
 import { forbidden, invalidToken } from './errors.ts';
 import type { RawParams } from './params.ts';
 import { trimEnd } from '../../shared/trim.ts';
@@ -37,15 +37,30 @@ export function tokenFrom(req: FastifyRequest, raw: RawParams): string | undefin
   return undefined;
 }
 
-/** One prepared statement per request: the token, its member and the member's custom role. */
-const RESOLVE_CALLER = `
-  SELECT u.*, r.privileges AS role_privileges, t.expires AS token_expires, t.client AS token_client, t.referer AS token_referer
-    FROM tokens t
-    JOIN users u ON u.id = t.user_id
-    LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
-   WHERE t.token_hash = $1`;
+/**
+ * What resolving a caller reads of the users area's rows. The app hands these over when it is built
+ * (provideCallerLookups), as it hands CORS the allowed origins: request handling imports no area.
+ */
+export interface CallerLookups {
+  /** The member named by the token with this hash, with the token's expiry and binding (prepared as `resolve_caller`). */
+  callerRowOfToken(db: Db, hash: string): Promise<CallerRow | undefined>;
+  /** The username of the caller's organization's member with this id. */
+  orgMemberUsernameById(q: Queryable, id: string, orgId: string): Promise<string | undefined>;
+  /** The stored username of the caller's organization's member with this username in any case. */
+  orgMemberUsernameByName(q: Queryable, username: string, orgId: string): Promise<string | undefined>;
+}
 
-type CallerRow = UserRow & { token_expires: number; token_client: string | null; token_referer: string | null };
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The users area's lookups request handling resolves callers and path users with (provideCallerLookups). */
+    callerLookups: CallerLookups;
+  }
+}
+
+/** Called by the app before any route is declared: operations and uploads take the lookups from here. */
+export function provideCallerLookups(app: FastifyInstance, lookups: CallerLookups): void {
+  app.decorate('callerLookups', lookups);
+}
 
 /** What a request says about where it was sent from (its Referer and Origin headers). */
 export interface SentFrom {
@@ -56,8 +71,8 @@ export interface SentFrom {
  * `sentFrom`: the request carrying the token. A token issued with `client=referer` works only from
  * that referer (generateToken's documented binding), so a stolen one is refused elsewhere.
  */
-export async function resolveCaller(db: Db, token: string, now: number, sentFrom: SentFrom): Promise<Caller> {
-  const row = keptRow(db, token) ?? (await readRow(db, token));
+export async function resolveCaller(lookups: CallerLookups, db: Db, token: string, now: number, sentFrom: SentFrom): Promise<Caller> {
+  const row = keptRow(db, token) ?? (await readRow(lookups, db, token));
   if (!row || row.token_expires <= now || row.disabled) throw invalidToken();
   if (row.token_client === 'referer' && row.token_referer && !sentFromReferer(sentFrom, row.token_referer)) throw invalidToken();
   // The same row object comes back only while no write has happened (embedded database): the
@@ -90,9 +105,9 @@ function keptRow(db: Db, token: string): CallerRow | undefined {
 }
 
 /** Read on every request (unless kept above); the embedded database also keeps the statement's answer until the next write. */
-async function readRow(db: Db, token: string): Promise<CallerRow | undefined> {
+async function readRow(lookups: CallerLookups, db: Db, token: string): Promise<CallerRow | undefined> {
   const generation = db.writeGeneration?.();
-  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [tokenHash(token)]);
+  const row = await lookups.callerRowOfToken(db, tokenHash(token));
   // Kept only if nothing was written while it was read; an unknown token is not kept (it is read each time).
   if (row && generation !== undefined && db.writeGeneration?.() === generation) {
     let kept = KEPT.get(db);
@@ -114,9 +129,9 @@ declare module 'fastify' {
  * The request's caller for `token`, read once per request: a multipart upload authorises its caller
  * before storing a file, and the operation's handler then reuses that answer.
  */
-export async function callerOfRequest(req: FastifyRequest, db: Db, token: string, now: number): Promise<Caller> {
+export async function callerOfRequest(req: FastifyRequest, lookups: CallerLookups, db: Db, token: string, now: number): Promise<Caller> {
   if (req.resolvedCaller?.token === token) return req.resolvedCaller.caller;
-  const caller = await resolveCaller(db, token, now, req);
+  const caller = await resolveCaller(lookups, db, token, now, req);
   req.resolvedCaller = { token, caller };
   return caller;
 }

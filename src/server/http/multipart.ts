@@ -322,7 +322,7 @@ function byteCap(limit: number, tooLarge: () => Error) {
  * off the disk.
  */
 async function authoriseUpload(req: FastifyRequest, portal: PortalContext, token: string): Promise<Caller> {
-  const caller = await callerOfRequest(req, portal.db, token, portal.clock.now());
+  const caller = await callerOfRequest(req, req.server.callerLookups, portal.db, token, portal.clock.now());
   const authority = req.routeOptions.config?.authority;
   const username = (req.params as Record<string, string | undefined>).username;
   // The path names the member by username or, as the Maps SDK does, by id (userPath.ts).

@@ -102,16 +102,17 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
   const localParams = publicOnly ? (def.localParams ?? []) : [];
   const userIdInPath = takesUserIdInPath(def.path);
   const extras = publicOnly ? (def.extras ?? []) : [];
+  const lookups = app.callerLookups;
   const handler = async (req: FastifyRequest, reply: FastifyReply) => {
     const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
     checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
-    const caller = token ? await callerOfRequest(req, portal.db, token, portal.clock.now()) : null;
+    const caller = token ? await callerOfRequest(req, lookups, portal.db, token, portal.clock.now()) : null;
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const path = req.params as Record<string, string>;
-    if (userIdInPath && path.username) path.username = await usernameOfPath(portal.db, caller, path.username);
+    if (userIdInPath && path.username) path.username = await usernameOfPath(lookups, portal.db, caller, path.username);
     let target: T | undefined;
     if (def.target && caller) {
       const loaded = await def.target.load({ caller, path, portal, params });

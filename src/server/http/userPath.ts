@@ -4,7 +4,7 @@
  * operation under those paths takes either. Resolved here once, before the handler runs, so no route
  * needs to know.
  */
-import type { Caller } from './auth.ts';
+import type { Caller, CallerLookups } from './auth.ts';
 import type { Queryable } from '../store/db.ts';
 import { userNotFound } from './errors.ts';
 
@@ -28,13 +28,12 @@ export function isUserIdShaped(name: string): boolean {
  * sent). A 403 for some of them would confirm that the account exists. No operation under these
  * paths acts on another organization's member.
  */
-export async function usernameOfPath(db: Queryable, caller: Caller | null, username: string): Promise<string> {
+export async function usernameOfPath(lookups: CallerLookups, db: Queryable, caller: Caller | null, username: string): Promise<string> {
   if (!caller) return username;
   if (username === caller.userId) return caller.username;
   if (username.toLowerCase() === caller.username.toLowerCase()) return username;
-  const rows = USER_ID.test(username)
-    ? await db.query<{ username: string }>('SELECT username FROM users WHERE id = $1 AND org_id = $2', [username, caller.orgId])
-    : await db.query<{ username: string }>('SELECT username FROM users WHERE lower(username) = lower($1) AND org_id = $2', [username, caller.orgId]);
-  if (!rows.length) throw userNotFound(username);
-  return USER_ID.test(username) ? rows[0].username : username;
+  const byId = USER_ID.test(username);
+  const found = byId ? await lookups.orgMemberUsernameById(db, username, caller.orgId) : await lookups.orgMemberUsernameByName(db, username, caller.orgId);
+  if (found === undefined) throw userNotFound(username);
+  return byId ? found : username;
 }

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DependencyAnswer, DependencySummaryAnswer } from '../../../shared/contract/dependencies.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import { startService, type TestService } from '../../../../test/support/service.ts';
-import { resolveCaller } from '../../http/auth.ts';
+import { resolveCaller } from '../users/service.ts';
 import { stepOfDependents } from './edges.ts';
 import { startOfWalk } from './nodes.ts';
 

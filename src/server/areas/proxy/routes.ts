@@ -27,7 +27,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
-import { resolveCaller, tokenFrom } from '../../http/auth.ts';
+import { tokenFrom } from '../../http/auth.ts';
+import { resolveCaller } from '../users/service.ts';
 import { checkHeaderParam, checkPathParams } from '../../http/boundary.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { REST } from '../../http/operation.ts';

@@ -2,7 +2,7 @@
 import { recordEvent } from '../../store/events.ts';
 import type { BaseRole } from '../../../shared/privileges.ts';
 import { likePattern } from '../../http/search-query.ts';
-import type { Queryable } from '../../store/db.ts';
+import type { Db, Queryable } from '../../store/db.ts';
 
 export interface UserRow {
   id: string;
@@ -51,6 +51,39 @@ export async function findUserById(q: Queryable, id: string): Promise<UserRow | 
 export async function findUser(q: Queryable, username: string): Promise<UserRow | undefined> {
   const [row] = await q.query<UserRow>(`${SELECT_USER} WHERE lower(u.username) = lower($1)`, [username]);
   return row;
+}
+
+/** A member's row as a token names it: with the token's expiry and binding (http/auth.ts resolves every request's caller from it). */
+export type CallerRow = UserRow & { token_expires: number; token_client: string | null; token_referer: string | null };
+
+/** One prepared statement per request: the token, its member and the member's custom role. */
+const RESOLVE_CALLER = `
+  SELECT u.*, r.privileges AS role_privileges, t.expires AS token_expires, t.client AS token_client, t.referer AS token_referer
+    FROM tokens t
+    JOIN users u ON u.id = t.user_id
+    LEFT JOIN roles r ON r.org_id = u.org_id AND r.id = u.role_id
+   WHERE t.token_hash = $1`;
+
+/**
+ * The member named by the token with this hash. A named prepared statement, so a request only binds
+ * the hash; the embedded database keeps the answer until the next write (Db.queryPrepared): the
+ * row must not be mutated.
+ */
+export async function callerRowOfToken(db: Db, hash: string): Promise<CallerRow | undefined> {
+  const [row] = await db.queryPrepared<CallerRow>('resolve_caller', RESOLVE_CALLER, [hash]);
+  return row;
+}
+
+/** The username of the organization's member with this id (a path naming a member by id: http/userPath.ts). */
+export async function orgMemberUsernameById(q: Queryable, id: string, orgId: string): Promise<string | undefined> {
+  const rows = await q.query<{ username: string }>('SELECT username FROM users WHERE id = $1 AND org_id = $2', [id, orgId]);
+  return rows[0]?.username;
+}
+
+/** The username, as stored, of the organization's member with this username in any case (http/userPath.ts). */
+export async function orgMemberUsernameByName(q: Queryable, username: string, orgId: string): Promise<string | undefined> {
+  const rows = await q.query<{ username: string }>('SELECT username FROM users WHERE lower(username) = lower($1) AND org_id = $2', [username, orgId]);
+  return rows[0]?.username;
 }
 
 export async function usernameTaken(q: Queryable, username: string): Promise<boolean> {

@@ -2,18 +2,30 @@
 import type { PortalUser } from '../../../shared/contract/users.ts';
 import { BUILT_IN_ROLES, rolePrivileges } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, type Caller, callerFromUser } from '../../http/auth.ts';
+import { actorOf, type Caller, type CallerLookups, callerFromUser, resolveCaller as resolveCallerWith, type SentFrom } from '../../http/auth.ts';
 import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
-import type { Queryable } from '../../store/db.ts';
+import type { Db, Queryable } from '../../store/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { isCommonPassword } from '../auth/common-passwords.ts';
 import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
-import { countDefaultAdmins, findUser, findUserById, insertUser, joinGroupsOfOrg, setUserRole, usernameTaken, type UserRow } from './repo.ts';
+import {
+  callerRowOfToken,
+  countDefaultAdmins,
+  findUser,
+  findUserById,
+  insertUser,
+  joinGroupsOfOrg,
+  orgMemberUsernameById,
+  orgMemberUsernameByName,
+  setUserRole,
+  usernameTaken,
+  type UserRow,
+} from './repo.ts';
 import { mayCreateMembers, mayJoinGroups, mayViewOrgMembers, seesMembersPrivateFields } from '../../http/policies.ts';
 import { orgTarget } from '../../http/target.ts';
 
@@ -26,6 +38,13 @@ export { countMembers, findUser, findUserForSignIn, listMembers, recordFailedSig
 export { countDefaultAdmins, setUserLicenseType, setUserRole } from './repo.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
+
+/** What request handling reads of members to know who calls and whom a path names (the app hands it to http). */
+export const callerLookups: CallerLookups = { callerRowOfToken, orgMemberUsernameById, orgMemberUsernameByName };
+
+/** The caller a token names, as every operation resolves it (for routes outside operation(), e.g. the proxy). */
+export const resolveCaller = (db: Db, token: string, now: number, sentFrom: SentFrom): Promise<Caller> =>
+  resolveCallerWith(callerLookups, db, token, now, sentFrom);
 
 /**
  * An enabled member as a caller, with their role as it is now: for work done on their behalf later
