@@ -23,12 +23,8 @@ const STORE = join(SERVER, 'store');
 const PENDING: Record<string, number> = {
   'src/server/jobs/itemJobs.ts': 9,
   'src/server/jobs/retention.ts': 18,
-  'src/server/jobs/webhooks/claim.ts': 3,
-  'src/server/jobs/webhooks/deactivation.ts': 4,
-  'src/server/jobs/webhooks/deliver.ts': 5,
-  'src/server/jobs/webhooks/dispatcher.ts': 2,
-  'src/server/jobs/webhooks/fanOut.ts': 7,
-  'src/server/jobs/webhooks/successWriter.ts': 1,
+  'src/server/http/auth.ts': 2,
+  'src/server/http/userPath.ts': 2,
   'src/server/seed/bootstrap.ts': 2,
 };
 

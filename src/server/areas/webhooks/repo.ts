@@ -224,3 +224,24 @@ export async function requeueDelivery(q: Queryable, deliveryId: string, now: num
     now,
   ]);
 }
+
+/** What the deactivation policy reads of a webhook, locked (the policy may deactivate it). */
+export async function lockPolicyState(
+  q: Queryable,
+  webhookId: string,
+): Promise<{ config: WebhookConfig; activated: string | number; is_active: boolean } | undefined> {
+  const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>(
+    'SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE',
+    [webhookId],
+  );
+  return hook;
+}
+
+/** The webhook's failed deliveries finished at or after `windowStart` and after `activated`. */
+export async function countFailedDeliveries(q: Queryable, webhookId: string, windowStart: number, activated: number): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2 AND finished > $3`,
+    [webhookId, windowStart, activated],
+  );
+  return n;
+}

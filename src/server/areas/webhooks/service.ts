@@ -42,6 +42,34 @@ import {
 } from './repo.ts';
 
 /**
+ * The delivery queue as the dispatcher (jobs/webhooks) works it: fan-out of the outbox, claims under
+ * a lease, each attempt's outcome, and the deactivation policy a failure applies.
+ */
+export { applyDeactivationPolicy, deactivate } from './deactivation.ts';
+export {
+  claimDueDeliveries,
+  dueOrExpiredDeliveries,
+  failDelivery,
+  logAttempt,
+  nextDeliveryDueAt,
+  recordSuccesses,
+  releaseExpiredDeliveries,
+  retryDeliveryAt,
+  vacuumDeliveryTables,
+  type SuccessfulAttempt,
+} from './repo/deliveries.ts';
+export {
+  activeWebhooksOf,
+  insertDeliveries,
+  lockFanOutCursor,
+  moveFanOutCursor,
+  outboxAfter,
+  outboxHasNew,
+  type NewDeliveries,
+  type OutboxRow,
+} from './repo/fanOut.ts';
+
+/**
  * What every organization webhook operation acts on: the organization in the path, decided by
  * operation() with its entry of WEBHOOK_OPERATIONS (shared/contract/webhooks.ts)
  * before any handler runs, so the functions below take their `orgId` as authorized.

@@ -9,7 +9,7 @@
  * A failed attempt is retried `notificationAttempts` times, waiting
  * `notificationElapsedTimeInSeconds` × 2^(retry-1). A 429 or 503 with `Retry-After` waits at
  * least what the receiver asked, up to the settings' longest interval (100 s). After the last,
- * the delivery has failed (see deactivation.ts for what that does to the webhook). A 410 Gone
+ * the delivery has failed (see areas/webhooks/deactivation.ts for what that does to the webhook). A 410 Gone
  * means the receiver is gone for good: no retry, and the webhook is deactivated at once.
  */
 import { createHmac } from 'node:crypto';
@@ -17,7 +17,7 @@ import type { PortalContext } from '../../context.ts';
 import { DatabaseUnavailableError } from '../../store/dbInterface.ts';
 import { outboundRequest, OutboundRefused } from '../../http/outbound.ts';
 import type { ClaimedDelivery } from './claim.ts';
-import { applyDeactivationPolicy, deactivate } from './deactivation.ts';
+import { applyDeactivationPolicy, deactivate, failDelivery, logAttempt, retryDeliveryAt } from '../../areas/webhooks/service.ts';
 import { MAX_RETRY_AFTER_MS, WEBHOOK_LIMITS } from './limits.ts';
 import { successWriter } from './successWriter.ts';
 
@@ -108,10 +108,6 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
   const result = await send(ctx, d.payload_url, headers, body, settings.notificationTimeOutInSeconds * 1000);
   const duration = Math.round(performance.now() - started);
   const done = ctx.clock.now();
-  const attempt = [d.id, d.webhook_id, d.attempts, now, JSON.stringify(headers), body, result.status, result.error, result.excerpt, duration, result.success];
-  const logAttempt = `INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
-       SELECT $1::text, $2::text, $3::int, $4::bigint, $5::jsonb, $6::text, $7::int, $8::text, $9::text, $10::int, $11::boolean
-        WHERE NOT EXISTS (SELECT 1 FROM webhook_attempts WHERE delivery_id = $1::text AND attempt = $3::int AND at = $4::bigint)`;
   if (result.success) {
     await recordOutcome(ctx, d, () =>
       successWriter(ctx).write({
@@ -131,17 +127,29 @@ export async function attemptDelivery(ctx: PortalContext, d: ClaimedDelivery): P
   }
   await recordOutcome(ctx, d, () =>
     ctx.db.tx(async (q) => {
-      await q.query(logAttempt, attempt);
+      await logAttempt(q, {
+        deliveryId: d.id,
+        webhookId: d.webhook_id,
+        attempt: d.attempts,
+        at: now,
+        headers: JSON.stringify(headers),
+        body,
+        status: result.status,
+        error: result.error,
+        excerpt: result.excerpt,
+        duration,
+        success: result.success,
+      });
       if (result.status === 410) {
-        await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+        await failDelivery(q, d.id, done);
         await deactivate(q, d.webhook_id, done, 'The receiver answered 410 Gone: the payload URL no longer accepts deliveries.');
       } else if (d.attempts <= settings.notificationAttempts) {
         const backoff = settings.notificationElapsedTimeInSeconds * 1000 * 2 ** (d.attempts - 1);
         const asked = Math.min(result.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
         const wait = Math.max(backoff, asked);
-        await q.query(`UPDATE webhook_deliveries SET state = 'pending', locked_until = 0, next_at = $2 WHERE id = $1`, [d.id, done + wait]);
+        await retryDeliveryAt(q, d.id, done + wait);
       } else {
-        await q.query(`UPDATE webhook_deliveries SET state = 'failed', locked_until = 0, finished = $2 WHERE id = $1`, [d.id, done]);
+        await failDelivery(q, d.id, done);
         await applyDeactivationPolicy(q, d.webhook_id, done);
       }
     }),

@@ -7,6 +7,7 @@
  * slow receiver does not hold up other webhooks.
  */
 import type { PortalContext } from '../../context.ts';
+import { nextDeliveryDueAt, vacuumDeliveryTables } from '../../areas/webhooks/service.ts';
 import { claimDeliveries, type ClaimedDelivery } from './claim.ts';
 import { attemptDelivery } from './deliver.ts';
 import { fanOut } from './fanOut.ts';
@@ -73,23 +74,12 @@ function launch(ctx: PortalContext, d: ClaimedDelivery, inFlight: Map<string, nu
  */
 async function vacuumDeliveries(ctx: PortalContext): Promise<void> {
   const started = performance.now();
-  await ctx.db.exec('VACUUM (ANALYZE) webhook_deliveries, webhook_attempts');
+  await vacuumDeliveryTables(ctx.db);
   ctx.log.info({ ms: Math.round(performance.now() - started) }, 'webhook deliveries vacuumed');
 }
 
 export interface WebhookDispatcher {
   stop(): Promise<void>;
-}
-
-/**
- * When the next delivery comes due (a retry, or the lease of one in flight when a process stopped),
- * or null: what the idle loop on the embedded database waits for before it claims again.
- */
-async function nextDeliveryDue(ctx: PortalContext): Promise<number | null> {
-  const [row] = await ctx.db.query<{ at: number | null }>(
-    `SELECT least((SELECT min(next_at) FROM webhook_deliveries WHERE state = 'pending'), (SELECT min(locked_until) FROM webhook_deliveries WHERE state = 'running')) AS at`,
-  );
-  return row?.at ?? null;
 }
 
 /**
@@ -155,7 +145,8 @@ export function startWebhookDispatcher(
     lastClaimFull = batch.length >= want;
     for (const d of batch) launch(ctx, d, inFlight, running, ended);
     if (embedded && !batch.length && !inFlight.size) {
-      const at = await nextDeliveryDue(ctx);
+      // When the next delivery comes due (a retry, or the lease of one in flight when a process stopped).
+      const at = await nextDeliveryDueAt(ctx.db);
       // Due but not taken (its webhook inactive or at its limit): look again after pollMs, as on PostgreSQL.
       if (wakes === wakesBefore) dueAt = at === null ? Infinity : Math.max(at, ctx.clock.now() + pollMs);
     }

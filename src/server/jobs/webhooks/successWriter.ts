@@ -1,32 +1,20 @@
 import type { PortalContext } from '../../context.ts';
-
-interface Success {
-  id: string;
-  webhookId: string;
-  attempt: number;
-  at: number;
-  headers: string;
-  body: string;
-  status: number;
-  excerpt: string;
-  duration: number;
-  done: number;
-}
+import { recordSuccesses, type SuccessfulAttempt } from '../../areas/webhooks/service.ts';
 
 /**
  * Successful attempts are written together: every success that ends while the previous write is
  * running goes into the next one, a single statement that logs the attempts and marks their
  * deliveries delivered (the embedded database runs one statement at a time, so one statement for
  * many rows is what keeps up with the receivers). A write is safe to try again (deliver.ts does, while
-the database is down): an attempt already logged (its delivery, number and time) is not logged twice. A crash before the write leaves the deliveries
- * running; they are sent again with the same id when their lease runs out (at least once).
+ * the database is down): an attempt already logged (its delivery, number and time) is not logged
+ * twice. A crash before the write leaves the deliveries running; they are sent again with the same id when their lease runs out (at least once).
  */
 class SuccessWriter {
-  private queue: { s: Success; resolve: () => void; reject: (err: unknown) => void }[] = [];
+  private queue: { s: SuccessfulAttempt; resolve: () => void; reject: (err: unknown) => void }[] = [];
   private writing = false;
   constructor(private readonly ctx: PortalContext) {}
 
-  write(s: Success): Promise<void> {
+  write(s: SuccessfulAttempt): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ s, resolve, reject });
       if (!this.writing) void this.drain();
@@ -40,19 +28,10 @@ class SuccessWriter {
     await new Promise((r) => setTimeout(r, WRITE_GATHER_MS));
     while (this.queue.length) {
       const batch = this.queue.splice(0, 500);
-      const col = <K extends keyof Success>(k: K) => batch.map((b) => b.s[k]);
       try {
-        await this.ctx.db.query(
-          `WITH logged AS (
-             INSERT INTO webhook_attempts (delivery_id, webhook_id, attempt, at, request_headers, request_body, status, error, response_excerpt, duration_ms, success)
-             SELECT id, hook, attempt, at, headers::jsonb, body, status, NULL, excerpt, duration, true
-               FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[])
-                 AS t(id, hook, attempt, at, headers, body, status, excerpt, duration)
-              WHERE NOT EXISTS (SELECT 1 FROM webhook_attempts a WHERE a.delivery_id = t.id AND a.attempt = t.attempt AND a.at = t.at))
-           UPDATE webhook_deliveries d SET state = 'delivered', locked_until = 0, finished = f.done
-             FROM unnest($1::text[], $10::bigint[]) AS f(id, done)
-            WHERE d.id = f.id`,
-          [col('id'), col('webhookId'), col('attempt'), col('at'), col('headers'), col('body'), col('status'), col('excerpt'), col('duration'), col('done')],
+        await recordSuccesses(
+          this.ctx.db,
+          batch.map((b) => b.s),
         );
         for (const b of batch) b.resolve();
       } catch (err) {

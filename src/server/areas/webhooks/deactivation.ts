@@ -3,22 +3,18 @@
  * was last activated) the webhook is deactivated (default policy 5 in 5 days); the reason is kept
  * for the console.
  */
-import { DEFAULT_DEACTIVATION_POLICY, type WebhookConfig } from '../../../shared/contract/webhooks.ts';
+import { DEFAULT_DEACTIVATION_POLICY } from '../../../shared/contract/webhooks.ts';
 import type { Queryable } from '../../store/db.ts';
-import { DAY_MS } from './limits.ts';
+import { countFailedDeliveries, lockPolicyState, setActive } from './repo.ts';
+
+const DAY_MS = 86_400_000;
 
 /** Deactivates the webhook once its policy's number of failed deliveries fall within its window. */
 export async function applyDeactivationPolicy(q: Queryable, webhookId: string, now: number): Promise<void> {
-  const [hook] = await q.query<{ config: WebhookConfig; activated: string | number; is_active: boolean }>(
-    'SELECT config, activated, is_active FROM webhooks WHERE id = $1 FOR UPDATE',
-    [webhookId],
-  );
+  const hook = await lockPolicyState(q, webhookId);
   if (!hook?.is_active) return;
   const policy = hook.config.deactivationPolicy ?? DEFAULT_DEACTIVATION_POLICY;
-  const [{ n }] = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = $1 AND state = 'failed' AND finished >= $2 AND finished > $3`,
-    [webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated)],
-  );
+  const n = await countFailedDeliveries(q, webhookId, now - policy.daysInPast * DAY_MS, Number(hook.activated));
   if (n >= policy.numberOfFailures) {
     await deactivate(
       q,
@@ -29,10 +25,7 @@ export async function applyDeactivationPolicy(q: Queryable, webhookId: string, n
   }
 }
 
+/** An active webhook becomes inactive, keeping `reason` for the console (the same write as a deactivation by hand). */
 export async function deactivate(q: Queryable, webhookId: string, now: number, reason: string): Promise<void> {
-  await q.query('UPDATE webhooks SET is_active = false, modified = $2, deactivated_at = $2, deactivated_reason = $3 WHERE id = $1 AND is_active', [
-    webhookId,
-    now,
-    reason,
-  ]);
+  await setActive(q, webhookId, false, now, reason);
 }
