@@ -23,8 +23,6 @@ const STORE = join(SERVER, 'store');
 const PENDING: Record<string, number> = {
   'src/server/jobs/itemJobs.ts': 9,
   'src/server/jobs/retention.ts': 18,
-  'src/server/http/auth.ts': 2,
-  'src/server/http/userPath.ts': 2,
   'src/server/seed/bootstrap.ts': 2,
 };
 
