@@ -4,9 +4,6 @@
  */
 /** Area internals the runners in jobs/ still import (rule server-jobs-through-services). */
 const PENDING_JOB_IMPORTS = [
-  '^src/server/areas/auth/throttle\\.ts$',
-  '^src/server/areas/items/uploads\\.ts$',
-  '^src/server/areas/items/add\\.ts$',
 ];
 
 module.exports = {

@@ -20,9 +20,8 @@ import { mkdir } from 'node:fs/promises';
 import { LIMITS } from '../../shared/limits.ts';
 import { ITEM_JOB_DEFAULTS, type ItemJobSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
-// Storing a downloaded file is addItem's (add.ts); its row writes are the items repository's, through the service.
-import { applyFileFields, removeBlobs } from '../areas/items/add.ts';
-import { deleteItemRow, findItem, lockItem, updateItemRow } from '../areas/items/service.ts';
+// Storing a downloaded file and its row writes are items', through its service.
+import { applyFileFields, deleteItemRow, findItem, lockItem, removeBlobs, updateItemRow } from '../areas/items/service.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
 import { onSignal } from '../core/signals.ts';
 import { idleWaitMs } from './passLoop.ts';

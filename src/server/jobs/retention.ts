@@ -19,9 +19,12 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { RETENTION_DEFAULTS, RETENTION_SWEEP_DEFAULTS, type RetentionConfig, type RetentionSweepSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
-import { forgottenBefore } from '../areas/auth/throttle.ts';
-import { discardUpload } from '../areas/items/uploads.ts';
+import { deleteExpiredTokens, forgetSignInFailures } from '../areas/auth/service.ts';
+import { abandonedUploads, activeStoreUploadIds, deleteFinishedItemJobs, discardUpload, unreferencedBlobKeys } from '../areas/items/service.ts';
+import { deleteExpiredCodes, deleteExpiredRefreshTokens, deleteExpiredSignInForms } from '../areas/oauth/service.ts';
+import { deleteEndedProxyHitWindows } from '../areas/proxy/service.ts';
 import { purgeExpired } from '../areas/recycleBin/service.ts';
+import { checkpoint, vacuumAnalyze } from '../store/maintenance.ts';
 
 /** What one batch is handed. `now` is the clock at the start of the pass. */
 interface SweepArgs {
@@ -128,10 +131,7 @@ export const SWEEPS: Sweep[] = [
     setting: 'RETENTION_UPLOADS_HOURS',
     tables: ['items', 'item_parts'],
     async run({ ctx, limits, pace, now, batch }) {
-      const ids = await ctx.db.query<{ id: string }>(`SELECT id FROM items WHERE status = 'partial' AND created < $1 ORDER BY created LIMIT $2`, [
-        now - limits.uploadsMs,
-        Math.min(batch, pace.uploadBatch),
-      ]);
+      const ids = await abandonedUploads(ctx.db, now - limits.uploadsMs, Math.min(batch, pace.uploadBatch));
       let removed = 0;
       for (const { id } of ids) {
         if ((await discardUpload(ctx, id, null, { cancelledUpload: true, abandoned: true })).discarded) removed++;
@@ -150,88 +150,47 @@ export const SWEEPS: Sweep[] = [
     name: 'finished item jobs',
     setting: 'RETENTION_ITEM_JOBS_DAYS',
     tables: ['item_jobs'],
-    run: ({ ctx, limits, now, batch }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM item_jobs WHERE id IN (
-             SELECT id FROM item_jobs WHERE state IN ('done', 'failed') AND updated < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
-           RETURNING 1`,
-          [now - limits.itemJobsMs, batch],
-        ),
-        batch,
-      ),
+    run: ({ ctx, limits, now, batch }) => count(deleteFinishedItemJobs(ctx.db, now - limits.itemJobsMs, batch), batch),
   },
   {
     // A window is dead once its interval has ended (or the item no longer has a proxy).
     name: 'proxy hit windows',
     setting: '(when the window ends)',
     tables: ['proxy_hits'],
-    run: ({ ctx, now, batch }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM proxy_hits WHERE (item_id, window_start) IN (
-             SELECT h.item_id, h.window_start FROM proxy_hits h JOIN items i ON i.id = h.item_id
-              WHERE h.window_start + coalesce((i.service_proxy->>'intervalSeconds')::bigint, 0) * 1000 <= $1
-              LIMIT $2 FOR UPDATE OF h SKIP LOCKED)
-           RETURNING 1`,
-          [now, batch],
-        ),
-        batch,
-      ),
+    run: ({ ctx, now, batch }) => count(deleteEndedProxyHitWindows(ctx.db, now, batch), batch),
   },
   {
     // Signed-out tokens are deleted at sign-out; this removes the ones that ran out.
     name: 'expired tokens',
     setting: '(at expiry)',
     tables: ['tokens'],
-    run: ({ ctx, now, batch }) => expired(ctx, 'tokens', 'token_hash', now, batch),
+    run: ({ ctx, now, batch }) => count(deleteExpiredTokens(ctx.db, now, batch), batch),
   },
   {
     name: 'expired OAuth sign-in forms',
     setting: '(at expiry)',
     tables: ['oauth_sign_in_forms'],
-    run: ({ ctx, now, batch }) => expired(ctx, 'oauth_sign_in_forms', 'nonce_hash', now, batch),
+    run: ({ ctx, now, batch }) => count(deleteExpiredSignInForms(ctx.db, now, batch), batch),
   },
   {
     name: 'expired OAuth authorization codes',
     setting: '(at expiry)',
     tables: ['oauth_codes'],
-    run: ({ ctx, now, batch }) => expired(ctx, 'oauth_codes', 'code_hash', now, batch),
+    run: ({ ctx, now, batch }) => count(deleteExpiredCodes(ctx.db, now, batch), batch),
   },
   {
     // Deleting a refresh token ends the access tokens issued from it (cascade): wait until none is valid.
     name: 'expired OAuth refresh tokens',
     setting: '(at expiry)',
     tables: ['oauth_refresh_tokens'],
-    run: ({ ctx, now, batch }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM oauth_refresh_tokens WHERE token_hash IN (
-             SELECT r.token_hash FROM oauth_refresh_tokens r
-              WHERE r.expires <= $1 AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.refresh_hash = r.token_hash AND t.expires > $1)
-              LIMIT $2 FOR UPDATE OF r SKIP LOCKED)
-           RETURNING 1`,
-          [now, batch],
-        ),
-        batch,
-      ),
+    run: ({ ctx, now, batch }) => count(deleteExpiredRefreshTokens(ctx.db, now, batch), batch),
   },
   {
     // Sign-in failure counts nobody has added to for a day (and whose wait is over) start from zero anyway.
     name: 'forgotten sign-in failure counts',
     setting: '(a day after the last failure)',
     tables: ['sign_in_throttle'],
-    run: ({ ctx, now, batch }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM sign_in_throttle WHERE (username, source) IN (
-             SELECT username, source FROM sign_in_throttle WHERE last_failure < $1 AND blocked_until <= $2
-              ORDER BY last_failure LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING 1`,
-          [forgottenBefore(now), now, batch],
-        ),
-        batch,
-      ),
+    run: ({ ctx, now, batch }) => count(forgetSignInFailures(ctx.db, now, batch), batch),
   },
   {
     // Request bodies being received are written to continuously; one untouched this long was left
@@ -256,16 +215,6 @@ export const SWEEPS: Sweep[] = [
 
 async function ids(ctx: PortalContext, sql: string): Promise<string[]> {
   return (await ctx.db.query<{ id: string }>(sql)).map((r) => r.id);
-}
-
-async function expired(ctx: PortalContext, table: string, key: string, now: number, batch: number): Promise<Batch> {
-  return count(
-    ctx.db.query(`DELETE FROM ${table} WHERE ${key} IN (SELECT ${key} FROM ${table} WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`, [
-      now,
-      batch,
-    ]),
-    batch,
-  );
 }
 
 /** The lowest seq an active webhook has still to receive (or beyond every seq). */
@@ -303,29 +252,19 @@ async function removeOldFiles(dir: string, before: number, batch: number, candid
 async function removeStrayBlobs(ctx: PortalContext, shard: string, before: number, batch: number): Promise<Batch> {
   // Uploads of items still being uploaded are theirs (the abandoned-uploads sweep ends those); only
   // a store with uploads of its own has any to spare.
-  const active = ctx.blobs.multipart
-    ? new Set((await ctx.db.query<{ upload_id: string }>(`SELECT upload_id FROM item_store_uploads WHERE upload_id <> ''`)).map((r) => r.upload_id))
-    : new Set<string>();
+  const active = ctx.blobs.multipart ? new Set(await activeStoreUploadIds(ctx.db)) : new Set<string>();
   let removed = await ctx.blobs.removeUnfinished(shard, before, (id) => active.has(id));
   let after: string | undefined;
   do {
     const page = await ctx.blobs.listOlder(shard, before, Math.min(batch, 1000), after);
     after = page.next;
     if (!page.keys.length) continue;
-    // Every column that holds a blob key; a key in none of them belongs to nothing.
-    const stray = await ctx.db.query<{ k: string }>(
-      `SELECT k FROM unnest($1::text[]) AS k
-        WHERE NOT EXISTS (SELECT 1 FROM items WHERE data_blob = k)
-          AND NOT EXISTS (SELECT 1 FROM item_parts WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM item_store_uploads WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM item_info_files WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM item_thumbnail_renditions WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM item_resources WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM recycled_item_blobs WHERE blob_key = k)
-          AND NOT EXISTS (SELECT 1 FROM group_info_files WHERE blob_key = k)`,
-      [page.keys.map((k) => k.key)],
+    // A key no row refers to belongs to nothing.
+    const stray = await unreferencedBlobKeys(
+      ctx.db,
+      page.keys.map((k) => k.key),
     );
-    for (const { k } of stray) await ctx.blobs.remove(k);
+    for (const k of stray) await ctx.blobs.remove(k);
     removed += stray.length;
   } while (after);
   // The shard was walked once, in pages: the runner moves on to the next one.
@@ -397,20 +336,20 @@ export async function runRetentionSweeps(ctx: PortalContext, opts: PassOptions =
   if (ctx.db.kind === 'pglite' && !opts.stopped?.()) {
     const started = performance.now();
     if (opts.vacuum && ++vacuum.passes % pace.vacuumEveryPasses === 0) {
-      await ctx.db.exec('VACUUM (ANALYZE)');
+      await vacuumAnalyze(ctx.db);
       perTable.clear();
       result.vacuumed = ['*'];
     } else {
       const tables = [...perTable].filter(([, n]) => n >= pace.vacuumAfterRows).map(([t]) => t);
       if (tables.length) {
-        await ctx.db.exec(`VACUUM (ANALYZE) ${tables.join(', ')}`);
+        await vacuumAnalyze(ctx.db, tables);
         for (const t of tables) perTable.delete(t);
         result.vacuumed = tables;
       }
     }
     if (result.vacuumed.length) ctx.log.info({ tables: result.vacuumed, ms: Math.round(performance.now() - started) }, 'embedded database vacuumed');
     if (opts.vacuum) {
-      await ctx.db.exec('CHECKPOINT');
+      await checkpoint(ctx.db);
       result.checkpointed = true;
     }
   }

@@ -82,3 +82,22 @@ export async function uncountSourceFailure(q: Queryable, source: string, blocked
 export async function deleteUsernameCounts(q: Queryable, username: string): Promise<{ blocked_until: number }[]> {
   return q.query<{ blocked_until: number }>(`DELETE FROM sign_in_throttle WHERE username = $1 RETURNING blocked_until`, [username]);
 }
+
+/** The retention sweep: at most `batch` tokens that expired by `now` (a row each, RETURNING 1). */
+export async function deleteExpiredTokens(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return q.query(`DELETE FROM tokens WHERE token_hash IN (SELECT token_hash FROM tokens WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`, [
+    now,
+    batch,
+  ]);
+}
+
+/** The retention sweep: at most `batch` counts last failed before `before` whose wait ended by `now` (a row each). */
+export async function deleteForgottenThrottleCounts(q: Queryable, before: number, now: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM sign_in_throttle WHERE (username, source) IN (
+       SELECT username, source FROM sign_in_throttle WHERE last_failure < $1 AND blocked_until <= $2
+        ORDER BY last_failure LIMIT $3 FOR UPDATE SKIP LOCKED)
+     RETURNING 1`,
+    [before, now, batch],
+  );
+}

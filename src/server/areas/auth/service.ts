@@ -11,11 +11,12 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
 import { httpsOnly } from '../../http/tls.ts';
+import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
-import { deleteExpiredTokensOf, deleteTokenByHash, insertToken } from './repo.ts';
-import { attemptSucceeded, claimAttempt, clearUsername, slowdownMs } from './throttle.ts';
+import { deleteExpiredTokensOf, deleteForgottenThrottleCounts, deleteTokenByHash, insertToken } from './repo.ts';
+import { attemptSucceeded, claimAttempt, clearUsername, forgottenBefore, slowdownMs } from './throttle.ts';
 import { newToken, tokenHash } from '../../core/tokens.ts';
 
 const signInFailed = (detail: string) => new ApiError(400, 'Unable to generate token.', [detail]);
@@ -129,4 +130,12 @@ export async function unlockSignIn(
     return n;
   });
   return { success: true, username: member.username, sourcesUnlocked };
+}
+
+/** The retention sweep of expired access tokens (signed-out ones are deleted at sign-out). */
+export { deleteExpiredTokens } from './repo.ts';
+
+/** The retention sweep: sign-in failure counts nobody has added to for a day (and whose wait is over) start from zero anyway. */
+export function forgetSignInFailures(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return deleteForgottenThrottleCounts(q, forgottenBefore(now), now, batch);
 }

@@ -14,20 +14,21 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { parseParams, uploadedFileParam, type RawParams, type UploadedFile } from '../../http/params.ts';
-import { removeBlobsQuietly } from '../../store/blobs.ts';
-import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
 import { addRelationship } from '../relationships/service.ts';
 import { indexItemReferences } from '../dependencies/indexer.ts';
-import { afterItemFileStored } from './fileHooks.ts';
 import { findFolder, insertItemRow, itemExists, updateItemRow } from './repo.ts';
 import { infoFileKeysOf } from './repo/infoFiles.ts';
 import { insertDataUrlJob } from './repo/jobs.ts';
 import { copySharing } from './repo/sharing.ts';
 import { downloadThumbnail, storeUploadedThumbnail } from './thumbnails.ts';
 import { keepUploadedFile } from './uploadedFiles.ts';
+import { applyFileFields, removeBlobs } from './storedFile.ts';
+
+// Report tasks still take removeBlobs from here.
+export { removeBlobs };
 
 export const uploadedFile = uploadedFileParam('must be a file sent as a multipart part');
 
@@ -88,10 +89,6 @@ export function fieldColumns(f: ItemFields): Record<string, unknown> {
     c.service_credentials = JSON.stringify({ username: f.serviceUsername ?? '', password: f.servicePassword ?? '' });
   }
   return c;
-}
-
-export async function removeBlobs(ctx: PortalContext, keys: readonly string[]): Promise<void> {
-  await removeBlobsQuietly(ctx.blobs, keys, ctx.log);
 }
 
 /** The proxy URL of an item with a service proxy (see proxy/routes.ts). */
@@ -301,22 +298,6 @@ async function addItemWith(
     ...(isAsync ? { status: 'processing' as const, statusMessage, itemId: id } : {}),
     ...(p.service ? { proxyUrl: `${baseUrl}${proxyPath(id)}` } : {}),
   };
-}
-
-/** After a file is stored: the hook's derived fields fill what the caller did not send. */
-export async function applyFileFields(
-  ctx: PortalContext,
-  q: Queryable,
-  sent: ItemFields,
-  file: { itemId: string; blobKey: string; fileName: string; size: number },
-): Promise<void> {
-  const derived = await afterItemFileStored(ctx, q, file);
-  const cols: Record<string, unknown> = {};
-  if (derived.name) cols.name = derived.name;
-  if (derived.title && !sent.title) cols.title = derived.title;
-  if (derived.thumbnail) cols.thumbnail = derived.thumbnail;
-  if (derived.documentation && !sent.documentation) cols.documentation = derived.documentation;
-  await updateItemRow(q, file.itemId, cols);
 }
 
 function fileNameOf(url: string): string | null {

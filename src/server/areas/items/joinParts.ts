@@ -12,7 +12,7 @@
  */
 import { Readable } from 'node:stream';
 import type { PortalContext } from '../../context.ts';
-import { removeBlobs } from './add.ts';
+import { removeBlobs } from './storedFile.ts';
 import { markStoreUploadCompleted, type PartRow } from './repo/uploads.ts';
 import { LAST_PART_COPY, type StoreUpload } from './storeNumbers.ts';
 

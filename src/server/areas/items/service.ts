@@ -19,3 +19,10 @@ export {
   type FolderRow,
   type ItemRow,
 } from './repo.ts';
+// The background runners' part of items (jobs/retention.ts, jobs/itemJobs.ts): the rows they sweep
+// or claim, and what storing or discarding an item's file does.
+export { discardUpload } from './discardUpload.ts';
+export { applyFileFields, removeBlobs } from './storedFile.ts';
+export { abandonedUploads, activeStoreUploadIds } from './repo/uploads.ts';
+export { deleteFinishedItemJobs } from './repo/jobs.ts';
+export { unreferencedBlobKeys } from './repo/blobKeys.ts';

@@ -20,13 +20,15 @@ import type { StoredUpload, UploadedFile } from '../../http/params.ts';
 import { BlobStoreUnavailableError } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { applyFileFields, fieldColumns, removeBlobs, uploadedFile } from './add.ts';
+import { fieldColumns, uploadedFile } from './add.ts';
+import { applyFileFields, removeBlobs } from './storedFile.ts';
+import { discardUpload } from './discardUpload.ts';
 import { itemNotFound } from './access.ts';
-import { deleteItemRow, findItem, findUploadItem, lockItem, updateItemRow, type ItemRow, type UploadItemRow } from './repo.ts';
+import { findItem, findUploadItem, lockItem, updateItemRow, type ItemRow, type UploadItemRow } from './repo.ts';
 import { joinParts } from './joinParts.ts';
 import { deleteUploadParts, findStoreUpload, markCommitFailed, markJoinFailed, markJoiningParts, partNumbersOf, partsOf, upsertPart } from './repo/uploads.ts';
 import { failedItemJob } from './repo/jobs.ts';
-import { notPartial, storeBlock, storeUploadWithNumbers, type StoreUpload } from './storeNumbers.ts';
+import { notPartial, storeBlock, storeUploadWithNumbers } from './storeNumbers.ts';
 
 export const addPartParams = z.object({
   partNum: wireInt(1, 10_000),
@@ -200,44 +202,6 @@ export async function cancelUpload(ctx: PortalContext, caller: Caller, itemId: s
   if (!row) throw itemNotFound(itemId);
   if (!discarded) throw notPartial(row);
   return { success: true };
-}
-
-/**
- * Deletes an upload in progress — the item, its parts and their blobs — with a delete event; the
- * owner's cancel and the retention sweep of abandoned uploads (actor null) both end here. Nothing
- * changes unless the item is still partial.
- */
-export async function discardUpload(
-  ctx: PortalContext,
-  itemId: string,
-  actor: { userId: string; username: string } | null,
-  properties: Record<string, unknown>,
-): Promise<{ row?: ItemRow; discarded: boolean }> {
-  let abandoned: StoreUpload | undefined;
-  const result = await ctx.db.tx(async (q) => {
-    await lockItem(q, itemId);
-    const row = await findItem(q, itemId);
-    if (!row || row.status !== 'partial') return { row, keys: null };
-    const upload = await findStoreUpload(q, itemId);
-    const keys = [...(await deleteItemRow(q, itemId)), ...(upload ? [upload.blob_key] : [])];
-    if (upload?.upload_id) abandoned = upload;
-    await recordEvent(q, {
-      orgId: row.org_id,
-      source: 'item',
-      operation: 'delete',
-      subjectId: itemId,
-      actor,
-      when: ctx.clock.now(),
-      properties,
-      history: { owner: row.owner_username, title: row.title, data: { before: { title: row.title, status: 'partial' }, ...properties } },
-    });
-    return { row, keys };
-  });
-  if (result.keys) await removeBlobs(ctx, result.keys);
-  // The store's upload of its large parts (retention would abort it later too).
-  if (abandoned)
-    await ctx.blobs.multipart?.abort(abandoned.blob_key, abandoned.upload_id).catch((err: unknown) => ctx.log.warn({ err }, 'could not abort an upload'));
-  return { row: result.row, discarded: result.keys !== null };
 }
 
 /** Owner, or an administrator of the item's organization with portal:admin:updateItems. */

@@ -250,3 +250,34 @@ export async function findOrInsertServerKey(q: Queryable, name: string, candidat
   const [row] = await q.query<{ key: string }>('SELECT key FROM server_keys WHERE name = $1', [name]);
   return row.key;
 }
+
+/** The retention sweep: at most `batch` sign-in forms that expired by `now` (a row each, RETURNING 1). */
+export async function deleteExpiredSignInForms(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM oauth_sign_in_forms WHERE nonce_hash IN (SELECT nonce_hash FROM oauth_sign_in_forms WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+    [now, batch],
+  );
+}
+
+/** The retention sweep: at most `batch` authorization codes that expired by `now` (a row each). */
+export async function deleteExpiredCodes(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM oauth_codes WHERE code_hash IN (SELECT code_hash FROM oauth_codes WHERE expires <= $1 LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING 1`,
+    [now, batch],
+  );
+}
+
+/**
+ * The retention sweep: at most `batch` refresh tokens expired by `now` from which no access token is
+ * still valid (deleting one ends the access tokens issued from it: the cascade), a row each.
+ */
+export async function deleteExpiredRefreshTokens(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM oauth_refresh_tokens WHERE token_hash IN (
+       SELECT r.token_hash FROM oauth_refresh_tokens r
+        WHERE r.expires <= $1 AND NOT EXISTS (SELECT 1 FROM tokens t WHERE t.refresh_hash = r.token_hash AND t.expires > $1)
+        LIMIT $2 FOR UPDATE OF r SKIP LOCKED)
+     RETURNING 1`,
+    [now, batch],
+  );
+}

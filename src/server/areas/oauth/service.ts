@@ -307,3 +307,6 @@ async function refresh(ctx: PortalContext, clientId: string, presented: string, 
   });
   return { ...base, refresh_token: newRefresh, refresh_token_expires_in: refreshMinutes * 60 };
 }
+
+/** The retention sweeps of expired sign-in forms, authorization codes and refresh tokens. */
+export { deleteExpiredCodes, deleteExpiredRefreshTokens, deleteExpiredSignInForms } from './repo.ts';

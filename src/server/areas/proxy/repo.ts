@@ -16,3 +16,15 @@ export async function incrementProxyHits(q: Queryable, itemId: string, windowSta
 export async function deleteEarlierProxyHits(q: Queryable, itemId: string, windowStart: number): Promise<void> {
   await q.query('DELETE FROM proxy_hits WHERE item_id = $1 AND window_start < $2', [itemId, windowStart]);
 }
+
+/** The retention sweep: at most `batch` windows whose interval ended by `now` (or whose item has no proxy), a row each. */
+export async function deleteEndedProxyHitWindows(q: Queryable, now: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM proxy_hits WHERE (item_id, window_start) IN (
+       SELECT h.item_id, h.window_start FROM proxy_hits h JOIN items i ON i.id = h.item_id
+        WHERE h.window_start + coalesce((i.service_proxy->>'intervalSeconds')::bigint, 0) * 1000 <= $1
+        LIMIT $2 FOR UPDATE OF h SKIP LOCKED)
+     RETURNING 1`,
+    [now, batch],
+  );
+}

@@ -11,3 +11,6 @@ export async function countHit(ctx: PortalContext, itemId: string, intervalSecon
   if (hits === 1) await deleteEarlierProxyHits(ctx.db, itemId, window);
   return hits;
 }
+
+/** The retention sweep of rate-limit windows that have ended. */
+export { deleteEndedProxyHitWindows } from './repo.ts';

@@ -27,3 +27,13 @@ export async function failedItemJob(q: Queryable, itemId: string): Promise<Faile
   );
   return job;
 }
+
+/** The retention sweep: at most `batch` jobs done or failed before `before` (a row each, RETURNING 1). */
+export async function deleteFinishedItemJobs(q: Queryable, before: number, batch: number): Promise<unknown[]> {
+  return q.query(
+    `DELETE FROM item_jobs WHERE id IN (
+       SELECT id FROM item_jobs WHERE state IN ('done', 'failed') AND updated < $1 LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING 1`,
+    [before, batch],
+  );
+}

@@ -120,3 +120,13 @@ export async function deleteUploadParts(q: Queryable, itemId: string): Promise<v
   await q.query('DELETE FROM item_parts WHERE item_id = $1', [itemId]);
   await q.query('DELETE FROM item_store_uploads WHERE item_id = $1', [itemId]);
 }
+
+/** Uploads begun before `before` and never committed (the oldest `limit`): the retention sweep ends them. */
+export async function abandonedUploads(q: Queryable, before: number, limit: number): Promise<{ id: string }[]> {
+  return q.query<{ id: string }>(`SELECT id FROM items WHERE status = 'partial' AND created < $1 ORDER BY created LIMIT $2`, [before, limit]);
+}
+
+/** The object store's upload ids of items still being uploaded. */
+export async function activeStoreUploadIds(q: Queryable): Promise<string[]> {
+  return (await q.query<{ upload_id: string }>(`SELECT upload_id FROM item_store_uploads WHERE upload_id <> ''`)).map((r) => r.upload_id);
+}
