@@ -263,6 +263,8 @@ export interface Config {
   memberJobs?: MemberJobSettings;
   /** The item jobs runner's leases, download bounds and polling (jobs/itemJobs.ts); ITEM_JOB_DEFAULTS when absent. */
   itemJobs?: ItemJobSettings;
+  /** The task scheduler's batches, leases, catch-up and pruning (jobs/scheduler.ts); SCHEDULER_DEFAULTS when absent. */
+  scheduler?: SchedulerSettings;
 }
 
 /** The task settings in force for a service. */
@@ -374,6 +376,40 @@ export const ITEM_JOB_DEFAULTS: ItemJobSettings = {
   parallelParts: 4,
   pollMs: 1000,
   concurrentJobs: 2,
+};
+
+/** The task scheduler (jobs/scheduler.ts): no environment variable sets these; tests may override them. */
+export interface SchedulerSettings {
+  /** Longest wait between looks at the database when nothing is due sooner (other processes' tasks). */
+  pollMs: number;
+  /** Due tasks turned into runs per transaction. */
+  claimBatch: number;
+  /** Runs executing at once in one process. */
+  maxInFlight: number;
+  /** A run's lease: longer than any executor's own time limit. */
+  leaseMs: number;
+  /** Claims of one run (a process died during it) before it fails as interrupted. */
+  maxAttempts: number;
+  /** Missed occurrences recorded one by one (as skipped) per recovery. */
+  skippedRecorded: number;
+  /** Missed occurrences counted when working out what was missed; beyond this the count is "more than". */
+  catchUpScan: number;
+  /** Finished runs kept per task (older ones are pruned); the runs operation lists the newest 30. */
+  runsKept: number;
+  /** How often one process prunes old runs. */
+  pruneEveryMs: number;
+}
+
+export const SCHEDULER_DEFAULTS: SchedulerSettings = {
+  pollMs: 1000,
+  claimBatch: 200,
+  maxInFlight: 32,
+  leaseMs: 40 * 60_000,
+  maxAttempts: 2,
+  skippedRecorded: 100,
+  catchUpScan: 10_000,
+  runsKept: 100,
+  pruneEveryMs: 10 * 60_000,
 };
 
 export class ConfigError extends Error {}

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../test/support/service.ts';
-import { TASK_DEFAULTS, type TaskSettings } from '../config.ts';
+import { SCHEDULER_DEFAULTS, TASK_DEFAULTS, type TaskSettings } from '../config.ts';
 import type { Executor } from '../areas/tasks/executors/index.ts';
 import { TaskScheduler, type SchedulerOptions } from './scheduler.ts';
 
@@ -191,6 +191,24 @@ describe('run history', () => {
     const left = await runsOf(id);
     expect(left.length).toBe(101); // 100 finished + the one still waiting
     expect(left.filter((r) => r.status === 'succeeded').map((r) => Number(r.scheduled_at))).toEqual(Array.from({ length: 100 }, (_, i) => i + 5));
+  });
+
+  it('Config scheduler sets how many missed runs are recorded and how many finished runs are kept; an option overrides it', async () => {
+    const id = await createTask('user1', { type: 'ExecuteWorkflowManager', itemId: itemOfUser1, ...hourly });
+    const first = Number((await taskRow(id)).next_run_at);
+    const portal = { ...svc.app.portal, config: { ...svc.app.portal.config, scheduler: { ...SCHEDULER_DEFAULTS, skippedRecorded: 2, runsKept: 2 } } };
+    clock.t = first + 4 * 3600_000;
+    const c = counting();
+    await new TaskScheduler(portal, { clock, executors: { ExecuteWorkflowManager: c.executor } }).runDue();
+    // Four missed, two of them recorded; the latest fired.
+    expect((await runsOf(id)).map((r) => [r.scheduled_at - first, r.status])).toEqual([
+      [2 * 3600_000, 'skipped'],
+      [3 * 3600_000, 'skipped'],
+      [4 * 3600_000, 'succeeded'],
+    ]);
+    expect(await new TaskScheduler(portal, { clock, runsKept: 3 }).prune()).toBe(0);
+    expect(await new TaskScheduler(portal, { clock }).prune()).toBe(1);
+    expect((await runsOf(id)).map((r) => r.scheduled_at - first)).toEqual([3 * 3600_000, 4 * 3600_000]);
   });
 });
 

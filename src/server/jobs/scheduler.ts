@@ -8,7 +8,7 @@
  *    locked row, and a repeated claim collapses on the unique key: no occurrence runs twice.
  * 2. Runs waiting to start are claimed (SKIP LOCKED again) under a lease and executed. If the
  *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
- *    (MAX_ATTEMPTS in all); after that the run fails as interrupted. The loop claims in batches
+ *    (Config scheduler maxAttempts in all); after that the run fails as interrupted. The loop claims in batches
  *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
  *    runs costs one claim per batch rather than one per run; the statement that claims a batch
  *    also records its tasks' start and answers the tasks (areas/tasks/repo.ts claimRuns). A run's
@@ -16,7 +16,7 @@
  *    overwrites it). Ends are written many per statement (runEnds.ts).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
- *    (at most SKIPPED_RECORDED of them; the fired run's result gives the full count). This is
+ *    (at most skippedRecorded of them; the fired run's result gives the full count). This is
  *    Quartz's "fire once now" policy and pg-boss's `missed: once`.
  * 4. A run that fails adds to the task's consecutive failures; at FAILURES_TO_DISABLE the task is
  *    deactivated (state `failed`) with the reason. A success resets the count.
@@ -24,6 +24,7 @@
  * Times are epoch milliseconds, UTC; the clock is the portal's (tests drive it).
  */
 import type { TaskType } from '../../shared/contract/tasks.ts';
+import { SCHEDULER_DEFAULTS, type SchedulerSettings } from '../config.ts';
 import type { Clock, PortalContext } from '../context.ts';
 import type { Queryable } from '../store/db.ts';
 import {
@@ -51,32 +52,10 @@ import { PassLoop } from './passLoop.ts';
 import { nextRun } from '../../shared/cron.ts';
 import { RunEndWriter } from './runEnds.ts';
 
-export const SCHEDULER_LIMITS = {
-  /** Longest wait between looks at the database when nothing is due sooner (other processes' tasks). */
-  pollMs: 1000,
-  /** Due tasks turned into runs per transaction. */
-  claimBatch: 200,
-  /** Runs executing at once in one process. */
-  maxInFlight: 32,
-  /** A run's lease: longer than any executor's own time limit. */
-  leaseMs: 40 * 60_000,
-  maxAttempts: 2,
-  /** Missed occurrences recorded one by one (as skipped) per recovery. */
-  skippedRecorded: 100,
-  /** Missed occurrences counted when working out what was missed; beyond this the count is "more than". */
-  catchUpScan: 10_000,
-  /** Finished runs kept per task (older ones are pruned); the runs operation lists the newest 30. */
-  runsKept: 100,
-  /** How often one process prunes old runs. */
-  pruneEveryMs: 10 * 60_000,
-} as const;
-
-export interface SchedulerOptions {
+/** A scheduler's clock and executors, and settings that override Config scheduler (tests). */
+export interface SchedulerOptions extends Partial<SchedulerSettings> {
   clock?: Clock;
   executors?: Partial<Record<TaskType, Executor>>;
-  pollMs?: number;
-  maxInFlight?: number;
-  leaseMs?: number;
 }
 
 export class TaskScheduler {
@@ -91,22 +70,26 @@ export class TaskScheduler {
   private unsubscribe: (() => void) | undefined;
   private lastPrune = 0;
   private readonly ends: RunEndWriter;
+  /** Config scheduler, with the options' overrides. */
+  private readonly limits: SchedulerSettings;
 
   constructor(
     private readonly ctx: PortalContext,
-    private readonly opts: SchedulerOptions = {},
+    opts: SchedulerOptions = {},
   ) {
-    this.clock = opts.clock ?? ctx.clock;
-    this.executors = { ...EXECUTORS, ...opts.executors };
+    const { clock, executors, ...overrides } = opts;
+    this.limits = { ...SCHEDULER_DEFAULTS, ...ctx.config.scheduler, ...definedOnly(overrides) };
+    this.clock = clock ?? ctx.clock;
+    this.executors = { ...EXECUTORS, ...executors };
     this.ends = new RunEndWriter(ctx.db, this.clock);
     this.loop = new PassLoop(() => this.pass(), {
-      waitMs: opts.pollMs ?? SCHEDULER_LIMITS.pollMs,
+      waitMs: this.limits.pollMs,
       onError: (err) => ctx.log.error({ err }, 'task scheduler pass failed'),
     });
   }
 
   private get maxInFlight() {
-    return this.opts.maxInFlight ?? SCHEDULER_LIMITS.maxInFlight;
+    return this.limits.maxInFlight;
   }
 
   /**
@@ -118,12 +101,12 @@ export class TaskScheduler {
     let handled = 0;
     for (let batch = 0; batch < batches; batch++) {
       const n = await this.ctx.db.tx(async (q) => {
-        const due = await lockDueTasks(q, now, SCHEDULER_LIMITS.claimBatch);
+        const due = await lockDueTasks(q, now, this.limits.claimBatch);
         if (due.length) await this.fire(q, due, now);
         return due.length;
       });
       handled += n;
-      if (n < SCHEDULER_LIMITS.claimBatch || this.stopped) return handled;
+      if (n < this.limits.claimBatch || this.stopped) return handled;
     }
     return handled;
   }
@@ -142,7 +125,7 @@ export class TaskScheduler {
       for (let at = t.next_run_at!; ;) {
         const next = nextRun(scheduleOf(t), at, window);
         if (next === null || next > now) break;
-        if (missed.length >= SCHEDULER_LIMITS.catchUpScan) {
+        if (missed.length >= this.limits.catchUpScan) {
           more = true;
           break;
         }
@@ -150,7 +133,7 @@ export class TaskScheduler {
         at = next;
       }
       const earlier = missed.slice(0, -1);
-      for (const at of earlier.slice(-SCHEDULER_LIMITS.skippedRecorded)) skipped.push({ task: t.id, org: t.org_id, at });
+      for (const at of earlier.slice(-this.limits.skippedRecorded)) skipped.push({ task: t.id, org: t.org_id, at });
       const note = earlier.length
         ? `Started on recovery; ${more ? 'more than ' : ''}${earlier.length} earlier missed run${earlier.length === 1 ? ' was' : 's were'} skipped.`
         : '';
@@ -184,11 +167,11 @@ export class TaskScheduler {
   async claim(limit: number): Promise<ClaimedRunRow[]> {
     if (limit <= 0) return [];
     const now = this.clock.now();
-    const lease = this.opts.leaseMs ?? SCHEDULER_LIMITS.leaseMs;
+    const lease = this.limits.leaseMs;
     const { claimed, interrupted } = await this.ctx.db.tx(async (q) => {
       // Runs taken over too often are failed below rather than tried again.
-      const interrupted = await lockInterruptedRuns(q, now, SCHEDULER_LIMITS.maxAttempts, limit);
-      const claimed = await claimRuns(q, { now, leaseUntil: now + lease, limit, maxAttempts: SCHEDULER_LIMITS.maxAttempts });
+      const interrupted = await lockInterruptedRuns(q, now, this.limits.maxAttempts, limit);
+      const claimed = await claimRuns(q, { now, leaseUntil: now + lease, limit, maxAttempts: this.limits.maxAttempts });
       return { claimed, interrupted };
     });
     await Promise.all(
@@ -233,7 +216,7 @@ export class TaskScheduler {
 
   /** Delete finished runs beyond the newest runsKept of each task; answers how many went. */
   async prune(): Promise<number> {
-    return pruneRuns(this.ctx.db, SCHEDULER_LIMITS.runsKept);
+    return pruneRuns(this.ctx.db, this.limits.runsKept);
   }
 
   /** One full pass, waiting for every run it starts to end (tests; the loop does not wait). */
@@ -258,7 +241,7 @@ export class TaskScheduler {
 
   /** Answers how long to sleep before the next pass. */
   private async pass(): Promise<number> {
-    const pollMs = this.opts.pollMs ?? SCHEDULER_LIMITS.pollMs;
+    const pollMs = this.limits.pollMs;
     const now = this.clock.now();
     // An idle pass only reads: no transaction unless something is due or waiting.
     const state = await schedulerState(this.ctx.db, now);
@@ -266,7 +249,7 @@ export class TaskScheduler {
     // One batch of due tasks per pass, then runs start: in a burst (1,000 tasks due at once) the
     // first runs start after 200 tasks are materialised, not after all of them; the next pass
     // follows at once and materialises the next batch.
-    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === SCHEDULER_LIMITS.claimBatch) this.loop.passAgain();
+    if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === this.limits.claimBatch) this.loop.passAgain();
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
       // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
       const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
@@ -275,7 +258,7 @@ export class TaskScheduler {
       this.drain();
       if (room > 0 && batch.length === room) this.loop.passAgain(); // there may be more
     }
-    if (Date.now() - this.lastPrune > SCHEDULER_LIMITS.pruneEveryMs) {
+    if (Date.now() - this.lastPrune > this.limits.pruneEveryMs) {
       this.lastPrune = Date.now();
       await this.prune();
     }
@@ -311,6 +294,11 @@ export class TaskScheduler {
     if (queued.length) await handBackRuns(this.ctx.db, queued);
     await Promise.all([...this.running]);
   }
+}
+
+/** The settings given (an option left undefined does not override Config). */
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** What main.ts starts. */
