@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { recordEvent } from '../src/server/store/events.ts';
 import { buildRequest } from '../src/server/jobs/webhooks/deliver.ts';
 import { startWebhookDispatcher } from '../src/server/jobs/webhooks/dispatcher.ts';
-import { WEBHOOK_LIMITS } from '../src/server/jobs/webhooks/limits.ts';
+import { webhookDispatchOf } from '../src/server/config.ts';
 import { raise } from '../src/server/core/signals.ts';
 import { startService } from '../test/support/service.ts';
 import { fmt } from './lib.ts';
@@ -148,11 +148,10 @@ const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(so
 
 // Events written before this run's webhooks exist are consumed first.
 const dispatcher = startWebhookDispatcher(ctx);
+const { maxInFlight, perWebhook } = webhookDispatchOf(ctx.config);
 await new Promise((r) => setTimeout(r, 500));
 
-console.log(
-  `Webhook delivery benchmark — ${EVENTS.toLocaleString('en-US')} events, dispatcher: ${WEBHOOK_LIMITS.maxInFlight} in flight, ${WEBHOOK_LIMITS.perWebhook} per webhook`,
-);
+console.log(`Webhook delivery benchmark — ${EVENTS.toLocaleString('en-US')} events, dispatcher: ${maxInFlight} in flight, ${perWebhook} per webhook`);
 
 // 1. Burst throughput.
 {
@@ -185,7 +184,7 @@ console.log(
   let next = 0;
   const p0 = performance.now();
   await Promise.all(
-    Array.from({ length: WEBHOOK_LIMITS.maxInFlight }, async () => {
+    Array.from({ length: maxInFlight }, async () => {
       while (next < total) {
         next++;
         const res = await fetch(`${base}/plain`, { method: 'POST', headers: sample.headers, body: sample.body });
@@ -196,7 +195,7 @@ console.log(
   const plainRate = (total / (performance.now() - p0)) * 1000;
   console.log(`\n1. Burst: ${fmt(total)} deliveries${ok ? '' : ' (NOT all delivered within 30 min)'}; events committed in ${fmt(committedMs)} ms`);
   console.log(`   service:      ${fmt(serviceRate)} deliveries/s (first commit to last delivery ${fmt(serviceMs / 1000, 1)} s)`);
-  console.log(`   plain client: ${fmt(plainRate)} posts/s (fetch, keep-alive, ${WEBHOOK_LIMITS.maxInFlight} at once)`);
+  console.log(`   plain client: ${fmt(plainRate)} posts/s (fetch, keep-alive, ${maxInFlight} at once)`);
   console.log(`   ratio service : plain = ${fmt(serviceRate / plainRate, 2)} (goal >= 0.5)`);
   console.log(`   commit -> delivery under the burst: p50 ${fmt(pct(burst, 50))} ms, p99 ${fmt(pct(burst, 99))} ms`);
   await dropHooks(hooks);
@@ -234,7 +233,7 @@ let healthyP99 = NaN;
     `   the three healthy receivers: p50 ${fmt(pct(l, 50))} ms, p99 ${fmt(pct(l, 99))} ms${ok ? '' : ' (some missing)'} (healthy run p99 ${fmt(healthyP99)} ms)`,
   );
   console.log(
-    `   the slow receiver: ${fmt(slow.length)} of ${fmt(commits.size)} delivered after ${fmt(elapsed, 1)} s (${WEBHOOK_LIMITS.perWebhook} at a time: ~${WEBHOOK_LIMITS.perWebhook / (slowDelayMs / 1000)}/s); the rest stay queued, not lost`,
+    `   the slow receiver: ${fmt(slow.length)} of ${fmt(commits.size)} delivered after ${fmt(elapsed, 1)} s (${perWebhook} at a time: ~${perWebhook / (slowDelayMs / 1000)}/s); the rest stay queued, not lost`,
   );
 }
 

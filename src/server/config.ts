@@ -263,6 +263,10 @@ export interface Config {
   memberJobs?: MemberJobSettings;
   /** The item jobs runner's leases, download bounds and polling (jobs/itemJobs.ts); ITEM_JOB_DEFAULTS when absent. */
   itemJobs?: ItemJobSettings;
+  /** The webhook dispatcher's polling, batches, limits in flight and leases (jobs/webhooks); WEBHOOK_DISPATCH_DEFAULTS when absent. */
+  webhooks?: WebhookDispatchSettings;
+  /** What a package's esriinfo/ folder may inflate to (areas/items/esriinfo.ts); ESRIINFO_DEFAULTS when absent. */
+  esriInfo?: EsriInfoSettings;
   /** The task scheduler's batches, leases, catch-up and pruning (jobs/scheduler.ts); SCHEDULER_DEFAULTS when absent. */
   scheduler?: SchedulerSettings;
 }
@@ -410,6 +414,70 @@ export const SCHEDULER_DEFAULTS: SchedulerSettings = {
   catchUpScan: 10_000,
   runsKept: 100,
   pruneEveryMs: 10 * 60_000,
+};
+
+/** The webhook dispatcher (jobs/webhooks): no environment variable sets these; tests may override them. */
+export interface WebhookDispatchSettings {
+  pollMs: number;
+  /**
+   * With the embedded database this process writes every event and nudges the loop itself; the poll
+   * only finds retries come due (at least a second apart), so it need not read the outbox five times
+   * a second: at 200 ms it was most of an idle portal's CPU.
+   */
+  embeddedPollMs: number;
+  /** Outbox rows read per fan-out transaction. */
+  fanOutBatch: number;
+  /** How long a seq gap may hold the cursor back on PostgreSQL (a transaction still committing). */
+  gapGraceMs: number;
+  /** Deliveries of one webhook in flight at once. */
+  perWebhook: number;
+  /** Deliveries in flight at once in one process. */
+  maxInFlight: number;
+  /** The lease is the request's time limit plus this. */
+  leaseMarginMs: number;
+  /** The start of a receiver's answer kept in the attempt log. */
+  responseExcerptBytes: number;
+  /** Attempts after which the drained queue's tables are vacuumed (embedded database only). */
+  vacuumAfterAttempts: number;
+}
+
+export const WEBHOOK_DISPATCH_DEFAULTS: WebhookDispatchSettings = {
+  pollMs: 200,
+  embeddedPollMs: 1000,
+  fanOutBatch: 500,
+  gapGraceMs: 10_000,
+  perWebhook: 8,
+  maxInFlight: 32,
+  leaseMarginMs: 30_000,
+  responseExcerptBytes: 2048,
+  vacuumAfterAttempts: 5_000,
+};
+
+/** The webhook dispatcher's settings in force for a service. */
+export function webhookDispatchOf(config: Pick<Config, 'webhooks'>): WebhookDispatchSettings {
+  return config.webhooks ?? WEBHOOK_DISPATCH_DEFAULTS;
+}
+
+/**
+ * What a package's esriinfo/ folder may inflate to (an archive is text from anyone): no environment
+ * variable sets these; tests may override them.
+ */
+export interface EsriInfoSettings {
+  /** Files and folders under esriinfo/. */
+  maxEntries: number;
+  /** Bytes inflated from esriinfo/ altogether. */
+  maxTotalBytes: number;
+  /** Inflated bytes per compressed byte, per entry. */
+  maxRatio: number;
+  /** The item card is read into memory: at most this big. */
+  maxCardBytes: number;
+}
+
+export const ESRIINFO_DEFAULTS: EsriInfoSettings = {
+  maxEntries: 1000,
+  maxTotalBytes: 100 * 1024 * 1024,
+  maxRatio: 100,
+  maxCardBytes: 1024 * 1024,
 };
 
 export class ConfigError extends Error {}

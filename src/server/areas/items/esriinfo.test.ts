@@ -7,14 +7,14 @@ import { deflateRawSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
-import { ESRIINFO_LIMITS, parseItemCard, safeRelativePath } from './esriinfo.ts';
+import { ESRIINFO_DEFAULTS, type EsriInfoSettings } from '../../config.ts';
+import { parseItemCard, safeRelativePath } from './esriinfo.ts';
 import { get, getJson, insertItem, postMultipart } from './manage.test-support.ts';
 import { zip } from '../../../../test/support/zip.ts';
 
 let svc: TestService;
 const tokens: Record<string, string> = {};
 let png600: Buffer;
-const defaults = { ...ESRIINFO_LIMITS };
 
 beforeAll(async () => {
   svc = await startService();
@@ -24,7 +24,13 @@ beforeAll(async () => {
     .toBuffer();
 });
 afterAll(() => svc.close());
-afterEach(() => Object.assign(ESRIINFO_LIMITS, defaults));
+afterEach(() => {
+  delete svc.config.esriInfo;
+});
+/** The service's esriinfo bounds, some overridden, as a Config would give them. */
+const esriInfoBounds = (bounds: Partial<EsriInfoSettings>) => {
+  svc.config.esriInfo = { ...ESRIINFO_DEFAULTS, ...bounds };
+};
 
 const CARD = `<?xml version="1.0" encoding="utf-8"?>
 <ESRI_ItemInformation Culture="en-US">
@@ -106,12 +112,12 @@ describe('esriinfo extraction', () => {
     expect(body.error.details[0]).toMatch(/symbolic link/);
   });
 
-  it(`takes ${ESRIINFO_LIMITS.maxEntries} entries under esriinfo/, refuses one more`, async () => {
+  it(`takes ${ESRIINFO_DEFAULTS.maxEntries} entries under esriinfo/, refuses one more`, async () => {
     const entries = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `esriinfo/f${i}.txt`, data: Buffer.from('x') }));
-    const ok = await upload(zip(entries(ESRIINFO_LIMITS.maxEntries)), 'many.zip');
+    const ok = await upload(zip(entries(ESRIINFO_DEFAULTS.maxEntries)), 'many.zip');
     expect(ok.body.success).toBe(true);
-    expect(await infoFiles(ok.id)).toHaveLength(ESRIINFO_LIMITS.maxEntries);
-    const over = await upload(zip(entries(ESRIINFO_LIMITS.maxEntries + 1)), 'toomany.zip');
+    expect(await infoFiles(ok.id)).toHaveLength(ESRIINFO_DEFAULTS.maxEntries);
+    const over = await upload(zip(entries(ESRIINFO_DEFAULTS.maxEntries + 1)), 'toomany.zip');
     expect(over.body.error.details[0]).toMatch(/more than 1000 entries/);
   });
 
@@ -120,9 +126,9 @@ describe('esriinfo extraction', () => {
       { name: 'esriinfo/a.bin', data: Buffer.alloc(3000, 1) },
       { name: 'esriinfo/b.bin', data: Buffer.alloc(2000, 2) },
     ];
-    ESRIINFO_LIMITS.maxTotalBytes = 5000;
+    esriInfoBounds({ maxTotalBytes: 5000 });
     expect((await upload(zip(files), 'at.zip')).body.success).toBe(true);
-    ESRIINFO_LIMITS.maxTotalBytes = 4999;
+    esriInfoBounds({ maxTotalBytes: 4999 });
     expect((await upload(zip(files), 'over.zip')).body.error.details[0]).toMatch(/more than 4999 bytes/);
   });
 
@@ -131,12 +137,12 @@ describe('esriinfo extraction', () => {
     const compressed = deflateRawSync(data).length;
     const ratio = Math.ceil(data.length / compressed);
     const entry = [{ name: 'esriinfo/zeros.bin', data, deflate: true }];
-    ESRIINFO_LIMITS.maxRatio = ratio;
+    esriInfoBounds({ maxRatio: ratio });
     expect((await upload(zip(entry), 'at.zip')).body.success).toBe(true);
-    ESRIINFO_LIMITS.maxRatio = ratio - 1;
+    esriInfoBounds({ maxRatio: ratio - 1 });
     expect((await upload(zip(entry), 'over.zip')).body.error.details[0]).toMatch(/compressed more than/);
     // With the default 100:1, 200 KB of zeros (about 1000:1) is a bomb.
-    Object.assign(ESRIINFO_LIMITS, defaults);
+    delete svc.config.esriInfo;
     expect((await upload(zip(entry), 'bomb.zip')).body.error.code).toBe(400);
   });
 

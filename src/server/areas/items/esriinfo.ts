@@ -7,26 +7,17 @@
  * An archive is text from anyone (performance notes §6.5): no entry may leave the folder (`..`,
  * absolute paths, backslashes, drive letters and symbolic links are refused), and entry count,
  * total inflated size and each entry's compression ratio are bounded — checked against the headers
- * first and again on the bytes actually inflated, never trusting the headers alone.
+ * first and again on the bytes actually inflated, never trusting the headers alone. The bounds are
+ * Config esriInfo (ESRIINFO_DEFAULTS when absent).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import type yauzl from 'yauzl';
+import { ESRIINFO_DEFAULTS } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { deleteInfoFiles, putInfoFile } from './repo/infoFiles.ts';
-
-export const ESRIINFO_LIMITS = {
-  /** Files and folders under esriinfo/. */
-  maxEntries: 1000,
-  /** Bytes inflated from esriinfo/ altogether. */
-  maxTotalBytes: 100 * 1024 * 1024,
-  /** Inflated bytes per compressed byte, per entry. */
-  maxRatio: 100,
-  /** The item card is read into memory: at most this big. */
-  maxCardBytes: 1024 * 1024,
-};
 
 export class UnsafeArchive extends ApiError {
   constructor(detail: string) {
@@ -195,7 +186,8 @@ export async function extractZipFiles(
  * (400), and nothing kept.
  */
 export async function extractEsriinfo(ctx: PortalContext, q: Queryable, itemId: string, zipPath: string): Promise<ExtractResult> {
-  const extracted = await extractZipFiles(ctx, zipPath, 'esriinfo/', ESRIINFO_LIMITS, { path: 'iteminfo.xml', maxBytes: ESRIINFO_LIMITS.maxCardBytes });
+  const limits = ctx.config.esriInfo ?? ESRIINFO_DEFAULTS;
+  const extracted = await extractZipFiles(ctx, zipPath, 'esriinfo/', limits, { path: 'iteminfo.xml', maxBytes: limits.maxCardBytes });
   if (!extracted) return { files: [], card: {} };
   const { files: written, keptText: cardXml } = extracted;
   if (!written.length) return { files: [], card: {} };

@@ -40,7 +40,7 @@ const FORMATS: Record<string, { mime: string; ext: string }> = {
 
 /**
  * What is read of a stored image into memory to serve or resize it (uploads are at most
- * THUMBNAIL_MAX_BYTES; a package's esriinfo thumbnail is bounded by ESRIINFO_LIMITS).
+ * THUMBNAIL_MAX_BYTES; a package's esriinfo thumbnail is bounded by Config esriInfo).
  */
 const IMAGE_READ_MAX_BYTES = 64 * 1024 * 1024;
 

@@ -8,11 +8,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
+import { WEBHOOK_DISPATCH_DEFAULTS } from '../../config.ts';
 import { claimDeliveries } from '../../jobs/webhooks/claim.ts';
 import { parseRetryAfter } from '../../jobs/webhooks/deliver.ts';
 import { runWebhookDispatch } from '../../jobs/webhooks/dispatcher.ts';
 import { fanOut } from '../../jobs/webhooks/fanOut.ts';
-import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
 
 const clock = { t: Date.UTC(2026, 2, 1, 9), now: () => clock.t };
 const received: string[] = [];
@@ -183,10 +183,10 @@ describe('claims are fair between webhooks', () => {
     await createGroup();
     await fanOut(svc.app.portal);
     // The busy webhook has 41 due deliveries, all older than the other's one, and is at its limit.
-    const claimed = await claimDeliveries(svc.app.portal, 8, new Map([[busy, WEBHOOK_LIMITS.perWebhook]]));
+    const claimed = await claimDeliveries(svc.app.portal, 8, new Map([[busy, WEBHOOK_DISPATCH_DEFAULTS.perWebhook]]));
     expect(claimed.map((c) => c.webhook_id)).toEqual([other]);
     // That claim is left to its lease (as if its process stopped); then everything is delivered.
-    clock.t += 10_000 + WEBHOOK_LIMITS.leaseMarginMs + 1;
+    clock.t += 10_000 + WEBHOOK_DISPATCH_DEFAULTS.leaseMarginMs + 1;
     await runWebhookDispatch(svc.app.portal);
     expect(received.filter((p) => p === '/nocontent/busy')).toHaveLength(41);
     expect(received.filter((p) => p === '/nocontent/other')).toHaveLength(1);

@@ -11,10 +11,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type TestService } from '../../../../test/support/service.ts';
 import { buildApp } from '../../app.ts';
+import { WEBHOOK_DISPATCH_DEFAULTS, type WebhookDispatchSettings } from '../../config.ts';
+import type { PortalContext } from '../../context.ts';
 import { claimDeliveries } from '../../jobs/webhooks/claim.ts';
 import { runWebhookDispatch, startWebhookDispatcher } from '../../jobs/webhooks/dispatcher.ts';
 import { fanOut } from '../../jobs/webhooks/fanOut.ts';
-import { WEBHOOK_LIMITS } from '../../jobs/webhooks/limits.ts';
 
 const DAY = 86_400_000;
 const clock = { t: Date.UTC(2026, 0, 10, 12), now: () => clock.t };
@@ -101,6 +102,13 @@ const createGroup = async (title = `G ${Math.random()}`) => (await svc.post('com
 const status = async (id: string) =>
   (await svc.post(`${base}/${id}/notificationStatus`, { num: '100' }, await tok())) as { WebhookStatus: any[]; total: number; nextStart: number };
 const dispatch = () => runWebhookDispatch(svc.app.portal);
+/** The portal with some of the dispatcher's settings overridden, as a Config would give them. */
+const withDispatch = (dispatch: Partial<WebhookDispatchSettings>): PortalContext => ({
+  ...svc.app.portal,
+  config: { ...svc.app.portal.config, webhooks: { ...WEBHOOK_DISPATCH_DEFAULTS, ...dispatch } },
+});
+/** A loop polling every `ms`, on either database. */
+const polling = (ms: number, more: Partial<WebhookDispatchSettings> = {}) => withDispatch({ pollMs: ms, embeddedPollMs: ms, ...more });
 const settings = async (p: Record<string, string>) => svc.post(`${base}/settings/update`, p, await tok());
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64');
 
@@ -246,7 +254,7 @@ describe('delivery', () => {
     await hook('/slow/x');
     await hook('/ok/fast');
     // One more than a webhook may have in flight: the slow receiver is held at its limit.
-    const events = WEBHOOK_LIMITS.perWebhook + 1;
+    const events = WEBHOOK_DISPATCH_DEFAULTS.perWebhook + 1;
     for (let i = 0; i < events; i++) await createGroup();
     await dispatch();
     const fast = received.filter((r) => r.path === '/ok/fast');
@@ -258,7 +266,7 @@ describe('delivery', () => {
     // (Against the clock instead, this failed on a loaded machine while the groups were being made.)
     const heldBack = Math.max(...slow.map((r) => r.at));
     for (const r of fast) expect(r.at).toBeLessThan(heldBack);
-    expect(maxConcurrent.slow).toBe(WEBHOOK_LIMITS.perWebhook);
+    expect(maxConcurrent.slow).toBe(WEBHOOK_DISPATCH_DEFAULTS.perWebhook);
   });
 });
 
@@ -351,7 +359,7 @@ describe('redelivery and the test event', () => {
 describe('background loop and restarts', () => {
   it('the dispatcher loop delivers without being called', async () => {
     await hook('/ok/loop');
-    const loop = startWebhookDispatcher(svc.app.portal, 20);
+    const loop = startWebhookDispatcher(polling(20));
     try {
       await createGroup();
       const deadline = Date.now() + 5000;
@@ -364,7 +372,7 @@ describe('background loop and restarts', () => {
 
   it('a POST that commits an event wakes the loop at once (no waiting for the next poll)', async () => {
     await hook('/ok/nudge');
-    const loop = startWebhookDispatcher(svc.app.portal, 60_000);
+    const loop = startWebhookDispatcher(polling(60_000));
     try {
       await new Promise((r) => setTimeout(r, 100)); // the first pass is over; the next poll is a minute away
       await createGroup();
@@ -381,12 +389,10 @@ describe('background loop and restarts', () => {
     const ports = new Set<number | undefined>();
     const onRequest = (req: http.IncomingMessage) => ports.add(req.socket.remotePort);
     receiver.on('request', onRequest);
-    const vacuumAfter = WEBHOOK_LIMITS.vacuumAfterAttempts;
-    WEBHOOK_LIMITS.vacuumAfterAttempts = 5;
     const vacuums = async () =>
       (await svc.db.query<{ n: number }>(`SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relname = 'webhook_deliveries'`))[0].n;
     const before = await vacuums();
-    const loop = startWebhookDispatcher(svc.app.portal, 20);
+    const loop = startWebhookDispatcher(polling(20, { vacuumAfterAttempts: 5 }));
     try {
       // One event at a time, each delivered before the next: a connection is then free to be kept
       // and used again (six at once, as a loaded machine could dispatch them, need six connections).
@@ -408,7 +414,6 @@ describe('background loop and restarts', () => {
     } finally {
       await loop.stop();
       receiver.off('request', onRequest);
-      WEBHOOK_LIMITS.vacuumAfterAttempts = vacuumAfter;
     }
   });
 
@@ -423,7 +428,7 @@ describe('background loop and restarts', () => {
     const second = await buildApp({ db: svc.db, config: svc.config, clock });
     try {
       expect(await runWebhookDispatch(second.portal)).toBe(0); // the lease still holds
-      clock.t += 10_000 + WEBHOOK_LIMITS.leaseMarginMs;
+      clock.t += 10_000 + WEBHOOK_DISPATCH_DEFAULTS.leaseMarginMs;
       expect(await runWebhookDispatch(second.portal)).toBe(1);
       expect(await runWebhookDispatch(second.portal)).toBe(0);
       expect(received).toHaveLength(1);
@@ -437,27 +442,22 @@ describe('background loop and restarts', () => {
 
   it('a gap in the outbox sequence (a rolled-back transaction) does not stop later events for good', async () => {
     await hook('/ok/gap');
-    const grace = WEBHOOK_LIMITS.gapGraceMs;
-    WEBHOOK_LIMITS.gapGraceMs = 300;
-    try {
-      // A transaction that took a sequence number and rolled back.
-      await svc.db
-        .tx(async (q) => {
-          await q.query(`SELECT nextval(pg_get_serial_sequence('events', 'seq'))`);
-          throw new Error('rolled back');
-        })
-        .catch(() => {});
-      await createGroup();
-      if (svc.db.kind === 'postgres') {
-        // Another process's transaction may still be committing the missing number: wait a little.
-        expect(await dispatch()).toBe(0);
-        await new Promise((r) => setTimeout(r, 350));
-      }
-      expect(await dispatch()).toBe(1);
-      expect(received.map((r) => r.path)).toEqual(['/ok/gap']);
-    } finally {
-      WEBHOOK_LIMITS.gapGraceMs = grace;
+    const graced = withDispatch({ gapGraceMs: 300 });
+    // A transaction that took a sequence number and rolled back.
+    await svc.db
+      .tx(async (q) => {
+        await q.query(`SELECT nextval(pg_get_serial_sequence('events', 'seq'))`);
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    await createGroup();
+    if (svc.db.kind === 'postgres') {
+      // Another process's transaction may still be committing the missing number: wait a little.
+      expect(await runWebhookDispatch(graced)).toBe(0);
+      await new Promise((r) => setTimeout(r, 350));
     }
+    expect(await runWebhookDispatch(graced)).toBe(1);
+    expect(received.map((r) => r.path)).toEqual(['/ok/gap']);
   });
 
   it('fan-out is one pass per event: two processes never make two deliveries of one event', async () => {

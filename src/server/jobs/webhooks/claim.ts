@@ -6,7 +6,7 @@
 import { WEBHOOK_SETTINGS_LIMITS, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
 import type { PortalContext } from '../../context.ts';
 import { claimDueDeliveries, dueOrExpiredDeliveries, releaseExpiredDeliveries } from '../../areas/webhooks/service.ts';
-import { WEBHOOK_LIMITS } from './limits.ts';
+import { webhookDispatchOf } from '../../config.ts';
 
 export interface ClaimedDelivery {
   id: string;
@@ -26,7 +26,7 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims due deliveries up to `max`, at most PER_WEBHOOK per webhook in flight (this process's own
+ * Claims due deliveries up to `max`, at most perWebhook (Config webhooks) per webhook in flight (this process's own
  * `inFlight`, and on PostgreSQL also the running rows under a live lease, which other processes
  * claimed). A running delivery whose lease ran out (its process stopped mid-attempt) becomes pending again first. Candidates are
  * taken per active webhook (its oldest due deliveries, through a per-webhook index), so one
@@ -55,13 +55,14 @@ export async function claimDeliveries(
   // database belongs to this one process, whose deliveries in flight are `inFlight`; counting the
   // rows there would also step over every dead row version a burst left behind (no autovacuum).
   const countRunning = ctx.db.kind !== 'pglite';
+  const { perWebhook, leaseMarginMs } = webhookDispatchOf(ctx.config);
   const rows = await claimDueDeliveries(ctx.db, {
     now,
     inFlight,
-    perWebhook: WEBHOOK_LIMITS.perWebhook,
+    perWebhook,
     max,
     defaultTimeoutSeconds: WEBHOOK_SETTINGS_LIMITS.notificationTimeOutInSeconds.default,
-    leaseMarginMs: WEBHOOK_LIMITS.leaseMarginMs,
+    leaseMarginMs,
     countRunning,
   });
   rows.sort((a, b) => Number(a.next_at) - Number(b.next_at) || Number(a.created) - Number(b.created));

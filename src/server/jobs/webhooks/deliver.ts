@@ -18,8 +18,12 @@ import { DatabaseUnavailableError } from '../../store/dbInterface.ts';
 import { outboundRequest, OutboundRefused } from '../../http/outbound.ts';
 import type { ClaimedDelivery } from './claim.ts';
 import { applyDeactivationPolicy, deactivate, failDelivery, logAttempt, retryDeliveryAt } from '../../areas/webhooks/service.ts';
-import { MAX_RETRY_AFTER_MS, WEBHOOK_LIMITS } from './limits.ts';
+import { webhookDispatchOf } from '../../config.ts';
+import { WEBHOOK_SETTINGS_LIMITS } from '../../../shared/contract/webhooks.ts';
 import { successWriter } from './successWriter.ts';
+
+/** The longest Retry-After honoured: the settings' longest interval between attempts. */
+const MAX_RETRY_AFTER_MS = WEBHOOK_SETTINGS_LIMITS.notificationElapsedTimeInSeconds.max * 1000;
 
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('base64');
 
@@ -60,6 +64,7 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 
 async function send(ctx: PortalContext, url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<AttemptResult> {
   const signal = AbortSignal.timeout(timeoutMs);
+  const { responseExcerptBytes } = webhookDispatchOf(ctx.config);
   try {
     const res = await outboundRequest(url, ctx.config, {
       method: 'POST',
@@ -73,16 +78,16 @@ async function send(ctx: PortalContext, url: string, headers: Record<string, str
     let size = 0;
     try {
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        if (size < WEBHOOK_LIMITS.responseExcerptBytes) chunks.push(chunk);
+        if (size < responseExcerptBytes) chunks.push(chunk);
         size += chunk.length;
-        if (size >= WEBHOOK_LIMITS.responseExcerptBytes) break;
+        if (size >= responseExcerptBytes) break;
       }
     } catch {
       /* the status decides; a body cut short is kept as far as it came */
     } finally {
       res.body.destroy();
     }
-    const excerpt = Buffer.concat(chunks).subarray(0, WEBHOOK_LIMITS.responseExcerptBytes).toString('utf8');
+    const excerpt = Buffer.concat(chunks).subarray(0, responseExcerptBytes).toString('utf8');
     const success = res.status >= 200 && res.status < 300;
     const error = success
       ? null

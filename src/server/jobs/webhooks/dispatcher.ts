@@ -11,7 +11,7 @@ import { nextDeliveryDueAt, vacuumDeliveryTables } from '../../areas/webhooks/se
 import { claimDeliveries, type ClaimedDelivery } from './claim.ts';
 import { attemptDelivery } from './deliver.ts';
 import { fanOut } from './fanOut.ts';
-import { WEBHOOK_LIMITS } from './limits.ts';
+import { webhookDispatchOf, type WebhookDispatchSettings } from '../../config.ts';
 import { onSignal } from '../../core/signals.ts';
 import { eventsRecordedHere } from '../../store/events.ts';
 import { EMBEDDED_IDLE_MS } from '../passLoop.ts';
@@ -21,13 +21,14 @@ import { EMBEDDED_IDLE_MS } from '../passLoop.ts';
  * several at once — until none is due. Answers how many attempts were made.
  */
 export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
+  const limits = webhookDispatchOf(ctx.config);
   while ((await fanOut(ctx)) > 0);
   let attempts = 0;
   const inFlight = new Map<string, number>();
   const running = new Set<Promise<unknown>>();
   for (;;) {
-    if (worthClaiming(inFlight)) {
-      const batch = await claimDeliveries(ctx, freeSlots(inFlight), inFlight);
+    if (worthClaiming(limits, inFlight)) {
+      const batch = await claimDeliveries(ctx, freeSlots(limits, inFlight), inFlight);
       attempts += batch.length;
       for (const d of batch) launch(ctx, d, inFlight, running, () => {});
     }
@@ -36,19 +37,20 @@ export async function runWebhookDispatch(ctx: PortalContext): Promise<number> {
   }
 }
 
-const freeSlots = (inFlight: ReadonlyMap<string, number>) => WEBHOOK_LIMITS.maxInFlight - [...inFlight.values()].reduce((a, b) => a + b, 0);
+const freeSlots = (limits: WebhookDispatchSettings, inFlight: ReadonlyMap<string, number>) =>
+  limits.maxInFlight - [...inFlight.values()].reduce((a, b) => a + b, 0);
 
 /**
  * A claim costs the same for one delivery as for eight: claim when nothing is in flight or at
  * least half the slots are free, not after every single attempt. A webhook held at its own limit
  * (a slow receiver) does not count against the others.
  */
-function worthClaiming(inFlight: ReadonlyMap<string, number>): boolean {
-  const free = freeSlots(inFlight);
+function worthClaiming(limits: WebhookDispatchSettings, inFlight: ReadonlyMap<string, number>): boolean {
+  const free = freeSlots(limits, inFlight);
   if (free <= 0) return false;
   let others = 0;
-  for (const n of inFlight.values()) if (n < WEBHOOK_LIMITS.perWebhook) others += n;
-  return others === 0 || free >= WEBHOOK_LIMITS.maxInFlight / 2;
+  for (const n of inFlight.values()) if (n < limits.perWebhook) others += n;
+  return others === 0 || free >= limits.maxInFlight / 2;
 }
 
 /** Starts one attempt, counted in `inFlight` per webhook until it ends. */
@@ -83,16 +85,16 @@ export interface WebhookDispatcher {
 }
 
 /**
- * The background loop main.ts starts: polls every pollMs, and at once when this process queues work.
+ * The background loop main.ts starts: polls every pollMs (embeddedPollMs on the embedded database;
+ * Config webhooks), and at once when this process queues work.
  * On the embedded database, which only this process writes, a poll reads the outbox only when this
  * process has written events since the last read, and claims only once a delivery may be due (a
  * nudge, an attempt ended, or the next due moment reached): an idle poll touches no table. It still
  * reads both every EMBEDDED_IDLE_MS.
  */
-export function startWebhookDispatcher(
-  ctx: PortalContext,
-  pollMs = ctx.db.kind === 'pglite' ? WEBHOOK_LIMITS.embeddedPollMs : WEBHOOK_LIMITS.pollMs,
-): WebhookDispatcher {
+export function startWebhookDispatcher(ctx: PortalContext): WebhookDispatcher {
+  const limits = webhookDispatchOf(ctx.config);
+  const pollMs = ctx.db.kind === 'pglite' ? limits.embeddedPollMs : limits.pollMs;
   let stopped = false;
   let busy = false;
   let again = false;
@@ -135,9 +137,9 @@ export function startWebhookDispatcher(
       if (fanned) mayBeDue();
     }
     if (stopped) return;
-    if (!worthClaiming(inFlight)) return;
+    if (!worthClaiming(limits, inFlight)) return;
     if (embedded && dueAt > ctx.clock.now() && performance.now() - dueCheckedAt < EMBEDDED_IDLE_MS) return;
-    const want = freeSlots(inFlight);
+    const want = freeSlots(limits, inFlight);
     const checkDue = !lastClaimFull || performance.now() - dueCheckedAt >= pollMs;
     if (checkDue) dueCheckedAt = performance.now();
     const wakesBefore = wakes;
@@ -150,7 +152,7 @@ export function startWebhookDispatcher(
       // Due but not taken (its webhook inactive or at its limit): look again after pollMs, as on PostgreSQL.
       if (wakes === wakesBefore) dueAt = at === null ? Infinity : Math.max(at, ctx.clock.now() + pollMs);
     }
-    if (!batch.length && !inFlight.size && attemptsSinceVacuum >= WEBHOOK_LIMITS.vacuumAfterAttempts && ctx.db.kind === 'pglite') {
+    if (!batch.length && !inFlight.size && attemptsSinceVacuum >= limits.vacuumAfterAttempts && ctx.db.kind === 'pglite') {
       attemptsSinceVacuum = 0;
       await vacuumDeliveries(ctx);
     }

@@ -19,17 +19,18 @@ import {
   type NewDeliveries,
   type OutboxRow,
 } from '../../areas/webhooks/service.ts';
-import { WEBHOOK_LIMITS } from './limits.ts';
+import { webhookDispatchOf } from '../../config.ts';
 
 /** One fan-out transaction; answers how many outbox rows it consumed. */
 export async function fanOut(ctx: PortalContext): Promise<number> {
   const wallNow = Date.now();
+  const { fanOutBatch, gapGraceMs } = webhookDispatchOf(ctx.config);
   // An idle pass only reads: no transaction (and no write) unless the outbox has something new.
   if (!(await outboxHasNew(ctx.db))) return 0;
   return ctx.db.tx(async (q) => {
     const cursor = await lockFanOutCursor(q);
     let last = Number(cursor.last_seq);
-    const rows = await outboxAfter(q, last, WEBHOOK_LIMITS.fanOutBatch);
+    const rows = await outboxAfter(q, last, fanOutBatch);
     if (!rows.length) return 0;
     const taken: OutboxRow[] = [];
     let gapSince: number | null = null;
@@ -37,7 +38,7 @@ export async function fanOut(ctx: PortalContext): Promise<number> {
       const seq = Number(row.seq);
       if (seq !== last + 1) {
         const since = cursor.gap_since === null ? wallNow : Number(cursor.gap_since);
-        if (ctx.db.kind !== 'pglite' && wallNow - since < WEBHOOK_LIMITS.gapGraceMs) {
+        if (ctx.db.kind !== 'pglite' && wallNow - since < gapGraceMs) {
           gapSince = since;
           break;
         }
