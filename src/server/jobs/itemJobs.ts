@@ -21,7 +21,24 @@ import { LIMITS } from '../../shared/limits.ts';
 import { ITEM_JOB_DEFAULTS, type ItemJobSettings } from '../config.ts';
 import type { PortalContext } from '../context.ts';
 // Storing a downloaded file and its row writes are items', through its service.
-import { applyFileFields, deleteItemRow, findItem, lockItem, removeBlobs, updateItemRow } from '../areas/items/service.ts';
+import {
+  anyItemJobDue,
+  applyFileFields,
+  deleteDueJobsOfDeletedItems,
+  deleteItemRow,
+  findItem,
+  lockDueItemJob,
+  lockItem,
+  lockItemStatus,
+  markItemJobDone,
+  markItemJobFailed,
+  markItemJobRunning,
+  nextItemJobDue,
+  removeBlobs,
+  renewItemJobLease,
+  updateItemRow,
+  type ItemJobRow,
+} from '../areas/items/service.ts';
 import { checkOutboundUrl, OutboundRefused, requestChecked, type CheckedTarget } from '../http/outbound.ts';
 import { onSignal } from '../core/signals.ts';
 import { idleWaitMs } from './passLoop.ts';
@@ -29,41 +46,17 @@ import { idleWaitMs } from './passLoop.ts';
 /** The runner's leases, download bounds and polling (Config itemJobs). */
 const settingsOf = (ctx: PortalContext): ItemJobSettings => ctx.config.itemJobs ?? ITEM_JOB_DEFAULTS;
 
-interface JobRow {
-  id: string;
-  item_id: string;
-  kind: string;
-  state: string;
-  payload: { url?: string; fileName?: string };
-  attempts: number;
-}
-
 /** Claims one due job (queued, or running with an expired lease), or none. */
-export async function claimItemJob(ctx: PortalContext): Promise<JobRow | undefined> {
+export async function claimItemJob(ctx: PortalContext): Promise<ItemJobRow | undefined> {
   const now = ctx.clock.now();
   // An idle poll only reads: no transaction (and no write) unless a job is due.
-  const [due] = await ctx.db.query(`SELECT 1 FROM item_jobs WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1 LIMIT 1`, [now]);
-  if (!due) return undefined;
+  if (!(await anyItemJobDue(ctx.db, now))) return undefined;
   return ctx.db.tx(async (q) => {
     // Jobs outlive their items (a failed one keeps its reason): unfinished work of an item deleted meanwhile is dropped.
-    await q.query(
-      `DELETE FROM item_jobs j WHERE (j.state = 'queued' OR j.state = 'running') AND j.locked_until <= $1 AND NOT EXISTS (SELECT 1 FROM items i WHERE i.id = j.item_id)`,
-      [now],
-    );
-    const [job] = await q.query<JobRow>(
-      `SELECT * FROM item_jobs
-        WHERE (state = 'queued' OR state = 'running') AND locked_until <= $1
-        ORDER BY created
-        LIMIT 1
-        FOR UPDATE SKIP LOCKED`,
-      [now],
-    );
+    await deleteDueJobsOfDeletedItems(q, now);
+    const job = await lockDueItemJob(q, now);
     if (!job) return undefined;
-    await q.query(`UPDATE item_jobs SET state = 'running', attempts = attempts + 1, locked_until = $2, updated = $3 WHERE id = $1`, [
-      job.id,
-      now + settingsOf(ctx).leaseMs,
-      now,
-    ]);
+    await markItemJobRunning(q, job.id, now + settingsOf(ctx).leaseMs, now);
     return { ...job, attempts: job.attempts + 1 };
   });
 }
@@ -81,12 +74,12 @@ export async function runDueItemJobs(ctx: PortalContext): Promise<number> {
 
 class JobFailure extends Error {}
 
-async function runJob(ctx: PortalContext, job: JobRow): Promise<void> {
+async function runJob(ctx: PortalContext, job: ItemJobRow): Promise<void> {
   const { leaseMs, maxAttempts } = settingsOf(ctx);
   // Keep the lease while working.
   const renew = setInterval(() => {
     const now = ctx.clock.now();
-    ctx.db.query(`UPDATE item_jobs SET locked_until = $2, updated = $3 WHERE id = $1 AND state = 'running'`, [job.id, now + leaseMs, now]).catch(() => {});
+    renewItemJobLease(ctx.db, job.id, now + leaseMs, now).catch(() => {});
   }, leaseMs / 3);
   try {
     if (job.attempts > maxAttempts) throw new JobFailure(`The job was given up after ${maxAttempts} attempts.`);
@@ -109,7 +102,7 @@ interface Download {
   ranged: boolean;
 }
 
-async function completeItem(ctx: PortalContext, job: JobRow, d: Download): Promise<void> {
+async function completeItem(ctx: PortalContext, job: ItemJobRow, d: Download): Promise<void> {
   const now = ctx.clock.now();
   let kept: boolean;
   try {
@@ -122,11 +115,11 @@ async function completeItem(ctx: PortalContext, job: JobRow, d: Download): Promi
   if (!kept) await removeBlobs(ctx, [d.blobKey]);
 }
 
-async function recordDownload(ctx: PortalContext, job: JobRow, d: Download, now: number): Promise<boolean> {
+async function recordDownload(ctx: PortalContext, job: ItemJobRow, d: Download, now: number): Promise<boolean> {
   return ctx.db.tx(async (q) => {
     await lockItem(q, job.item_id);
     const row = await findItem(q, job.item_id);
-    await q.query(`UPDATE item_jobs SET state = 'done', message = NULL, locked_until = 0, updated = $2 WHERE id = $1`, [job.id, now]);
+    await markItemJobDone(q, job.id, now);
     if (!row || row.status !== 'processing') return false; // deleted (or changed) meanwhile
     await updateItemRow(q, job.item_id, {
       data_kind: 'file',
@@ -151,13 +144,12 @@ async function recordDownload(ctx: PortalContext, job: JobRow, d: Download, now:
  * The download failed: the half-made item goes (its row and any stored file), so the owner's content
  * holds no item without data; the job keeps the reason, which the item's status answers from then.
  */
-async function failItem(ctx: PortalContext, job: JobRow, reason: string): Promise<void> {
+async function failItem(ctx: PortalContext, job: ItemJobRow, reason: string): Promise<void> {
   const now = ctx.clock.now();
   const blobs = await ctx.db.tx(async (q) => {
-    await q.query(`UPDATE item_jobs SET state = 'failed', message = $2, locked_until = 0, updated = $3 WHERE id = $1`, [job.id, reason, now]);
-    const [row] = await q.query<{ status: string }>('SELECT status FROM items WHERE id = $1 FOR UPDATE', [job.item_id]);
+    await markItemJobFailed(q, job.id, reason, now);
     // An item changed meanwhile (completed by another runner) is left as it is.
-    return row?.status === 'processing' ? deleteItemRow(q, job.item_id) : [];
+    return (await lockItemStatus(q, job.item_id)) === 'processing' ? deleteItemRow(q, job.item_id) : [];
   });
   await removeBlobs(ctx, blobs);
 }
@@ -292,12 +284,6 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
-/** When the next job comes due (queued: now; running: its lease's end), or null: nothing left to do. */
-async function nextJobDue(ctx: PortalContext): Promise<number | null> {
-  const [row] = await ctx.db.query<{ at: number | null }>(`SELECT min(locked_until) AS at FROM item_jobs WHERE state = 'queued' OR state = 'running'`);
-  return row?.at ?? null;
-}
-
 /**
  * Production: up to concurrentJobs (Config itemJobs) runner loops, started every poll and whenever
  * this process queues a job (a loop runs due jobs until none is left, then ends); stop waits for them.
@@ -326,7 +312,7 @@ export function startJobs(ctx: PortalContext): JobRunner {
     if (reading) return;
     reading = true;
     const seen = ticks;
-    const waiting = nextJobDue(ctx).then(
+    const waiting = nextItemJobDue(ctx.db).then(
       (at) => {
         if (ticks === seen) sleep(idleWaitMs(true, pollMs, at, ctx.clock.now()));
       },

@@ -24,5 +24,17 @@ export {
 export { discardUpload } from './discardUpload.ts';
 export { applyFileFields, removeBlobs } from './storedFile.ts';
 export { abandonedUploads, activeStoreUploadIds } from './repo/uploads.ts';
-export { deleteFinishedItemJobs } from './repo/jobs.ts';
+export {
+  anyItemJobDue,
+  deleteDueJobsOfDeletedItems,
+  deleteFinishedItemJobs,
+  lockDueItemJob,
+  lockItemStatus,
+  markItemJobDone,
+  markItemJobFailed,
+  markItemJobRunning,
+  nextItemJobDue,
+  renewItemJobLease,
+  type ItemJobRow,
+} from './repo/jobs.ts';
 export { unreferencedBlobKeys } from './repo/blobKeys.ts';
