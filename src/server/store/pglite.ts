@@ -6,6 +6,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 // Trigram indexes for item search (migration 013).
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Db, PreparedParam, Queryable } from './dbInterface.ts';
+import { pipelined } from './pglitePipeline.ts';
 
 /** int8 columns (epoch-ms timestamps, counts) come back as numbers, as with the pg adapter. */
 const parsers = { [types.INT8]: (value: string) => Number(value) };
@@ -14,14 +15,15 @@ const parsers = { [types.INT8]: (value: string) => Number(value) };
  * Settings for a small service (the defaults are sized for a server of its own). WebAssembly memory
  * only grows, so every buffer Postgres touches once stays resident for the life of the process, and
  * the whole buffer pool is touched as it is set up (each MB of shared_buffers is a MB of RSS from the
- * first start): shared_buffers 128 MB → 8 MB (1,024 pages; the demo database is about 11 MB of files),
+ * first start): shared_buffers 128 MB → 4 MB (512 pages: the demo database is about 11 MB of files, and
+ * a page outside the pool is a read from the OS page cache through PGlite's file system),
  * wal_buffers → 512 kB, per-sort work_mem 4 MB → 2 MB,
  * VACUUM's maintenance_work_mem (the retention sweep vacuums) 64 MB → 16 MB, temp_buffers 8 MB → 1 MB,
  * and shared memory sized for one connection's worth of backends rather than 100. The files stay in
  * the operating system's page cache, so a small buffer pool costs little. Measurements: docs/performance.md.
  */
 export const SMALL_SERVICE_SETTINGS = [
-  'shared_buffers=8MB',
+  'shared_buffers=4MB',
   'wal_buffers=512kB',
   'work_mem=2MB',
   'maintenance_work_mem=16MB',
@@ -34,13 +36,17 @@ export const SMALL_SERVICE_SETTINGS = [
  * (Liftoff) and recompiles hot functions with its optimising one (TurboFan) in the background,
  * holding both. Baseline code only: about 40 MB less resident memory, no background compilation
  * competing with requests after a start, and on this machine no slower for the service's queries
- * (docs/performance.md). Set before the first PGlite compiles its module; the flag is read then.
+ * (docs/performance.md). Functions are also validated when first compiled rather than all 9 MB at
+ * instantiation (--wasm-lazy-validation): most of Postgres never runs in this service, and the module
+ * is PGlite's own build, not untrusted input. Set before the first PGlite compiles its module; the
+ * flags are read then.
  */
 let compilerChosen = false;
 function chooseWasmCompiler() {
   if (compilerChosen) return;
   compilerChosen = true;
   v8.setFlagsFromString('--liftoff-only');
+  v8.setFlagsFromString('--wasm-lazy-validation');
 }
 
 export interface PgliteOptions {
@@ -97,9 +103,10 @@ export function wrapPglite(pg: PGlite): Db {
       generation++;
     }
   };
-  const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
+  const pipeline = pipelined(pg);
+  const wrap = (q: Pick<PGlite, 'query'>, inTransaction: boolean): Queryable => ({
     async query<T>(sql: string, params?: readonly unknown[]) {
-      const run = async () => (await q.query<T>(sql, params as unknown[] | undefined)).rows;
+      const run = async () => (pipeline ? await pipeline<T>(sql, params, inTransaction) : await q.query<T>(sql, params as unknown[] | undefined)).rows;
       // A read leaves the generation alone, also one that opens with a parenthesis (a UNION of
       // SELECTs, as the webhook dispatcher's poll is): counting it as a write emptied every kept
       // result (the token lookup, community/self's answer) at each poll.
@@ -110,7 +117,7 @@ export function wrapPglite(pg: PGlite): Db {
   const results = new Map<string, { generation: number; rows: unknown[] }>();
   return {
     kind: 'pglite',
-    ...wrap(pg),
+    ...wrap(pg, false),
     writeGeneration: () => generation,
     // Prepared statements are for reads only. PGlite's extended-protocol queries are planned anew
     // each time; a named statement executed through the simple protocol reuses its plan (measured:
@@ -138,7 +145,7 @@ export function wrapPglite(pg: PGlite): Db {
       }
       return result.rows as T[];
     },
-    tx: (fn) => writing(() => pg.transaction((t) => fn(wrap(t)))),
+    tx: (fn) => writing(() => pg.transaction((t) => fn(wrap(t, true)))),
     exec: (sql) => writing(async () => void (await pg.exec(sql))),
     close: () => pg.close(),
   };
