@@ -5,8 +5,8 @@
  * Bind, Describe portal, Execute, Sync), each a separate call into the WebAssembly backend, because it
  * asks for the parameters' types before it encodes their values. Those types belong to the statement
  * text, so they are asked once per text and kept; after that the whole exchange is one batch, as
- * node-postgres sends it. Measured on a primary-key read (store/pglitePipeline.test.ts says how):
- * about 30 % less CPU per query. Values are encoded exactly as PGlite encodes them (its serializer
+ * node-postgres sends it. Measured on 5,000 reads of one row by key (with --liftoff-only, as the
+ * service runs): 630 → 430 µs of CPU each. Values are encoded exactly as PGlite encodes them (its serializer
  * for the parameter's type, else `toString()`), results are parsed by its own parsers, errors are
  * its DatabaseError with the query and parameters attached as its own `query()` attaches them.
  *
