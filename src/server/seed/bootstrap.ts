@@ -3,8 +3,8 @@
  * is on — the demo members and a partner organization. Later starts change nothing.
  */
 import { seedDemoCollaboration } from '../areas/collaborations/seed.ts';
-import { insertOrg } from '../areas/portals/repo.ts';
-import { insertBuiltInRoles } from '../areas/roles/repo.ts';
+import { countOrgs, insertOrg, lockFirstStartSeeding } from '../areas/portals/service.ts';
+import { insertBuiltInRoles } from '../areas/roles/service.ts';
 import { createUser } from '../areas/users/service.ts';
 import { DEMO_PASSWORD, type Config } from '../config.ts';
 import type { PortalContext } from '../context.ts';
@@ -36,9 +36,8 @@ export async function bootstrap(ctx: PortalContext, seedHashes?: Promise<string[
   const now = ctx.clock.now();
   const orgIds = await ctx.db.tx(async (q) => {
     // Several processes may start together on one PostgreSQL: one of them seeds.
-    await q.query('SELECT pg_advisory_xact_lock(727275)');
-    const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM organizations');
-    if (n > 0) return [];
+    await lockFirstStartSeeding(q);
+    if ((await countOrgs(q)) > 0) return [];
     const ids: string[] = [];
     for (const [i, p] of plans.entries()) {
       const id = alnumId(16);

@@ -34,6 +34,20 @@ export async function insertOrg(q: Queryable, org: { id: string; name: string; u
   ]);
 }
 
+/**
+ * First start: several processes may start together on one PostgreSQL, and one of them creates the
+ * first organizations. Held until the transaction ends.
+ */
+export async function lockFirstStartSeeding(q: Queryable): Promise<void> {
+  await q.query('SELECT pg_advisory_xact_lock(727275)');
+}
+
+/** How many organizations there are (none before the first start has seeded). */
+export async function countOrgs(q: Queryable): Promise<number> {
+  const [{ n }] = await q.query<{ n: number }>('SELECT count(*) AS n FROM organizations');
+  return n;
+}
+
 /** Writes an organization's editable fields (settings as a whole object). */
 export async function updateOrg(
   q: Queryable,

@@ -20,6 +20,8 @@ import { DEFAULT_EXTENT, helperServicesOf } from './helperServices.ts';
 
 /** What other areas read of an organization, exposed here so they depend on this service and not on the SQL module. */
 export { findOrg } from './repo.ts';
+/** The first start's seeding (seed/bootstrap.ts). */
+export { countOrgs, insertOrg, lockFirstStartSeeding } from './repo.ts';
 
 export const CURRENT_VERSION = '2025.1';
 

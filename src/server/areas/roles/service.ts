@@ -24,6 +24,9 @@ import {
   type RoleRow,
 } from './repo.ts';
 
+/** A new organization's built-in roles (the first start's seeding). */
+export { insertBuiltInRoles } from './repo.ts';
+
 export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: number): Role {
   return {
     id: row.id,
