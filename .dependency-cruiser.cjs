@@ -3,8 +3,7 @@
  * Type-only imports count (tsPreCompilationDeps): a circle through types is still a circle.
  */
 /** Area internals the runners in jobs/ still import (rule server-jobs-through-services). */
-const PENDING_JOB_IMPORTS = [
-];
+const PENDING_JOB_IMPORTS = [];
 
 module.exports = {
   forbidden: [
