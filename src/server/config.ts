@@ -390,6 +390,11 @@ export interface SchedulerSettings {
   claimBatch: number;
   /** Runs executing at once in one process. */
   maxInFlight: number;
+  /**
+   * Runs claimed beyond those executing, kept in a local queue: a burst costs one claim per this
+   * many runs rather than one per round of slots (each claim statement scans the waiting runs).
+   */
+  claimAhead: number;
   /** A run's lease: longer than any executor's own time limit. */
   leaseMs: number;
   /** Claims of one run (a process died during it) before it fails as interrupted. */
@@ -408,6 +413,7 @@ export const SCHEDULER_DEFAULTS: SchedulerSettings = {
   pollMs: 1000,
   claimBatch: 200,
   maxInFlight: 32,
+  claimAhead: 200,
   leaseMs: 40 * 60_000,
   maxAttempts: 2,
   skippedRecorded: 100,

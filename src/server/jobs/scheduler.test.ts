@@ -466,12 +466,18 @@ describe('the background loop', () => {
       active--;
       return 'done';
     };
-    const loop = new TaskScheduler(svc.app.portal, { clock, maxInFlight: 2, pollMs: 50, executors: { ExecuteWorkflowManager: blocking } }).start();
+    const loop = new TaskScheduler(svc.app.portal, {
+      clock,
+      maxInFlight: 2,
+      claimAhead: 2,
+      pollMs: 50,
+      executors: { ExecuteWorkflowManager: blocking },
+    }).start();
     const deadline = Date.now() + 5000;
     while (started.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 200)); // time for more (wrong) starts, had the bound not held
     expect(started).toHaveLength(2);
-    // Two executing and two claimed in the queue (maxInFlight beyond those executing).
+    // Two executing and two claimed in the queue (claimAhead beyond those executing).
     const executing = await svc.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM task_runs WHERE status = 'executing'`);
     expect(executing[0].n).toBe(4);
     const stopping = loop.stop();
@@ -499,7 +505,7 @@ describe('the background loop', () => {
       return 'done';
     };
     const loops = [0, 1].map(() =>
-      new TaskScheduler(svc.app.portal, { clock, maxInFlight: 2, pollMs: 50, executors: { ExecuteWorkflowManager: blocking } }).start(),
+      new TaskScheduler(svc.app.portal, { clock, maxInFlight: 2, claimAhead: 2, pollMs: 50, executors: { ExecuteWorkflowManager: blocking } }).start(),
     );
     const deadline = Date.now() + 5000;
     while (started.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

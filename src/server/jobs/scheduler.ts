@@ -9,11 +9,12 @@
  * 2. Runs waiting to start are claimed (SKIP LOCKED again) under a lease and executed. If the
  *    process dies mid-run, the lease runs out and another scheduler takes the run over once more
  *    (Config scheduler maxAttempts in all); after that the run fails as interrupted. The loop claims in batches
- *    (up to maxInFlight runs beyond those executing, kept in a local queue) so that a burst of due
+ *    (up to claimAhead runs beyond those executing, kept in a local queue) so that a burst of due
  *    runs costs one claim per batch rather than one per run; the statement that claims a batch
  *    also records its tasks' start and answers the tasks (areas/tasks/repo.ts claimRuns). A run's
  *    recorded start is when its executor was called (the claim records the claim time; the end
- *    overwrites it). Ends are written many per statement (runEnds.ts).
+ *    overwrites it). Ends are written many per statement (runEnds.ts); a run's slot frees when its
+ *    executor returns, its end written meanwhile (stop() waits for the ends).
  * 3. Misfires (the service was down, or busy, past one or more due times): of the occurrences
  *    missed, the latest is fired once on recovery and the earlier ones are recorded as skipped
  *    (at most skippedRecorded of them; the fired run's result gives the full count). This is
@@ -62,6 +63,8 @@ export class TaskScheduler {
   private readonly clock: Clock;
   private readonly executors: Record<TaskType, Executor>;
   private readonly running = new Set<Promise<void>>();
+  /** Ends of runs that left their slot, still being written. */
+  private readonly ending = new Set<Promise<void>>();
   /** Claimed runs waiting for an execution slot (at most maxInFlight of them; refilled once half empty). */
   private readonly queue: ClaimedRunRow[] = [];
   private readonly abort = new AbortController();
@@ -90,6 +93,11 @@ export class TaskScheduler {
 
   private get maxInFlight() {
     return this.limits.maxInFlight;
+  }
+
+  /** Queued runs at or below which the loop claims more: a round of slots' worth, or half the queue if smaller. */
+  private get refillAt() {
+    return Math.min(this.maxInFlight, this.limits.claimAhead / 2);
   }
 
   /**
@@ -188,9 +196,18 @@ export class TaskScheduler {
 
   /** Execute one claimed run and record its end (step 3). */
   async execute(run: ClaimedRunRow): Promise<void> {
+    const outcome = await this.perform(run);
+    if (outcome) await this.finish(run, outcome.status, outcome.result, outcome.startedAt);
+  }
+
+  /**
+   * Call the run's executor; answers its outcome to record, or nothing when there is none to record
+   * (the task is gone, or the scheduler stopped mid-run and handed the run back).
+   */
+  private async perform(run: ClaimedRunRow): Promise<{ status: 'succeeded' | 'failed'; result: string; startedAt: number } | undefined> {
     const startedAt = this.clock.now();
     const task = run.task;
-    if (!task) return; // deleted meanwhile: its runs went with it
+    if (!task) return undefined; // deleted meanwhile: its runs went with it
     let status: 'succeeded' | 'failed';
     let result: string;
     try {
@@ -204,9 +221,9 @@ export class TaskScheduler {
     if (status === 'failed' && this.abort.signal.aborted) {
       // Stopped mid-run: hand the run back (not counted as an attempt) for the next start, or another process.
       await handBackRun(this.ctx.db, run.id, run.attempt);
-      return;
+      return undefined;
     }
-    await this.finish(run, status, result, startedAt);
+    return { status, result, startedAt };
   }
 
   /** Record a run's end and the task's bookkeeping (runEnds.ts: written together with other ends). */
@@ -251,8 +268,8 @@ export class TaskScheduler {
     // follows at once and materialises the next batch.
     if (nextDue !== null && nextDue <= now && (await this.materialize(1)) === this.limits.claimBatch) this.loop.passAgain();
     if (state.waiting || (nextDue !== null && nextDue <= now)) {
-      // Room for maxInFlight runs beyond those executing; the queue refills once half empty.
-      const room = 2 * this.maxInFlight - this.running.size - this.queue.length;
+      // Room for claimAhead runs beyond those executing; the queue refills once it runs low.
+      const room = this.maxInFlight + this.limits.claimAhead - this.running.size - this.queue.length;
       const batch = await this.claim(room);
       this.queue.push(...batch);
       this.drain();
@@ -271,13 +288,24 @@ export class TaskScheduler {
     while (!this.stopped && this.running.size < this.maxInFlight && this.queue.length) this.launch(this.queue.shift()!);
   }
 
+  /**
+   * Execute a run in a slot. The slot frees when the executor returns: the end is written with
+   * others' (runEnds.ts) while the next runs start, rather than holding the slot through the write.
+   */
   private launch(run: ClaimedRunRow): void {
-    const p: Promise<void> = this.execute(run)
+    const p: Promise<void> = this.perform(run)
+      .then((outcome) => {
+        if (!outcome) return;
+        const end: Promise<void> = this.finish(run, outcome.status, outcome.result, outcome.startedAt)
+          .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
+          .finally(() => this.ending.delete(end));
+        this.ending.add(end);
+      })
       .catch((err) => this.ctx.log.error({ err, runId: run.id }, 'task run bookkeeping failed'))
       .finally(() => {
         this.running.delete(p);
         this.drain();
-        if (this.queue.length <= this.maxInFlight / 2) this.loop.wake();
+        if (this.queue.length <= this.refillAt) this.loop.wake();
       });
     this.running.add(p);
   }
@@ -293,6 +321,7 @@ export class TaskScheduler {
     const queued = this.queue.splice(0);
     if (queued.length) await handBackRuns(this.ctx.db, queued);
     await Promise.all([...this.running]);
+    await Promise.all([...this.ending]);
   }
 }
 
