@@ -2,9 +2,6 @@
  * Layer rules from ../shared/DESIGN.md ("Layout"), checked by `npm run layers`.
  * Type-only imports count (tsPreCompilationDeps): a circle through types is still a circle.
  */
-/** Area internals the runners in jobs/ still import (rule server-jobs-through-services). */
-const PENDING_JOB_IMPORTS = [];
-
 module.exports = {
   forbidden: [
     {
@@ -99,14 +96,12 @@ module.exports = {
     {
       name: 'server-jobs-through-services',
       // A runner decides when work runs; what the work does to an area's rows is that area's
-      // service's to say. PENDING_JOB_IMPORTS are the internals the runners still reach; each moves
-      // behind its area's service and leaves the list (the list only shrinks).
+      // service's to say.
       comment: 'Jobs call an area through its service.ts (types aside), never its repository or internals.',
       severity: 'error',
       from: { path: '^src/server/jobs/', pathNot: '\\.test(-support)?\\.tsx?$' },
       to: {
         path: '^src/server/areas/[^/]+/(?!service\\.ts$)',
-        pathNot: PENDING_JOB_IMPORTS,
         dependencyTypesNot: ['type-only'],
       },
     },
