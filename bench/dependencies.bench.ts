@@ -195,6 +195,10 @@ const indexStart = performance.now();
 const indexed = await indexPendingItems(svc.app.portal);
 const indexMs = performance.now() - indexStart;
 if (!reused || indexed) await svc.db.query('ANALYZE');
+// A settled index, as PostgreSQL's autovacuum and the embedded database's retention sweep leave it:
+// the visibility map set, so a dependents step reads its rows from the index alone (migration 050).
+// A kept BENCH_DATA_DIR already vacuumed skips the pages that did not change (a few ms).
+await svc.db.query('VACUUM item_reference_edges');
 const [{ refs }] = await svc.db.query<{ refs: number }>('SELECT count(*)::int AS refs FROM item_references');
 
 const ids = (prefix: string, n: number) =>

@@ -89,3 +89,43 @@ describe("a dependent's columns changed after its references were indexed", () =
     expect((await dependents(layer, ANON, { transitive: 'true' })).items.map((n) => n.id)).toEqual([map]);
   });
 });
+
+// Migration 050: a step reads the rows of up to 1,200 bytes from its index, the longer ones (a long
+// URL or title) through another; a row that grows or shrinks past that moves from one to the other.
+describe('a dependent whose row is too long for the index that holds the others', () => {
+  it('is listed with the others, before and after its row shrinks past the bound', async () => {
+    const target = await add(
+      'admin',
+      { title: 'Long rows layer', type: 'Feature Service', url: 'https://127.0.0.1/arcgis/rest/services/LongRows/FeatureServer' },
+      'everyone',
+    );
+    const longUrl = `https://127.0.0.1/arcgis/home/webmap/viewer.html?note=${'x'.repeat(1_500)}`;
+    const long = await add('admin', { title: 'L'.repeat(256), type: 'Web Map', url: longUrl, text: webMap(target) }, 'everyone');
+    const short = await add('admin', { title: 'Short row map', type: 'Web Map', text: webMap(target) }, 'everyone');
+    const listed = async () => (await dependents(target, ANON, { transitive: 'true' })).items.map((n) => [n.id, n.url?.length ?? 0]).sort();
+    // The case this covers: the long map's row is past the bound (the short one's is not).
+    const rowBytes = async (id: string) =>
+      (await svc.db.query<{ b: number }>('SELECT octet_length(dependent_row) AS b FROM item_reference_edges WHERE item_id = $1', [id]))[0].b;
+    expect([(await rowBytes(long)) > 1_200, (await rowBytes(short)) > 1_200]).toEqual([true, false]);
+    expect(await listed()).toEqual(
+      [
+        [long, longUrl.length],
+        [short, 0],
+      ].sort(),
+    );
+    await post(`content/users/admin/items/${long}/update`, { url: 'https://127.0.0.1/arcgis/home/webmap/viewer.html' }, 'admin');
+    expect(await listed()).toEqual(
+      [
+        [long, 48],
+        [short, 0],
+      ].sort(),
+    );
+    await post(`content/users/admin/items/${short}/update`, { url: longUrl }, 'admin');
+    expect(await listed()).toEqual(
+      [
+        [long, 48],
+        [short, longUrl.length],
+      ].sort(),
+    );
+  });
+});
