@@ -80,6 +80,33 @@ it('writes the ends of 60 runs that arrive together in a few statements, each wi
   }
 });
 
+it('holds the writes while the scheduler asks (runs wait to start), then writes what waited in one statement; a hold lasts at most maxHoldMs', async () => {
+  let holding = true;
+  const writer = new RunEndWriter(counted, clock, { holdWhile: () => holding, maxHoldMs: 60_000 });
+  const runs: { taskId: string; runId: string }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const taskId = await createTask(`held ${i}`);
+    runs.push({ taskId, runId: await executingRun(taskId, 1000 + i) });
+  }
+  const written = Promise.all(
+    runs.map((r) => writer.record({ runId: r.runId, taskId: r.taskId, attempt: 1, status: 'succeeded', result: 'ok', startedAt: null })),
+  );
+  await new Promise((r) => setTimeout(r, 100));
+  expect(statements).toBe(0);
+  expect((await run(runs[0].runId)).status).toBe('executing');
+  holding = false;
+  writer.release();
+  await written;
+  expect(statements).toBe(1);
+  for (const r of runs) expect(await run(r.runId)).toMatchObject({ status: 'succeeded', result: 'ok' });
+
+  const bounded = new RunEndWriter(counted, clock, { holdWhile: () => true, maxHoldMs: 50 });
+  const taskId = await createTask('held at most');
+  const runId = await executingRun(taskId, 1000);
+  await bounded.record({ runId, taskId, attempt: 1, status: 'succeeded', result: 'late but written', startedAt: null });
+  expect((await run(runId)).result).toBe('late but written');
+});
+
 it('counts both failures when two runs of one task end together', async () => {
   const writer = new RunEndWriter(counted, clock);
   const taskId = await createTask('twice');

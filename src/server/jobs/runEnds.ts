@@ -8,6 +8,11 @@
  * consecutive failures the task is deactivated with the reason. Two ends of the same task never go
  * in one statement (an UPDATE … FROM updates a row once, so the second count would be lost): the
  * later waits for the next write.
+ *
+ * While runs claimed in a burst wait for a slot, the scheduler may hold the writes back (`holdWhile`,
+ * at most `maxHoldMs` from the oldest end waiting): on the embedded database every statement takes
+ * its turn on one thread, so bookkeeping written between starts delays the starts still due, and the
+ * ends held go together in fewer, larger statements. `release()` ends the hold at once.
  */
 import { TASK_LIMITS } from '../../shared/contract/tasks.ts';
 import type { Clock } from '../context.ts';
@@ -26,6 +31,8 @@ export interface RunEnd {
 
 interface Pending extends RunEnd {
   finished: number;
+  /** Real time (not the portal's clock) it was recorded: how long a hold has kept it. */
+  recordedAt: number;
   done: () => void;
   fail: (err: unknown) => void;
 }
@@ -36,16 +43,23 @@ const MAX_PER_WRITE = 500;
 export class RunEndWriter {
   private pending: Pending[] = [];
   private writing = false;
+  private endHold: (() => void) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
+    private readonly hold: { holdWhile: () => boolean; maxHoldMs: number } = { holdWhile: () => false, maxHoldMs: 0 },
   ) {}
+
+  /** Write what is pending now, whatever the hold says. */
+  release(): void {
+    this.endHold?.();
+  }
 
   /** Resolves once the end is written (or found stale: another scheduler took the run over). */
   record(end: RunEnd): Promise<void> {
     return new Promise<void>((done, fail) => {
-      this.pending.push({ ...end, result: end.result.slice(0, 4000), finished: this.clock.now(), done, fail });
+      this.pending.push({ ...end, result: end.result.slice(0, 4000), finished: this.clock.now(), recordedAt: Date.now(), done, fail });
       if (!this.writing) void this.writeAll();
     });
   }
@@ -54,6 +68,7 @@ export class RunEndWriter {
     this.writing = true;
     try {
       while (this.pending.length) {
+        await this.held();
         const batch = this.takeBatch();
         try {
           await writeRunEnds(this.db, batch, TASK_LIMITS.failuresToDisable);
@@ -64,6 +79,22 @@ export class RunEndWriter {
       }
     } finally {
       this.writing = false;
+    }
+  }
+
+  /** Until the hold ends: the scheduler no longer asks it, release() is called, or the oldest end waited maxHoldMs. */
+  private async held(): Promise<void> {
+    for (;;) {
+      const left = this.pending[0].recordedAt + this.hold.maxHoldMs - Date.now();
+      if (left <= 0 || !this.hold.holdWhile()) return;
+      await new Promise<void>((resume) => {
+        const timer = setTimeout(resume, left);
+        this.endHold = () => {
+          clearTimeout(timer);
+          resume();
+        };
+      });
+      this.endHold = undefined;
     }
   }
 

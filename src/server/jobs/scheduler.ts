@@ -84,7 +84,8 @@ export class TaskScheduler {
     this.limits = { ...SCHEDULER_DEFAULTS, ...ctx.config.scheduler, ...definedOnly(overrides) };
     this.clock = clock ?? ctx.clock;
     this.executors = { ...EXECUTORS, ...executors };
-    this.ends = new RunEndWriter(ctx.db, this.clock);
+    // Ends wait while claimed runs wait for a slot (at most a second): starts go first.
+    this.ends = new RunEndWriter(ctx.db, this.clock, { holdWhile: () => this.queue.length > 0 && !this.stopped, maxHoldMs: 1000 });
     this.loop = new PassLoop(() => this.pass(), {
       waitMs: this.limits.pollMs,
       onError: (err) => ctx.log.error({ err }, 'task scheduler pass failed'),
@@ -305,6 +306,7 @@ export class TaskScheduler {
       .finally(() => {
         this.running.delete(p);
         this.drain();
+        if (!this.queue.length) this.ends.release();
         if (this.queue.length <= this.refillAt) this.loop.wake();
       });
     this.running.add(p);
@@ -319,6 +321,7 @@ export class TaskScheduler {
     // Claimed but never started: handed back at once (not counted as an attempt) rather than left
     // to their lease.
     const queued = this.queue.splice(0);
+    this.ends.release();
     if (queued.length) await handBackRuns(this.ctx.db, queued);
     await Promise.all([...this.running]);
     await Promise.all([...this.ending]);
