@@ -138,7 +138,8 @@ export function stepOfDependents(row: DependentsStepRow | undefined, maxRows: nu
  * `withLeaves`: whether `leaves` is wanted (the walk steps on from what it meets); without, it is
  * empty (a direct answer).
  * The statement is migration 047's dependency_step_into (a plan kept for the connection), which
- * answers its rows as written with the folded rows it reads (dependents' node rows included).
+ * answers its rows as written with the folded rows it reads (dependents' node rows included), read
+ * from the index of migration 050 that holds them beside their target (an index-only scan).
  */
 export async function edgesInto(
   q: Queryable,

@@ -3,9 +3,9 @@
 -- dependent_row from the table: one table page per row, since a target's rows lie wherever their
 -- holders were written (a hot layer's ~300 rows: 296 pages; the next level's 140 targets: 139). The
 -- embedded database keeps 8 MB of pages (1,024), so a benchmark that turns between five hot layers
--- found almost none of them kept and read each from the file: in turns with a primary-key read,
--- quiet machine excepted, the hot layer's first step took 7.0 ms of CPU and its second 6.6 ms; with
--- the rows in the index, 2.9 and 3.6 ms (a target's rows are a few adjacent index pages).
+-- found almost none of them kept and read each from the file: in turns with a primary-key read, the
+-- hot layer's first step took 7.0 ms of CPU and its second 6.6 ms; with the rows in the index, 2.9
+-- and 3.6 ms (a target's rows are a few adjacent index pages).
 --
 -- The index holds what a step reads of a row (its organization, holder, count, holder's owner and
 -- dependent_row) beside its target, so the step is an index-only scan: where the visibility map says
