@@ -12,9 +12,9 @@
  * Privilege ids are the typed `Privilege` union, so a misspelt id does not compile. The 403 details
  * are worded as each area has always worded them.
  */
-import { ownerNeedsOf, type Authority } from '../../shared/authority.ts';
+import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
 import { CONTENT_OWNER_PRIVILEGE } from '../../shared/contract/items.ts';
-import { REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
+import { GP_TASK_AUTHORITY, REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
 import type { Privilege } from '../../shared/privileges.ts';
 import { forbidden } from './errors.ts';
@@ -129,8 +129,14 @@ export const mayAddExternalMembers = (caller: PrivilegeHolder) => holds(caller, 
 
 // Scheduled tasks and webhooks
 
-/** Scheduling a task of `type`: the type's privileges (TASK_TYPE_PRIVILEGES). */
-export const assertMayScheduleTaskType = (caller: PrivilegeHolder, type: TaskType) => requirePrivilege(caller, ...TASK_TYPE_PRIVILEGES[type]);
+/**
+ * Scheduling a task of `type`: the type's privileges (TASK_TYPE_PRIVILEGES); a geoprocessing task
+ * also GP_TASK_AUTHORITY, since it carries an administrator's token to a federated server.
+ */
+export function assertMayScheduleTaskType(caller: AuthorityHolder, type: TaskType): void {
+  requirePrivilege(caller, ...TASK_TYPE_PRIVILEGES[type]);
+  if (type === 'GPService' && !authorityGrants(GP_TASK_AUTHORITY, caller)) throw forbidden('Only default administrators can schedule GPService tasks.');
+}
 
 /** Scheduling a report: its type's view privileges, or the report task's own when its type is not known yet. */
 export const assertMayScheduleReport = (caller: PrivilegeHolder, reportType: ReportType | undefined) =>

@@ -33,6 +33,8 @@ export interface Loaded<T> {
    * knows just the caller's own standing may list the caller alone, or no one.
    */
   managers?: readonly string[];
+  /** The refusals for this request, where their words name what was loaded (the member in a task path); else the target's. */
+  refusals?: Refusals;
 }
 
 /** The 403 details a refusal answers, as each area has always worded them. */
@@ -55,7 +57,8 @@ export interface Target<T> {
  * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
  * everyone else needs the organization and what the authority asks (authorityGrants).
  */
-export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, refusals: Refusals): void {
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals): void {
+  const refusals = loaded.refusals ?? targetRefusals;
   const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
     requireOwnerNeeds(caller, authority);

@@ -10,7 +10,8 @@ import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
 import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
 import { memberIdInOrg } from './repo/members.ts';
-import { activeTasksAvailable, createTask, deleteTask, pathTask, pathUser, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
+import { activeTasksAvailable, createTask, deleteTask, ownedTask, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
+import { TASK_OWNER } from './target.ts';
 
 const USER = `${REST}/community/users/:username`;
 const TASKS = `${USER}/tasks`;
@@ -44,10 +45,10 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'read',
     path: TASKS,
     authority: TASK_OPERATIONS.listTasks,
+    target: TASK_OWNER,
     extras: ['tasks.nextRun'],
     params: taskListParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const owner = await pathUser(portal.db, caller, path.username);
+    handler: async ({ caller, params, portal, target: owner }) => {
       const filter = { orgId: caller.orgId, ownerId: owner.id, itemId: params.itemId, active: params.active, types: params.types, state: params.status };
       const { total, rows } = await listTasks(portal.db, filter, { field: params.sortField, order: params.sortOrder }, params.start - 1, params.num);
       return {
@@ -62,17 +63,19 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'read',
     path: TASK,
     authority: TASK_OPERATIONS.task,
+    target: TASK_OWNER,
     extras: ['nextRun'],
     params: none,
-    handler: async ({ caller, path, portal }) => toTaskRecord(await pathTask(portal.db, caller, path.username, path.taskId)),
+    handler: async ({ caller, path, portal, target: owner }) => toTaskRecord(await ownedTask(portal.db, caller, owner, path.taskId)),
   });
 
   operation(app, {
     method: 'write',
     path: `${TASK}/update`,
     authority: TASK_OPERATIONS.updateTask,
+    target: TASK_OWNER,
     params: updateTaskParams,
-    handler: ({ caller, path, params, portal, req }) => updateTask(portal, caller, path.username, path.taskId, params, formToken(req)),
+    handler: ({ caller, path, params, portal, req, target: owner }) => updateTask(portal, caller, owner, path.taskId, params, formToken(req)),
   });
 
   for (const [verb, enabled] of [
@@ -83,8 +86,9 @@ export function taskRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${TASK}/${verb}`,
       authority: TASK_OPERATIONS.enableTask,
+      target: TASK_OWNER,
       params: none,
-      handler: ({ caller, path, portal }) => setTaskEnabled(portal, caller, path.username, path.taskId, enabled),
+      handler: ({ caller, path, portal, target: owner }) => setTaskEnabled(portal, caller, owner, path.taskId, enabled),
     });
   }
 
@@ -92,8 +96,9 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${TASK}/delete`,
     authority: TASK_OPERATIONS.deleteTask,
+    target: TASK_OWNER,
     params: none,
-    handler: ({ caller, path, portal }) => deleteTask(portal, caller, path.username, path.taskId),
+    handler: ({ caller, path, portal, target: owner }) => deleteTask(portal, caller, owner, path.taskId),
   });
 
   // A local operation: start a run now (the console's "Run now").
@@ -101,18 +106,20 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'write',
     path: `${TASK}/run`,
     authority: TASK_OPERATIONS.runTask,
+    target: TASK_OWNER,
     localOnly: true,
     params: none,
-    handler: ({ caller, path, portal }) => runTaskNow(portal, caller, path.username, path.taskId),
+    handler: ({ caller, path, portal, target: owner }) => runTaskNow(portal, caller, owner, path.taskId),
   });
 
   operation(app, {
     method: 'read',
     path: `${TASK}/runs`,
     authority: TASK_OPERATIONS.taskRuns,
+    target: TASK_OWNER,
     params: none,
-    handler: async ({ caller, path, portal }) => {
-      const task = await pathTask(portal.db, caller, path.username, path.taskId);
+    handler: async ({ caller, path, portal, target: owner }) => {
+      const task = await ownedTask(portal.db, caller, owner, path.taskId);
       return { runs: (await listRuns(portal.db, task.id, TASK_LIMITS.runsListed)).map(toRunRecord) };
     },
   });
@@ -121,9 +128,10 @@ export function taskRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${TASK}/runs/:runId`,
     authority: TASK_OPERATIONS.taskRuns,
+    target: TASK_OWNER,
     params: none,
-    handler: async ({ caller, path, portal }) => {
-      const task = await pathTask(portal.db, caller, path.username, path.taskId);
+    handler: async ({ caller, path, portal, target: owner }) => {
+      const task = await ownedTask(portal.db, caller, owner, path.taskId);
       const run = await findRun(portal.db, task.id, path.runId);
       if (!run) throw taskNotFound(`${path.taskId}/runs/${path.runId}`);
       return toRunRecord(run);

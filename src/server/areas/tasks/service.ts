@@ -16,7 +16,6 @@
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
 import {
-  GP_TASK_AUTHORITY,
   reportParameters,
   TASKS_OF_OTHERS,
   TASK_PARAMETER_SHAPES,
@@ -31,7 +30,7 @@ import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { assertMayScheduleReport, assertMayScheduleTaskType } from '../../http/policies.ts';
 import { grantsOthers } from '../../http/authority.ts';
-import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
 import { hexId } from '../../store/ids.ts';
@@ -48,24 +47,15 @@ import {
   scheduleOf,
   type TaskRow,
 } from './repo.ts';
-import { itemOwnership, memberByUsername } from './repo/members.ts';
+import { itemOwnership } from './repo/members.ts';
+import type { TaskOwner } from './target.ts';
 import { raise } from '../../core/signals.ts';
 
 export const taskNotFound = (id: string) =>
   new ApiError(400, `Task '${id}' does not exist or is inaccessible.`, [`Task '${id}' does not exist or is inaccessible.`]);
 
-/** The member named in the path, who must be the caller or in the administrator caller's organization. */
-export async function pathUser(q: Queryable, caller: Caller, username: string): Promise<{ id: string; username: string }> {
-  if (caller.username.toLowerCase() === username.toLowerCase()) return { id: caller.userId, username: caller.username };
-  const u = await memberByUsername(q, username);
-  if (!u) throw userNotFound(username);
-  if (!grantsOthers(caller, TASKS_OF_OTHERS, u.org_id)) throw forbidden(`Only ${username} or a default administrator of their organization can do this.`);
-  return { id: u.id, username: u.username };
-}
-
-/** The task, owned by the path user (so a task id cannot be reached through another member's path). */
-export async function pathTask(q: Queryable, caller: Caller, username: string, taskId: string, lock = false): Promise<TaskRow> {
-  const owner = await pathUser(q, caller, username);
+/** The task, owned by `owner` (authorized by TASK_OWNER), so a task id cannot be reached through another member's path. */
+export async function ownedTask(q: Queryable, caller: Caller, owner: TaskOwner, taskId: string, lock = false): Promise<TaskRow> {
   const task = await findTask(q, caller.orgId, taskId, lock);
   if (!task || task.owner_id !== owner.id) throw taskNotFound(taskId);
   return task;
@@ -114,8 +104,6 @@ interface Fields {
 async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: Fields, sentParameters: boolean): Promise<string | null> {
   const rules = TASK_TYPE_RULES[f.type];
   assertMayScheduleTaskType(caller, f.type);
-  if (f.type === 'GPService' && !grantsOthers(caller, GP_TASK_AUTHORITY, caller.orgId))
-    throw forbidden('Only default administrators can schedule GPService tasks.');
   if (f.type === 'ExecuteReport') {
     const report = reportParameters.safeParse(f.parameters);
     assertMayScheduleReport(caller, report.success ? report.data.reportType : undefined);
@@ -301,10 +289,10 @@ function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, toke
 }
 
 /** Update: the fields sent replace the stored ones; `isActive` enables or disables in the same call. */
-export async function updateTask(ctx: PortalContext, caller: Caller, username: string, taskId: string, p: UpdateTaskParams, formToken: string | undefined) {
+export async function updateTask(ctx: PortalContext, caller: Caller, owner: TaskOwner, taskId: string, p: UpdateTaskParams, formToken: string | undefined) {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
-    const t = await pathTask(q, caller, username, taskId, true);
+    const t = await ownedTask(q, caller, owner, taskId, true);
     const f: Fields = {
       type: p.type ?? t.type,
       title: p.title ?? t.title,
@@ -359,10 +347,10 @@ async function applyActive(q: Queryable, limits: TaskSettings, t: TaskRow, activ
   await saveTask(q, t);
 }
 
-export async function setTaskEnabled(ctx: PortalContext, caller: Caller, username: string, taskId: string, enabled: boolean) {
+export async function setTaskEnabled(ctx: PortalContext, caller: Caller, owner: TaskOwner, taskId: string, enabled: boolean) {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
-    const t = await pathTask(q, caller, username, taskId, true);
+    const t = await ownedTask(q, caller, owner, taskId, true);
     if (enabled === t.active) return;
     const was = t.active;
     if (!enabled) t.state = 'paused';
@@ -373,9 +361,9 @@ export async function setTaskEnabled(ctx: PortalContext, caller: Caller, usernam
   return { success: true };
 }
 
-export async function deleteTask(ctx: PortalContext, caller: Caller, username: string, taskId: string) {
+export async function deleteTask(ctx: PortalContext, caller: Caller, owner: TaskOwner, taskId: string) {
   await ctx.db.tx(async (q) => {
-    const t = await pathTask(q, caller, username, taskId, true);
+    const t = await ownedTask(q, caller, owner, taskId, true);
     await deleteTaskRow(q, t.id);
     await recordTaskEvent(q, caller, t, 'deleteTask', { before: taskView(t) }, ctx.clock.now());
   });
@@ -383,10 +371,10 @@ export async function deleteTask(ctx: PortalContext, caller: Caller, username: s
 }
 
 /** Queue a run now (a local operation; the console's "Run now"). It counts like any run. */
-export async function runTaskNow(ctx: PortalContext, caller: Caller, username: string, taskId: string) {
+export async function runTaskNow(ctx: PortalContext, caller: Caller, owner: TaskOwner, taskId: string) {
   const now = ctx.clock.now();
   const runId = await ctx.db.tx(async (q) => {
-    const t = await pathTask(q, caller, username, taskId, true);
+    const t = await ownedTask(q, caller, owner, taskId, true);
     if (!(await insertRun(q, t.id, t.org_id, now, 'scheduled', `Started by ${caller.username}.`, now)))
       throw new ApiError(409, 'A run for this moment already exists; try again.', []);
     // The task shows a run is on its way until the run reports.
