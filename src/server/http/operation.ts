@@ -116,7 +116,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     let target: T | undefined;
     if (def.target && caller) {
       const loaded = await def.target.load({ caller, path, portal, params });
-      decide(def.authority, caller, loaded, def.target.refusals);
+      decide(def.authority, caller, loaded, def.target.refusals, def.target.decide);
       target = loaded.value;
     } else if (caller) decideOwn(def.authority, caller, path);
     const result = await (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({

@@ -109,6 +109,26 @@ describe('decide', () => {
     expect(outcome(defaultAdmin(), caller('default admin'), { orgId: ORG })).toBe('allowed');
   });
 
+  it('asks the authority before ownership where the target says so, and words the owner’s refusal its own way', () => {
+    const reassign = ownerNeeding('portal:user:reassignItems', ownerOr('portal:admin:reassignItems'));
+    const r: Refusals = { ...refusals, ownerLacks: (p) => `Requires the privilege ${p} to transfer your own content.` };
+    const run = (c: Caller, options?: { authorityFirst?: boolean }) => {
+      try {
+        decide(reassign, c, { value: null, orgId: ORG, ownerId: 'u-caller' }, r, options);
+        return 'allowed';
+      } catch (err) {
+        return String((err as ApiError).details[0]);
+      }
+    };
+    const adminOwner = caller(['portal:admin:reassignItems']);
+    expect(run(adminOwner, { authorityFirst: true })).toBe('allowed');
+    expect(run(adminOwner)).toBe('Requires the privilege portal:user:reassignItems to transfer your own content.');
+    expect(run(caller([]), { authorityFirst: true })).toBe('Requires the privilege portal:user:reassignItems to transfer your own content.');
+    expect(run(caller(['portal:user:reassignItems']), { authorityFirst: true })).toBe('allowed');
+    // Another organization's administrator is not admitted by asking the authority first.
+    expect(run(caller(['portal:admin:reassignItems'], { orgId: 'elsewhere', userId: 'u-other' }), { authorityFirst: true })).toBe(refusals.otherOrg);
+  });
+
   it('lets any member of the organization act under member()', () => {
     expect(outcome(member(), caller([]), { orgId: ORG })).toBe('allowed');
   });

@@ -9,9 +9,9 @@
 import type { PortalContext } from '../context.ts';
 import type { Privilege } from '../../shared/privileges.ts';
 import { assertPathUser, type Caller } from './auth.ts';
-import { authorityGrants, type Authority } from './authority.ts';
+import { authorityGrants, ownerNeedsOf, type Authority } from './authority.ts';
 import { forbidden } from './errors.ts';
-import { missingPrivileges, requireOwnerNeeds } from './policies.ts';
+import { holdsOwnerNeeds, missingPrivileges, requireOwnerNeeds } from './policies.ts';
 
 /** What loading a target reads of the request. */
 export interface TargetRequest {
@@ -45,11 +45,23 @@ export interface Refusals {
   missing?: (privilege: Privilege) => string;
   /** The authority is reserved to default administrators (or the owner) and the caller is neither. */
   notDefaultAdmin?: string;
+  /** The owner lacks what the declaration asks of owners (ownerNeeds); by default "Requires the privilege <id>.". */
+  ownerLacks?: (privilege: Privilege) => string;
+}
+
+export interface DecideOptions {
+  /**
+   * Ask the declared authority before ownership: an administrator it admits acts on their own object
+   * as on anyone's, without the owner's privilege (reassign: the organization's administrators
+   * transfer their own items too). Without it the owner is decided as the owner.
+   */
+  authorityFirst?: boolean;
 }
 
 export interface Target<T> {
   load(req: TargetRequest): Promise<Loaded<T>>;
   refusals: Refusals;
+  decide?: DecideOptions;
 }
 
 /**
@@ -57,10 +69,13 @@ export interface Target<T> {
  * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
  * everyone else needs the organization and what the authority asks (authorityGrants).
  */
-export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals): void {
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals, options: DecideOptions = {}): void {
   const refusals = loaded.refusals ?? targetRefusals;
+  if (options.authorityFirst && caller.orgId === loaded.orgId && authorityGrants(authority, caller)) return;
   const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
+    const ownerNeeds = ownerNeedsOf(authority);
+    if (ownerNeeds && refusals.ownerLacks && !holdsOwnerNeeds(caller, authority)) throw forbidden(refusals.ownerLacks(ownerNeeds));
     requireOwnerNeeds(caller, authority);
     return;
   }

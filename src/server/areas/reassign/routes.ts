@@ -24,6 +24,7 @@ import {
 import { operation, REST } from '../../http/operation.ts';
 import { itemNotFound } from '../items/access.ts';
 import { evaluateItems } from './eligibility.ts';
+import { ITEMS_OWNER } from './target.ts';
 import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';
 import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
 
@@ -41,8 +42,9 @@ export function reassignRoutes(app: FastifyInstance): void {
     authority: REASSIGN_OPERATIONS.reassignItem,
     extras: ['tasksDeactivated', 'unsharedFrom'],
     params: reassignParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
+    target: ITEMS_OWNER,
+    handler: async ({ caller, path, params, portal, target }) => {
+      const parties = await transferParties(portal.db, target, params.targetUsername);
       const { moved, refused } = await transferItems(portal, caller, parties, [path.itemId], params.targetFolderName);
       if (refused.length) throw singleRefusal(refused[0]);
       return {
@@ -59,8 +61,9 @@ export function reassignRoutes(app: FastifyInstance): void {
     path: `${USER}/items/:itemId/canReassign`,
     authority: REASSIGN_OPERATIONS.canReassignItem,
     params: canReassignParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
+    target: ITEMS_OWNER,
+    handler: async ({ path, params, portal, target }) => {
+      const parties = await transferParties(portal.db, target, params.targetUsername);
       const refused = refusedDetails(await evaluateItems(portal.db, parties.source, parties.target, [path.itemId]), parties.source);
       if (refused.length) throw singleRefusal(refused[0]);
       return { success: true, itemId: path.itemId };
@@ -72,8 +75,9 @@ export function reassignRoutes(app: FastifyInstance): void {
     path: `${USER}/canReassignItems`,
     authority: REASSIGN_OPERATIONS.canReassignItems,
     params: canReassignItemsParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
+    target: ITEMS_OWNER,
+    handler: async ({ params, portal, target }) => {
+      const parties = await transferParties(portal.db, target, params.targetUsername);
       const evaluations = await evaluateItems(portal.db, parties.source, parties.target, params.items);
       const refused = refusedDetails(evaluations, parties.source);
       if (refused.length) throw reassignRefused(refused);
@@ -87,8 +91,9 @@ export function reassignRoutes(app: FastifyInstance): void {
     authority: REASSIGN_OPERATIONS.reassignItems,
     extras: ['results.tasksDeactivated', 'results.unsharedFrom', 'results.error.details.reason', 'results.error.details.reasons'],
     params: reassignItemsParams,
-    handler: async ({ caller, path, params, portal }) => {
-      const parties = await transferParties(portal.db, caller, path.username, params.targetUsername);
+    target: ITEMS_OWNER,
+    handler: async ({ caller, params, portal, target }) => {
+      const parties = await transferParties(portal.db, target, params.targetUsername);
       const { moved, refused } = await transferItems(portal, caller, parties, params.items, params.targetFolderName);
       const movedById = new Map(moved.map((m) => [m.itemId, m]));
       const refusedById = new Map(refused.map((r) => [r.itemId, r]));

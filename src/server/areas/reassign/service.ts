@@ -17,7 +17,7 @@ import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { BlockedItem } from '../../../shared/contract/reassign.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { ApiError, badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvents, type NewEvent } from '../../store/events.ts';
 import { folderNames } from '../items/historyState.ts';
@@ -27,33 +27,22 @@ import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
 import { accessOfItem, insertFolderUnlessTaken, moveItemsTo, passRelationshipsOf, setItemAccess } from './repo.ts';
-import { grantsOthers } from '../../http/authority.ts';
-import { accessOwnerMayGive, mayReassignOwnItems, type PrivilegeHolder } from '../../http/policies.ts';
-import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
+import { accessOwnerMayGive, type PrivilegeHolder } from '../../http/policies.ts';
 
 export interface Parties {
   source: UserRow;
   target: UserRow;
 }
 
-/** The owner named in the path and the target, after checking the caller may transfer the owner's items. */
-export async function transferParties(q: Queryable, caller: Caller, sourceUsername: string, targetUsername: string): Promise<Parties> {
-  const source = await findUser(q, sourceUsername);
-  if (!source) throw userNotFound(sourceUsername);
-  assertMayReassign(caller, source);
+/**
+ * The owner named in the path (authorized by the operation's target, ITEMS_OWNER) and the member
+ * named to receive their items.
+ */
+export async function transferParties(q: Queryable, source: UserRow, targetUsername: string): Promise<Parties> {
   const target = await findUser(q, targetUsername);
   if (!target) throw badParam('targetUsername', `names no member ('${targetUsername}')`, `User '${targetUsername}' does not exist or is inaccessible.`);
   if (target.id === source.id) throw badParam('targetUsername', `must differ from the current owner ('${source.username}')`);
   return { source, target };
-}
-
-export function assertMayReassign(caller: Caller, source: UserRow): void {
-  if (grantsOthers(caller, REASSIGN_OPERATIONS.reassignItem, source.org_id)) return;
-  if (caller.userId === source.id) {
-    if (mayReassignOwnItems(caller)) return;
-    throw forbidden('Requires the privilege portal:user:reassignItems to transfer your own content.');
-  }
-  throw forbidden("Only an administrator of the owner's organization with portal:admin:reassignItems can transfer another member's content.");
 }
 
 /** The CONT_0291 error (spec §4.5, §7): one detail per refused item. */
