@@ -5,11 +5,16 @@
  *    answering a small body (the goal: a ratio of at least 0.3), and against a bare route answering
  *    a body as long as community/self's (what is left is the service's own work per request: the
  *    token, the member, parameters, serialising; the first ratio also carries the cost of sending
- *    the ~4.5 KB answer, which depends on the machine's loopback).
+ *    the ~4.5 KB answer, which depends on the machine's loopback);
+ *  - the CPU time each server process spent per answered request (from /proc): on a shared machine
+ *    the throughput ratio moves with whatever else runs, the CPU per request much less. The load
+ *    average is printed with the figures.
  * Usage: npm run bench   (BENCH_SECONDS=10 by default)
  */
 import { DEMO_PASSWORD } from '../src/server/config.ts';
-import { fmt, freshDataDir, load, startProcess } from './lib.ts';
+import { loadavg } from 'node:os';
+import { fmt, freshDataDir, load, startProcess, type LoadResult, type RunningService } from './lib.ts';
+import { cpuSeconds } from './processSampler.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = 10;
@@ -34,17 +39,32 @@ const bare = await startProcess('bench/bare-fastify.ts', { BARE_BODY_BYTES: Stri
 // Warm each up before measuring.
 for (const url of [`${bare.baseUrl}/hello`, `${bare.baseUrl}/sized`, selfUrl]) await load(url, { connections, seconds: 2 });
 
-const baseline = await load(`${bare.baseUrl}/hello`, { connections, seconds });
-const sized = await load(`${bare.baseUrl}/sized`, { connections, seconds });
-const self = await load(selfUrl, { connections, seconds });
+/** A load run with the CPU microseconds the answering process spent per request. */
+async function measured(server: RunningService, url: string): Promise<LoadResult & { cpuUsPerRequest: number }> {
+  const pid = server.proc.pid!;
+  const before = await cpuSeconds(pid);
+  const result = await load(url, { connections, seconds });
+  const cpu = (await cpuSeconds(pid)) - before;
+  return { ...result, cpuUsPerRequest: (cpu * 1e6) / (result.rps * seconds) };
+}
+
+const loadBefore = loadavg();
+const baseline = await measured(bare, `${bare.baseUrl}/hello`);
+const sized = await measured(bare, `${bare.baseUrl}/sized`);
+const self = await measured(service, selfUrl);
+const loadAfter = loadavg();
 await bare.stop();
 await service.stop();
 
 if (self.errors || self.non2xx) throw new Error(`community/self had ${self.errors} errors and ${self.non2xx} non-2xx answers`);
-console.log(`\n${connections} connections, ${seconds} s each`);
-console.log(`bare Fastify route                 ${fmt(baseline.rps).padStart(8)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms`);
-console.log(`bare route, ${fmt(selfBytes)}-byte body     ${fmt(sized.rps).padStart(8)} req/s  p50 ${sized.p50} ms  p99 ${sized.p99} ms`);
-console.log(`community/self + token (${fmt(selfBytes)} B) ${fmt(self.rps).padStart(8)} req/s  p50 ${self.p50} ms  p99 ${self.p99} ms`);
+const cpu = (r: { cpuUsPerRequest: number }) => `CPU ${fmt(r.cpuUsPerRequest).padStart(4)} µs/req`;
+console.log(
+  `\n${connections} connections, ${seconds} s each; load average ${loadBefore.map((l) => fmt(l, 2)).join(' ')} before, ${loadAfter.map((l) => fmt(l, 2)).join(' ')} after`,
+);
+console.log(`bare Fastify route                 ${fmt(baseline.rps).padStart(8)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  ${cpu(baseline)}`);
+console.log(`bare route, ${fmt(selfBytes)}-byte body     ${fmt(sized.rps).padStart(8)} req/s  p50 ${sized.p50} ms  p99 ${sized.p99} ms  ${cpu(sized)}`);
+console.log(`community/self + token (${fmt(selfBytes)} B) ${fmt(self.rps).padStart(8)} req/s  p50 ${self.p50} ms  p99 ${self.p99} ms  ${cpu(self)}`);
+console.log(`CPU per request community/self : bare with a body as long = ${fmt(self.cpuUsPerRequest / sized.cpuUsPerRequest, 2)}`);
 console.log(`ratio community/self : bare = ${fmt(self.rps / baseline.rps, 3)} (goal >= 0.3)`);
 console.log(
   `ratio community/self : bare with a body as long = ${fmt(self.rps / sized.rps, 3)}; bare with that body : bare = ${fmt(sized.rps / baseline.rps, 3)}`,
