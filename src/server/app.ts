@@ -8,7 +8,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { LIMITS } from '../shared/limits.ts';
@@ -52,7 +51,7 @@ import { provideCallerLookups } from './http/auth.ts';
 import { installCors } from './http/cors.ts';
 import { ApiError, databaseUnavailable } from './http/errors.ts';
 import { ERROR_EXTRAS, unknownOperation, withoutExtras } from './http/localExtras.ts';
-import { installMultipartBodies, multipartLimits } from './http/multipart.ts';
+import { installMultipartBodies, registerMultipartParser } from './http/multipart.ts';
 import { lazySchemaCompilers } from './http/schemaCompilers.ts';
 import { installStrictTransportSecurity } from './http/tls.ts';
 import { openBlobStore } from './store/openBlobs.ts';
@@ -109,7 +108,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.config.dataDir === ':memory:') app.addHook('onClose', () => rm(filesDir, { recursive: true, force: true }));
 
   await app.register(formbody, { bodyLimit: LIMITS.formBodyBytes });
-  await app.register(multipart, { limits: multipartLimits });
+  await registerMultipartParser(app);
   installMultipartBodies(app, portal);
 
   installNosniff(app);

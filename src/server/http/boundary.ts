@@ -89,15 +89,16 @@ function checkName(name: string): void {
  * refuses nesting deeper than LIMITS.jsonDepth, which would exhaust it later (JSON.stringify, jsonb).
  */
 function checkValue(param: string, value: unknown, maxChars: number): void {
+  // Most values are one string, or absent (a header not sent): checked without the walk below.
+  if (typeof value === 'string') return checkString(param, value, maxChars);
+  if (value === undefined) return;
   const stack: [unknown, number][] = [[value, 0]];
   let seen = 0;
   while (stack.length) {
     const [v, depth] = stack.pop()!;
     if (++seen > LIMITS.valuesPerParam) throw refuseParam(param, `holds more than ${LIMITS.valuesPerParam} values`);
     if (typeof v === 'string') {
-      const bad = unstorable(v);
-      if (bad) throw refuseParam(param, bad);
-      if (v.length > maxChars) throw refuseParam(param, `is too long (at most ${maxChars} characters)`);
+      checkString(param, v, maxChars);
       continue;
     }
     if (!Array.isArray(v) && !isPlain(v)) continue;
@@ -114,6 +115,13 @@ function checkValue(param: string, value: unknown, maxChars: number): void {
   }
 }
 
+/** A string value: storable characters, at most `maxChars` of them. */
+function checkString(param: string, v: string, maxChars: number): void {
+  const bad = unstorable(v);
+  if (bad) throw refuseParam(param, bad);
+  if (v.length > maxChars) throw refuseParam(param, `is too long (at most ${maxChars} characters)`);
+}
+
 /** Object literals and JSON objects; not files' streams, buffers, dates or class instances. */
 function isPlain(v: unknown): v is Record<string, unknown> {
   if (!v || typeof v !== 'object') return false;
@@ -122,8 +130,11 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 }
 
 /** Everything an operation reads from the request: path segments, the token header, parameters. */
+/** The headers a token may come in (http/auth.ts tokenFrom). */
+const TOKEN_HEADERS = ['x-esri-authorization', 'authorization'] as const;
+
 export function checkRequest(req: FastifyRequest, raw: Record<string, unknown>, longParams?: LongParams): void {
   checkPathParams(req.params);
-  for (const header of ['x-esri-authorization', 'authorization']) checkHeaderParam('token', req.headers[header]);
+  for (const header of TOKEN_HEADERS) checkHeaderParam('token', req.headers[header]);
   checkRawParams(raw, longParams);
 }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import v8 from 'node:v8';
 import { pipeline } from 'node:stream/promises';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../../shared/limits.ts';
 import type { PortalContext } from '../context.ts';
@@ -67,6 +68,31 @@ declare module 'fastify' {
     /** The route's declared authority (operation.ts): who may send files into another member's path. */
     authority?: Authority;
   }
+}
+
+/**
+ * @fastify/multipart's hooks that only clean up after its `saveRequestFiles()`, which this service
+ * never calls (collect() streams the parts itself; discardUpload removes what it wrote). Left out
+ * because they run on every request, multipart or not: an async onRequest hook (a promise, a turn
+ * of the microtask queue and a 'close' listener on the response) and an async onResponse hook.
+ */
+const SAVED_FILES_HOOKS: ReadonlySet<string> = new Set(['onRequest', 'onResponse']);
+
+/** The multipart body parser (`req.isMultipart()`, `req.parts()`) on `app`, without SAVED_FILES_HOOKS. */
+export function registerMultipartParser(app: FastifyInstance): Promise<void> {
+  const withoutSavedFilesHooks: FastifyInstance = new Proxy(app, {
+    get(target, prop) {
+      if (prop === 'addHook') {
+        return (name: string, hook: unknown) =>
+          SAVED_FILES_HOOKS.has(name) ? withoutSavedFilesHooks : (target.addHook as (n: string, h: unknown) => FastifyInstance)(name, hook);
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  // Called on the instance itself rather than registered: registering would hand the plugin the
+  // real instance (it is a root-level plugin), hooks and all.
+  return new Promise((resolve, reject) => multipart(withoutSavedFilesHooks, { limits: multipartLimits }, (err) => (err ? reject(err) : resolve())));
 }
 
 export function installMultipartBodies(app: FastifyInstance, portal: PortalContext): void {

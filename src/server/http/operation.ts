@@ -108,7 +108,8 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
-    const caller = token ? await callerOfRequest(req, lookups, portal.db, token, portal.clock.now()) : null;
+    const resolving = token ? callerOfRequest(req, lookups, portal.db, token, portal.clock.now()) : null;
+    const caller = resolving instanceof Promise ? await resolving : resolving;
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const path = req.params as Record<string, string>;
