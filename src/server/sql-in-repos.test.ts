@@ -19,10 +19,9 @@ const SERVER = join(ROOT, 'src/server');
 /** store/ is the one place below the areas that may run SQL of its own. */
 const STORE = join(SERVER, 'store');
 
-// The areas' own files are done; the runners, request handling and the seed still hold these.
-const PENDING: Record<string, number> = {
-  'src/server/jobs/retention.ts': 7,
-};
+// Empty: every statement is in a repository or the store. A file may be listed here again only
+// while a change that moves its SQL is under way.
+const PENDING: Record<string, number> = {};
 
 /** A repository: the area's `repo.ts`, or any file in its `repo/` folder. */
 const isRepo = (file: string) => /\/repo\.ts$/.test(file) || /\/repo\//.test(file);

@@ -25,6 +25,7 @@ import { deleteExpiredCodes, deleteExpiredRefreshTokens, deleteExpiredSignInForm
 import { deleteEndedProxyHitWindows } from '../areas/proxy/service.ts';
 import { purgeExpired } from '../areas/recycleBin/service.ts';
 import { checkpoint, vacuumAnalyze } from '../store/maintenance.ts';
+import { allWebhookIds, deleteDeliveriesBeyond, deleteDeliveriesFinishedBefore, deleteFannedOutEvents, undeliveredFrom } from '../areas/webhooks/service.ts';
 
 /** What one batch is handed. `now` is the clock at the start of the pass. */
 interface SweepArgs {
@@ -64,7 +65,6 @@ const count = async (p: Promise<unknown[]>, batch: number): Promise<Batch> => {
   const removed = (await p).length;
   return { removed, more: removed >= batch };
 };
-const FINISHED = `state IN ('delivered', 'failed')`;
 
 export const SWEEPS: Sweep[] = [
   {
@@ -72,35 +72,15 @@ export const SWEEPS: Sweep[] = [
     name: 'webhook deliveries past the age limit',
     setting: 'RETENTION_DELIVERIES_DAYS',
     tables: ['webhook_deliveries', 'webhook_attempts'],
-    targets: (ctx) => ids(ctx, 'SELECT id FROM webhooks ORDER BY id'),
-    run: ({ ctx, limits, now, batch, target }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM webhook_deliveries WHERE id IN (
-             SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND ${FINISHED} AND finished < $2
-              ORDER BY finished LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING 1`,
-          [target, now - limits.deliveriesMs, batch],
-        ),
-        batch,
-      ),
+    targets: (ctx) => allWebhookIds(ctx.db),
+    run: ({ ctx, limits, now, batch, target }) => count(deleteDeliveriesFinishedBefore(ctx.db, target!, now - limits.deliveriesMs, batch), batch),
   },
   {
     name: 'webhook deliveries beyond the per-webhook cap',
     setting: 'RETENTION_DELIVERIES_PER_WEBHOOK',
     tables: ['webhook_deliveries', 'webhook_attempts'],
-    targets: (ctx) => ids(ctx, 'SELECT id FROM webhooks ORDER BY id'),
-    run: ({ ctx, limits, batch, target }) =>
-      count(
-        ctx.db.query(
-          `DELETE FROM webhook_deliveries WHERE id IN (
-             SELECT id FROM webhook_deliveries WHERE webhook_id = $1 AND ${FINISHED}
-              ORDER BY finished DESC, id DESC OFFSET $2 LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING 1`,
-          [target, limits.deliveriesPerWebhook, batch],
-        ),
-        batch,
-      ),
+    targets: (ctx) => allWebhookIds(ctx.db),
+    run: ({ ctx, limits, batch, target }) => count(deleteDeliveriesBeyond(ctx.db, target!, limits.deliveriesPerWebhook, batch), batch),
   },
   {
     // Only events already fanned out (at or below the cursor), and never one that an active
@@ -110,19 +90,8 @@ export const SWEEPS: Sweep[] = [
     setting: 'RETENTION_EVENTS_DAYS',
     tables: ['events'],
     async run({ ctx, limits, now, batch, pass }) {
-      pass.hold ??= await undeliveredFrom(ctx);
-      return count(
-        ctx.db.query(
-          `WITH head AS (
-             SELECT seq, created FROM events
-              WHERE seq <= (SELECT last_seq FROM webhook_cursor WHERE name = 'fanout') AND seq < $3
-              ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-           DELETE FROM events WHERE seq IN (SELECT seq FROM head WHERE created < $1)
-           RETURNING 1`,
-          [now - limits.eventsMs, batch, pass.hold],
-        ),
-        batch,
-      );
+      pass.hold ??= await undeliveredFrom(ctx.db);
+      return count(deleteFannedOutEvents(ctx.db, now - limits.eventsMs, batch, pass.hold as number), batch);
     },
   },
   {
@@ -212,21 +181,6 @@ export const SWEEPS: Sweep[] = [
     run: ({ ctx, limits, now, batch, target }) => removeStrayBlobs(ctx, target!, now - limits.uploadsMs, batch),
   },
 ];
-
-async function ids(ctx: PortalContext, sql: string): Promise<string[]> {
-  return (await ctx.db.query<{ id: string }>(sql)).map((r) => r.id);
-}
-
-/** The lowest seq an active webhook has still to receive (or beyond every seq). */
-async function undeliveredFrom(ctx: PortalContext): Promise<number> {
-  const [row] = await ctx.db.query<{ seq: number | null }>(
-    `SELECT min(e.seq) AS seq FROM webhook_deliveries d
-       JOIN webhooks w ON w.id = d.webhook_id AND w.is_active
-       JOIN events e ON e.id = d.event_id
-      WHERE d.state IN ('pending', 'running')`,
-  );
-  return row?.seq === null || row?.seq === undefined ? Number.MAX_SAFE_INTEGER : Number(row.seq);
-}
 
 /** Removes up to `batch` regular files in `dir` that `candidate` accepts, last modified before `before`. */
 async function removeOldFiles(dir: string, before: number, batch: number, candidate: (name: string) => boolean): Promise<Batch> {

@@ -58,6 +58,8 @@ export {
   vacuumDeliveryTables,
   type SuccessfulAttempt,
 } from './repo/deliveries.ts';
+/** What the retention sweeps (jobs/retention.ts) remove of finished deliveries and fanned-out events. */
+export { allWebhookIds, deleteDeliveriesBeyond, deleteDeliveriesFinishedBefore, deleteFannedOutEvents, undeliveredFrom } from './repo/retention.ts';
 export {
   activeWebhooksOf,
   insertDeliveries,
