@@ -10,7 +10,8 @@ import { operation, REST } from '../../http/operation.ts';
 import { showSignIn, submitSignIn } from './authorize.ts';
 import { consoleConfig } from './consoleApp.ts';
 import { oauth2Paths } from './paths.ts';
-import { getApp, getAppByItem, registerApp, token, unregisterApp, updateApp } from './service.ts';
+import { getApp, registerApp, token, unregisterApp, updateApp } from './service.ts';
+import { APP, APP_OF_ITEM } from './target.ts';
 
 const none = z.object({});
 
@@ -29,29 +30,33 @@ export function oauthRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/oauth2/apps/:clientId`,
     authority: OAUTH_OPERATIONS.app,
+    target: APP,
     params: none,
-    handler: ({ caller, path, portal }) => getApp(portal, caller, path.clientId),
+    handler: async ({ target }) => getApp(target),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/update`,
     authority: OAUTH_OPERATIONS.updateApp,
+    target: APP,
     params: updateAppParams,
-    handler: ({ params, caller, path, portal }) => updateApp(portal, caller, path.clientId, params),
+    handler: ({ params, portal, target }) => updateApp(portal, target, params),
   });
   operation(app, {
     method: 'write',
     path: `${REST}/oauth2/apps/:clientId/unregister`,
     authority: OAUTH_OPERATIONS.unregisterApp,
+    target: APP,
     params: none,
-    handler: ({ caller, path, portal }) => unregisterApp(portal, caller, path.clientId),
+    handler: ({ caller, portal, target }) => unregisterApp(portal, caller, target),
   });
   operation(app, {
     method: 'read',
     path: `${REST}/content/users/:username/items/:itemId/registeredAppInfo`,
     authority: OAUTH_OPERATIONS.registeredAppInfo,
+    target: APP_OF_ITEM,
     params: none,
-    handler: ({ caller, path, portal }) => getAppByItem(portal, caller, path.itemId),
+    handler: async ({ target }) => getApp(target),
   });
 
   // rest-js and the Maps SDK post to `…/sharing/rest/oauth2/token` (never with a trailing slash;

@@ -5,8 +5,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
-  clientIdSchema,
-  OAUTH_OPERATIONS,
   REGISTRABLE_ITEM_TYPES,
   REGISTERED_APP_KEYWORD,
   type OAuthTokenResponse,
@@ -16,7 +14,6 @@ import {
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import { recordEvent } from '../../store/events.ts';
@@ -44,7 +41,7 @@ export class OAuthError extends ApiError {
 
 const invalidGrant = (why: string) => new OAuthError(400, 'invalid_grant', why);
 const invalidRefresh = (why: string) => new OAuthError(498, 'invalid_request', why);
-const appNotFound = () => new ApiError(400, 'Invalid client_id', ['Invalid client_id']);
+export const appNotFound = () => new ApiError(400, 'Invalid client_id', ['Invalid client_id']);
 
 // ------------------------------------------------------------------ registered apps
 
@@ -64,21 +61,6 @@ export function appJson(app: repo.AppRow, secret?: string): RegisteredApp {
     gcmApiKey: null,
     isBeta: false,
   };
-}
-
-/** A registered app is managed by its item's owner or by whom OAUTH_OPERATIONS says (the same rule for every app operation). */
-function requireAppManager(caller: Caller, app: repo.AppRow): void {
-  if (caller.userId === app.owner_id) return;
-  if (grantsOthers(caller, OAUTH_OPERATIONS.app, app.org_id)) return;
-  throw forbidden("Only the app item's owner or a default administrator of its organization may do this.");
-}
-
-async function managedApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<repo.AppRow> {
-  // A path segment that cannot be a client id is not looked up (it may hold anything, NUL included).
-  const app = clientIdSchema.safeParse(clientId).success ? await repo.findApp(ctx.db, clientId) : undefined;
-  if (!app) throw appNotFound();
-  requireAppManager(caller, app);
-  return app;
 }
 
 export async function registerApp(
@@ -139,25 +121,18 @@ export async function registerApp(
 
 const dedupe = (list: string[]) => [...new Set(list)];
 
-export async function getApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<RegisteredApp> {
-  return appJson(await managedApp(ctx, caller, clientId));
-}
-
-/** content/users/<u>/items/<id>/registeredAppInfo: the same answer, found by item. */
-export async function getAppByItem(ctx: PortalContext, caller: Caller, itemId: string): Promise<RegisteredApp> {
-  const app = /^[0-9a-f]{32}$/i.test(itemId) ? await repo.findAppByItem(ctx.db, itemId.toLowerCase()) : undefined;
-  if (!app) throw new ApiError(400, 'Item is not a registered app.', [`Item '${itemId}' is not registered as an app.`]);
-  requireAppManager(caller, app);
+/** oauth2/apps/<clientId>: `app` is authorized by the operation (target APP). */
+export function getApp(app: repo.AppRow): RegisteredApp {
   return appJson(app);
 }
 
+/** Changes `app`'s registration, authorized by the operation (target APP). */
 export async function updateApp(
   ctx: PortalContext,
-  caller: Caller,
-  clientId: string,
+  app: repo.AppRow,
   p: { appType?: RegisteredApp['appType']; redirect_uris?: string[]; httpReferrers?: string[] },
 ): Promise<RegisteredApp> {
-  await managedApp(ctx, caller, clientId);
+  const clientId = app.client_id;
   await repo.updateApp(
     ctx.db,
     clientId,
@@ -169,10 +144,11 @@ export async function updateApp(
 
 /**
  * Removes the registration and the item's `Registered App` keyword; every code, refresh token and
- * access token issued to the app ends with it (foreign-key cascades).
+ * access token issued to the app ends with it (foreign-key cascades). `app` is authorized by the
+ * operation (target APP).
  */
-export async function unregisterApp(ctx: PortalContext, caller: Caller, clientId: string): Promise<{ success: true; itemId: string }> {
-  const app = await managedApp(ctx, caller, clientId);
+export async function unregisterApp(ctx: PortalContext, caller: Caller, app: repo.AppRow): Promise<{ success: true; itemId: string }> {
+  const clientId = app.client_id;
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     await repo.deleteApp(q, clientId);
