@@ -27,7 +27,16 @@ import { ApiError, notFound } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { ACCEPT_INVITATION_FILES, acceptInvitationFile, acceptInvitationFileParams } from './invitationFile.ts';
 import {
+  acceptInvitation,
+  addWorkspace,
+  assertHost,
+  COLLABORATION_ORG,
   collaborationInvitations,
+  createCollaboration,
+  declineInvitation,
+  invalidateInvitation,
+  invitationState,
+  inviteParticipant,
   listCollaborationEvents,
   listCollaborations,
   listLinks,
@@ -35,17 +44,6 @@ import {
   listWorkspaces,
   participantCandidates,
   pendingInvitations,
-} from './repo.ts';
-import {
-  acceptInvitation,
-  addWorkspace,
-  assertHost,
-  COLLABORATION_ORG,
-  createCollaboration,
-  declineInvitation,
-  invalidateInvitation,
-  invitationState,
-  inviteParticipant,
   refreshInvitation,
   removeParticipant,
   removeParticipation,

@@ -65,6 +65,18 @@ import {
   type WorkspaceRow,
 } from './repo.ts';
 
+/** What the operations' list and read answers take from the repository as it is. */
+export {
+  collaborationInvitations,
+  listCollaborationEvents,
+  listCollaborations,
+  listLinks,
+  listParticipants,
+  listWorkspaces,
+  participantCandidates,
+  pendingInvitations,
+} from './repo.ts';
+
 /**
  * What every collaboration operation acts on: the organization in the path (`self` is the
  * caller's own), decided by operation() with its entry of COLLABORATION_OPERATIONS

@@ -14,7 +14,6 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { parseQuery } from '../../http/search-query.ts';
-import { listGroupMembers, searchGroups } from './repo.ts';
 import {
   addUsers,
   assertMayListMembers,
@@ -22,8 +21,10 @@ import {
   deleteGroup,
   joinGroup,
   leaveGroup,
+  listGroupMembers,
   reassignGroup,
   removeUsers,
+  searchGroups,
   setGroupProtected,
   toGroupRecord,
   updateGroup,

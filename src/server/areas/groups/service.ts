@@ -55,6 +55,9 @@ import {
 } from '../../http/policies.ts';
 import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 
+/** What the operations' list and read answers take from the repository as it is. */
+export { listGroupMembers, searchGroups } from './repo.ts';
+
 /**
  * What other areas use of groups' rows, exposed here so they depend on this service and not on the
  * SQL module: a group by id (with the caller's membership) and a member's groups.

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { databaseUnavailable } from '../../http/errors.ts';
 import { operation, PORTAL_ADMIN } from '../../http/operation.ts';
-import { pingDatabase } from './repo.ts';
+import { pingDatabase } from './service.ts';
 
 /** How long the check waits for the database: a balancer polls every few seconds. */
 const CHECK_TIMEOUT_MS = 3_000;

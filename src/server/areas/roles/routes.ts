@@ -3,8 +3,18 @@ import { z } from 'zod';
 import { createRoleParams, listRolesParams, ROLE_OPERATIONS, setPrivilegesParams, updateRoleParams } from '../../../shared/contract/roles.ts';
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { listRolesPage } from './repo.ts';
-import { createRole, ROLES_TO_MANAGE, ROLES_TO_READ, deleteRole, parsePrivilegesParam, roleOrError, setPrivileges, toRole, updateRole } from './service.ts';
+import {
+  createRole,
+  deleteRole,
+  listRolesPage,
+  parsePrivilegesParam,
+  roleOrError,
+  ROLES_TO_MANAGE,
+  ROLES_TO_READ,
+  setPrivileges,
+  toRole,
+  updateRole,
+} from './service.ts';
 const ROLE = `${REST}/portals/:orgId/roles/:roleId`;
 
 export function roleRoutes(app: FastifyInstance): void {

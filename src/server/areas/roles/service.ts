@@ -24,6 +24,9 @@ import {
   type RoleRow,
 } from './repo.ts';
 
+/** What the operations' list and read answers take from the repository as it is. */
+export { listRolesPage } from './repo.ts';
+
 /** A new organization's built-in roles (the first start's seeding). */
 export { insertBuiltInRoles } from './repo.ts';
 

@@ -15,19 +15,21 @@ import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { raise } from '../../core/signals.ts';
 import { eventsRecordedHere } from '../../store/events.ts';
-import { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
 import {
   createWebhook,
   deleteWebhook,
+  deliveryStats,
   getWebhook,
+  listAttempts,
+  listWebhooks,
   redeliver,
   sendTestEvent,
   setWebhookActive,
   toWebhookRecord,
   updateWebhook,
   updateWebhookSettings,
-  webhookSettings,
   WEBHOOK_ORG,
+  webhookSettings,
 } from './service.ts';
 
 const BASE = `${REST}/portals/:orgId/webhooks`;

@@ -71,6 +71,9 @@ export {
   type OutboxRow,
 } from './repo/fanOut.ts';
 
+/** What the operations' list and read answers take from the repository as it is. */
+export { deliveryStats, listAttempts, listWebhooks } from './repo.ts';
+
 /**
  * What every organization webhook operation acts on: the organization in the path, decided by
  * operation() with its entry of WEBHOOK_OPERATIONS (shared/contract/webhooks.ts)
