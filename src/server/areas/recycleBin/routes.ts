@@ -15,6 +15,7 @@ import { operation, REST } from '../../http/operation.ts';
 import { assertMayChange, itemNotFound, visibleItem } from '../items/access.ts';
 import { OWNER_ITEM_PATHS } from '../items/ownerItemPaths.ts';
 import { canRestore, listRecycleBin, recyclable, restoreItem } from './service.ts';
+import { recycledTarget } from './target.ts';
 
 async function canRecycle(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   const row = await visibleItem(ctx.db, itemId, caller);
@@ -34,15 +35,17 @@ export function recycleBinRoutes(app: FastifyInstance): void {
       method: 'write',
       path: `${base}/restore`,
       authority: RECYCLE_BIN_OPERATIONS.restoreItem,
+      target: recycledTarget(RECYCLE_BIN_OPERATIONS.restoreItem),
       params: z.object({ folder: z.string().trim().max(256).optional() }),
-      handler: ({ caller, path, params, portal }) => restoreItem(portal, caller, path.username, path.itemId, params.folder),
+      handler: ({ caller, params, portal, target }) => restoreItem(portal, caller, target, params.folder),
     });
     operation(app, {
       method: 'read',
       path: `${base}/canRestore`,
       authority: RECYCLE_BIN_OPERATIONS.canRestoreItem,
+      target: recycledTarget(RECYCLE_BIN_OPERATIONS.canRestoreItem),
       params: z.object({}),
-      handler: ({ caller, path, portal }) => canRestore(portal, caller, path.username, path.itemId),
+      handler: ({ portal, target }) => canRestore(portal, target),
     });
     operation(app, {
       method: 'read',

@@ -9,7 +9,7 @@ import { RECYCLE_BIN_OPERATIONS, RECYCLE_BIN_RETENTION_MS, type RecycledItem } f
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers, type Authority } from '../../http/authority.ts';
+import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -31,6 +31,7 @@ import {
   userExists,
   type RecycledRow,
 } from './repo.ts';
+import { authorizedRecycled } from './target.ts';
 
 /** Only finished items go to the bin; an upload in progress or a failed one is deleted for good (as ArcGIS does "unsupported items"). */
 export const recyclable = (row: Pick<ItemRow, 'status'>) => row.status === 'completed';
@@ -61,13 +62,6 @@ export async function recycleItem(q: Queryable, row: ItemRow, caller: Caller, no
   await deleteItemRow(q, row.id);
 }
 
-/** The recycled item at the owner's content path, if the caller may act on it under `authority`. */
-function assertMayAct(row: RecycledRow | undefined, caller: Caller, username: string, itemId: string, authority: Authority): RecycledRow {
-  if (!row || row.org_id !== caller.orgId || row.owner_username.toLowerCase() !== username.toLowerCase()) throw itemNotFound(itemId);
-  if (row.owner_id === caller.userId || grantsOthers(caller, authority, row.org_id)) return row;
-  throw forbidden(`Only the owner or an administrator (${authority.kind === 'ownerOr' ? authority.privileges.join(', ') : ''}) can restore this item.`);
-}
-
 const cannotRestore = (itemId: string, why: string) => ({
   itemId,
   success: false as const,
@@ -79,17 +73,22 @@ async function restoreBlocker(q: Queryable, row: RecycledRow): Promise<string | 
   return (await itemExists(q, row.id)) ? 'An item with its id exists.' : null;
 }
 
-export async function canRestore(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
-  const row = assertMayAct(await findRecycled(ctx.db, itemId), caller, username, itemId, RECYCLE_BIN_OPERATIONS.canRestoreItem);
+/** `row` has been authorized (recycledTarget). */
+export async function canRestore(ctx: PortalContext, row: RecycledRow) {
   const blocker = await restoreBlocker(ctx.db, row);
-  return blocker ? cannotRestore(itemId, blocker) : { itemId, success: true as const };
+  return blocker ? cannotRestore(row.id, blocker) : { itemId: row.id, success: true as const };
 }
 
-/** Restores to `folder` (the owner's folder id or title) or, as documented, to the owner's root folder. */
-export async function restoreItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, folder: string | undefined) {
+/**
+ * Restores to `folder` (the owner's folder id or title) or, as documented, to the owner's root folder.
+ * `recycled` has been authorized (recycledTarget); it is locked again in the transaction that restores it.
+ */
+export async function restoreItem(ctx: PortalContext, caller: Caller, recycled: RecycledRow, folder: string | undefined) {
   const now = ctx.clock.now();
+  const itemId = recycled.id;
   return ctx.db.tx(async (q) => {
-    const row = assertMayAct(await lockRecycled(q, itemId), caller, username, itemId, RECYCLE_BIN_OPERATIONS.restoreItem);
+    const row = await lockRecycled(q, itemId);
+    if (!row) throw itemNotFound(itemId);
     const blocker = await restoreBlocker(q, row);
     if (blocker) return cannotRestore(itemId, blocker);
     let folderId: string | null = null;
@@ -120,7 +119,7 @@ export async function restoreItem(ctx: PortalContext, caller: Caller, username: 
 export async function deleteRecycled(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
   const now = ctx.clock.now();
   const blobs = await ctx.db.tx(async (q) => {
-    const row = assertMayAct(await lockRecycled(q, itemId), caller, username, itemId, RECYCLE_BIN_OPERATIONS.restoreItem);
+    const row = authorizedRecycled(await lockRecycled(q, itemId), caller, username, itemId, RECYCLE_BIN_OPERATIONS.restoreItem);
     const keys = await removeRecycled(q, itemId);
     await recordPermanentDelete(q, row, actorOf(caller), now, 'permanentDelete');
     return keys;
