@@ -5,7 +5,7 @@ import { generateTokenParams, MEMBER_OPERATIONS } from '../../../shared/contract
 import { operation, REST } from '../../http/operation.ts';
 import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
 import { oauth2Paths } from '../oauth/paths.ts';
-import { generateToken, revokeToken, unlockSignIn } from './service.ts';
+import { generateToken, MEMBER_TO_UNLOCK, revokeToken, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
 
 export function authRoutes(app: FastifyInstance): void {
@@ -39,7 +39,8 @@ export function authRoutes(app: FastifyInstance): void {
     path: `${REST}/community/users/:username/unlockSignIn`,
     authority: MEMBER_OPERATIONS.unlockSignIn,
     localOnly: true,
+    target: MEMBER_TO_UNLOCK,
     params: z.object({}),
-    handler: ({ caller, path, portal }) => unlockSignIn(portal, caller, path.username),
+    handler: ({ caller, portal, target }) => unlockSignIn(portal, caller, target),
   });
 }

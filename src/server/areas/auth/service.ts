@@ -4,16 +4,16 @@
  * so a stranger's failures never shut the owner out at another address.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MEMBER_OPERATIONS, type TokenResponse } from '../../../shared/contract/users.ts';
+import type { TokenResponse } from '../../../shared/contract/users.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
-import { ApiError, forbidden, userNotFound } from '../../http/errors.ts';
+import { ApiError } from '../../http/errors.ts';
+import type { Target } from '../../http/target.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { findUser, findUserForSignIn, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
+import { findUserForSignIn, memberOfCallersOrg, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { deleteExpiredTokensOf, deleteForgottenThrottleCounts, deleteTokenByHash, insertToken } from './repo.ts';
 import { attemptSucceeded, claimAttempt, clearUsername, forgottenBefore, slowdownMs } from './throttle.ts';
@@ -99,22 +99,25 @@ export async function revokeToken(ctx: PortalContext, token: string): Promise<{ 
   return { success: true };
 }
 
+const UNLOCK_REFUSAL = "Only a default administrator can unlock a member's sign-in.";
+
+/** The member of the caller's organization the path names, decided with MEMBER_OPERATIONS.unlockSignIn (the member's own account included). */
+export const MEMBER_TO_UNLOCK: Target<UserRow> = {
+  refusals: { otherOrg: UNLOCK_REFUSAL, notDefaultAdmin: UNLOCK_REFUSAL },
+  async load({ caller, path, portal }) {
+    const member = await memberOfCallersOrg(portal.db, caller, path.username);
+    return { value: member, orgId: member.org_id };
+  },
+};
+
 /**
  * `community/users/<user>/unlockSignIn` (local extra: the public API has no such operation). ArcGIS
  * reserves managing members' sign-in (enable, disable) to the organization's administrators; here
  * only default administrators may lift the waits, since a partial administrator (say one holding
  * portal:admin:updateUsers) could otherwise undo the throttling of an account being guessed
- * (MEMBER_OPERATIONS.unlockSignIn).
+ * (MEMBER_OPERATIONS.unlockSignIn). `member` has been authorized (MEMBER_TO_UNLOCK).
  */
-
-export async function unlockSignIn(
-  ctx: PortalContext,
-  caller: Caller,
-  username: string,
-): Promise<{ success: true; username: string; sourcesUnlocked: number }> {
-  if (!grantsOthers(caller, MEMBER_OPERATIONS.unlockSignIn, caller.orgId)) throw forbidden("Only a default administrator can unlock a member's sign-in.");
-  const member = await findUser(ctx.db, username);
-  if (!member || member.org_id !== caller.orgId) throw userNotFound(username);
+export async function unlockSignIn(ctx: PortalContext, caller: Caller, member: UserRow): Promise<{ success: true; username: string; sourcesUnlocked: number }> {
   const now = ctx.clock.now();
   const sourcesUnlocked = await ctx.db.tx(async (q) => {
     const n = await clearUsername(q, member.username, now);

@@ -4,9 +4,8 @@
  * and User Tags (`community/users/<u>/tags`).
  */
 import type { Caller } from '../../http/auth.ts';
-import { forbidden, userNotFound } from '../../http/errors.ts';
-import { MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import { userNotFound } from '../../http/errors.ts';
+import type { Target } from '../../http/target.ts';
 import type { Db } from '../../store/db.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
 import { findUser, tagsOfMemberItems, type UserRow } from './repo.ts';
@@ -40,11 +39,20 @@ export async function otherMemberRecord(db: Db, caller: Caller, row: UserRow) {
   };
 }
 
-/** User Tags: the tags of the member's items with how many items carry each, alphabetically. */
-export async function memberTags(db: Db, caller: Caller, username: string): Promise<{ tags: { tag: string; count: number }[] }> {
-  const row = await visibleMember(db, caller, username);
-  if (caller.userId !== row.id && !grantsOthers(caller, MEMBER_OPERATIONS.userTags, row.org_id))
-    throw forbidden('Requires the privilege portal:admin:viewItems.');
+/**
+ * The member whose tags User Tags lists, as its target (http/target.ts): one the caller cannot see
+ * does not exist; the member themself reads their tags, anyone else by MEMBER_OPERATIONS.userTags.
+ */
+export const TAGGED_MEMBER: Target<UserRow> = {
+  refusals: { otherOrg: 'Requires the privilege portal:admin:viewItems.' },
+  async load({ caller, path, portal }) {
+    const row = await visibleMember(portal.db, caller, path.username);
+    return { value: row, orgId: row.org_id, ownerId: row.id };
+  },
+};
+
+/** User Tags: the tags of the member's items with how many items carry each, alphabetically. `row` has been authorized (TAGGED_MEMBER). */
+export async function memberTags(db: Db, row: UserRow): Promise<{ tags: { tag: string; count: number }[] }> {
   const rows = await tagsOfMemberItems(db, row.id, MAX_TAGS);
   return { tags: rows.map((t) => ({ tag: t.tag, count: Number(t.count) })) };
 }

@@ -27,7 +27,7 @@ import { seesMembersPrivateFields } from '../../http/policies.ts';
 import type { Db } from '../../store/db.ts';
 import type { PortalContext } from '../../context.ts';
 import { groupsOfUser, toGroupRecord } from '../groups/service.ts';
-import { memberTags, otherMemberRecord, visibleMember } from './community.ts';
+import { memberTags, otherMemberRecord, TAGGED_MEMBER, visibleMember } from './community.ts';
 import { cappedEnvelope, cappedWindow, memberSearchCap } from './searchCap.ts';
 
 /**
@@ -117,8 +117,9 @@ export function userRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/community/users/:username/tags`,
     authority: MEMBER_OPERATIONS.userTags,
+    target: TAGGED_MEMBER,
     params: z.object({}),
-    handler: ({ caller, path, portal }) => memberTags(portal.db, caller, path.username),
+    handler: ({ portal, target }) => memberTags(portal.db, target),
   });
 
   // User Search: signed-in callers only (as documented); members are visible within their organization only.
