@@ -2,6 +2,7 @@
  * Security headers (issue 24 item 9): the console's page carries a Content-Security-Policy with no
  * inline script; every REST answer (JSON, error envelope, a file, CSV) says `nosniff`.
  */
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,5 +61,25 @@ describe('REST answers', () => {
       // Not the console's policy (a file may carry its own sandbox policy).
       expect(String(res.headers['content-security-policy'] ?? '')).not.toContain("script-src 'self'");
     }
+  });
+});
+
+describe('the OAuth sign-in page beside the console', () => {
+  it("keeps its own policies: the console's page headers do not replace them", async () => {
+    const item = await svc.post('content/users/admin/addItem', { title: 'Headers app', type: 'Web Mapping Application', url: 'https://app.example/' }, token);
+    const registered = await svc.post('oauth2/registerApp', { itemId: item.id, appType: 'browser', redirect_uris: '["https://app.example/cb"]' }, token);
+    const query = new URLSearchParams({
+      client_id: registered.client_id,
+      response_type: 'code',
+      redirect_uri: 'https://app.example/cb',
+      code_challenge: createHash('sha256').update('a-verifier-long-enough-for-the-test-1234567').digest('base64url'),
+      code_challenge_method: 'S256',
+    });
+    const res = await app.inject({ method: 'GET', url: `/sharing/rest/oauth2/authorize?${query}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+    expect(String(res.headers['content-security-policy'])).toMatch(/default-src 'none'/);
   });
 });
