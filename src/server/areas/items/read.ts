@@ -7,11 +7,12 @@ import { z } from 'zod';
 import { pageEnvelope, pagingParams } from '../../../shared/contract/wire.ts';
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
-import type { Caller } from '../../http/auth.ts';
-import { ApiError, forbidden, tokenRequired, userNotFound } from '../../http/errors.ts';
+import { ApiError, tokenRequired } from '../../http/errors.ts';
+import { decide } from '../../http/target.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { findUser, type UserRow } from '../users/service.ts';
-import { itemNotFound, toItem, visibleItem } from './access.ts';
+import type { UserRow } from '../users/service.ts';
+import { toItem, visibleItem } from './access.ts';
+import { CONTENT_OWNER, MEMBER_ITEM } from './target.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';
 import { foldersOf, type FolderRow } from './repo.ts';
@@ -20,7 +21,6 @@ import { findInfoFile, infoFilePathsOf } from './repo/infoFiles.ts';
 import { sendStoredFile } from './sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
-import { grantsOthers } from '../../http/authority.ts';
 
 const none = z.object({});
 
@@ -49,20 +49,10 @@ const MIME_BY_EXT: Record<string, string> = {
 };
 export const mimeOf = (path: string) => MIME_BY_EXT[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 
-/** The member named in a content path, when the caller is that member or an administrator who views items. */
-async function contentOwner(ctx: PortalContext, caller: Caller, username: string): Promise<UserRow> {
-  const user = await findUser(ctx.db, username);
-  if (!user) throw userNotFound(username);
-  if (user.id !== caller.userId && !grantsOthers(caller, ITEM_OPERATIONS.userContent, user.org_id)) {
-    throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can list a member's content.");
-  }
-  return user;
-}
-
 export const folderRecord = (f: FolderRow, username: string) => ({ username, id: f.id, title: f.title, created: f.created });
 
-export async function listUserContent(ctx: PortalContext, caller: Caller, username: string, folderId: string | null, paging: z.output<typeof pagingParams>) {
-  const user = await contentOwner(ctx, caller, username);
+/** A member's content (`user` authorized by the operation: CONTENT_OWNER), at the root or in one of their folders. */
+export async function listUserContent(ctx: PortalContext, user: UserRow, folderId: string | null, paging: z.output<typeof pagingParams>) {
   const folders = await foldersOf(ctx.db, user.id);
   let current: FolderRow | undefined;
   if (folderId !== null) {
@@ -141,8 +131,9 @@ export function itemReadRoutes(app: FastifyInstance): void {
     method: 'read',
     path: `${REST}/content/users/:username`,
     authority: ITEM_OPERATIONS.userContent,
+    target: CONTENT_OWNER,
     params: pagingParams,
-    handler: ({ caller, path, params, portal }) => listUserContent(portal, caller, path.username, null, params),
+    handler: ({ params, portal, target }) => listUserContent(portal, target, null, params),
   });
 
   operation(app, {
@@ -151,11 +142,14 @@ export function itemReadRoutes(app: FastifyInstance): void {
     authority: ITEM_OPERATIONS.userContent,
     params: pagingParams,
     access: 'public',
-    handler: ({ caller, path, params, portal, req }) => {
+    handler: async ({ caller, path, params, portal, req }) => {
       // Folder ids are 32 hex characters: anything else under content/users/<user>/ is not an operation.
       if (!/^[a-f0-9]{32}$/i.test(path.folderId)) throw new ApiError(400, 'Invalid URL', [`No operation at ${req.url.split('?')[0]}.`], 'GWM_0002');
       if (!caller) throw tokenRequired();
-      return listUserContent(portal, caller, path.username, path.folderId, params);
+      // A public route (the URL check above answers before the token's): the same target, decided here once signed in.
+      const owner = await CONTENT_OWNER.load({ caller, path, portal });
+      decide(ITEM_OPERATIONS.userContent, caller, owner, CONTENT_OWNER.refusals);
+      return listUserContent(portal, owner.value, path.folderId, params);
     },
   });
 
@@ -164,13 +158,9 @@ export function itemReadRoutes(app: FastifyInstance): void {
     path: `${REST}/content/users/:username/items/:itemId`,
     authority: ITEM_OPERATIONS.userItem,
     extras: ['infoFiles', 'proxyUrl'],
+    target: MEMBER_ITEM,
     params: none,
-    handler: async ({ caller, path, portal, req }) => {
-      const row = await visibleItem(portal.db, path.itemId, caller);
-      if (row.owner_username.toLowerCase() !== path.username.toLowerCase()) throw itemNotFound(path.itemId);
-      if (row.owner_id !== caller.userId && !grantsOthers(caller, ITEM_OPERATIONS.userItem, row.org_id)) {
-        throw forbidden("Only the owner or an administrator (portal:admin:viewItems) can read an item's sharing.");
-      }
+    handler: async ({ portal, req, target: row }) => {
       const item = toItem(row);
       // `infoFiles` is a local-portal extra (real clients ignore it): what content/items/<id>/info/ serves.
       const infoFiles = await infoFilePathsOf(portal.db, row.id);
