@@ -36,8 +36,9 @@ export const baseUrlOf = (req: FastifyRequest) => `${req.protocol}://${req.host}
 
 export function addItemRoutes(app: FastifyInstance): void {
   app.addHook('onRequest', (req, _reply, done) => {
-    if (!CHUNK_CAPPED.has(req.routeOptions.url ?? '')) return done();
-    if (req.headers['content-length'] === undefined && /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''))) {
+    // The headers first: reading routeOptions builds an object, and almost no request is chunked.
+    const chunked = req.headers['content-length'] === undefined && /chunked/i.test(String(req.headers['transfer-encoding'] ?? ''));
+    if (chunked && CHUNK_CAPPED.has(req.routeOptions.url ?? '')) {
       req.uploadByteCap = {
         bytes: LIMITS.chunkedUploadBytes,
         message: `Uploads sent with chunked transfer encoding are limited to ${MB} MB; send a Content-Length or use a multipart upload (addItem multipart=true, addPart, commit).`,
