@@ -218,39 +218,39 @@ export async function countActive(q: Queryable, orgId: string, ownerId: string):
   return { user: r.user_n, org: r.org_n };
 }
 
-export async function insertTask(
-  q: Queryable,
-  t: Omit<TaskRow, 'owner_username' | 'last_start' | 'last_status' | 'last_result' | 'run_count' | 'consecutive_failures'>,
-): Promise<void> {
+/** A task as inserted: the columns that runs fill in later are not written. */
+type NewTaskRow = Omit<TaskRow, 'owner_username' | 'last_start' | 'last_status' | 'last_result' | 'run_count' | 'consecutive_failures'>;
+
+/** The values of the columns an insert and a save both write, in the order both statements list them (type … next_run_at). */
+function editableValues(t: NewTaskRow): unknown[] {
+  return [
+    t.type,
+    t.title,
+    t.task_url,
+    t.item_id,
+    JSON.stringify(t.parameters),
+    t.run_token,
+    t.minute,
+    t.hour,
+    t.day_of_month,
+    t.month,
+    t.day_of_week,
+    t.start_date,
+    t.end_date,
+    t.max_occurrences,
+    t.active,
+    t.state,
+    t.state_reason,
+    t.next_run_at,
+  ];
+}
+
+export async function insertTask(q: Queryable, t: NewTaskRow): Promise<void> {
   await q.query(
     `INSERT INTO tasks (id, org_id, owner_id, type, title, task_url, item_id, parameters, run_token, minute, hour, day_of_month, month, day_of_week,
                         start_date, end_date, max_occurrences, active, state, state_reason, next_run_at, created, modified)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
-    [
-      t.id,
-      t.org_id,
-      t.owner_id,
-      t.type,
-      t.title,
-      t.task_url,
-      t.item_id,
-      JSON.stringify(t.parameters),
-      t.run_token,
-      t.minute,
-      t.hour,
-      t.day_of_month,
-      t.month,
-      t.day_of_week,
-      t.start_date,
-      t.end_date,
-      t.max_occurrences,
-      t.active,
-      t.state,
-      t.state_reason,
-      t.next_run_at,
-      t.created,
-      t.modified,
-    ],
+    [t.id, t.org_id, t.owner_id, ...editableValues(t), t.created, t.modified],
   );
 }
 
@@ -261,29 +261,7 @@ export async function saveTask(q: Queryable, t: TaskRow): Promise<void> {
             month = $11, day_of_week = $12, start_date = $13, end_date = $14, max_occurrences = $15, active = $16, state = $17, state_reason = $18,
             next_run_at = $19, consecutive_failures = $20, modified = $21
       WHERE id = $1`,
-    [
-      t.id,
-      t.type,
-      t.title,
-      t.task_url,
-      t.item_id,
-      JSON.stringify(t.parameters),
-      t.run_token,
-      t.minute,
-      t.hour,
-      t.day_of_month,
-      t.month,
-      t.day_of_week,
-      t.start_date,
-      t.end_date,
-      t.max_occurrences,
-      t.active,
-      t.state,
-      t.state_reason,
-      t.next_run_at,
-      t.consecutive_failures,
-      t.modified,
-    ],
+    [t.id, ...editableValues(t), t.consecutive_failures, t.modified],
   );
 }
 
