@@ -85,6 +85,16 @@ module.exports = {
       to: { path: '^src/server/areas/[^/]+/routes\\.ts$' },
     },
     {
+      name: 'server-routes-through-service',
+      // Routes declare operations and decode requests; what they read or change goes through the
+      // area's service, the area's one surface (a list read is often the repository's function,
+      // re-exported there). Row types may still be imported from the repository.
+      comment: "An area's routes call its service, not its repository.",
+      severity: 'error',
+      from: { path: '^src/server/areas/([^/]+)/routes\\.ts$' },
+      to: { path: '^src/server/areas/$1/repo(\\.ts$|/)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'server-areas-not-jobs',
       // A request that queues work raises a signal (core/signals.ts); the runner listening in jobs/
       // picks it up. Tests may drive a runner directly.

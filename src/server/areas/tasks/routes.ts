@@ -8,9 +8,22 @@ import { orgTarget } from '../../http/target.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { rawParams } from '../../http/params.ts';
 import type { FastifyRequest } from 'fastify';
-import { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
-import { memberIdInOrg } from './repo/members.ts';
-import { activeTasksAvailable, createTask, deleteTask, ownedTask, runTaskNow, setTaskEnabled, taskNotFound, updateTask } from './service.ts';
+import {
+  activeTasksAvailable,
+  createTask,
+  deleteTask,
+  findRun,
+  listRuns,
+  listTasks,
+  memberIdInOrg,
+  ownedTask,
+  runTaskNow,
+  setTaskEnabled,
+  taskNotFound,
+  toRunRecord,
+  toTaskRecord,
+  updateTask,
+} from './service.ts';
 import { TASK_OWNER } from './target.ts';
 
 const USER = `${REST}/community/users/:username`;

@@ -389,6 +389,9 @@ export async function runTaskNow(ctx: PortalContext, caller: Caller, owner: Task
 // that claim, start, end and prune runs.
 export { EXECUTORS, RunFailed, type Executor } from './executors/index.ts';
 export { claimRuns, scheduleOf, type ClaimedRunRow } from './repo.ts';
+/** What the operations' list and read answers take from the repository as it is. */
+export { findRun, listRuns, listTasks, toRunRecord, toTaskRecord } from './repo.ts';
+export { memberIdInOrg } from './repo/members.ts';
 export {
   completeTask,
   handBackRun,

@@ -15,8 +15,7 @@ import {
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import { forbidden } from '../../http/errors.ts';
 import { JsonText, operation, PORTAL_ADMIN, REST } from '../../http/operation.ts';
-import { listMembers, type MemberFilter } from './repo.ts';
-import { canViewMembers, createUser, ROLE_CHANGE_ORG, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
+import { canViewMembers, createUser, listMembers, type MemberFilter, ROLE_CHANGE_ORG, seesPrivateFields, toPortalUser, updateUserRole } from './service.ts';
 import { parseUserQuery } from './query.ts';
 import { MEMBER_TARGET, setMemberDisabled } from './status.ts';
 import { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
