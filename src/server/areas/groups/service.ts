@@ -15,6 +15,7 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
+import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { hexId } from '../../store/ids.ts';
 import { externalMemberLimit } from '../portals/service.ts';
 import {
@@ -267,6 +268,26 @@ function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privilege
   return rolePrivileges(c.role, c.role_id ? (c.role_privileges ?? []) : null);
 }
 
+/** A change to a group's membership, recorded against the group: its organization, and its owner and title for history. */
+function recordMembershipChange(
+  q: Queryable,
+  caller: Caller,
+  group: GroupRow,
+  when: number,
+  change: { operation: 'addUsers' | 'removeUsers' | 'updateUsers'; properties: Record<string, unknown>; data: HistoryData; op?: HistoryOperation },
+): Promise<void> {
+  return recordEvent(q, {
+    orgId: group.org_id,
+    source: 'group',
+    operation: change.operation,
+    subjectId: group.id,
+    actor: actorOf(caller),
+    properties: change.properties,
+    when,
+    history: { op: change.op, owner: group.owner_username, title: group.title, data: change.data },
+  });
+}
+
 /**
  * addUsers: `users` join as members, `admins` as managers, no invitation. Not an error for a
  * user who cannot be added: they are listed in `notAdded`, with the reason beside it. `group` is
@@ -336,38 +357,20 @@ export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupR
     await insertMembers(q, group.id, toInsert, now);
     await setMemberType(q, group.id, toPromote, 'admin');
     if (added.length) {
-      await recordEvent(q, {
-        orgId: group.org_id,
-        source: 'group',
+      await recordMembershipChange(q, caller, group, now, {
         operation: 'addUsers',
-        subjectId: group.id,
-        actor: actorOf(caller),
         properties: { addedUserNames: added },
-        when: now,
-        history: {
-          owner: group.owner_username,
-          title: group.title,
-          data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin'), ...(promoted.length ? { promoted } : {}) },
-        },
+        data: { usernames: added, admins: added.filter((u) => wanted.get(u.toLowerCase())?.type === 'admin'), ...(promoted.length ? { promoted } : {}) },
       });
     } else if (promoted.length) {
       // Only existing members made managers: the change updateUsers would have made, recorded as one.
-      await recordEvent(q, {
-        orgId: group.org_id,
-        source: 'group',
+      await recordMembershipChange(q, caller, group, now, {
         operation: 'updateUsers',
-        subjectId: group.id,
-        actor: actorOf(caller),
         properties: { updatedUserNames: promoted },
-        when: now,
-        history: {
-          owner: group.owner_username,
-          title: group.title,
-          data: {
-            usernames: promoted,
-            before: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'member'])) },
-            after: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'admin'])) },
-          },
+        data: {
+          usernames: promoted,
+          before: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'member'])) },
+          after: { memberTypes: Object.fromEntries(promoted.map((u) => [u, 'admin'])) },
         },
       });
     }
@@ -410,19 +413,10 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, group: Gro
       removed.map((c) => c.id),
     );
     if (removed.length) {
-      await recordEvent(q, {
-        orgId: group.org_id,
-        source: 'group',
+      await recordMembershipChange(q, caller, group, now, {
         operation: 'removeUsers',
-        subjectId: group.id,
-        actor: actorOf(caller),
         properties: { removedUserNames: removed.map((c) => c.username) },
-        when: now,
-        history: {
-          owner: group.owner_username,
-          title: group.title,
-          data: { usernames: removed.map((c) => c.username), before: { memberTypes: Object.fromEntries(removed.map((c) => [c.username, c.member_type])) } },
-        },
+        data: { usernames: removed.map((c) => c.username), before: { memberTypes: Object.fromEntries(removed.map((c) => [c.username, c.member_type])) } },
       });
     }
     return { notRemoved };
@@ -458,19 +452,10 @@ export async function updateUsers(ctx: PortalContext, caller: Caller, group: Gro
     await setMemberType(q, group.id, changes.admin, 'admin');
     await setMemberType(q, group.id, changes.member, 'member');
     if (updated.length) {
-      await recordEvent(q, {
-        orgId: group.org_id,
-        source: 'group',
+      await recordMembershipChange(q, caller, group, now, {
         operation: 'updateUsers',
-        subjectId: group.id,
-        actor: actorOf(caller),
         properties: { updatedUserNames: updated },
-        when: now,
-        history: {
-          owner: group.owner_username,
-          title: group.title,
-          data: { usernames: updated, before: { memberTypes: previous }, after: { memberTypes: next } },
-        },
+        data: { usernames: updated, before: { memberTypes: previous }, after: { memberTypes: next } },
       });
     }
     return { results };
@@ -503,15 +488,11 @@ export async function joinGroup(ctx: PortalContext, caller: Caller, group: Group
       throw new ApiError(400, 'The group has reached its limit of members from other organizations.', []);
     }
     await insertMembers(q, group.id, [{ userId: caller.userId, type: 'member' }], now);
-    await recordEvent(q, {
-      orgId: group.org_id,
-      source: 'group',
+    await recordMembershipChange(q, caller, group, now, {
       operation: 'addUsers',
-      subjectId: group.id,
-      actor: actorOf(caller),
       properties: { addedUserNames: [caller.username] },
-      when: now,
-      history: { op: 'joinGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },
+      data: { usernames: [caller.username] },
+      op: 'joinGroup',
     });
     return { success: true as const, groupId: group.id };
   });
@@ -525,15 +506,11 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, group: Grou
     if (group.my_member_type === 'owner') throw new ApiError(400, "The group's owner cannot leave it; transfer ownership or delete the group.", []);
     if (group.leaving_disallowed) throw new ApiError(400, 'Members cannot leave this group.', ['The group disallows leaving.']);
     await deleteMembers(q, group.id, [caller.userId]);
-    await recordEvent(q, {
-      orgId: group.org_id,
-      source: 'group',
+    await recordMembershipChange(q, caller, group, now, {
       operation: 'removeUsers',
-      subjectId: group.id,
-      actor: actorOf(caller),
       properties: { removedUserNames: [caller.username] },
-      when: now,
-      history: { op: 'leaveGroup', owner: group.owner_username, title: group.title, data: { usernames: [caller.username] } },
+      data: { usernames: [caller.username] },
+      op: 'leaveGroup',
     });
     return { success: true as const, groupId: group.id };
   });
