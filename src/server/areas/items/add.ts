@@ -56,35 +56,40 @@ const contentParams = z.object({
 export const addItemParams = itemFields.extend(contentParams.shape);
 export type AddItemParams = z.output<typeof addItemParams>;
 
+/** Each item field sent and the column it is stored in; 'json' columns are jsonb, written as JSON text. */
+const FIELD_COLUMNS: ReadonlyArray<readonly [keyof ItemFields, string, 'json'?]> = [
+  ['title', 'title'],
+  ['type', 'type'],
+  ['typeKeywords', 'type_keywords'],
+  ['description', 'description'],
+  ['tags', 'tags'],
+  ['snippet', 'snippet'],
+  ['extent', 'extent', 'json'],
+  ['spatialReference', 'spatial_reference'],
+  ['accessInformation', 'access_information'],
+  ['licenseInfo', 'license_info'],
+  ['culture', 'culture'],
+  ['properties', 'properties', 'json'],
+  ['url', 'url'],
+  ['categories', 'categories'],
+  ['appCategories', 'app_categories'],
+  ['industries', 'industries'],
+  ['languages', 'languages'],
+  ['largeThumbnail', 'large_thumbnail'],
+  ['banner', 'banner'],
+  ['screenshots', 'screenshots'],
+  ['listingProperties', 'listing', 'json'],
+  ['documentation', 'documentation'],
+  ['service', 'service_proxy', 'json'],
+];
+
 /** Item fields → column values (only those sent). jsonb values as JSON text. */
 export function fieldColumns(f: ItemFields): Record<string, unknown> {
   const c: Record<string, unknown> = {};
-  const set = (col: string, v: unknown) => {
-    if (v !== undefined) c[col] = v;
-  };
-  set('title', f.title);
-  set('type', f.type);
-  set('type_keywords', f.typeKeywords);
-  set('description', f.description);
-  set('tags', f.tags);
-  set('snippet', f.snippet);
-  set('extent', f.extent === undefined ? undefined : JSON.stringify(f.extent));
-  set('spatial_reference', f.spatialReference);
-  set('access_information', f.accessInformation);
-  set('license_info', f.licenseInfo);
-  set('culture', f.culture);
-  set('properties', f.properties === undefined ? undefined : JSON.stringify(f.properties));
-  set('url', f.url);
-  set('categories', f.categories);
-  set('app_categories', f.appCategories);
-  set('industries', f.industries);
-  set('languages', f.languages);
-  set('large_thumbnail', f.largeThumbnail);
-  set('banner', f.banner);
-  set('screenshots', f.screenshots);
-  set('listing', f.listingProperties === undefined ? undefined : JSON.stringify(f.listingProperties));
-  set('documentation', f.documentation);
-  set('service_proxy', f.service === undefined ? undefined : JSON.stringify(f.service));
+  for (const [field, col, json] of FIELD_COLUMNS) {
+    const v = f[field];
+    if (v !== undefined) c[col] = json ? JSON.stringify(v) : v;
+  }
   if (f.serviceUsername !== undefined || f.servicePassword !== undefined) {
     c.service_credentials = JSON.stringify({ username: f.serviceUsername ?? '', password: f.servicePassword ?? '' });
   }
