@@ -121,6 +121,27 @@ async function recordItemSharing(
   });
 }
 
+/** The share or unshare event of each group the item joined or left: the item as the webhook and history name it. */
+async function recordGroupSharing(
+  q: Queryable,
+  caller: Caller,
+  group: GroupRow,
+  row: ItemRow,
+  change: { operation: 'share' | 'unshare'; when: number },
+): Promise<void> {
+  const items = [{ itemId: row.id, itemType: row.type }];
+  await recordEvent(q, {
+    orgId: group.org_id,
+    source: 'group',
+    operation: change.operation,
+    subjectId: group.id,
+    actor: actorOf(caller),
+    properties: change.operation === 'share' ? { sharedItems: items } : { unsharedItems: items },
+    when: change.when,
+    history: { title: group.title, data: { items: [{ itemId: row.id, title: row.title }] } },
+  });
+}
+
 export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Caller, itemId: string, p: ShareParams, owner?: string) {
   const now = ctx.clock.now();
   const row = await findItemFor(q, itemId, caller, owner);
@@ -164,18 +185,7 @@ export async function shareItemIn(ctx: PortalContext, q: Queryable, caller: Call
     if (unsharedFrom.length) await recordItemSharing(q, caller, row, { operation: 'unshare', groups: unsharedFrom, before, when: now });
   }
   if (sharedTo.length) await recordItemSharing(q, caller, row, { operation: 'share', groups: sharedTo, before, when: now });
-  for (const g of added) {
-    await recordEvent(q, {
-      orgId: g.org_id,
-      source: 'group',
-      operation: 'share',
-      subjectId: g.id,
-      actor: actorOf(caller),
-      properties: { sharedItems: [{ itemId: row.id, itemType: row.type }] },
-      when: now,
-      history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },
-    });
-  }
+  for (const g of added) await recordGroupSharing(q, caller, g, row, { operation: 'share', when: now });
   return { notSharedWith, itemId: row.id };
 }
 
@@ -205,18 +215,7 @@ export async function unshareItemIn(ctx: PortalContext, q: Queryable, caller: Ca
     if (access === 'private') unsharedFrom.push('Organization');
   }
   if (unsharedFrom.length) await recordItemSharing(q, caller, row, { operation: 'unshare', groups: unsharedFrom, before, when: now });
-  for (const g of removed) {
-    await recordEvent(q, {
-      orgId: g.org_id,
-      source: 'group',
-      operation: 'unshare',
-      subjectId: g.id,
-      actor: actorOf(caller),
-      properties: { unsharedItems: [{ itemId: row.id, itemType: row.type }] },
-      when: now,
-      history: { title: g.title, data: { items: [{ itemId: row.id, title: row.title }] } },
-    });
-  }
+  for (const g of removed) await recordGroupSharing(q, caller, g, row, { operation: 'unshare', when: now });
   return { notUnsharedFrom, itemId: row.id };
 }
 
