@@ -151,5 +151,8 @@ const WEBHOOK_PRIVILEGE: Record<ServiceType, Privilege> = {
   GPServer: 'portal:admin:createGPWebhook',
 };
 
+/** The webhook privilege of a service type, which its owner must hold to manage its webhooks. */
+export const serviceWebhookPrivilege = (serviceType: ServiceType): Privilege => WEBHOOK_PRIVILEGE[serviceType];
+
 /** A service's owner manages its webhooks only while holding the webhook privilege of its type. */
-export const assertMayManageServiceWebhooks = (caller: PrivilegeHolder, serviceType: ServiceType) => requirePrivilege(caller, WEBHOOK_PRIVILEGE[serviceType]);
+export const mayManageServiceWebhooks = (caller: PrivilegeHolder, serviceType: ServiceType) => holds(caller, WEBHOOK_PRIVILEGE[serviceType]);

@@ -216,6 +216,15 @@ describe('server administration: service webhooks', () => {
     expect((await admin(`/Hosted/Parcels.FeatureServer/webhooks/${own.id}`)).name).toBe('Mine');
   });
 
+  it('refusals name what is missing: the type privilege, the ownership, the organization (before the service is looked up)', async () => {
+    const detail = async (path: string, token: string) => (await admin(path, {}, token)).error?.details?.[0];
+    expect(await detail('/BufferTool.GPServer/webhooks', tokens.publisher1)).toBe('Requires the privilege portal:admin:createGPWebhook.');
+    expect(await detail('/Hosted/Parcels.FeatureServer/webhooks', tokens.user1)).toBe('Requires the privilege portal:publisher:createFeatureWebhook.');
+    expect(await detail('/Hosted/Parcels.FeatureServer/webhooks', tokens.partner_admin)).toBe('The server is federated with another organization.');
+    expect(await detail('/Hosted/Nothing.FeatureServer/webhooks', tokens.partner_admin)).toBe('The server is federated with another organization.');
+    expect(await detail('/Hosted/Nothing.FeatureServer/webhooks', tokens.user1)).toBe("Service 'Hosted/Nothing.FeatureServer' does not exist.");
+  });
+
   it(`a service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks`, async () => {
     const existing = (await admin('/Hosted/Inspections.FeatureServer/webhooks')).webhooks.length;
     for (let i = existing; i < MAX_WEBHOOKS_PER_SERVICE; i++)

@@ -28,7 +28,6 @@ import {
   listServers,
   listServices,
   listServiceWebhooks,
-  parseServiceRef,
   registerServer,
   SERVERS_TO_LIST,
   SERVERS_TO_REGISTER,
@@ -36,6 +35,7 @@ import {
   serviceWebhooks,
   SERVER_TO_ADMINISTER,
 } from './service.ts';
+import { SERVICE_WEBHOOKS } from './target.ts';
 import { WEBHOOK_ORG } from '../webhooks/service.ts';
 import { FEDERATION_OPERATIONS } from '../../../shared/contract/federation.ts';
 
@@ -91,46 +91,49 @@ export function federationRoutes(app: FastifyInstance): void {
 
   // Every service operation exists with and without a folder in the path.
   for (const prefix of [`${SERVER_ADMIN}/:service`, `${SERVER_ADMIN}/:folder/:service`]) {
-    const key = (path: Record<string, string>) => parseServiceRef(path.serverId, path.folder, path.service);
-
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks`,
       authority: FEDERATION_OPERATIONS.serviceWebhooks,
+      target: SERVICE_WEBHOOKS,
       params: none,
-      handler: ({ caller, path, portal }) => serviceWebhooks(portal, caller, key(path)),
+      handler: ({ portal, target }) => serviceWebhooks(portal, target),
     });
 
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/create`,
       authority: FEDERATION_OPERATIONS.createServiceWebhook,
+      target: SERVICE_WEBHOOKS,
       params: createServiceWebhookParams,
-      handler: ({ caller, path, params, portal }) => createServiceWebhook(portal, caller, key(path), params),
+      handler: ({ caller, params, portal, target }) => createServiceWebhook(portal, caller, target, params),
     });
 
     operation(app, {
       method: 'read',
       path: `${prefix}/webhooks/:webhookId`,
       authority: FEDERATION_OPERATIONS.serviceWebhook,
+      target: SERVICE_WEBHOOKS,
       params: none,
-      handler: ({ caller, path, portal }) => serviceWebhook(portal, caller, key(path), path.webhookId),
+      handler: ({ path, portal, target }) => serviceWebhook(portal, target, path.webhookId),
     });
 
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/edit`,
       authority: FEDERATION_OPERATIONS.editServiceWebhook,
+      target: SERVICE_WEBHOOKS,
       params: editServiceWebhookParams,
-      handler: ({ caller, path, params, portal }) => editServiceWebhook(portal, caller, key(path), path.webhookId, params),
+      handler: ({ caller, path, params, portal, target }) => editServiceWebhook(portal, caller, target, path.webhookId, params),
     });
 
     operation(app, {
       method: 'write',
       path: `${prefix}/webhooks/:webhookId/delete`,
       authority: FEDERATION_OPERATIONS.deleteServiceWebhook,
+      target: SERVICE_WEBHOOKS,
       params: none,
-      handler: ({ caller, path, portal }) => deleteServiceWebhook(portal, caller, key(path), path.webhookId),
+      handler: ({ caller, path, portal, target }) => deleteServiceWebhook(portal, caller, target, path.webhookId),
     });
   }
 }

@@ -17,7 +17,6 @@
  * webhooks are registered and listed; the local portal has no feature editing or geoprocessing
  * jobs, so nothing invokes them.
  */
-import { FEDERATION_OPERATIONS } from '../../../shared/contract/federation.ts';
 import type { HistoryData, HistoryOperation } from '../../../shared/contract/history.ts';
 import { recordEvent } from '../../store/events.ts';
 import {
@@ -31,9 +30,7 @@ import {
 } from '../../../shared/contract/webhooks.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
-import { assertMayManageServiceWebhooks } from '../../http/policies.ts';
-import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import { ApiError, badParam } from '../../http/errors.ts';
 import { orgTarget, type Target } from '../../http/target.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -46,7 +43,7 @@ export function defaultSchedule(now: number): ScheduleInfo {
 }
 
 export const serverNotFound = (id: string) => new ApiError(404, `Server '${id}' does not exist.`, [`Server '${id}' does not exist.`]);
-const serviceNotFound = (k: repo.ServiceKey) => {
+export const serviceNotFound = (k: repo.ServiceKey) => {
   const name = `${k.folderName ? `${k.folderName}/` : ''}${k.serviceName}.${k.serviceType}`;
   return new ApiError(404, `Service '${name}' does not exist.`, [`Service '${name}' does not exist.`]);
 };
@@ -62,23 +59,16 @@ export function parseServiceRef(serverId: string, folder: string | undefined, re
   return { serverId, folderName: folder ?? '', serviceName: ref.slice(0, dot), serviceType: type };
 }
 
-/** The server, in the caller's organization. */
-export async function serverOf(q: Queryable, caller: Caller, serverId: string): Promise<repo.ServerRow> {
-  const server = await repo.findServer(q, serverId);
-  if (!server) throw serverNotFound(serverId);
-  if (server.org_id !== caller.orgId) throw forbidden('The server is federated with another organization.');
-  return server;
+/** A service whose webhooks an operation manages, authorized by the operation (target.ts: SERVICE_WEBHOOKS). */
+export interface ServiceToManage {
+  key: repo.ServiceKey;
+  service: repo.ServiceRow & { owner: string };
 }
 
-async function serviceFor(q: Queryable, caller: Caller, k: repo.ServiceKey) {
-  const server = await serverOf(q, caller, k.serverId);
+/** The authorized service, looked up again inside a change's transaction (it may have gone since). */
+async function stillThere(q: Queryable, k: repo.ServiceKey) {
   const service = await repo.findService(q, k);
   if (!service) throw serviceNotFound(k);
-  if (!grantsOthers(caller, FEDERATION_OPERATIONS.serviceWebhook, server.org_id)) {
-    assertMayManageServiceWebhooks(caller, k.serviceType);
-    if (service.owner_id !== caller.userId)
-      throw forbidden(`Only the service's owner or an administrator with portal:admin:manageWebhooks manages its webhooks.`);
-  }
   return service;
 }
 
@@ -184,16 +174,16 @@ async function recordServiceWebhookEvent(
   });
 }
 
-export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, p: ServiceWebhookInput) {
-  // Who may, before what: an outsider learns nothing from the URL check.
-  await serviceFor(ctx.db, caller, k);
+/** Adds a webhook to the service `target` (authorized by the operation: SERVICE_WEBHOOKS). */
+export async function createServiceWebhook(ctx: PortalContext, caller: Caller, target: ServiceToManage, p: ServiceWebhookInput) {
+  const k = target.key;
   if (p.signatureKey === SECRET_MASK) throw badParam('signatureKey', 'must be alphanumeric');
   const hookUrl = await checkHookUrl(ctx, p.hookUrl);
   const now = ctx.clock.now();
   const id = hexId();
   const { change_types, schedule_info } = triggersFor(k.serviceType, p, now);
   const row: repo.ServiceWebhookRow = await ctx.db.tx(async (q) => {
-    await serviceFor(q, caller, k);
+    await stillThere(q, k);
     if ((await repo.countServiceWebhooks(q, k)) >= MAX_WEBHOOKS_PER_SERVICE) {
       throw new ApiError(400, `A service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks.`, [`A service has at most ${MAX_WEBHOOKS_PER_SERVICE} webhooks.`]);
     }
@@ -230,12 +220,12 @@ export async function createServiceWebhook(ctx: PortalContext, caller: Caller, k
  * Edit replaces name and hookUrl (both required, as on the real server); anything else not sent
  * keeps its value. A signatureKey of SECRET_MASK keeps the stored key; "" removes it.
  */
-export async function editServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string, p: ServiceWebhookInput) {
-  await serviceFor(ctx.db, caller, k);
+export async function editServiceWebhook(ctx: PortalContext, caller: Caller, target: ServiceToManage, id: string, p: ServiceWebhookInput) {
+  const k = target.key;
   const hookUrl = await checkHookUrl(ctx, p.hookUrl);
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
-    const service = await serviceFor(q, caller, k);
+    const service = await stillThere(q, k);
     const current = await repo.findServiceWebhook(q, k, id, true);
     if (!current) throw webhookNotFound(id);
     const { change_types, schedule_info } = triggersFor(k.serviceType, p, now, current);
@@ -264,9 +254,10 @@ export async function editServiceWebhook(ctx: PortalContext, caller: Caller, k: 
   });
 }
 
-export async function deleteServiceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string) {
+export async function deleteServiceWebhook(ctx: PortalContext, caller: Caller, target: ServiceToManage, id: string) {
+  const k = target.key;
   await ctx.db.tx(async (q) => {
-    await serviceFor(q, caller, k);
+    await stillThere(q, k);
     const current = await repo.findServiceWebhook(q, k, id, true);
     if (!current) throw webhookNotFound(id);
     await repo.deleteServiceWebhook(q, id);
@@ -275,13 +266,11 @@ export async function deleteServiceWebhook(ctx: PortalContext, caller: Caller, k
   return { success: true };
 }
 
-export async function serviceWebhooks(ctx: PortalContext, caller: Caller, k: repo.ServiceKey) {
-  const service = await serviceFor(ctx.db, caller, k);
+export async function serviceWebhooks(ctx: PortalContext, { key: k, service }: ServiceToManage) {
   return { webhooks: (await repo.listServiceWebhooksOf(ctx.db, k)).map((w) => toServiceWebhookRecord(w, service.item_id)) };
 }
 
-export async function serviceWebhook(ctx: PortalContext, caller: Caller, k: repo.ServiceKey, id: string) {
-  const service = await serviceFor(ctx.db, caller, k);
+export async function serviceWebhook(ctx: PortalContext, { key: k, service }: ServiceToManage, id: string) {
   const w = await repo.findServiceWebhook(ctx.db, k, id);
   if (!w) throw webhookNotFound(id);
   return toServiceWebhookRecord(w, service.item_id);
