@@ -2,7 +2,7 @@
  * Content: the member's items or, for administrators, the organization's — filtered by owner,
  * type, folder, status and sharing, sorted, paged, with a multi-selection for bulk actions.
  */
-import { Anchor, Autocomplete, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Anchor, Autocomplete, Group, Paper, SegmentedControl, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -29,6 +29,7 @@ import { foldersQuery } from '../../api/queries/items.ts';
 import { itemsQuery } from './queries.ts';
 import { COMMON_ITEM_TYPES, contentListToParams, parseContentList, type ContentListState } from './schemas.ts';
 import { useRowSelection } from '../../components/useRowSelection.ts';
+import { OwnerFilterInput } from '../../components/OwnerFilterInput.tsx';
 
 const STATUS_FILTERS = [
   { value: '', label: 'Any status' },
@@ -163,15 +164,7 @@ export default function ContentPage() {
           }
         >
           {effective.scope === 'org' ? (
-            <TextInput
-              label="Owner"
-              placeholder="Username"
-              defaultValue={list.owner}
-              key={`owner-${list.owner}`}
-              onBlur={(e) => e.currentTarget.value.trim() !== list.owner && update({ owner: e.currentTarget.value.trim(), start: 1 })}
-              onKeyDown={(e) => e.key === 'Enter' && update({ owner: e.currentTarget.value.trim(), start: 1 })}
-              w={150}
-            />
+            <OwnerFilterInput owner={list.owner} onApply={(owner) => update({ owner, start: 1 })} w={150} />
           ) : (
             <Select
               label="Folder"

@@ -3,7 +3,7 @@
  * and items many others use (where a change breaks the most), filtered by owner, type and age,
  * paged, each row leading to the item's page. The list lives in the address, like the other lists.
  */
-import { Anchor, Autocomplete, Group, Paper, Select, Stack, Tabs, Text, TextInput } from '@mantine/core';
+import { Anchor, Autocomplete, Group, Paper, Select, Stack, Tabs, Text } from '@mantine/core';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { DependencySummaryEntry, DependencyView } from '../../../shared/contract/dependencies.ts';
@@ -18,6 +18,7 @@ import { formatCount, formatDate } from '../../lib/format.ts';
 import { GraphStatus } from './GraphStatus.tsx';
 import { useDependencySummary } from './queries.ts';
 import { AGE_CHOICES, modifiedBeforeFor, parseDependencyList, dependencyListToParams, type DependencyListState } from './list.ts';
+import { OwnerFilterInput } from '../../components/OwnerFilterInput.tsx';
 
 /** Types whose items use or are used by others, offered in the Type filter (any other may be typed). */
 const DEPENDENCY_ITEM_TYPES = [
@@ -80,15 +81,7 @@ export default function DependenciesPage() {
                 </Text>
                 <Paper withBorder p="sm" radius="md">
                   <FilterBar label="Filter dependencies" active={[list.owner, list.type, v === 'unused' ? list.age : ''].filter(Boolean).length}>
-                    <TextInput
-                      label="Owner"
-                      placeholder="Username"
-                      defaultValue={list.owner}
-                      key={`owner-${list.owner}`}
-                      onBlur={(e) => e.currentTarget.value.trim() !== list.owner && update({ owner: e.currentTarget.value.trim(), start: 1 })}
-                      onKeyDown={(e) => e.key === 'Enter' && update({ owner: e.currentTarget.value.trim(), start: 1 })}
-                      w={170}
-                    />
+                    <OwnerFilterInput owner={list.owner} onApply={(owner) => update({ owner, start: 1 })} w={170} />
                     <Autocomplete
                       label="Type"
                       placeholder="Any type"
