@@ -14,3 +14,17 @@ export function usernameColumn<T extends { username: string }>(): DataTableColum
     ),
   };
 }
+
+/** The sortable Owner column of every table of owned things (items, groups), in monospace like a username. */
+export function ownerColumn<T extends { owner: string }>(): DataTableColumn<T> {
+  return {
+    id: 'owner',
+    header: 'Owner',
+    sortField: 'owner',
+    render: (row) => (
+      <Text size="sm" ff="monospace">
+        {row.owner}
+      </Text>
+    ),
+  };
+}

@@ -30,6 +30,7 @@ import { itemsQuery } from './queries.ts';
 import { COMMON_ITEM_TYPES, contentListToParams, parseContentList, type ContentListState } from './schemas.ts';
 import { useRowSelection } from '../../components/useRowSelection.ts';
 import { OwnerFilterInput } from '../../components/OwnerFilterInput.tsx';
+import { ownerColumn } from '../../components/usernameColumn.tsx';
 
 const STATUS_FILTERS = [
   { value: '', label: 'Any status' },
@@ -97,16 +98,7 @@ export default function ContentPage() {
         </Group>
       ),
     },
-    {
-      id: 'owner',
-      header: 'Owner',
-      sortField: 'owner',
-      render: (item) => (
-        <Text size="sm" ff="monospace">
-          {item.owner}
-        </Text>
-      ),
-    },
+    ownerColumn(),
     { id: 'access', header: 'Shared with', render: (item) => <ItemAccessBadge access={item.access} /> },
     {
       id: 'modified',

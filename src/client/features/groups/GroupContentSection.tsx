@@ -12,6 +12,7 @@ import { ItemTypeIcon } from '../../components/ItemTypeIcon.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { groupContentQuery } from '../../api/queries/items.ts';
+import { ownerColumn } from '../../components/usernameColumn.tsx';
 
 export function GroupContentSection({ group }: { group: Pick<GroupRecord, 'id' | 'title'> }) {
   const [paging, setPaging] = useState({ start: 1, num: 10 });
@@ -35,16 +36,7 @@ export function GroupContentSection({ group }: { group: Pick<GroupRecord, 'id' |
       ),
     },
     { id: 'type', header: 'Type', sortField: 'type', render: (item) => <Text size="sm">{item.type}</Text> },
-    {
-      id: 'owner',
-      header: 'Owner',
-      sortField: 'owner',
-      render: (item) => (
-        <Text size="sm" ff="monospace">
-          {item.owner}
-        </Text>
-      ),
-    },
+    ownerColumn(),
     { id: 'modified', header: 'Modified', sortField: 'modified', render: (item) => <Text size="sm">{formatDate(item.modified)}</Text> },
   ];
 

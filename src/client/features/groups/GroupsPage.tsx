@@ -18,6 +18,7 @@ import { GroupFormModal } from './GroupFormModal.tsx';
 import { createGroupPermission } from '../../lib/groupPermissions.ts';
 import { groupsQuery } from './queries.ts';
 import { groupListToParams, parseGroupList, type GroupListState } from './schemas.ts';
+import { ownerColumn } from '../../components/usernameColumn.tsx';
 
 export default function GroupsPage() {
   const user = useCurrentUser();
@@ -47,16 +48,7 @@ export default function GroupsPage() {
         </Stack>
       ),
     },
-    {
-      id: 'owner',
-      header: 'Owner',
-      sortField: 'owner',
-      render: (g) => (
-        <Text size="sm" ff="monospace">
-          {g.owner}
-        </Text>
-      ),
-    },
+    ownerColumn(),
     { id: 'access', header: 'Visible to', render: (g) => <AccessBadge access={g.access} /> },
     { id: 'members', header: 'Members', align: 'right', render: (g) => <Text size="sm">{g.memberCount ?? '—'}</Text> },
     { id: 'membership', header: 'You', render: (g) => <MembershipBadge group={g} /> },
