@@ -12,8 +12,6 @@ type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & {
 
 export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
 export const REASSIGN_ANY = declaredPrivilege('reassignItem');
-/** What the owner needs to give their own item away (the service asks it of the owner). */
-export const REASSIGN_OWN = 'portal:user:reassignItems';
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();
 /** An administrator of the item's organization whom the operation's declaration admits. */
@@ -76,7 +74,7 @@ export function contentStatusPermission(user: Member, item: Item, authoritative:
 /** Change owner (the transfer wizard): the owner with "transfer own content", or an administrator of the item's organization. */
 export function reassignItemPermission(user: Member, item: Pick<Item, 'owner' | 'orgId'>): Permission {
   if (adminOf(user, item, 'reassignItem')) return ALLOWED;
-  if (owns(user, item)) return requirePrivilege(user, REASSIGN_OWN, 'give this item to another member');
+  if (owns(user, item)) return ownerPermission(user, 'reassignItem', 'give this item to another member');
   return {
     allowed: false,
     missing: REASSIGN_ANY,

@@ -4,7 +4,8 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { mayReadHistory } from '../../components/HistorySection.tsx';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import type { useReturnFocus } from '../../lib/focusReturn.ts';
-import { ALLOWED, holds, requirePrivilege, type Permission } from '../../lib/privileges.ts';
+import { can, ownerPermission } from '../../lib/can.ts';
+import { ALLOWED, type Permission } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { MemberMoreMenu } from './MemberMoreMenu.tsx';
 import { changeRoleOfPermission, disableMemberPermission, unlockSignInPermission } from './permissions.ts';
@@ -18,11 +19,10 @@ export interface MemberRowActionsProps {
   fromMenu: ReturnType<typeof useReturnFocus>;
 }
 
-/** Another member's content: portal:admin:reassignItems; one's own: portal:user:reassignItems. */
+/** Another member's content, or one's own, as reassignItems declares (the owner's privilege, or the administrator's). */
 export function transferPermission(user: ReturnType<typeof useCurrentUser>, m: { username: string }): Permission {
-  return m.username === user.username && holds(user, 'portal:user:reassignItems')
-    ? ALLOWED
-    : requirePrivilege(user, 'portal:admin:reassignItems', "transfer a member's content");
+  const ownContent = m.username === user.username && ownerPermission(user, 'reassignItems', 'transfer your content').allowed;
+  return ownContent ? ALLOWED : can(user, 'reassignItems', undefined, "transfer a member's content");
 }
 
 export function MemberRowActions({ member: m, onChangeRole, onHistory, fromMenu }: MemberRowActionsProps) {

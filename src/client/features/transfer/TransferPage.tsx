@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
-import { holds } from '../../lib/privileges.ts';
+import { can, ownerPermission } from '../../lib/can.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { TransferWizard } from './TransferWizard.tsx';
 
@@ -23,8 +23,9 @@ export default function TransferPage() {
         .filter(Boolean),
     [params],
   );
+  // As reassignItems declares: an administrator of the organization, or the owner holding what it asks of owners.
   const mayTransfer =
-    holds(user, 'portal:admin:reassignItems') || (from.toLowerCase() === user.username.toLowerCase() && holds(user, 'portal:user:reassignItems'));
+    can(user, 'reassignItems').allowed || (from.toLowerCase() === user.username.toLowerCase() && ownerPermission(user, 'reassignItems', 'transfer').allowed);
 
   const header = (
     <PageHeader title="Transfer content" description={from ? `Give ${from}'s items to another member.` : 'Give a member’s items to another member.'} />
