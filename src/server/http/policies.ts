@@ -62,9 +62,6 @@ export const mayOwnContent = (holder: PrivilegeHolder) => holds(holder, CONTENT_
 /** Receiving another member's items by reassignment. */
 export const mayReceiveItems = (holder: PrivilegeHolder) => holds(holder, 'portal:user:receiveItems');
 
-/** Giving one's own items to another member. */
-export const mayReassignOwnItems = (holder: PrivilegeHolder) => holds(holder, 'portal:user:reassignItems');
-
 export type SharingLevel = 'Group' | 'Org' | 'Public';
 
 /** Sharing an item at `level`: the owner needs portal:user:shareTo<level>, an administrator on another's item portal:admin:shareTo<level>. */

@@ -405,5 +405,4 @@ export {
   schedulerState,
   writeRunEnds,
   type DueTask,
-  type RunEndRow,
 } from './repo/scheduler.ts';
