@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { PGlite, types } from '@electric-sql/pglite';
@@ -11,19 +11,46 @@ import { pipelined } from './pglitePipeline.ts';
 /** int8 columns (epoch-ms timestamps, counts) come back as numbers, as with the pg adapter. */
 const parsers = { [types.INT8]: (value: string) => Number(value) };
 
+/** The buffer pool's bounds, in MB. */
+const BUFFER_POOL_MB = { min: 4, max: 32 };
+
+/**
+ * The buffer pool for the database in `pgdata`: 4 MB up to 256 MB of table and index files, then a
+ * sixty-fourth of them, at most 32 MB. A small organization's pages fit the OS page cache and cost a
+ * copy each; a large one's hot pages (the indexes a dependents walk or a list reads, turn after turn)
+ * no longer fit 4 MB: at 100,000 items (607 MB of files) the organization's unused-items view read
+ * 3.5× a primary-key read with 4 MB and 2.5× with 8 MB (bench:dependencies). A new database starts
+ * at the minimum; the pool grows at the next start once the files have.
+ */
+export async function bufferPoolFor(pgdata: string | undefined): Promise<number> {
+  if (!pgdata) return BUFFER_POOL_MB.min;
+  const bytes = await filesBytes(path.join(pgdata, 'base')).catch(() => 0);
+  return Math.min(BUFFER_POOL_MB.max, Math.max(BUFFER_POOL_MB.min, Math.ceil(bytes / 64 / 2 ** 20)));
+}
+
+async function filesBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? await filesBytes(p) : e.isFile() ? (await stat(p)).size : 0;
+  }
+  return total;
+}
+
 /**
  * Settings for a small service (the defaults are sized for a server of its own). WebAssembly memory
  * only grows, so every buffer Postgres touches once stays resident for the life of the process, and
  * the whole buffer pool is touched as it is set up (each MB of shared_buffers is a MB of RSS from the
  * first start): shared_buffers 128 MB → 4 MB (512 pages: the demo database is about 11 MB of files, and
- * a page outside the pool is a read from the OS page cache through PGlite's file system),
+ * a page outside the pool is a read from the OS page cache through PGlite's file system; a larger
+ * database gets more, bufferPoolFor),
  * wal_buffers → 512 kB, per-sort work_mem 4 MB → 2 MB,
  * VACUUM's maintenance_work_mem (the retention sweep vacuums) 64 MB → 16 MB, temp_buffers 8 MB → 1 MB,
  * and shared memory sized for one connection's worth of backends rather than 100. The files stay in
  * the operating system's page cache, so a small buffer pool costs little. Measurements: docs/performance.md.
  */
 export const SMALL_SERVICE_SETTINGS = [
-  'shared_buffers=4MB',
+  `shared_buffers=${BUFFER_POOL_MB.min}MB`,
   'wal_buffers=512kB',
   'work_mem=2MB',
   'maintenance_work_mem=16MB',
@@ -63,8 +90,9 @@ export interface PgliteOptions {
 export async function createPglite(dataDir: string, opts: PgliteOptions = {}): Promise<PGlite> {
   chooseWasmCompiler();
   const { templateStatus, copyTemplate, templateTarball } = await import('./template.ts');
-  const options = { parsers, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...SMALL_SERVICE_SETTINGS.flatMap((s) => ['-c', s])] };
   const pgdata = dataDir === ':memory:' ? undefined : path.resolve(dataDir, 'pgdata');
+  const settings = [...SMALL_SERVICE_SETTINGS.filter((s) => !s.startsWith('shared_buffers=')), `shared_buffers=${await bufferPoolFor(pgdata)}MB`];
+  const options = { parsers, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])] };
   const isNew = !pgdata || !existsSync(path.join(pgdata, 'PG_VERSION'));
   if (isNew && opts.template !== false) {
     const status = await templateStatus(opts.templateDir);
