@@ -1,10 +1,9 @@
 /** Folders (facts §4): the createFolder and delete operations; the rules are in service.ts. */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { userNotFound } from '../../http/errors.ts';
 import type { Target } from '../../http/target.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { findUser, type UserRow } from '../users/service.ts';
+import { pathMemberTarget, type UserRow } from '../users/service.ts';
 import { createFolder, deleteFolder } from './service.ts';
 import { FOLDER_OPERATIONS } from '../../../shared/contract/folders.ts';
 import { FOLDER_TITLE_MAX_CHARS, FOLDER_TITLE_RULE, folderTitleProblem } from '../../../shared/folderTitle.ts';
@@ -25,14 +24,7 @@ const NOT_THEIRS = "Only the owner or an administrator (portal:admin:updateItems
  * FOLDER_OPERATIONS — the member themself (holding portal:user:createItem) or an administrator of
  * their organization (portal:admin:updateItems).
  */
-export const FOLDER_OWNER: Target<UserRow> = {
-  refusals: { otherOrg: NOT_THEIRS, missing: () => NOT_THEIRS },
-  async load({ path, portal }) {
-    const user = await findUser(portal.db, path.username);
-    if (!user) throw userNotFound(path.username);
-    return { value: user, orgId: user.org_id, ownerId: user.id };
-  },
-};
+export const FOLDER_OWNER: Target<UserRow> = pathMemberTarget({ otherOrg: NOT_THEIRS, missing: () => NOT_THEIRS });
 
 export function folderRoutes(app: FastifyInstance): void {
   operation(app, {

@@ -5,9 +5,8 @@
  * answers the area's 400s (no such member; an item the caller cannot see or that is not the path
  * member's) before any authority is asked, and each refusal keeps the area's words.
  */
-import { userNotFound } from '../../http/errors.ts';
 import type { Target } from '../../http/target.ts';
-import { findUser, type UserRow } from '../users/service.ts';
+import { pathMemberTarget, type UserRow } from '../users/service.ts';
 import { itemNotFound, visibleItem } from './access.ts';
 import type { ItemRow } from './repo.ts';
 
@@ -15,14 +14,7 @@ const NOT_THEIR_CONTENT = "Only the owner or an administrator (portal:admin:view
 const NOT_THEIR_ITEM = "Only the owner or an administrator (portal:admin:viewItems) can read an item's sharing.";
 
 /** The member whose content the path lists. */
-export const CONTENT_OWNER: Target<UserRow> = {
-  refusals: { otherOrg: NOT_THEIR_CONTENT, missing: () => NOT_THEIR_CONTENT },
-  async load({ path, portal }) {
-    const user = await findUser(portal.db, path.username);
-    if (!user) throw userNotFound(path.username);
-    return { value: user, orgId: user.org_id, ownerId: user.id };
-  },
-};
+export const CONTENT_OWNER: Target<UserRow> = pathMemberTarget({ otherOrg: NOT_THEIR_CONTENT, missing: () => NOT_THEIR_CONTENT });
 
 /** The path member's item whose record and sharing the path reads. */
 export const MEMBER_ITEM: Target<ItemRow> = {

@@ -6,22 +6,16 @@
  * member themself with portal:user:reassignItems (REASSIGN_OPERATIONS), with the refusals the area
  * has always worded.
  */
-import { userNotFound } from '../../http/errors.ts';
 import type { Target } from '../../http/target.ts';
-import { findUser, type UserRow } from '../users/service.ts';
+import { pathMemberTarget, type UserRow } from '../users/service.ts';
 
 const NOT_AN_ADMINISTRATOR = "Only an administrator of the owner's organization with portal:admin:reassignItems can transfer another member's content.";
 
-export const ITEMS_OWNER: Target<UserRow> = {
-  refusals: {
+export const ITEMS_OWNER: Target<UserRow> = pathMemberTarget(
+  {
     otherOrg: NOT_AN_ADMINISTRATOR,
     missing: () => NOT_AN_ADMINISTRATOR,
     ownerLacks: (privilege) => `Requires the privilege ${privilege} to transfer your own content.`,
   },
-  decide: { authorityFirst: true },
-  async load({ path, portal }) {
-    const source = await findUser(portal.db, path.username);
-    if (!source) throw userNotFound(path.username);
-    return { value: source, orgId: source.org_id, ownerId: source.id };
-  },
-};
+  { authorityFirst: true },
+);

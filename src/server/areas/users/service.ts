@@ -36,6 +36,7 @@ import { orgTarget } from '../../http/target.ts';
 export { countMembers, findUser, findUserForSignIn, listMembers, recordFailedSignIn, recordSignIn, type MemberFilter, type UserRow } from './repo.ts';
 // The member lifecycle's runs move members and keep the last administrator (areas/memberLifecycle).
 export { countDefaultAdmins, setUserLicenseType, setUserRole } from './repo.ts';
+export { pathMemberTarget } from './pathMember.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
