@@ -56,6 +56,7 @@ export {
   releaseExpiredDeliveries,
   retryDeliveryAt,
   vacuumDeliveryTables,
+  type ClaimedDeliveryRow,
   type SuccessfulAttempt,
 } from './repo/deliveries.ts';
 /** What the retention sweeps (jobs/retention.ts) remove of finished deliveries and fanned-out events. */

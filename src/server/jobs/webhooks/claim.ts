@@ -5,25 +5,22 @@
  */
 import { WEBHOOK_SETTINGS_LIMITS, type WebhookSettings } from '../../../shared/contract/webhooks.ts';
 import type { PortalContext } from '../../context.ts';
-import { claimDueDeliveries, dueOrExpiredDeliveries, releaseExpiredDeliveries } from '../../areas/webhooks/service.ts';
+import { claimDueDeliveries, dueOrExpiredDeliveries, releaseExpiredDeliveries, type ClaimedDeliveryRow } from '../../areas/webhooks/service.ts';
 import { webhookDispatchOf } from '../../config.ts';
 
-export interface ClaimedDelivery {
-  id: string;
-  webhook_id: string;
-  org_id: string;
-  event_id: string;
-  event_uri: string;
-  event: Record<string, unknown>;
-  attempts: number;
+/**
+ * A claimed delivery as the sender takes it: the claim's row with its lease as a number and the
+ * organization's delivery settings resolved (defaults where it has none).
+ */
+export type ClaimedDelivery = Omit<
+  ClaimedDeliveryRow,
+  'locked_until' | 'next_at' | 'created' | 'notification_attempts' | 'timeout_seconds' | 'interval_seconds'
+> & {
   /** When this process's claim runs out (epoch ms): after it, another pass may send the delivery again. */
   locked_until: number;
-  name: string;
-  payload_url: string;
-  secret: string;
   /** The organization's delivery settings as they were at the claim. */
   settings: WebhookSettings;
-}
+};
 
 /**
  * Claims due deliveries up to `max`, at most perWebhook (Config webhooks) per webhook in flight (this process's own
