@@ -1,30 +1,22 @@
-/** The Username column of every table of people (members, a group's members): sortable, in monospace. */
+/** The columns naming a member in tables: sortable and in monospace, as usernames are shown everywhere. */
 import { Text } from '@mantine/core';
 import type { DataTableColumn } from './DataTable.tsx';
 
-export function usernameColumn<T extends { username: string }>(): DataTableColumn<T> {
+function memberNameColumn<T, K extends keyof T & string>(field: K, header: string): DataTableColumn<T> {
   return {
-    id: 'username',
-    header: 'Username',
-    sortField: 'username',
-    render: (m) => (
+    id: field,
+    header,
+    sortField: field,
+    render: (row) => (
       <Text size="sm" ff="monospace">
-        {m.username}
+        {String(row[field])}
       </Text>
     ),
   };
 }
 
-/** The sortable Owner column of every table of owned things (items, groups), in monospace like a username. */
-export function ownerColumn<T extends { owner: string }>(): DataTableColumn<T> {
-  return {
-    id: 'owner',
-    header: 'Owner',
-    sortField: 'owner',
-    render: (row) => (
-      <Text size="sm" ff="monospace">
-        {row.owner}
-      </Text>
-    ),
-  };
-}
+/** The Username column of every table of people (members, a group's members). */
+export const usernameColumn = <T extends { username: string }>() => memberNameColumn<T, 'username'>('username', 'Username');
+
+/** The Owner column of every table of owned things (items, groups). */
+export const ownerColumn = <T extends { owner: string }>() => memberNameColumn<T, 'owner'>('owner', 'Owner');
