@@ -8,7 +8,7 @@ import { insertBuiltInRoles } from '../areas/roles/service.ts';
 import { createUser } from '../areas/users/service.ts';
 import { DEMO_PASSWORD, type Config } from '../config.ts';
 import type { PortalContext } from '../context.ts';
-import { hashPassword } from '../areas/auth/passwords.ts';
+import { hashPassword } from '../core/passwords.ts';
 import { readDemoHashes } from './demoHashes.ts';
 import { alnumId } from '../store/ids.ts';
 import { seedFederation } from '../areas/federation/seed.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { verifyPassword } from '../areas/auth/passwords.ts';
+import { verifyPassword } from '../core/passwords.ts';
 import { buildDemoHashes, demoHashesStaleReason, readDemoHashes } from './demoHashes.ts';
 
 // A low cost keeps the test fast; the file records it and is only used for that cost.

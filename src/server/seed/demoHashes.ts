@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { hashPassword } from '../areas/auth/passwords.ts';
+import { hashPassword } from '../core/passwords.ts';
 import { BUILT_FILES } from '../config.ts';
 
 export const DEMO_HASHES_FILE = BUILT_FILES.demoHashesFile;

@@ -14,7 +14,7 @@ import { httpsOnly } from '../../http/tls.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { findUserForSignIn, memberOfCallersOrg, recordFailedSignIn, recordSignIn, type UserRow } from '../users/service.ts';
-import { decoyHash, verifyPassword } from './passwords.ts';
+import { decoyHash, verifyPassword } from '../../core/passwords.ts';
 import { deleteExpiredTokensOf, deleteForgottenThrottleCounts, deleteTokenByHash, insertToken } from './repo.ts';
 import { attemptSucceeded, claimAttempt, clearUsername, forgottenBefore, slowdownMs } from './throttle.ts';
 import { newToken, tokenHash } from '../../core/tokens.ts';

@@ -10,7 +10,7 @@ import type { PortalContext } from '../../context.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
-import { sendStoredFile } from '../items/sendFile.ts';
+import { sendStoredFile } from '../../http/sendFile.ts';
 import { imageFormat, THUMBNAIL_MAX_BYTES } from '../items/thumbnails.ts';
 import { deleteInfoFilesOfGroup, findInfoFile, insertInfoFile, setThumbnailName } from './repo.ts';
 

@@ -18,7 +18,7 @@ import { baseUrlOf } from './addRoutes.ts';
 import { foldersOf, type FolderRow } from './repo.ts';
 import { countItemsInFolder, countItemView, itemsInFolder } from './repo/content.ts';
 import { findInfoFile, infoFilePathsOf } from './repo/infoFiles.ts';
-import { sendStoredFile } from './sendFile.ts';
+import { sendStoredFile } from '../../http/sendFile.ts';
 import { serveThumbnail, THUMBNAIL_WIDTH_PARAM } from './thumbnails.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 

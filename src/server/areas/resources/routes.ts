@@ -16,7 +16,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import { ApiError } from '../../http/errors.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { uploadedFileParam } from '../../http/params.ts';
-import { sendStoredFile } from '../items/sendFile.ts';
+import { sendStoredFile } from '../../http/sendFile.ts';
 import { listResources, readableResource, removeResources, writeResources } from './service.ts';
 import { resourceContentType } from './contentType.ts';
 

@@ -6,7 +6,7 @@
  * Several ranges in one header are answered with the whole file (allowed by §14.2).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { BlobStore, ByteRange } from '../../store/blobs.ts';
+import type { BlobStore, ByteRange } from '../store/blobs.ts';
 
 /** The one range `header` asks of a `size`-byte file; 'whole' when there is none (or several); 'unsatisfiable' past the end. */
 export function requestedRange(header: string | undefined, size: number): ByteRange | 'whole' | 'unsatisfiable' {
