@@ -10,6 +10,7 @@ import { checkRequest, type LongParams } from './boundary.ts';
 import type { FileParams } from './multipart.ts';
 import type { Authority } from './authority.ts';
 import { decide, decideOwn, type Target } from './target.ts';
+import { reachOf, type Reach } from './reach.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
 import { parseParams, rawParams } from './params.ts';
@@ -76,6 +77,11 @@ export interface OperationContext<P, C> {
   portal: PortalContext;
   req: FastifyRequest;
   reply: FastifyReply;
+  /**
+   * What the declared `authority` lets the caller reach (reach.ts), for a handler whose service
+   * decides on rows it reads itself: services ask it rather than the authority table.
+   */
+  reach: Reach;
 }
 
 export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R, T>): void {
@@ -128,6 +134,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
       req,
       reply,
       target,
+      reach: reachOf(caller, def.authority),
     });
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;

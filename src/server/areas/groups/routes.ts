@@ -180,9 +180,9 @@ export function groupRoutes(app: FastifyInstance): void {
     authority: GROUP_OPERATIONS.groupUsers,
     params: none,
     access: 'public',
-    handler: async ({ caller, path, portal }) => {
+    handler: async ({ caller, path, portal, reach }) => {
       const group = await visibleGroup(portal.db, path.groupId, caller);
-      assertMayListMembers(caller, group);
+      assertMayListMembers(caller, reach, group);
       const { rows } = await listGroupMembers(portal.db, group.id, { sort: 'username', order: 'asc', offset: 0, limit: 100_000 });
       return {
         owner: group.owner_username,
@@ -200,9 +200,9 @@ export function groupRoutes(app: FastifyInstance): void {
       authority: GROUP_OPERATIONS.groupUserList,
       params: userlistParams,
       access: 'public',
-      handler: async ({ caller, path, params, portal }) => {
+      handler: async ({ caller, path, params, portal, reach }) => {
         const group = await visibleGroup(portal.db, path.groupId, caller);
-        assertMayListMembers(caller, group);
+        assertMayListMembers(caller, reach, group);
         const memberTypes = params.memberType === 'admins' ? (['owner', 'admin'] as const) : params.memberType ? [params.memberType] : undefined;
         const { total, rows } = await listGroupMembers(portal.db, group.id, {
           name: params.name,
@@ -244,7 +244,7 @@ export function groupRoutes(app: FastifyInstance): void {
     authority: GROUP_OPERATIONS.removeGroupUsers,
     target: MANAGED_FOR_MEMBERS,
     params: removeUsersParams,
-    handler: ({ caller, params, portal, target }) => removeUsers(portal, caller, target, params.users),
+    handler: ({ caller, params, portal, reach, target }) => removeUsers(portal, caller, reach, target, params.users),
   });
 
   operation(app, {

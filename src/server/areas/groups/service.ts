@@ -42,7 +42,8 @@ import {
   type CandidateRow,
   type GroupRow,
 } from './repo.ts';
-import { authorityGrants, grantsOthers } from '../../http/authority.ts';
+import { authorityGrants } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 import {
   assertMayCreateGroup,
   assertMayDisallowLeaving,
@@ -378,8 +379,12 @@ export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupR
   });
 }
 
-/** `group` is authorized (owner, manager or portal:admin:assignToGroups); which members a manager may remove depends on each named and is decided here. */
-export async function removeUsers(ctx: PortalContext, caller: Caller, group: GroupRow, users: string[]) {
+/**
+ * `group` is authorized (owner, manager or whom removeGroupUsers' declaration admits); which members
+ * a manager may remove depends on each named and is decided here, with what the declaration
+ * reaches (`reach`): a manager removes another manager only as an administrator.
+ */
+export async function removeUsers(ctx: PortalContext, caller: Caller, reach: Reach, group: GroupRow, users: string[]) {
   if (users.length > LIMITS.usersPerAddToGroupRequest) {
     throw new ApiError(
       400,
@@ -398,13 +403,7 @@ export async function removeUsers(ctx: PortalContext, caller: Caller, group: Gro
       // The owner stays; managers may be removed only by the owner or an administrator (a rule on
       // who is named, so it stays here rather than in the group target).
       if (!c || !c.member_type || c.member_type === 'owner') notRemoved.push(name);
-      else if (
-        c.member_type === 'admin' &&
-        group.my_member_type === 'admin' &&
-        c.id !== caller.userId &&
-        !grantsOthers(caller, GROUP_OPERATIONS.removeGroupUsers, group.org_id)
-      )
-        notRemoved.push(name);
+      else if (c.member_type === 'admin' && group.my_member_type === 'admin' && c.id !== caller.userId && !reach.others(group.org_id)) notRemoved.push(name);
       else removed.push(c);
     }
     await deleteMembers(
@@ -516,10 +515,13 @@ export async function leaveGroup(ctx: PortalContext, caller: Caller, group: Grou
   });
 }
 
-/** Who may list a group's members: anyone who sees it, unless members are hidden (then managers and administrators). */
-export function assertMayListMembers(caller: Caller | null, group: GroupRow): void {
+/**
+ * Who may list a group's members: anyone who sees it, unless members are hidden (then managers, and
+ * whom the listing's declaration reaches in the group's organization: `reach`).
+ */
+export function assertMayListMembers(caller: Caller | null, reach: Reach, group: GroupRow): void {
   if (!group.hidden_members) return;
-  if (caller && (isManager(group) || grantsOthers(caller, GROUP_OPERATIONS.groupUserList, group.org_id))) return;
+  if (caller && (isManager(group) || reach.others(group.org_id))) return;
   throw forbidden("This group's members are hidden.");
 }
 

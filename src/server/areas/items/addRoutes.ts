@@ -100,6 +100,6 @@ export function addItemRoutes(app: FastifyInstance): void {
     authority: ITEM_OPERATIONS.itemStatus,
     // rest-js sends jobId and jobType; an item has one status, so they only pass through.
     params: z.object({ jobId: z.string().optional(), jobType: z.string().optional() }),
-    handler: ({ caller, path, portal }) => itemStatus(portal, caller, path.username, path.itemId),
+    handler: ({ caller, path, portal, reach }) => itemStatus(portal, caller, reach, path.username, path.itemId),
   });
 }

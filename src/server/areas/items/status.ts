@@ -26,7 +26,7 @@ import { findOrg } from '../portals/service.ts';
 import { visibleItem } from './access.ts';
 import { lockItem } from './repo.ts';
 import { setItemContentStatus } from './repo/contentStatus.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 
 /**
  * `status=null` is the documented way to remove the status ("Set Content Status": null |
@@ -45,13 +45,14 @@ export const setContentStatusParams = z
 
 const AUTHORITATIVE = new Set(['org_authoritative', 'public_authoritative']);
 
-export async function setContentStatus(ctx: PortalContext, caller: Caller, itemId: string, p: z.output<typeof setContentStatusParams>) {
+/** `reach`: setContentStatus's declaration, asked on the row once it is locked (an authoritative status is the administrator's alone). */
+export async function setContentStatus(ctx: PortalContext, caller: Caller, reach: Reach, itemId: string, p: z.output<typeof setContentStatusParams>) {
   if (![...caller.privileges].some((id) => id.startsWith('portal:'))) throw forbidden('Requires a portal: privilege.');
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await visibleItem(q, itemId, caller);
-    const admin = grantsOthers(caller, ITEM_OPERATIONS.setContentStatus, row.org_id);
+    const admin = reach.others(row.org_id);
     const owner = row.owner_id === caller.userId;
     if (p.status === '' && !p.clearEmptyFields) throw badParam('clearEmptyFields', 'must be true to remove the content status');
     const touchesAuthoritative = AUTHORITATIVE.has(p.status) || (row.content_status !== null && AUTHORITATIVE.has(row.content_status));
@@ -113,6 +114,6 @@ export function itemStatusRoutes(app: FastifyInstance): void {
     path: `${REST}/content/items/:itemId/setContentStatus`,
     authority: ITEM_OPERATIONS.setContentStatus,
     params: setContentStatusParams,
-    handler: ({ caller, path, params, portal }) => setContentStatus(portal, caller, path.itemId, params),
+    handler: ({ caller, path, params, portal, reach }) => setContentStatus(portal, caller, reach, path.itemId, params),
   });
 }

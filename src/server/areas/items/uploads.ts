@@ -10,11 +10,11 @@
  * In an object store, large parts become parts of the item's upload there (storeNumbers.ts).
  */
 import { z } from 'zod';
-import { ITEM_OPERATIONS, itemFields } from '../../../shared/contract/items.ts';
+import { itemFields } from '../../../shared/contract/items.ts';
 import { wireInt } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import type { StoredUpload, UploadedFile } from '../../http/params.ts';
 import { BlobStoreUnavailableError } from '../../store/blobs.ts';
@@ -204,19 +204,19 @@ export async function cancelUpload(ctx: PortalContext, caller: Caller, itemId: s
   return { success: true };
 }
 
-/** Owner, or an administrator of the item's organization with portal:admin:updateItems. */
-export async function itemStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+/** Owner, or whom itemStatus's declaration (`reach`) admits in the item's organization; a failed download's job answers once its item is gone. */
+export async function itemStatus(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string) {
   const row = await findItem(ctx.db, itemId);
-  if (!row) return failedDownloadStatus(ctx, caller, username, itemId);
-  const admin = grantsOthers(caller, ITEM_OPERATIONS.itemStatus, row.org_id);
+  if (!row) return failedDownloadStatus(ctx, caller, reach, username, itemId);
+  const admin = reach.others(row.org_id);
   if (row.owner_username.toLowerCase() !== username.toLowerCase() || (row.owner_id !== caller.userId && !admin)) throw itemNotFound(itemId);
   return { status: row.status, statusMessage: row.status_message ?? defaultMessage(row.status), itemId: row.id };
 }
 
 /** A background download that failed removed its item: the status still says so, with the reason, to its owner (or an administrator). */
-async function failedDownloadStatus(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+async function failedDownloadStatus(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string) {
   const job = await failedItemJob(ctx.db, itemId);
-  const mayRead = !!job && (job.owner_id === caller.userId || grantsOthers(caller, ITEM_OPERATIONS.itemStatus, job.org_id));
+  const mayRead = !!job && (job.owner_id === caller.userId || reach.others(job.org_id));
   if (!job || job.owner_username.toLowerCase() !== username.toLowerCase() || !mayRead) throw itemNotFound(itemId);
   return { status: 'failed', statusMessage: job.message ?? defaultMessage('failed'), itemId };
 }

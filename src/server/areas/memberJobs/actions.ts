@@ -14,6 +14,7 @@ import { MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { decide, type Target } from '../../http/target.ts';
+import { reachOf } from '../../http/reach.ts';
 import type { Queryable } from '../../store/db.ts';
 import { addUsers, removeUsers } from '../groups/service.ts';
 import { groupTarget } from '../groups/target.ts';
@@ -139,7 +140,8 @@ async function removeFromGroups(ctx: PortalContext, caller: Caller, groupIds: st
       left.push(group.title);
       continue;
     }
-    const { notRemoved } = await removeUsers(ctx, caller, group, [username]);
+    // As the operation's wrapper would: what the same declaration reaches, for the managers among those named.
+    const { notRemoved } = await removeUsers(ctx, caller, reachOf(caller, GROUP_OPERATIONS.removeGroupUsers), group, [username]);
     if (notRemoved.length) throw new MemberRefused(`${group.title}: the portal did not remove them.`);
     removed.push(groupId);
   }

@@ -68,10 +68,10 @@ export function recycleBinRoutes(app: FastifyInstance): void {
     }),
     localParams: ['owner'],
     extras: ['items.deleted', 'items.deletedBy', 'items.expires'],
-    handler: ({ caller, path, params, portal }) => {
+    handler: ({ caller, path, params, portal, reach }) => {
       // The organization's whole content is search's business here; this path answers the bin.
       if (params.recycleBinItems !== true) throw badParam('recycleBinItems', 'must be true: this portal lists only the recycle bin here');
-      return listRecycleBin(portal, caller, path.portalId, params);
+      return listRecycleBin(portal, caller, reach, path.portalId, params);
     },
   });
 }

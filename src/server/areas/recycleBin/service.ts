@@ -9,7 +9,7 @@ import { RECYCLE_BIN_OPERATIONS, RECYCLE_BIN_RETENTION_MS, type RecycledItem } f
 import { pageEnvelope } from '../../../shared/contract/wire.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 import { ApiError, forbidden } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -168,10 +168,10 @@ interface RecycledListParams {
   owner?: string;
 }
 
-/** The organization's recycled items the caller may see: their own, or everyone's with the declared privilege. */
-export async function listRecycleBin(ctx: PortalContext, caller: Caller, portalId: string, p: RecycledListParams) {
+/** The organization's recycled items the caller may see: their own, or everyone's where the declaration reaches others' (`reach`, the listing's). */
+export async function listRecycleBin(ctx: PortalContext, caller: Caller, reach: Reach, portalId: string, p: RecycledListParams) {
   if (portalId !== 'self' && portalId !== caller.orgId) throw forbidden('Another organization’s recycle bin.');
-  const everyone = grantsOthers(caller, RECYCLE_BIN_OPERATIONS.recycleBinItems, caller.orgId);
+  const everyone = reach.others(caller.orgId);
   let ownerId: string | undefined = everyone ? undefined : caller.userId;
   if (p.owner && everyone) {
     ownerId = (await findMemberIdByUsername(ctx.db, caller.orgId, p.owner)) ?? '-';

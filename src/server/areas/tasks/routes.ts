@@ -50,7 +50,7 @@ export function taskRoutes(app: FastifyInstance): void {
       path,
       authority: TASK_OPERATIONS.createTask,
       params: createTaskParams,
-      handler: ({ caller, path: p, params, portal, req }) => createTask(portal, caller, p.username, params, formToken(req)),
+      handler: ({ caller, path: p, params, portal, req, reach }) => createTask(portal, caller, reach, p.username, params, formToken(req)),
     });
   }
 
@@ -88,7 +88,7 @@ export function taskRoutes(app: FastifyInstance): void {
     authority: TASK_OPERATIONS.updateTask,
     target: TASK_OWNER,
     params: updateTaskParams,
-    handler: ({ caller, path, params, portal, req, target: owner }) => updateTask(portal, caller, owner, path.taskId, params, formToken(req)),
+    handler: ({ caller, path, params, portal, req, reach, target: owner }) => updateTask(portal, caller, reach, owner, path.taskId, params, formToken(req)),
   });
 
   for (const [verb, enabled] of [

@@ -17,7 +17,6 @@ import type { HistoryData, HistoryOperation } from '../../../shared/contract/his
 import { recordEvent } from '../../store/events.ts';
 import {
   reportParameters,
-  TASKS_OF_OTHERS,
   TASK_PARAMETER_SHAPES,
   TASK_TYPE_RULES,
   type CreateTaskParams,
@@ -29,7 +28,7 @@ import { taskSettingsOf, type TaskSettings } from '../../config.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { assertMayScheduleReport, assertMayScheduleTaskType } from '../../http/policies.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import { checkOutboundUrl, OutboundRefused } from '../../http/outbound.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -100,8 +99,11 @@ interface Fields {
   maxOccurrences: number | null;
 }
 
-/** Every per-type rule; answers the task URL as checked by the outbound guard. */
-async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: Fields, sentParameters: boolean): Promise<string | null> {
+/**
+ * Every per-type rule; answers the task URL as checked by the outbound guard. `reach` (the
+ * operation's declaration) admits a task on another member's item, asked after the task's own 400s.
+ */
+async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, reach: Reach, f: Fields, sentParameters: boolean): Promise<string | null> {
   const rules = TASK_TYPE_RULES[f.type];
   assertMayScheduleTaskType(caller, f.type);
   if (f.type === 'ExecuteReport') {
@@ -120,8 +122,7 @@ async function checkFields(ctx: PortalContext, q: Queryable, caller: Caller, f: 
   if (f.itemId) {
     const item = await itemOwnership(q, f.itemId);
     if (!item || item.org_id !== caller.orgId) throw badParam('itemId', `names an item '${f.itemId}' that does not exist in this organization`);
-    if (item.owner_id !== caller.userId && !grantsOthers(caller, TASKS_OF_OTHERS, item.org_id))
-      throw forbidden('Tasks can be scheduled only on your own items.');
+    if (item.owner_id !== caller.userId && !reach.others(item.org_id)) throw forbidden('Tasks can be scheduled only on your own items.');
   }
   let url: string | null = null;
   if (rules.taskUrlRequired) {
@@ -223,7 +224,7 @@ async function recordTaskEvent(
   });
 }
 
-export async function createTask(ctx: PortalContext, caller: Caller, username: string, p: CreateTaskParams, formToken: string | undefined) {
+export async function createTask(ctx: PortalContext, caller: Caller, reach: Reach, username: string, p: CreateTaskParams, formToken: string | undefined) {
   if (caller.username.toLowerCase() !== username.toLowerCase()) throw forbidden(`Only ${username} can create tasks for ${username}.`);
   const f: Fields = {
     type: p.type,
@@ -241,7 +242,7 @@ export async function createTask(ctx: PortalContext, caller: Caller, username: s
   const now = ctx.clock.now();
   const id = hexId();
   await ctx.db.tx(async (q) => {
-    const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined);
+    const url = await checkFields(ctx, q, caller, reach, f, p.parameters !== undefined);
     const row = rowFrom(id, caller, f, url, f.type === 'GPService' ? formToken! : null, now);
     row.next_run_at = computeNextRun({ ...row, run_count: 0 }, now);
     if (row.next_run_at === null) throw badParam('endDate', 'leaves no run: the schedule has no time between now (or startDate) and endDate');
@@ -289,7 +290,15 @@ function rowFrom(id: string, caller: Caller, f: Fields, url: string | null, toke
 }
 
 /** Update: the fields sent replace the stored ones; `isActive` enables or disables in the same call. */
-export async function updateTask(ctx: PortalContext, caller: Caller, owner: TaskOwner, taskId: string, p: UpdateTaskParams, formToken: string | undefined) {
+export async function updateTask(
+  ctx: PortalContext,
+  caller: Caller,
+  reach: Reach,
+  owner: TaskOwner,
+  taskId: string,
+  p: UpdateTaskParams,
+  formToken: string | undefined,
+) {
   const now = ctx.clock.now();
   await ctx.db.tx(async (q) => {
     const t = await ownedTask(q, caller, owner, taskId, true);
@@ -312,7 +321,7 @@ export async function updateTask(ctx: PortalContext, caller: Caller, owner: Task
     };
     if (f.maxOccurrences === 0) throw badParam('maxOccurrences', 'must be at least 1 (or -1 for no limit)');
     // The rules are checked as the owner would be (an administrator editing keeps the owner's item rules lenient).
-    const url = await checkFields(ctx, q, caller, f, p.parameters !== undefined || Object.keys(t.parameters).length > 0);
+    const url = await checkFields(ctx, q, caller, reach, f, p.parameters !== undefined || Object.keys(t.parameters).length > 0);
     // A stored token goes only where it was given for: a change of where the task sends (its URL or
     // its type) drops it, so the caller must send a token for the new destination themselves.
     const sameDestination = f.type === t.type && url === t.task_url;

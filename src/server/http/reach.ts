@@ -1,0 +1,29 @@
+/**
+ * What an operation's declared authority lets the caller reach, handed to its handler as data
+ * (`ctx.reach`, operation.ts). Where the decision cannot be made once before the handler runs — a
+ * listing the authority widens, rows filtered by who may see them, a check that must come after the
+ * operation's own 400s, a refusal worded by what was found — the service asks this instead of
+ * reading privileges or the authority table: what it may do is worked out here, from the
+ * declaration, with the rule that no authority reaches across organizations.
+ */
+import type { Caller } from './auth.ts';
+import { grantsOthers, type Authority } from './authority.ts';
+import { holdsOwnerNeeds } from './policies.ts';
+
+export interface Reach {
+  /** The declaration it was worked out from, for refusals that name what it asks. */
+  readonly authority: Authority;
+  /** Whether the caller may act on what another member owns in organization `orgId`. */
+  others(orgId: string): boolean;
+  /** Whether the caller, acting on their own object, holds what the declaration asks of owners (ownerNeeds). */
+  ownerHolds(): boolean;
+}
+
+/** What `authority` lets `caller` reach (no caller: nothing of anyone's). */
+export function reachOf(caller: Caller | null, authority: Authority): Reach {
+  return {
+    authority,
+    others: (orgId) => !!caller && grantsOthers(caller, authority, orgId),
+    ownerHolds: () => !!caller && holdsOwnerNeeds(caller, authority),
+  };
+}
