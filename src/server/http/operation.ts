@@ -35,6 +35,11 @@ interface OperationBase<S extends z.ZodType> {
   extras?: readonly string[];
   /** Parameters only this portal reads: ignored with LOCAL_EXTRAS=off, as a real portal ignores unknown ones. */
   localParams?: readonly string[];
+  /**
+   * Also answers HEAD, as the GET without its body (a `read` operation only): for a file, whose size
+   * and ranges a client asks before downloading. Without it a HEAD gets the envelope, as PUT does.
+   */
+  head?: boolean;
   /** Also answers `f=csv` (the handler writes the file itself). */
   csv?: boolean;
   /** The file parts it reads (multipart.ts): checked, with the caller, before any byte is stored. None: it takes no file. */
@@ -145,7 +150,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     return reply.type('application/json; charset=utf-8').send(body);
   };
   if (def.method === 'read') {
-    app.route({ method: ['GET', 'POST'], url: def.path, config: { files: def.files, authority: def.authority }, handler });
+    app.route({ method: ['GET', 'POST'], url: def.path, exposeHeadRoute: def.head === true, config: { files: def.files, authority: def.authority }, handler });
   } else {
     app.post(def.path, { config: { files: def.files, authority: def.authority } }, handler);
     app.get(def.path, async () => {

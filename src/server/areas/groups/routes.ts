@@ -122,6 +122,7 @@ export function groupRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${GROUP}/info/*`,
+    head: true,
     authority: GROUP_CONTENT_OPERATIONS.groupInfoFile,
     params: none,
     access: 'public',

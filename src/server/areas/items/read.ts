@@ -87,6 +87,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/data`,
+    head: true,
     authority: ITEM_OPERATIONS.itemData,
     params: none,
     access: 'public',
@@ -111,6 +112,7 @@ export function itemReadRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/info/*`,
+    head: true,
     authority: ITEM_OPERATIONS.itemInfoFile,
     params: z.object({ w: THUMBNAIL_WIDTH_PARAM }).partial(),
     access: 'public',

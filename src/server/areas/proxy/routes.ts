@@ -177,6 +177,7 @@ async function proxy(portal: PortalContext, req: FastifyRequest, reply: FastifyR
 export function proxyRoutes(app: FastifyInstance): void {
   const portal = app.portal;
   for (const url of [`${REST}/content/items/:itemId/proxy`, `${REST}/content/items/:itemId/proxy/*`]) {
-    app.route({ method: ['GET', 'POST'], url, handler: (req, reply) => proxy(portal, req, reply) });
+    // HEAD as well: what it passes back may be a file, whose size a client asks first.
+    app.route({ method: ['GET', 'POST'], url, exposeHeadRoute: true, handler: (req, reply) => proxy(portal, req, reply) });
   }
 }

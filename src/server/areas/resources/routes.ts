@@ -71,6 +71,7 @@ export function resourceRoutes(app: FastifyInstance): void {
   operation(app, {
     method: 'read',
     path: `${REST}/content/items/:itemId/resources/*`,
+    head: true,
     authority: RESOURCE_OPERATIONS.itemResource,
     access: 'public',
     params: z.object({}),
