@@ -104,10 +104,19 @@ export function installMultipartBodies(app: FastifyInstance, portal: PortalConte
       done();
     }, done);
   });
-  app.addHook('onResponse', (req, _reply, done) => {
+  // Only a route that declares file parts ever holds uploaded files (collect() refuses a file part
+  // any other route is sent), so only those routes get the clean-up after the answer. A hook on
+  // every route would have every response watched for its end (Fastify listens for 'finish' and
+  // 'error' on each response while any onResponse hook applies), community/self's included.
+  const discardUploads = (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
     const files = req.uploadedFiles ?? [];
     if (!files.length) return done();
     Promise.all(files.map((f) => discardUpload(portal, f))).then(() => done(), done);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.files) return;
+    const own = route.onResponse;
+    route.onResponse = [...(own === undefined ? [] : Array.isArray(own) ? own : [own]), discardUploads];
   });
 }
 

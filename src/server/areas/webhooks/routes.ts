@@ -1,5 +1,5 @@
 /** Organization webhooks: `portals/<orgId>/webhooks/…` (spec §4.3; facts §3.3). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   createWebhookParams,
@@ -59,13 +59,18 @@ export function webhookRoutes(app: FastifyInstance): void {
   // A POST during which this process wrote outbox events may have committed some: nudge this
   // process's dispatcher (if one runs) to fan them out now rather than at its next poll. A POST that
   // wrote none (each part of an upload) leaves it asleep. Other processes find events by polling.
-  const eventsAtStart = new WeakMap<FastifyRequest, number>();
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.method === 'POST') eventsAtStart.set(req, eventsRecordedHere());
-    done();
-  });
-  app.addHook('onResponse', (req, _reply, done) => {
-    if (req.method === 'POST' && eventsAtStart.get(req) !== eventsRecordedHere()) raise('webhookWorkQueued');
+  // Only a POST's response is watched for its end (as Fastify runs onResponse hooks: on 'finish' or
+  // 'error'): an onResponse hook would have Fastify watch every response, each GET's included.
+  app.addHook('onRequest', (req, reply, done) => {
+    if (req.method === 'POST') {
+      const atStart = eventsRecordedHere();
+      const res = reply.raw;
+      const ended = () => {
+        res.off('finish', ended).off('error', ended);
+        if (eventsRecordedHere() !== atStart) raise('webhookWorkQueued');
+      };
+      res.on('finish', ended).on('error', ended);
+    }
     done();
   });
 
