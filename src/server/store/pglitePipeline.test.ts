@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pipelined, type PipelinedQuery } from './pglitePipeline.ts';
+import { pipelined, STATEMENTS_KEPT, type PipelinedQuery } from './pglitePipeline.ts';
 import { createPglite, wrapPglite } from './pglite.ts';
 
 let pg: PGlite;
@@ -75,5 +75,34 @@ describe('pipelined PGlite queries', () => {
     release();
     await tx;
     expect(await outside).toEqual([{ n: 7 }]);
+  });
+
+  it('prepares a text once, and again when a table changed under its plan', async () => {
+    await pg.exec(`CREATE TABLE s (id text PRIMARY KEY, n int); INSERT INTO s VALUES ('a', 1)`);
+    const sql = 'SELECT * FROM s WHERE id = $1';
+    expect((await query(sql, ['a'], false)).rows).toEqual([{ id: 'a', n: 1 }]);
+    const named = async () => (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [sql])).rows[0].n;
+    expect(await named()).toBe(1);
+    await query(sql, ['a'], false);
+    expect(await named()).toBe(1);
+    // DDL through the pipeline (migrations, tests) forgets the kept statements first.
+    await query(`ALTER TABLE s ADD COLUMN m int NOT NULL DEFAULT 2`, [], false);
+    expect((await query(sql, ['a'], false)).rows).toEqual([{ id: 'a', n: 1, m: 2 }]);
+    expect(await named()).toBe(1);
+    // DDL some other way: PostgreSQL refuses the kept plan once (as with any named statement); the
+    // next call prepares it anew.
+    await pg.exec(`ALTER TABLE s ADD COLUMN k int NOT NULL DEFAULT 3`);
+    await expect(query(sql, ['a'], false)).rejects.toMatchObject({ code: '0A000' });
+    expect((await query(sql, ['a'], false)).rows).toEqual([{ id: 'a', n: 1, m: 2, k: 3 }]);
+    expect(await named()).toBe(1);
+  });
+
+  it('keeps at most STATEMENTS_KEPT texts prepared, closing the least recently used', async () => {
+    for (let i = 0; i < STATEMENTS_KEPT + 20; i++) expect((await query(`SELECT $1::int + ${i} AS v`, [1], false)).rows).toEqual([{ v: i + 1 }]);
+    // One more preparation closes the names evicted so far.
+    await query('SELECT $1::int AS last', [1], false);
+    const [{ n }] = (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'pipelined\\_%'`)).rows;
+    expect(n).toBeLessThanOrEqual(STATEMENTS_KEPT);
+    expect((await query('SELECT $1::int + 0 AS v', [5], false)).rows).toEqual([{ v: 5 }]);
   });
 });
