@@ -4,7 +4,7 @@ import { revokeTokenParams } from '../../../shared/contract/oauth.ts';
 import { generateTokenParams, MEMBER_OPERATIONS } from '../../../shared/contract/users.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { SESSION_OPERATIONS } from '../../../shared/contract/session.ts';
-import { oauth2Paths } from '../oauth/paths.ts';
+import { oauth2Paths } from '../oauth/service.ts';
 import { generateToken, MEMBER_TO_UNLOCK, revokeToken, unlockSignIn } from './service.ts';
 import { sourceOf } from './throttle.ts';
 

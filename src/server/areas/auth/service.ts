@@ -142,3 +142,6 @@ export { deleteExpiredTokens } from './repo.ts';
 export function forgetSignInFailures(q: Queryable, now: number, batch: number): Promise<unknown[]> {
   return deleteForgottenThrottleCounts(q, forgottenBefore(now), now, batch);
 }
+
+/** The throttle's source of a request (an address, IPv6 by its /64), which oauth's sign-in form counts failures by too. */
+export { sourceOf } from './throttle.ts';

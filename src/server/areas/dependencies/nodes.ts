@@ -8,8 +8,7 @@ import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { authorityGrants } from '../../http/authority.ts';
-import { canViewItem } from '../items/access.ts';
-import type { ItemRow } from '../items/service.ts';
+import { canViewItem, type ItemRow } from '../items/service.ts';
 import { nodeRowsOf, walkStart, type NodeRow } from './repo.ts';
 
 export type NodeFields = Omit<DependencyNode, 'depth'>;

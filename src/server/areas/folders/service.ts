@@ -7,8 +7,7 @@
 import type { PortalContext } from '../../context.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { hexId } from '../../store/ids.ts';
-import { folderRecord } from '../items/read.ts';
-import type { FolderRow } from '../items/service.ts';
+import { folderRecord, type FolderRow } from '../items/service.ts';
 import type { UserRow } from '../users/service.ts';
 import { countItemsInFolder, deleteFolderRow, folderTitleTaken, insertFolder, lockOwnedFolder } from './repo.ts';
 

@@ -11,7 +11,7 @@ import { ApiError, badParam } from '../../http/errors.ts';
 import { uploadedFileParam, type UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import { sendStoredFile } from '../../http/sendFile.ts';
-import { imageFormat, THUMBNAIL_MAX_BYTES } from '../items/thumbnails.ts';
+import { imageFormat, THUMBNAIL_MAX_BYTES } from '../items/service.ts';
 import { deleteInfoFilesOfGroup, findInfoFile, insertInfoFile, setThumbnailName } from './repo.ts';
 
 const uploadedFile = uploadedFileParam();

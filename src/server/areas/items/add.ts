@@ -18,7 +18,7 @@ import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
 import { addRelationship } from '../relationships/service.ts';
-import { indexItemReferences } from '../dependencies/indexer.ts';
+import { indexItemReferences } from '../dependencies/service.ts';
 import { findFolder, insertItemRow, itemExists, updateItemRow } from './repo.ts';
 import { infoFileKeysOf } from './repo/infoFiles.ts';
 import { insertDataUrlJob } from './repo/jobs.ts';

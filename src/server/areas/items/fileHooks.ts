@@ -6,7 +6,7 @@
  */
 import type { PortalContext } from '../../context.ts';
 import type { Queryable } from '../../store/db.ts';
-import { indexItemReferences } from '../dependencies/indexer.ts';
+import { indexItemReferences } from '../dependencies/service.ts';
 import { readBlob } from '../../store/blobs.ts';
 import { extractEsriinfo, startsLikeZip } from './esriinfo.ts';
 

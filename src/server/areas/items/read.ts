@@ -16,6 +16,7 @@ import { CONTENT_OWNER, MEMBER_ITEM } from './target.ts';
 import { proxyPath } from './add.ts';
 import { baseUrlOf } from './addRoutes.ts';
 import { foldersOf, type FolderRow } from './repo.ts';
+import { folderRecord } from './service.ts';
 import { countItemsInFolder, countItemView, itemsInFolder } from './repo/content.ts';
 import { findInfoFile, infoFilePathsOf } from './repo/infoFiles.ts';
 import { sendStoredFile } from '../../http/sendFile.ts';
@@ -48,8 +49,6 @@ const MIME_BY_EXT: Record<string, string> = {
   pdf: 'application/pdf',
 };
 export const mimeOf = (path: string) => MIME_BY_EXT[path.split('.').pop()?.toLowerCase() ?? ''] ?? 'application/octet-stream';
-
-export const folderRecord = (f: FolderRow, username: string) => ({ username, id: f.id, title: f.title, created: f.created });
 
 /** A member's content (`user` authorized by the operation: CONTENT_OWNER), at the root or in one of their folders. */
 export async function listUserContent(ctx: PortalContext, user: UserRow, folderId: string | null, paging: z.output<typeof pagingParams>) {

@@ -1,3 +1,5 @@
+import type { FolderRow } from './repo.ts';
+
 /**
  * What other areas use of items' storage, exposed here so they depend on this module and not on
  * the SQL module (the item rules they use live beside it: access.ts, read.ts, status.ts…).
@@ -38,3 +40,16 @@ export {
   type ItemJobRow,
 } from './repo/jobs.ts';
 export { unreferencedBlobKeys } from './repo/blobKeys.ts';
+// The item rules other areas apply to items they reach (relationships, dependencies, reassign,
+// recycle bin, resources, proxy): who may see or change an item, and its wire record.
+export { assertMayChange, canViewItem, itemNotFound, toItem, visibleItem } from './access.ts';
+// What resources, groups, portals and reassign share of items' file handling, paths and history.
+export { extractZipFiles, safeRelativePath, startsLikeZip, type ExtractedFile } from './esriinfo.ts';
+export { keepUploadedFile } from './uploadedFiles.ts';
+export { imageFormat, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
+export { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
+export { applyOrgVerification } from './orgVerification.ts';
+export { folderNames } from './historyState.ts';
+
+/** A folder as the wire names it: the member's content listing and the folders area answer with it. */
+export const folderRecord = (f: FolderRow, username: string) => ({ username, id: f.id, title: f.title, created: f.created });

@@ -8,9 +8,8 @@ import type { BaseRole } from '../../../shared/privileges.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent, recordEvents } from '../../store/events.ts';
-import { isAdministratorRole, resolveRole, type ResolvedRole } from '../roles/grant.ts';
-import { setUserLicenseType, setUserRole } from '../users/service.ts';
-import { writeMemberDisabled } from '../users/status.ts';
+import { isAdministratorRole, resolveRole, type ResolvedRole } from '../roles/service.ts';
+import { setUserLicenseType, setUserRole, writeMemberDisabled } from '../users/service.ts';
 import { DAY_MS, inactiveMembers, recordWarnings, type ActedMember, type CandidateRow, type MemberState, type PolicyRow } from './repo.ts';
 
 type Actor = { userId: string; username: string } | null;

@@ -8,8 +8,7 @@
  */
 import type { PortalContext } from '../../context.ts';
 import { recordEvents } from '../../store/events.ts';
-import { countDefaultAdmins } from '../users/service.ts';
-import { writeMemberDisabled } from '../users/status.ts';
+import { countDefaultAdmins, writeMemberDisabled } from '../users/service.ts';
 import { applyPlan, planPolicy } from './apply.ts';
 import {
   DAY_MS,

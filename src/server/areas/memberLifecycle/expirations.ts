@@ -10,7 +10,7 @@ import { raise } from '../../core/signals.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import { recordEvent } from '../../store/events.ts';
-import { memberToActOn } from '../users/memberToActOn.ts';
+import { memberToActOn } from '../users/service.ts';
 import { warningMsOf } from './due.ts';
 import { DAY_MS, expirationOf, setExpiration, upcomingExpirations } from './repo.ts';
 

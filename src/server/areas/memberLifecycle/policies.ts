@@ -13,7 +13,7 @@ import { raise } from '../../core/signals.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, notFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
+import { assertMayGrantRole, resolveRole } from '../roles/service.ts';
 import { moveTarget, planPolicy, undoMember, type UndoResult } from './apply.ts';
 import * as repo from './repo.ts';
 import type { CandidateRow, PolicyRow, PolicyValues } from './repo.ts';

@@ -14,8 +14,7 @@ import { LONE_SURROGATE, redirectUriProblem } from '../../../shared/contract/oau
 import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { ApiError } from '../../http/errors.ts';
-import { authenticate } from '../auth/service.ts';
-import { sourceOf } from '../auth/throttle.ts';
+import { authenticate, sourceOf } from '../auth/service.ts';
 import { findOrg } from '../portals/service.ts';
 import { formId, openForm, sealForm } from './formSeal.ts';
 import { errorPage, signInPage } from './page.ts';

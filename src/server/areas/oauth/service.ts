@@ -286,3 +286,6 @@ async function refresh(ctx: PortalContext, clientId: string, presented: string, 
 
 /** The retention sweeps of expired sign-in forms, authorization codes and refresh tokens. */
 export { deleteExpiredCodes, deleteExpiredRefreshTokens, deleteExpiredSignInForms } from './repo.ts';
+
+/** The OAuth 2.0 paths under both prefixes (auth's token revocation answers at them too). */
+export { oauth2Paths } from './paths.ts';

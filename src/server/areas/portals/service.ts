@@ -10,7 +10,7 @@ import { notFound } from '../../http/errors.ts';
 import { orgTarget } from '../../http/target.ts';
 import { httpsOnly } from '../../http/tls.ts';
 import type { Config } from '../../config.ts';
-import { applyOrgVerification } from '../items/orgVerification.ts';
+import { applyOrgVerification } from '../items/service.ts';
 import { canViewMembers, countMembers, toPortalUser } from '../users/service.ts';
 import { recordEvent } from '../../store/events.ts';
 import { allowedOriginsOf, storedAllowedOrigins } from './allowedOrigins.ts';

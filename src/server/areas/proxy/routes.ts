@@ -35,9 +35,8 @@ import { REST } from '../../http/operation.ts';
 import { OutboundRefused, outboundRequest } from '../../http/outbound.ts';
 import { rawParams } from '../../http/params.ts';
 import type { PortalContext } from '../../context.ts';
-import { visibleItem } from '../items/access.ts';
+import { visibleItem, type ItemRow } from '../items/service.ts';
 import { countHit } from './service.ts';
-import type { ItemRow } from '../items/service.ts';
 import { trimEnd } from '../../../shared/trim.ts';
 
 /** Does `referer` match `pattern` (exact origin / URL prefix, or `scheme://*.domain[:port]`)? */

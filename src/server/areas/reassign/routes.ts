@@ -22,7 +22,7 @@ import {
   type ReassignItemResult,
 } from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { itemNotFound } from '../items/access.ts';
+import { itemNotFound } from '../items/service.ts';
 import { evaluateItems } from './eligibility.ts';
 import { ITEMS_OWNER } from './target.ts';
 import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';

@@ -8,7 +8,7 @@
 import type { Caller } from '../../http/auth.ts';
 import type { Authority } from '../../http/authority.ts';
 import { decide, type Loaded, type Refusals, type Target } from '../../http/target.ts';
-import { itemNotFound } from '../items/access.ts';
+import { itemNotFound } from '../items/service.ts';
 import { findRecycled, type RecycledRow } from './repo.ts';
 
 function refusalsOf(authority: Authority): Refusals {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { commaList, pageEnvelope, pagingParams, sortOrder } from '../../../shared/contract/wire.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { toItem } from '../items/access.ts';
+import { toItem } from '../items/service.ts';
 import { addRelationship, deleteRelationship, relatedItems } from './service.ts';
 import { RELATIONSHIP_OPERATIONS } from '../../../shared/contract/relationships.ts';
 

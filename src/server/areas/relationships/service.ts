@@ -9,8 +9,7 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { canViewItem, visibleItem } from '../items/access.ts';
-import { groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/service.ts';
+import { canViewItem, visibleItem, groupIdsOf, SELECT_ITEM, type ItemRow } from '../items/service.ts';
 import { deleteRelationshipRow, findOriginSummary, insertRelationship, lockRelationship, relatedItemRows } from './repo.ts';
 
 export function relationshipType(name: string, param = 'relationshipType'): RelationshipType {

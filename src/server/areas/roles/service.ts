@@ -29,6 +29,9 @@ export { listRolesPage } from './repo.ts';
 
 /** A new organization's built-in roles (the first start's seeding). */
 export { insertBuiltInRoles } from './repo.ts';
+// Granting a role (users, the member lifecycle, the new-member defaults): the role a name or id
+// resolves to, and who may give it to whom.
+export { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole, type ResolvedRole } from './grant.ts';
 
 export function toRole(row: RoleRow, withPrivileges: boolean, memberCount?: number): Role {
   return {

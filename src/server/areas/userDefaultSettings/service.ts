@@ -12,7 +12,7 @@ import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
-import { assertMayGrantRole, resolveRole } from '../roles/grant.ts';
+import { assertMayGrantRole, resolveRole } from '../roles/service.ts';
 import { deleteDefaultsRow, findDefaultsRow, groupsNotManagedBy, orgGroupIdsAmong, upsertDefaults } from './repo.ts';
 
 const EMPTY: UserDefaultSettings = { role: null, userLicenseType: null, groups: [], userType: null, apps: [], appBundles: [] };

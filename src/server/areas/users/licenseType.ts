@@ -15,7 +15,7 @@ import { orgTarget } from '../../http/target.ts';
 import { recordEvent } from '../../store/events.ts';
 import type { Queryable } from '../../store/db.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
-import { resolveRole } from '../roles/grant.ts';
+import { resolveRole } from '../roles/service.ts';
 import { findUser, setUserLicenseType } from './repo.ts';
 
 export interface LicenseTypeResult {

@@ -8,10 +8,16 @@
  */
 import { isAdministratorAccount, memberActionRefusal } from '../../../shared/contract/users.ts';
 import type { Caller } from '../../http/auth.ts';
-import { badParam, forbidden } from '../../http/errors.ts';
+import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { countDefaultAdmins, type UserRow } from './repo.ts';
-import { memberOfCallersOrg } from './service.ts';
+import { countDefaultAdmins, findUser, type UserRow } from './repo.ts';
+
+/** A member of the caller's organization, or the "does not exist or is inaccessible" error. */
+export async function memberOfCallersOrg(q: Queryable, caller: Caller, username: string): Promise<UserRow> {
+  const row = await findUser(q, username);
+  if (!row || row.org_id !== caller.orgId) throw userNotFound(username);
+  return row;
+}
 
 export interface MemberToActOn {
   target: UserRow;

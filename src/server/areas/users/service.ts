@@ -3,20 +3,20 @@ import type { PortalUser } from '../../../shared/contract/users.ts';
 import { BUILT_IN_ROLES, rolePrivileges } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller, type CallerLookups, callerFromUser, resolveCaller as resolveCallerWith, type SentFrom } from '../../http/auth.ts';
-import { badParam, forbidden, userNotFound } from '../../http/errors.ts';
+import { badParam, forbidden } from '../../http/errors.ts';
+import { memberOfCallersOrg } from './memberToActOn.ts';
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import type { Db, Queryable } from '../../store/db.ts';
 import { hashPassword } from '../../core/passwords.ts';
 import { isCommonPassword } from '../../core/common-passwords.ts';
-import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/grant.ts';
+import { assertMayGrantRole, assertNotOwnRole, isAdministratorRole, resolveRole } from '../roles/service.ts';
 import { readDefaults } from '../userDefaultSettings/service.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
 import { isUserIdShaped } from '../../http/userPath.ts';
 import {
   callerRowOfToken,
   countDefaultAdmins,
-  findUser,
   findUserById,
   insertUser,
   joinGroupsOfOrg,
@@ -37,6 +37,12 @@ export { countMembers, findUser, findUserForSignIn, listMembers, recordFailedSig
 // The member lifecycle's runs move members and keep the last administrator (areas/memberLifecycle).
 export { countDefaultAdmins, setUserLicenseType, setUserRole } from './repo.ts';
 export { pathMemberTarget } from './pathMember.ts';
+// An administrator's actions on a member's account, which the member lifecycle's runs and the
+// member jobs apply too: disabling, deleting, the user type, and the rules those actions share.
+export { memberOfCallersOrg, memberToActOn } from './memberToActOn.ts';
+export { MEMBER_TARGET, setMemberDisabled, writeMemberDisabled } from './status.ts';
+export { deleteMember } from './delete.ts';
+export { LICENSES_ORG, updateUserLicenseType } from './licenseType.ts';
 
 const VIEWER_ROLE_ID = BUILT_IN_ROLES[0].id;
 
@@ -119,13 +125,6 @@ export function canViewMembers(caller: Caller, orgId: string): boolean {
 
 export function seesPrivateFields(caller: Caller, row: UserRow): boolean {
   return caller.userId === row.id || (caller.orgId === row.org_id && seesMembersPrivateFields(caller));
-}
-
-/** A member of the caller's organization, or the "does not exist or is inaccessible" error. */
-export async function memberOfCallersOrg(q: Queryable, caller: Caller, username: string): Promise<UserRow> {
-  const row = await findUser(q, username);
-  if (!row || row.org_id !== caller.orgId) throw userNotFound(username);
-  return row;
 }
 
 /** The organization whose member's role changes (`self` the caller's own), decided with MEMBER_OPERATIONS.updateUserRole by operation(). */

@@ -13,9 +13,8 @@ import { actorOf, type Caller } from '../../http/auth.ts';
 import { recordEvent } from '../../store/events.ts';
 import type { Target } from '../../http/target.ts';
 import type { Queryable } from '../../store/db.ts';
-import { memberToActOn } from './memberToActOn.ts';
+import { memberOfCallersOrg, memberToActOn } from './memberToActOn.ts';
 import { setUserDisabled, type UserRow } from './repo.ts';
-import { memberOfCallersOrg } from './service.ts';
 
 /** The member the path's `:username` names, in the caller's organization; anyone else does not exist for them. */
 export const MEMBER_TARGET: Target<UserRow> = {

@@ -27,7 +27,7 @@ import type { Target } from '../../http/target.ts';
 import { recordEvent } from '../../store/events.ts';
 import { isCommonPassword } from '../../core/common-passwords.ts';
 import { hashPassword } from '../../core/passwords.ts';
-import { isAdministratorRole, resolveRole } from '../roles/grant.ts';
+import { isAdministratorRole, resolveRole } from '../roles/service.ts';
 import { memberToActOn } from './memberToActOn.ts';
 import { setUserPassword, setUserProfile, type ProfileColumn, type UserRow } from './repo.ts';
 import { memberOfCallersOrg } from './service.ts';

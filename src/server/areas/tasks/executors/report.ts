@@ -12,8 +12,7 @@ import { recordEvent } from '../../../store/events.ts';
 import { hexId } from '../../../store/ids.ts';
 import { usernameOfMember } from '../repo/members.ts';
 import { groupsReportRows, itemsReportRows, membersReportRows } from '../repo/reports.ts';
-import { removeBlobs } from '../../items/add.ts';
-import { insertItemRow } from '../../items/service.ts';
+import { removeBlobs, insertItemRow } from '../../items/service.ts';
 import { RunFailed, type Executor } from './types.ts';
 
 type Cell = CsvValue;
