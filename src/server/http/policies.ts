@@ -13,6 +13,7 @@
  * are worded as each area has always worded them.
  */
 import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
+import { joinPrivilege } from '../../shared/addUsersEligibility.ts';
 import { CONTENT_OWNER_PRIVILEGE } from '../../shared/contract/items.ts';
 import { GP_TASK_AUTHORITY, REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
@@ -112,17 +113,11 @@ export const assertMayMakeUpdateCapableGroup = (caller: PrivilegeHolder) => requ
 /** Making a group its members cannot leave. */
 export const assertMayDisallowLeaving = (caller: PrivilegeHolder) => requirePrivilege(caller, 'portal:admin:createLeavingDisallowedGroup');
 
-/** What joining a group needs: portal:user:joinGroup in one's own organization, joinNonOrgGroup in another. */
-export const joinPrivilege = (external: boolean): Privilege => (external ? 'portal:user:joinNonOrgGroup' : 'portal:user:joinGroup');
-
 /** Whether the member may be in a group of their own organization or (`external`) of another. */
 export const mayJoinGroups = (member: PrivilegeHolder, external: boolean) => holds(member, joinPrivilege(external));
 
 /** Joining a group oneself; the 403 names the privilege missing. */
 export const assertMayJoinGroups = (caller: PrivilegeHolder, external: boolean) => requirePrivilege(caller, joinPrivilege(external));
-
-/** Adding members of other organizations to a group. */
-export const mayAddExternalMembers = (caller: PrivilegeHolder) => holds(caller, 'portal:user:addExternalMembersToGroup');
 
 // Scheduled tasks and webhooks
 

@@ -9,6 +9,13 @@ import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { GroupFields, GroupRecord, MembershipAccess, MemberType, NotAddedReason } from '../../../shared/contract/groups.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import { LIMITS } from '../../../shared/limits.ts';
+import {
+  ADD_EXTERNAL_MEMBERS,
+  addUsersVerdict,
+  joinPrivilege,
+  membershipAccessRefusal as accessRefusal,
+  type AddUsersRefusal,
+} from '../../../shared/addUsersEligibility.ts';
 import { rolePrivileges, type Privilege } from '../../../shared/privileges.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
@@ -50,8 +57,6 @@ import {
   assertMayJoinGroups,
   assertMayMakeUpdateCapableGroup,
   assertMayShareGroupTo,
-  mayAddExternalMembers,
-  mayJoinGroups,
   missingPrivileges,
   seesOrgGroups,
 } from '../../http/policies.ts';
@@ -249,6 +254,36 @@ export async function setGroupProtected(ctx: PortalContext, caller: Caller, row:
 
 // ------------------------------------------------------------------ membership
 
+/** What the group's `membershipAccess` says to an outsider it keeps out (addUsers' reason, joinGroup's detail). */
+const ACCESS_REFUSALS = {
+  'access-org': 'This group accepts only members of its own organization (membershipAccess=org).',
+  'access-collaboration':
+    'This group accepts only members of its organization and of organizations in a partnered collaboration with it (membershipAccess=collaboration).',
+} as const;
+
+/** What addUsers says of a name it does not add (`notAddedReasons`), by the shared rule's reason. */
+function notAddedReason(reason: AddUsersRefusal, externalLimit: number): string {
+  switch (reason) {
+    case 'no-account':
+      return 'The user does not exist.';
+    case 'disabled':
+      return 'The account is disabled.';
+    case 'access-org':
+    case 'access-collaboration':
+      return ACCESS_REFUSALS[reason];
+    case 'cannot-join':
+      return `The user lacks the privilege to join groups (${joinPrivilege(false)}).`;
+    case 'cannot-join-external':
+      return `The user lacks the privilege to join groups of other organizations (${joinPrivilege(true)}).`;
+    case 'too-many-groups':
+      return `The user already belongs to ${LIMITS.groupsPerUser} groups, the most a member may.`;
+    case 'external-not-allowed':
+      return `The user is in another organization; adding external members requires the privilege ${ADD_EXTERNAL_MEMBERS}.`;
+    case 'external-limit':
+      return `The group has reached its limit of ${externalLimit} members from other organizations.`;
+  }
+}
+
 /**
  * Why the group's `membershipAccess` keeps out a member of organization `orgId`, or null when it
  * lets them in. `partners` is asked only when needed (a group of `collaboration` access, an outsider).
@@ -259,10 +294,9 @@ async function membershipAccessRefusal(
   orgId: string,
   partners: () => Promise<Set<string>>,
 ): Promise<string | null> {
-  if (orgId === groupOrgId || access === 'none') return null;
-  if (access === 'org') return 'This group accepts only members of its own organization (membershipAccess=org).';
-  if ((await partners()).has(orgId)) return null;
-  return 'This group accepts only members of its organization and of organizations in a partnered collaboration with it (membershipAccess=collaboration).';
+  const external = orgId !== groupOrgId;
+  const refusal = accessRefusal(access, external, external && access === 'collaboration' ? (await partners()).has(orgId) : undefined);
+  return refusal && ACCESS_REFUSALS[refusal];
 }
 
 function privilegesOf(c: Pick<CandidateRow, 'role' | 'role_id' | 'role_privileges'>): Set<Privilege> {
@@ -316,7 +350,7 @@ export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupR
     const limit = await externalMemberLimit(q, group.org_id);
     let partners: Promise<Set<string>> | undefined;
     const partnersOnce = () => (partners ??= partneredOrgs(q, group.org_id));
-    let external = await countExternalMembers(q, group.id, group.org_id);
+    let externalCount = await countExternalMembers(q, group.id, group.org_id);
     const reasons: NotAddedReason[] = [];
     const toInsert: { userId: string; type: MemberType }[] = [];
     const toPromote: string[] = [];
@@ -324,33 +358,32 @@ export async function addUsers(ctx: PortalContext, caller: Caller, group: GroupR
     const promoted: string[] = [];
     for (const [key, { name, type }] of wanted) {
       const c = found.get(key);
-      const refuse = (reason: string) => reasons.push({ username: name, reason });
-      if (!c) {
-        refuse('The user does not exist.');
-        continue;
-      }
-      if (c.member_type) {
+      const external = !!c && c.org_id !== group.org_id;
+      // Partnered organizations are looked up only when a collaboration group meets an outsider.
+      const partnered = c && external && !c.member_type && group.membership_access === 'collaboration' ? (await partnersOnce()).has(c.org_id) : undefined;
+      const verdict = addUsersVerdict({
+        asManager: type === 'admin',
+        group: { membershipAccess: group.membership_access, externalRoom: externalCount < limit },
+        caller,
+        candidate: c
+          ? {
+              exists: true,
+              membership: c.member_type,
+              disabled: c.disabled,
+              external,
+              partnered,
+              privileges: privilegesOf(c),
+              atGroupLimit: c.group_count >= LIMITS.groupsPerUser,
+            }
+          : { exists: false },
+      });
+      if (verdict.kind === 'refused') reasons.push({ username: name, reason: notAddedReason(verdict.reason, limit) });
+      else if (verdict.kind === 'promote' && c) {
         // Already a member: not an error; a member named among `admins` becomes a manager.
-        if (type === 'admin' && c.member_type === 'member') {
-          toPromote.push(c.id);
-          promoted.push(c.username);
-        }
-        continue;
-      }
-      const isExternal = c.org_id !== group.org_id;
-      const candidate = { privileges: privilegesOf(c) };
-      const accessRefusal = await membershipAccessRefusal(group.membership_access, group.org_id, c.org_id, partnersOnce);
-      if (c.disabled) refuse('The account is disabled.');
-      else if (accessRefusal) refuse(accessRefusal);
-      else if (!isExternal && !mayJoinGroups(candidate, false)) refuse('The user lacks the privilege to join groups (portal:user:joinGroup).');
-      else if (isExternal && !mayJoinGroups(candidate, true))
-        refuse('The user lacks the privilege to join groups of other organizations (portal:user:joinNonOrgGroup).');
-      else if (c.group_count >= LIMITS.groupsPerUser) refuse(`The user already belongs to ${LIMITS.groupsPerUser} groups, the most a member may.`);
-      else if (isExternal && !mayAddExternalMembers(caller)) {
-        refuse('The user is in another organization; adding external members requires the privilege portal:user:addExternalMembersToGroup.');
-      } else if (isExternal && external >= limit) refuse(`The group has reached its limit of ${limit} members from other organizations.`);
-      else {
-        if (isExternal) external++;
+        toPromote.push(c.id);
+        promoted.push(c.username);
+      } else if (verdict.kind === 'add' && c) {
+        if (external) externalCount++;
         toInsert.push({ userId: c.id, type });
         added.push(c.username);
       }
