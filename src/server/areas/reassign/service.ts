@@ -22,7 +22,7 @@ import type { Queryable } from '../../store/db.ts';
 import { recordEvents, type NewEvent } from '../../store/events.ts';
 import { folderNames, findFolder, type ItemRow } from '../items/service.ts';
 import { hexId } from '../../store/ids.ts';
-import { deactivateTasksOfItems } from '../tasks/itemTasks.ts';
+import { deactivateTasksOfItems } from '../tasks/service.ts';
 import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
 import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
 import { accessOfItem, insertFolderUnlessTaken, moveItemsTo, passRelationshipsOf, setItemAccess } from './repo.ts';

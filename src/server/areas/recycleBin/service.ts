@@ -14,8 +14,7 @@ import { ApiError, forbidden } from '../../http/errors.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { itemNotFound } from '../items/access.ts';
-import { findFolder, type ItemRow } from '../items/service.ts';
+import { itemNotFound, findFolder, type ItemRow } from '../items/service.ts';
 import {
   claimExpired,
   deleteItemRow,

@@ -415,3 +415,5 @@ export {
   writeRunEnds,
   type DueTask,
 } from './repo/scheduler.ts';
+// What deleting or reassigning an item does to the tasks scheduled on it (items, reassign).
+export { deactivateItemTasks, deactivateTasksOfItems } from './itemTasks.ts';
