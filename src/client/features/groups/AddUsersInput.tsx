@@ -11,6 +11,7 @@ import type { AddUsersState } from './useAddUsers.ts';
 export function AddUsersInput({ state, onClose }: { state: AddUsersState; onClose: () => void }) {
   const {
     user,
+    caller,
     picked,
     setPicked,
     pasted,
@@ -62,7 +63,7 @@ export function AddUsersInput({ state, onClose }: { state: AddUsersState; onClos
               known: new Map([[m.username.toLowerCase(), m]]),
               lookupFailed: false,
               access,
-              mayAddExternal: true,
+              caller,
               as,
             });
             return e.kind === 'ok' ? null : describeEligibility(e).detail;

@@ -6,10 +6,10 @@
 import { useState } from 'react';
 import { describeError, type GroupRecord, type PortalUser } from '../../api/index.ts';
 import type { PickedMember } from '../../components/MemberPicker.tsx';
-import { holds } from '../../lib/privileges.ts';
+import { authorityHolder } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { plural } from './addUsersWords.ts';
-import { ADD_EXTERNAL, isSent, judge, membershipAccessOf, useEligibility } from './eligibility.ts';
+import { isSent, judge, membershipAccessOf, useEligibility } from './eligibility.ts';
 import { BATCH_SIZE, useAddGroupUsers, type AddAs } from './mutations.ts';
 import { mergeNames, parseCsvUsernames, parseNameList, type CsvUsernames } from './usernames.ts';
 
@@ -49,6 +49,7 @@ export function useAddUsers(group: AddUsersGroup) {
   );
   const access = membershipAccessOf(group);
   const eligibility = useEligibility(group.id, merged.names);
+  const caller = authorityHolder(user);
   const judged = merged.names.map((name) => ({
     name,
     eligibility: judge(name, {
@@ -56,7 +57,7 @@ export function useAddUsers(group: AddUsersGroup) {
       known: eligibility.known,
       lookupFailed: eligibility.lookupFailed,
       access,
-      mayAddExternal: holds(user, ADD_EXTERNAL),
+      caller,
       as,
     }),
   }));
@@ -143,6 +144,7 @@ export function useAddUsers(group: AddUsersGroup) {
 
   return {
     user,
+    caller,
     picked,
     setPicked,
     pasted,
