@@ -49,7 +49,6 @@ import {
   type CandidateRow,
   type GroupRow,
 } from './repo.ts';
-import { authorityGrants } from '../../http/authority.ts';
 import type { Reach } from '../../http/reach.ts';
 import {
   assertMayCreateGroup,
@@ -58,9 +57,7 @@ import {
   assertMayMakeUpdateCapableGroup,
   assertMayShareGroupTo,
   missingPrivileges,
-  seesOrgGroups,
 } from '../../http/policies.ts';
-import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 
 /** What the operations' list and read answers take from the repository as it is. */
 export { listGroupMembers, searchGroups } from './repo.ts';
@@ -70,6 +67,10 @@ export { listGroupMembers, searchGroups } from './repo.ts';
  * SQL module: a group by id (with the caller's membership) and a member's groups.
  */
 export { findGroup, groupsOfUser, type GroupRow } from './repo.ts';
+// Who sees a group (items' sharing and group lists ask it too), and the group a path names as an
+// operation's target (the member jobs act on groups as the group operations do).
+export { canSeeGroup, visibleGroup } from './visible.ts';
+export { groupTarget } from './target.ts';
 
 export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord {
   return {
@@ -100,24 +101,6 @@ export function toGroupRecord(row: GroupRow, caller: Caller | null): GroupRecord
     ...(caller ? { userMembership: { username: caller.username, memberType: row.my_member_type ?? 'none' } } : {}),
     memberCount: row.member_count,
   };
-}
-
-/** Public groups: anyone. Org groups: members of the organization who may view its groups. Private: members; administrators who view all groups. */
-export function canSeeGroup(row: GroupRow, caller: Caller | null): boolean {
-  if (row.access === 'public') return true;
-  if (!caller) return false;
-  if (row.my_member_type) return true;
-  if (caller.orgId !== row.org_id) return false;
-  if (authorityGrants(GROUP_OPERATIONS.group, caller)) return true;
-  return row.access === 'org' && seesOrgGroups(caller);
-}
-
-const groupNotFound = (id: string) => new ApiError(400, 'Group does not exist or is inaccessible.', [`Group '${id}' does not exist or is inaccessible.`]);
-
-export async function visibleGroup(q: Queryable, groupId: string, caller: Caller | null): Promise<GroupRow> {
-  const row = await findGroup(q, groupId, caller?.userId ?? null);
-  if (!row || !canSeeGroup(row, caller)) throw groupNotFound(groupId);
-  return row;
 }
 
 const isManager = (row: GroupRow) => row.my_member_type === 'owner' || row.my_member_type === 'admin';

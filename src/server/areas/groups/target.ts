@@ -6,7 +6,8 @@
  * authority in the group's organization, with the refusal each operation has always worded.
  */
 import type { Target } from '../../http/target.ts';
-import { visibleGroup, type GroupRow } from './service.ts';
+import type { GroupRow } from './repo.ts';
+import { visibleGroup } from './visible.ts';
 
 /**
  * `refusal`: the 403 detail for a caller the authority does not admit (another organization or a

@@ -16,13 +16,18 @@ import type { Caller } from '../../http/auth.ts';
 import { decide, type Target } from '../../http/target.ts';
 import { reachOf } from '../../http/reach.ts';
 import type { Queryable } from '../../store/db.ts';
-import { addUsers, removeUsers } from '../groups/service.ts';
-import { groupTarget } from '../groups/target.ts';
-import { deleteMember } from '../users/delete.ts';
-import { LICENSES_ORG, updateUserLicenseType } from '../users/licenseType.ts';
-import type { UserRow } from '../users/service.ts';
-import { memberOfCallersOrg, ROLE_CHANGE_ORG, updateUserRole } from '../users/service.ts';
-import { MEMBER_TARGET, setMemberDisabled } from '../users/status.ts';
+import { addUsers, removeUsers, groupTarget } from '../groups/service.ts';
+import {
+  deleteMember,
+  LICENSES_ORG,
+  updateUserLicenseType,
+  type UserRow,
+  memberOfCallersOrg,
+  ROLE_CHANGE_ORG,
+  updateUserRole,
+  MEMBER_TARGET,
+  setMemberDisabled,
+} from '../users/service.ts';
 import * as repo from './repo.ts';
 
 /** A failure the member's row keeps: the operation's own refusal. */

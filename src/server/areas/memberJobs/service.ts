@@ -20,7 +20,7 @@ import { DatabaseUnavailableError, type Queryable } from '../../store/dbInterfac
 import { recordEvent } from '../../store/events.ts';
 import { hexId } from '../../store/ids.ts';
 import { raise } from '../../core/signals.ts';
-import { groupTarget } from '../groups/target.ts';
+import { groupTarget } from '../groups/service.ts';
 import { listMembers, memberAsCaller, type MemberFilter } from '../users/service.ts';
 import { actOnMember, MemberRefused, withinTransaction, type MemberUndo } from './actions.ts';
 import * as repo from './repo.ts';
