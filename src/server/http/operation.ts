@@ -13,7 +13,7 @@ import { decide, decideOwn, type Target } from './target.ts';
 import { reachOf, type Reach } from './reach.ts';
 import { ApiError, tokenRequired } from './errors.ts';
 import { unknownOperation, withoutExtras } from './localExtras.ts';
-import { parseParams, rawParams } from './params.ts';
+import { parseParams, rawParams, type RawParams } from './params.ts';
 import { usernameOfPath } from './userPath.ts';
 
 export const REST = '/sharing/rest';
@@ -54,7 +54,7 @@ interface OperationBase<S extends z.ZodType> {
 interface PublicOperation<S extends z.ZodType, R> extends OperationBase<S> {
   access: 'public';
   target?: never;
-  handler: (ctx: OperationContext<z.output<S>, Caller | null>) => Promise<R>;
+  handler: (ctx: OperationContext<z.output<S>, Caller | null>) => R | Promise<R>;
 }
 
 interface SignedInOperation<S extends z.ZodType, R, T> extends OperationBase<S> {
@@ -64,7 +64,7 @@ interface SignedInOperation<S extends z.ZodType, R, T> extends OperationBase<S> 
    * as `target` once authorized. Without one the handler decides for itself (areas not yet moved).
    */
   target?: Target<T>;
-  handler: (ctx: OperationContext<z.output<S>, Caller> & { target: T }) => Promise<R>;
+  handler: (ctx: OperationContext<z.output<S>, Caller> & { target: T }) => R | Promise<R>;
 }
 
 /**
@@ -74,6 +74,9 @@ interface SignedInOperation<S extends z.ZodType, R, T> extends OperationBase<S> 
 export class JsonText {
   constructor(readonly text: string) {}
 }
+
+/** What an operation's route handler gives Fastify: the reply when a handler answered itself, else nothing (already sent). */
+type Answered = FastifyReply | undefined;
 
 export interface OperationContext<P, C> {
   params: P;
@@ -114,16 +117,36 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
   const userIdInPath = takesUserIdInPath(def.path);
   const extras = publicOnly ? (def.extras ?? []) : [];
   const lookups = app.callerLookups;
-  const handler = async (req: FastifyRequest, reply: FastifyReply) => {
+  // Synchronous wherever nothing has to be waited for (a caller from a kept token row, no path user
+  // or target to read, a handler answering kept text: community/self): each await costs a promise and
+  // a turn of the microtask queue, and an async handler's promise more. A throw reaches Fastify's
+  // error handler as a rejection does.
+  const handler = (req: FastifyRequest, reply: FastifyReply): Answered | Promise<Answered> => {
     const raw = localParams.length ? Object.fromEntries(Object.entries(rawParams(req)).filter(([k]) => !localParams.includes(k))) : rawParams(req);
     checkRequest(req, raw, def.longParams);
     const pretty = responseFormat(raw.f, def.csv) === 'pjson';
     const token = tokenFrom(req, raw);
     const resolving = token ? callerOfRequest(req, lookups, portal.db, token, portal.clock.now()) : null;
-    const caller = resolving instanceof Promise ? await resolving : resolving;
+    return resolving instanceof Promise
+      ? resolving.then((caller) => withCaller(req, reply, raw, pretty, caller))
+      : withCaller(req, reply, raw, pretty, resolving);
+  };
+  const withCaller = (req: FastifyRequest, reply: FastifyReply, raw: RawParams, pretty: boolean, caller: Caller | null): Answered | Promise<Answered> => {
     if (!caller && def.access !== 'public') throw tokenRequired();
     const params = parseParams(def.params, raw);
     const path = req.params as Record<string, string>;
+    if ((userIdInPath && path.username) || (def.target && caller)) return withTarget(req, reply, pretty, caller, params, path);
+    if (caller) decideOwn(def.authority, caller, path);
+    return run(req, reply, pretty, caller, params, path, undefined);
+  };
+  const withTarget = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    pretty: boolean,
+    caller: Caller | null,
+    params: z.output<S>,
+    path: Record<string, string>,
+  ) => {
     if (userIdInPath && path.username) path.username = await usernameOfPath(lookups, portal.db, caller, path.username);
     let target: T | undefined;
     if (def.target && caller) {
@@ -131,7 +154,18 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
       decide(def.authority, caller, loaded, def.target.refusals, def.target.decide);
       target = loaded.value;
     } else if (caller) decideOwn(def.authority, caller, path);
-    const result = await (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({
+    return run(req, reply, pretty, caller, params, path, target);
+  };
+  const run = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    pretty: boolean,
+    caller: Caller | null,
+    params: z.output<S>,
+    path: Record<string, string>,
+    target: T | undefined,
+  ): Answered | Promise<Answered> => {
+    const result = (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({
       params,
       caller: caller as Caller,
       path,
@@ -141,13 +175,18 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
       target,
       reach: reachOf(caller, def.authority),
     });
+    return result instanceof Promise ? result.then((r: R) => answer(reply, pretty, r)) : answer(reply, pretty, result);
+  };
+  const answer = (reply: FastifyReply, pretty: boolean, result: R): Answered => {
     // A handler that answered itself (a file, an empty body) returns the reply.
     if (reply.sent || (result as unknown) === reply) return reply;
     const body =
       result instanceof JsonText && !pretty && !extras.length
         ? result.text
         : JSON.stringify(withoutExtras(result instanceof JsonText ? (JSON.parse(result.text) as unknown) : result, extras), null, pretty ? 2 : undefined);
-    return reply.type('application/json; charset=utf-8').send(body);
+    reply.type('application/json; charset=utf-8').send(body);
+    // Sent: nothing for Fastify to do with the handler's result.
+    return undefined;
   };
   if (def.method === 'read') {
     app.route({ method: ['GET', 'POST'], url: def.path, exposeHeadRoute: def.head === true, config: { files: def.files, authority: def.authority }, handler });

@@ -21,9 +21,24 @@ export interface Reach {
 
 /** What `authority` lets `caller` reach (no caller: nothing of anyone's). */
 export function reachOf(caller: Caller | null, authority: Authority): Reach {
-  return {
-    authority,
-    others: (orgId) => !!caller && grantsOthers(caller, authority, orgId),
-    ownerHolds: () => !!caller && holdsOwnerNeeds(caller, authority),
-  };
+  return new DeclaredReach(caller, authority);
+}
+
+/**
+ * Made for every operation's request: methods on the prototype rather than two closures per
+ * request, and nothing worked out until a service asks.
+ */
+class DeclaredReach implements Reach {
+  constructor(
+    private readonly caller: Caller | null,
+    readonly authority: Authority,
+  ) {}
+
+  others(orgId: string): boolean {
+    return !!this.caller && grantsOthers(this.caller, this.authority, orgId);
+  }
+
+  ownerHolds(): boolean {
+    return !!this.caller && holdsOwnerNeeds(this.caller, this.authority);
+  }
 }

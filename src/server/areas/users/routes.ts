@@ -39,15 +39,17 @@ import { cappedEnvelope, cappedWindow, memberSearchCap } from './searchCap.ts';
  */
 const selfAnswers = new WeakMap<Caller, { generation: number; answer: JsonText }>();
 
-async function selfAnswer(db: Db, caller: Caller): Promise<JsonText> {
+function selfAnswer(db: Db, caller: Caller): JsonText | Promise<JsonText> {
   const generation = db.writeGeneration?.();
   const kept = selfAnswers.get(caller);
+  // The kept answer is given as it is, not as a promise: operation() then answers without waiting.
   if (generation !== undefined && kept?.generation === generation) return kept.answer;
-  const groups = await groupsOfUser(db, caller.userId);
-  const answer = new JsonText(JSON.stringify({ ...toPortalUser(caller.user, true), groups: groups.map((g) => toGroupRecord(g, caller)) }));
-  // Kept only if nothing was written while it was read.
-  if (generation !== undefined && db.writeGeneration?.() === generation) selfAnswers.set(caller, { generation, answer });
-  return answer;
+  return groupsOfUser(db, caller.userId).then((groups) => {
+    const answer = new JsonText(JSON.stringify({ ...toPortalUser(caller.user, true), groups: groups.map((g) => toGroupRecord(g, caller)) }));
+    // Kept only if nothing was written while it was read.
+    if (generation !== undefined && db.writeGeneration?.() === generation) selfAnswers.set(caller, { generation, answer });
+    return answer;
+  });
 }
 
 function orgOf(caller: Caller, orgId: string): string {
@@ -96,7 +98,7 @@ export function userRoutes(app: FastifyInstance): void {
     path: `${REST}/community/self`,
     authority: MEMBER_OPERATIONS.self,
     params: z.object({}),
-    handler: async ({ caller, portal }) => selfAnswer(portal.db, caller),
+    handler: ({ caller, portal }) => selfAnswer(portal.db, caller),
   });
 
   operation(app, {
