@@ -14,12 +14,10 @@ export const RESOURCE_OPERATIONS = {
   addResources: content(ownerOr('portal:admin:updateItems')),
   updateResources: content(ownerOr('portal:admin:updateItems')),
   removeResources: content(ownerOr('portal:admin:updateItems')),
+  /** Reading: what the item's sharing shows; a resource added with access=private, only its owner and whom viewItems widens the read to. */
   itemResources: visible('portal:admin:viewItems'),
   itemResource: visible('portal:admin:viewItems'),
 } as const satisfies Record<string, Authority>;
-
-/** Who reads a resource added with access=private besides its owner (not an operation of its own). */
-export const PRIVATE_RESOURCE_READERS = ownerOr('portal:admin:viewItems');
 
 export const RESOURCE_ACCESS = ['inherit', 'private', 'public'] as const;
 export type ResourceAccess = (typeof RESOURCE_ACCESS)[number];

@@ -19,7 +19,7 @@ export function dependencyRoutes(app: FastifyInstance): void {
     params: dependencyParams,
     access: 'public',
     localOnly: true,
-    handler: ({ caller, path, params, portal }) => dependencyAnswer(portal, caller, path.itemId, 'uses', params),
+    handler: ({ caller, path, params, portal, reach }) => dependencyAnswer(portal, caller, reach, path.itemId, 'uses', params),
   });
   operation(app, {
     method: 'read',
@@ -28,7 +28,7 @@ export function dependencyRoutes(app: FastifyInstance): void {
     params: dependencyParams,
     access: 'public',
     localOnly: true,
-    handler: ({ caller, path, params, portal }) => dependencyAnswer(portal, caller, path.itemId, 'usedBy', params),
+    handler: ({ caller, path, params, portal, reach }) => dependencyAnswer(portal, caller, reach, path.itemId, 'usedBy', params),
   });
   // A member reads their own organization's view, listing only what they may see (with viewItems: every item).
   operation(app, {

@@ -15,7 +15,6 @@
  */
 import {
   DEPENDENCY_LIMITS,
-  DEPENDENCY_OPERATIONS,
   type DependencyAnswer,
   type DependencyEdge,
   type DependencyParams,
@@ -27,7 +26,7 @@ import type { Queryable } from '../../store/db.ts';
 import { itemNotFound } from '../items/access.ts';
 import { edgesInto, edgesOutOf, stepOf, stepOfDependents, urlReferencesOf, type Step } from './edges.ts';
 import { mayViewNode, nodeOf, startOfWalk, visibleRows, type FirstStepRow, type NodeRow } from './nodes.ts';
-import { grantsOthers } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 
 export type Direction = DependencyAnswer['direction'];
 
@@ -130,13 +129,16 @@ async function walk(
  */
 const byText = (a: string, b: string) => a.localeCompare(b);
 
-/** The item's owner, and its organization's administrators who may view every item: they may know every item of it is there. */
-const mayCountHidden = (item: NodeRow, caller: Caller | null) =>
-  !!caller && (caller.userId === item.owner_id || grantsOthers(caller, DEPENDENCY_OPERATIONS.itemDependents, item.org_id));
+/**
+ * The item's owner, and whom the operation's declaration reaches in its organization (`reach`:
+ * administrators who may view every item): they may know every item of it is there.
+ */
+const mayCountHidden = (item: NodeRow, caller: Caller | null, reach: Reach) => !!caller && (caller.userId === item.owner_id || reach.others(item.org_id));
 
 export async function dependencyAnswer(
   ctx: PortalContext,
   caller: Caller | null,
+  reach: Reach,
   itemId: string,
   direction: Direction,
   p: DependencyParams,
@@ -166,7 +168,7 @@ export async function dependencyAnswer(
     items,
     edges: walked.edges,
     urls,
-    hidden: mayCountHidden(item, caller) ? walked.hidden.size : 0,
+    hidden: mayCountHidden(item, caller, reach) ? walked.hidden.size : 0,
     truncated: walked.truncated,
     graph: { source: 'portal' },
   };

@@ -9,9 +9,9 @@ import { ApiError, forbidden } from '../../http/errors.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
-import { grantsOthers, ownerNeedsOf, type Authority } from '../../http/authority.ts';
+import { grantsOthers, ownerNeedsOf } from '../../http/authority.ts';
+import type { Reach } from '../../http/reach.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
-import { holdsOwnerNeeds } from '../../http/policies.ts';
 
 export const itemNotFound = (id: string) =>
   new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${id}' does not exist or is inaccessible.`], MESSAGE_CODES.itemNotFound);
@@ -35,13 +35,14 @@ export async function visibleItem(q: Queryable, id: string, caller: Caller | nul
 /**
  * The owner holding what the declaration asks of them (ownerNeeds: content creation for
  * ITEM_OPERATIONS' content operations), or whom the operation's declaration admits in the item's
- * organization (`operation`: ITEM_OPERATIONS.updateItem, deleteItem…). Asked inside the
- * operation's transaction, on the row it has locked.
+ * organization — `reach`, what the wrapper worked out from the operation's declaration
+ * (updateItem, deleteItem…). Asked inside the operation's transaction, on the row it has locked.
  */
-export function assertMayChange(row: ItemRow, caller: Caller, operation: Authority = ITEM_OPERATIONS.updateItem): void {
+export function assertMayChange(row: ItemRow, caller: Caller, reach: Reach): void {
   const owner = row.owner_id === caller.userId;
-  if (owner && holdsOwnerNeeds(caller, operation)) return;
-  if (grantsOthers(caller, operation, row.org_id)) return;
+  if (owner && reach.ownerHolds()) return;
+  if (reach.others(row.org_id)) return;
+  const operation = reach.authority;
   throw forbidden(
     owner
       ? `Requires the privilege ${ownerNeedsOf(operation)}.`

@@ -12,6 +12,7 @@ import { LIMITS } from '../../../shared/limits.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
+import type { Reach } from '../../http/reach.ts';
 import { multipartLimits } from '../../http/multipart.ts';
 import { operation } from '../../http/operation.ts';
 import { uploadedFileParam } from '../../http/params.ts';
@@ -105,7 +106,8 @@ async function ownedItem(q: Queryable, username: string, itemId: string, caller:
   return row;
 }
 
-export async function updateItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams) {
+/** `reach`: what the operation's declaration (updateItem, updateThumbnail) lets the caller change. */
+export async function updateItem(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string, p: UpdateItemParams) {
   if (p.text !== undefined && p.file) throw badParam('text', 'cannot be sent together with file');
   if (p.thumbnailUrl && p.thumbnail && typeof p.thumbnail !== 'string') throw badParam('thumbnailUrl', 'cannot be sent together with a thumbnail file');
   const now = ctx.clock.now();
@@ -114,11 +116,11 @@ export async function updateItem(ctx: PortalContext, caller: Caller, username: s
   const fetchThumb = p.thumbnailUrl && !p.thumbnailUrl.includes(`/content/items/${itemId}/info/`) ? p.thumbnailUrl : undefined;
   if (fetchThumb) {
     // Nothing is fetched for a caller who may not change the item (checked again in the transaction).
-    assertMayChange(await ownedItem(ctx.db, username, itemId, caller), caller, ITEM_OPERATIONS.updateItem);
+    assertMayChange(await ownedItem(ctx.db, username, itemId, caller), caller, reach);
   }
   const downloaded = fetchThumb ? await downloadThumbnail(ctx, fetchThumb) : undefined;
   try {
-    return await updateItemWith(ctx, caller, username, itemId, downloaded ? { ...p, thumbnail: downloaded } : p, now, oldBlobs);
+    return await updateItemWith(ctx, caller, reach, username, itemId, downloaded ? { ...p, thumbnail: downloaded } : p, now, oldBlobs);
   } finally {
     if (downloaded) await rm(downloaded.path, { force: true });
   }
@@ -160,11 +162,20 @@ function referenceSwaps(type: string, row: ItemRow, text: string) {
   }
 }
 
-async function updateItemWith(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: UpdateItemParams, now: number, oldBlobs: string[]) {
+async function updateItemWith(
+  ctx: PortalContext,
+  caller: Caller,
+  reach: Reach,
+  username: string,
+  itemId: string,
+  p: UpdateItemParams,
+  now: number,
+  oldBlobs: string[],
+) {
   const result = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, ITEM_OPERATIONS.updateItem);
+    assertMayChange(row, caller, reach);
     const cols: Record<string, unknown> = {};
     for (const [field, col] of Object.entries(COLUMNS) as [keyof typeof COLUMNS, string][]) {
       const v = p[field];
@@ -240,12 +251,12 @@ async function updateItemWith(ctx: PortalContext, caller: Caller, username: stri
   return result;
 }
 
-export async function moveItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, folder: string) {
+export async function moveItem(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string, folder: string) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, ITEM_OPERATIONS.moveItem);
+    assertMayChange(row, caller, reach);
     let folderId: string | null = null;
     const target = folder.trim();
     if (target && target !== '/') {
@@ -284,14 +295,14 @@ export function deleteRefusal(row: Pick<ItemRow, 'protected' | 'content_status'>
  * permanentDelete=true; also the way to empty one entry of the bin) or when the item is not one the
  * bin keeps (an upload in progress).
  */
-export async function deleteItem(ctx: PortalContext, caller: Caller, username: string, itemId: string, permanent = false) {
+export async function deleteItem(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string, permanent = false) {
   const now = ctx.clock.now();
   if (permanent && (await isRecycled(ctx.db, itemId))) return deleteRecycled(ctx, caller, username, itemId);
   let codeItems: string[] = [];
   const blobs = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, ITEM_OPERATIONS.deleteItem);
+    assertMayChange(row, caller, reach);
     const refusal = deleteRefusal(row);
     if (refusal) throw new ApiError(400, refusal, [refusal]);
     codeItems = await codeAttachmentsOf(q, row);
@@ -307,7 +318,7 @@ export async function deleteItem(ctx: PortalContext, caller: Caller, username: s
   await removeBlobsQuietly(ctx.blobs, blobs, ctx.log);
   for (const codeId of codeItems) {
     // The app is gone either way; a code attachment that cannot go (delete protection) stays, said in the log.
-    await deleteItem(ctx, caller, username, codeId, permanent).catch((err: unknown) => ctx.log.warn({ err, itemId: codeId }, 'code attachment kept'));
+    await deleteItem(ctx, caller, reach, username, codeId, permanent).catch((err: unknown) => ctx.log.warn({ err, itemId: codeId }, 'code attachment kept'));
   }
   return { success: true as const, itemId };
 }
@@ -343,12 +354,12 @@ async function itemDeleted(q: Queryable, row: ItemRow, caller: Caller, now: numb
   });
 }
 
-export async function setItemProtected(ctx: PortalContext, caller: Caller, username: string, itemId: string, value: boolean) {
+export async function setItemProtected(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string, value: boolean) {
   const now = ctx.clock.now();
   return ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
     const row = await ownedItem(q, username, itemId, caller);
-    assertMayChange(row, caller, ITEM_OPERATIONS.protectItem);
+    assertMayChange(row, caller, reach);
     await updateItemProtection(q, row.id, value, now);
     await recordEvent(q, {
       orgId: row.org_id,
@@ -375,14 +386,14 @@ export function itemManageRoutes(app: FastifyInstance): void {
       // A new file and thumbnail; an administrator who may update others' items may send them too.
       // A file whose token comes first is written in its place as it arrives (on disk: uploadedFiles.ts).
       files: { parts: { file: multipartLimits.fileSize, thumbnail: THUMBNAIL_MAX_BYTES }, streamTo: streamItemFile },
-      handler: ({ caller, path, params, portal }) => updateItem(portal, caller, path.username, path.itemId, params),
+      handler: ({ caller, path, params, portal, reach }) => updateItem(portal, caller, reach, path.username, path.itemId, params),
     });
     operation(app, {
       method: 'write',
       path: `${base}/move`,
       authority: ITEM_OPERATIONS.moveItem,
       params: z.object({ folder: z.string().max(256).default('/') }),
-      handler: ({ caller, path, params, portal }) => moveItem(portal, caller, path.username, path.itemId, params.folder),
+      handler: ({ caller, path, params, portal, reach }) => moveItem(portal, caller, reach, path.username, path.itemId, params.folder),
     });
     operation(app, {
       method: 'write',
@@ -390,8 +401,8 @@ export function itemManageRoutes(app: FastifyInstance): void {
       authority: ITEM_OPERATIONS.deleteItem,
       // permanentDelete as documented (rest-js sends it in the query); `permanent` as the spec's facts had it.
       params: z.object({ permanentDelete: wireBool.optional(), permanent: wireBool.optional() }),
-      handler: ({ caller, path, params, portal }) =>
-        deleteItem(portal, caller, path.username, path.itemId, params.permanentDelete === true || params.permanent === true),
+      handler: ({ caller, path, params, portal, reach }) =>
+        deleteItem(portal, caller, reach, path.username, path.itemId, params.permanentDelete === true || params.permanent === true),
     });
     for (const [op, value] of [
       ['protect', true],
@@ -402,7 +413,7 @@ export function itemManageRoutes(app: FastifyInstance): void {
         path: `${base}/${op}`,
         authority: ITEM_OPERATIONS.protectItem,
         params: z.object({}),
-        handler: ({ caller, path, portal }) => setItemProtected(portal, caller, path.username, path.itemId, value),
+        handler: ({ caller, path, portal, reach }) => setItemProtected(portal, caller, reach, path.username, path.itemId, value),
       });
     }
   }

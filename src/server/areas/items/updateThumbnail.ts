@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam } from '../../http/errors.ts';
+import type { Reach } from '../../http/reach.ts';
 import { operation } from '../../http/operation.ts';
 import { uploadedFileParam } from '../../http/params.ts';
 import { updateItem, updateItemParams } from './manage.ts';
@@ -44,6 +45,7 @@ function decodeData(data: string): Buffer {
 export async function updateThumbnail(
   ctx: PortalContext,
   caller: Caller,
+  reach: Reach,
   username: string,
   itemId: string,
   p: z.output<typeof updateThumbnailParams>,
@@ -52,7 +54,7 @@ export async function updateThumbnail(
   if (given.length !== 1) throw badParam('file', given.length ? `cannot be sent together with ${given.slice(1).join(', ')}` : 'is required (or url, or data)');
   const none = updateItemParams.parse({});
   if (p.url) {
-    await updateItem(ctx, caller, username, itemId, { ...none, thumbnailUrl: p.url });
+    await updateItem(ctx, caller, reach, username, itemId, { ...none, thumbnailUrl: p.url });
     return { success: true };
   }
   let temp: string | undefined;
@@ -65,7 +67,7 @@ export async function updateThumbnail(
     file = { kind: 'file', path: temp, filename: 'thumbnail', mimetype: 'application/octet-stream', size: bytes.length };
   }
   try {
-    await updateItem(ctx, caller, username, itemId, { ...none, thumbnail: p.filename ? { ...file, filename: p.filename } : file });
+    await updateItem(ctx, caller, reach, username, itemId, { ...none, thumbnail: p.filename ? { ...file, filename: p.filename } : file });
   } finally {
     if (temp) await rm(temp, { force: true });
   }
@@ -81,7 +83,7 @@ export function updateThumbnailRoutes(app: FastifyInstance): void {
       params: updateThumbnailParams,
       longParams: { data: DATA_CHARS },
       files: { parts: { file: THUMBNAIL_MAX_BYTES } },
-      handler: ({ caller, path, params, portal }) => updateThumbnail(portal, caller, path.username, path.itemId, params),
+      handler: ({ caller, path, params, portal, reach }) => updateThumbnail(portal, caller, reach, path.username, path.itemId, params),
     });
   }
 }

@@ -11,16 +11,17 @@ import { commaList, pagingParams, sortOrder, wireBool } from '../../../shared/co
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import { badParam } from '../../http/errors.ts';
+import type { Reach } from '../../http/reach.ts';
 import { operation, REST } from '../../http/operation.ts';
 import { assertMayChange, itemNotFound, visibleItem } from '../items/access.ts';
 import { OWNER_ITEM_PATHS } from '../items/ownerItemPaths.ts';
 import { canRestore, listRecycleBin, recyclable, restoreItem } from './service.ts';
 import { recycledTarget } from './target.ts';
 
-async function canRecycle(ctx: PortalContext, caller: Caller, username: string, itemId: string) {
+async function canRecycle(ctx: PortalContext, caller: Caller, reach: Reach, username: string, itemId: string) {
   const row = await visibleItem(ctx.db, itemId, caller);
   if (row.owner_username.toLowerCase() !== username.toLowerCase()) throw itemNotFound(itemId);
-  assertMayChange(row, caller, RECYCLE_BIN_OPERATIONS.canRecycleItem);
+  assertMayChange(row, caller, reach);
   if (recyclable(row)) return { itemId, success: true as const };
   return {
     itemId,
@@ -52,7 +53,7 @@ export function recycleBinRoutes(app: FastifyInstance): void {
       path: `${base}/canRecycle`,
       authority: RECYCLE_BIN_OPERATIONS.canRecycleItem,
       params: z.object({}),
-      handler: ({ caller, path, portal }) => canRecycle(portal, caller, path.username, path.itemId),
+      handler: ({ caller, path, portal, reach }) => canRecycle(portal, caller, reach, path.username, path.itemId),
     });
   }
   operation(app, {

@@ -47,7 +47,7 @@ export function resourceRoutes(app: FastifyInstance): void {
       // A text resource (JSON configuration, say) is bounded by the request body only.
       longParams: { text: LIMITS.formBodyBytes },
       files: RESOURCE_FILE,
-      handler: ({ caller, path, params, portal }) => writeResources(portal, caller, path.username, path.itemId, params, mode),
+      handler: ({ caller, path, params, portal, reach }) => writeResources(portal, caller, reach, path.username, path.itemId, params, mode),
     });
   }
 
@@ -56,7 +56,7 @@ export function resourceRoutes(app: FastifyInstance): void {
     path: `${ITEM}/removeResources`,
     authority: RESOURCE_OPERATIONS.removeResources,
     params: removeResourcesParams,
-    handler: ({ caller, path, params, portal }) => removeResources(portal, caller, path.username, path.itemId, params),
+    handler: ({ caller, path, params, portal, reach }) => removeResources(portal, caller, reach, path.username, path.itemId, params),
   });
 
   operation(app, {
@@ -65,7 +65,7 @@ export function resourceRoutes(app: FastifyInstance): void {
     authority: RESOURCE_OPERATIONS.itemResources,
     access: 'public',
     params: listResourcesParams,
-    handler: ({ caller, path, params, portal }) => listResources(portal, caller, path.itemId, params),
+    handler: ({ caller, path, params, portal, reach }) => listResources(portal, caller, reach, path.itemId, params),
   });
 
   operation(app, {
@@ -75,12 +75,12 @@ export function resourceRoutes(app: FastifyInstance): void {
     authority: RESOURCE_OPERATIONS.itemResource,
     access: 'public',
     params: z.object({}),
-    handler: async ({ caller, path, portal, req, reply }) => {
+    handler: async ({ caller, path, portal, req, reply, reach }) => {
       // The router has decoded the path once already (as for info files).
       const rel = path['*'] ?? '';
       let found;
       try {
-        found = await readableResource(portal, caller, path.itemId, rel);
+        found = await readableResource(portal, caller, reach, path.itemId, rel);
       } catch (err) {
         if (err instanceof ApiError) return sendFileError(reply, err);
         throw err;

@@ -9,8 +9,6 @@ import { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { LIMITS } from '../../../shared/limits.ts';
 import {
-  PRIVATE_RESOURCE_READERS,
-  RESOURCE_OPERATIONS,
   type ItemResource,
   type listResourcesParams,
   type removeResourcesParams,
@@ -19,8 +17,8 @@ import {
 } from '../../../shared/contract/resources.ts';
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
-import { grantsOthers } from '../../http/authority.ts';
 import { ApiError, badParam, forbidden } from '../../http/errors.ts';
+import type { Reach } from '../../http/reach.ts';
 import type { UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
@@ -58,10 +56,10 @@ function resourcePath(prefix: string | undefined, fileName: string, param = 'fil
 }
 
 /** The item named in a content/users/<u>/items/<id> path, if the caller may change its resources. */
-async function changeableItem(q: Queryable, caller: Caller, username: string, itemId: string, operation = RESOURCE_OPERATIONS.addResources): Promise<ItemRow> {
+async function changeableItem(q: Queryable, caller: Caller, reach: Reach, username: string, itemId: string): Promise<ItemRow> {
   const row = await visibleItem(q, itemId, caller);
   if (row.owner_username.toLowerCase() !== username.toLowerCase()) throw itemNotFound(itemId);
-  assertMayChange(row, caller, operation);
+  assertMayChange(row, caller, reach);
   return row;
 }
 
@@ -128,17 +126,25 @@ async function storeIncoming(ctx: PortalContext, p: WriteParams, requireName: bo
  * replace) and updateResources (`mode` update: the path must be there; `access` alone changes only
  * the access).
  */
-export async function writeResources(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: WriteParams, mode: 'add' | 'update') {
-  const operation = mode === 'add' ? RESOURCE_OPERATIONS.addResources : RESOURCE_OPERATIONS.updateResources;
+/** `reach`: what the operation's declaration (addResources, updateResources) lets the caller change. */
+export async function writeResources(
+  ctx: PortalContext,
+  caller: Caller,
+  reach: Reach,
+  username: string,
+  itemId: string,
+  p: WriteParams,
+  mode: 'add' | 'update',
+) {
   // Who may change the item is asked before any byte is stored, and again on the locked row.
-  await changeableItem(ctx.db, caller, username, itemId, operation);
+  await changeableItem(ctx.db, caller, reach, username, itemId);
   const incoming = await storeIncoming(ctx, p, mode === 'add');
   const replaced: string[] = [];
   const now = ctx.clock.now();
   try {
     const result = await ctx.db.tx(async (q) => {
       await lockItem(q, itemId);
-      const row = await changeableItem(q, caller, username, itemId, operation);
+      const row = await changeableItem(q, caller, reach, username, itemId);
       const existing = new Map((await resourcesOf(q, row.id)).map((r) => [r.path, r]));
       const paths = mode === 'update' && !incoming.files.length ? [resourcePath(p.resourcesPrefix, p.fileName ?? '')] : incoming.files.map((f) => f.path);
       if (new Set(paths).size !== paths.length) throw badParam('file', 'holds the same path twice');
@@ -221,12 +227,19 @@ const removeStored = (ctx: PortalContext, files: readonly { key: string }[]) =>
     ctx.log,
   );
 
-export async function removeResources(ctx: PortalContext, caller: Caller, username: string, itemId: string, p: z.output<typeof removeResourcesParams>) {
+export async function removeResources(
+  ctx: PortalContext,
+  caller: Caller,
+  reach: Reach,
+  username: string,
+  itemId: string,
+  p: z.output<typeof removeResourcesParams>,
+) {
   if (!p.deleteAll && !p.resource?.trim()) throw badParam('resource', 'is required (or deleteAll=true)');
   const now = ctx.clock.now();
   const { keys, result } = await ctx.db.tx(async (q) => {
     await lockItem(q, itemId);
-    const row = await changeableItem(q, caller, username, itemId, RESOURCE_OPERATIONS.removeResources);
+    const row = await changeableItem(q, caller, reach, username, itemId);
     let removed: ResourceRow[];
     if (p.deleteAll) removed = await deleteResourceRows(q, row.id);
     else {
@@ -244,17 +257,19 @@ export async function removeResources(ctx: PortalContext, caller: Caller, userna
 
 /**
  * Whether the caller reads a resource of an item they can see: a private one only its owner and
- * administrators. A `public` resource is read like an inherited one: the item's sharing decides
- * whether anyone reaches it at all (a resource never shows an item its sharing hides).
+ * whom the read's declaration reaches in the item's organization (`reach`: itemResources and
+ * itemResource, widened by portal:admin:viewItems). A `public` resource is read like an inherited
+ * one: the item's sharing decides whether anyone reaches it at all (a resource never shows an item
+ * its sharing hides).
  */
-export function mayReadResource(row: ItemRow, caller: Caller | null, access: ResourceAccess): boolean {
+export function mayReadResource(row: ItemRow, caller: Caller | null, reach: Reach, access: ResourceAccess): boolean {
   if (access !== 'private') return true;
-  return !!caller && (row.owner_id === caller.userId || grantsOthers(caller, PRIVATE_RESOURCE_READERS, row.org_id));
+  return !!caller && (row.owner_id === caller.userId || reach.others(row.org_id));
 }
 
-export async function listResources(ctx: PortalContext, caller: Caller | null, itemId: string, p: z.output<typeof listResourcesParams>) {
+export async function listResources(ctx: PortalContext, caller: Caller | null, reach: Reach, itemId: string, p: z.output<typeof listResourcesParams>) {
   const row = await visibleItem(ctx.db, itemId, caller);
-  const all = (await resourcesOf(ctx.db, row.id)).filter((r) => mayReadResource(row, caller, r.access));
+  const all = (await resourcesOf(ctx.db, row.id)).filter((r) => mayReadResource(row, caller, reach, r.access));
   const key = (r: ResourceRow) => (p.sortField === 'resource' ? r.path : Number(p.sortField === 'size' ? r.size : r.created));
   all.sort((a, b) => {
     const [x, y] = [key(a), key(b)];
@@ -273,10 +288,10 @@ export async function listResources(ctx: PortalContext, caller: Caller | null, i
 }
 
 /** One resource of an item the caller can see, or the error saying why not. */
-export async function readableResource(ctx: PortalContext, caller: Caller | null, itemId: string, path: string): Promise<ResourceRow> {
+export async function readableResource(ctx: PortalContext, caller: Caller | null, reach: Reach, itemId: string, path: string): Promise<ResourceRow> {
   const row = await visibleItem(ctx.db, itemId, caller);
   const [found] = await resourcesOf(ctx.db, row.id, path);
   if (!found) throw resourceNotFound(path);
-  if (!mayReadResource(row, caller, found.access)) throw forbidden("Only the item's owner or an administrator can read a private resource.");
+  if (!mayReadResource(row, caller, reach, found.access)) throw forbidden("Only the item's owner or an administrator can read a private resource.");
   return found;
 }
