@@ -166,8 +166,8 @@ await buildServer();
 // `npm start` with the build current: its launcher (scripts/start.mjs) skips the build check once one
 // has passed since the last change, so run that check now rather than inside the first sample.
 if (variants.includes('npm')) ensureBuildCurrent();
-const main = ['--max-semi-space-size=4', 'dist/server/main.mjs'];
-const sources = ['--max-semi-space-size=4', '--import', 'tsx', 'src/server/main.ts'];
+const main = ['--max-semi-space-size=4', '--v8-pool-size=1', 'dist/server/main.mjs'];
+const sources = ['--max-semi-space-size=4', '--v8-pool-size=1', '--import', 'tsx', 'src/server/main.ts'];
 const samples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
   if (variants.includes('template')) samples.push(await measure('template', process.execPath, main, {}, PORT));
