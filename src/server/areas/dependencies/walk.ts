@@ -23,7 +23,7 @@ import {
 import type { PortalContext } from '../../context.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
-import { itemNotFound } from '../items/access.ts';
+import { itemNotFound } from '../items/service.ts';
 import { edgesInto, edgesOutOf, stepOf, stepOfDependents, urlReferencesOf, type Step } from './edges.ts';
 import { mayViewNode, nodeOf, startOfWalk, visibleRows, type FirstStepRow, type NodeRow } from './nodes.ts';
 import type { Reach } from '../../http/reach.ts';

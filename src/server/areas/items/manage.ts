@@ -28,10 +28,10 @@ import { codeAttachmentIdsOf, updateItemFolder, updateItemProtection } from './r
 import { rm } from 'node:fs/promises';
 import { downloadThumbnail, storeUploadedThumbnail, THUMBNAIL_MAX_BYTES } from './thumbnails.ts';
 import { keepUploadedFile, streamItemFile } from './uploadedFiles.ts';
-import { deactivateItemTasks } from '../tasks/itemTasks.ts';
+import { deactivateItemTasks } from '../tasks/service.ts';
 import { OWNER_ITEM_PATHS } from './ownerItemPaths.ts';
 import { replacedReferences } from '../../../shared/references/replaced.ts';
-import { indexItemReferences } from '../dependencies/indexer.ts';
+import { indexItemReferences } from '../dependencies/service.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 import { deleteRecycled, isRecycled, recyclable, recycleItem } from '../recycleBin/service.ts';
 

@@ -13,8 +13,7 @@ import type { Caller } from '../../http/auth.ts';
 import { badParam } from '../../http/errors.ts';
 import type { Reach } from '../../http/reach.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { assertMayChange, itemNotFound, visibleItem } from '../items/access.ts';
-import { OWNER_ITEM_PATHS } from '../items/ownerItemPaths.ts';
+import { assertMayChange, itemNotFound, visibleItem, OWNER_ITEM_PATHS } from '../items/service.ts';
 import { canRestore, listRecycleBin, recyclable, restoreItem } from './service.ts';
 import { recycledTarget } from './target.ts';
 

@@ -23,9 +23,16 @@ import type { UploadedFile } from '../../http/params.ts';
 import { removeBlobsQuietly } from '../../store/blobs.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
-import { assertMayChange, itemNotFound, visibleItem } from '../items/access.ts';
-import { extractZipFiles, safeRelativePath, startsLikeZip, type ExtractedFile } from '../items/esriinfo.ts';
-import { keepUploadedFile } from '../items/uploadedFiles.ts';
+import {
+  assertMayChange,
+  itemNotFound,
+  visibleItem,
+  extractZipFiles,
+  safeRelativePath,
+  startsLikeZip,
+  type ExtractedFile,
+  keepUploadedFile,
+} from '../items/service.ts';
 import {
   deleteResourceRows,
   insertResource,
