@@ -14,7 +14,7 @@ import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { DeliveriesPanel } from './DeliveriesPanel.tsx';
-import { eventLabel } from './EventPicker.tsx';
+import { eventLabel } from './eventWords.ts';
 import { localOnly, usePortalCapabilities } from '../../lib/capabilities.ts';
 import { useDeleteWebhook, useSendTest, useSetWebhookActive } from './mutations.ts';
 import { webhookAction } from './permissions.ts';

@@ -14,7 +14,7 @@ import { useCurrentUser } from '../../lib/session.ts';
 import { webhookAction } from './permissions.ts';
 import { webhooksQuery } from '../../api/queries/webhooks.ts';
 import { ServiceWebhooksPanel } from './ServiceWebhooksPanel.tsx';
-import { eventLabel } from './EventPicker.tsx';
+import { eventLabel } from './eventWords.ts';
 import { SettingsPanel } from './SettingsPanel.tsx';
 import { StateBadge } from './StateBadge.tsx';
 import { WebhookFormModal } from './WebhookFormModal.tsx';
