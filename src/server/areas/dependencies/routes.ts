@@ -37,6 +37,6 @@ export function dependencyRoutes(app: FastifyInstance): void {
     authority: DEPENDENCY_OPERATIONS.organizationDependencies,
     params: dependencySummaryParams,
     localOnly: true,
-    handler: ({ caller, path, params, portal }) => dependencySummary(portal, caller, path.orgId === 'self' ? caller.orgId : path.orgId, params),
+    handler: ({ caller, path, params, portal, reach }) => dependencySummary(portal, caller, reach, path.orgId === 'self' ? caller.orgId : path.orgId, params),
   });
 }

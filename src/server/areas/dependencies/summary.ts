@@ -18,12 +18,18 @@ import { forbidden } from '../../http/errors.ts';
 import { nodeOf } from './nodes.ts';
 import { summaryCount, summaryPage, summaryUnlistedInTally, type SummaryAsk, type SummaryPageRow } from './repo.ts';
 import { itemsWithDependents } from './tally.ts';
-import { authorityGrants } from '../../http/authority.ts';
-import { DEPENDENCY_OPERATIONS } from '../../../shared/contract/dependencies.ts';
+import type { Reach } from '../../http/reach.ts';
 
-export async function dependencySummary(ctx: PortalContext, caller: Caller, orgId: string, p: DependencySummaryParams): Promise<DependencySummaryAnswer> {
+/** `reach`: what organizationDependencies' declaration reaches — every member's items, or only those the caller may see. */
+export async function dependencySummary(
+  ctx: PortalContext,
+  caller: Caller,
+  reach: Reach,
+  orgId: string,
+  p: DependencySummaryParams,
+): Promise<DependencySummaryAnswer> {
   if (orgId !== caller.orgId) throw forbidden("Another organization's dependencies cannot be read.");
-  const seesAll = authorityGrants(DEPENDENCY_OPERATIONS.organizationDependencies, caller);
+  const seesAll = reach.others(orgId);
   // Without viewItems, the caller counts only the dependents they may see.
   const ask: SummaryAsk = { orgId, viewerId: seesAll ? null : caller.userId, p };
   const filtered = !!(p.owners?.length || p.types?.length || p.modifiedBefore !== undefined);

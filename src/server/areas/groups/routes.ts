@@ -35,7 +35,6 @@ import { groupTarget, MEMBERSHIP_TARGET } from './target.ts';
 import { GROUP_THUMBNAIL_FILES, groupThumbnailName, groupThumbnailParam, sendGroupInfoFile, setGroupThumbnail } from './thumbnail.ts';
 import { GROUP_CONTENT_OPERATIONS } from '../../../shared/contract/groupContent.ts';
 import { ApiError } from '../../http/errors.ts';
-import { authorityGrants } from '../../http/authority.ts';
 import { seesOrgGroups } from '../../http/policies.ts';
 
 const GROUP = `${REST}/community/groups/:groupId`;
@@ -78,12 +77,12 @@ export function groupRoutes(app: FastifyInstance): void {
     extras: ['results.memberCount'],
     params: searchGroupsParams,
     access: 'public',
-    handler: async ({ caller, params, portal }) => {
+    handler: async ({ caller, params, portal, reach }) => {
       const { total, rows } = await searchGroups(portal.db, {
         callerId: caller?.userId ?? null,
         callerOrgId: caller?.orgId ?? null,
         viewOrgGroups: !!caller && seesOrgGroups(caller),
-        viewAllOrgGroups: !!caller && authorityGrants(GROUP_OPERATIONS.searchGroups, caller),
+        viewAllOrgGroups: !!caller && reach.others(caller.orgId),
         query: parseQuery(params.q),
         sort: params.sortField,
         order: params.sortOrder,
