@@ -83,3 +83,61 @@ export function authorityGrants(authority: Authority, holder: AuthorityHolder): 
       return holder.isDefaultAdmin;
   }
 }
+
+/** Who acts, for mayActOn: what authorityGrants reads of them, and their organization. */
+export interface Actor extends AuthorityHolder {
+  orgId: string;
+}
+
+/** What mayActOn reads of the target: its organization, and whether the actor acts on it as its owner (or one of a group's managers). */
+export interface ActOnTarget {
+  orgId: string;
+  owned: boolean;
+}
+
+export interface ActOnOptions {
+  /**
+   * Ask the authority before ownership: an administrator it admits acts on their own object as on
+   * anyone's, without what the owner must hold (reassign: administrators transfer their own items too).
+   */
+  authorityFirst?: boolean;
+}
+
+/**
+ * mayActOn's answer: allowed, or which part refused — the owner lacking `ownerNeeds`, another
+ * organization, a privilege the authority lists (the first one missing), or an authority reserved to
+ * default administrators or the owner. How a refusal reads is each half's own wording.
+ */
+export type ActOnVerdict =
+  | { allowed: true }
+  | { allowed: false; refused: 'ownerLacks'; privilege: Privilege }
+  | { allowed: false; refused: 'otherOrg' }
+  | { allowed: false; refused: 'missing'; privilege: Privilege | undefined }
+  | { allowed: false; refused: 'reserved' };
+
+/**
+ * May `actor` act on `target` under `authority` — the one decision both halves make (the service's
+ * decide() in http/target.ts, the console's canOn() in lib/can.ts). The owner acts where the authority
+ * lets owners act (`own`, `ownerOr`, `ownerOrDefaultAdmin`), holding what it asks of owners; everyone
+ * else needs the target's organization and what authorityGrants asks.
+ */
+export function mayActOn(authority: Authority, actor: Actor, target: ActOnTarget, options: ActOnOptions = {}): ActOnVerdict {
+  const sameOrg = actor.orgId === target.orgId;
+  if (options.authorityFirst && sameOrg && authorityGrants(authority, actor)) return { allowed: true };
+  if (target.owned && (authority.kind === 'own' || authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin')) {
+    const needs = ownerNeedsOf(authority);
+    return needs && !actor.privileges.has(needs) ? { allowed: false, refused: 'ownerLacks', privilege: needs } : { allowed: true };
+  }
+  if (!sameOrg) return { allowed: false, refused: 'otherOrg' };
+  if (authorityGrants(authority, actor)) return { allowed: true };
+  switch (authority.kind) {
+    case 'ownerOr':
+    case 'privileges':
+    case 'visible': {
+      const ids = authority.kind === 'visible' ? authority.widenedBy : authority.privileges;
+      return { allowed: false, refused: 'missing', privilege: ids.find((p) => !actor.privileges.has(p)) };
+    }
+    default:
+      return { allowed: false, refused: 'reserved' };
+  }
+}

@@ -5,7 +5,7 @@
  * names what the table asks. The target rules read the shared memberActionRefusal.
  */
 import { describe, expect, it } from 'vitest';
-import { authorityGrants, type AuthorityHolder } from '../../shared/authority.ts';
+import { authorityGrants, mayActOn, type AuthorityHolder } from '../../shared/authority.ts';
 import { OPERATIONS, type OperationName } from '../../shared/contract/operations.ts';
 import {
   BASE_ROLE_PRIVILEGES,
@@ -17,7 +17,7 @@ import {
   PRIVILEGES,
   rolePrivileges,
 } from '../../shared/privileges.ts';
-import { can, declaredPrivilege } from './can.ts';
+import { can, canOn, declaredPrivilege } from './can.ts';
 
 interface WireMember {
   name: string;
@@ -124,5 +124,54 @@ describe('can(user, operation)', () => {
     expect(declaredPrivilege('reassignItem')).toBe('portal:admin:reassignItems');
     expect(declaredPrivilege('addItem')).toBe('');
     expect(declaredPrivilege('allScheduledTasks')).toBe('');
+  });
+});
+
+describe('canOn(user, operation, target)', () => {
+  const TARGETS = [
+    { orgId: 'o1', owned: true },
+    { orgId: 'o1', owned: false },
+    { orgId: 'o2', owned: true },
+    { orgId: 'o2', owned: false },
+  ];
+
+  it('decides exactly as the service decides (mayActOn), for every role, operation and kind of target', () => {
+    const differing: string[] = [];
+    for (const m of ROLES) {
+      const holder = { ...serviceHolder(m), orgId: 'o1' };
+      const user = { ...m, orgId: 'o1' };
+      for (const op of NAMES) {
+        for (const target of TARGETS) {
+          if (canOn(user, op, target).allowed !== mayActOn(OPERATIONS[op], holder, target).allowed) differing.push(`${m.name} ${op} ${JSON.stringify(target)}`);
+        }
+      }
+    }
+    expect(differing).toEqual([]);
+  });
+
+  it('words an owner lacking what owners need as ownerPermission does, and the rest as can() or as told', () => {
+    const user = { ...ROLES.find((m) => m.name === 'org_user')!, orgId: 'o1', privileges: [] };
+    expect(canOn(user, 'updateItem', { orgId: 'o1', owned: true }, 'change this item')).toEqual({
+      allowed: false,
+      missing: 'portal:user:createItem',
+      reason: expect.stringMatching(/^To change this item you need the privilege .*\(portal:user:createItem\)\.$/),
+    });
+    expect(canOn(user, 'updateItem', { orgId: 'o1', owned: false }, 'change this item')).toEqual(can(user, 'updateItem', undefined, 'change this item'));
+    expect(canOn(user, 'updateItem', { orgId: 'o2', owned: false }, 'change this item')).toEqual({
+      allowed: false,
+      missing: 'organization',
+      reason: 'Only a member of its organization can change this item.',
+    });
+    expect(canOn(user, 'updateItem', { orgId: 'o2', owned: false }, { action: 'change this item', notOwnerOrAdmin: 'Ask the owner.' })).toEqual({
+      allowed: false,
+      missing: 'portal:admin:updateItems',
+      reason: 'Ask the owner.',
+    });
+  });
+
+  it('asks the authority first when told, as the service asks reassign', () => {
+    const admin = { ...ROLES.find((m) => m.name === 'org_admin')!, orgId: 'o1', privileges: ['portal:admin:reassignItems'] };
+    expect(canOn(admin, 'reassignItems', { orgId: 'o1', owned: true }).allowed).toBe(false);
+    expect(canOn(admin, 'reassignItems', { orgId: 'o1', owned: true }, undefined, { authorityFirst: true }).allowed).toBe(true);
   });
 });

@@ -5,7 +5,7 @@
  * refusal names what is missing. No rule is stated here: only how a refusal reads.
  */
 import type { PortalUser } from '../api/index.ts';
-import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
+import { authorityGrants, mayActOn, ownerNeedsOf, type ActOnOptions, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
 import { OPERATIONS, type OperationName } from '../../shared/contract/operations.ts';
 import { isAdministratorAccount, MEMBER_ACCOUNT_OPERATIONS, memberActionRefusal } from '../../shared/contract/users.ts';
 import { ALLOWED, authorityHolder, describePrivilege, requirePrivilege, type Permission } from './privileges.ts';
@@ -26,6 +26,11 @@ export interface Words {
   ownAccount?: string;
   /** The action when the target is an administrator (default `action`). */
   administrator?: string;
+  /**
+   * canOn: the whole refusal when the member neither acts as the target's owner nor is an
+   * administrator of its organization whom the declaration admits (it names the declared privilege).
+   */
+  notOwnerOrAdmin?: string;
 }
 
 const ACCOUNT_OPERATIONS = new Set<OperationName>(MEMBER_ACCOUNT_OPERATIONS);
@@ -58,6 +63,36 @@ export function can(user: UserLike | null | undefined, operation: OperationName,
 export function ownerPermission(user: UserLike | null | undefined, operation: OperationName, action: string): Permission {
   const ownerNeeds = ownerNeedsOf(OPERATIONS[operation]);
   return ownerNeeds ? requirePrivilege(user, ownerNeeds, action) : ALLOWED;
+}
+
+/** What canOn reads of the target: its organization, and whether the member acts on it as its owner (or one of a group's managers). */
+export interface OwnedTarget {
+  orgId: string;
+  owned: boolean;
+}
+
+/**
+ * Whether `user` may call `operation` on `target`, as the service decides it (mayActOn, the shared
+ * decision behind its decide()): the owner holding what the declaration asks of owners, else an
+ * administrator of the target's organization whom it admits. An owner lacking it reads as
+ * ownerPermission does; the rest as can() does, or as `words.notOwnerOrAdmin` when given.
+ */
+export function canOn(
+  user: (UserLike & { orgId: string }) | null | undefined,
+  operation: OperationName,
+  target: OwnedTarget,
+  words?: string | Words,
+  options?: ActOnOptions,
+): Permission {
+  const w = typeof words === 'string' ? { action: words } : (words ?? { action: nameAsWords(operation) });
+  const authority = OPERATIONS[operation];
+  const holder = authorityHolder(user);
+  const verdict = user ? mayActOn(authority, { ...holder, orgId: user.orgId }, target, options) : undefined;
+  if (verdict?.allowed) return ALLOWED;
+  if (verdict?.refused === 'ownerLacks') return requirePrivilege(user, verdict.privilege, w.action);
+  if (w.notOwnerOrAdmin !== undefined) return { allowed: false, missing: declaredPrivilege(operation), reason: w.notOwnerOrAdmin };
+  if (verdict?.refused === 'otherOrg') return { allowed: false, missing: 'organization', reason: `Only a member of its organization can ${w.action}.` };
+  return refusal(authority, holder, w.action);
 }
 
 /** Why `authority` refuses `holder`, naming the first privilege missing or whom it is reserved to. */

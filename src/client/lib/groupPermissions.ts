@@ -1,11 +1,12 @@
 /**
- * Who may do what with a group: the service's own declarations (GROUP_OPERATIONS through can())
- * for an administrator acting on another member's group; its owner and managers as the service
- * lets them. What a group's fields need (its access, leaving disallowed) stays a field rule.
+ * Who may do what with a group: the service's own declarations (GROUP_OPERATIONS) decided as the
+ * service decides them (canOn): its owner (and managers, where ArcGIS lets them act), else an
+ * administrator of its organization whom the declaration admits. What a group's fields need (its
+ * access, leaving disallowed) stays a field rule.
  */
 import type { GroupRecord, PortalUser } from '../api/index.ts';
 import type { OperationName } from '../../shared/contract/operations.ts';
-import { can, declaredPrivilege } from './can.ts';
+import { canOn, declaredPrivilege } from './can.ts';
 import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from './privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
@@ -14,17 +15,11 @@ type Group = Pick<GroupRecord, 'orgId' | 'userMembership'> & { protected?: boole
 export const membershipOf = (group: Pick<GroupRecord, 'userMembership'>) => group.userMembership?.memberType ?? 'none';
 const isOwner = (group: Group) => membershipOf(group) === 'owner';
 const isManager = (group: Group) => isOwner(group) || membershipOf(group) === 'admin';
-/** An administrator of the group's own organization whom the operation's declaration admits. */
-const isOrgAdmin = (user: Member, group: Group, operation: OperationName) => user.orgId === group.orgId && can(user, operation).allowed;
-
+/** The group's owner (or, with `managers`, one of its managers) or an administrator of its organization, as `operation` declares. */
 function ownerManagerOrAdmin(user: Member, group: Group, operation: OperationName, action: string, managers = true): Permission {
-  if ((managers ? isManager(group) : isOwner(group)) || isOrgAdmin(user, group, operation)) return ALLOWED;
-  const privilege = declaredPrivilege(operation);
-  return {
-    allowed: false,
-    missing: privilege,
-    reason: `To ${action} you need to be the group's owner${managers ? ' or one of its managers' : ''}, or an administrator of its organization with ${describePrivilege(privilege)}.`,
-  };
+  const owned = managers ? isManager(group) : isOwner(group);
+  const notOwnerOrAdmin = `To ${action} you need to be the group's owner${managers ? ' or one of its managers' : ''}, or an administrator of its organization with ${describePrivilege(declaredPrivilege(operation))}.`;
+  return canOn(user, operation, { orgId: group.orgId, owned }, { action, notOwnerOrAdmin });
 }
 
 export function createGroupPermission(user: Member): Permission {
@@ -65,13 +60,9 @@ export function deleteGroupPermission(user: Member, group: Group): Permission {
  * (portal:admin:reassignGroups), as ArcGIS documents it; owning the group is not enough.
  */
 export function changeOwnerPermission(user: Member, group: Group): Permission {
-  if (isOrgAdmin(user, group, 'reassignGroup')) return ALLOWED;
   const privilege = declaredPrivilege('reassignGroup');
-  return {
-    allowed: false,
-    missing: privilege,
-    reason: `To change the group's owner you need to be an administrator of its organization with ${describePrivilege(privilege)}.`,
-  };
+  const notOwnerOrAdmin = `To change the group's owner you need to be an administrator of its organization with ${describePrivilege(privilege)}.`;
+  return canOn(user, 'reassignGroup', { orgId: group.orgId, owned: isOwner(group) }, { action: "change the group's owner", notOwnerOrAdmin });
 }
 
 /** Who may see the group: private needs nothing; org and public need the sharing privileges. */

@@ -9,9 +9,9 @@
 import type { PortalContext } from '../context.ts';
 import type { Privilege } from '../../shared/privileges.ts';
 import { assertPathUser, type Caller } from './auth.ts';
-import { authorityGrants, ownerNeedsOf, type Authority } from './authority.ts';
+import { mayActOn, type ActOnOptions, type Authority } from './authority.ts';
 import { forbidden } from './errors.ts';
-import { holdsOwnerNeeds, missingPrivileges, requireOwnerNeeds } from './policies.ts';
+import { requireOwnerNeeds } from './policies.ts';
 
 /** What loading a target reads of the request. */
 export interface TargetRequest {
@@ -49,14 +49,8 @@ export interface Refusals {
   ownerLacks?: (privilege: Privilege) => string;
 }
 
-export interface DecideOptions {
-  /**
-   * Ask the declared authority before ownership: an administrator it admits acts on their own object
-   * as on anyone's, without the owner's privilege (reassign: the organization's administrators
-   * transfer their own items too). Without it the owner is decided as the owner.
-   */
-  authorityFirst?: boolean;
-}
+/** How decide() asks (ActOnOptions in src/shared/authority.ts: `authorityFirst` for reassign). */
+export type DecideOptions = ActOnOptions;
 
 export interface Target<T> {
   load(req: TargetRequest): Promise<Loaded<T>>;
@@ -65,31 +59,24 @@ export interface Target<T> {
 }
 
 /**
- * Refuses, with the target's own wording, unless `authority` lets the caller act on `loaded`.
- * The owner (and its `managers`) acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`);
- * everyone else needs the organization and what the authority asks (authorityGrants).
+ * Refuses, with the target's own wording, unless `authority` lets the caller act on `loaded`. The
+ * decision is the shared mayActOn (the console's canOn asks the same): the owner (and its `managers`)
+ * acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`); everyone else
+ * needs the organization and what the authority asks (authorityGrants). Only the words are here.
  */
 export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals, options: DecideOptions = {}): void {
   const refusals = loaded.refusals ?? targetRefusals;
-  if (options.authorityFirst && caller.orgId === loaded.orgId && authorityGrants(authority, caller)) return;
-  const owns = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
-  if (owns && (authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin' || authority.kind === 'own')) {
-    const ownerNeeds = ownerNeedsOf(authority);
-    if (ownerNeeds && refusals.ownerLacks && !holdsOwnerNeeds(caller, authority)) throw forbidden(refusals.ownerLacks(ownerNeeds));
-    requireOwnerNeeds(caller, authority);
-    return;
-  }
-  if (caller.orgId !== loaded.orgId) throw forbidden(refusals.otherOrg);
-  if (authorityGrants(authority, caller)) return;
-  switch (authority.kind) {
-    case 'ownerOr':
-    case 'privileges':
-    case 'visible': {
-      const ids = authority.kind === 'visible' ? authority.widenedBy : authority.privileges;
-      const [missing] = missingPrivileges(caller, ids);
-      throw forbidden(missing && refusals.missing ? refusals.missing(missing) : `Requires the privilege ${missing}.`);
-    }
-    default:
+  const owned = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
+  const verdict = mayActOn(authority, caller, { orgId: loaded.orgId, owned }, options);
+  if (verdict.allowed) return;
+  switch (verdict.refused) {
+    case 'ownerLacks':
+      throw forbidden(refusals.ownerLacks ? refusals.ownerLacks(verdict.privilege) : `Requires the privilege ${verdict.privilege}.`);
+    case 'otherOrg':
+      throw forbidden(refusals.otherOrg);
+    case 'missing':
+      throw forbidden(verdict.privilege && refusals.missing ? refusals.missing(verdict.privilege) : `Requires the privilege ${verdict.privilege}.`);
+    case 'reserved':
       throw forbidden(refusals.notDefaultAdmin ?? refusals.otherOrg);
   }
 }

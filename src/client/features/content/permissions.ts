@@ -1,11 +1,11 @@
 /**
- * Who may do what with an item: the service's own declarations (ITEM_OPERATIONS, REASSIGN_OPERATIONS
- * through can()) for an administrator acting on another member's item; for the owner, what the same
- * declarations ask of owners (ownerPermission: content creation), as the service asks.
+ * Who may do what with an item: the service's own declarations (ITEM_OPERATIONS, REASSIGN_OPERATIONS)
+ * decided as the service decides them (canOn): the owner holding what they ask of owners (content
+ * creation), else an administrator of the item's organization whom they admit.
  */
 import type { Item, PortalUser } from '../../api/index.ts';
 import type { OperationName } from '../../../shared/contract/operations.ts';
-import { can, declaredPrivilege, ownerPermission } from '../../lib/can.ts';
+import { can, canOn, declaredPrivilege, ownerPermission } from '../../lib/can.ts';
 import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '../../lib/privileges.ts';
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & { roleId?: string | null };
@@ -14,22 +14,15 @@ export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
 export const REASSIGN_ANY = declaredPrivilege('reassignItem');
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();
-/** An administrator of the item's organization whom the operation's declaration admits. */
-const adminOf = (user: Member, item: Pick<Item, 'orgId'>, operation: OperationName) => user.orgId === item.orgId && can(user, operation).allowed;
+const on = (user: Member, item: Pick<Item, 'owner' | 'orgId'>) => ({ orgId: item.orgId, owned: owns(user, item) });
 
 export const addItemPermission = (user: Member) => ownerPermission(user, 'addItem', 'add items');
 export const viewOrgContentPermission = (user: Member) => can(user, 'userContent', undefined, "see the organization's content");
 
 /** The owner holding what `operation` asks of owners, or an administrator of the item's organization whom it admits. */
 function ownerOrAdmin(user: Member, item: Pick<Item, 'owner' | 'orgId'>, operation: OperationName, action: string): Permission {
-  if (owns(user, item)) return ownerPermission(user, operation, action);
-  if (adminOf(user, item, operation)) return ALLOWED;
-  const privilege = declaredPrivilege(operation);
-  return {
-    allowed: false,
-    missing: privilege,
-    reason: `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(privilege)}.`,
-  };
+  const notOwnerOrAdmin = `To ${action} you need to own the item, or be an administrator of its organization with ${describePrivilege(declaredPrivilege(operation))}.`;
+  return canOn(user, operation, on(user, item), { action, notOwnerOrAdmin });
 }
 
 export const editItemPermission = (user: Member, item: Item) => ownerOrAdmin(user, item, 'updateItem', 'change this item');
@@ -59,7 +52,8 @@ export function shareLevelPermission(user: Member, item: Item, level: 'Group' | 
 
 /** Deprecated: owner or administrator; the authoritative statuses (and removing them): administrators only. */
 export function contentStatusPermission(user: Member, item: Item, authoritative: boolean): Permission {
-  if (adminOf(user, item, 'setContentStatus')) return ALLOWED;
+  // An administrator of the item's organization, owning it or not (the owner alone may not set the authoritative statuses).
+  if (canOn(user, 'setContentStatus', { orgId: item.orgId, owned: false }).allowed) return ALLOWED;
   if (authoritative) {
     const privilege = declaredPrivilege('setContentStatus');
     return {
@@ -73,11 +67,8 @@ export function contentStatusPermission(user: Member, item: Item, authoritative:
 
 /** Change owner (the transfer wizard): the owner with "transfer own content", or an administrator of the item's organization. */
 export function reassignItemPermission(user: Member, item: Pick<Item, 'owner' | 'orgId'>): Permission {
-  if (adminOf(user, item, 'reassignItem')) return ALLOWED;
-  if (owns(user, item)) return ownerPermission(user, 'reassignItem', 'give this item to another member');
-  return {
-    allowed: false,
-    missing: REASSIGN_ANY,
-    reason: `To give this item to another member you need to own it, or be an administrator of its organization with ${describePrivilege(REASSIGN_ANY)}.`,
-  };
+  const action = 'give this item to another member';
+  const notOwnerOrAdmin = `To ${action} you need to own it, or be an administrator of its organization with ${describePrivilege(REASSIGN_ANY)}.`;
+  // authorityFirst as the service's reassign target asks: an administrator transfers their own items without the owner's privilege.
+  return canOn(user, 'reassignItem', on(user, item), { action, notOwnerOrAdmin }, { authorityFirst: true });
 }

@@ -7,7 +7,7 @@ import { useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { EmptyPanel } from '../../components/states.tsx';
-import { can, ownerPermission } from '../../lib/can.ts';
+import { canOn } from '../../lib/can.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { TransferWizard } from './TransferWizard.tsx';
 
@@ -15,6 +15,10 @@ export default function TransferPage() {
   const user = useCurrentUser();
   const [params] = useSearchParams();
   const from = (params.get('from') ?? '').trim();
+  // As the service decides reassignItems on the member (a member of the caller's organization, listed on the Members page):
+  // an administrator of the organization, or the owner holding what it asks of owners.
+  const owned = from.toLowerCase() === user.username.toLowerCase();
+  const mayTransfer = canOn(user, 'reassignItems', { orgId: user.orgId, owned }, 'transfer', { authorityFirst: true }).allowed;
   const preset = useMemo(
     () =>
       (params.get('items') ?? '')
@@ -23,9 +27,6 @@ export default function TransferPage() {
         .filter(Boolean),
     [params],
   );
-  // As reassignItems declares: an administrator of the organization, or the owner holding what it asks of owners.
-  const mayTransfer =
-    can(user, 'reassignItems').allowed || (from.toLowerCase() === user.username.toLowerCase() && ownerPermission(user, 'reassignItems', 'transfer').allowed);
 
   const header = (
     <PageHeader title="Transfer content" description={from ? `Give ${from}'s items to another member.` : 'Give a member’s items to another member.'} />
