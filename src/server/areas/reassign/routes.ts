@@ -13,27 +13,12 @@
  *   changes. The answer also says, per item, the scheduled tasks deactivated (local extra).
  */
 import type { FastifyInstance } from 'fastify';
-import {
-  canReassignItemsParams,
-  canReassignParams,
-  reassignItemsParams,
-  reassignParams,
-  type BlockedItem,
-  type ReassignItemResult,
-} from '../../../shared/contract/reassign.ts';
+import { canReassignItemsParams, canReassignParams, REASSIGN_OPERATIONS, reassignItemsParams, reassignParams } from '../../../shared/contract/reassign.ts';
 import { operation, REST } from '../../http/operation.ts';
-import { itemNotFound } from '../items/service.ts';
-import { evaluateItems } from './eligibility.ts';
 import { ITEMS_OWNER } from './target.ts';
-import { reassignRefused, refusedDetails, transferItems, transferParties } from './service.ts';
-import { REASSIGN_OPERATIONS } from '../../../shared/contract/reassign.ts';
+import { canReassignItem, canReassignItems, reassignItem, reassignItems } from './service.ts';
 
 const USER = `${REST}/content/users/:username`;
-
-/** One item addressed in the path: a missing one is the usual 400 CONT_0001; a refused one CONT_0291. */
-function singleRefusal(blocked: BlockedItem) {
-  return blocked.reasons.length === 1 && blocked.reasons[0].code === 'itemNotFound' ? itemNotFound(blocked.itemId) : reassignRefused([blocked]);
-}
 
 export function reassignRoutes(app: FastifyInstance): void {
   operation(app, {
@@ -43,17 +28,8 @@ export function reassignRoutes(app: FastifyInstance): void {
     extras: ['tasksDeactivated', 'unsharedFrom'],
     params: reassignParams,
     target: ITEMS_OWNER,
-    handler: async ({ caller, path, params, portal, target }) => {
-      const parties = await transferParties(portal.db, target, params.targetUsername);
-      const { moved, refused } = await transferItems(portal, caller, parties, [path.itemId], params.targetFolderName);
-      if (refused.length) throw singleRefusal(refused[0]);
-      return {
-        success: true,
-        itemId: path.itemId,
-        tasksDeactivated: moved[0].tasksDeactivated,
-        ...(moved[0].unsharedFrom.length ? { unsharedFrom: moved[0].unsharedFrom } : {}),
-      };
-    },
+    handler: ({ caller, path, params, portal, target }) =>
+      reassignItem(portal, caller, { source: target, targetUsername: params.targetUsername, targetFolderName: params.targetFolderName }, path.itemId),
   });
 
   operation(app, {
@@ -62,12 +38,7 @@ export function reassignRoutes(app: FastifyInstance): void {
     authority: REASSIGN_OPERATIONS.canReassignItem,
     params: canReassignParams,
     target: ITEMS_OWNER,
-    handler: async ({ path, params, portal, target }) => {
-      const parties = await transferParties(portal.db, target, params.targetUsername);
-      const refused = refusedDetails(await evaluateItems(portal.db, parties.source, parties.target, [path.itemId]), parties.source);
-      if (refused.length) throw singleRefusal(refused[0]);
-      return { success: true, itemId: path.itemId };
-    },
+    handler: ({ path, params, portal, target }) => canReassignItem(portal, target, params.targetUsername, path.itemId),
   });
 
   operation(app, {
@@ -76,13 +47,7 @@ export function reassignRoutes(app: FastifyInstance): void {
     authority: REASSIGN_OPERATIONS.canReassignItems,
     params: canReassignItemsParams,
     target: ITEMS_OWNER,
-    handler: async ({ params, portal, target }) => {
-      const parties = await transferParties(portal.db, target, params.targetUsername);
-      const evaluations = await evaluateItems(portal.db, parties.source, parties.target, params.items);
-      const refused = refusedDetails(evaluations, parties.source);
-      if (refused.length) throw reassignRefused(refused);
-      return { results: evaluations.map((e) => ({ itemId: e.itemId, success: true })) };
-    },
+    handler: ({ params, portal, target }) => canReassignItems(portal, target, params.targetUsername, params.items),
   });
 
   operation(app, {
@@ -92,19 +57,7 @@ export function reassignRoutes(app: FastifyInstance): void {
     extras: ['results.tasksDeactivated', 'results.unsharedFrom', 'results.error.details.reason', 'results.error.details.reasons'],
     params: reassignItemsParams,
     target: ITEMS_OWNER,
-    handler: async ({ caller, params, portal, target }) => {
-      const parties = await transferParties(portal.db, target, params.targetUsername);
-      const { moved, refused } = await transferItems(portal, caller, parties, params.items, params.targetFolderName);
-      const movedById = new Map(moved.map((m) => [m.itemId, m]));
-      const refusedById = new Map(refused.map((r) => [r.itemId, r]));
-      const results: ReassignItemResult[] = [...new Set(params.items)].map((itemId) => {
-        const m = movedById.get(itemId);
-        if (m) return { itemId, success: true, tasksDeactivated: m.tasksDeactivated, ...(m.unsharedFrom.length ? { unsharedFrom: m.unsharedFrom } : {}) };
-        const blocked = refusedById.get(itemId)!;
-        const err = reassignRefused([blocked]).toBody();
-        return { itemId, success: false, error: { code: err.code, messageCode: err.messageCode, message: err.message, details: [blocked] } };
-      });
-      return { results };
-    },
+    handler: ({ caller, params, portal, target }) =>
+      reassignItems(portal, caller, { source: target, targetUsername: params.targetUsername, targetFolderName: params.targetFolderName }, params.items),
   });
 }

@@ -1,43 +1,34 @@
 /**
- * Transferring items to another member (spec §4.5, §4.8, §5; facts §3.4, §3.7).
+ * Transferring items to another member (spec §4.5, §4.8, §5; facts §3.4, §3.7): one function per
+ * operation (Reassign Item, Can Reassign Item, Can Reassign Items, Reassign Items), the area's
+ * whole surface. Who may call them is declared (REASSIGN_OPERATIONS) and decided by the routes'
+ * target, ITEMS_OWNER, before these run: an administrator of the owner's organization holding
+ * portal:admin:reassignItems, or the owner with portal:user:reassignItems.
  *
- * Callers: an administrator of the owner's organization holding portal:admin:reassignItems
- * (default administrators, or custom administrative roles with it), or the owner with
- * portal:user:reassignItems for their own items. The same rule covers the checks.
- *
- * A transfer, in one transaction with the item rows locked: the new owner and folder ("/" the
- * root; a folder that does not exist is created), the sharing the target may keep (group shares
- * always — eligibility requires them; organization or public access only with the target's
+ * A transfer (transfer.ts), in one transaction with the item rows locked: the new owner and folder
+ * ("/" the root; a folder that does not exist is created), the sharing the target may keep (group
+ * shares always — eligibility requires them; organization or public access only with the target's
  * shareToOrg / shareToPublic, otherwise narrowed and an unshare event written), relationships the
  * previous owner created pass to the new owner (so they can manage them), the item's scheduled
  * tasks are deactivated, and the ownership-reassigned event with `reassignedTo`. An item is moved
  * whole or not at all.
  */
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
-import type { BlockedItem } from '../../../shared/contract/reassign.ts';
+import type { BlockedItem, ReassignItemResult } from '../../../shared/contract/reassign.ts';
 import type { PortalContext } from '../../context.ts';
-import { actorOf, type Caller } from '../../http/auth.ts';
+import type { Caller } from '../../http/auth.ts';
 import { ApiError, badParam } from '../../http/errors.ts';
 import type { Queryable } from '../../store/db.ts';
-import { recordEvents, type NewEvent } from '../../store/events.ts';
-import { folderNames, findFolder, type ItemRow } from '../items/service.ts';
-import { hexId } from '../../store/ids.ts';
-import { deactivateTasksOfItems } from '../tasks/service.ts';
-import { findUser, userPrivileges, type UserRow } from '../users/service.ts';
-import { blockedDetail, evaluateItems, type Evaluation } from './eligibility.ts';
-import { accessOfItem, insertFolderUnlessTaken, moveItemsTo, passRelationshipsOf, setItemAccess } from './repo.ts';
-import { accessOwnerMayGive, type PrivilegeHolder } from '../../http/policies.ts';
-
-export interface Parties {
-  source: UserRow;
-  target: UserRow;
-}
+import { itemNotFound } from '../items/service.ts';
+import { findUser, type UserRow } from '../users/service.ts';
+import { evaluateItems } from './eligibility.ts';
+import { refusedDetails, transferItems, type Moved, type Parties } from './transfer.ts';
 
 /**
  * The owner named in the path (authorized by the operation's target, ITEMS_OWNER) and the member
  * named to receive their items.
  */
-export async function transferParties(q: Queryable, source: UserRow, targetUsername: string): Promise<Parties> {
+async function transferParties(q: Queryable, source: UserRow, targetUsername: string): Promise<Parties> {
   const target = await findUser(q, targetUsername);
   if (!target) throw badParam('targetUsername', `names no member ('${targetUsername}')`, `User '${targetUsername}' does not exist or is inaccessible.`);
   if (target.id === source.id) throw badParam('targetUsername', `must differ from the current owner ('${source.username}')`);
@@ -45,7 +36,7 @@ export async function transferParties(q: Queryable, source: UserRow, targetUsern
 }
 
 /** The CONT_0291 error (spec §4.5, §7): one detail per refused item. */
-export function reassignRefused(blocked: BlockedItem[]): ApiError {
+function reassignRefused(blocked: BlockedItem[]): ApiError {
   const first = blocked[0];
   const message =
     blocked.length === 1
@@ -54,108 +45,58 @@ export function reassignRefused(blocked: BlockedItem[]): ApiError {
   return new ApiError(403, message, blocked, MESSAGE_CODES.reassignBlocked);
 }
 
-export const refusedDetails = (evaluations: Evaluation[], source: UserRow) =>
-  evaluations.filter((e) => e.blockers.length).map((e) => blockedDetail(e, source.username));
-
-export interface Moved {
-  itemId: string;
-  tasksDeactivated: number;
-  unsharedFrom: string[];
+/** One item addressed in the path: a missing one is the usual 400 CONT_0001; a refused one CONT_0291. */
+function singleRefusal(blocked: BlockedItem) {
+  return blocked.reasons.length === 1 && blocked.reasons[0].code === 'itemNotFound' ? itemNotFound(blocked.itemId) : reassignRefused([blocked]);
 }
 
-export interface TransferOutcome {
-  moved: Moved[];
-  refused: BlockedItem[];
+/** What a transfer is asked: the owner in the path (already authorized), the new owner, and where to. */
+export interface TransferRequest {
+  source: UserRow;
+  targetUsername: string;
+  targetFolderName: string;
 }
 
-/**
- * Moves every eligible item of `itemIds` to the target in one transaction, after checking them
- * again with their rows locked; refused items stay as they are. `folderName` "/" is the root.
- */
-export async function transferItems(
-  ctx: PortalContext,
-  caller: Caller,
-  parties: Parties,
-  itemIds: readonly string[],
-  folderName: string,
-): Promise<TransferOutcome> {
-  const { source, target } = parties;
-  const now = ctx.clock.now();
-  return ctx.db.tx(async (q) => {
-    const evaluations = await evaluateItems(q, source, target, itemIds, true);
-    const refused = refusedDetails(evaluations, source);
-    const rows = evaluations.filter((e) => !e.blockers.length).map((e) => e.row!);
-    if (!rows.length) return { moved: [], refused };
-    const folderId = await targetFolder(q, target, folderName, now);
-    // History keeps where each item was, so a mistaken transfer can be undone to the same folder.
-    const folders = await folderNames(q, [...rows.map((r) => r.folder_id), folderId]);
-    const after = { owner: target.username, ownerFolder: folderId, folderName: folderId ? (folders.get(folderId) ?? null) : null };
-    const ids = rows.map((r) => r.id);
-    await moveItemsTo(q, ids, target.id, folderId, now);
-    // Relationships the previous owner made pass with the item: only their creator may delete them.
-    await passRelationshipsOf(q, ids, target.id, source.id);
-    const newOwner = { privileges: new Set(userPrivileges(target)) };
-    const actor = actorOf(caller);
-    // Items are all of the source's organization: one statement deactivates their tasks.
-    const tasksOf = await deactivateTasksOfItems(q, source.org_id, ids, { now });
-    const moved: Moved[] = [];
-    const events: NewEvent[] = [];
-    for (const row of rows) {
-      const unsharedFrom = await narrowAccess(q, row, newOwner, now);
-      if (unsharedFrom.length) {
-        const data = {
-          before: { access: row.access },
-          after: { access: await accessOfItem(q, row.id) },
-          groups: unsharedFrom,
-          reason: 'reassign',
-        };
-        events.push({
-          orgId: row.org_id,
-          source: 'item',
-          operation: 'unshare',
-          subjectId: row.id,
-          actor,
-          properties: { unsharedFromGroups: unsharedFrom },
-          when: now,
-          history: { owner: target.username, title: row.title, data },
-        });
-      }
-      const before = { owner: source.username, ownerFolder: row.folder_id, folderName: row.folder_id ? (folders.get(row.folder_id) ?? null) : null };
-      events.push({
-        orgId: row.org_id,
-        source: 'item',
-        operation: 'reassign',
-        subjectId: row.id,
-        actor,
-        properties: { reassignedTo: [target.username] },
-        when: now,
-        history: { owner: target.username, title: row.title, data: { before, after } },
-      });
-      moved.push({ itemId: row.id, tasksDeactivated: tasksOf.get(row.id) ?? 0, unsharedFrom });
-    }
-    await recordEvents(q, events);
-    return { moved, refused };
+/** The local extras of a moved item's answer: its tasks deactivated and the sharing narrowed. */
+const movedExtras = (m: Moved) => ({ tasksDeactivated: m.tasksDeactivated, ...(m.unsharedFrom.length ? { unsharedFrom: m.unsharedFrom } : {}) });
+
+/** Reassign Item: `{success, itemId}`, or the item's 400 / CONT_0291. */
+export async function reassignItem(ctx: PortalContext, caller: Caller, request: TransferRequest, itemId: string) {
+  const parties = await transferParties(ctx.db, request.source, request.targetUsername);
+  const { moved, refused } = await transferItems(ctx, caller, parties, [itemId], request.targetFolderName);
+  if (refused.length) throw singleRefusal(refused[0]);
+  return { success: true, itemId, ...movedExtras(moved[0]) };
+}
+
+/** Can Reassign Item: `{success:true, itemId}`, or the errors Reassign Item would give; nothing changes. */
+export async function canReassignItem(ctx: PortalContext, source: UserRow, targetUsername: string, itemId: string) {
+  const parties = await transferParties(ctx.db, source, targetUsername);
+  const refused = refusedDetails(await evaluateItems(ctx.db, parties.source, parties.target, [itemId]), parties.source);
+  if (refused.length) throw singleRefusal(refused[0]);
+  return { success: true, itemId };
+}
+
+/** Can Reassign Items: every item may go, or 403 CONT_0291 with one detail per refused item. */
+export async function canReassignItems(ctx: PortalContext, source: UserRow, targetUsername: string, itemIds: readonly string[]) {
+  const parties = await transferParties(ctx.db, source, targetUsername);
+  const evaluations = await evaluateItems(ctx.db, parties.source, parties.target, itemIds);
+  const refused = refusedDetails(evaluations, parties.source);
+  if (refused.length) throw reassignRefused(refused);
+  return { results: evaluations.map((e) => ({ itemId: e.itemId, success: true })) };
+}
+
+/** Reassign Items: every eligible item moves; a refused item's entry carries its CONT_0291 error. */
+export async function reassignItems(ctx: PortalContext, caller: Caller, request: TransferRequest, itemIds: readonly string[]) {
+  const parties = await transferParties(ctx.db, request.source, request.targetUsername);
+  const { moved, refused } = await transferItems(ctx, caller, parties, itemIds, request.targetFolderName);
+  const movedById = new Map(moved.map((m) => [m.itemId, m]));
+  const refusedById = new Map(refused.map((r) => [r.itemId, r]));
+  const results: ReassignItemResult[] = [...new Set(itemIds)].map((itemId) => {
+    const m = movedById.get(itemId);
+    if (m) return { itemId, success: true, ...movedExtras(m) };
+    const blocked = refusedById.get(itemId)!;
+    const err = reassignRefused([blocked]).toBody();
+    return { itemId, success: false, error: { code: err.code, messageCode: err.messageCode, message: err.message, details: [blocked] } };
   });
-}
-
-/** Organization or public access the target may not give is narrowed to what they may. */
-async function narrowAccess(q: Queryable, row: ItemRow, newOwner: PrivilegeHolder, now: number): Promise<string[]> {
-  const access = accessOwnerMayGive(newOwner, row.access);
-  if (access === row.access) return [];
-  const status = row.content_status === 'public_authoritative' ? 'org_authoritative' : row.content_status;
-  await setItemAccess(q, row.id, access, status, now);
-  return row.access === 'public' ? (access === 'org' ? ['Everyone'] : ['Everyone', 'Organization']) : ['Organization'];
-}
-
-/** The target's folder by id or title; "/" or empty is the root; a title not found is created. */
-async function targetFolder(q: Queryable, target: UserRow, folderName: string, now: number): Promise<string | null> {
-  const name = folderName.trim();
-  if (!name || name === '/') return null;
-  const found = await findFolder(q, target.id, name);
-  if (found) return found.id;
-  // Two transfers creating the same folder at once: the unique title index keeps one, both use it.
-  await insertFolderUnlessTaken(q, { id: hexId(), orgId: target.org_id, ownerId: target.id, title: name, created: now });
-  const created = await findFolder(q, target.id, name);
-  if (!created) throw new ApiError(500, 'The target folder could not be created.', []);
-  return created.id;
+  return { results };
 }
