@@ -92,6 +92,17 @@ export interface OperationContext<P, C> {
   reach: Reach;
 }
 
+/** One request on its way through operation(): what the steps after the caller's resolution share. */
+interface Call<P> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  /** f=pjson: the answer indented. */
+  pretty: boolean;
+  caller: Caller | null;
+  params: P;
+  path: Record<string, string>;
+}
+
 export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyInstance, def: PublicOperation<S, R> | SignedInOperation<S, R, T>): void {
   const portal = app.portal;
   declaredOperations(app).push({
@@ -133,38 +144,23 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
   };
   const withCaller = (req: FastifyRequest, reply: FastifyReply, raw: RawParams, pretty: boolean, caller: Caller | null): Answered | Promise<Answered> => {
     if (!caller && def.access !== 'public') throw tokenRequired();
-    const params = parseParams(def.params, raw);
-    const path = req.params as Record<string, string>;
-    if ((userIdInPath && path.username) || (def.target && caller)) return withTarget(req, reply, pretty, caller, params, path);
-    if (caller) decideOwn(def.authority, caller, path);
-    return run(req, reply, pretty, caller, params, path, undefined);
+    const call: Call<z.output<S>> = { req, reply, pretty, caller, params: parseParams(def.params, raw), path: req.params as Record<string, string> };
+    if ((userIdInPath && call.path.username) || (def.target && caller)) return withTarget(call);
+    if (caller) decideOwn(def.authority, caller, call.path);
+    return run(call, undefined);
   };
-  const withTarget = async (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    pretty: boolean,
-    caller: Caller | null,
-    params: z.output<S>,
-    path: Record<string, string>,
-  ) => {
+  const withTarget = async (call: Call<z.output<S>>) => {
+    const { caller, path } = call;
     if (userIdInPath && path.username) path.username = await usernameOfPath(lookups, portal.db, caller, path.username);
     let target: T | undefined;
     if (def.target && caller) {
-      const loaded = await def.target.load({ caller, path, portal, params });
+      const loaded = await def.target.load({ caller, path, portal, params: call.params });
       decide(def.authority, caller, loaded, def.target.refusals, def.target.decide);
       target = loaded.value;
     } else if (caller) decideOwn(def.authority, caller, path);
-    return run(req, reply, pretty, caller, params, path, target);
+    return run(call, target);
   };
-  const run = (
-    req: FastifyRequest,
-    reply: FastifyReply,
-    pretty: boolean,
-    caller: Caller | null,
-    params: z.output<S>,
-    path: Record<string, string>,
-    target: T | undefined,
-  ): Answered | Promise<Answered> => {
+  const run = ({ req, reply, pretty, caller, params, path }: Call<z.output<S>>, target: T | undefined): Answered | Promise<Answered> => {
     const result = (def.handler as SignedInOperation<S, R, T | undefined>['handler'])({
       params,
       caller: caller as Caller,
