@@ -97,6 +97,14 @@ describe('pipelined PGlite queries', () => {
     expect(await named()).toBe(1);
   });
 
+  it('prepares a text once when its first callers come together', async () => {
+    const sql = 'SELECT $1::int * 2 AS v';
+    const answers = await Promise.all([1, 2, 3, 4].map((v) => query(sql, [v], false)));
+    expect(answers.map((a) => a.rows)).toEqual([[{ v: 2 }], [{ v: 4 }], [{ v: 6 }], [{ v: 8 }]]);
+    const [{ n }] = (await pg.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1`, [sql])).rows;
+    expect(n).toBe(1);
+  });
+
   it('keeps at most STATEMENTS_KEPT texts prepared, closing the least recently used', async () => {
     for (let i = 0; i < STATEMENTS_KEPT + 20; i++) expect((await query(`SELECT $1::int + ${i} AS v`, [1], false)).rows).toEqual([{ v: i + 1 }]);
     // One more preparation closes the names evicted so far.
