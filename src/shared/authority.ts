@@ -43,6 +43,11 @@ export type Authority =
  */
 export interface OwnerNeeds {
   ownerNeeds?: Privilege;
+  /**
+   * The authority is asked before ownership: an administrator it admits acts on their own object as
+   * on anyone's, without ownerNeeds (reassign: administrators transfer their own items too).
+   */
+  authorityFirst?: boolean;
 }
 
 /** The authorities the owner acts under, whose ownerNeeds may be declared. */
@@ -57,6 +62,9 @@ export const privileges = (...ids: Privilege[]): Authority => ({ kind: 'privileg
 export const defaultAdmin = (): Authority => ({ kind: 'defaultAdmin' });
 /** `authority`, with what the owner must hold to act on their own object. */
 export const ownerNeeding = (ownerNeeds: Privilege, authority: OwnerAuthority): OwnerAuthority => ({ ...authority, ownerNeeds });
+
+/** `authority`, asked before ownership (OwnerNeeds.authorityFirst). */
+export const authorityFirst = (authority: OwnerAuthority): OwnerAuthority => ({ ...authority, authorityFirst: true });
 
 /** What the owner must hold under `authority` (OwnerNeeds), if anything. */
 export const ownerNeedsOf = (authority: Authority): Privilege | undefined => ('ownerNeeds' in authority ? authority.ownerNeeds : undefined);
@@ -96,10 +104,7 @@ export interface ActOnTarget {
 }
 
 export interface ActOnOptions {
-  /**
-   * Ask the authority before ownership: an administrator it admits acts on their own object as on
-   * anyone's, without what the owner must hold (reassign: administrators transfer their own items too).
-   */
+  /** Ask the authority before ownership, whatever the declaration says (OwnerNeeds.authorityFirst). */
   authorityFirst?: boolean;
 }
 
@@ -123,7 +128,8 @@ export type ActOnVerdict =
  */
 export function mayActOn(authority: Authority, actor: Actor, target: ActOnTarget, options: ActOnOptions = {}): ActOnVerdict {
   const sameOrg = actor.orgId === target.orgId;
-  if (options.authorityFirst && sameOrg && authorityGrants(authority, actor)) return { allowed: true };
+  const first = options.authorityFirst ?? ('authorityFirst' in authority && authority.authorityFirst);
+  if (first && sameOrg && authorityGrants(authority, actor)) return { allowed: true };
   if (target.owned && (authority.kind === 'own' || authority.kind === 'ownerOr' || authority.kind === 'ownerOrDefaultAdmin')) {
     const needs = ownerNeedsOf(authority);
     return needs && !actor.privileges.has(needs) ? { allowed: false, refused: 'ownerLacks', privilege: needs } : { allowed: true };

@@ -155,7 +155,7 @@ export function operation<S extends z.ZodType, R, T = undefined>(app: FastifyIns
     let target: T | undefined;
     if (def.target && caller) {
       const loaded = await def.target.load({ caller, path, portal, params: call.params });
-      decide(def.authority, caller, loaded, def.target.refusals, def.target.decide);
+      decide(def.authority, caller, loaded, def.target.refusals);
       target = loaded.value;
     } else if (caller) decideOwn(def.authority, caller, path);
     return run(call, target);

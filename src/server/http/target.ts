@@ -49,13 +49,9 @@ export interface Refusals {
   ownerLacks?: (privilege: Privilege) => string;
 }
 
-/** How decide() asks (ActOnOptions in src/shared/authority.ts: `authorityFirst` for reassign). */
-export type DecideOptions = ActOnOptions;
-
 export interface Target<T> {
   load(req: TargetRequest): Promise<Loaded<T>>;
   refusals: Refusals;
-  decide?: DecideOptions;
 }
 
 /**
@@ -64,7 +60,7 @@ export interface Target<T> {
  * acts on what they own where the authority says so (`ownerOr`, `ownerOrDefaultAdmin`); everyone else
  * needs the organization and what the authority asks (authorityGrants). Only the words are here.
  */
-export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals, options: DecideOptions = {}): void {
+export function decide(authority: Authority, caller: Caller, loaded: Loaded<unknown>, targetRefusals: Refusals, options: ActOnOptions = {}): void {
   const refusals = loaded.refusals ?? targetRefusals;
   const owned = (loaded.ownerId != null && loaded.ownerId === caller.userId) || !!loaded.managers?.includes(caller.userId);
   const verdict = mayActOn(authority, caller, { orgId: loaded.orgId, owned }, options);

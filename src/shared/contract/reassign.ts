@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList } from './wire.ts';
-import { ownerNeeding, ownerOr, type Authority } from '../authority.ts';
+import { authorityFirst, ownerNeeding, ownerOr, type Authority } from '../authority.ts';
 import { FOLDER_TITLE_MAX_CHARS, FOLDER_TITLE_RULE, folderTitleProblem } from '../folderTitle.ts';
 
 const targetUsername = z.string().trim().min(1, 'is required').max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`);
@@ -90,9 +90,10 @@ export { RESERVED_TYPE_KEYWORDS } from '../typeKeywords.ts';
 /**
  * Who may call each reassign operation (content/users/<u>/items/<id>/reassign, canReassign,
  * canReassignItems, reassignItems): the owner with portal:user:reassignItems (ownerNeeds), or an
- * administrator of the owner's organization with portal:admin:reassignItems (their own items too).
+ * administrator of the owner's organization with portal:admin:reassignItems (their own items too:
+ * asked first).
  */
-const reassign = () => ownerNeeding('portal:user:reassignItems', ownerOr('portal:admin:reassignItems'));
+const reassign = () => authorityFirst(ownerNeeding('portal:user:reassignItems', ownerOr('portal:admin:reassignItems')));
 
 export const REASSIGN_OPERATIONS = {
   reassignItem: reassign(),

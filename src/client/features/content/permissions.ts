@@ -69,6 +69,5 @@ export function contentStatusPermission(user: Member, item: Item, authoritative:
 export function reassignItemPermission(user: Member, item: Pick<Item, 'owner' | 'orgId'>): Permission {
   const action = 'give this item to another member';
   const notOwnerOrAdmin = `To ${action} you need to own it, or be an administrator of its organization with ${describePrivilege(REASSIGN_ANY)}.`;
-  // authorityFirst as the service's reassign target asks: an administrator transfers their own items without the owner's privilege.
-  return canOn(user, 'reassignItem', on(user, item), { action, notOwnerOrAdmin }, { authorityFirst: true });
+  return canOn(user, 'reassignItem', on(user, item), { action, notOwnerOrAdmin });
 }

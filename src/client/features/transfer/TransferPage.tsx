@@ -18,7 +18,7 @@ export default function TransferPage() {
   // As the service decides reassignItems on the member (a member of the caller's organization, listed on the Members page):
   // an administrator of the organization, or the owner holding what it asks of owners.
   const owned = from.toLowerCase() === user.username.toLowerCase();
-  const mayTransfer = canOn(user, 'reassignItems', { orgId: user.orgId, owned }, 'transfer', { authorityFirst: true }).allowed;
+  const mayTransfer = canOn(user, 'reassignItems', { orgId: user.orgId, owned }, 'transfer').allowed;
   const preset = useMemo(
     () =>
       (params.get('items') ?? '')

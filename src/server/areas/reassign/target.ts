@@ -11,11 +11,8 @@ import { pathMemberTarget, type UserRow } from '../users/service.ts';
 
 const NOT_AN_ADMINISTRATOR = "Only an administrator of the owner's organization with portal:admin:reassignItems can transfer another member's content.";
 
-export const ITEMS_OWNER: Target<UserRow> = pathMemberTarget(
-  {
-    otherOrg: NOT_AN_ADMINISTRATOR,
-    missing: () => NOT_AN_ADMINISTRATOR,
-    ownerLacks: (privilege) => `Requires the privilege ${privilege} to transfer your own content.`,
-  },
-  { authorityFirst: true },
-);
+export const ITEMS_OWNER: Target<UserRow> = pathMemberTarget({
+  otherOrg: NOT_AN_ADMINISTRATOR,
+  missing: () => NOT_AN_ADMINISTRATOR,
+  ownerLacks: (privilege) => `Requires the privilege ${privilege} to transfer your own content.`,
+});

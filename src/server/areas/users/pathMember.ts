@@ -5,13 +5,12 @@
  * operation words its own refusals.
  */
 import { userNotFound } from '../../http/errors.ts';
-import type { DecideOptions, Refusals, Target } from '../../http/target.ts';
+import type { Refusals, Target } from '../../http/target.ts';
 import { findUser, type UserRow } from './repo.ts';
 
-export function pathMemberTarget(refusals: Refusals, decide?: DecideOptions): Target<UserRow> {
+export function pathMemberTarget(refusals: Refusals): Target<UserRow> {
   return {
     refusals,
-    ...(decide ? { decide } : {}),
     async load({ path, portal }) {
       const user = await findUser(portal.db, path.username);
       if (!user) throw userNotFound(path.username);
