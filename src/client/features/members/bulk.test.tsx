@@ -56,7 +56,7 @@ describe('bulk actions on members', () => {
 
     // Change role to Publisher on all five: the Viewer-type members are skipped, and say why.
     let dialog = await actOnAllMatching(user, 5, 'Change role');
-    await user.click(within(dialog).getByLabelText('New role', { selector: 'input' }));
+    await user.click(await within(dialog).findByLabelText('New role', { selector: 'input' }));
     await user.click(await screen.findByRole('option', { name: 'Publisher' }));
     const preview = await within(dialog).findByRole('table', { name: 'Preview' });
     expect(within(preview).getByText('bk.v1').closest('tr')).toHaveTextContent('Skipped: Not compatible with the Viewer user type.');
