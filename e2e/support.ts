@@ -57,9 +57,13 @@ export async function searchMembers(page: Page, words: string): Promise<void> {
   await expect(page.getByRole('table', { name: 'Members' })).not.toHaveAttribute('aria-busy', 'true');
 }
 
-/** A screenshot kept as an artifact under e2e/artifacts/. */
-export async function snap(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+/**
+ * A screenshot kept as an artifact under e2e/artifacts/: the whole page, or with `viewport` only what
+ * the window shows. A full-page capture resizes the window for a moment, which closes an open menu
+ * and scrolls a wide table back to its start: take a menu's picture with `viewport`.
+ */
+export async function snap(page: Page, name: string, options: { viewport?: boolean } = {}): Promise<void> {
+  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: !options.viewport });
 }
 
 /** A new member of the administrator's organization (`token` is an administrator's), a User unless `role` says otherwise. */

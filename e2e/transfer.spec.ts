@@ -26,8 +26,10 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   // Other specs add members to the same organization: find user1 rather than rely on the first page.
   await searchMembers(page, 'user1');
   await page.getByRole('button', { name: 'More actions for user1' }).click();
-  await snap(page, 'members-transfer-action');
-  await page.getByRole('menuitem', { name: 'Transfer content' }).click();
+  const transferAction = page.getByRole('menuitem', { name: 'Transfer content' });
+  await expect(transferAction).toBeVisible();
+  await snap(page, 'members-transfer-action', { viewport: true });
+  await transferAction.click();
   await expect(page.getByRole('heading', { name: 'Transfer content', level: 1 })).toBeVisible();
   const items = page.getByRole('table', { name: 'Items of user1' });
   await expect(items.getByText(`Parks ${tag}`)).toBeVisible();
