@@ -12,6 +12,17 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, findTestBrowser } from './e2e/browser.ts';
 import { E2E_WORKERS, portalPort, portalUrl } from './e2e/portals.ts';
 
+/**
+ * `npm test` runs the specs in two parts, one in each of its lanes (scripts/run-steps.ts): the
+ * accessibility sweep, the longest spec and a serial one, after the unit tests in theirs, and every
+ * other spec beside the unit tests. With one part per lane both cores stay busy to the end, where a
+ * single Playwright run went on alone for its last third with a core idle. E2E_PART picks a part
+ * (`a11y` or `rest`); unset, every spec.
+ */
+const A11Y_SPEC = 'a11y.spec.ts';
+const part = process.env.E2E_PART;
+if (part !== undefined && part !== 'a11y' && part !== 'rest') throw new Error(`E2E_PART must be a11y or rest, not ${part}`);
+
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'portal-e2e-'));
 process.env.E2E_DATA_DIR = dataDir; // the config is loaded again in workers: keep one data dir
 
@@ -23,6 +34,7 @@ const portals = Array.from({ length: E2E_WORKERS }, (_, index) => {
 
 export default defineConfig({
   testDir: 'e2e',
+  ...(part === 'a11y' ? { testMatch: A11Y_SPEC } : part === 'rest' ? { testIgnore: A11Y_SPEC } : {}),
   // Per port, so that runs side by side (E2E_PORT) do not clear each other's traces and screenshots.
   outputDir: process.env.E2E_PORT ? `e2e/artifacts/results-${process.env.E2E_PORT}` : 'e2e/artifacts/results',
   workers: E2E_WORKERS,
