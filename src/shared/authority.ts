@@ -21,7 +21,7 @@ export interface AuthorityHolder {
 
 export type Authority =
   /** Acts only on the caller's own account and objects (or what is shared with them); no privilege reaches another member's. */
-  | ({ kind: 'own' } & OwnerNeeds)
+  | ({ kind: 'own'; reaches?: Authority } & OwnerNeeds)
   /** Any member of the object's organization; no privilege needed (the organization's roles, its description). */
   | { kind: 'member' }
   /** Anyone who can see the object by its sharing; an administrative privilege may widen what is visible. */
@@ -54,6 +54,13 @@ export interface OwnerNeeds {
 export type OwnerAuthority = Extract<Authority, { kind: 'own' | 'ownerOr' | 'ownerOrDefaultAdmin' }>;
 
 export const own = (): OwnerAuthority => ({ kind: 'own' });
+/**
+ * `own` for an operation done only under the caller's own name that may still reach further than
+ * their own objects: createTask is the member's alone, yet a default administrator may schedule it
+ * on another member's item. What it reaches beyond its path is `reaches`, handed to the service as
+ * ctx.reach (http/reach.ts) instead of being decided there.
+ */
+export const ownReaching = (reaches: Authority): OwnerAuthority => ({ kind: 'own', reaches });
 export const member = (): Authority => ({ kind: 'member' });
 export const visible = (...widenedBy: Privilege[]): Authority => ({ kind: 'visible', widenedBy });
 export const ownerOr = (...privileges: Privilege[]): OwnerAuthority => ({ kind: 'ownerOr', privileges });

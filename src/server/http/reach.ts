@@ -19,9 +19,12 @@ export interface Reach {
   ownerHolds(): boolean;
 }
 
-/** What `authority` lets `caller` reach (no caller: nothing of anyone's). */
+/**
+ * What `authority` lets `caller` reach (no caller: nothing of anyone's); for an operation done under
+ * the caller's own name that reaches further (ownReaching), what its `reaches` declares.
+ */
 export function reachOf(caller: Caller | null, authority: Authority): Reach {
-  return new DeclaredReach(caller, authority);
+  return new DeclaredReach(caller, authority.kind === 'own' && authority.reaches ? authority.reaches : authority);
 }
 
 /**

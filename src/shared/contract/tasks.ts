@@ -1,7 +1,7 @@
 /** Scheduled tasks (spec §2 Task, §3, §4.2; facts §3.2, §7). Shared by the service and the console. */
 import type { Privilege } from '../privileges.ts';
 import { z } from 'zod';
-import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, type Authority, type AuthorityHolder } from '../authority.ts';
+import { authorityGrants, defaultAdmin, ownerOrDefaultAdmin, ownReaching, type Authority, type AuthorityHolder } from '../authority.ts';
 import { CRON_FIELD_MAX_LENGTH, type CronSchedule } from '../cron.ts';
 import { commaList, jsonObject, pagingParams, wireBool, wireInt } from './wire.ts';
 
@@ -47,7 +47,9 @@ export const ALL_TASKS_AUTHORITY = defaultAdmin();
  * entries; the console asks the same (lib/can.ts).
  */
 export const TASK_OPERATIONS = {
-  createTask: ownerOrDefaultAdmin(),
+  // Under the member's own name only (the path's member must be the caller); what the task runs on
+  // (another member's item, for a default administrator) as TASKS_OF_OTHERS allows.
+  createTask: ownReaching(TASKS_OF_OTHERS),
   listTasks: ownerOrDefaultAdmin(),
   task: ownerOrDefaultAdmin(),
   updateTask: ownerOrDefaultAdmin(),

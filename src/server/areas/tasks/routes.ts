@@ -50,7 +50,7 @@ export function taskRoutes(app: FastifyInstance): void {
       path,
       authority: TASK_OPERATIONS.createTask,
       params: createTaskParams,
-      handler: ({ caller, path: p, params, portal, req, reach }) => createTask(portal, caller, reach, p.username, params, formToken(req)),
+      handler: ({ caller, params, portal, req, reach }) => createTask(portal, caller, reach, params, formToken(req)),
     });
   }
 
