@@ -58,12 +58,14 @@ export async function searchMembers(page: Page, words: string): Promise<void> {
 }
 
 /**
- * A screenshot kept as an artifact under e2e/artifacts/: the whole page, or with `viewport` only what
- * the window shows. A full-page capture resizes the window for a moment, which closes an open menu
- * and scrolls a wide table back to its start: take a menu's picture with `viewport`.
+ * A screenshot kept as an artifact under e2e/artifacts/: the whole page, or only what the window
+ * shows while a menu is open. A full-page capture resizes the window for a moment, which closes an
+ * open menu (Chromium 156) and scrolls a wide table back to its start, so the next click on the
+ * menu's item would wait for a menu that is gone.
  */
-export async function snap(page: Page, name: string, options: { viewport?: boolean } = {}): Promise<void> {
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: !options.viewport });
+export async function snap(page: Page, name: string): Promise<void> {
+  const menuOpen = (await page.getByRole('menu').count()) > 0;
+  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: !menuOpen });
 }
 
 /** A new member of the administrator's organization (`token` is an administrator's), a User unless `role` says otherwise. */

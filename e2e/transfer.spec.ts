@@ -28,7 +28,7 @@ test('an administrator transfers a mix of transferable and blocked items and rea
   await page.getByRole('button', { name: 'More actions for user1' }).click();
   const transferAction = page.getByRole('menuitem', { name: 'Transfer content' });
   await expect(transferAction).toBeVisible();
-  await snap(page, 'members-transfer-action', { viewport: true });
+  await snap(page, 'members-transfer-action');
   await transferAction.click();
   await expect(page.getByRole('heading', { name: 'Transfer content', level: 1 })).toBeVisible();
   const items = page.getByRole('table', { name: 'Items of user1' });
