@@ -2,9 +2,9 @@
  * Services do not decide an authority themselves (issue 36): what an operation's declared authority
  * lets the caller reach is worked out by the wrapper and handed to the handler (`ctx.reach`,
  * http/reach.ts), or decided on a loaded target (http/target.ts). An area calling the table itself
- * (`grantsOthers`, `authorityGrants`) fails here, except the places listed below, each of which
- * applies a declaration other than its operation's own (docs/architecture.md says why). The list
- * only shrinks: a listed file that no longer calls the table fails too, so it is taken off.
+ * (`grantsOthers`, `authorityGrants`) fails here. Where an operation applies another operation's
+ * declaration (every read of an item asks who sees it), it calls the rule by name from
+ * http/policies.ts, which reads that declaration.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,22 +14,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const AREAS = join(ROOT, 'src/server/areas');
 
 const TABLE_CALL = /\b(?:grantsOthers|authorityGrants)\(/;
-
-/** Where a declaration other than the operation's own is still applied in the service (docs/architecture.md). */
-const STILL_DECIDING = new Set([
-  // Who sees an item (ITEM_OPERATIONS.item), asked before the operation's own decision by every operation that reads one.
-  'src/server/areas/items/access.ts',
-  // The same rule in SQL, for the items a dependency walk meets.
-  'src/server/areas/dependencies/nodes.ts',
-  // Who sees a group (GROUP_OPERATIONS.group), asked by every operation that reads one.
-  'src/server/areas/groups/visible.ts',
-  // unshareItem's authority inside share and unshare; userContent's for the bulk path's member.
-  'src/server/areas/items/sharing.ts',
-  // addGroupUsers' authority for the groups a default names.
-  'src/server/areas/userDefaultSettings/service.ts',
-  // searchItems' authority, also applied by group content search (declared otherwise).
-  'src/server/areas/items/search.ts',
-]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -47,12 +31,7 @@ const callers = () =>
     .sort();
 
 describe('areas take what the declaration reaches from the wrapper', () => {
-  it('no area calls grantsOthers or authorityGrants outside the listed places', () => {
-    expect(callers().filter((f) => !STILL_DECIDING.has(f))).toEqual([]);
-  });
-
-  it('every listed place still calls the table (take it off the list once it does not)', () => {
-    const found = new Set(callers());
-    expect([...STILL_DECIDING].filter((f) => !found.has(f))).toEqual([]);
+  it('no area calls grantsOthers or authorityGrants', () => {
+    expect(callers()).toEqual([]);
   });
 });

@@ -14,7 +14,8 @@
  */
 import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } from '../../shared/authority.ts';
 import { joinPrivilege } from '../../shared/addUsersEligibility.ts';
-import { CONTENT_OWNER_PRIVILEGE } from '../../shared/contract/items.ts';
+import { GROUP_OPERATIONS } from '../../shared/contract/groups.ts';
+import { CONTENT_OWNER_PRIVILEGE, ITEM_OPERATIONS } from '../../shared/contract/items.ts';
 import { GP_TASK_AUTHORITY, REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
 import type { Privilege } from '../../shared/privileges.ts';
@@ -40,6 +41,38 @@ export function requirePrivilege(holder: PrivilegeHolder, ...ids: Privilege[]): 
   const [missing] = missingPrivileges(holder, ids);
   if (missing) throw forbidden(`Requires the privilege ${missing}.`);
 }
+
+/** A caller as these rules read them: their privileges and organization. */
+interface OrgMember extends AuthorityHolder {
+  readonly orgId: string;
+}
+
+// Another operation's declaration, applied inside this one
+//
+// Some rules are an operation's declared authority asked by other operations too: every read of an
+// item asks who sees it (ITEM_OPERATIONS.item), in code and in the SQL of searches and dependency
+// walks; every operation on a group loads it by who sees it. Each is named here once, read from its
+// declaration, so the areas that apply it do not read the authority table themselves
+// (src/server/authority-in-areas.test.ts) and a changed declaration changes every place at once.
+
+/** Seeing every item of their own organization, whatever its sharing (who sees an item: ITEM_OPERATIONS.item). */
+export const seesAllOrgItems = (caller: AuthorityHolder | null): boolean => !!caller && authorityGrants(ITEM_OPERATIONS.item, caller);
+
+/** Seeing every item of organization `orgId` (seesAllOrgItems, for a caller of that organization). */
+export const seesAllItemsOf = (caller: OrgMember, orgId: string): boolean => caller.orgId === orgId && seesAllOrgItems(caller);
+
+/** Taking another member's item of organization `orgId` out of a group (ITEM_OPERATIONS.unshareItem), also when sharing into a group. */
+export const unsharesOthersItemsOf = (caller: OrgMember, orgId: string): boolean =>
+  caller.orgId === orgId && authorityGrants(ITEM_OPERATIONS.unshareItem, caller);
+
+/** Acting on another member's content listing (ITEM_OPERATIONS.userContent): the bulk share path naming a member. */
+export const reachesMembersContent = (caller: AuthorityHolder): boolean => authorityGrants(ITEM_OPERATIONS.userContent, caller);
+
+/** Seeing every group of their own organization, whatever its access (who sees a group: GROUP_OPERATIONS.group). */
+export const seesAllOrgGroups = (caller: AuthorityHolder): boolean => authorityGrants(GROUP_OPERATIONS.group, caller);
+
+/** Adding members to any group of their organization, not only those they own or manage (GROUP_OPERATIONS.addGroupUsers). */
+export const addsToAnyOrgGroup = (caller: AuthorityHolder): boolean => authorityGrants(GROUP_OPERATIONS.addGroupUsers, caller);
 
 // The owner's side of a declaration
 

@@ -6,8 +6,7 @@
 import type { DependencyNode } from '../../../shared/contract/dependencies.ts';
 import type { Caller } from '../../http/auth.ts';
 import type { Queryable } from '../../store/db.ts';
-import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
-import { authorityGrants } from '../../http/authority.ts';
+import { seesAllOrgItems } from '../../http/policies.ts';
 import { canViewItem, type ItemRow } from '../items/service.ts';
 import { nodeRowsOf, walkStart, type NodeRow } from './repo.ts';
 
@@ -121,7 +120,7 @@ export async function startOfWalk(
     itemId: id,
     userId: caller?.userId ?? null,
     orgId: caller?.orgId ?? null,
-    seesOrgItems: !!caller && authorityGrants(ITEM_OPERATIONS.item, caller),
+    seesOrgItems: seesAllOrgItems(caller),
     direction: first?.direction ?? null,
     maxRows: first?.maxRows ?? 0,
   });

@@ -3,11 +3,9 @@
  * operation loads its group by (target.ts), which items' sharing and group lists ask too. Apart
  * from the service so that the group target can use it and the service still offer the target.
  */
-import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 import type { Caller } from '../../http/auth.ts';
-import { authorityGrants } from '../../http/authority.ts';
 import { ApiError } from '../../http/errors.ts';
-import { seesOrgGroups } from '../../http/policies.ts';
+import { seesAllOrgGroups, seesOrgGroups } from '../../http/policies.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findGroup, type GroupRow } from './repo.ts';
 
@@ -17,7 +15,7 @@ export function canSeeGroup(row: GroupRow, caller: Caller | null): boolean {
   if (!caller) return false;
   if (row.my_member_type) return true;
   if (caller.orgId !== row.org_id) return false;
-  if (authorityGrants(GROUP_OPERATIONS.group, caller)) return true;
+  if (seesAllOrgGroups(caller)) return true;
   return row.access === 'org' && seesOrgGroups(caller);
 }
 

@@ -9,9 +9,9 @@ import { ApiError, forbidden } from '../../http/errors.ts';
 import { MESSAGE_CODES } from '../../../shared/contract/errors.ts';
 import type { Queryable } from '../../store/db.ts';
 import { findItem, groupIdsOf, type ItemRow, type ListedItemRow } from './repo.ts';
-import { grantsOthers, ownerNeedsOf } from '../../http/authority.ts';
+import { ownerNeedsOf } from '../../http/authority.ts';
+import { seesAllItemsOf } from '../../http/policies.ts';
 import type { Reach } from '../../http/reach.ts';
-import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
 
 export const itemNotFound = (id: string) =>
   new ApiError(400, 'Item does not exist or is inaccessible.', [`Item '${id}' does not exist or is inaccessible.`], MESSAGE_CODES.itemNotFound);
@@ -20,7 +20,7 @@ export function canViewItem(row: ItemRow, caller: Caller | null, callerGroups: R
   if (row.access === 'public') return true;
   if (!caller) return false;
   if (row.owner_id === caller.userId) return true;
-  if ((caller.orgId === row.org_id && row.access === 'org') || grantsOthers(caller, ITEM_OPERATIONS.item, row.org_id)) return true;
+  if ((caller.orgId === row.org_id && row.access === 'org') || seesAllItemsOf(caller, row.org_id)) return true;
   return row.group_ids.some((g) => callerGroups.has(g));
 }
 

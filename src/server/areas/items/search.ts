@@ -25,8 +25,8 @@ import { searchPage, type SearchPage, type SortKey } from './searchPage.ts';
 import { bboxParam, categoriesParam, categoryFiltersParam, itemFilterSql } from './searchFilters.ts';
 import { visibleGroup } from '../groups/service.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
+import { seesAllOrgItems } from '../../http/policies.ts';
 import { GROUP_CONTENT_OPERATIONS } from '../../../shared/contract/groupContent.ts';
-import { authorityGrants } from '../../http/authority.ts';
 
 export const SORT_FIELDS = ['title', 'created', 'modified', 'type', 'owner', 'numviews'] as const;
 
@@ -141,7 +141,7 @@ export interface ItemSearch {
 }
 
 export async function searchItems(db: Queryable, s: ItemSearch): Promise<SearchPage<ListedItemRow>> {
-  const params: unknown[] = [s.caller?.userId ?? null, s.caller?.orgId ?? null, !!s.caller && authorityGrants(ITEM_OPERATIONS.searchItems, s.caller)];
+  const params: unknown[] = [s.caller?.userId ?? null, s.caller?.orgId ?? null, seesAllOrgItems(s.caller)];
   const p = (v: unknown) => `$${params.push(v)}`;
   // Who may see what (access.ts canViewItem): public; own; the organization's (org items, or all with portal:admin:viewItems); shared to a group of the caller.
   const visible = `(i.access = 'public'

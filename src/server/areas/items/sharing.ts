@@ -29,8 +29,7 @@ import { itemNotFound, visibleItem } from './access.ts';
 import { lockItem, type ItemRow } from './repo.ts';
 import { setItemAccess, shareItemToGroup, unshareItemFromGroup } from './repo/sharing.ts';
 import { ITEM_OPERATIONS } from '../../../shared/contract/items.ts';
-import { authorityGrants, grantsOthers } from '../../http/authority.ts';
-import { assertMayShareAt, sharesOthersItems, type SharingLevel } from '../../http/policies.ts';
+import { assertMayShareAt, reachesMembersContent, sharesOthersItems, unsharesOthersItemsOf, type SharingLevel } from '../../http/policies.ts';
 
 export const shareParams = z.object({
   everyone: wireBool.optional(),
@@ -62,22 +61,19 @@ function assertMayChangeSharing(row: ItemRow, caller: Caller): void {
   throw forbidden('Only the owner or an administrator of its organization can change how this item is shared.');
 }
 
-/** An administrator of `orgId` who may take another member's item out of a group (ITEM_OPERATIONS.unshareItem). */
-const isAdminOf = (caller: Caller, orgId: string) => grantsOthers(caller, ITEM_OPERATIONS.unshareItem, orgId);
-
 /** Whether the caller may put an item into the group. */
 function mayShareTo(group: GroupRow | undefined, caller: Caller): boolean {
   if (!group || !canSeeGroup(group, caller)) return false;
   const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
-  if (group.is_view_only) return manager || isAdminOf(caller, group.org_id);
-  return !!group.my_member_type || isAdminOf(caller, group.org_id);
+  if (group.is_view_only) return manager || unsharesOthersItemsOf(caller, group.org_id);
+  return !!group.my_member_type || unsharesOthersItemsOf(caller, group.org_id);
 }
 
 /** Whether the caller may take an item out of the group: who may share, or the group's managers. */
 function mayUnshareFrom(group: GroupRow | undefined, caller: Caller, row: ItemRow): boolean {
   if (!group) return false;
   const manager = group.my_member_type === 'owner' || group.my_member_type === 'admin';
-  return manager || row.owner_id === caller.userId || isAdminOf(caller, group.org_id) || isAdminOf(caller, row.org_id);
+  return manager || row.owner_id === caller.userId || unsharesOthersItemsOf(caller, group.org_id) || unsharesOthersItemsOf(caller, row.org_id);
 }
 
 /** The status an item's access implies for it in its organization (verified organizations only). */
@@ -253,7 +249,7 @@ export function itemSharingRoutes(app: FastifyInstance): void {
       authority: SHARING_AUTHORITY[op],
       params: bulkShareParams,
       handler: async ({ caller, path, params, portal }) => {
-        if (path.username.toLowerCase() !== caller.username.toLowerCase() && !authorityGrants(ITEM_OPERATIONS.userContent, caller)) {
+        if (path.username.toLowerCase() !== caller.username.toLowerCase() && !reachesMembersContent(caller)) {
           throw badParam('username', 'must be your own username');
         }
         const results = [];

@@ -6,9 +6,8 @@ import type { UserDefaultSettings } from '../../../shared/contract/userDefaultSe
 import type { PortalContext } from '../../context.ts';
 import { actorOf, type Caller } from '../../http/auth.ts';
 import { badParam, forbidden } from '../../http/errors.ts';
-import { authorityGrants } from '../../http/authority.ts';
+import { addsToAnyOrgGroup } from '../../http/policies.ts';
 import { orgTarget } from '../../http/target.ts';
-import { GROUP_OPERATIONS } from '../../../shared/contract/groups.ts';
 import type { Queryable } from '../../store/db.ts';
 import { recordEvent } from '../../store/events.ts';
 import { userTypeRefusal } from '../../../shared/userTypes.ts';
@@ -86,7 +85,7 @@ export async function setDefaults(ctx: PortalContext, caller: Caller, orgId: str
  * member who may also create accounts would reach a private group's content through one.
  */
 async function assertMayAddMembersTo(q: Queryable, caller: Caller, groupIds: string[]): Promise<void> {
-  if (!groupIds.length || authorityGrants(GROUP_OPERATIONS.addGroupUsers, caller)) return;
+  if (!groupIds.length || addsToAnyOrgGroup(caller)) return;
   const unmanaged = await groupsNotManagedBy(q, groupIds, caller.userId);
   if (unmanaged.length) {
     throw forbidden(
