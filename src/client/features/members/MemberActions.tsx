@@ -8,8 +8,14 @@ import { Link } from 'react-router';
 import type { PortalUser, RoleRecord } from '../../api/index.ts';
 import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { useCurrentUser } from '../../lib/session.ts';
-import { transferPermission } from './MemberRowActions.tsx';
-import { changeRoleOfPermission, changeUserTypesPermission, deleteMemberPermission, disableMemberPermission, resetPasswordPermission } from './permissions.ts';
+import {
+  changeRoleOfPermission,
+  changeUserTypesPermission,
+  deleteMemberPermission,
+  disableMemberPermission,
+  resetPasswordPermission,
+  transferPermission,
+} from './permissions.ts';
 import { useConfirmMemberStatus } from './useConfirmMemberStatus.tsx';
 
 export interface MemberActionsProps {

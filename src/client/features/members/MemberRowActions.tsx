@@ -4,11 +4,9 @@ import { GuardedButton } from '../../components/GuardedButton.tsx';
 import { mayReadHistory } from '../../components/HistorySection.tsx';
 import { usePortalCapabilities } from '../../lib/capabilities.ts';
 import type { useReturnFocus } from '../../lib/focusReturn.ts';
-import { can, ownerPermission } from '../../lib/can.ts';
-import { ALLOWED, type Permission } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { MemberMoreMenu } from './MemberMoreMenu.tsx';
-import { changeRoleOfPermission, disableMemberPermission, unlockSignInPermission } from './permissions.ts';
+import { changeRoleOfPermission, disableMemberPermission, transferPermission, unlockSignInPermission } from './permissions.ts';
 import { useConfirmMemberStatus } from './useConfirmMemberStatus.tsx';
 import { useConfirmUnlock } from './useConfirmUnlock.tsx';
 
@@ -17,12 +15,6 @@ export interface MemberRowActionsProps {
   onChangeRole: () => void;
   onHistory: () => void;
   fromMenu: ReturnType<typeof useReturnFocus>;
-}
-
-/** Another member's content, or one's own, as reassignItems declares (the owner's privilege, or the administrator's). */
-export function transferPermission(user: ReturnType<typeof useCurrentUser>, m: { username: string }): Permission {
-  const ownContent = m.username === user.username && ownerPermission(user, 'reassignItems', 'transfer your content').allowed;
-  return ownContent ? ALLOWED : can(user, 'reassignItems', undefined, "transfer a member's content");
 }
 
 export function MemberRowActions({ member: m, onChangeRole, onHistory, fromMenu }: MemberRowActionsProps) {

@@ -1,7 +1,7 @@
 /** Who may do what on the Members page: the service's own table (MEMBER_OPERATIONS), asked through can(). */
 import type { GroupRecord, PortalUser } from '../../api/index.ts';
 import { OWN_ROLE_REFUSAL } from '../../../shared/roleGrant.ts';
-import { can } from '../../lib/can.ts';
+import { can, canOn } from '../../lib/can.ts';
 import { ALLOWED, type Permission } from '../../lib/privileges.ts';
 import { addUsersPermission } from '../../lib/groupPermissions.ts';
 import { grantRolePermission, type GrantPermission } from '../../lib/roleGrant.ts';
@@ -115,4 +115,14 @@ export function resetPasswordPermission(
         missing: grant.missing,
         reason: `You cannot reset the password of ${member.username}: their role holds privileges you do not hold (${grant.note}).`,
       };
+}
+
+/**
+ * Transferring a member's content, decided as the service decides reassignItems (canOn: an
+ * administrator it admits, else the owner holding portal:user:reassignItems). Members listed are of
+ * the caller's organization.
+ */
+export function transferPermission(user: Member & { username: string; orgId: string }, m: { username: string }): Permission {
+  const own = m.username.toLowerCase() === user.username.toLowerCase();
+  return canOn(user, 'reassignItems', { orgId: user.orgId, owned: own }, own ? 'transfer your content' : "transfer a member's content");
 }
