@@ -105,7 +105,7 @@ describe('planReplacement', () => {
   const referrers = [MAP, APP, NEW].map((id, i) => ({ item: node(id, i === 1 ? 'publisher1' : 'user1'), edges: [] }));
 
   it("updates the caller's own items, skips someone else's without “Update any content”, and the replacement itself", () => {
-    const user = { username: 'User1', role: 'org_user' as const, privileges: ['portal:user:createItem'] };
+    const user = { username: 'User1', orgId: 'org1', role: 'org_user' as const, privileges: ['portal:user:createItem'] };
     const steps = planReplacement(referrers, user, NEW);
     expect(steps.map((s) => s.action)).toEqual(['update', 'skip', 'skip']);
     expect(steps[1]).toMatchObject({ reason: expect.stringMatching(/^It belongs to publisher1: .*portal:admin:updateItems/) });
@@ -113,9 +113,9 @@ describe('planReplacement', () => {
   });
 
   it('an administrator with “Update any content” updates everyone’s; a member without createItem updates nothing', () => {
-    const admin = { username: 'admin', role: 'org_admin' as const, privileges: ['portal:admin:updateItems'] };
+    const admin = { username: 'admin', orgId: 'org1', role: 'org_admin' as const, privileges: ['portal:admin:updateItems'] };
     expect(planReplacement(referrers.slice(0, 2), admin, NEW).map((s) => s.action)).toEqual(['update', 'update']);
-    const viewer = { username: 'user1', role: 'org_user' as const, privileges: [] };
+    const viewer = { username: 'user1', orgId: 'org1', role: 'org_user' as const, privileges: [] };
     expect(planReplacement(referrers.slice(0, 1), viewer, NEW)[0]).toMatchObject({ action: 'skip', reason: expect.stringMatching(/portal:user:createItem/) });
   });
 });

@@ -11,11 +11,8 @@ import { serviceRootText } from '../../../shared/references/normalize.ts';
 import { replaceReference } from '../../../shared/references/references.ts';
 import type { ReplacedReference } from '../../../shared/references/replaced.ts';
 import type { PortalUser } from '../../api/index.ts';
-import { declaredPrivilege, ownerPermission } from '../../lib/can.ts';
-import { holds, describePrivilege } from '../../lib/privileges.ts';
-
-/** Rewriting a referrer's data is updateItem: what it asks of the owner, and of anyone else. */
-const UPDATE_ANY = declaredPrivilege('updateItem');
+import { canOn } from '../../lib/can.ts';
+import { describePrivilege } from '../../lib/privileges.ts';
 
 /** Edge kinds that are not in a dependent's data: updating its data cannot change them. */
 const NOT_IN_DATA = new Set<DependencyEdge['kind']>(['relationship', 'serviceUrl']);
@@ -69,7 +66,7 @@ export function rewriteReferences(itemType: string, data: unknown, swaps: readon
   return { data: out, changed };
 }
 
-type Caller = Pick<PortalUser, 'username' | 'role' | 'privileges'> & { roleId?: string | null };
+type Caller = Pick<PortalUser, 'username' | 'role' | 'privileges' | 'orgId'> & { roleId?: string | null };
 
 export type ReplaceStep = { referrer: Referrer; action: 'update' } | { referrer: Referrer; action: 'skip'; reason: string };
 
@@ -83,14 +80,17 @@ export function planReplacement(referrers: readonly Referrer[], caller: Caller, 
     if (referrer.item.id.toLowerCase() === newId.toLowerCase())
       return { referrer, action: 'skip', reason: 'It is the replacement itself: it is left as it is.' };
     const mine = referrer.item.owner.toLowerCase() === caller.username.toLowerCase();
-    const asOwner = ownerPermission(caller, 'updateItem', 'change your items');
-    if (mine && !asOwner.allowed) return { referrer, action: 'skip', reason: `Changing your items needs ${describePrivilege(asOwner.missing)}.` };
-    if (!mine && !holds(caller, UPDATE_ANY))
-      return {
-        referrer,
-        action: 'skip',
-        reason: `It belongs to ${referrer.item.owner}: changing someone else's item needs ${describePrivilege(UPDATE_ANY)}. Ask its owner to switch.`,
-      };
-    return { referrer, action: 'update' };
+    // Rewriting a referrer's data is updateItem, decided as the service decides it. A walk's items do
+    // not say their organization: one of another organization's is refused by the portal, per item.
+    const may = canOn(caller, 'updateItem', { orgId: caller.orgId, owned: mine });
+    if (may.allowed) return { referrer, action: 'update' };
+    const needs = describePrivilege(may.missing);
+    return {
+      referrer,
+      action: 'skip',
+      reason: mine
+        ? `Changing your items needs ${needs}.`
+        : `It belongs to ${referrer.item.owner}: changing someone else's item needs ${needs}. Ask its owner to switch.`,
+    };
   });
 }
