@@ -13,13 +13,21 @@ import { CHROMIUM_ARGS, findTestBrowser } from './e2e/browser.ts';
 import { E2E_WORKERS, portalPort, portalUrl } from './e2e/portals.ts';
 
 /**
- * `npm test` runs the specs in two parts, one in each of its lanes (scripts/run-steps.ts): the
- * accessibility sweep, the longest spec and a serial one, after the unit tests in theirs, and every
- * other spec beside the unit tests. With one part per lane both cores stay busy to the end, where a
- * single Playwright run went on alone for its last third with a core idle. E2E_PART picks a part
- * (`a11y` or `rest`); unset, every spec.
+ * `npm test` runs the specs in two parts, one after the other in the lane beside the unit tests
+ * (scripts/run-steps.ts): every spec but the accessibility sweep, then the sweep on its own port.
+ * E2E_PART picks a part (`a11y` or `rest`); unset, every spec.
  */
 const A11Y_SPEC = 'a11y.spec.ts';
+
+/**
+ * The console's scripts run in V8's interpreter and baseline compiler only. A spec's page lives for
+ * seconds, never long enough for optimized code to pay back its compiling, which ran on the renderer's
+ * helper threads beside every step: a sign-in and a tour of every page took 42 CPU-s with them and
+ * 37.6 without (means of 3, every process counted; docs/performance.md, "e2e lanes"). What the
+ * specs check does not depend on how fast a script runs. The SDK suite and the console benchmark
+ * keep V8's defaults: they measure or run long scripts as a user's browser would.
+ */
+const E2E_JS_FLAGS = '--js-flags=--no-opt,--no-maglev';
 const part = process.env.E2E_PART;
 if (part !== undefined && part !== 'a11y' && part !== 'rest') throw new Error(`E2E_PART must be a11y or rest, not ${part}`);
 
@@ -67,7 +75,7 @@ export default defineConfig({
     launchOptions: {
       // undefined when none is found: `npm test` stops before this step (scripts/check-test-browser.ts).
       executablePath: findTestBrowser()?.executablePath,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, E2E_JS_FLAGS],
     },
   },
   webServer: portals.map((portal) => ({
