@@ -22,15 +22,15 @@ import { activityAccess } from '../features/activity/permissions.ts';
 import { settingsAccess } from '../features/settings/permissions.ts';
 import { tasksAccess } from '../features/tasks/permissions.ts';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
-import { ALLOWED, holds, describePrivilege, requirePrivilege } from '../lib/privileges.ts';
+import { can } from '../lib/can.ts';
+import { ALLOWED, holds, describePrivilege } from '../lib/privileges.ts';
 import type { NavEntry } from './navEntry.ts';
-
-const VIEW_MEMBERS = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'];
+import { seesOrgMembers, VIEW_MEMBERS_PRIVILEGES } from '../../shared/contract/users.ts';
 
 const viewMembers = (what: string) => (user: PortalUser) =>
-  VIEW_MEMBERS.some((p) => holds(user, p))
+  seesOrgMembers((p) => holds(user, p))
     ? ALLOWED
-    : { allowed: false as const, missing: VIEW_MEMBERS[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS[0])}.` };
+    : { allowed: false as const, missing: VIEW_MEMBERS_PRIVILEGES[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS_PRIVILEGES[0])}.` };
 
 export const NAV: readonly NavEntry[] = [
   {
@@ -85,7 +85,7 @@ export const NAV: readonly NavEntry[] = [
     label: 'Collaborations',
     icon: IconBuilding,
     Page: lazy(() => import('./routes/collaborations.tsx')),
-    access: (user) => requirePrivilege(user, 'portal:admin:manageCollaborations', 'manage collaborations'),
+    access: (user) => can(user, 'listCollaborations', undefined, 'manage collaborations'),
   },
   {
     path: 'webhooks',

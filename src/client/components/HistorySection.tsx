@@ -10,15 +10,14 @@ import { useId, useState } from 'react';
 import { isHistoryUnavailable } from '../api/index.ts';
 import { historyPagesQuery } from '../api/queries/history.ts';
 import type { HistoryIdType } from '../../shared/contract/history.ts';
-import { holds } from '../lib/privileges.ts';
+import { can } from '../lib/can.ts';
 import { useCurrentUser } from '../lib/session.ts';
 import { HistoryList } from './HistoryList.tsx';
 
 const PAGE = 25;
 
-/** The portal answers history to administrators only (docs/history.md, Access). */
-export const mayReadHistory = (user: Parameters<typeof holds>[0]) =>
-  holds(user, 'portal:admin:viewItems') && holds(user, 'portal:admin:viewUsers') && holds(user, 'portal:admin:viewGroups');
+/** The portal answers history to administrators only (docs/history.md, Access): its declaration, HISTORY_READ_OPERATIONS.history. */
+export const mayReadHistory = (user: Parameters<typeof can>[0]) => can(user, 'history').allowed;
 
 export interface HistorySectionProps {
   /** The target: an item, group, role, webhook or task id, or a username. */

@@ -16,7 +16,9 @@ import { authorityGrants, ownerNeedsOf, type Authority, type AuthorityHolder } f
 import { joinPrivilege } from '../../shared/addUsersEligibility.ts';
 import { GROUP_OPERATIONS } from '../../shared/contract/groups.ts';
 import { CONTENT_OWNER_PRIVILEGE, ITEM_OPERATIONS } from '../../shared/contract/items.ts';
+import { accessOwnerMayGive as sharedAccessOwnerMayGive, type ItemAccess } from '../../shared/contract/reassign.ts';
 import { GP_TASK_AUTHORITY, REPORT_PRIVILEGES, TASK_TYPE_PRIVILEGES, type ReportType, type TaskType } from '../../shared/contract/tasks.ts';
+import { seesOrgMembers } from '../../shared/contract/users.ts';
 import type { ServiceType } from '../../shared/contract/webhooks.ts';
 import type { Privilege } from '../../shared/privileges.ts';
 import { forbidden } from './errors.ts';
@@ -25,9 +27,6 @@ import { forbidden } from './errors.ts';
 export interface PrivilegeHolder {
   readonly privileges: ReadonlySet<string>;
 }
-
-/** Who sees an item besides whom it is shared with by group. */
-type ItemAccess = 'private' | 'org' | 'public';
 
 const holds = (holder: PrivilegeHolder, privilege: Privilege) => holder.privileges.has(privilege);
 
@@ -107,18 +106,13 @@ export function assertMayShareAt(caller: PrivilegeHolder, ownsItem: boolean, lev
 export const sharesOthersItems = (caller: PrivilegeHolder) =>
   (['Group', 'Org', 'Public'] as const).some((level) => holds(caller, `portal:admin:shareTo${level}`));
 
-/** The widest of `access` a new owner may give: public needs shareToPublic (else org with shareToOrg), org needs shareToOrg, else private. */
-export function accessOwnerMayGive(owner: PrivilegeHolder, access: ItemAccess): ItemAccess {
-  let given = access;
-  if (given === 'public' && !holds(owner, 'portal:user:shareToPublic')) given = holds(owner, 'portal:user:shareToOrg') ? 'org' : 'private';
-  if (given === 'org' && !holds(owner, 'portal:user:shareToOrg')) given = 'private';
-  return given;
-}
+/** The widest of `access` a new owner keeps after a transfer (shared accessOwnerMayGive). */
+export const accessOwnerMayGive = (owner: PrivilegeHolder, access: ItemAccess): ItemAccess => sharedAccessOwnerMayGive((p) => holds(owner, p), access);
 
 // Members
 
 /** Seeing the organization's members: members with viewOrgUsers, administrators with viewUsers. */
-export const mayViewOrgMembers = (caller: PrivilegeHolder) => holds(caller, 'portal:user:viewOrgUsers') || holds(caller, 'portal:admin:viewUsers');
+export const mayViewOrgMembers = (caller: PrivilegeHolder) => seesOrgMembers((p) => holds(caller, p));
 
 /** Seeing other members' private fields (email address among them), and searching by them. */
 export const seesMembersPrivateFields = (caller: PrivilegeHolder) => holds(caller, 'portal:admin:viewUsers');

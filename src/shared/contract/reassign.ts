@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.ts';
 import { commaList } from './wire.ts';
 import { authorityFirst, ownerNeeding, ownerOr, type Authority } from '../authority.ts';
+import type { Privilege } from '../privileges.ts';
 import { FOLDER_TITLE_MAX_CHARS, FOLDER_TITLE_RULE, folderTitleProblem } from '../folderTitle.ts';
 
 const targetUsername = z.string().trim().min(1, 'is required').max(LIMITS.usernameMaxChars, `must be at most ${LIMITS.usernameMaxChars} characters`);
@@ -101,3 +102,19 @@ export const REASSIGN_OPERATIONS = {
   canReassignItems: reassign(),
   reassignItems: reassign(),
 } as const satisfies Record<string, Authority>;
+
+/** Who sees an item besides whom it is shared with by group. */
+export type ItemAccess = 'private' | 'org' | 'public';
+
+/**
+ * The widest of `access` a new owner keeps after a transfer, by what they hold (`holds`): public
+ * needs portal:user:shareToPublic (else the organization with portal:user:shareToOrg), the
+ * organization needs portal:user:shareToOrg, else private. The service applies it on reassign; the
+ * console predicts it before one.
+ */
+export function accessOwnerMayGive(holds: (privilege: Privilege) => boolean, access: ItemAccess): ItemAccess {
+  let given = access;
+  if (given === 'public' && !holds('portal:user:shareToPublic')) given = holds('portal:user:shareToOrg') ? 'org' : 'private';
+  if (given === 'org' && !holds('portal:user:shareToOrg')) given = 'private';
+  return given;
+}

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defaultAdmin, ownerOr, own, privileges, visible, type Authority, type AuthorityHolder } from '../authority.ts';
 import { LIMITS } from '../limits.ts';
-import { BASE_ROLES } from '../privileges.ts';
+import { BASE_ROLES, type Privilege } from '../privileges.ts';
 import { commaList, pagingParams, sortOrder, wireBool, wireInt } from './wire.ts';
 
 export const usernameSchema = z
@@ -303,3 +303,9 @@ export function memberActionRefusal(actor: Pick<AuthorityHolder, 'isDefaultAdmin
   if (account.administrator && !actor.isDefaultAdmin) return 'administrator';
   return null;
 }
+
+/** What lets a member see the organization's members: either of these (members with viewOrgUsers, administrators with viewUsers). */
+export const VIEW_MEMBERS_PRIVILEGES = ['portal:user:viewOrgUsers', 'portal:admin:viewUsers'] as const satisfies readonly Privilege[];
+
+/** Whether a member holding what `holds` says may see the organization's members (the service's member lists, the console's Members page). */
+export const seesOrgMembers = (holds: (privilege: Privilege) => boolean): boolean => VIEW_MEMBERS_PRIVILEGES.some(holds);

@@ -12,14 +12,14 @@ import { HistorySection, mayReadHistory } from '../../components/HistorySection.
 import { IconArrowLeft } from '../../components/icons.tsx';
 import { ErrorState, LoadingState } from '../../components/states.tsx';
 import { useDownload } from '../../lib/download.ts';
-import { holds } from '../../lib/privileges.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { ContentStatusControl } from './ContentStatusControl.tsx';
 import { ItemDataPanel } from './ItemDataPanel.tsx';
 import { ItemDetailsForm } from './ItemDetailsForm.tsx';
 import { ItemHeader } from './ItemHeader.tsx';
 import { FolderCard, ThumbnailCard } from './ItemSideCards.tsx';
-import { editItemPermission, VIEW_ORG_ITEMS } from './permissions.ts';
+import { editItemPermission } from './permissions.ts';
+import { canOn } from '../../lib/can.ts';
 import { itemQuery, ownedItemQuery } from '../../api/queries/items.ts';
 import { RelatedItemsPanel } from './RelatedItemsPanel.tsx';
 import { SharingPanel } from './SharingPanel.tsx';
@@ -45,7 +45,7 @@ export default function ItemPage({ extraTabs = [] }: { extraTabs?: readonly Item
 function ItemView({ item: publicView, extraTabs }: { item: Item; extraTabs: readonly ItemPageTab[] }) {
   const user = useCurrentUser();
   const mine = publicView.owner.toLowerCase() === user.username.toLowerCase();
-  const mayReadSharing = mine || (user.orgId === publicView.orgId && holds(user, VIEW_ORG_ITEMS));
+  const mayReadSharing = canOn(user, 'userItem', { orgId: publicView.orgId, owned: mine }).allowed;
   const owned = useQuery({ ...ownedItemQuery(publicView.owner, publicView.id), enabled: mayReadSharing });
   // The owner's view is the fuller one (sharing, info files); fall back to the public one.
   const item = owned.data?.item ?? publicView;

@@ -10,7 +10,6 @@ import { ALLOWED, describePrivilege, requirePrivilege, type Permission } from '.
 
 type Member = Pick<PortalUser, 'role' | 'privileges' | 'orgId' | 'username'> & { roleId?: string | null };
 
-export const VIEW_ORG_ITEMS = declaredPrivilege('userContent');
 export const REASSIGN_ANY = declaredPrivilege('reassignItem');
 
 const owns = (user: Member, item: Pick<Item, 'owner'>) => user.username.toLowerCase() === item.owner.toLowerCase();

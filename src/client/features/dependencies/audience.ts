@@ -6,6 +6,7 @@
  * Audiences nest: public ⊃ organization ⊃ groups. An item's owner and the organization's
  * administrators always see it, so they are never a gap.
  */
+import { accessOwnerMayGive } from '../../../shared/contract/reassign.ts';
 import type { ItemAccessLevel } from '../../lib/itemAccess.ts';
 
 export interface Audience {
@@ -62,18 +63,13 @@ export function isNarrower(previous: Audience, next: Audience): boolean {
 }
 
 /**
- * The access an item keeps after a transfer to a member with `privileges` (the portal narrows
- * public to the organization without `portal:user:shareToPublic`, and the organization to the owner
- * without `portal:user:shareToOrg`; group shares are kept, or the pre-check refuses the item).
- * Undefined when the new owner's privileges are unknown.
+ * The access an item keeps after a transfer to a member with `privileges`, as the portal narrows it
+ * (accessOwnerMayGive; group shares are kept, or the pre-check refuses the item). Undefined when the
+ * new owner's privileges are unknown; an item shared only by group stays so.
  */
 export function accessAfterTransfer(access: ItemAccessLevel, privileges: readonly string[] | undefined): ItemAccessLevel | undefined {
   if (!privileges) return undefined;
-  const may = (p: string) => privileges.includes(`portal:user:${p}`) || privileges.includes(`portal:admin:${p}`);
-  let next = access;
-  if (next === 'public' && !may('shareToPublic')) next = 'org';
-  if (next === 'org' && !may('shareToOrg')) next = 'private';
-  return next;
+  return access === 'shared' ? access : accessOwnerMayGive((p) => privileges.includes(p), access);
 }
 
 /** A gap in words, for "<who> viewing '<title>' will see a broken layer". */

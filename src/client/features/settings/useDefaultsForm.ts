@@ -14,6 +14,7 @@ import { useDirtyGuard } from '../../components/useDirtyGuard.tsx';
 import { applyServerErrors, sentence } from '../../lib/forms.ts';
 import { grantRolePermission } from '../../lib/roleGrant.ts';
 import { BASE_ROLE_LABELS, isBaseRole } from '../../lib/roles.ts';
+import { canOn } from '../../lib/can.ts';
 import { useCurrentUser } from '../../lib/session.ts';
 import { useSetDefaults } from './mutations.ts';
 import { DEFAULTS_FIELDS, defaultsSchema, defaultsToForm, type DefaultsInput, type DefaultsValues } from './schemas.ts';
@@ -73,11 +74,10 @@ export function useDefaultsForm({ current, roles, groups, onDone }: DefaultsForm
   // The chosen role no longer fits a user type chosen after it: said at once, beside the role.
   const roleConflict = roleValue ? typeRefusal(roleValue, roleName) : null;
   // A default group must be one the member could add members to themselves (the portal refuses
-  // others): its owner or a manager, or a holder of portal:admin:assignToGroups.
+  // others): addGroupUsers' declaration, its owner or a manager, or a holder of portal:admin:assignToGroups.
   const mayAddTo = (g: GroupRecord) =>
-    user.privileges.includes('portal:admin:assignToGroups') ||
     current.groups.includes(g.id) ||
-    ['owner', 'admin'].includes(g.userMembership?.memberType ?? 'none');
+    canOn(user, 'addGroupUsers', { orgId: user.orgId, owned: ['owner', 'admin'].includes(g.userMembership?.memberType ?? 'none') }).allowed;
   const groupData = [
     ...groups.map((g) =>
       mayAddTo(g) ? { value: g.id, label: g.title } : { value: g.id, label: `${g.title} (only its managers add members)`, disabled: true },
