@@ -23,14 +23,13 @@ import { settingsAccess } from '../features/settings/permissions.ts';
 import { tasksAccess } from '../features/tasks/permissions.ts';
 import { webhooksAccess } from '../features/webhooks/permissions.ts';
 import { can } from '../lib/can.ts';
-import { ALLOWED, holds, describePrivilege } from '../lib/privileges.ts';
+import { ALLOWED, holds, requirePrivilege } from '../lib/privileges.ts';
 import type { NavEntry } from './navEntry.ts';
 import { seesOrgMembers, VIEW_MEMBERS_PRIVILEGES } from '../../shared/contract/users.ts';
 
 const viewMembers = (what: string) => (user: PortalUser) =>
-  seesOrgMembers((p) => holds(user, p))
-    ? ALLOWED
-    : { allowed: false as const, missing: VIEW_MEMBERS_PRIVILEGES[0], reason: `To view ${what} you need ${describePrivilege(VIEW_MEMBERS_PRIVILEGES[0])}.` };
+  // Either privilege lets them in; the refusal names the member's one, as requirePrivilege words it.
+  seesOrgMembers((p) => holds(user, p)) ? ALLOWED : requirePrivilege(user, VIEW_MEMBERS_PRIVILEGES[0], `view ${what}`);
 
 export const NAV: readonly NavEntry[] = [
   {
