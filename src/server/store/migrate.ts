@@ -3,6 +3,9 @@ import path from 'node:path';
 import type { Db } from './dbInterface.ts';
 import { projectPath } from '../projectPaths.ts';
 
+/** The advisory lock every starting process takes to migrate, one at a time. */
+const MIGRATION_LOCK = 727274;
+
 export const MIGRATIONS_DIR = `${projectPath('src', 'server', 'store', 'migrations')}/`;
 
 /**
@@ -10,7 +13,12 @@ export const MIGRATIONS_DIR = `${projectPath('src', 'server', 'store', 'migratio
  * Several processes starting together on one PostgreSQL serialise on an advisory lock.
  */
 export async function migrate(db: Db, migrationsDir = MIGRATIONS_DIR): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)`);
+  // CREATE TABLE IF NOT EXISTS is not safe against itself: two processes on an empty schema can
+  // both pass the check and one fails on pg_type's unique index. Create it under the same lock.
+  await db.tx(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await q.query(`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at bigint NOT NULL)`);
+  });
   const files = (await readdir(migrationsDir)).filter((f) => f.endsWith('.sql')).sort();
   // Recorded migrations are committed for good: skip them without a transaction each (a restart,
   // or a database copied from the template, then opens without a dozen round trips).
@@ -19,7 +27,7 @@ export async function migrate(db: Db, migrationsDir = MIGRATIONS_DIR): Promise<s
   for (const name of files.filter((f) => !recorded.has(f))) {
     const sql = await readFile(path.join(migrationsDir, name), 'utf8');
     await db.tx(async (q) => {
-      await q.query('SELECT pg_advisory_xact_lock(727274)');
+      await q.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       const done = await q.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
       if (done.length) return;
       // Migration files hold several statements; run them one by one inside this transaction.

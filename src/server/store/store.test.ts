@@ -13,6 +13,7 @@ import { DEMO_PASSWORD, NO_OUTBOUND_ALLOW, startService, type TestService } from
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { bootstrap } from '../seed/bootstrap.ts';
+import { freshPostgresSchema } from '../../../test/support/postgres.ts';
 import { openDb, type Db } from './db.ts';
 import { MIGRATIONS_DIR, migrate } from './migrate.ts';
 
@@ -51,6 +52,23 @@ describe.runIf(onPostgres)('on PostgreSQL', () => {
 
   it('migrations re-run safely', () => expectMigrationsRerunSafely(svc.db, svc.app));
   it('seeds only once', () => expectSeedingOnce(svc.db, svc.app));
+  it('several processes migrating one empty schema at once all succeed, and each migration is applied once', async () => {
+    // Each pool stands for a starting instance; the race was CREATE TABLE IF NOT EXISTS on the
+    // migrations table, which PostgreSQL does not serialise (a duplicate key on pg_type).
+    for (let round = 0; round < 3; round++) {
+      const schema = await freshPostgresSchema(process.env.DATABASE_URL!);
+      const dbs = await Promise.all(Array.from({ length: 4 }, () => openDb({ databaseUrl: schema.url })));
+      try {
+        const applied = await Promise.all(dbs.map((db) => migrate(db)));
+        const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+        expect(applied.flat().sort()).toEqual(files);
+        expect(await dbs[0].query('SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: files.length }]);
+      } finally {
+        await Promise.all(dbs.map((db) => db.close()));
+        await schema.drop();
+      }
+    }
+  });
   it('runs without JIT compilation on every pooled connection', async () => {
     const settings = await Promise.all(Array.from({ length: 4 }, () => svc.db.tx((q) => q.query<{ jit: string }>('SHOW jit'))));
     expect(settings.flat()).toEqual(Array(4).fill({ jit: 'off' }));
