@@ -57,7 +57,7 @@ describe.runIf(onPostgres)('on PostgreSQL', () => {
     // migrations table, which PostgreSQL does not serialise (a duplicate key on pg_type).
     for (let round = 0; round < 3; round++) {
       const schema = await freshPostgresSchema(process.env.DATABASE_URL!);
-      const dbs = await Promise.all(Array.from({ length: 4 }, () => openDb({ databaseUrl: schema.url })));
+      const dbs = await Promise.all(Array.from({ length: 4 }, () => openDb({ dataDir: '', databaseUrl: schema.url })));
       try {
         const applied = await Promise.all(dbs.map((db) => migrate(db)));
         const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
