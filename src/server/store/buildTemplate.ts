@@ -56,7 +56,10 @@ export async function buildTemplate(
     }
     const migrations = await migrationEntries(migrationsDir);
     // 1 MB WAL segments instead of 16: the segment is copied whole into every new database.
-    const pg = await createPglite(building, { template: false, initDbArgs: ['--wal-segsize=1'] }); // its data in building/pgdata
+    // WAL kept to two segments: a checkpoint recycles the segments it no longer needs as future ones,
+    // up to min_wal_size (80 MB) and the distance the migrations wrote, and every new database would
+    // get a copy of them (7 MB of the tarball's 19 when they were kept).
+    const pg = await createPglite(building, { template: false, initDbArgs: ['--wal-segsize=1'], settings: ['min_wal_size=2MB', 'max_wal_size=2MB'] }); // its data in building/pgdata
     try {
       if (!opts.from) await dropTemplateDatabases(pg);
       await migrate(wrapPglite(pg), migrationsDir);

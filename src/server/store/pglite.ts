@@ -84,6 +84,8 @@ export interface PgliteOptions {
   templateDir?: string;
   /** Extra initdb arguments for a database created from nothing (the template's build). */
   initDbArgs?: string[];
+  /** Settings for this open only, after the small service's (the template's build). */
+  settings?: string[];
 }
 
 /** A PGlite instance on `dataDir` (":memory:" for in memory), created from the template when new. */
@@ -91,7 +93,11 @@ export async function createPglite(dataDir: string, opts: PgliteOptions = {}): P
   chooseWasmCompiler();
   const { templateStatus, copyTemplate, templateTarball } = await import('./template.ts');
   const pgdata = dataDir === ':memory:' ? undefined : path.resolve(dataDir, 'pgdata');
-  const settings = [...SMALL_SERVICE_SETTINGS.filter((s) => !s.startsWith('shared_buffers=')), `shared_buffers=${await bufferPoolFor(pgdata)}MB`];
+  const settings = [
+    ...SMALL_SERVICE_SETTINGS.filter((s) => !s.startsWith('shared_buffers=')),
+    `shared_buffers=${await bufferPoolFor(pgdata)}MB`,
+    ...(opts.settings ?? []),
+  ];
   const options = { parsers, extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, ...settings.flatMap((s) => ['-c', s])] };
   const isNew = !pgdata || !existsSync(path.join(pgdata, 'PG_VERSION'));
   if (isNew && opts.template !== false) {
