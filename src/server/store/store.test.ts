@@ -4,7 +4,7 @@
  * the embedded database they run on a fresh data directory, which the restart test then reopens
  * (one embedded database fewer to initialise).
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,9 +15,13 @@ import type { Config } from '../config.ts';
 import { bootstrap } from '../seed/bootstrap.ts';
 import { freshPostgresSchema } from '../../../test/support/postgres.ts';
 import { openDb, type Db } from './db.ts';
-import { MIGRATIONS_DIR, migrate } from './migrate.ts';
+import { migrate } from './migrate.ts';
+import { migrationEntries } from './template.ts';
 
 const onPostgres = !!process.env.DATABASE_URL;
+
+/** The current migrations' file names, in the order they apply. */
+const migrationNames = async () => (await migrationEntries()).map((m) => m.name);
 
 /** Running the migrations again applies nothing, records nothing new and keeps every row. */
 async function expectMigrationsRerunSafely(db: Db, app: FastifyInstance) {
@@ -55,12 +59,12 @@ describe.runIf(onPostgres)('on PostgreSQL', () => {
   it('several processes migrating one empty schema at once all succeed, and each migration is applied once', async () => {
     // Each pool stands for a starting instance; the race was CREATE TABLE IF NOT EXISTS on the
     // migrations table, which PostgreSQL does not serialise (a duplicate key on pg_type).
+    const files = await migrationNames();
     for (let round = 0; round < 3; round++) {
       const schema = await freshPostgresSchema(process.env.DATABASE_URL!);
       const dbs = await Promise.all(Array.from({ length: 4 }, () => openDb({ dataDir: '', databaseUrl: schema.url })));
       try {
         const applied = await Promise.all(dbs.map((db) => migrate(db)));
-        const files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
         expect(applied.flat().sort()).toEqual(files);
         expect(await dbs[0].query('SELECT count(*)::int AS n FROM schema_migrations')).toEqual([{ n: files.length }]);
       } finally {
@@ -123,7 +127,7 @@ describe.skipIf(onPostgres)('the embedded database', () => {
 
   it('the first start migrates and seeds', async () => {
     // Every migration is in the new database: applied now, or already in the template it was copied from.
-    const names = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith('.sql')).sort();
+    const names = await migrationNames();
     const recorded = await db!.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name');
     expect(recorded.map((r) => r.name)).toEqual(names);
     expect(names).toEqual(expect.arrayContaining(firstStart.applied));
