@@ -166,7 +166,7 @@ await buildServer();
 // `npm start` with the build current: its launcher (scripts/start.mjs) skips the build check once one
 // has passed since the last change, so run that check now rather than inside the first sample.
 if (variants.includes('npm')) ensureBuildCurrent();
-const main = ['--max-semi-space-size=4', '--v8-pool-size=1', 'dist/server/main.mjs'];
+const main = ['--max-semi-space-size=4', '--v8-pool-size=1', 'dist/server/main.cjs'];
 const sources = ['--max-semi-space-size=4', '--v8-pool-size=1', '--import', 'tsx', 'src/server/main.ts'];
 const samples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {

@@ -172,8 +172,9 @@ function parseCommandLine(args: string[]): { backends: string[]; port: number; h
 }
 
 // Run as a program: not when imported, nor when bundled into another program (the console tests'
-// portal, scripts/build-server.ts), where import.meta.url names that program's file.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && import.meta.url.endsWith('/balancer.ts')) {
+// portal, scripts/build-server.ts), where import.meta.url names that program's file. No top-level
+// await: that bundle is CommonJS.
+async function runAsProgram(): Promise<void> {
   try {
     const { backends, port, host } = parseCommandLine(process.argv.slice(2));
     const balancer = await startBalancer(backends, { port, host });
@@ -186,3 +187,4 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
     process.exit(2);
   }
 }
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && import.meta.url.endsWith('/balancer.ts')) void runAsProgram();

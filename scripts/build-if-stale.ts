@@ -6,7 +6,7 @@
  * The console is current when dist/client/index.html (vite writes it on every build) is newer than
  * every file the build reads: src/client, src/shared, index.html, public/, the build configuration
  * and package-lock.json (a dependency update). Server-only changes do not rebuild it. The service's
- * bundle (dist/server/main.mjs) likewise against src/server, src/shared and the lock file. The
+ * bundle (dist/server/main.cjs) likewise against src/server, src/shared and the lock file. The
  * template is current when its manifest lists exactly the current migrations (store/template.ts).
  * No install scripts are involved: this runs as part of `npm start`.
  */

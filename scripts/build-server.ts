@@ -1,45 +1,59 @@
 /**
- * Bundle the service for `npm start`: src/server/main.ts and every module of ours it imports as ES
- * modules in dist/server (main.mjs and its chunks), with the packages left to node_modules. Started
- * without a TypeScript loader it answers about a second sooner: loading ~200 modules through tsx's
- * hooks costs more than the service's own start-up (docs/performance.md). Tests and `npm run dev`
- * run the sources.
+ * Bundle the service for `npm start`: src/server/main.ts and every module of ours it imports, as one
+ * CommonJS file dist/server/main.cjs, with the packages left to node_modules. Started without a
+ * TypeScript loader it answers about a second sooner: loading ~200 modules through tsx's hooks costs
+ * more than the service's own start-up (docs/performance.md). Tests and `npm run dev` run the sources.
  *
- * Code splitting keeps each `await import()` of ours a separate chunk: in one file esbuild would hoist
- * the packages those modules import (the PostgreSQL client, the S3 SDK, sharp…) to the top, so a
- * start on the embedded database with files on disk would load them all.
+ * CommonJS rather than ES modules: Node's ES module loader reads every CommonJS package an ES module
+ * imports (fastify, its plugins, zod…) a second time to find its named exports, and links each module
+ * of ours as a module record; `require` does neither. The same code started about 0.5 s of CPU sooner
+ * (docs/performance.md "First start, ninth round"). Our lazily imported modules stay lazy: esbuild
+ * runs each one's body (and its packages' `require`s) at its first `import()`, so a start on the
+ * embedded database with files on disk still loads neither the PostgreSQL client nor the S3 SDK.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT, projectPath } from '../src/server/projectPaths.ts';
 
-export const SERVER_BUNDLE = projectPath('dist', 'server', 'main.mjs');
+export const SERVER_BUNDLE = projectPath('dist', 'server', 'main.cjs');
 /**
  * The portal the console's tests start, one per test file (src/client/test/service.ts), bundled the
  * same way: from the sources, tsx's hooks cost each start about 2 of its 5 s of CPU.
  */
-export const TEST_SERVICE_BUNDLE = projectPath('dist', 'test-service', 'service-process.mjs');
-const CHUNKS = 'chunks';
+export const TEST_SERVICE_BUNDLE = projectPath('dist', 'test-service', 'service-process.cjs');
 
-/** `outfile`: the entry's path; its chunks go to a `chunks` folder beside it (the old ones removed first). */
+/**
+ * ES module sources in a CommonJS file: `import.meta.url` becomes the bundle's own URL (what
+ * projectPaths.ts and createRequire need), `import.meta.resolve` a resolution from the bundle.
+ */
+const IMPORT_META = [
+  'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;',
+  'var __import_meta_resolve = (specifier) => require("node:url").pathToFileURL(require.resolve(specifier)).href;',
+].join('\n');
+
+/** `outfile`: the entry's path (`.cjs`); the reference scan worker's entry goes beside it. */
 export async function buildServer(outfile = SERVER_BUNDLE, entry = projectPath('src', 'server', 'main.ts')): Promise<void> {
   const { build } = await import('esbuild'); // only when bundling: `npm start`'s check imports SERVER_BUNDLE alone
   const outdir = path.dirname(outfile);
-  await rm(path.join(outdir, CHUNKS), { recursive: true, force: true });
+  // What the ES module bundle of earlier versions left there.
+  await rm(path.join(outdir, 'chunks'), { recursive: true, force: true });
+  for (const old of ['main.mjs', 'main.mjs.map', 'scanWorker.mjs', 'scanWorker.mjs.map', 'service-process.mjs', 'service-process.mjs.map']) {
+    await rm(path.join(outdir, old), { force: true });
+  }
   await build({
     entryPoints: {
-      [path.basename(outfile, '.mjs')]: entry,
+      [path.basename(outfile, '.cjs')]: entry,
       // The worker thread that reads large item data for references (areas/dependencies/scanOffThread.ts loads it from here).
       scanWorker: projectPath('src', 'server', 'areas', 'dependencies', 'scanWorker.ts'),
     },
     outdir,
-    outExtension: { '.js': '.mjs' },
-    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    outExtension: { '.js': '.cjs' },
     bundle: true,
-    splitting: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
+    define: { 'import.meta.url': '__import_meta_url', 'import.meta.resolve': '__import_meta_resolve' },
+    banner: { js: IMPORT_META },
     target: 'node20',
     packages: 'external',
     sourcemap: 'linked',

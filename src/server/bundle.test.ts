@@ -1,7 +1,8 @@
 /**
  * `npm start` runs the service from its bundle (scripts/build-server.ts): built here into a folder
  * of its own and started as a process on a new data directory, it finds its migrations, template and
- * console from there and serves sign-in and the REST interface as the sources do.
+ * console from there and serves sign-in and the REST interface as the sources do, its worker thread
+ * (the reference scan, an entry of its own beside main.cjs) included.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.ts';
+import { LIMITS } from '../shared/limits.ts';
 import { DEMO_PASSWORD } from './config.ts';
 import { projectPath } from './projectPaths.ts';
 
@@ -18,8 +20,8 @@ let proc: ChildProcess;
 let rest: string;
 
 beforeAll(async () => {
-  await buildServer(path.join(outDir, 'main.mjs'));
-  proc = spawn(process.execPath, [path.join(outDir, 'main.mjs')], {
+  await buildServer(path.join(outDir, 'main.cjs'));
+  proc = spawn(process.execPath, [path.join(outDir, 'main.cjs')], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO_DATA: 'on', PORTAL_ADMIN_PASSWORD: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,5 +65,30 @@ describe('the service bundle npm start runs', () => {
       body: new URLSearchParams({ username: 'publisher1', password: `${DEMO_PASSWORD}x`, referer: 'http://localhost', f: 'json' }),
     }).then((r) => r.json() as Promise<{ error?: { code: number } }>);
     expect(wrong.error?.code).toBe(400);
+  });
+
+  it("indexes a large map's references on the bundle's worker thread", async () => {
+    const { token } = (await fetch(`${rest}/generateToken`, {
+      method: 'POST',
+      body: new URLSearchParams({ username: 'publisher1', password: DEMO_PASSWORD, referer: 'http://localhost', f: 'json' }),
+    }).then((r) => r.json())) as { token: string };
+    const post = (path: string, fields: Record<string, string>) =>
+      fetch(`${rest}/${path}`, { method: 'POST', body: new URLSearchParams({ ...fields, f: 'json', token }) }).then(
+        (r) => r.json() as Promise<Record<string, unknown>>,
+      );
+    const layer = await post('content/users/publisher1/addItem', {
+      title: 'Roads',
+      type: 'Feature Service',
+      url: 'https://127.0.0.1/arcgis/rest/services/Roads/FeatureServer',
+    });
+    // Past the bound above which item data is parsed off the request thread (areas/dependencies/scanOffThread.ts).
+    const text = JSON.stringify({
+      operationalLayers: [{ id: 'a', layerType: 'ArcGISFeatureLayer', itemId: layer.id, title: 'x'.repeat(LIMITS.referenceParseOnThreadBytes + 10_000) }],
+      version: '2.31',
+    });
+    const map = await post('content/users/publisher1/addItem', { title: 'Large map', type: 'Web Map', text });
+    expect(map.success, JSON.stringify(map).slice(0, 300)).toBe(true);
+    const dependents = (await post(`content/items/${layer.id as string}/dependents`, {})) as { items?: { id: string }[] };
+    expect(dependents.items?.map((i) => i.id)).toEqual([map.id]);
   });
 });

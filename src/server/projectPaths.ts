@@ -2,7 +2,7 @@
  * Where the service finds its files (migrations, the built console, the database template, the demo
  * hashes), from the project's root: the nearest folder above this module holding package.json. The
  * same answer whether the service runs from its sources (src/server/…) or from the bundle `npm start`
- * builds (dist/server/main.mjs, scripts/build-server.ts), which a path relative to the module would not give.
+ * builds (dist/server/main.cjs, scripts/build-server.ts), which a path relative to the module would not give.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';

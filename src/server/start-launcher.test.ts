@@ -13,7 +13,7 @@ const FILES = [
   'src/client/main.tsx',
   'package-lock.json',
   'dist/client/index.html',
-  'dist/server/main.mjs',
+  'dist/server/main.cjs',
   'dist/db-template/manifest.json',
 ];
 const env = {};

@@ -81,4 +81,5 @@ process.stdin.on('data', (chunk: Buffer) => {
 process.stdin.on('end', exit);
 process.stdin.on('close', exit);
 process.once('SIGTERM', exit);
-await start();
+// The first portal, as a command would start it (no top-level await: the bundle is CommonJS).
+commands = commands.then(start);

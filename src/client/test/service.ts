@@ -23,7 +23,7 @@ export interface ClientTestService {
  * global setup when stale): through tsx's hooks, loading the service cost each start about 2 of its
  * 5 s of CPU, and every file of these tests starts one.
  */
-const SCRIPT = path.resolve(process.cwd(), 'dist/test-service/service-process.mjs');
+const SCRIPT = path.resolve(process.cwd(), 'dist/test-service/service-process.cjs');
 
 export interface ClientTestServiceOptions {
   /** false: the portal runs with LOCAL_EXTRAS=off (no local extras, local-only operations unknown). */

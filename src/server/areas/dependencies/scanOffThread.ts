@@ -28,15 +28,14 @@ const fromSources = (url: string) =>
 
 /**
  * From the sources (tests, `npm run dev`) the worker is TypeScript, loaded with tsx; `npm start`
- * runs the bundle's, an entry of its own beside main.mjs (scripts/build-server.ts), while this
- * module is in main.mjs or in a chunk of the `chunks` folder beside it.
+ * runs the bundle's, an entry of its own beside main.cjs (scripts/build-server.ts), where this module
+ * is bundled.
  */
 function startWorker(): Worker {
   const here = fileURLToPath(import.meta.url);
-  const bundle = path.basename(path.dirname(here)) === 'chunks' ? path.dirname(path.dirname(here)) : path.dirname(here);
   const w = here.endsWith('.ts')
     ? new Worker(fromSources(new URL('./scanWorker.ts', import.meta.url).href), { eval: true })
-    : new Worker(path.join(bundle, 'scanWorker.mjs'));
+    : new Worker(path.join(path.dirname(here), 'scanWorker.cjs'));
   // An idle worker does not keep the process alive; one with work in hand does (ref below).
   w.unref();
   w.on('message', (a: Answer) => {
