@@ -1,11 +1,19 @@
 /** Shared pieces of the benchmarks: start the real service as a process, load it with autocannon. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** The Node flags of package.json's `start` script (`node <flags> scripts/start.mjs`): benchmarks run the service as `npm start` does. */
+export function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /^node((?:\s+--\S+)*)\s/.exec(scripts.start)?.[1];
+  if (flags === undefined) throw new Error(`package.json's start script is not 'node <flags> <script>': ${scripts.start}`);
+  return flags.trim().split(/\s+/);
+}
 
 export interface RunningService {
   proc: ChildProcess;

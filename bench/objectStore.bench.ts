@@ -35,7 +35,7 @@ import path from 'node:path';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { DEMO_PASSWORD } from '../src/server/config.ts';
-import { fmt, freshDataDir, ROOT, startProcess } from './lib.ts';
+import { fmt, freshDataDir, startFlags, startProcess } from './lib.ts';
 import { cpuBetween, cpuSnapshot, sampled, type Sampled } from './processSampler.ts';
 import { freePorts, startS3TestServer } from '../test/support/s3.ts';
 
@@ -91,14 +91,6 @@ async function sourceFile(): Promise<string> {
   return file;
 }
 
-/** The Node flags of package.json's `start` script (`node <flags> scripts/start.mjs`). */
-async function startFlags(): Promise<string> {
-  const { scripts } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const flags = /^node((?:\s+--\S+)*)\s/.exec(scripts.start)?.[1];
-  if (flags === undefined) throw new Error(`package.json's start script is not 'node <flags> <script>': ${scripts.start}`);
-  return flags.trim();
-}
-
 /** A deterministic PRNG (xorshift32), so two runs read the same offsets. */
 function offsets(count: number, size: number): number[] {
   let x = 0x2545f491;
@@ -142,7 +134,7 @@ async function main(): Promise<void> {
   const port = await freePorts();
   // The portal's Node as `npm start` runs it (its young-generation size decides how often a full
   // collection runs while parts stream through), then any BENCH_NODE_FLAGS.
-  process.env.BENCH_NODE_FLAGS = [await startFlags(), process.env.BENCH_NODE_FLAGS ?? ''].join(' ');
+  process.env.BENCH_NODE_FLAGS = [...startFlags(), process.env.BENCH_NODE_FLAGS ?? ''].join(' ');
   const starting = startProcess(
     'src/server/main.ts',
     { ...s3.env, DATA_DIR: dataDir, DEMO_DATA: 'on', BLOB_STORE: `s3://${bucket}/bench`, TLS: 'off' },

@@ -22,7 +22,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fmt, freshDataDir, ROOT } from './lib.ts';
+import { fmt, freshDataDir, ROOT, startFlags } from './lib.ts';
 import { templateStatus } from '../src/server/store/template.ts';
 import { buildServer } from '../scripts/build-server.ts';
 import { ensureBuildCurrent } from '../scripts/start.mjs';
@@ -166,8 +166,8 @@ await buildServer();
 // `npm start` with the build current: its launcher (scripts/start.mjs) skips the build check once one
 // has passed since the last change, so run that check now rather than inside the first sample.
 if (variants.includes('npm')) ensureBuildCurrent();
-const main = ['--max-semi-space-size=4', '--v8-pool-size=1', 'dist/server/main.cjs'];
-const sources = ['--max-semi-space-size=4', '--v8-pool-size=1', '--import', 'tsx', 'src/server/main.ts'];
+const main = [...startFlags(), 'dist/server/main.cjs'];
+const sources = [...startFlags(), '--import', 'tsx', 'src/server/main.ts'];
 const samples: Sample[] = [];
 for (let i = 0; i < RUNS; i++) {
   if (variants.includes('template')) samples.push(await measure('template', process.execPath, main, {}, PORT));
