@@ -62,6 +62,11 @@ export async function buildServer(outfile = SERVER_BUNDLE, entry = projectPath('
     sourcesContent: false,
     // Names kept: stack traces and error messages read as in the sources.
     keepNames: true,
+    // No whitespace or comments: esbuild keeps the sources' comments, and the non-ASCII characters
+    // in a few of them (an em dash, an ellipsis) made V8 hold the whole 1 MB text as a two-byte
+    // string (2.1 MB of heap, now 0.86 MB of one-byte text). A stack trace still names the functions,
+    // and `node --enable-source-maps` maps its positions through main.cjs.map to the sources.
+    minifyWhitespace: true,
     logLevel: 'warning',
   });
 }
