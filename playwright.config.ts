@@ -13,8 +13,8 @@ import { CHROMIUM_ARGS, findTestBrowser } from './e2e/browser.ts';
 import { E2E_WORKERS, portalPort, portalUrl } from './e2e/portals.ts';
 
 /**
- * `npm test` runs the specs in two parts, one after the other in the lane beside the unit tests
- * (scripts/run-steps.ts): every spec but the accessibility sweep, then the sweep on its own port.
+ * `npm test` runs the specs in two parts, each in its own lane beside the unit tests (package.json,
+ * scripts/run-steps.ts): every spec but the accessibility sweep, and the sweep on its own port.
  * E2E_PART picks a part (`a11y` or `rest`); unset, every spec.
  */
 const A11Y_SPEC = 'a11y.spec.ts';
