@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const stampFile = (dir) => path.join(dir, 'dist', 'start-check.json');
-const SERVICE = path.join(root, 'dist', 'server', 'main.cjs');
+/** The service's bundle (scripts/build-server.ts SERVER_BUNDLE) under the project folder `dir`. */
+const serviceBundle = (dir) => path.join(dir, 'dist', 'server', 'main.cjs');
 
 /**
  * Everything the check (or the builds it starts) reads: all of src (the console's, the service's and
@@ -60,7 +61,7 @@ function outputs(dir, env) {
   const template = env.DB_TEMPLATE_DIR || path.join(dir, 'dist', 'db-template');
   return [
     path.join(dir, 'dist', 'client', 'index.html'),
-    path.join(dir, 'dist', 'server', 'main.cjs'),
+    serviceBundle(dir),
     ...(template === 'off' ? [] : [path.join(template, 'manifest.json')]),
     env.DEMO_HASHES_FILE || path.join(dir, 'dist', 'demo-password-hashes.json'),
   ].filter((p) => existsSync(p));
@@ -115,5 +116,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   ensureBuildCurrent();
   // require, not import(): importing a CommonJS file makes Node's ES module loader parse the 1 MB
   // bundle once more for its named exports, which nothing here uses.
-  createRequire(import.meta.url)(SERVICE);
+  createRequire(import.meta.url)(serviceBundle(root));
 }

@@ -47,12 +47,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** A form POST to the bundled service's REST interface (with `token` when given), its JSON answer. */
+const post = (restPath: string, fields: Record<string, string>, token?: string) =>
+  fetch(`${rest}/${restPath}`, { method: 'POST', body: new URLSearchParams({ ...fields, f: 'json', ...(token ? { token } : {}) }) }).then(
+    (r) => r.json() as Promise<Record<string, unknown>>,
+  );
+const signIn = (password: string) => post('generateToken', { username: 'publisher1', password, referer: 'http://localhost' });
+
 describe('the service bundle npm start runs', () => {
   it('migrates a new data directory, seeds the demo accounts and signs them in', async () => {
-    const token = await fetch(`${rest}/generateToken`, {
-      method: 'POST',
-      body: new URLSearchParams({ username: 'publisher1', password: DEMO_PASSWORD, referer: 'http://localhost', f: 'json' }),
-    }).then((r) => r.json() as Promise<{ token?: string; error?: unknown }>);
+    const token = (await signIn(DEMO_PASSWORD)) as { token?: string; error?: unknown };
     expect(token.error).toBeUndefined();
     expect(token.token).toMatch(/\S{20,}/);
     const self = await fetch(`${rest}/portals/self?f=json&token=${token.token}`).then(
@@ -60,35 +64,25 @@ describe('the service bundle npm start runs', () => {
     );
     expect(self.user?.username).toBe('publisher1');
     expect(self.name).toBe('Demo Organization');
-    const wrong = await fetch(`${rest}/generateToken`, {
-      method: 'POST',
-      body: new URLSearchParams({ username: 'publisher1', password: `${DEMO_PASSWORD}x`, referer: 'http://localhost', f: 'json' }),
-    }).then((r) => r.json() as Promise<{ error?: { code: number } }>);
+    const wrong = (await signIn(`${DEMO_PASSWORD}x`)) as { error?: { code: number } };
     expect(wrong.error?.code).toBe(400);
   });
 
   it("indexes a large map's references on the bundle's worker thread", async () => {
-    const { token } = (await fetch(`${rest}/generateToken`, {
-      method: 'POST',
-      body: new URLSearchParams({ username: 'publisher1', password: DEMO_PASSWORD, referer: 'http://localhost', f: 'json' }),
-    }).then((r) => r.json())) as { token: string };
-    const post = (path: string, fields: Record<string, string>) =>
-      fetch(`${rest}/${path}`, { method: 'POST', body: new URLSearchParams({ ...fields, f: 'json', token }) }).then(
-        (r) => r.json() as Promise<Record<string, unknown>>,
-      );
-    const layer = await post('content/users/publisher1/addItem', {
-      title: 'Roads',
-      type: 'Feature Service',
-      url: 'https://127.0.0.1/arcgis/rest/services/Roads/FeatureServer',
-    });
+    const { token } = (await signIn(DEMO_PASSWORD)) as { token: string };
+    const layer = await post(
+      'content/users/publisher1/addItem',
+      { title: 'Roads', type: 'Feature Service', url: 'https://127.0.0.1/arcgis/rest/services/Roads/FeatureServer' },
+      token,
+    );
     // Past the bound above which item data is parsed off the request thread (areas/dependencies/scanOffThread.ts).
     const text = JSON.stringify({
       operationalLayers: [{ id: 'a', layerType: 'ArcGISFeatureLayer', itemId: layer.id, title: 'x'.repeat(LIMITS.referenceParseOnThreadBytes + 10_000) }],
       version: '2.31',
     });
-    const map = await post('content/users/publisher1/addItem', { title: 'Large map', type: 'Web Map', text });
+    const map = await post('content/users/publisher1/addItem', { title: 'Large map', type: 'Web Map', text }, token);
     expect(map.success, JSON.stringify(map).slice(0, 300)).toBe(true);
-    const dependents = (await post(`content/items/${layer.id as string}/dependents`, {})) as { items?: { id: string }[] };
+    const dependents = (await post(`content/items/${layer.id as string}/dependents`, {}, token)) as { items?: { id: string }[] };
     expect(dependents.items?.map((i) => i.id)).toEqual([map.id]);
   });
 });
