@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders, signInAs } from '../test/render.tsx';
 import { recordRequests } from '../test/requests.ts';
 import { startClientService, type ClientTestService } from '../test/service.ts';
@@ -96,6 +96,38 @@ describe('MemberPicker', () => {
     expect(screen.getByTestId('chosen')).toHaveTextContent('user1');
     expect(box).toHaveValue('Uma User (user1)');
     expect(screen.queryByRole('listbox')).toBeNull();
+  }, 30_000);
+
+  it('Enter picks the highlighted member when a search answer replaces the list under the highlight', async () => {
+    const { user } = renderWithProviders(<One />);
+    const box = screen.getByRole('combobox', { name: 'Reviewer' });
+    await user.click(box);
+    await waitFor(() => expect(screen.getAllByRole('option').length).toBeGreaterThan(2));
+    expect(screen.getAllByRole('option').findIndex((o) => /user1/.test(o.textContent ?? ''))).toBeGreaterThan(0);
+    // The answer for "Uma" is held back until the highlight is on Uma in the first page's list, as
+    // when a person arrows faster than the portal answers.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const original = globalThis.fetch;
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (`${url}&${typeof init?.body === 'string' ? init.body : ''}`.includes('q=Uma')) await held;
+      return original(input, init);
+    });
+    try {
+      await user.type(box, 'Uma');
+      const uma = () => screen.getByRole('option', { name: /user1/ });
+      for (let i = 0; i < 30 && !uma().hasAttribute('data-combobox-selected'); i++) await user.keyboard('{ArrowDown}');
+      expect(uma()).toHaveAttribute('data-combobox-selected');
+      release();
+      await waitFor(() => expect(screen.getAllByRole('option')).toHaveLength(1));
+      expect(uma()).toHaveAttribute('data-combobox-selected');
+      await user.keyboard('{Enter}');
+      expect(screen.getByTestId('chosen')).toHaveTextContent('user1');
+    } finally {
+      release();
+      fetchSpy.mockRestore();
+    }
   }, 30_000);
 
   it('multiple: members become pills, are removed one by one or by Backspace, and the list notes each one', async () => {

@@ -3,10 +3,10 @@
  * MemberPicker.tsx), the search that goes out once it settles, the status spoken to screen readers,
  * and choosing, typing over, clearing and removing members.
  */
-import { useCombobox } from '@mantine/core';
+import { useCombobox, type ComboboxStore } from '@mantine/core';
 import { useDebouncedValue, useMergedRef } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode, type Ref } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type ChangeEvent, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { memberPickerQuery } from '../api/queries/users.ts';
 import { formatCount } from '../lib/format.ts';
 import type { PortalUser } from '../api/index.ts';
@@ -75,6 +75,25 @@ function typedInto(label: string, next: string): string {
 
 const memberSearchQuery = (orgId: string, q: string) => memberPickerQuery(orgId, q, PAGE_SIZE);
 
+/**
+ * Keeps Enter on the member that is highlighted when a new answer replaces the list. Mantine's
+ * combobox remembers the highlight as a position and Enter clicks the option at that position, while
+ * the highlight itself stays on the member's option (React keeps the element): after arrowing to the
+ * 6th member of the first page, a search answer listing only that member left Enter picking nothing,
+ * and a longer answer would have picked whoever came 6th. After each new list the position is read
+ * back from the highlighted option (-1, nothing highlighted, when that member is no longer listed).
+ */
+function useHighlightFollowsList(combobox: ComboboxStore, listed: string) {
+  useLayoutEffect(() => {
+    const list = combobox.listId ? document.getElementById(combobox.listId) : null;
+    const options = list ? Array.from(list.querySelectorAll('[data-combobox-option]')) : [];
+    const index = options.findIndex((option) => option.hasAttribute('data-combobox-selected'));
+    if (index !== combobox.getSelectedOptionIndex()) combobox.updateSelectedOptionIndex(index);
+    // Only a new list moves the options; the store is the same object across renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [listed]);
+}
+
 export function useMemberPicker(props: MemberPickerProps) {
   const { orgId, label, disabled, exclude = [], inputRef } = props;
   const clearLabel = props.clearLabel ?? `Clear ${lowerFirst(label)}`;
@@ -96,6 +115,7 @@ export function useMemberPicker(props: MemberPickerProps) {
   const searching = term !== settled || found.isFetching;
 
   const members = (found.data?.users ?? []).filter((m) => !exclude.some((x) => sameMember(x, m.username)));
+  useHighlightFollowsList(combobox, members.map((m) => m.username).join('\n'));
   const more = found.data ? found.data.total > found.data.users.length : false;
   const status = !combobox.dropdownOpened
     ? ''
