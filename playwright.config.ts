@@ -74,7 +74,7 @@ export default defineConfig({
     trace: process.env.E2E_TRACE === 'on' ? { mode: 'retain-on-failure', screenshots: false } : 'off',
     launchOptions: {
       // undefined when none is found: `npm test` stops before this step (scripts/check-test-browser.ts).
-      executablePath: findTestBrowser()?.executablePath,
+      executablePath: findTestBrowser({ headlessShell: true })?.executablePath,
       args: [...CHROMIUM_ARGS, E2E_JS_FLAGS],
     },
   },
