@@ -33,8 +33,8 @@ export interface TestBrowserOptions {
    * whole browser without a window; the shell is the separate, lighter headless build, the one
    * Playwright itself runs headless tests in when it installs its own browsers. The same two specs
    * (keyboard-admin, groups) took 57.4 CPU-s in the full browser and 33.7 in the shell, counting every
-   * process (docs/performance.md, "The end-to-end browser"). For the specs only: the SDK suite and the
-   * console benchmark run the browser people use.
+   * process; both end-to-end lanes 989 and 790 (docs/contributing.md, "The test browser"). For the specs
+   * only: the SDK suite and the console benchmark run the browser people use.
    */
   headlessShell?: boolean;
 }

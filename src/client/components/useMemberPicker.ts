@@ -78,10 +78,11 @@ const memberSearchQuery = (orgId: string, q: string) => memberPickerQuery(orgId,
 /**
  * Keeps Enter on the member that is highlighted when a new answer replaces the list. Mantine's
  * combobox remembers the highlight as a position and Enter clicks the option at that position, while
- * the highlight itself stays on the member's option (React keeps the element): after arrowing to the
- * 6th member of the first page, a search answer listing only that member left Enter picking nothing,
- * and a longer answer would have picked whoever came 6th. After each new list the position is read
- * back from the highlighted option (-1, nothing highlighted, when that member is no longer listed).
+ * the highlight itself stays on the member's option (React keeps the element): after arrowing down the
+ * first page to a member, a search answer listing only that member left Enter picking nothing, and a
+ * longer answer would have picked whoever now stood at that position. After each new list the
+ * position is read back from the highlighted option (-1, nothing highlighted, when that member is no
+ * longer listed).
  */
 function useHighlightFollowsList(combobox: ComboboxStore, listed: string) {
   useLayoutEffect(() => {
@@ -89,7 +90,7 @@ function useHighlightFollowsList(combobox: ComboboxStore, listed: string) {
     const options = list ? Array.from(list.querySelectorAll('[data-combobox-option]')) : [];
     const index = options.findIndex((option) => option.hasAttribute('data-combobox-selected'));
     if (index !== combobox.getSelectedOptionIndex()) combobox.updateSelectedOptionIndex(index);
-    // Only a new list moves the options; the store is the same object across renders.
+    // Only a new list moves the options; the store's methods are stable across renders.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [listed]);
 }
